@@ -14,6 +14,8 @@ public struct Emitter: Sendable {
         /// How the spec is named in file headers (a path relative to the repository, not to this machine).
         public var specDisplayPath: String
         public var layout: Layout
+        /// Structs or tuples: `automatic` decides by the spec's size, as `Layout.automatic` does.
+        public var fieldTables: GeneratorConfig.FieldTables = .automatic
         /// A page per type in the service's reference (`{name}`: see `GeneratorConfig.referenceURL`).
         public var referenceURL: String?
 
@@ -57,6 +59,7 @@ public struct Emitter: Sendable {
                 accessLevel: config.accessLevel, nameOverrides: config.nameOverrides,
                 specDisplayPath: specDisplayPath, layout: layout)
             referenceURL = config.referenceURL
+            fieldTables = config.fieldTables
         }
     }
 
@@ -196,7 +199,7 @@ public struct Emitter: Sendable {
         ]
         var layout = options.layout
         if case .automatic(let count) = layout {
-            layout = units.count > GeneratorConfig.Layout.groupingThreshold ? .grouped(files: count) : .perType
+            layout = Self.isLarge(spec) ? .grouped(files: count) : .perType
         }
         switch layout {
         case .automatic, .perType:
@@ -225,6 +228,17 @@ public struct Emitter: Sendable {
     }
 }
 
+extension Emitter {
+    /// Whether the spec declares more types (enums, models, builders) than `GeneratorConfig.Layout.groupingThreshold`:
+    /// what the `automatic` choices go by.
+    static func isLarge(_ spec: ServiceSpec) -> Bool {
+        let count =
+            spec.enums.count + spec.structures.count + spec.choices.count
+            + spec.resources.filter { $0.name != spec.rootResource }.count
+        return count > GeneratorConfig.Layout.groupingThreshold
+    }
+}
+
 /// The translators of one spec, made in one place so that the builders and the conformance calls that reach
 /// them are named by the same rules.
 private struct Translators {
@@ -238,7 +252,15 @@ private struct Translators {
             overrides: options.nameOverrides, diagnostics: &diagnostics)
         let mapping = TypeMapping(
             symbols: symbols, enumNames: Set(spec.enums.map(\.name)), choiceNames: Set(spec.choices.map(\.name)))
-        models = ModelTranslator(spec: spec, symbols: symbols, mapping: mapping, referenceURL: options.referenceURL)
+        let tupleTables =
+            switch options.fieldTables {
+            case .automatic: Emitter.isLarge(spec)
+            case .structs: false
+            case .tuples: true
+            }
+        models = ModelTranslator(
+            spec: spec, symbols: symbols, mapping: mapping, referenceURL: options.referenceURL,
+            tupleTables: tupleTables)
         let operations = OperationTranslator(
             spec: spec, symbols: symbols, mapping: mapping, modelNames: Set(spec.structures.map(\.name)))
         // Resources whose builder reads a model: only those can be the items of a collection step.

@@ -14,7 +14,7 @@ public enum ConfigReader {
     /// The keys of `bindery.json`, as written in the file (the README's configuration table lists the same).
     public enum Key: String, CaseIterable, Sendable {
         case moduleName, baseURL, alternativeBaseURLs, clientName, accessLevel, include, exclude, nameOverrides
-        case layout, fileCount, referenceURL
+        case layout, fileCount, fieldTables, referenceURL
     }
 
     /// Reads the file at `path`; diagnostics name it `displayPath ?? path`. The configuration is nil after an error.
@@ -102,6 +102,8 @@ private struct Reading {
                 }
             case .layout:
                 if let layout = oneOf(GeneratorConfig.Layout.self, value, pointer) { config.layout = layout }
+            case .fieldTables:
+                if let shape = oneOf(GeneratorConfig.FieldTables.self, value, pointer) { config.fieldTables = shape }
             case .referenceURL:
                 if let url = absoluteURL(value, pointer) {
                     if url.contains("{name}") {

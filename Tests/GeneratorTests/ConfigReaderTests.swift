@@ -25,6 +25,7 @@ import Testing
               "nameOverrides": {"files.item": "FileItem", "files.item/size": "byteCount"},
               "layout": "grouped",
               "fileCount": 4,
+              "fieldTables": "tuples",
               "referenceURL": "https://example.com/docs/{name}"
             }
             """)
@@ -36,7 +37,7 @@ import Testing
                     alternativeBaseURLs: ["consumer": "https://consumer.example.com/v1"], clientName: "FilesAPI",
                     accessLevel: .internal, include: ["files.*"], exclude: ["files.secret"],
                     nameOverrides: ["files.item": "FileItem", "files.item/size": "byteCount"], layout: .grouped,
-                    fileCount: 4, referenceURL: "https://example.com/docs/{name}"))
+                    fileCount: 4, fieldTables: .tuples, referenceURL: "https://example.com/docs/{name}"))
     }
 
     @Test func defaultsAreThoseOfTheREADME() {
@@ -45,6 +46,7 @@ import Testing
         #expect(config?.layout == .automatic)
         #expect(config?.accessLevel == .public)
         #expect(config?.fileCount == 100)
+        #expect(config?.fieldTables == .automatic)
     }
 
     /// Each mistake, and the exact place and words of its error.
@@ -58,6 +60,10 @@ import Testing
             "bindery.json:2:2: error: unknown key 'nameOverides' (did you mean 'nameOverrides'?)"
         ),
         ("{\"moduleName\": \"A\", \"colour\": 1}", "bindery.json:1:21: error: unknown key 'colour'"),
+        (
+            "{\"moduleName\": \"A\", \"fieldTables\": \"tuple\"}",
+            #"bindery.json:1:36: error: 'fieldTables' must be "automatic", "structs" or "tuples", not "tuple""#
+        ),
         (
             "{\"moduleName\": \"A\", \"accessLevel\": \"open\"}",
             #"bindery.json:1:36: error: 'accessLevel' must be "public" or "internal", not "open""#

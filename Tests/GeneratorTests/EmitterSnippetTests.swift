@@ -158,6 +158,85 @@ import Testing
                 """)
     }
 
+    /// With `"fieldTables": "tuples"`, a table is a labelled tuple and the fields' comments move to its own; a
+    /// deprecated field, or a lone one, keeps the struct.
+    @Test func tupleTablesMoveFieldCommentsToTheTable() {
+        var listing = StructureSpec(
+            name: Self.name("listing"), kind: .entity,
+            properties: [
+                PropertySpec(name: "id", type: .primitive(.string), isReadOnly: true),
+                PropertySpec(
+                    name: "default", type: .primitive(.double), acceptsLooseValues: true,
+                    doc: .init(summary: "Asking price.")),
+                PropertySpec(name: "created", type: .primitive(.dateTimeOffset), isReadOnly: true),
+            ])
+        listing.navigationProperties = [
+            NavigationPropertySpec(name: "agent", type: .named(Self.name("agent"))),
+            NavigationPropertySpec(
+                name: "photos", type: .collection(.named(Self.name("agent"))), doc: .init(summary: "The pictures.")),
+        ]
+        var agent = StructureSpec(
+            name: Self.name("agent"), kind: .complex,
+            properties: [
+                PropertySpec(name: "name", type: .primitive(.string)),
+                PropertySpec(name: "phone", type: .primitive(.string)),
+            ])
+        agent.properties[1].isDeprecated = true
+        let lone = StructureSpec(
+            name: Self.name("lone"), kind: .complex, properties: [PropertySpec(name: "name", type: .primitive(.string))]
+        )
+        var options = Emitter.Options(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml")
+        options.fieldTables = .tuples
+        let files = Emitter(options: options).emit(Self.spec(structures: [listing, agent, lone])).files
+        func text(_ path: String) -> String { files.first { $0.path == path }?.contents ?? "" }
+        #expect(
+            text("Models/Listing.swift") == Self.header + """
+
+                /// Its properties are listed in `ListingFields`; read and write them as `value.name`.
+                ///
+                /// - Remark: Generated from `contoso.listing`.
+                public typealias Listing = Model<ListingFields>
+
+                /// The properties of a `Listing`, inherited ones included.
+                ///
+                /// - `id`, `created`: Set by the service: read it, do not send it.
+                /// - `default`: Asking price.
+                /// - `photos`: The pictures.
+                /// - Present when the request expanded them (`expand("name")`): `agent`, `photos`.
+                public enum ListingFields: FieldSet {
+                    public typealias Table = (
+                        id: Field<String>,
+                        `default`: Field<Double>,
+                        created: Field<Date>,
+                        agent: Field<Agent>,
+                        photos: Field<[Agent]>
+                    )
+
+                    public static let schema = ModelSchema(
+                        "contoso.listing",
+                        fields: (
+                            id: Field("id"),
+                            default: Field("default", loose: true),
+                            created: Field("created"),
+                            agent: Field("agent"),
+                            photos: Field("photos")
+                        ) as Table
+                    )
+                }
+
+                """)
+        #expect(text("Models/Agent.swift").contains("public struct AgentFields: FieldSet {"))
+        #expect(text("Models/Agent.swift").contains("@available(*, deprecated)"))
+        #expect(text("Models/Lone.swift").contains("public struct LoneFields: FieldSet {"))
+        // The default for a spec this small is structs.
+        let automatic = Emitter(
+            options: .init(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml")
+        ).emit(Self.spec(structures: [listing])).files
+        #expect(
+            automatic.first { $0.path == "Models/Listing.swift" }?.contents.contains("public struct ListingFields")
+                == true)
+    }
+
     @Test func builderWithNavigationAndAFunction() {
         let item = StructureSpec(name: Self.name("item"), kind: .entity, key: ["id"])
         let resource = ResourceSpec(

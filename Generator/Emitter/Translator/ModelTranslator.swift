@@ -10,6 +10,8 @@ struct ModelTranslator {
     let symbols: SymbolTable
     let mapping: TypeMapping
     let referenceURL: String?
+    /// Whether tables are labelled tuples where they can be (`GeneratorConfig.FieldTables`), else structs.
+    let tupleTables: Bool
     private let index: StructureIndex
 
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
@@ -21,7 +23,11 @@ struct ModelTranslator {
         "rawValue", "knownValues", "isKnown", "description", "members", "json", "fieldKind", "hashValue",
     ]
 
-    init(spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping, referenceURL: String? = nil) {
+    init(
+        spec: ServiceSpec, symbols: SymbolTable, mapping: TypeMapping, referenceURL: String? = nil,
+        tupleTables: Bool = false
+    ) {
+        self.tupleTables = tupleTables
         self.spec = spec
         self.symbols = symbols
         self.mapping = mapping
@@ -36,47 +42,59 @@ struct ModelTranslator {
         return index.lineage(of: structure).flatMap(\.properties).filter { $0.type == .primitive(.stream) }
     }
 
+    /// One row of a field table: a declared property, as the table lists it.
+    private struct TableField {
+        /// The Swift name (backticked when a keyword), and the same name bare.
+        var name: String
+        var label: String
+        /// The name as a label in a tuple expression, where only `inout` still needs its backticks.
+        var argumentLabel: String { label == "inout" ? name : label }
+        var type: String
+        /// `Field("name", loose: true)`.
+        var value: Expression
+        var doc: [String]
+        /// The spec's description of the field, without Bindery's notes.
+        var prose: [String]
+        var isDeprecated: Bool
+        var isNavigation: Bool
+    }
+
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         let typeName = symbols.typeName(structure.name)
-        var fieldDeclarations: [Declaration] = []
-        var initializer: [Statement] = []
+        var fields: [TableField] = []
         var usedNames: Set<String> = []
 
         func addField(
-            _ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, doc: [String],
-            isDeprecated: Bool = false, readOnly: Bool = false
+            _ wireName: String, _ type: TypeRef, loose: Bool, owner: QualifiedName, prose: [String], notes: [String],
+            isDeprecated: Bool = false, readOnly: Bool = false, isNavigation: Bool = false
         ) {
             // Streams have no JSON form.
             guard let swiftType = mapping.swiftType(type) else { return }
             let name = memberName(wireName, owner: owner, reserved: Self.reservedModelMembers, used: &usedNames)
-            let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+            let label = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             var arguments: [Expression.Argument] = [.init(.string(wireName))]
             if loose { arguments.append(.init("loose", .raw("true"))) }
             if readOnly { arguments.append(.init("readOnly", .raw("true"))) }
-            if isDeprecated {
-                // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
-                fieldDeclarations.append(
-                    Declaration(
-                        doc: doc, attributes: ["@available(*, deprecated)"],
-                        .variable(.stored(name, type: "Field<\(swiftType)>", value: .call("Field", arguments)))))
-                return
-            }
-            fieldDeclarations.append(Declaration(doc: doc, .variable(.stored(name, type: "Field<\(swiftType)>"))))
-            initializer.append(.assignment("self.\(plain)", .call("Field", arguments)))
+            let doc = prose.isEmpty || notes.isEmpty ? prose + notes : prose + [""] + notes
+            fields.append(
+                TableField(
+                    name: name, label: label, type: "Field<\(swiftType)>", value: .call("Field", arguments), doc: doc,
+                    prose: prose, isDeprecated: isDeprecated, isNavigation: isNavigation))
         }
 
         for owner in index.lineage(of: structure) {
             for property in owner.properties {
                 addField(
                     property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
-                    doc: Self.documentation(of: property),
+                    prose: DocComment.lines(property.doc, remark: nil), notes: Self.notes(on: property),
                     isDeprecated: property.isDeprecated, readOnly: property.isLeftOutOfRequests)
             }
             for navigation in owner.navigationProperties {
-                var doc = DocComment.lines(navigation.doc, remark: nil)
-                if !doc.isEmpty { doc.append("") }
-                doc.append("Present when the request expanded it (`expand(\(navigation.name.swiftLiteral))`).")
-                addField(navigation.name, navigation.type, loose: false, owner: owner.name, doc: doc)
+                addField(
+                    navigation.name, navigation.type, loose: false, owner: owner.name,
+                    prose: DocComment.lines(navigation.doc, remark: nil),
+                    notes: ["Present when the request expanded it (`expand(\(navigation.name.swiftLiteral))`)."],
+                    isNavigation: true)
             }
         }
 
@@ -96,20 +114,53 @@ struct ModelTranslator {
             schemaArguments.append(.init("aliases", .array(structure.aliases.map { .string($0) })))
         }
         let fieldsName = symbols.companionName(of: structure.name)
-        schemaArguments.append(.init("fields", .call(fieldsName)))
 
-        // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own. One
-        // function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in the full
-        // Graph module it lowered the release build's peak memory (4.00 → 3.69 GiB) more than its time.
-        var fieldsInitializer = FunctionDeclaration("init", body: initializer)
-        fieldsInitializer.isPrivate = true
-        let fieldsType = TypeDeclaration(
-            .struct, fieldsName, conformances: ["FieldSet"],
-            members: [
-                Declaration(
-                    .variable(
-                        .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true)))
-            ] + fieldDeclarations + [Declaration(.function(fieldsInitializer))])
+        let fieldsType: TypeDeclaration
+        var fieldsDoc = ["The properties of a `\(typeName)`, inherited ones included."]
+        if tupleTables, Self.fitsTuple(fields) {
+            // A labelled tuple compiles to no function per field, where a struct's stored property compiles to a
+            // getter (BENCHMARKS.md: the full Graph builds in about two thirds of the time). A tuple element
+            // carries no doc comment: the fields' comments move to the table's.
+            schemaArguments.append(
+                .init("fields", .cast(.tuple(fields.map { .init($0.argumentLabel, $0.value) }), to: "Table")))
+            fieldsType = TypeDeclaration(
+                .enum, fieldsName, conformances: ["FieldSet"],
+                members: [
+                    Declaration(.tupleAlias(name: "Table", elements: fields.map { .init($0.name, .raw($0.type)) })),
+                    Declaration(
+                        .variable(
+                            .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true))),
+                ])
+            fieldsDoc += Self.tableDocumentation(fields)
+        } else {
+            schemaArguments.append(.init("fields", .call(fieldsName)))
+            var storedFields: [Declaration] = []
+            var initializer: [Statement] = []
+            for field in fields {
+                guard !field.isDeprecated else {
+                    // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
+                    storedFields.append(
+                        Declaration(
+                            doc: field.doc, attributes: ["@available(*, deprecated)"],
+                            .variable(.stored(field.name, type: field.type, value: field.value))))
+                    continue
+                }
+                storedFields.append(Declaration(doc: field.doc, .variable(.stored(field.name, type: field.type))))
+                initializer.append(.assignment("self.\(field.label)", field.value))
+            }
+            // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own.
+            // One function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in
+            // the full Graph module it lowered the release build's peak memory (4.00 → 3.69 GiB) more than its time.
+            var fieldsInitializer = FunctionDeclaration("init", body: initializer)
+            fieldsInitializer.isPrivate = true
+            fieldsType = TypeDeclaration(
+                .struct, fieldsName, conformances: ["FieldSet"],
+                members: [
+                    Declaration(
+                        .variable(
+                            .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true)))
+                ] + storedFields + [Declaration(.function(fieldsInitializer))])
+        }
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
         doc.insert(
             contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""],
@@ -125,14 +176,12 @@ struct ModelTranslator {
         }
         return [
             Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
-            Declaration(
-                doc: ["The properties of a `\(typeName)`, inherited ones included."],
-                .type(fieldsType)),
+            Declaration(doc: fieldsDoc, .type(fieldsType)),
         ]
     }
 
-    /// The property's doc text, then what the spec says beyond its type: its one value, who sets it.
-    static func documentation(of property: PropertySpec) -> [String] {
+    /// What the spec says of a property beyond its type and description: its one value, who sets it.
+    static func notes(on property: PropertySpec) -> [String] {
         var notes: [String] = []
         if let constant = property.constant { notes.append("Always `\(constant)`.") }
         if property.isLeftOutOfRequests {
@@ -143,9 +192,34 @@ struct ModelTranslator {
         if property.isWriteOnly, !property.isReadOnly {
             notes.append("Sent to the service, never returned by it: answers may leave it out, even when required.")
         }
-        let lines = DocComment.lines(property.doc, remark: nil)
-        if lines.isEmpty || notes.isEmpty { return lines + notes }
-        return lines + [""] + notes
+        return notes
+    }
+
+    /// A tuple table's doc comment lines after its summary: the fields' doc comments, fields with the same one
+    /// listed together, and the navigation properties in one line.
+    private static func tableDocumentation(_ fields: [TableField]) -> [String] {
+        var texts: [String] = []
+        var labels: [String: [String]] = [:]
+        for field in fields {
+            let paragraphs = field.isNavigation ? field.prose : field.doc
+            guard !paragraphs.isEmpty else { continue }
+            let text = paragraphs.filter { !$0.isEmpty }.joined(separator: " ")
+            if labels[text] == nil { texts.append(text) }
+            labels[text, default: []].append("`\(field.label)`")
+        }
+        var lines = texts.map { "- \(labels[$0, default: []].joined(separator: ", ")): \($0)" }
+        let navigation = fields.filter(\.isNavigation).map { "`\($0.label)`" }
+        if !navigation.isEmpty {
+            lines.append(
+                "- Present when the request expanded them (`expand(\"name\")`): \(navigation.joined(separator: ", ")).")
+        }
+        return lines.isEmpty ? [] : [""] + lines
+    }
+
+    /// Whether a table can be a labelled tuple: it has two fields or more (Swift has no one-element tuple), and
+    /// none is deprecated (a tuple element takes no `@available`).
+    private static func fitsTuple(_ fields: [TableField]) -> Bool {
+        fields.count >= 2 && !fields.contains(where: \.isDeprecated)
     }
 
     /// The reference page of a type of the main namespace or one below it (`security.alert` → `security-alert`).

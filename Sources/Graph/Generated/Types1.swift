@@ -11,34 +11,34 @@ import Foundation
 public typealias AadUserConversationMember = Model<AadUserConversationMemberFields>
 
 /// The properties of a `AadUserConversationMember`, inherited ones included.
-public struct AadUserConversationMemberFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `user`.
+public enum AadUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        email: Field<String>,
+        tenantId: Field<String>,
+        userId: Field<String>,
+        user: Field<User>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.aadUserConversationMember",
         base: ConversationMember.self,
-        fields: AadUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            email: Field("email"),
+            tenantId: Field("tenantId"),
+            userId: Field("userId"),
+            user: Field("user")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let email: Field<String>
-    public let tenantId: Field<String>
-    public let userId: Field<String>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.email = Field("email")
-        self.tenantId = Field("tenantId")
-        self.userId = Field("userId")
-        self.user = Field("user")
-    }
 }
 
 /// Requests for one `AadUserConversationMember`: `request()` reads, updates or deletes it.
@@ -97,20 +97,14 @@ extension CollectionRequestBuilder where Item == AadUserConversationMemberReques
 public typealias AadUserConversationMemberResult = Model<AadUserConversationMemberResultFields>
 
 /// The properties of a `AadUserConversationMemberResult`, inherited ones included.
-public struct AadUserConversationMemberResultFields: FieldSet {
+public enum AadUserConversationMemberResultFields: FieldSet {
+    public typealias Table = (error: Field<PublicError>, userId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.aadUserConversationMemberResult",
         base: ActionResultPart.self,
-        fields: AadUserConversationMemberResultFields()
+        fields: (error: Field("error"), userId: Field("userId")) as Table
     )
-
-    public let error: Field<PublicError>
-    public let userId: Field<String>
-
-    private init() {
-        self.error = Field("error")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `AadUserNotificationRecipientFields`; read and write them as `value.name`.
@@ -189,52 +183,43 @@ extension AccessEntityType {
 public typealias AccessPackage = Model<AccessPackageFields>
 
 /// The properties of a `AccessPackage`, inherited ones included.
-public struct AccessPackageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackagesIncompatibleWith`, `assignmentPolicies`,
+///   `catalog`, `incompatibleAccessPackages`, `incompatibleGroups`, `resourceRoleScopes`.
+public enum AccessPackageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isHidden: Field<Bool>,
+        modifiedDateTime: Field<Date>,
+        accessPackagesIncompatibleWith: Field<[AccessPackage]>,
+        assignmentPolicies: Field<[AccessPackageAssignmentPolicy]>,
+        catalog: Field<AccessPackageCatalog>,
+        incompatibleAccessPackages: Field<[AccessPackage]>,
+        incompatibleGroups: Field<[Group]>,
+        resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackage",
         base: Entity.self,
-        fields: AccessPackageFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isHidden: Field("isHidden"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            accessPackagesIncompatibleWith: Field("accessPackagesIncompatibleWith"),
+            assignmentPolicies: Field("assignmentPolicies"),
+            catalog: Field("catalog"),
+            incompatibleAccessPackages: Field("incompatibleAccessPackages"),
+            incompatibleGroups: Field("incompatibleGroups"),
+            resourceRoleScopes: Field("resourceRoleScopes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isHidden: Field<Bool>
-    public let modifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("accessPackagesIncompatibleWith")`).
-    public let accessPackagesIncompatibleWith: Field<[AccessPackage]>
-
-    /// Present when the request expanded it (`expand("assignmentPolicies")`).
-    public let assignmentPolicies: Field<[AccessPackageAssignmentPolicy]>
-
-    /// Present when the request expanded it (`expand("catalog")`).
-    public let catalog: Field<AccessPackageCatalog>
-
-    /// Present when the request expanded it (`expand("incompatibleAccessPackages")`).
-    public let incompatibleAccessPackages: Field<[AccessPackage]>
-
-    /// Present when the request expanded it (`expand("incompatibleGroups")`).
-    public let incompatibleGroups: Field<[Group]>
-
-    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
-    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isHidden = Field("isHidden")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.accessPackagesIncompatibleWith = Field("accessPackagesIncompatibleWith")
-        self.assignmentPolicies = Field("assignmentPolicies")
-        self.catalog = Field("catalog")
-        self.incompatibleAccessPackages = Field("incompatibleAccessPackages")
-        self.incompatibleGroups = Field("incompatibleGroups")
-        self.resourceRoleScopes = Field("resourceRoleScopes")
-    }
 }
 
 /// Its properties are listed in `AccessPackageAnswerFields`; read and write them as `value.name`.
@@ -246,22 +231,16 @@ public struct AccessPackageFields: FieldSet {
 public typealias AccessPackageAnswer = Model<AccessPackageAnswerFields>
 
 /// The properties of a `AccessPackageAnswer`, inherited ones included.
-public struct AccessPackageAnswerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `answeredQuestion`.
+public enum AccessPackageAnswerFields: FieldSet {
+    public typealias Table = (displayValue: Field<String>, answeredQuestion: Field<AccessPackageQuestion>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAnswer",
         derived: [AccessPackageAnswerString.self],
-        fields: AccessPackageAnswerFields()
+        fields: (displayValue: Field("displayValue"), answeredQuestion: Field("answeredQuestion")) as Table
     )
-
-    public let displayValue: Field<String>
-
-    /// Present when the request expanded it (`expand("answeredQuestion")`).
-    public let answeredQuestion: Field<AccessPackageQuestion>
-
-    private init() {
-        self.displayValue = Field("displayValue")
-        self.answeredQuestion = Field("answeredQuestion")
-    }
 }
 
 /// Its properties are listed in `AccessPackageAnswerChoiceFields`; read and write them as `value.name`.
@@ -271,21 +250,17 @@ public struct AccessPackageAnswerFields: FieldSet {
 public typealias AccessPackageAnswerChoice = Model<AccessPackageAnswerChoiceFields>
 
 /// The properties of a `AccessPackageAnswerChoice`, inherited ones included.
-public struct AccessPackageAnswerChoiceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAnswerChoice",
-        fields: AccessPackageAnswerChoiceFields()
+public enum AccessPackageAnswerChoiceFields: FieldSet {
+    public typealias Table = (
+        actualValue: Field<String>,
+        localizations: Field<[AccessPackageLocalizedText]>,
+        text: Field<String>
     )
 
-    public let actualValue: Field<String>
-    public let localizations: Field<[AccessPackageLocalizedText]>
-    public let text: Field<String>
-
-    private init() {
-        self.actualValue = Field("actualValue")
-        self.localizations = Field("localizations")
-        self.text = Field("text")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAnswerChoice",
+        fields: (actualValue: Field("actualValue"), localizations: Field("localizations"), text: Field("text")) as Table
+    )
 }
 
 /// Its properties are listed in `AccessPackageAnswerStringFields`; read and write them as `value.name`.
@@ -295,25 +270,24 @@ public struct AccessPackageAnswerChoiceFields: FieldSet {
 public typealias AccessPackageAnswerString = Model<AccessPackageAnswerStringFields>
 
 /// The properties of a `AccessPackageAnswerString`, inherited ones included.
-public struct AccessPackageAnswerStringFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `answeredQuestion`.
+public enum AccessPackageAnswerStringFields: FieldSet {
+    public typealias Table = (
+        displayValue: Field<String>,
+        answeredQuestion: Field<AccessPackageQuestion>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAnswerString",
         base: AccessPackageAnswer.self,
-        fields: AccessPackageAnswerStringFields()
+        fields: (
+            displayValue: Field("displayValue"),
+            answeredQuestion: Field("answeredQuestion"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let displayValue: Field<String>
-
-    /// Present when the request expanded it (`expand("answeredQuestion")`).
-    public let answeredQuestion: Field<AccessPackageQuestion>
-
-    public let value: Field<String>
-
-    private init() {
-        self.displayValue = Field("displayValue")
-        self.answeredQuestion = Field("answeredQuestion")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `AccessPackageApprovalStageFields`; read and write them as `value.name`.
@@ -323,34 +297,34 @@ public struct AccessPackageAnswerStringFields: FieldSet {
 public typealias AccessPackageApprovalStage = Model<AccessPackageApprovalStageFields>
 
 /// The properties of a `AccessPackageApprovalStage`, inherited ones included.
-public struct AccessPackageApprovalStageFields: FieldSet {
+public enum AccessPackageApprovalStageFields: FieldSet {
+    public typealias Table = (
+        approverInformationVisibility: Field<ApproverInformationVisibility>,
+        durationBeforeAutomaticDenial: Field<String>,
+        durationBeforeEscalation: Field<String>,
+        escalationApprovers: Field<[SubjectSet]>,
+        fallbackEscalationApprovers: Field<[SubjectSet]>,
+        fallbackPrimaryApprovers: Field<[SubjectSet]>,
+        isApproverJustificationRequired: Field<Bool>,
+        isEscalationEnabled: Field<Bool>,
+        primaryApprovers: Field<[SubjectSet]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageApprovalStage",
         derived: [AccessPackageDynamicApprovalStage.self],
-        fields: AccessPackageApprovalStageFields()
+        fields: (
+            approverInformationVisibility: Field("approverInformationVisibility"),
+            durationBeforeAutomaticDenial: Field("durationBeforeAutomaticDenial"),
+            durationBeforeEscalation: Field("durationBeforeEscalation"),
+            escalationApprovers: Field("escalationApprovers"),
+            fallbackEscalationApprovers: Field("fallbackEscalationApprovers"),
+            fallbackPrimaryApprovers: Field("fallbackPrimaryApprovers"),
+            isApproverJustificationRequired: Field("isApproverJustificationRequired"),
+            isEscalationEnabled: Field("isEscalationEnabled"),
+            primaryApprovers: Field("primaryApprovers")
+        ) as Table
     )
-
-    public let approverInformationVisibility: Field<ApproverInformationVisibility>
-    public let durationBeforeAutomaticDenial: Field<String>
-    public let durationBeforeEscalation: Field<String>
-    public let escalationApprovers: Field<[SubjectSet]>
-    public let fallbackEscalationApprovers: Field<[SubjectSet]>
-    public let fallbackPrimaryApprovers: Field<[SubjectSet]>
-    public let isApproverJustificationRequired: Field<Bool>
-    public let isEscalationEnabled: Field<Bool>
-    public let primaryApprovers: Field<[SubjectSet]>
-
-    private init() {
-        self.approverInformationVisibility = Field("approverInformationVisibility")
-        self.durationBeforeAutomaticDenial = Field("durationBeforeAutomaticDenial")
-        self.durationBeforeEscalation = Field("durationBeforeEscalation")
-        self.escalationApprovers = Field("escalationApprovers")
-        self.fallbackEscalationApprovers = Field("fallbackEscalationApprovers")
-        self.fallbackPrimaryApprovers = Field("fallbackPrimaryApprovers")
-        self.isApproverJustificationRequired = Field("isApproverJustificationRequired")
-        self.isEscalationEnabled = Field("isEscalationEnabled")
-        self.primaryApprovers = Field("primaryApprovers")
-    }
 }
 
 /// Its properties are listed in `AccessPackageAssignmentFields`; read and write them as `value.name`.
@@ -360,40 +334,36 @@ public struct AccessPackageApprovalStageFields: FieldSet {
 public typealias AccessPackageAssignment = Model<AccessPackageAssignmentFields>
 
 /// The properties of a `AccessPackageAssignment`, inherited ones included.
-public struct AccessPackageAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `assignmentPolicy`, `target`.
+public enum AccessPackageAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        customExtensionCalloutInstances: Field<[CustomExtensionCalloutInstance]>,
+        expiredDateTime: Field<Date>,
+        schedule: Field<EntitlementManagementSchedule>,
+        state: Field<AccessPackageAssignmentState>,
+        status: Field<String>,
+        accessPackage: Field<AccessPackage>,
+        assignmentPolicy: Field<AccessPackageAssignmentPolicy>,
+        target: Field<AccessPackageSubject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignment",
         base: Entity.self,
-        fields: AccessPackageAssignmentFields()
+        fields: (
+            id: Field("id"),
+            customExtensionCalloutInstances: Field("customExtensionCalloutInstances"),
+            expiredDateTime: Field("expiredDateTime"),
+            schedule: Field("schedule"),
+            state: Field("state"),
+            status: Field("status"),
+            accessPackage: Field("accessPackage"),
+            assignmentPolicy: Field("assignmentPolicy"),
+            target: Field("target")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let customExtensionCalloutInstances: Field<[CustomExtensionCalloutInstance]>
-    public let expiredDateTime: Field<Date>
-    public let schedule: Field<EntitlementManagementSchedule>
-    public let state: Field<AccessPackageAssignmentState>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("accessPackage")`).
-    public let accessPackage: Field<AccessPackage>
-
-    /// Present when the request expanded it (`expand("assignmentPolicy")`).
-    public let assignmentPolicy: Field<AccessPackageAssignmentPolicy>
-
-    /// Present when the request expanded it (`expand("target")`).
-    public let target: Field<AccessPackageSubject>
-
-    private init() {
-        self.id = Field("id")
-        self.customExtensionCalloutInstances = Field("customExtensionCalloutInstances")
-        self.expiredDateTime = Field("expiredDateTime")
-        self.schedule = Field("schedule")
-        self.state = Field("state")
-        self.status = Field("status")
-        self.accessPackage = Field("accessPackage")
-        self.assignmentPolicy = Field("assignmentPolicy")
-        self.target = Field("target")
-    }
 }
 
 /// Its properties are listed in `AccessPackageAssignmentApprovalSettingsFields`; read and write them as `value.name`.
@@ -404,23 +374,23 @@ public struct AccessPackageAssignmentFields: FieldSet {
 public typealias AccessPackageAssignmentApprovalSettings = Model<AccessPackageAssignmentApprovalSettingsFields>
 
 /// The properties of a `AccessPackageAssignmentApprovalSettings`, inherited ones included.
-public struct AccessPackageAssignmentApprovalSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAssignmentApprovalSettings",
-        fields: AccessPackageAssignmentApprovalSettingsFields()
+public enum AccessPackageAssignmentApprovalSettingsFields: FieldSet {
+    public typealias Table = (
+        isApprovalRequiredForAdd: Field<Bool>,
+        isApprovalRequiredForUpdate: Field<Bool>,
+        isRequestorJustificationRequired: Field<Bool>,
+        stages: Field<[AccessPackageApprovalStage]>
     )
 
-    public let isApprovalRequiredForAdd: Field<Bool>
-    public let isApprovalRequiredForUpdate: Field<Bool>
-    public let isRequestorJustificationRequired: Field<Bool>
-    public let stages: Field<[AccessPackageApprovalStage]>
-
-    private init() {
-        self.isApprovalRequiredForAdd = Field("isApprovalRequiredForAdd")
-        self.isApprovalRequiredForUpdate = Field("isApprovalRequiredForUpdate")
-        self.isRequestorJustificationRequired = Field("isRequestorJustificationRequired")
-        self.stages = Field("stages")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentApprovalSettings",
+        fields: (
+            isApprovalRequiredForAdd: Field("isApprovalRequiredForAdd"),
+            isApprovalRequiredForUpdate: Field("isApprovalRequiredForUpdate"),
+            isRequestorJustificationRequired: Field("isRequestorJustificationRequired"),
+            stages: Field("stages")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentFilterByCurrentUserOptions`.
@@ -458,58 +428,53 @@ extension AccessPackageAssignmentFilterByCurrentUserOptions {
 public typealias AccessPackageAssignmentPolicy = Model<AccessPackageAssignmentPolicyFields>
 
 /// The properties of a `AccessPackageAssignmentPolicy`, inherited ones included.
-public struct AccessPackageAssignmentPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `catalog`,
+///   `customExtensionStageSettings`, `questions`.
+public enum AccessPackageAssignmentPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedTargetScope: Field<AllowedTargetScope>,
+        automaticRequestSettings: Field<AccessPackageAutomaticRequestSettings>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        expiration: Field<ExpirationPattern>,
+        modifiedDateTime: Field<Date>,
+        notificationSettings: Field<AccessPackageNotificationSettings>,
+        requestApprovalSettings: Field<AccessPackageAssignmentApprovalSettings>,
+        requestorSettings: Field<AccessPackageAssignmentRequestorSettings>,
+        reviewSettings: Field<AccessPackageAssignmentReviewSettings>,
+        specificAllowedTargets: Field<[SubjectSet]>,
+        accessPackage: Field<AccessPackage>,
+        catalog: Field<AccessPackageCatalog>,
+        customExtensionStageSettings: Field<[CustomExtensionStageSetting]>,
+        questions: Field<[AccessPackageQuestion]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentPolicy",
         base: Entity.self,
-        fields: AccessPackageAssignmentPolicyFields()
+        fields: (
+            id: Field("id"),
+            allowedTargetScope: Field("allowedTargetScope"),
+            automaticRequestSettings: Field("automaticRequestSettings"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            expiration: Field("expiration"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            notificationSettings: Field("notificationSettings"),
+            requestApprovalSettings: Field("requestApprovalSettings"),
+            requestorSettings: Field("requestorSettings"),
+            reviewSettings: Field("reviewSettings"),
+            specificAllowedTargets: Field("specificAllowedTargets"),
+            accessPackage: Field("accessPackage"),
+            catalog: Field("catalog"),
+            customExtensionStageSettings: Field("customExtensionStageSettings"),
+            questions: Field("questions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowedTargetScope: Field<AllowedTargetScope>
-    public let automaticRequestSettings: Field<AccessPackageAutomaticRequestSettings>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let expiration: Field<ExpirationPattern>
-    public let modifiedDateTime: Field<Date>
-    public let notificationSettings: Field<AccessPackageNotificationSettings>
-    public let requestApprovalSettings: Field<AccessPackageAssignmentApprovalSettings>
-    public let requestorSettings: Field<AccessPackageAssignmentRequestorSettings>
-    public let reviewSettings: Field<AccessPackageAssignmentReviewSettings>
-    public let specificAllowedTargets: Field<[SubjectSet]>
-
-    /// Present when the request expanded it (`expand("accessPackage")`).
-    public let accessPackage: Field<AccessPackage>
-
-    /// Present when the request expanded it (`expand("catalog")`).
-    public let catalog: Field<AccessPackageCatalog>
-
-    /// Present when the request expanded it (`expand("customExtensionStageSettings")`).
-    public let customExtensionStageSettings: Field<[CustomExtensionStageSetting]>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[AccessPackageQuestion]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedTargetScope = Field("allowedTargetScope")
-        self.automaticRequestSettings = Field("automaticRequestSettings")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.expiration = Field("expiration")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.notificationSettings = Field("notificationSettings")
-        self.requestApprovalSettings = Field("requestApprovalSettings")
-        self.requestorSettings = Field("requestorSettings")
-        self.reviewSettings = Field("reviewSettings")
-        self.specificAllowedTargets = Field("specificAllowedTargets")
-        self.accessPackage = Field("accessPackage")
-        self.catalog = Field("catalog")
-        self.customExtensionStageSettings = Field("customExtensionStageSettings")
-        self.questions = Field("questions")
-    }
 }
 
 /// Requests for one `AccessPackageAssignmentPolicy`: `request()` reads, updates or deletes it.
@@ -564,48 +529,44 @@ public struct AccessPackageAssignmentPolicyRequestBuilder: ModelRequestBuilder {
 public typealias AccessPackageAssignmentRequest = Model<AccessPackageAssignmentRequestFields>
 
 /// The properties of a `AccessPackageAssignmentRequest`, inherited ones included.
-public struct AccessPackageAssignmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `assignment`, `requestor`.
+public enum AccessPackageAssignmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        answers: Field<[AccessPackageAnswer]>,
+        completedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        customExtensionCalloutInstances: Field<[CustomExtensionCalloutInstance]>,
+        justification: Field<String>,
+        requestType: Field<AccessPackageRequestType>,
+        schedule: Field<EntitlementManagementSchedule>,
+        state: Field<AccessPackageRequestState>,
+        status: Field<String>,
+        accessPackage: Field<AccessPackage>,
+        assignment: Field<AccessPackageAssignment>,
+        requestor: Field<AccessPackageSubject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequest",
         base: Entity.self,
-        fields: AccessPackageAssignmentRequestFields()
+        fields: (
+            id: Field("id"),
+            answers: Field("answers"),
+            completedDateTime: Field("completedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            customExtensionCalloutInstances: Field("customExtensionCalloutInstances"),
+            justification: Field("justification"),
+            requestType: Field("requestType"),
+            schedule: Field("schedule"),
+            state: Field("state"),
+            status: Field("status"),
+            accessPackage: Field("accessPackage"),
+            assignment: Field("assignment"),
+            requestor: Field("requestor")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let answers: Field<[AccessPackageAnswer]>
-    public let completedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let customExtensionCalloutInstances: Field<[CustomExtensionCalloutInstance]>
-    public let justification: Field<String>
-    public let requestType: Field<AccessPackageRequestType>
-    public let schedule: Field<EntitlementManagementSchedule>
-    public let state: Field<AccessPackageRequestState>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("accessPackage")`).
-    public let accessPackage: Field<AccessPackage>
-
-    /// Present when the request expanded it (`expand("assignment")`).
-    public let assignment: Field<AccessPackageAssignment>
-
-    /// Present when the request expanded it (`expand("requestor")`).
-    public let requestor: Field<AccessPackageSubject>
-
-    private init() {
-        self.id = Field("id")
-        self.answers = Field("answers")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.customExtensionCalloutInstances = Field("customExtensionCalloutInstances")
-        self.justification = Field("justification")
-        self.requestType = Field("requestType")
-        self.schedule = Field("schedule")
-        self.state = Field("state")
-        self.status = Field("status")
-        self.accessPackage = Field("accessPackage")
-        self.assignment = Field("assignment")
-        self.requestor = Field("requestor")
-    }
 }
 
 /// Requests for one `AccessPackageAssignment`: `request()` reads, updates or deletes it.
@@ -712,25 +673,25 @@ extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestB
 public typealias AccessPackageAssignmentRequestCallbackData = Model<AccessPackageAssignmentRequestCallbackDataFields>
 
 /// The properties of a `AccessPackageAssignmentRequestCallbackData`, inherited ones included.
-public struct AccessPackageAssignmentRequestCallbackDataFields: FieldSet {
+public enum AccessPackageAssignmentRequestCallbackDataFields: FieldSet {
+    public typealias Table = (
+        customExtensionStageInstanceDetail: Field<String>,
+        customExtensionStageInstanceId: Field<String>,
+        stage: Field<AccessPackageCustomExtensionStage>,
+        state: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequestCallbackData",
         base: CustomExtensionData.self,
         derived: [AssignmentRequestApprovalStageCallbackData.self],
-        fields: AccessPackageAssignmentRequestCallbackDataFields()
+        fields: (
+            customExtensionStageInstanceDetail: Field("customExtensionStageInstanceDetail"),
+            customExtensionStageInstanceId: Field("customExtensionStageInstanceId"),
+            stage: Field("stage"),
+            state: Field("state")
+        ) as Table
     )
-
-    public let customExtensionStageInstanceDetail: Field<String>
-    public let customExtensionStageInstanceId: Field<String>
-    public let stage: Field<AccessPackageCustomExtensionStage>
-    public let state: Field<String>
-
-    private init() {
-        self.customExtensionStageInstanceDetail = Field("customExtensionStageInstanceDetail")
-        self.customExtensionStageInstanceId = Field("customExtensionStageInstanceId")
-        self.stage = Field("stage")
-        self.state = Field("state")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestFilterByCurrentUserOptions`.
@@ -865,35 +826,35 @@ extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestR
 public typealias AccessPackageAssignmentRequestRequirements = Model<AccessPackageAssignmentRequestRequirementsFields>
 
 /// The properties of a `AccessPackageAssignmentRequestRequirements`, inherited ones included.
-public struct AccessPackageAssignmentRequestRequirementsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAssignmentRequestRequirements",
-        fields: AccessPackageAssignmentRequestRequirementsFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `questions`.
+public enum AccessPackageAssignmentRequestRequirementsFields: FieldSet {
+    public typealias Table = (
+        allowCustomAssignmentSchedule: Field<Bool>,
+        isApprovalRequiredForAdd: Field<Bool>,
+        isApprovalRequiredForUpdate: Field<Bool>,
+        isRequestorJustificationRequired: Field<Bool>,
+        policyDescription: Field<String>,
+        policyDisplayName: Field<String>,
+        policyId: Field<String>,
+        schedule: Field<EntitlementManagementSchedule>,
+        questions: Field<[AccessPackageQuestion]>
     )
 
-    public let allowCustomAssignmentSchedule: Field<Bool>
-    public let isApprovalRequiredForAdd: Field<Bool>
-    public let isApprovalRequiredForUpdate: Field<Bool>
-    public let isRequestorJustificationRequired: Field<Bool>
-    public let policyDescription: Field<String>
-    public let policyDisplayName: Field<String>
-    public let policyId: Field<String>
-    public let schedule: Field<EntitlementManagementSchedule>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[AccessPackageQuestion]>
-
-    private init() {
-        self.allowCustomAssignmentSchedule = Field("allowCustomAssignmentSchedule")
-        self.isApprovalRequiredForAdd = Field("isApprovalRequiredForAdd")
-        self.isApprovalRequiredForUpdate = Field("isApprovalRequiredForUpdate")
-        self.isRequestorJustificationRequired = Field("isRequestorJustificationRequired")
-        self.policyDescription = Field("policyDescription")
-        self.policyDisplayName = Field("policyDisplayName")
-        self.policyId = Field("policyId")
-        self.schedule = Field("schedule")
-        self.questions = Field("questions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentRequestRequirements",
+        fields: (
+            allowCustomAssignmentSchedule: Field("allowCustomAssignmentSchedule"),
+            isApprovalRequiredForAdd: Field("isApprovalRequiredForAdd"),
+            isApprovalRequiredForUpdate: Field("isApprovalRequiredForUpdate"),
+            isRequestorJustificationRequired: Field("isRequestorJustificationRequired"),
+            policyDescription: Field("policyDescription"),
+            policyDisplayName: Field("policyDisplayName"),
+            policyId: Field("policyId"),
+            schedule: Field("schedule"),
+            questions: Field("questions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccessPackageAssignmentRequestWorkflowExtensionFields`; read and write them as
@@ -906,38 +867,38 @@ public typealias AccessPackageAssignmentRequestWorkflowExtension =
     Model<AccessPackageAssignmentRequestWorkflowExtensionFields>
 
 /// The properties of a `AccessPackageAssignmentRequestWorkflowExtension`, inherited ones included.
-public struct AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
+public enum AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        callbackConfiguration: Field<CustomExtensionCallbackConfiguration>,
+        createdBy: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<String>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentRequestWorkflowExtension",
         base: CustomCalloutExtension.self,
-        fields: AccessPackageAssignmentRequestWorkflowExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            callbackConfiguration: Field("callbackConfiguration"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let callbackConfiguration: Field<CustomExtensionCallbackConfiguration>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedBy: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.callbackConfiguration = Field("callbackConfiguration")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `AccessPackageAssignmentRequestWorkflowExtension`: `request()` reads, updates or deletes it.
@@ -970,31 +931,31 @@ public struct AccessPackageAssignmentRequestWorkflowExtensionRequestBuilder: Mod
 public typealias AccessPackageAssignmentRequestorSettings = Model<AccessPackageAssignmentRequestorSettingsFields>
 
 /// The properties of a `AccessPackageAssignmentRequestorSettings`, inherited ones included.
-public struct AccessPackageAssignmentRequestorSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAssignmentRequestorSettings",
-        fields: AccessPackageAssignmentRequestorSettingsFields()
+public enum AccessPackageAssignmentRequestorSettingsFields: FieldSet {
+    public typealias Table = (
+        allowCustomAssignmentSchedule: Field<Bool>,
+        enableOnBehalfRequestorsToAddAccess: Field<Bool>,
+        enableOnBehalfRequestorsToRemoveAccess: Field<Bool>,
+        enableOnBehalfRequestorsToUpdateAccess: Field<Bool>,
+        enableTargetsToSelfAddAccess: Field<Bool>,
+        enableTargetsToSelfRemoveAccess: Field<Bool>,
+        enableTargetsToSelfUpdateAccess: Field<Bool>,
+        onBehalfRequestors: Field<[SubjectSet]>
     )
 
-    public let allowCustomAssignmentSchedule: Field<Bool>
-    public let enableOnBehalfRequestorsToAddAccess: Field<Bool>
-    public let enableOnBehalfRequestorsToRemoveAccess: Field<Bool>
-    public let enableOnBehalfRequestorsToUpdateAccess: Field<Bool>
-    public let enableTargetsToSelfAddAccess: Field<Bool>
-    public let enableTargetsToSelfRemoveAccess: Field<Bool>
-    public let enableTargetsToSelfUpdateAccess: Field<Bool>
-    public let onBehalfRequestors: Field<[SubjectSet]>
-
-    private init() {
-        self.allowCustomAssignmentSchedule = Field("allowCustomAssignmentSchedule")
-        self.enableOnBehalfRequestorsToAddAccess = Field("enableOnBehalfRequestorsToAddAccess")
-        self.enableOnBehalfRequestorsToRemoveAccess = Field("enableOnBehalfRequestorsToRemoveAccess")
-        self.enableOnBehalfRequestorsToUpdateAccess = Field("enableOnBehalfRequestorsToUpdateAccess")
-        self.enableTargetsToSelfAddAccess = Field("enableTargetsToSelfAddAccess")
-        self.enableTargetsToSelfRemoveAccess = Field("enableTargetsToSelfRemoveAccess")
-        self.enableTargetsToSelfUpdateAccess = Field("enableTargetsToSelfUpdateAccess")
-        self.onBehalfRequestors = Field("onBehalfRequestors")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentRequestorSettings",
+        fields: (
+            allowCustomAssignmentSchedule: Field("allowCustomAssignmentSchedule"),
+            enableOnBehalfRequestorsToAddAccess: Field("enableOnBehalfRequestorsToAddAccess"),
+            enableOnBehalfRequestorsToRemoveAccess: Field("enableOnBehalfRequestorsToRemoveAccess"),
+            enableOnBehalfRequestorsToUpdateAccess: Field("enableOnBehalfRequestorsToUpdateAccess"),
+            enableTargetsToSelfAddAccess: Field("enableTargetsToSelfAddAccess"),
+            enableTargetsToSelfRemoveAccess: Field("enableTargetsToSelfRemoveAccess"),
+            enableTargetsToSelfUpdateAccess: Field("enableTargetsToSelfUpdateAccess"),
+            onBehalfRequestors: Field("onBehalfRequestors")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccessPackageAssignmentReviewSettingsFields`; read and write them as `value.name`.
@@ -1005,31 +966,31 @@ public struct AccessPackageAssignmentRequestorSettingsFields: FieldSet {
 public typealias AccessPackageAssignmentReviewSettings = Model<AccessPackageAssignmentReviewSettingsFields>
 
 /// The properties of a `AccessPackageAssignmentReviewSettings`, inherited ones included.
-public struct AccessPackageAssignmentReviewSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAssignmentReviewSettings",
-        fields: AccessPackageAssignmentReviewSettingsFields()
+public enum AccessPackageAssignmentReviewSettingsFields: FieldSet {
+    public typealias Table = (
+        expirationBehavior: Field<AccessReviewExpirationBehavior>,
+        fallbackReviewers: Field<[SubjectSet]>,
+        isEnabled: Field<Bool>,
+        isRecommendationEnabled: Field<Bool>,
+        isReviewerJustificationRequired: Field<Bool>,
+        isSelfReview: Field<Bool>,
+        primaryReviewers: Field<[SubjectSet]>,
+        schedule: Field<EntitlementManagementSchedule>
     )
 
-    public let expirationBehavior: Field<AccessReviewExpirationBehavior>
-    public let fallbackReviewers: Field<[SubjectSet]>
-    public let isEnabled: Field<Bool>
-    public let isRecommendationEnabled: Field<Bool>
-    public let isReviewerJustificationRequired: Field<Bool>
-    public let isSelfReview: Field<Bool>
-    public let primaryReviewers: Field<[SubjectSet]>
-    public let schedule: Field<EntitlementManagementSchedule>
-
-    private init() {
-        self.expirationBehavior = Field("expirationBehavior")
-        self.fallbackReviewers = Field("fallbackReviewers")
-        self.isEnabled = Field("isEnabled")
-        self.isRecommendationEnabled = Field("isRecommendationEnabled")
-        self.isReviewerJustificationRequired = Field("isReviewerJustificationRequired")
-        self.isSelfReview = Field("isSelfReview")
-        self.primaryReviewers = Field("primaryReviewers")
-        self.schedule = Field("schedule")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAssignmentReviewSettings",
+        fields: (
+            expirationBehavior: Field("expirationBehavior"),
+            fallbackReviewers: Field("fallbackReviewers"),
+            isEnabled: Field("isEnabled"),
+            isRecommendationEnabled: Field("isRecommendationEnabled"),
+            isReviewerJustificationRequired: Field("isReviewerJustificationRequired"),
+            isSelfReview: Field("isSelfReview"),
+            primaryReviewers: Field("primaryReviewers"),
+            schedule: Field("schedule")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentState`.
@@ -1069,38 +1030,38 @@ extension AccessPackageAssignmentState {
 public typealias AccessPackageAssignmentWorkflowExtension = Model<AccessPackageAssignmentWorkflowExtensionFields>
 
 /// The properties of a `AccessPackageAssignmentWorkflowExtension`, inherited ones included.
-public struct AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
+public enum AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        callbackConfiguration: Field<CustomExtensionCallbackConfiguration>,
+        createdBy: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<String>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageAssignmentWorkflowExtension",
         base: CustomCalloutExtension.self,
-        fields: AccessPackageAssignmentWorkflowExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            callbackConfiguration: Field("callbackConfiguration"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let callbackConfiguration: Field<CustomExtensionCallbackConfiguration>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedBy: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.callbackConfiguration = Field("callbackConfiguration")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `AccessPackageAssignmentWorkflowExtension`: `request()` reads, updates or deletes it.
@@ -1133,21 +1094,21 @@ public struct AccessPackageAssignmentWorkflowExtensionRequestBuilder: ModelReque
 public typealias AccessPackageAutomaticRequestSettings = Model<AccessPackageAutomaticRequestSettingsFields>
 
 /// The properties of a `AccessPackageAutomaticRequestSettings`, inherited ones included.
-public struct AccessPackageAutomaticRequestSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageAutomaticRequestSettings",
-        fields: AccessPackageAutomaticRequestSettingsFields()
+public enum AccessPackageAutomaticRequestSettingsFields: FieldSet {
+    public typealias Table = (
+        gracePeriodBeforeAccessRemoval: Field<String>,
+        removeAccessWhenTargetLeavesAllowedTargets: Field<Bool>,
+        requestAccessForAllowedTargets: Field<Bool>
     )
 
-    public let gracePeriodBeforeAccessRemoval: Field<String>
-    public let removeAccessWhenTargetLeavesAllowedTargets: Field<Bool>
-    public let requestAccessForAllowedTargets: Field<Bool>
-
-    private init() {
-        self.gracePeriodBeforeAccessRemoval = Field("gracePeriodBeforeAccessRemoval")
-        self.removeAccessWhenTargetLeavesAllowedTargets = Field("removeAccessWhenTargetLeavesAllowedTargets")
-        self.requestAccessForAllowedTargets = Field("requestAccessForAllowedTargets")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageAutomaticRequestSettings",
+        fields: (
+            gracePeriodBeforeAccessRemoval: Field("gracePeriodBeforeAccessRemoval"),
+            removeAccessWhenTargetLeavesAllowedTargets: Field("removeAccessWhenTargetLeavesAllowedTargets"),
+            requestAccessForAllowedTargets: Field("requestAccessForAllowedTargets")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccessPackageCatalogFields`; read and write them as `value.name`.
@@ -1157,52 +1118,45 @@ public struct AccessPackageAutomaticRequestSettingsFields: FieldSet {
 public typealias AccessPackageCatalog = Model<AccessPackageCatalogFields>
 
 /// The properties of a `AccessPackageCatalog`, inherited ones included.
-public struct AccessPackageCatalogFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackages`, `customWorkflowExtensions`,
+///   `resourceRoles`, `resources`, `resourceScopes`.
+public enum AccessPackageCatalogFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        catalogType: Field<AccessPackageCatalogType>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isExternallyVisible: Field<Bool>,
+        modifiedDateTime: Field<Date>,
+        state: Field<AccessPackageCatalogState>,
+        accessPackages: Field<[AccessPackage]>,
+        customWorkflowExtensions: Field<[CustomCalloutExtension]>,
+        resourceRoles: Field<[AccessPackageResourceRole]>,
+        resources: Field<[AccessPackageResource]>,
+        resourceScopes: Field<[AccessPackageResourceScope]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageCatalog",
         base: Entity.self,
-        fields: AccessPackageCatalogFields()
+        fields: (
+            id: Field("id"),
+            catalogType: Field("catalogType"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isExternallyVisible: Field("isExternallyVisible"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            state: Field("state"),
+            accessPackages: Field("accessPackages"),
+            customWorkflowExtensions: Field("customWorkflowExtensions"),
+            resourceRoles: Field("resourceRoles"),
+            resources: Field("resources"),
+            resourceScopes: Field("resourceScopes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let catalogType: Field<AccessPackageCatalogType>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isExternallyVisible: Field<Bool>
-    public let modifiedDateTime: Field<Date>
-    public let state: Field<AccessPackageCatalogState>
-
-    /// Present when the request expanded it (`expand("accessPackages")`).
-    public let accessPackages: Field<[AccessPackage]>
-
-    /// Present when the request expanded it (`expand("customWorkflowExtensions")`).
-    public let customWorkflowExtensions: Field<[CustomCalloutExtension]>
-
-    /// Present when the request expanded it (`expand("resourceRoles")`).
-    public let resourceRoles: Field<[AccessPackageResourceRole]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[AccessPackageResource]>
-
-    /// Present when the request expanded it (`expand("resourceScopes")`).
-    public let resourceScopes: Field<[AccessPackageResourceScope]>
-
-    private init() {
-        self.id = Field("id")
-        self.catalogType = Field("catalogType")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isExternallyVisible = Field("isExternallyVisible")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.state = Field("state")
-        self.accessPackages = Field("accessPackages")
-        self.customWorkflowExtensions = Field("customWorkflowExtensions")
-        self.resourceRoles = Field("resourceRoles")
-        self.resources = Field("resources")
-        self.resourceScopes = Field("resourceScopes")
-    }
 }
 
 /// Requests for one `AccessPackageCatalog`: `request()` reads, updates or deletes it.
@@ -1335,34 +1289,34 @@ extension AccessPackageCustomExtensionStage {
 public typealias AccessPackageDynamicApprovalStage = Model<AccessPackageDynamicApprovalStageFields>
 
 /// The properties of a `AccessPackageDynamicApprovalStage`, inherited ones included.
-public struct AccessPackageDynamicApprovalStageFields: FieldSet {
+public enum AccessPackageDynamicApprovalStageFields: FieldSet {
+    public typealias Table = (
+        approverInformationVisibility: Field<ApproverInformationVisibility>,
+        durationBeforeAutomaticDenial: Field<String>,
+        durationBeforeEscalation: Field<String>,
+        escalationApprovers: Field<[SubjectSet]>,
+        fallbackEscalationApprovers: Field<[SubjectSet]>,
+        fallbackPrimaryApprovers: Field<[SubjectSet]>,
+        isApproverJustificationRequired: Field<Bool>,
+        isEscalationEnabled: Field<Bool>,
+        primaryApprovers: Field<[SubjectSet]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageDynamicApprovalStage",
         base: AccessPackageApprovalStage.self,
-        fields: AccessPackageDynamicApprovalStageFields()
+        fields: (
+            approverInformationVisibility: Field("approverInformationVisibility"),
+            durationBeforeAutomaticDenial: Field("durationBeforeAutomaticDenial"),
+            durationBeforeEscalation: Field("durationBeforeEscalation"),
+            escalationApprovers: Field("escalationApprovers"),
+            fallbackEscalationApprovers: Field("fallbackEscalationApprovers"),
+            fallbackPrimaryApprovers: Field("fallbackPrimaryApprovers"),
+            isApproverJustificationRequired: Field("isApproverJustificationRequired"),
+            isEscalationEnabled: Field("isEscalationEnabled"),
+            primaryApprovers: Field("primaryApprovers")
+        ) as Table
     )
-
-    public let approverInformationVisibility: Field<ApproverInformationVisibility>
-    public let durationBeforeAutomaticDenial: Field<String>
-    public let durationBeforeEscalation: Field<String>
-    public let escalationApprovers: Field<[SubjectSet]>
-    public let fallbackEscalationApprovers: Field<[SubjectSet]>
-    public let fallbackPrimaryApprovers: Field<[SubjectSet]>
-    public let isApproverJustificationRequired: Field<Bool>
-    public let isEscalationEnabled: Field<Bool>
-    public let primaryApprovers: Field<[SubjectSet]>
-
-    private init() {
-        self.approverInformationVisibility = Field("approverInformationVisibility")
-        self.durationBeforeAutomaticDenial = Field("durationBeforeAutomaticDenial")
-        self.durationBeforeEscalation = Field("durationBeforeEscalation")
-        self.escalationApprovers = Field("escalationApprovers")
-        self.fallbackEscalationApprovers = Field("fallbackEscalationApprovers")
-        self.fallbackPrimaryApprovers = Field("fallbackPrimaryApprovers")
-        self.isApproverJustificationRequired = Field("isApproverJustificationRequired")
-        self.isEscalationEnabled = Field("isEscalationEnabled")
-        self.primaryApprovers = Field("primaryApprovers")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageExternalUserLifecycleAction`.
@@ -1404,19 +1358,13 @@ extension AccessPackageFilterByCurrentUserOptions {
 public typealias AccessPackageLocalizedText = Model<AccessPackageLocalizedTextFields>
 
 /// The properties of a `AccessPackageLocalizedText`, inherited ones included.
-public struct AccessPackageLocalizedTextFields: FieldSet {
+public enum AccessPackageLocalizedTextFields: FieldSet {
+    public typealias Table = (languageCode: Field<String>, text: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageLocalizedText",
-        fields: AccessPackageLocalizedTextFields()
+        fields: (languageCode: Field("languageCode"), text: Field("text")) as Table
     )
-
-    public let languageCode: Field<String>
-    public let text: Field<String>
-
-    private init() {
-        self.languageCode = Field("languageCode")
-        self.text = Field("text")
-    }
 }
 
 /// Its properties are listed in `AccessPackageMultipleChoiceQuestionFields`; read and write them as `value.name`.
@@ -1426,32 +1374,32 @@ public struct AccessPackageLocalizedTextFields: FieldSet {
 public typealias AccessPackageMultipleChoiceQuestion = Model<AccessPackageMultipleChoiceQuestionFields>
 
 /// The properties of a `AccessPackageMultipleChoiceQuestion`, inherited ones included.
-public struct AccessPackageMultipleChoiceQuestionFields: FieldSet {
+public enum AccessPackageMultipleChoiceQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isAnswerEditable: Field<Bool>,
+        isRequired: Field<Bool>,
+        localizations: Field<[AccessPackageLocalizedText]>,
+        sequence: Field<Int32>,
+        text: Field<String>,
+        choices: Field<[AccessPackageAnswerChoice]>,
+        isMultipleSelectionAllowed: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageMultipleChoiceQuestion",
         base: AccessPackageQuestion.self,
-        fields: AccessPackageMultipleChoiceQuestionFields()
+        fields: (
+            id: Field("id"),
+            isAnswerEditable: Field("isAnswerEditable"),
+            isRequired: Field("isRequired"),
+            localizations: Field("localizations"),
+            sequence: Field("sequence"),
+            text: Field("text"),
+            choices: Field("choices"),
+            isMultipleSelectionAllowed: Field("isMultipleSelectionAllowed")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isAnswerEditable: Field<Bool>
-    public let isRequired: Field<Bool>
-    public let localizations: Field<[AccessPackageLocalizedText]>
-    public let sequence: Field<Int32>
-    public let text: Field<String>
-    public let choices: Field<[AccessPackageAnswerChoice]>
-    public let isMultipleSelectionAllowed: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isAnswerEditable = Field("isAnswerEditable")
-        self.isRequired = Field("isRequired")
-        self.localizations = Field("localizations")
-        self.sequence = Field("sequence")
-        self.text = Field("text")
-        self.choices = Field("choices")
-        self.isMultipleSelectionAllowed = Field("isMultipleSelectionAllowed")
-    }
 }
 
 /// Requests for one `AccessPackageMultipleChoiceQuestion`: `request()` reads, updates or deletes it.
@@ -1505,29 +1453,29 @@ public struct AccessPackageNotificationSettingsFields: FieldSet {
 public typealias AccessPackageQuestion = Model<AccessPackageQuestionFields>
 
 /// The properties of a `AccessPackageQuestion`, inherited ones included.
-public struct AccessPackageQuestionFields: FieldSet {
+public enum AccessPackageQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isAnswerEditable: Field<Bool>,
+        isRequired: Field<Bool>,
+        localizations: Field<[AccessPackageLocalizedText]>,
+        sequence: Field<Int32>,
+        text: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageQuestion",
         base: Entity.self,
         derived: [AccessPackageMultipleChoiceQuestion.self, AccessPackageTextInputQuestion.self],
-        fields: AccessPackageQuestionFields()
+        fields: (
+            id: Field("id"),
+            isAnswerEditable: Field("isAnswerEditable"),
+            isRequired: Field("isRequired"),
+            localizations: Field("localizations"),
+            sequence: Field("sequence"),
+            text: Field("text")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isAnswerEditable: Field<Bool>
-    public let isRequired: Field<Bool>
-    public let localizations: Field<[AccessPackageLocalizedText]>
-    public let sequence: Field<Int32>
-    public let text: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isAnswerEditable = Field("isAnswerEditable")
-        self.isRequired = Field("isRequired")
-        self.localizations = Field("localizations")
-        self.sequence = Field("sequence")
-        self.text = Field("text")
-    }
 }
 
 /// Requests for one `AccessPackageQuestion`: `request()` reads, updates or deletes it.
@@ -1766,49 +1714,43 @@ extension AccessPackageRequestType {
 public typealias AccessPackageResource = Model<AccessPackageResourceFields>
 
 /// The properties of a `AccessPackageResource`, inherited ones included.
-public struct AccessPackageResourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `environment`, `roles`, `scopes`, `uploadSessions`.
+public enum AccessPackageResourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attributes: Field<[AccessPackageResourceAttribute]>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        modifiedDateTime: Field<Date>,
+        originId: Field<String>,
+        originSystem: Field<String>,
+        environment: Field<AccessPackageResourceEnvironment>,
+        roles: Field<[AccessPackageResourceRole]>,
+        scopes: Field<[AccessPackageResourceScope]>,
+        uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResource",
         base: Entity.self,
         derived: [CustomDataProvidedResource.self],
-        fields: AccessPackageResourceFields()
+        fields: (
+            id: Field("id"),
+            attributes: Field("attributes"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            originId: Field("originId"),
+            originSystem: Field("originSystem"),
+            environment: Field("environment"),
+            roles: Field("roles"),
+            scopes: Field("scopes"),
+            uploadSessions: Field("uploadSessions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attributes: Field<[AccessPackageResourceAttribute]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-
-    /// Present when the request expanded it (`expand("environment")`).
-    public let environment: Field<AccessPackageResourceEnvironment>
-
-    /// Present when the request expanded it (`expand("roles")`).
-    public let roles: Field<[AccessPackageResourceRole]>
-
-    /// Present when the request expanded it (`expand("scopes")`).
-    public let scopes: Field<[AccessPackageResourceScope]>
-
-    /// Present when the request expanded it (`expand("uploadSessions")`).
-    public let uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.attributes = Field("attributes")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.environment = Field("environment")
-        self.roles = Field("roles")
-        self.scopes = Field("scopes")
-        self.uploadSessions = Field("uploadSessions")
-    }
 }
 
 /// Its properties are listed in `AccessPackageResourceAttributeFields`; read and write them as `value.name`.
@@ -1818,23 +1760,23 @@ public struct AccessPackageResourceFields: FieldSet {
 public typealias AccessPackageResourceAttribute = Model<AccessPackageResourceAttributeFields>
 
 /// The properties of a `AccessPackageResourceAttribute`, inherited ones included.
-public struct AccessPackageResourceAttributeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessPackageResourceAttribute",
-        fields: AccessPackageResourceAttributeFields()
+public enum AccessPackageResourceAttributeFields: FieldSet {
+    public typealias Table = (
+        destination: Field<AccessPackageResourceAttributeDestination>,
+        isEditable: Field<Bool>,
+        isPersistedOnAssignmentRemoval: Field<Bool>,
+        name: Field<String>,
+        source: Field<AccessPackageResourceAttributeSource>
     )
 
-    public let destination: Field<AccessPackageResourceAttributeDestination>
-    public let isEditable: Field<Bool>
-    public let isPersistedOnAssignmentRemoval: Field<Bool>
-    public let name: Field<String>
-    public let source: Field<AccessPackageResourceAttributeSource>
-
-    private init() {
-        self.destination = Field("destination")
-        self.isEditable = Field("isEditable")
-        self.isPersistedOnAssignmentRemoval = Field("isPersistedOnAssignmentRemoval")
-        self.name = Field("name")
-        self.source = Field("source")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessPackageResourceAttribute",
+        fields: (
+            destination: Field("destination"),
+            isEditable: Field("isEditable"),
+            isPersistedOnAssignmentRemoval: Field("isPersistedOnAssignmentRemoval"),
+            name: Field("name"),
+            source: Field("source")
+        ) as Table
+    )
 }

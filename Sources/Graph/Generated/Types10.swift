@@ -153,23 +153,23 @@ extension AutoRestartNotificationDismissalMethod {
 public typealias AutomaticRepliesMailTips = Model<AutomaticRepliesMailTipsFields>
 
 /// The properties of a `AutomaticRepliesMailTips`, inherited ones included.
-public struct AutomaticRepliesMailTipsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.automaticRepliesMailTips",
-        fields: AutomaticRepliesMailTipsFields()
+public enum AutomaticRepliesMailTipsFields: FieldSet {
+    public typealias Table = (
+        message: Field<String>,
+        messageLanguage: Field<LocaleInfo>,
+        scheduledEndTime: Field<DateTimeTimeZone>,
+        scheduledStartTime: Field<DateTimeTimeZone>
     )
 
-    public let message: Field<String>
-    public let messageLanguage: Field<LocaleInfo>
-    public let scheduledEndTime: Field<DateTimeTimeZone>
-    public let scheduledStartTime: Field<DateTimeTimeZone>
-
-    private init() {
-        self.message = Field("message")
-        self.messageLanguage = Field("messageLanguage")
-        self.scheduledEndTime = Field("scheduledEndTime")
-        self.scheduledStartTime = Field("scheduledStartTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.automaticRepliesMailTips",
+        fields: (
+            message: Field("message"),
+            messageLanguage: Field("messageLanguage"),
+            scheduledEndTime: Field("scheduledEndTime"),
+            scheduledStartTime: Field("scheduledStartTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AutomaticRepliesSettingFields`; read and write them as `value.name`.
@@ -179,27 +179,27 @@ public struct AutomaticRepliesMailTipsFields: FieldSet {
 public typealias AutomaticRepliesSetting = Model<AutomaticRepliesSettingFields>
 
 /// The properties of a `AutomaticRepliesSetting`, inherited ones included.
-public struct AutomaticRepliesSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.automaticRepliesSetting",
-        fields: AutomaticRepliesSettingFields()
+public enum AutomaticRepliesSettingFields: FieldSet {
+    public typealias Table = (
+        externalAudience: Field<ExternalAudienceScope>,
+        externalReplyMessage: Field<String>,
+        internalReplyMessage: Field<String>,
+        scheduledEndDateTime: Field<DateTimeTimeZone>,
+        scheduledStartDateTime: Field<DateTimeTimeZone>,
+        status: Field<AutomaticRepliesStatus>
     )
 
-    public let externalAudience: Field<ExternalAudienceScope>
-    public let externalReplyMessage: Field<String>
-    public let internalReplyMessage: Field<String>
-    public let scheduledEndDateTime: Field<DateTimeTimeZone>
-    public let scheduledStartDateTime: Field<DateTimeTimeZone>
-    public let status: Field<AutomaticRepliesStatus>
-
-    private init() {
-        self.externalAudience = Field("externalAudience")
-        self.externalReplyMessage = Field("externalReplyMessage")
-        self.internalReplyMessage = Field("internalReplyMessage")
-        self.scheduledEndDateTime = Field("scheduledEndDateTime")
-        self.scheduledStartDateTime = Field("scheduledStartDateTime")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.automaticRepliesSetting",
+        fields: (
+            externalAudience: Field("externalAudience"),
+            externalReplyMessage: Field("externalReplyMessage"),
+            internalReplyMessage: Field("internalReplyMessage"),
+            scheduledEndDateTime: Field("scheduledEndDateTime"),
+            scheduledStartDateTime: Field("scheduledStartDateTime"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.automaticRepliesStatus`.
@@ -260,19 +260,23 @@ extension AutomaticUpdateMode {
 public typealias AvailabilityItem = Model<AvailabilityItemFields>
 
 /// The properties of a `AvailabilityItem`, inherited ones included.
-public struct AvailabilityItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.availabilityItem", fields: AvailabilityItemFields())
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let serviceId: Field<String>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<BookingsAvailabilityStatus>
+public enum AvailabilityItemFields: FieldSet {
+    public typealias Table = (
+        endDateTime: Field<DateTimeTimeZone>,
+        serviceId: Field<String>,
+        startDateTime: Field<DateTimeTimeZone>,
+        status: Field<BookingsAvailabilityStatus>
+    )
 
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.serviceId = Field("serviceId")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.availabilityItem",
+        fields: (
+            endDateTime: Field("endDateTime"),
+            serviceId: Field("serviceId"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AvailableAccessPackageFields`; read and write them as `value.name`.
@@ -282,26 +286,26 @@ public struct AvailabilityItemFields: FieldSet {
 public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
 
 /// The properties of a `AvailableAccessPackage`, inherited ones included.
-public struct AvailableAccessPackageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resourceRoleScopes`.
+public enum AvailableAccessPackageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.availableAccessPackage",
         base: Entity.self,
-        fields: AvailableAccessPackageFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            resourceRoleScopes: Field("resourceRoleScopes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
-    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceRoleScopes = Field("resourceRoleScopes")
-    }
 }
 
 /// Requests for one `AvailableAccessPackage`: `request()` reads, updates or deletes it.
@@ -340,19 +344,13 @@ public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
 public typealias AverageComparativeScore = Model<AverageComparativeScoreFields>
 
 /// The properties of a `AverageComparativeScore`, inherited ones included.
-public struct AverageComparativeScoreFields: FieldSet {
+public enum AverageComparativeScoreFields: FieldSet {
+    public typealias Table = (averageScore: Field<Double>, basis: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.averageComparativeScore",
-        fields: AverageComparativeScoreFields()
+        fields: (averageScore: Field("averageScore"), basis: Field("basis")) as Table
     )
-
-    public let averageScore: Field<Double>
-    public let basis: Field<String>
-
-    private init() {
-        self.averageScore = Field("averageScore")
-        self.basis = Field("basis")
-    }
 }
 
 /// Its properties are listed in `AzureADJoinPolicyFields`; read and write them as `value.name`.
@@ -362,17 +360,21 @@ public struct AverageComparativeScoreFields: FieldSet {
 public typealias AzureADJoinPolicy = Model<AzureADJoinPolicyFields>
 
 /// The properties of a `AzureADJoinPolicy`, inherited ones included.
-public struct AzureADJoinPolicyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.azureADJoinPolicy", fields: AzureADJoinPolicyFields())
-    public let allowedToJoin: Field<DeviceRegistrationMembership>
-    public let isAdminConfigurable: Field<Bool>
-    public let localAdmins: Field<LocalAdminSettings>
+public enum AzureADJoinPolicyFields: FieldSet {
+    public typealias Table = (
+        allowedToJoin: Field<DeviceRegistrationMembership>,
+        isAdminConfigurable: Field<Bool>,
+        localAdmins: Field<LocalAdminSettings>
+    )
 
-    private init() {
-        self.allowedToJoin = Field("allowedToJoin")
-        self.isAdminConfigurable = Field("isAdminConfigurable")
-        self.localAdmins = Field("localAdmins")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.azureADJoinPolicy",
+        fields: (
+            allowedToJoin: Field("allowedToJoin"),
+            isAdminConfigurable: Field("isAdminConfigurable"),
+            localAdmins: Field("localAdmins")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AzureADRegistrationPolicyFields`; read and write them as `value.name`.
@@ -382,19 +384,16 @@ public struct AzureADJoinPolicyFields: FieldSet {
 public typealias AzureADRegistrationPolicy = Model<AzureADRegistrationPolicyFields>
 
 /// The properties of a `AzureADRegistrationPolicy`, inherited ones included.
-public struct AzureADRegistrationPolicyFields: FieldSet {
+public enum AzureADRegistrationPolicyFields: FieldSet {
+    public typealias Table = (allowedToRegister: Field<DeviceRegistrationMembership>, isAdminConfigurable: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.azureADRegistrationPolicy",
-        fields: AzureADRegistrationPolicyFields()
+        fields: (
+            allowedToRegister: Field("allowedToRegister"),
+            isAdminConfigurable: Field("isAdminConfigurable")
+        ) as Table
     )
-
-    public let allowedToRegister: Field<DeviceRegistrationMembership>
-    public let isAdminConfigurable: Field<Bool>
-
-    private init() {
-        self.allowedToRegister = Field("allowedToRegister")
-        self.isAdminConfigurable = Field("isAdminConfigurable")
-    }
 }
 
 /// Its properties are listed in `AzureActiveDirectoryTenantFields`; read and write them as `value.name`.
@@ -404,20 +403,14 @@ public struct AzureADRegistrationPolicyFields: FieldSet {
 public typealias AzureActiveDirectoryTenant = Model<AzureActiveDirectoryTenantFields>
 
 /// The properties of a `AzureActiveDirectoryTenant`, inherited ones included.
-public struct AzureActiveDirectoryTenantFields: FieldSet {
+public enum AzureActiveDirectoryTenantFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, tenantId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.azureActiveDirectoryTenant",
         base: IdentitySource.self,
-        fields: AzureActiveDirectoryTenantFields()
+        fields: (displayName: Field("displayName"), tenantId: Field("tenantId")) as Table
     )
-
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Its properties are listed in `AzureAdPopTokenAuthenticationFields`; read and write them as `value.name`.
@@ -469,26 +462,26 @@ public typealias AzureCommunicationServicesUserConversationMember =
     Model<AzureCommunicationServicesUserConversationMemberFields>
 
 /// The properties of a `AzureCommunicationServicesUserConversationMember`, inherited ones included.
-public struct AzureCommunicationServicesUserConversationMemberFields: FieldSet {
+public enum AzureCommunicationServicesUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        azureCommunicationServicesId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.azureCommunicationServicesUserConversationMember",
         base: ConversationMember.self,
-        fields: AzureCommunicationServicesUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            azureCommunicationServicesId: Field("azureCommunicationServicesId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let azureCommunicationServicesId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.azureCommunicationServicesId = Field("azureCommunicationServicesId")
-    }
 }
 
 /// Requests for one `AzureCommunicationServicesUserConversationMember`: `request()` reads, updates or deletes it.
@@ -545,22 +538,22 @@ extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserC
 public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicationServicesUserIdentityFields>
 
 /// The properties of a `AzureCommunicationServicesUserIdentity`, inherited ones included.
-public struct AzureCommunicationServicesUserIdentityFields: FieldSet {
+public enum AzureCommunicationServicesUserIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        azureCommunicationServicesResourceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.azureCommunicationServicesUserIdentity",
         base: Identity.self,
-        fields: AzureCommunicationServicesUserIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            azureCommunicationServicesResourceId: Field("azureCommunicationServicesResourceId")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let azureCommunicationServicesResourceId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.azureCommunicationServicesResourceId = Field("azureCommunicationServicesResourceId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.b2bIdentityProvidersType`.
@@ -602,40 +595,35 @@ extension B2bIdentityProvidersType {
 public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
 
 /// The properties of a `B2xIdentityUserFlow`, inherited ones included.
-public struct B2xIdentityUserFlowFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `identityProviders`, `languages`,
+///   `userAttributeAssignments`, `userFlowIdentityProviders`.
+public enum B2xIdentityUserFlowFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        userFlowType: Field<UserFlowType>,
+        userFlowTypeVersion: Field<Float>,
+        apiConnectorConfiguration: Field<UserFlowApiConnectorConfiguration>,
+        identityProviders: Field<[IdentityProvider]>,
+        languages: Field<[UserFlowLanguageConfiguration]>,
+        userAttributeAssignments: Field<[IdentityUserFlowAttributeAssignment]>,
+        userFlowIdentityProviders: Field<[IdentityProviderBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.b2xIdentityUserFlow",
         base: IdentityUserFlow.self,
-        fields: B2xIdentityUserFlowFields()
+        fields: (
+            id: Field("id"),
+            userFlowType: Field("userFlowType"),
+            userFlowTypeVersion: Field("userFlowTypeVersion"),
+            apiConnectorConfiguration: Field("apiConnectorConfiguration"),
+            identityProviders: Field("identityProviders"),
+            languages: Field("languages"),
+            userAttributeAssignments: Field("userAttributeAssignments"),
+            userFlowIdentityProviders: Field("userFlowIdentityProviders")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let userFlowType: Field<UserFlowType>
-    public let userFlowTypeVersion: Field<Float>
-    public let apiConnectorConfiguration: Field<UserFlowApiConnectorConfiguration>
-
-    /// Present when the request expanded it (`expand("identityProviders")`).
-    public let identityProviders: Field<[IdentityProvider]>
-
-    /// Present when the request expanded it (`expand("languages")`).
-    public let languages: Field<[UserFlowLanguageConfiguration]>
-
-    /// Present when the request expanded it (`expand("userAttributeAssignments")`).
-    public let userAttributeAssignments: Field<[IdentityUserFlowAttributeAssignment]>
-
-    /// Present when the request expanded it (`expand("userFlowIdentityProviders")`).
-    public let userFlowIdentityProviders: Field<[IdentityProviderBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.userFlowType = Field("userFlowType")
-        self.userFlowTypeVersion = Field("userFlowTypeVersion")
-        self.apiConnectorConfiguration = Field("apiConnectorConfiguration")
-        self.identityProviders = Field("identityProviders")
-        self.languages = Field("languages")
-        self.userAttributeAssignments = Field("userAttributeAssignments")
-        self.userFlowIdentityProviders = Field("userFlowIdentityProviders")
-    }
 }
 
 /// Requests for one `B2xIdentityUserFlow`: `request()` reads, updates or deletes it.
@@ -699,116 +687,77 @@ public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
 public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 
 /// The properties of a `BackupRestoreRoot`, inherited ones included.
-public struct BackupRestoreRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `browseSessions`, `driveInclusionRules`,
+///   `driveProtectionUnits`, `driveProtectionUnitsBulkAdditionJobs`, `emailNotificationsSetting`,
+///   `exchangeProtectionPolicies`, `exchangeRestoreSessions`, `mailboxInclusionRules`, `mailboxProtectionUnits`,
+///   `mailboxProtectionUnitsBulkAdditionJobs`, `oneDriveForBusinessBrowseSessions`,
+///   `oneDriveForBusinessProtectionPolicies`, `oneDriveForBusinessRestoreSessions`, `protectionPolicies`,
+///   `protectionUnits`, `restorePoints`, `restoreSessions`, `serviceApps`, `sharePointBrowseSessions`,
+///   `sharePointProtectionPolicies`, `sharePointRestoreSessions`, `siteInclusionRules`, `siteProtectionUnits`,
+///   `siteProtectionUnitsBulkAdditionJobs`.
+public enum BackupRestoreRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        serviceStatus: Field<ServiceStatus>,
+        browseSessions: Field<[BrowseSessionBase]>,
+        driveInclusionRules: Field<[DriveProtectionRule]>,
+        driveProtectionUnits: Field<[DriveProtectionUnit]>,
+        driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>,
+        emailNotificationsSetting: Field<EmailNotificationsSetting>,
+        exchangeProtectionPolicies: Field<[ExchangeProtectionPolicy]>,
+        exchangeRestoreSessions: Field<[ExchangeRestoreSession]>,
+        mailboxInclusionRules: Field<[MailboxProtectionRule]>,
+        mailboxProtectionUnits: Field<[MailboxProtectionUnit]>,
+        mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>,
+        oneDriveForBusinessBrowseSessions: Field<[OneDriveForBusinessBrowseSession]>,
+        oneDriveForBusinessProtectionPolicies: Field<[OneDriveForBusinessProtectionPolicy]>,
+        oneDriveForBusinessRestoreSessions: Field<[OneDriveForBusinessRestoreSession]>,
+        protectionPolicies: Field<[ProtectionPolicyBase]>,
+        protectionUnits: Field<[ProtectionUnitBase]>,
+        restorePoints: Field<[RestorePoint]>,
+        restoreSessions: Field<[RestoreSessionBase]>,
+        serviceApps: Field<[ServiceApp]>,
+        sharePointBrowseSessions: Field<[SharePointBrowseSession]>,
+        sharePointProtectionPolicies: Field<[SharePointProtectionPolicy]>,
+        sharePointRestoreSessions: Field<[SharePointRestoreSession]>,
+        siteInclusionRules: Field<[SiteProtectionRule]>,
+        siteProtectionUnits: Field<[SiteProtectionUnit]>,
+        siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.backupRestoreRoot",
         base: Entity.self,
-        fields: BackupRestoreRootFields()
+        fields: (
+            id: Field("id"),
+            serviceStatus: Field("serviceStatus"),
+            browseSessions: Field("browseSessions"),
+            driveInclusionRules: Field("driveInclusionRules"),
+            driveProtectionUnits: Field("driveProtectionUnits"),
+            driveProtectionUnitsBulkAdditionJobs: Field("driveProtectionUnitsBulkAdditionJobs"),
+            emailNotificationsSetting: Field("emailNotificationsSetting"),
+            exchangeProtectionPolicies: Field("exchangeProtectionPolicies"),
+            exchangeRestoreSessions: Field("exchangeRestoreSessions"),
+            mailboxInclusionRules: Field("mailboxInclusionRules"),
+            mailboxProtectionUnits: Field("mailboxProtectionUnits"),
+            mailboxProtectionUnitsBulkAdditionJobs: Field("mailboxProtectionUnitsBulkAdditionJobs"),
+            oneDriveForBusinessBrowseSessions: Field("oneDriveForBusinessBrowseSessions"),
+            oneDriveForBusinessProtectionPolicies: Field("oneDriveForBusinessProtectionPolicies"),
+            oneDriveForBusinessRestoreSessions: Field("oneDriveForBusinessRestoreSessions"),
+            protectionPolicies: Field("protectionPolicies"),
+            protectionUnits: Field("protectionUnits"),
+            restorePoints: Field("restorePoints"),
+            restoreSessions: Field("restoreSessions"),
+            serviceApps: Field("serviceApps"),
+            sharePointBrowseSessions: Field("sharePointBrowseSessions"),
+            sharePointProtectionPolicies: Field("sharePointProtectionPolicies"),
+            sharePointRestoreSessions: Field("sharePointRestoreSessions"),
+            siteInclusionRules: Field("siteInclusionRules"),
+            siteProtectionUnits: Field("siteProtectionUnits"),
+            siteProtectionUnitsBulkAdditionJobs: Field("siteProtectionUnitsBulkAdditionJobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let serviceStatus: Field<ServiceStatus>
-
-    /// Present when the request expanded it (`expand("browseSessions")`).
-    public let browseSessions: Field<[BrowseSessionBase]>
-
-    /// Present when the request expanded it (`expand("driveInclusionRules")`).
-    public let driveInclusionRules: Field<[DriveProtectionRule]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnits")`).
-    public let driveProtectionUnits: Field<[DriveProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
-    public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
-
-    /// Present when the request expanded it (`expand("emailNotificationsSetting")`).
-    public let emailNotificationsSetting: Field<EmailNotificationsSetting>
-
-    /// Present when the request expanded it (`expand("exchangeProtectionPolicies")`).
-    public let exchangeProtectionPolicies: Field<[ExchangeProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("exchangeRestoreSessions")`).
-    public let exchangeRestoreSessions: Field<[ExchangeRestoreSession]>
-
-    /// Present when the request expanded it (`expand("mailboxInclusionRules")`).
-    public let mailboxInclusionRules: Field<[MailboxProtectionRule]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnits")`).
-    public let mailboxProtectionUnits: Field<[MailboxProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
-    public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessBrowseSessions")`).
-    public let oneDriveForBusinessBrowseSessions: Field<[OneDriveForBusinessBrowseSession]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessProtectionPolicies")`).
-    public let oneDriveForBusinessProtectionPolicies: Field<[OneDriveForBusinessProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("oneDriveForBusinessRestoreSessions")`).
-    public let oneDriveForBusinessRestoreSessions: Field<[OneDriveForBusinessRestoreSession]>
-
-    /// Present when the request expanded it (`expand("protectionPolicies")`).
-    public let protectionPolicies: Field<[ProtectionPolicyBase]>
-
-    /// Present when the request expanded it (`expand("protectionUnits")`).
-    public let protectionUnits: Field<[ProtectionUnitBase]>
-
-    /// Present when the request expanded it (`expand("restorePoints")`).
-    public let restorePoints: Field<[RestorePoint]>
-
-    /// Present when the request expanded it (`expand("restoreSessions")`).
-    public let restoreSessions: Field<[RestoreSessionBase]>
-
-    /// Present when the request expanded it (`expand("serviceApps")`).
-    public let serviceApps: Field<[ServiceApp]>
-
-    /// Present when the request expanded it (`expand("sharePointBrowseSessions")`).
-    public let sharePointBrowseSessions: Field<[SharePointBrowseSession]>
-
-    /// Present when the request expanded it (`expand("sharePointProtectionPolicies")`).
-    public let sharePointProtectionPolicies: Field<[SharePointProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("sharePointRestoreSessions")`).
-    public let sharePointRestoreSessions: Field<[SharePointRestoreSession]>
-
-    /// Present when the request expanded it (`expand("siteInclusionRules")`).
-    public let siteInclusionRules: Field<[SiteProtectionRule]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnits")`).
-    public let siteProtectionUnits: Field<[SiteProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
-    public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.serviceStatus = Field("serviceStatus")
-        self.browseSessions = Field("browseSessions")
-        self.driveInclusionRules = Field("driveInclusionRules")
-        self.driveProtectionUnits = Field("driveProtectionUnits")
-        self.driveProtectionUnitsBulkAdditionJobs = Field("driveProtectionUnitsBulkAdditionJobs")
-        self.emailNotificationsSetting = Field("emailNotificationsSetting")
-        self.exchangeProtectionPolicies = Field("exchangeProtectionPolicies")
-        self.exchangeRestoreSessions = Field("exchangeRestoreSessions")
-        self.mailboxInclusionRules = Field("mailboxInclusionRules")
-        self.mailboxProtectionUnits = Field("mailboxProtectionUnits")
-        self.mailboxProtectionUnitsBulkAdditionJobs = Field("mailboxProtectionUnitsBulkAdditionJobs")
-        self.oneDriveForBusinessBrowseSessions = Field("oneDriveForBusinessBrowseSessions")
-        self.oneDriveForBusinessProtectionPolicies = Field("oneDriveForBusinessProtectionPolicies")
-        self.oneDriveForBusinessRestoreSessions = Field("oneDriveForBusinessRestoreSessions")
-        self.protectionPolicies = Field("protectionPolicies")
-        self.protectionUnits = Field("protectionUnits")
-        self.restorePoints = Field("restorePoints")
-        self.restoreSessions = Field("restoreSessions")
-        self.serviceApps = Field("serviceApps")
-        self.sharePointBrowseSessions = Field("sharePointBrowseSessions")
-        self.sharePointProtectionPolicies = Field("sharePointProtectionPolicies")
-        self.sharePointRestoreSessions = Field("sharePointRestoreSessions")
-        self.siteInclusionRules = Field("siteInclusionRules")
-        self.siteProtectionUnits = Field("siteProtectionUnits")
-        self.siteProtectionUnitsBulkAdditionJobs = Field("siteProtectionUnitsBulkAdditionJobs")
-    }
 }
 
 /// Requests for one `BackupRestoreRoot`: `request()` reads, updates or deletes it.
@@ -1140,7 +1089,11 @@ extension BaseAuthenticationMethod {
 public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
 
 /// The properties of a `BaseEndUserNotification`, inherited ones included.
-public struct BaseEndUserNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+public enum BaseEndUserNotificationFields: FieldSet {
+    public typealias Table = (defaultLanguage: Field<String>, endUserNotification: Field<EndUserNotification>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.baseEndUserNotification",
         derived: [
@@ -1148,18 +1101,8 @@ public struct BaseEndUserNotificationFields: FieldSet {
             SimulationNotification.self,
             TrainingReminderNotification.self,
         ],
-        fields: BaseEndUserNotificationFields()
+        fields: (defaultLanguage: Field("defaultLanguage"), endUserNotification: Field("endUserNotification")) as Table
     )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-    }
 }
 
 /// Its properties are listed in `BaseItemFields`; read and write them as `value.name`.
@@ -1171,7 +1114,24 @@ public struct BaseEndUserNotificationFields: FieldSet {
 public typealias BaseItem = Model<BaseItemFields>
 
 /// The properties of a `BaseItem`, inherited ones included.
-public struct BaseItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+public enum BaseItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.baseItem",
         base: Entity.self,
@@ -1186,40 +1146,21 @@ public struct BaseItemFields: FieldSet {
             SharedDriveItem.self,
             Site.self,
         ],
-        fields: BaseItemFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-    }
 }
 
 /// Requests for one `BaseItem`: `request()` reads, updates or deletes it.
@@ -1263,25 +1204,25 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
 public typealias BaseItemVersion = Model<BaseItemVersionFields>
 
 /// The properties of a `BaseItemVersion`, inherited ones included.
-public struct BaseItemVersionFields: FieldSet {
+public enum BaseItemVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publication: Field<PublicationFacet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.baseItemVersion",
         base: Entity.self,
         derived: [DriveItemVersion.self, ListItemVersion.self],
-        fields: BaseItemVersionFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publication: Field("publication")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-    }
 }
 
 /// Requests for one `BaseItemVersion`: `request()` reads, updates or deletes it.
@@ -1312,21 +1253,15 @@ public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
 public typealias BaseMapFeature = Model<BaseMapFeatureFields>
 
 /// The properties of a `BaseMapFeature`, inherited ones included.
-public struct BaseMapFeatureFields: FieldSet {
+public enum BaseMapFeatureFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.baseMapFeature",
         base: Entity.self,
         derived: [BuildingMap.self, FixtureMap.self, FootprintMap.self, LevelMap.self, SectionMap.self, UnitMap.self],
-        fields: BaseMapFeatureFields()
+        fields: (id: Field("id"), properties: Field("properties")) as Table
     )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-    }
 }
 
 /// Requests for one `BaseMapFeature`: `request()` reads, updates or deletes it.
@@ -1355,52 +1290,49 @@ public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
 public typealias BaseSitePage = Model<BaseSitePageFields>
 
 /// The properties of a `BaseSitePage`, inherited ones included.
-public struct BaseSitePageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+public enum BaseSitePageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        pageLayout: Field<PageLayoutType>,
+        publishingState: Field<PublicationFacet>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.baseSitePage",
         base: BaseItem.self,
         derived: [SitePage.self],
-        fields: BaseSitePageFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            pageLayout: Field("pageLayout"),
+            publishingState: Field("publishingState"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let pageLayout: Field<PageLayoutType>
-    public let publishingState: Field<PublicationFacet>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.pageLayout = Field("pageLayout")
-        self.publishingState = Field("publishingState")
-        self.title = Field("title")
-    }
 }
 
 /// Requests for one `BaseSitePage`: `request()` reads, updates or deletes it.
@@ -1442,17 +1374,21 @@ public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
 public typealias BaselineParameter = Model<BaselineParameterFields>
 
 /// The properties of a `BaselineParameter`, inherited ones included.
-public struct BaselineParameterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.baselineParameter", fields: BaselineParameterFields())
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameterType: Field<BaselineParameterType>
+public enum BaselineParameterFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        parameterType: Field<BaselineParameterType>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameterType = Field("parameterType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.baselineParameter",
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            parameterType: Field("parameterType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.baselineParameterType`.
@@ -1480,17 +1416,21 @@ extension BaselineParameterType {
 public typealias BaselineResource = Model<BaselineResourceFields>
 
 /// The properties of a `BaselineResource`, inherited ones included.
-public struct BaselineResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.baselineResource", fields: BaselineResourceFields())
-    public let displayName: Field<String>
-    public let properties: Field<OpenComplexDictionaryType>
-    public let resourceType: Field<String>
+public enum BaselineResourceFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        properties: Field<OpenComplexDictionaryType>,
+        resourceType: Field<String>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.properties = Field("properties")
-        self.resourceType = Field("resourceType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.baselineResource",
+        fields: (
+            displayName: Field("displayName"),
+            properties: Field("properties"),
+            resourceType: Field("resourceType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BasicAuthenticationFields`; read and write them as `value.name`.
@@ -1500,20 +1440,14 @@ public struct BaselineResourceFields: FieldSet {
 public typealias BasicAuthentication = Model<BasicAuthenticationFields>
 
 /// The properties of a `BasicAuthentication`, inherited ones included.
-public struct BasicAuthenticationFields: FieldSet {
+public enum BasicAuthenticationFields: FieldSet {
+    public typealias Table = (password: Field<String>, username: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.basicAuthentication",
         base: ApiAuthenticationConfigurationBase.self,
-        fields: BasicAuthenticationFields()
+        fields: (password: Field("password"), username: Field("username")) as Table
     )
-
-    public let password: Field<String>
-    public let username: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.username = Field("username")
-    }
 }
 
 /// Its properties are listed in `BinaryContentFields`; read and write them as `value.name`.
@@ -1576,21 +1510,21 @@ extension BitLockerEncryptionMethod {
 public typealias BitLockerRemovableDrivePolicy = Model<BitLockerRemovableDrivePolicyFields>
 
 /// The properties of a `BitLockerRemovableDrivePolicy`, inherited ones included.
-public struct BitLockerRemovableDrivePolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bitLockerRemovableDrivePolicy",
-        fields: BitLockerRemovableDrivePolicyFields()
+public enum BitLockerRemovableDrivePolicyFields: FieldSet {
+    public typealias Table = (
+        blockCrossOrganizationWriteAccess: Field<Bool>,
+        encryptionMethod: Field<BitLockerEncryptionMethod>,
+        requireEncryptionForWriteAccess: Field<Bool>
     )
 
-    public let blockCrossOrganizationWriteAccess: Field<Bool>
-    public let encryptionMethod: Field<BitLockerEncryptionMethod>
-    public let requireEncryptionForWriteAccess: Field<Bool>
-
-    private init() {
-        self.blockCrossOrganizationWriteAccess = Field("blockCrossOrganizationWriteAccess")
-        self.encryptionMethod = Field("encryptionMethod")
-        self.requireEncryptionForWriteAccess = Field("requireEncryptionForWriteAccess")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitLockerRemovableDrivePolicy",
+        fields: (
+            blockCrossOrganizationWriteAccess: Field("blockCrossOrganizationWriteAccess"),
+            encryptionMethod: Field("encryptionMethod"),
+            requireEncryptionForWriteAccess: Field("requireEncryptionForWriteAccess")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BitlockerFields`; read and write them as `value.name`.
@@ -1600,17 +1534,16 @@ public struct BitLockerRemovableDrivePolicyFields: FieldSet {
 public typealias Bitlocker = Model<BitlockerFields>
 
 /// The properties of a `Bitlocker`, inherited ones included.
-public struct BitlockerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bitlocker", base: Entity.self, fields: BitlockerFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `recoveryKeys`.
+public enum BitlockerFields: FieldSet {
+    public typealias Table = (id: Field<String>, recoveryKeys: Field<[BitlockerRecoveryKey]>)
 
-    /// Present when the request expanded it (`expand("recoveryKeys")`).
-    public let recoveryKeys: Field<[BitlockerRecoveryKey]>
-
-    private init() {
-        self.id = Field("id")
-        self.recoveryKeys = Field("recoveryKeys")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bitlocker",
+        base: Entity.self,
+        fields: (id: Field("id"), recoveryKeys: Field("recoveryKeys")) as Table
+    )
 }
 
 /// Its properties are listed in `BitlockerRecoveryKeyFields`; read and write them as `value.name`.
@@ -1620,26 +1553,26 @@ public struct BitlockerFields: FieldSet {
 public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
 
 /// The properties of a `BitlockerRecoveryKey`, inherited ones included.
-public struct BitlockerRecoveryKeyFields: FieldSet {
+public enum BitlockerRecoveryKeyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceId: Field<String>,
+        key: Field<String>,
+        volumeType: Field<VolumeType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bitlockerRecoveryKey",
         base: Entity.self,
-        fields: BitlockerRecoveryKeyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            deviceId: Field("deviceId"),
+            key: Field("key"),
+            volumeType: Field("volumeType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let key: Field<String>
-    public let volumeType: Field<VolumeType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceId = Field("deviceId")
-        self.key = Field("key")
-        self.volumeType = Field("volumeType")
-    }
 }
 
 /// Requests for one `BitlockerRecoveryKey`: `request()` reads, updates or deletes it.
@@ -1724,94 +1657,84 @@ extension BodyType {
 public typealias BookingAppointment = Model<BookingAppointmentFields>
 
 /// The properties of a `BookingAppointment`, inherited ones included.
-public struct BookingAppointmentFields: FieldSet {
+///
+/// - `customerNotes`, `duration`, `filledAttendeesCount`, `serviceId`: Set by the service: read it, do not send it.
+public enum BookingAppointmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalInformation: Field<String>,
+        anonymousJoinWebUrl: Field<String>,
+        appointmentLabel: Field<String>,
+        createdDateTime: Field<Date>,
+        customerEmailAddress: Field<String>,
+        customerName: Field<String>,
+        customerNotes: Field<String>,
+        customerPhone: Field<String>,
+        customers: Field<[BookingCustomerInformationBase]>,
+        customerTimeZone: Field<String>,
+        duration: Field<String>,
+        endDateTime: Field<DateTimeTimeZone>,
+        filledAttendeesCount: Field<Int32>,
+        isCustomerAllowedToManageBooking: Field<Bool>,
+        isLocationOnline: Field<Bool>,
+        joinWebUrl: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        maximumAttendeesCount: Field<Int32>,
+        optOutOfCustomerEmail: Field<Bool>,
+        postBuffer: Field<String>,
+        preBuffer: Field<String>,
+        price: Field<Double>,
+        priceType: Field<BookingPriceType>,
+        reminders: Field<[BookingReminder]>,
+        selfServiceAppointmentId: Field<String>,
+        serviceId: Field<String>,
+        serviceLocation: Field<Location>,
+        serviceName: Field<String>,
+        serviceNotes: Field<String>,
+        smsNotificationsEnabled: Field<Bool>,
+        staffMemberIds: Field<[String]>,
+        startDateTime: Field<DateTimeTimeZone>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingAppointment",
         base: Entity.self,
-        fields: BookingAppointmentFields()
+        fields: (
+            id: Field("id"),
+            additionalInformation: Field("additionalInformation"),
+            anonymousJoinWebUrl: Field("anonymousJoinWebUrl"),
+            appointmentLabel: Field("appointmentLabel"),
+            createdDateTime: Field("createdDateTime"),
+            customerEmailAddress: Field("customerEmailAddress"),
+            customerName: Field("customerName"),
+            customerNotes: Field("customerNotes"),
+            customerPhone: Field("customerPhone"),
+            customers: Field("customers"),
+            customerTimeZone: Field("customerTimeZone"),
+            duration: Field("duration"),
+            endDateTime: Field("endDateTime"),
+            filledAttendeesCount: Field("filledAttendeesCount"),
+            isCustomerAllowedToManageBooking: Field("isCustomerAllowedToManageBooking"),
+            isLocationOnline: Field("isLocationOnline"),
+            joinWebUrl: Field("joinWebUrl"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            maximumAttendeesCount: Field("maximumAttendeesCount"),
+            optOutOfCustomerEmail: Field("optOutOfCustomerEmail"),
+            postBuffer: Field("postBuffer"),
+            preBuffer: Field("preBuffer"),
+            price: Field("price"),
+            priceType: Field("priceType"),
+            reminders: Field("reminders"),
+            selfServiceAppointmentId: Field("selfServiceAppointmentId"),
+            serviceId: Field("serviceId"),
+            serviceLocation: Field("serviceLocation"),
+            serviceName: Field("serviceName"),
+            serviceNotes: Field("serviceNotes"),
+            smsNotificationsEnabled: Field("smsNotificationsEnabled"),
+            staffMemberIds: Field("staffMemberIds"),
+            startDateTime: Field("startDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalInformation: Field<String>
-    public let anonymousJoinWebUrl: Field<String>
-    public let appointmentLabel: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customerEmailAddress: Field<String>
-    public let customerName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let customerNotes: Field<String>
-
-    public let customerPhone: Field<String>
-    public let customers: Field<[BookingCustomerInformationBase]>
-    public let customerTimeZone: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let duration: Field<String>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-
-    /// Set by the service: read it, do not send it.
-    public let filledAttendeesCount: Field<Int32>
-
-    public let isCustomerAllowedToManageBooking: Field<Bool>
-    public let isLocationOnline: Field<Bool>
-    public let joinWebUrl: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let maximumAttendeesCount: Field<Int32>
-    public let optOutOfCustomerEmail: Field<Bool>
-    public let postBuffer: Field<String>
-    public let preBuffer: Field<String>
-    public let price: Field<Double>
-    public let priceType: Field<BookingPriceType>
-    public let reminders: Field<[BookingReminder]>
-    public let selfServiceAppointmentId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let serviceId: Field<String>
-
-    public let serviceLocation: Field<Location>
-    public let serviceName: Field<String>
-    public let serviceNotes: Field<String>
-    public let smsNotificationsEnabled: Field<Bool>
-    public let staffMemberIds: Field<[String]>
-    public let startDateTime: Field<DateTimeTimeZone>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformation = Field("additionalInformation")
-        self.anonymousJoinWebUrl = Field("anonymousJoinWebUrl")
-        self.appointmentLabel = Field("appointmentLabel")
-        self.createdDateTime = Field("createdDateTime")
-        self.customerEmailAddress = Field("customerEmailAddress")
-        self.customerName = Field("customerName")
-        self.customerNotes = Field("customerNotes")
-        self.customerPhone = Field("customerPhone")
-        self.customers = Field("customers")
-        self.customerTimeZone = Field("customerTimeZone")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.filledAttendeesCount = Field("filledAttendeesCount")
-        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
-        self.isLocationOnline = Field("isLocationOnline")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.maximumAttendeesCount = Field("maximumAttendeesCount")
-        self.optOutOfCustomerEmail = Field("optOutOfCustomerEmail")
-        self.postBuffer = Field("postBuffer")
-        self.preBuffer = Field("preBuffer")
-        self.price = Field("price")
-        self.priceType = Field("priceType")
-        self.reminders = Field("reminders")
-        self.selfServiceAppointmentId = Field("selfServiceAppointmentId")
-        self.serviceId = Field("serviceId")
-        self.serviceLocation = Field("serviceLocation")
-        self.serviceName = Field("serviceName")
-        self.serviceNotes = Field("serviceNotes")
-        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
-        self.staffMemberIds = Field("staffMemberIds")
-        self.startDateTime = Field("startDateTime")
-    }
 }
 
 /// Requests for one `BookingAppointment`: `request()` reads, updates or deletes it.
@@ -1853,76 +1776,62 @@ public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
 public typealias BookingBusiness = Model<BookingBusinessFields>
 
 /// The properties of a `BookingBusiness`, inherited ones included.
-public struct BookingBusinessFields: FieldSet {
+///
+/// - `isPublished`, `publicUrl`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appointments`, `calendarView`, `customers`,
+///   `customQuestions`, `services`, `staffMembers`.
+public enum BookingBusinessFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        bookingPageSettings: Field<BookingPageSettings>,
+        businessHours: Field<[BookingWorkHours]>,
+        businessType: Field<String>,
+        createdDateTime: Field<Date>,
+        defaultCurrencyIso: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>,
+        isPublished: Field<Bool>,
+        languageTag: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        phone: Field<String>,
+        publicUrl: Field<String>,
+        schedulingPolicy: Field<BookingSchedulingPolicy>,
+        webSiteUrl: Field<String>,
+        appointments: Field<[BookingAppointment]>,
+        calendarView: Field<[BookingAppointment]>,
+        customers: Field<[BookingCustomerBase]>,
+        customQuestions: Field<[BookingCustomQuestion]>,
+        services: Field<[BookingService]>,
+        staffMembers: Field<[BookingStaffMemberBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingBusiness",
         base: Entity.self,
-        fields: BookingBusinessFields()
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            bookingPageSettings: Field("bookingPageSettings"),
+            businessHours: Field("businessHours"),
+            businessType: Field("businessType"),
+            createdDateTime: Field("createdDateTime"),
+            defaultCurrencyIso: Field("defaultCurrencyIso"),
+            displayName: Field("displayName"),
+            email: Field("email"),
+            isPublished: Field("isPublished"),
+            languageTag: Field("languageTag"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            phone: Field("phone"),
+            publicUrl: Field("publicUrl"),
+            schedulingPolicy: Field("schedulingPolicy"),
+            webSiteUrl: Field("webSiteUrl"),
+            appointments: Field("appointments"),
+            calendarView: Field("calendarView"),
+            customers: Field("customers"),
+            customQuestions: Field("customQuestions"),
+            services: Field("services"),
+            staffMembers: Field("staffMembers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let bookingPageSettings: Field<BookingPageSettings>
-    public let businessHours: Field<[BookingWorkHours]>
-    public let businessType: Field<String>
-    public let createdDateTime: Field<Date>
-    public let defaultCurrencyIso: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let isPublished: Field<Bool>
-
-    public let languageTag: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let phone: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publicUrl: Field<String>
-
-    public let schedulingPolicy: Field<BookingSchedulingPolicy>
-    public let webSiteUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("appointments")`).
-    public let appointments: Field<[BookingAppointment]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[BookingAppointment]>
-
-    /// Present when the request expanded it (`expand("customers")`).
-    public let customers: Field<[BookingCustomerBase]>
-
-    /// Present when the request expanded it (`expand("customQuestions")`).
-    public let customQuestions: Field<[BookingCustomQuestion]>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[BookingService]>
-
-    /// Present when the request expanded it (`expand("staffMembers")`).
-    public let staffMembers: Field<[BookingStaffMemberBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.bookingPageSettings = Field("bookingPageSettings")
-        self.businessHours = Field("businessHours")
-        self.businessType = Field("businessType")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultCurrencyIso = Field("defaultCurrencyIso")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.isPublished = Field("isPublished")
-        self.languageTag = Field("languageTag")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.phone = Field("phone")
-        self.publicUrl = Field("publicUrl")
-        self.schedulingPolicy = Field("schedulingPolicy")
-        self.webSiteUrl = Field("webSiteUrl")
-        self.appointments = Field("appointments")
-        self.calendarView = Field("calendarView")
-        self.customers = Field("customers")
-        self.customQuestions = Field("customQuestions")
-        self.services = Field("services")
-        self.staffMembers = Field("staffMembers")
-    }
 }

@@ -103,20 +103,14 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
 public typealias BookingCurrency = Model<BookingCurrencyFields>
 
 /// The properties of a `BookingCurrency`, inherited ones included.
-public struct BookingCurrencyFields: FieldSet {
+public enum BookingCurrencyFields: FieldSet {
+    public typealias Table = (id: Field<String>, symbol: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCurrency",
         base: Entity.self,
-        fields: BookingCurrencyFields()
+        fields: (id: Field("id"), symbol: Field("symbol")) as Table
     )
-
-    public let id: Field<String>
-    public let symbol: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.symbol = Field("symbol")
-    }
 }
 
 /// Requests for one `BookingCurrency`: `request()` reads, updates or deletes it.
@@ -145,28 +139,28 @@ public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
 public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
 
 /// The properties of a `BookingCustomQuestion`, inherited ones included.
-public struct BookingCustomQuestionFields: FieldSet {
+public enum BookingCustomQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        answerInputType: Field<AnswerInputType>,
+        answerOptions: Field<[String]>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastUpdatedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomQuestion",
         base: Entity.self,
-        fields: BookingCustomQuestionFields()
+        fields: (
+            id: Field("id"),
+            answerInputType: Field("answerInputType"),
+            answerOptions: Field("answerOptions"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let answerInputType: Field<AnswerInputType>
-    public let answerOptions: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.answerInputType = Field("answerInputType")
-        self.answerOptions = Field("answerOptions")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-    }
 }
 
 /// Requests for one `BookingCustomQuestion`: `request()` reads, updates or deletes it.
@@ -195,30 +189,30 @@ public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
 public typealias BookingCustomer = Model<BookingCustomerFields>
 
 /// The properties of a `BookingCustomer`, inherited ones included.
-public struct BookingCustomerFields: FieldSet {
+public enum BookingCustomerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        addresses: Field<[PhysicalAddress]>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        emailAddress: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        phones: Field<[Phone]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomer",
         base: BookingCustomerBase.self,
-        fields: BookingCustomerFields()
+        fields: (
+            id: Field("id"),
+            addresses: Field("addresses"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            emailAddress: Field("emailAddress"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            phones: Field("phones")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let addresses: Field<[PhysicalAddress]>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let phones: Field<[Phone]>
-
-    private init() {
-        self.id = Field("id")
-        self.addresses = Field("addresses")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.phones = Field("phones")
-    }
 }
 
 /// Its properties are listed in `BookingCustomerBaseFields`; read and write them as `value.name`.
@@ -271,32 +265,32 @@ public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
 public typealias BookingCustomerInformation = Model<BookingCustomerInformationFields>
 
 /// The properties of a `BookingCustomerInformation`, inherited ones included.
-public struct BookingCustomerInformationFields: FieldSet {
+public enum BookingCustomerInformationFields: FieldSet {
+    public typealias Table = (
+        customerId: Field<String>,
+        customQuestionAnswers: Field<[BookingQuestionAnswer]>,
+        emailAddress: Field<String>,
+        location: Field<Location>,
+        name: Field<String>,
+        notes: Field<String>,
+        phone: Field<String>,
+        timeZone: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingCustomerInformation",
         base: BookingCustomerInformationBase.self,
-        fields: BookingCustomerInformationFields()
+        fields: (
+            customerId: Field("customerId"),
+            customQuestionAnswers: Field("customQuestionAnswers"),
+            emailAddress: Field("emailAddress"),
+            location: Field("location"),
+            name: Field("name"),
+            notes: Field("notes"),
+            phone: Field("phone"),
+            timeZone: Field("timeZone")
+        ) as Table
     )
-
-    public let customerId: Field<String>
-    public let customQuestionAnswers: Field<[BookingQuestionAnswer]>
-    public let emailAddress: Field<String>
-    public let location: Field<Location>
-    public let name: Field<String>
-    public let notes: Field<String>
-    public let phone: Field<String>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.customerId = Field("customerId")
-        self.customQuestionAnswers = Field("customQuestionAnswers")
-        self.emailAddress = Field("emailAddress")
-        self.location = Field("location")
-        self.name = Field("name")
-        self.notes = Field("notes")
-        self.phone = Field("phone")
-        self.timeZone = Field("timeZone")
-    }
 }
 
 /// Its properties are listed in `BookingCustomerInformationBaseFields`; read and write them as `value.name`.
@@ -361,33 +355,37 @@ extension BookingPageAccessControl {
 public typealias BookingPageSettings = Model<BookingPageSettingsFields>
 
 /// The properties of a `BookingPageSettings`, inherited ones included.
-public struct BookingPageSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingPageSettings", fields: BookingPageSettingsFields())
-    public let accessControl: Field<BookingPageAccessControl>
-    public let bookingPageColorCode: Field<String>
-    public let businessTimeZone: Field<String>
-    public let customerConsentMessage: Field<String>
-    public let enforceOneTimePassword: Field<Bool>
-    public let isBusinessLogoDisplayEnabled: Field<Bool>
-    public let isCustomerConsentEnabled: Field<Bool>
-    public let isSearchEngineIndexabilityDisabled: Field<Bool>
-    public let isTimeSlotTimeZoneSetToBusinessTimeZone: Field<Bool>
-    public let privacyPolicyWebUrl: Field<String>
-    public let termsAndConditionsWebUrl: Field<String>
+public enum BookingPageSettingsFields: FieldSet {
+    public typealias Table = (
+        accessControl: Field<BookingPageAccessControl>,
+        bookingPageColorCode: Field<String>,
+        businessTimeZone: Field<String>,
+        customerConsentMessage: Field<String>,
+        enforceOneTimePassword: Field<Bool>,
+        isBusinessLogoDisplayEnabled: Field<Bool>,
+        isCustomerConsentEnabled: Field<Bool>,
+        isSearchEngineIndexabilityDisabled: Field<Bool>,
+        isTimeSlotTimeZoneSetToBusinessTimeZone: Field<Bool>,
+        privacyPolicyWebUrl: Field<String>,
+        termsAndConditionsWebUrl: Field<String>
+    )
 
-    private init() {
-        self.accessControl = Field("accessControl")
-        self.bookingPageColorCode = Field("bookingPageColorCode")
-        self.businessTimeZone = Field("businessTimeZone")
-        self.customerConsentMessage = Field("customerConsentMessage")
-        self.enforceOneTimePassword = Field("enforceOneTimePassword")
-        self.isBusinessLogoDisplayEnabled = Field("isBusinessLogoDisplayEnabled")
-        self.isCustomerConsentEnabled = Field("isCustomerConsentEnabled")
-        self.isSearchEngineIndexabilityDisabled = Field("isSearchEngineIndexabilityDisabled")
-        self.isTimeSlotTimeZoneSetToBusinessTimeZone = Field("isTimeSlotTimeZoneSetToBusinessTimeZone")
-        self.privacyPolicyWebUrl = Field("privacyPolicyWebUrl")
-        self.termsAndConditionsWebUrl = Field("termsAndConditionsWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingPageSettings",
+        fields: (
+            accessControl: Field("accessControl"),
+            bookingPageColorCode: Field("bookingPageColorCode"),
+            businessTimeZone: Field("businessTimeZone"),
+            customerConsentMessage: Field("customerConsentMessage"),
+            enforceOneTimePassword: Field("enforceOneTimePassword"),
+            isBusinessLogoDisplayEnabled: Field("isBusinessLogoDisplayEnabled"),
+            isCustomerConsentEnabled: Field("isCustomerConsentEnabled"),
+            isSearchEngineIndexabilityDisabled: Field("isSearchEngineIndexabilityDisabled"),
+            isTimeSlotTimeZoneSetToBusinessTimeZone: Field("isTimeSlotTimeZoneSetToBusinessTimeZone"),
+            privacyPolicyWebUrl: Field("privacyPolicyWebUrl"),
+            termsAndConditionsWebUrl: Field("termsAndConditionsWebUrl")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingPriceType`.
@@ -435,28 +433,29 @@ extension BookingPriceType {
 public typealias BookingQuestionAnswer = Model<BookingQuestionAnswerFields>
 
 /// The properties of a `BookingQuestionAnswer`, inherited ones included.
-public struct BookingQuestionAnswerFields: FieldSet {
+public enum BookingQuestionAnswerFields: FieldSet {
+    public typealias Table = (
+        answer: Field<String>,
+        answerInputType: Field<AnswerInputType>,
+        answerOptions: Field<[String]>,
+        isRequired: Field<Bool>,
+        question: Field<String>,
+        questionId: Field<String>,
+        selectedOptions: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingQuestionAnswer",
-        fields: BookingQuestionAnswerFields()
+        fields: (
+            answer: Field("answer"),
+            answerInputType: Field("answerInputType"),
+            answerOptions: Field("answerOptions"),
+            isRequired: Field("isRequired"),
+            question: Field("question"),
+            questionId: Field("questionId"),
+            selectedOptions: Field("selectedOptions")
+        ) as Table
     )
-    public let answer: Field<String>
-    public let answerInputType: Field<AnswerInputType>
-    public let answerOptions: Field<[String]>
-    public let isRequired: Field<Bool>
-    public let question: Field<String>
-    public let questionId: Field<String>
-    public let selectedOptions: Field<[String]>
-
-    private init() {
-        self.answer = Field("answer")
-        self.answerInputType = Field("answerInputType")
-        self.answerOptions = Field("answerOptions")
-        self.isRequired = Field("isRequired")
-        self.question = Field("question")
-        self.questionId = Field("questionId")
-        self.selectedOptions = Field("selectedOptions")
-    }
 }
 
 /// Its properties are listed in `BookingQuestionAssignmentFields`; read and write them as `value.name`.
@@ -466,19 +465,13 @@ public struct BookingQuestionAnswerFields: FieldSet {
 public typealias BookingQuestionAssignment = Model<BookingQuestionAssignmentFields>
 
 /// The properties of a `BookingQuestionAssignment`, inherited ones included.
-public struct BookingQuestionAssignmentFields: FieldSet {
+public enum BookingQuestionAssignmentFields: FieldSet {
+    public typealias Table = (isRequired: Field<Bool>, questionId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingQuestionAssignment",
-        fields: BookingQuestionAssignmentFields()
+        fields: (isRequired: Field("isRequired"), questionId: Field("questionId")) as Table
     )
-
-    public let isRequired: Field<Bool>
-    public let questionId: Field<String>
-
-    private init() {
-        self.isRequired = Field("isRequired")
-        self.questionId = Field("questionId")
-    }
 }
 
 /// Its properties are listed in `BookingReminderFields`; read and write them as `value.name`.
@@ -488,17 +481,17 @@ public struct BookingQuestionAssignmentFields: FieldSet {
 public typealias BookingReminder = Model<BookingReminderFields>
 
 /// The properties of a `BookingReminder`, inherited ones included.
-public struct BookingReminderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingReminder", fields: BookingReminderFields())
-    public let message: Field<String>
-    public let offset: Field<String>
-    public let recipients: Field<BookingReminderRecipients>
+public enum BookingReminderFields: FieldSet {
+    public typealias Table = (
+        message: Field<String>,
+        offset: Field<String>,
+        recipients: Field<BookingReminderRecipients>
+    )
 
-    private init() {
-        self.message = Field("message")
-        self.offset = Field("offset")
-        self.recipients = Field("recipients")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingReminder",
+        fields: (message: Field("message"), offset: Field("offset"), recipients: Field("recipients")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingReminderRecipients`.
@@ -526,31 +519,31 @@ extension BookingReminderRecipients {
 public typealias BookingSchedulingPolicy = Model<BookingSchedulingPolicyFields>
 
 /// The properties of a `BookingSchedulingPolicy`, inherited ones included.
-public struct BookingSchedulingPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bookingSchedulingPolicy",
-        fields: BookingSchedulingPolicyFields()
+public enum BookingSchedulingPolicyFields: FieldSet {
+    public typealias Table = (
+        allowStaffSelection: Field<Bool>,
+        customAvailabilities: Field<[BookingsAvailabilityWindow]>,
+        generalAvailability: Field<BookingsAvailability>,
+        isMeetingInviteToCustomersEnabled: Field<Bool>,
+        maximumAdvance: Field<String>,
+        minimumLeadTime: Field<String>,
+        sendConfirmationsToOwner: Field<Bool>,
+        timeSlotInterval: Field<String>
     )
 
-    public let allowStaffSelection: Field<Bool>
-    public let customAvailabilities: Field<[BookingsAvailabilityWindow]>
-    public let generalAvailability: Field<BookingsAvailability>
-    public let isMeetingInviteToCustomersEnabled: Field<Bool>
-    public let maximumAdvance: Field<String>
-    public let minimumLeadTime: Field<String>
-    public let sendConfirmationsToOwner: Field<Bool>
-    public let timeSlotInterval: Field<String>
-
-    private init() {
-        self.allowStaffSelection = Field("allowStaffSelection")
-        self.customAvailabilities = Field("customAvailabilities")
-        self.generalAvailability = Field("generalAvailability")
-        self.isMeetingInviteToCustomersEnabled = Field("isMeetingInviteToCustomersEnabled")
-        self.maximumAdvance = Field("maximumAdvance")
-        self.minimumLeadTime = Field("minimumLeadTime")
-        self.sendConfirmationsToOwner = Field("sendConfirmationsToOwner")
-        self.timeSlotInterval = Field("timeSlotInterval")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingSchedulingPolicy",
+        fields: (
+            allowStaffSelection: Field("allowStaffSelection"),
+            customAvailabilities: Field("customAvailabilities"),
+            generalAvailability: Field("generalAvailability"),
+            isMeetingInviteToCustomersEnabled: Field("isMeetingInviteToCustomersEnabled"),
+            maximumAdvance: Field("maximumAdvance"),
+            minimumLeadTime: Field("minimumLeadTime"),
+            sendConfirmationsToOwner: Field("sendConfirmationsToOwner"),
+            timeSlotInterval: Field("timeSlotInterval")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BookingServiceFields`; read and write them as `value.name`.
@@ -560,68 +553,68 @@ public struct BookingSchedulingPolicyFields: FieldSet {
 public typealias BookingService = Model<BookingServiceFields>
 
 /// The properties of a `BookingService`, inherited ones included.
-public struct BookingServiceFields: FieldSet {
+///
+/// - `webUrl`: Set by the service: read it, do not send it.
+public enum BookingServiceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalInformation: Field<String>,
+        createdDateTime: Field<Date>,
+        customQuestions: Field<[BookingQuestionAssignment]>,
+        defaultDuration: Field<String>,
+        defaultLocation: Field<Location>,
+        defaultPrice: Field<Double>,
+        defaultPriceType: Field<BookingPriceType>,
+        defaultReminders: Field<[BookingReminder]>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isAnonymousJoinEnabled: Field<Bool>,
+        isCustomerAllowedToManageBooking: Field<Bool>,
+        isHiddenFromCustomers: Field<Bool>,
+        isLocationOnline: Field<Bool>,
+        languageTag: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        maximumAttendeesCount: Field<Int32>,
+        notes: Field<String>,
+        postBuffer: Field<String>,
+        preBuffer: Field<String>,
+        schedulingPolicy: Field<BookingSchedulingPolicy>,
+        smsNotificationsEnabled: Field<Bool>,
+        staffMemberIds: Field<[String]>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingService",
         base: Entity.self,
-        fields: BookingServiceFields()
+        fields: (
+            id: Field("id"),
+            additionalInformation: Field("additionalInformation"),
+            createdDateTime: Field("createdDateTime"),
+            customQuestions: Field("customQuestions"),
+            defaultDuration: Field("defaultDuration"),
+            defaultLocation: Field("defaultLocation"),
+            defaultPrice: Field("defaultPrice"),
+            defaultPriceType: Field("defaultPriceType"),
+            defaultReminders: Field("defaultReminders"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isAnonymousJoinEnabled: Field("isAnonymousJoinEnabled"),
+            isCustomerAllowedToManageBooking: Field("isCustomerAllowedToManageBooking"),
+            isHiddenFromCustomers: Field("isHiddenFromCustomers"),
+            isLocationOnline: Field("isLocationOnline"),
+            languageTag: Field("languageTag"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            maximumAttendeesCount: Field("maximumAttendeesCount"),
+            notes: Field("notes"),
+            postBuffer: Field("postBuffer"),
+            preBuffer: Field("preBuffer"),
+            schedulingPolicy: Field("schedulingPolicy"),
+            smsNotificationsEnabled: Field("smsNotificationsEnabled"),
+            staffMemberIds: Field("staffMemberIds"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalInformation: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customQuestions: Field<[BookingQuestionAssignment]>
-    public let defaultDuration: Field<String>
-    public let defaultLocation: Field<Location>
-    public let defaultPrice: Field<Double>
-    public let defaultPriceType: Field<BookingPriceType>
-    public let defaultReminders: Field<[BookingReminder]>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isAnonymousJoinEnabled: Field<Bool>
-    public let isCustomerAllowedToManageBooking: Field<Bool>
-    public let isHiddenFromCustomers: Field<Bool>
-    public let isLocationOnline: Field<Bool>
-    public let languageTag: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let maximumAttendeesCount: Field<Int32>
-    public let notes: Field<String>
-    public let postBuffer: Field<String>
-    public let preBuffer: Field<String>
-    public let schedulingPolicy: Field<BookingSchedulingPolicy>
-    public let smsNotificationsEnabled: Field<Bool>
-    public let staffMemberIds: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformation = Field("additionalInformation")
-        self.createdDateTime = Field("createdDateTime")
-        self.customQuestions = Field("customQuestions")
-        self.defaultDuration = Field("defaultDuration")
-        self.defaultLocation = Field("defaultLocation")
-        self.defaultPrice = Field("defaultPrice")
-        self.defaultPriceType = Field("defaultPriceType")
-        self.defaultReminders = Field("defaultReminders")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isAnonymousJoinEnabled = Field("isAnonymousJoinEnabled")
-        self.isCustomerAllowedToManageBooking = Field("isCustomerAllowedToManageBooking")
-        self.isHiddenFromCustomers = Field("isHiddenFromCustomers")
-        self.isLocationOnline = Field("isLocationOnline")
-        self.languageTag = Field("languageTag")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.maximumAttendeesCount = Field("maximumAttendeesCount")
-        self.notes = Field("notes")
-        self.postBuffer = Field("postBuffer")
-        self.preBuffer = Field("preBuffer")
-        self.schedulingPolicy = Field("schedulingPolicy")
-        self.smsNotificationsEnabled = Field("smsNotificationsEnabled")
-        self.staffMemberIds = Field("staffMemberIds")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Requests for one `BookingService`: `request()` reads, updates or deletes it.
@@ -650,40 +643,40 @@ public struct BookingServiceRequestBuilder: ModelRequestBuilder {
 public typealias BookingStaffMember = Model<BookingStaffMemberFields>
 
 /// The properties of a `BookingStaffMember`, inherited ones included.
-public struct BookingStaffMemberFields: FieldSet {
+public enum BookingStaffMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        availabilityIsAffectedByPersonalCalendar: Field<Bool>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        emailAddress: Field<String>,
+        isEmailNotificationEnabled: Field<Bool>,
+        lastUpdatedDateTime: Field<Date>,
+        membershipStatus: Field<BookingStaffMembershipStatus>,
+        role: Field<BookingStaffRole>,
+        timeZone: Field<String>,
+        useBusinessHours: Field<Bool>,
+        workingHours: Field<[BookingWorkHours]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingStaffMember",
         base: BookingStaffMemberBase.self,
-        fields: BookingStaffMemberFields()
+        fields: (
+            id: Field("id"),
+            availabilityIsAffectedByPersonalCalendar: Field("availabilityIsAffectedByPersonalCalendar"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            emailAddress: Field("emailAddress"),
+            isEmailNotificationEnabled: Field("isEmailNotificationEnabled"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            membershipStatus: Field("membershipStatus"),
+            role: Field("role"),
+            timeZone: Field("timeZone"),
+            useBusinessHours: Field("useBusinessHours"),
+            workingHours: Field("workingHours")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let availabilityIsAffectedByPersonalCalendar: Field<Bool>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let isEmailNotificationEnabled: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let membershipStatus: Field<BookingStaffMembershipStatus>
-    public let role: Field<BookingStaffRole>
-    public let timeZone: Field<String>
-    public let useBusinessHours: Field<Bool>
-    public let workingHours: Field<[BookingWorkHours]>
-
-    private init() {
-        self.id = Field("id")
-        self.availabilityIsAffectedByPersonalCalendar = Field("availabilityIsAffectedByPersonalCalendar")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.isEmailNotificationEnabled = Field("isEmailNotificationEnabled")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.membershipStatus = Field("membershipStatus")
-        self.role = Field("role")
-        self.timeZone = Field("timeZone")
-        self.useBusinessHours = Field("useBusinessHours")
-        self.workingHours = Field("workingHours")
-    }
 }
 
 /// Its properties are listed in `BookingStaffMemberBaseFields`; read and write them as `value.name`.
@@ -821,15 +814,13 @@ extension BookingType {
 public typealias BookingWorkHours = Model<BookingWorkHoursFields>
 
 /// The properties of a `BookingWorkHours`, inherited ones included.
-public struct BookingWorkHoursFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkHours", fields: BookingWorkHoursFields())
-    public let day: Field<DayOfWeek>
-    public let timeSlots: Field<[BookingWorkTimeSlot]>
+public enum BookingWorkHoursFields: FieldSet {
+    public typealias Table = (day: Field<DayOfWeek>, timeSlots: Field<[BookingWorkTimeSlot]>)
 
-    private init() {
-        self.day = Field("day")
-        self.timeSlots = Field("timeSlots")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingWorkHours",
+        fields: (day: Field("day"), timeSlots: Field("timeSlots")) as Table
+    )
 }
 
 /// Its properties are listed in `BookingWorkTimeSlotFields`; read and write them as `value.name`.
@@ -839,15 +830,13 @@ public struct BookingWorkHoursFields: FieldSet {
 public typealias BookingWorkTimeSlot = Model<BookingWorkTimeSlotFields>
 
 /// The properties of a `BookingWorkTimeSlot`, inherited ones included.
-public struct BookingWorkTimeSlotFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bookingWorkTimeSlot", fields: BookingWorkTimeSlotFields())
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
+public enum BookingWorkTimeSlotFields: FieldSet {
+    public typealias Table = (endTime: Field<TimeOfDay>, startTime: Field<TimeOfDay>)
 
-    private init() {
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bookingWorkTimeSlot",
+        fields: (endTime: Field("endTime"), startTime: Field("startTime")) as Table
+    )
 }
 
 /// Its properties are listed in `BookingsAvailabilityFields`; read and write them as `value.name`.
@@ -857,20 +846,17 @@ public struct BookingWorkTimeSlotFields: FieldSet {
 public typealias BookingsAvailability = Model<BookingsAvailabilityFields>
 
 /// The properties of a `BookingsAvailability`, inherited ones included.
-public struct BookingsAvailabilityFields: FieldSet {
+public enum BookingsAvailabilityFields: FieldSet {
+    public typealias Table = (
+        availabilityType: Field<BookingsServiceAvailabilityType>,
+        businessHours: Field<[BookingWorkHours]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingsAvailability",
         derived: [BookingsAvailabilityWindow.self],
-        fields: BookingsAvailabilityFields()
+        fields: (availabilityType: Field("availabilityType"), businessHours: Field("businessHours")) as Table
     )
-
-    public let availabilityType: Field<BookingsServiceAvailabilityType>
-    public let businessHours: Field<[BookingWorkHours]>
-
-    private init() {
-        self.availabilityType = Field("availabilityType")
-        self.businessHours = Field("businessHours")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingsAvailabilityStatus`.
@@ -900,24 +886,24 @@ extension BookingsAvailabilityStatus {
 public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFields>
 
 /// The properties of a `BookingsAvailabilityWindow`, inherited ones included.
-public struct BookingsAvailabilityWindowFields: FieldSet {
+public enum BookingsAvailabilityWindowFields: FieldSet {
+    public typealias Table = (
+        availabilityType: Field<BookingsServiceAvailabilityType>,
+        businessHours: Field<[BookingWorkHours]>,
+        endDate: Field<CalendarDate>,
+        startDate: Field<CalendarDate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.bookingsAvailabilityWindow",
         base: BookingsAvailability.self,
-        fields: BookingsAvailabilityWindowFields()
+        fields: (
+            availabilityType: Field("availabilityType"),
+            businessHours: Field("businessHours"),
+            endDate: Field("endDate"),
+            startDate: Field("startDate")
+        ) as Table
     )
-
-    public let availabilityType: Field<BookingsServiceAvailabilityType>
-    public let businessHours: Field<[BookingWorkHours]>
-    public let endDate: Field<CalendarDate>
-    public let startDate: Field<CalendarDate>
-
-    private init() {
-        self.availabilityType = Field("availabilityType")
-        self.businessHours = Field("businessHours")
-        self.endDate = Field("endDate")
-        self.startDate = Field("startDate")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.bookingsServiceAvailabilityType`.
@@ -982,21 +968,21 @@ extension BroadcastMeetingAudience {
 public typealias BroadcastMeetingCaptionSettings = Model<BroadcastMeetingCaptionSettingsFields>
 
 /// The properties of a `BroadcastMeetingCaptionSettings`, inherited ones included.
-public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.broadcastMeetingCaptionSettings",
-        fields: BroadcastMeetingCaptionSettingsFields()
+public enum BroadcastMeetingCaptionSettingsFields: FieldSet {
+    public typealias Table = (
+        isCaptionEnabled: Field<Bool>,
+        spokenLanguage: Field<String>,
+        translationLanguages: Field<[String]>
     )
 
-    public let isCaptionEnabled: Field<Bool>
-    public let spokenLanguage: Field<String>
-    public let translationLanguages: Field<[String]>
-
-    private init() {
-        self.isCaptionEnabled = Field("isCaptionEnabled")
-        self.spokenLanguage = Field("spokenLanguage")
-        self.translationLanguages = Field("translationLanguages")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingCaptionSettings",
+        fields: (
+            isCaptionEnabled: Field("isCaptionEnabled"),
+            spokenLanguage: Field("spokenLanguage"),
+            translationLanguages: Field("translationLanguages")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BroadcastMeetingSettingsFields`; read and write them as `value.name`.
@@ -1006,27 +992,27 @@ public struct BroadcastMeetingCaptionSettingsFields: FieldSet {
 public typealias BroadcastMeetingSettings = Model<BroadcastMeetingSettingsFields>
 
 /// The properties of a `BroadcastMeetingSettings`, inherited ones included.
-public struct BroadcastMeetingSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.broadcastMeetingSettings",
-        fields: BroadcastMeetingSettingsFields()
+public enum BroadcastMeetingSettingsFields: FieldSet {
+    public typealias Table = (
+        allowedAudience: Field<BroadcastMeetingAudience>,
+        captions: Field<BroadcastMeetingCaptionSettings>,
+        isAttendeeReportEnabled: Field<Bool>,
+        isQuestionAndAnswerEnabled: Field<Bool>,
+        isRecordingEnabled: Field<Bool>,
+        isVideoOnDemandEnabled: Field<Bool>
     )
 
-    public let allowedAudience: Field<BroadcastMeetingAudience>
-    public let captions: Field<BroadcastMeetingCaptionSettings>
-    public let isAttendeeReportEnabled: Field<Bool>
-    public let isQuestionAndAnswerEnabled: Field<Bool>
-    public let isRecordingEnabled: Field<Bool>
-    public let isVideoOnDemandEnabled: Field<Bool>
-
-    private init() {
-        self.allowedAudience = Field("allowedAudience")
-        self.captions = Field("captions")
-        self.isAttendeeReportEnabled = Field("isAttendeeReportEnabled")
-        self.isQuestionAndAnswerEnabled = Field("isQuestionAndAnswerEnabled")
-        self.isRecordingEnabled = Field("isRecordingEnabled")
-        self.isVideoOnDemandEnabled = Field("isVideoOnDemandEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.broadcastMeetingSettings",
+        fields: (
+            allowedAudience: Field("allowedAudience"),
+            captions: Field("captions"),
+            isAttendeeReportEnabled: Field("isAttendeeReportEnabled"),
+            isQuestionAndAnswerEnabled: Field("isQuestionAndAnswerEnabled"),
+            isRecordingEnabled: Field("isRecordingEnabled"),
+            isVideoOnDemandEnabled: Field("isVideoOnDemandEnabled")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.browsableResourceType`.
@@ -1076,27 +1062,27 @@ extension BrowseQueryOrder {
 public typealias BrowseQueryResponseItem = Model<BrowseQueryResponseItemFields>
 
 /// The properties of a `BrowseQueryResponseItem`, inherited ones included.
-public struct BrowseQueryResponseItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browseQueryResponseItem",
-        fields: BrowseQueryResponseItemFields()
+public enum BrowseQueryResponseItemFields: FieldSet {
+    public typealias Table = (
+        itemKey: Field<String>,
+        itemsCount: Field<Int32>,
+        name: Field<String>,
+        sizeInBytes: Field<String>,
+        type: Field<BrowseQueryResponseItemType>,
+        webUrl: Field<String>
     )
 
-    public let itemKey: Field<String>
-    public let itemsCount: Field<Int32>
-    public let name: Field<String>
-    public let sizeInBytes: Field<String>
-    public let type: Field<BrowseQueryResponseItemType>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.itemKey = Field("itemKey")
-        self.itemsCount = Field("itemsCount")
-        self.name = Field("name")
-        self.sizeInBytes = Field("sizeInBytes")
-        self.type = Field("type")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.browseQueryResponseItem",
+        fields: (
+            itemKey: Field("itemKey"),
+            itemsCount: Field("itemsCount"),
+            name: Field("name"),
+            sizeInBytes: Field("sizeInBytes"),
+            type: Field("type"),
+            webUrl: Field("webUrl")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.browseQueryResponseItemType`.
@@ -1130,33 +1116,33 @@ extension BrowseQueryResponseItemType {
 public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
 
 /// The properties of a `BrowseSessionBase`, inherited ones included.
-public struct BrowseSessionBaseFields: FieldSet {
+public enum BrowseSessionBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backupSizeInBytes: Field<String>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        expirationDateTime: Field<Date>,
+        restorePointDateTime: Field<Date>,
+        restorePointId: Field<String>,
+        status: Field<BrowseSessionStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.browseSessionBase",
         base: Entity.self,
         derived: [OneDriveForBusinessBrowseSession.self, SharePointBrowseSession.self],
-        fields: BrowseSessionBaseFields()
+        fields: (
+            id: Field("id"),
+            backupSizeInBytes: Field("backupSizeInBytes"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            expirationDateTime: Field("expirationDateTime"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            restorePointId: Field("restorePointId"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `BrowseSessionBase`: `request()` reads, updates or deletes it.
@@ -1239,42 +1225,42 @@ extension BrowseSessionStatus {
 public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
 
 /// The properties of a `BrowserSharedCookie`, inherited ones included.
-public struct BrowserSharedCookieFields: FieldSet {
+public enum BrowserSharedCookieFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        comment: Field<String>,
+        createdDateTime: Field<Date>,
+        deletedDateTime: Field<Date>,
+        displayName: Field<String>,
+        history: Field<[BrowserSharedCookieHistory]>,
+        hostOnly: Field<Bool>,
+        hostOrDomain: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        path: Field<String>,
+        sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>,
+        status: Field<BrowserSharedCookieStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.browserSharedCookie",
         base: Entity.self,
-        fields: BrowserSharedCookieFields()
+        fields: (
+            id: Field("id"),
+            comment: Field("comment"),
+            createdDateTime: Field("createdDateTime"),
+            deletedDateTime: Field("deletedDateTime"),
+            displayName: Field("displayName"),
+            history: Field("history"),
+            hostOnly: Field("hostOnly"),
+            hostOrDomain: Field("hostOrDomain"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            path: Field("path"),
+            sourceEnvironment: Field("sourceEnvironment"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let comment: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let history: Field<[BrowserSharedCookieHistory]>
-    public let hostOnly: Field<Bool>
-    public let hostOrDomain: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let path: Field<String>
-    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
-    public let status: Field<BrowserSharedCookieStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.comment = Field("comment")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.displayName = Field("displayName")
-        self.history = Field("history")
-        self.hostOnly = Field("hostOnly")
-        self.hostOrDomain = Field("hostOrDomain")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.path = Field("path")
-        self.sourceEnvironment = Field("sourceEnvironment")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `BrowserSharedCookieHistoryFields`; read and write them as `value.name`.
@@ -1284,31 +1270,31 @@ public struct BrowserSharedCookieFields: FieldSet {
 public typealias BrowserSharedCookieHistory = Model<BrowserSharedCookieHistoryFields>
 
 /// The properties of a `BrowserSharedCookieHistory`, inherited ones included.
-public struct BrowserSharedCookieHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.browserSharedCookieHistory",
-        fields: BrowserSharedCookieHistoryFields()
+public enum BrowserSharedCookieHistoryFields: FieldSet {
+    public typealias Table = (
+        comment: Field<String>,
+        displayName: Field<String>,
+        hostOnly: Field<Bool>,
+        hostOrDomain: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        path: Field<String>,
+        publishedDateTime: Field<Date>,
+        sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
     )
 
-    public let comment: Field<String>
-    public let displayName: Field<String>
-    public let hostOnly: Field<Bool>
-    public let hostOrDomain: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let path: Field<String>
-    public let publishedDateTime: Field<Date>
-    public let sourceEnvironment: Field<BrowserSharedCookieSourceEnvironment>
-
-    private init() {
-        self.comment = Field("comment")
-        self.displayName = Field("displayName")
-        self.hostOnly = Field("hostOnly")
-        self.hostOrDomain = Field("hostOrDomain")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.path = Field("path")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.sourceEnvironment = Field("sourceEnvironment")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSharedCookieHistory",
+        fields: (
+            comment: Field("comment"),
+            displayName: Field("displayName"),
+            hostOnly: Field("hostOnly"),
+            hostOrDomain: Field("hostOrDomain"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            path: Field("path"),
+            publishedDateTime: Field("publishedDateTime"),
+            sourceEnvironment: Field("sourceEnvironment")
+        ) as Table
+    )
 }
 
 /// Requests for one `BrowserSharedCookie`: `request()` reads, updates or deletes it.
@@ -1381,39 +1367,40 @@ extension BrowserSharedCookieStatus {
 public typealias BrowserSite = Model<BrowserSiteFields>
 
 /// The properties of a `BrowserSite`, inherited ones included.
-public struct BrowserSiteFields: FieldSet {
+public enum BrowserSiteFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowRedirect: Field<Bool>,
+        comment: Field<String>,
+        compatibilityMode: Field<BrowserSiteCompatibilityMode>,
+        createdDateTime: Field<Date>,
+        deletedDateTime: Field<Date>,
+        history: Field<[BrowserSiteHistory]>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        mergeType: Field<BrowserSiteMergeType>,
+        status: Field<BrowserSiteStatus>,
+        targetEnvironment: Field<BrowserSiteTargetEnvironment>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.browserSite",
         base: Entity.self,
-        fields: BrowserSiteFields()
+        fields: (
+            id: Field("id"),
+            allowRedirect: Field("allowRedirect"),
+            comment: Field("comment"),
+            compatibilityMode: Field("compatibilityMode"),
+            createdDateTime: Field("createdDateTime"),
+            deletedDateTime: Field("deletedDateTime"),
+            history: Field("history"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            mergeType: Field("mergeType"),
+            status: Field("status"),
+            targetEnvironment: Field("targetEnvironment"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-    public let id: Field<String>
-    public let allowRedirect: Field<Bool>
-    public let comment: Field<String>
-    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let history: Field<[BrowserSiteHistory]>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let mergeType: Field<BrowserSiteMergeType>
-    public let status: Field<BrowserSiteStatus>
-    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowRedirect = Field("allowRedirect")
-        self.comment = Field("comment")
-        self.compatibilityMode = Field("compatibilityMode")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.history = Field("history")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mergeType = Field("mergeType")
-        self.status = Field("status")
-        self.targetEnvironment = Field("targetEnvironment")
-        self.webUrl = Field("webUrl")
-    }
 }

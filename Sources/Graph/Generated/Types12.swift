@@ -52,25 +52,29 @@ extension BrowserSiteCompatibilityMode {
 public typealias BrowserSiteHistory = Model<BrowserSiteHistoryFields>
 
 /// The properties of a `BrowserSiteHistory`, inherited ones included.
-public struct BrowserSiteHistoryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.browserSiteHistory", fields: BrowserSiteHistoryFields())
-    public let allowRedirect: Field<Bool>
-    public let comment: Field<String>
-    public let compatibilityMode: Field<BrowserSiteCompatibilityMode>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let mergeType: Field<BrowserSiteMergeType>
-    public let publishedDateTime: Field<Date>
-    public let targetEnvironment: Field<BrowserSiteTargetEnvironment>
+public enum BrowserSiteHistoryFields: FieldSet {
+    public typealias Table = (
+        allowRedirect: Field<Bool>,
+        comment: Field<String>,
+        compatibilityMode: Field<BrowserSiteCompatibilityMode>,
+        lastModifiedBy: Field<IdentitySet>,
+        mergeType: Field<BrowserSiteMergeType>,
+        publishedDateTime: Field<Date>,
+        targetEnvironment: Field<BrowserSiteTargetEnvironment>
+    )
 
-    private init() {
-        self.allowRedirect = Field("allowRedirect")
-        self.comment = Field("comment")
-        self.compatibilityMode = Field("compatibilityMode")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.mergeType = Field("mergeType")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.targetEnvironment = Field("targetEnvironment")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.browserSiteHistory",
+        fields: (
+            allowRedirect: Field("allowRedirect"),
+            comment: Field("comment"),
+            compatibilityMode: Field("compatibilityMode"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            mergeType: Field("mergeType"),
+            publishedDateTime: Field("publishedDateTime"),
+            targetEnvironment: Field("targetEnvironment")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BrowserSiteListFields`; read and write them as `value.name`.
@@ -80,42 +84,40 @@ public struct BrowserSiteHistoryFields: FieldSet {
 public typealias BrowserSiteList = Model<BrowserSiteListFields>
 
 /// The properties of a `BrowserSiteList`, inherited ones included.
-public struct BrowserSiteListFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sharedCookies`, `sites`.
+public enum BrowserSiteListFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publishedBy: Field<IdentitySet>,
+        publishedDateTime: Field<Date>,
+        revision: Field<String>,
+        status: Field<BrowserSiteListStatus>,
+        sharedCookies: Field<[BrowserSharedCookie]>,
+        sites: Field<[BrowserSite]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.browserSiteList",
         base: Entity.self,
-        fields: BrowserSiteListFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publishedBy: Field("publishedBy"),
+            publishedDateTime: Field("publishedDateTime"),
+            revision: Field("revision"),
+            status: Field("status"),
+            sharedCookies: Field("sharedCookies"),
+            sites: Field("sites")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishedBy: Field<IdentitySet>
-    public let publishedDateTime: Field<Date>
-    public let revision: Field<String>
-    public let status: Field<BrowserSiteListStatus>
-
-    /// Present when the request expanded it (`expand("sharedCookies")`).
-    public let sharedCookies: Field<[BrowserSharedCookie]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[BrowserSite]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishedBy = Field("publishedBy")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.revision = Field("revision")
-        self.status = Field("status")
-        self.sharedCookies = Field("sharedCookies")
-        self.sites = Field("sites")
-    }
 }
 
 /// Requests for one `BrowserSiteList`: `request()` reads, updates or deletes it.
@@ -283,25 +285,25 @@ extension BrowserSiteTargetEnvironment {
 public typealias BucketAggregationDefinition = Model<BucketAggregationDefinitionFields>
 
 /// The properties of a `BucketAggregationDefinition`, inherited ones included.
-public struct BucketAggregationDefinitionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.bucketAggregationDefinition",
-        fields: BucketAggregationDefinitionFields()
+public enum BucketAggregationDefinitionFields: FieldSet {
+    public typealias Table = (
+        isDescending: Field<Bool>,
+        minimumCount: Field<Int32>,
+        prefixFilter: Field<String>,
+        ranges: Field<[BucketAggregationRange]>,
+        sortBy: Field<BucketAggregationSortProperty>
     )
 
-    public let isDescending: Field<Bool>
-    public let minimumCount: Field<Int32>
-    public let prefixFilter: Field<String>
-    public let ranges: Field<[BucketAggregationRange]>
-    public let sortBy: Field<BucketAggregationSortProperty>
-
-    private init() {
-        self.isDescending = Field("isDescending")
-        self.minimumCount = Field("minimumCount")
-        self.prefixFilter = Field("prefixFilter")
-        self.ranges = Field("ranges")
-        self.sortBy = Field("sortBy")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bucketAggregationDefinition",
+        fields: (
+            isDescending: Field("isDescending"),
+            minimumCount: Field("minimumCount"),
+            prefixFilter: Field("prefixFilter"),
+            ranges: Field("ranges"),
+            sortBy: Field("sortBy")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BucketAggregationRangeFields`; read and write them as `value.name`.
@@ -311,19 +313,13 @@ public struct BucketAggregationDefinitionFields: FieldSet {
 public typealias BucketAggregationRange = Model<BucketAggregationRangeFields>
 
 /// The properties of a `BucketAggregationRange`, inherited ones included.
-public struct BucketAggregationRangeFields: FieldSet {
+public enum BucketAggregationRangeFields: FieldSet {
+    public typealias Table = (from: Field<String>, to: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.bucketAggregationRange",
-        fields: BucketAggregationRangeFields()
+        fields: (from: Field("from"), to: Field("to")) as Table
     )
-
-    public let from: Field<String>
-    public let to: Field<String>
-
-    private init() {
-        self.from = Field("from")
-        self.to = Field("to")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.bucketAggregationSortProperty`.
@@ -351,44 +347,46 @@ extension BucketAggregationSortProperty {
 public typealias Building = Model<BuildingFields>
 
 /// The properties of a `Building`, inherited ones included.
-public struct BuildingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.building", base: Place.self, fields: BuildingFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`, `map`.
+public enum BuildingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        resourceLinks: Field<[ResourceLink]>,
+        wifiState: Field<PlaceFeatureEnablement>,
+        map: Field<BuildingMap>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let resourceLinks: Field<[ResourceLink]>
-    public let wifiState: Field<PlaceFeatureEnablement>
-
-    /// Present when the request expanded it (`expand("map")`).
-    public let map: Field<BuildingMap>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.resourceLinks = Field("resourceLinks")
-        self.wifiState = Field("wifiState")
-        self.map = Field("map")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.building",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            resourceLinks: Field("resourceLinks"),
+            wifiState: Field("wifiState"),
+            map: Field("map")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `BuildingMapFields`; read and write them as `value.name`.
@@ -398,30 +396,28 @@ public struct BuildingFields: FieldSet {
 public typealias BuildingMap = Model<BuildingMapFields>
 
 /// The properties of a `BuildingMap`, inherited ones included.
-public struct BuildingMapFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `footprints`, `levels`.
+public enum BuildingMapFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        properties: Field<String>,
+        placeId: Field<String>,
+        footprints: Field<[FootprintMap]>,
+        levels: Field<[LevelMap]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.buildingMap",
         base: BaseMapFeature.self,
-        fields: BuildingMapFields()
+        fields: (
+            id: Field("id"),
+            properties: Field("properties"),
+            placeId: Field("placeId"),
+            footprints: Field("footprints"),
+            levels: Field("levels")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    /// Present when the request expanded it (`expand("footprints")`).
-    public let footprints: Field<[FootprintMap]>
-
-    /// Present when the request expanded it (`expand("levels")`).
-    public let levels: Field<[LevelMap]>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-        self.footprints = Field("footprints")
-        self.levels = Field("levels")
-    }
 }
 
 /// Requests for one `BuildingMap`: `request()` reads, updates or deletes it.
@@ -520,22 +516,18 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
 public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
 
 /// The properties of a `BuiltInIdentityProvider`, inherited ones included.
-public struct BuiltInIdentityProviderFields: FieldSet {
+public enum BuiltInIdentityProviderFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, identityProviderType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.builtInIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: BuiltInIdentityProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            identityProviderType: Field("identityProviderType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let identityProviderType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.identityProviderType = Field("identityProviderType")
-    }
 }
 
 /// Requests for one `BuiltInIdentityProvider`: `request()` reads, updates or deletes it.
@@ -609,15 +601,13 @@ public struct BulkUploadRequestBuilder: ModelRequestBuilder {
 public typealias Bundle = Model<BundleFields>
 
 /// The properties of a `Bundle`, inherited ones included.
-public struct BundleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.bundle", fields: BundleFields())
-    public let album: Field<Album>
-    public let childCount: Field<Int32>
+public enum BundleFields: FieldSet {
+    public typealias Table = (album: Field<Album>, childCount: Field<Int32>)
 
-    private init() {
-        self.album = Field("album")
-        self.childCount = Field("childCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.bundle",
+        fields: (album: Field("album"), childCount: Field("childCount")) as Table
+    )
 }
 
 /// Its properties are listed in `CaPoliciesDeletableRootFields`; read and write them as `value.name`.
@@ -627,26 +617,20 @@ public struct BundleFields: FieldSet {
 public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
 
 /// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
-public struct CaPoliciesDeletableRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `namedLocations`, `policies`.
+public enum CaPoliciesDeletableRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        namedLocations: Field<[NamedLocation]>,
+        policies: Field<[ConditionalAccessPolicy]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.caPoliciesDeletableRoot",
         base: Entity.self,
-        fields: CaPoliciesDeletableRootFields()
+        fields: (id: Field("id"), namedLocations: Field("namedLocations"), policies: Field("policies")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("namedLocations")`).
-    public let namedLocations: Field<[NamedLocation]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[ConditionalAccessPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.namedLocations = Field("namedLocations")
-        self.policies = Field("policies")
-    }
 }
 
 /// Requests for one `CaPoliciesDeletableRoot`: `request()` reads, updates or deletes it.
@@ -692,17 +676,13 @@ public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
 public typealias CalculatedColumn = Model<CalculatedColumnFields>
 
 /// The properties of a `CalculatedColumn`, inherited ones included.
-public struct CalculatedColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.calculatedColumn", fields: CalculatedColumnFields())
-    public let format: Field<String>
-    public let formula: Field<String>
-    public let outputType: Field<String>
+public enum CalculatedColumnFields: FieldSet {
+    public typealias Table = (format: Field<String>, formula: Field<String>, outputType: Field<String>)
 
-    private init() {
-        self.format = Field("format")
-        self.formula = Field("formula")
-        self.outputType = Field("outputType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.calculatedColumn",
+        fields: (format: Field("format"), formula: Field("formula"), outputType: Field("outputType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.calendarColor`.
@@ -756,28 +736,28 @@ extension CalendarColor {
 public typealias CalendarGroup = Model<CalendarGroupFields>
 
 /// The properties of a `CalendarGroup`, inherited ones included.
-public struct CalendarGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `calendars`.
+public enum CalendarGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        changeKey: Field<String>,
+        classId: Field<String>,
+        name: Field<String>,
+        calendars: Field<[OutlookCalendar]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.calendarGroup",
         base: Entity.self,
-        fields: CalendarGroupFields()
+        fields: (
+            id: Field("id"),
+            changeKey: Field("changeKey"),
+            classId: Field("classId"),
+            name: Field("name"),
+            calendars: Field("calendars")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let changeKey: Field<String>
-    public let classId: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("calendars")`).
-    public let calendars: Field<[OutlookCalendar]>
-
-    private init() {
-        self.id = Field("id")
-        self.changeKey = Field("changeKey")
-        self.classId = Field("classId")
-        self.name = Field("name")
-        self.calendars = Field("calendars")
-    }
 }
 
 /// Requests for one `CalendarGroup`: `request()` reads, updates or deletes it.
@@ -815,28 +795,28 @@ public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
 public typealias CalendarPermission = Model<CalendarPermissionFields>
 
 /// The properties of a `CalendarPermission`, inherited ones included.
-public struct CalendarPermissionFields: FieldSet {
+public enum CalendarPermissionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedRoles: Field<[CalendarRoleType]>,
+        emailAddress: Field<EmailAddress>,
+        isInsideOrganization: Field<Bool>,
+        isRemovable: Field<Bool>,
+        role: Field<CalendarRoleType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.calendarPermission",
         base: Entity.self,
-        fields: CalendarPermissionFields()
+        fields: (
+            id: Field("id"),
+            allowedRoles: Field("allowedRoles"),
+            emailAddress: Field("emailAddress"),
+            isInsideOrganization: Field("isInsideOrganization"),
+            isRemovable: Field("isRemovable"),
+            role: Field("role")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowedRoles: Field<[CalendarRoleType]>
-    public let emailAddress: Field<EmailAddress>
-    public let isInsideOrganization: Field<Bool>
-    public let isRemovable: Field<Bool>
-    public let role: Field<CalendarRoleType>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedRoles = Field("allowedRoles")
-        self.emailAddress = Field("emailAddress")
-        self.isInsideOrganization = Field("isInsideOrganization")
-        self.isRemovable = Field("isRemovable")
-        self.role = Field("role")
-    }
 }
 
 /// Requests for one `CalendarPermission`: `request()` reads, updates or deletes it.
@@ -944,103 +924,97 @@ extension CalendarSharingActionType {
 public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
 
 /// The properties of a `CalendarSharingMessage`, inherited ones included.
-public struct CalendarSharingMessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum CalendarSharingMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        bccRecipients: Field<[Recipient]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        conversationId: Field<String>,
+        conversationIndex: Field<Data>,
+        flag: Field<FollowupFlag>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        inferenceClassification: Field<InferenceClassificationType>,
+        internetMessageHeaders: Field<[InternetMessageHeader]>,
+        internetMessageId: Field<String>,
+        isDeliveryReceiptRequested: Field<Bool>,
+        isDraft: Field<Bool>,
+        isRead: Field<Bool>,
+        isReadReceiptRequested: Field<Bool>,
+        parentFolderId: Field<String>,
+        receivedDateTime: Field<Date>,
+        replyTo: Field<[Recipient]>,
+        sender: Field<Recipient>,
+        sentDateTime: Field<Date>,
+        subject: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueBody: Field<ItemBody>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>,
+        canAccept: Field<Bool>,
+        sharingMessageAction: Field<CalendarSharingMessageAction>,
+        sharingMessageActions: Field<[CalendarSharingMessageAction]>,
+        suggestedCalendarName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.calendarSharingMessage",
         base: Message.self,
-        fields: CalendarSharingMessageFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            bccRecipients: Field("bccRecipients"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            ccRecipients: Field("ccRecipients"),
+            conversationId: Field("conversationId"),
+            conversationIndex: Field("conversationIndex"),
+            flag: Field("flag"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            inferenceClassification: Field("inferenceClassification"),
+            internetMessageHeaders: Field("internetMessageHeaders"),
+            internetMessageId: Field("internetMessageId"),
+            isDeliveryReceiptRequested: Field("isDeliveryReceiptRequested"),
+            isDraft: Field("isDraft"),
+            isRead: Field("isRead"),
+            isReadReceiptRequested: Field("isReadReceiptRequested"),
+            parentFolderId: Field("parentFolderId"),
+            receivedDateTime: Field("receivedDateTime"),
+            replyTo: Field("replyTo"),
+            sender: Field("sender"),
+            sentDateTime: Field("sentDateTime"),
+            subject: Field("subject"),
+            toRecipients: Field("toRecipients"),
+            uniqueBody: Field("uniqueBody"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties"),
+            canAccept: Field("canAccept"),
+            sharingMessageAction: Field("sharingMessageAction"),
+            sharingMessageActions: Field("sharingMessageActions"),
+            suggestedCalendarName: Field("suggestedCalendarName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let canAccept: Field<Bool>
-    public let sharingMessageAction: Field<CalendarSharingMessageAction>
-    public let sharingMessageActions: Field<[CalendarSharingMessageAction]>
-    public let suggestedCalendarName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.canAccept = Field("canAccept")
-        self.sharingMessageAction = Field("sharingMessageAction")
-        self.sharingMessageActions = Field("sharingMessageActions")
-        self.suggestedCalendarName = Field("suggestedCalendarName")
-    }
 }
 
 /// Its properties are listed in `CalendarSharingMessageActionFields`; read and write them as `value.name`.
@@ -1050,21 +1024,17 @@ public struct CalendarSharingMessageFields: FieldSet {
 public typealias CalendarSharingMessageAction = Model<CalendarSharingMessageActionFields>
 
 /// The properties of a `CalendarSharingMessageAction`, inherited ones included.
-public struct CalendarSharingMessageActionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.calendarSharingMessageAction",
-        fields: CalendarSharingMessageActionFields()
+public enum CalendarSharingMessageActionFields: FieldSet {
+    public typealias Table = (
+        action: Field<CalendarSharingAction>,
+        actionType: Field<CalendarSharingActionType>,
+        importance: Field<CalendarSharingActionImportance>
     )
 
-    public let action: Field<CalendarSharingAction>
-    public let actionType: Field<CalendarSharingActionType>
-    public let importance: Field<CalendarSharingActionImportance>
-
-    private init() {
-        self.action = Field("action")
-        self.actionType = Field("actionType")
-        self.importance = Field("importance")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.calendarSharingMessageAction",
+        fields: (action: Field("action"), actionType: Field("actionType"), importance: Field("importance")) as Table
+    )
 }
 
 /// Requests for one `CalendarSharingMessage`: `request()` reads, updates or deletes it.
@@ -1261,69 +1231,69 @@ extension CollectionRequestBuilder where Item == CalendarSharingMessageRequestBu
 public typealias Call = Model<CallFields>
 
 /// The properties of a `Call`, inherited ones included.
-public struct CallFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.call", base: Entity.self, fields: CallFields())
-    public let id: Field<String>
-    public let callbackUri: Field<String>
-    public let callChainId: Field<String>
-    public let callOptions: Field<CallOptions>
-    public let callRoutes: Field<[CallRoute]>
-    public let chatInfo: Field<ChatInfo>
-    public let direction: Field<CallDirection>
-    public let incomingContext: Field<IncomingContext>
-    public let mediaConfig: Field<MediaConfig>
-    public let mediaState: Field<CallMediaState>
-    public let meetingInfo: Field<MeetingInfo>
-    public let myParticipantId: Field<String>
-    public let requestedModalities: Field<[Modality]>
-    public let resultInfo: Field<ResultInfo>
-    public let source: Field<ParticipantInfo>
-    public let state: Field<CallState>
-    public let subject: Field<String>
-    public let targets: Field<[InvitationParticipantInfo]>
-    public let tenantId: Field<String>
-    public let toneInfo: Field<ToneInfo>
-    public let transcription: Field<CallTranscriptionInfo>
+///
+/// - Present when the request expanded them (`expand("name")`): `audioRoutingGroups`, `contentSharingSessions`,
+///   `operations`, `participants`.
+public enum CallFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callbackUri: Field<String>,
+        callChainId: Field<String>,
+        callOptions: Field<CallOptions>,
+        callRoutes: Field<[CallRoute]>,
+        chatInfo: Field<ChatInfo>,
+        direction: Field<CallDirection>,
+        incomingContext: Field<IncomingContext>,
+        mediaConfig: Field<MediaConfig>,
+        mediaState: Field<CallMediaState>,
+        meetingInfo: Field<MeetingInfo>,
+        myParticipantId: Field<String>,
+        requestedModalities: Field<[Modality]>,
+        resultInfo: Field<ResultInfo>,
+        source: Field<ParticipantInfo>,
+        state: Field<CallState>,
+        subject: Field<String>,
+        targets: Field<[InvitationParticipantInfo]>,
+        tenantId: Field<String>,
+        toneInfo: Field<ToneInfo>,
+        transcription: Field<CallTranscriptionInfo>,
+        audioRoutingGroups: Field<[AudioRoutingGroup]>,
+        contentSharingSessions: Field<[ContentSharingSession]>,
+        operations: Field<[CommsOperation]>,
+        participants: Field<[Participant]>
+    )
 
-    /// Present when the request expanded it (`expand("audioRoutingGroups")`).
-    public let audioRoutingGroups: Field<[AudioRoutingGroup]>
-
-    /// Present when the request expanded it (`expand("contentSharingSessions")`).
-    public let contentSharingSessions: Field<[ContentSharingSession]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[CommsOperation]>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.callbackUri = Field("callbackUri")
-        self.callChainId = Field("callChainId")
-        self.callOptions = Field("callOptions")
-        self.callRoutes = Field("callRoutes")
-        self.chatInfo = Field("chatInfo")
-        self.direction = Field("direction")
-        self.incomingContext = Field("incomingContext")
-        self.mediaConfig = Field("mediaConfig")
-        self.mediaState = Field("mediaState")
-        self.meetingInfo = Field("meetingInfo")
-        self.myParticipantId = Field("myParticipantId")
-        self.requestedModalities = Field("requestedModalities")
-        self.resultInfo = Field("resultInfo")
-        self.source = Field("source")
-        self.state = Field("state")
-        self.subject = Field("subject")
-        self.targets = Field("targets")
-        self.tenantId = Field("tenantId")
-        self.toneInfo = Field("toneInfo")
-        self.transcription = Field("transcription")
-        self.audioRoutingGroups = Field("audioRoutingGroups")
-        self.contentSharingSessions = Field("contentSharingSessions")
-        self.operations = Field("operations")
-        self.participants = Field("participants")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.call",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            callbackUri: Field("callbackUri"),
+            callChainId: Field("callChainId"),
+            callOptions: Field("callOptions"),
+            callRoutes: Field("callRoutes"),
+            chatInfo: Field("chatInfo"),
+            direction: Field("direction"),
+            incomingContext: Field("incomingContext"),
+            mediaConfig: Field("mediaConfig"),
+            mediaState: Field("mediaState"),
+            meetingInfo: Field("meetingInfo"),
+            myParticipantId: Field("myParticipantId"),
+            requestedModalities: Field("requestedModalities"),
+            resultInfo: Field("resultInfo"),
+            source: Field("source"),
+            state: Field("state"),
+            subject: Field("subject"),
+            targets: Field("targets"),
+            tenantId: Field("tenantId"),
+            toneInfo: Field("toneInfo"),
+            transcription: Field("transcription"),
+            audioRoutingGroups: Field("audioRoutingGroups"),
+            contentSharingSessions: Field("contentSharingSessions"),
+            operations: Field("operations"),
+            participants: Field("participants")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CallAiInsightFields`; read and write them as `value.name`.
@@ -1333,32 +1303,32 @@ public struct CallFields: FieldSet {
 public typealias CallAiInsight = Model<CallAiInsightFields>
 
 /// The properties of a `CallAiInsight`, inherited ones included.
-public struct CallAiInsightFields: FieldSet {
+public enum CallAiInsightFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionItems: Field<[ActionItem]>,
+        callId: Field<String>,
+        contentCorrelationId: Field<String>,
+        createdDateTime: Field<Date>,
+        endDateTime: Field<Date>,
+        meetingNotes: Field<[MeetingNote]>,
+        viewpoint: Field<CallAiInsightViewPoint>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callAiInsight",
         base: Entity.self,
-        fields: CallAiInsightFields()
+        fields: (
+            id: Field("id"),
+            actionItems: Field("actionItems"),
+            callId: Field("callId"),
+            contentCorrelationId: Field("contentCorrelationId"),
+            createdDateTime: Field("createdDateTime"),
+            endDateTime: Field("endDateTime"),
+            meetingNotes: Field("meetingNotes"),
+            viewpoint: Field("viewpoint")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionItems: Field<[ActionItem]>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingNotes: Field<[MeetingNote]>
-    public let viewpoint: Field<CallAiInsightViewPoint>
-
-    private init() {
-        self.id = Field("id")
-        self.actionItems = Field("actionItems")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingNotes = Field("meetingNotes")
-        self.viewpoint = Field("viewpoint")
-    }
 }
 
 /// Requests for one `CallAiInsight`: `request()` reads, updates or deletes it.
@@ -1419,26 +1389,26 @@ extension CallDirection {
 public typealias CallEndedEventMessageDetail = Model<CallEndedEventMessageDetailFields>
 
 /// The properties of a `CallEndedEventMessageDetail`, inherited ones included.
-public struct CallEndedEventMessageDetailFields: FieldSet {
+public enum CallEndedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        callDuration: Field<String>,
+        callEventType: Field<TeamworkCallEventType>,
+        callId: Field<String>,
+        callParticipants: Field<[CallParticipantInfo]>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callEndedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: CallEndedEventMessageDetailFields()
+        fields: (
+            callDuration: Field("callDuration"),
+            callEventType: Field("callEventType"),
+            callId: Field("callId"),
+            callParticipants: Field("callParticipants"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let callDuration: Field<String>
-    public let callEventType: Field<TeamworkCallEventType>
-    public let callId: Field<String>
-    public let callParticipants: Field<[CallParticipantInfo]>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.callDuration = Field("callDuration")
-        self.callEventType = Field("callEventType")
-        self.callId = Field("callId")
-        self.callParticipants = Field("callParticipants")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `CallEventFields`; read and write them as `value.name`.
@@ -1448,27 +1418,27 @@ public struct CallEndedEventMessageDetailFields: FieldSet {
 public typealias CallEvent = Model<CallEventFields>
 
 /// The properties of a `CallEvent`, inherited ones included.
-public struct CallEventFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `participants`.
+public enum CallEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callEventType: Field<CallEventType>,
+        eventDateTime: Field<Date>,
+        participants: Field<[Participant]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callEvent",
         base: Entity.self,
         derived: [EmergencyCallEvent.self],
-        fields: CallEventFields()
+        fields: (
+            id: Field("id"),
+            callEventType: Field("callEventType"),
+            eventDateTime: Field("eventDateTime"),
+            participants: Field("participants")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callEventType: Field<CallEventType>
-    public let eventDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.callEventType = Field("callEventType")
-        self.eventDateTime = Field("eventDateTime")
-        self.participants = Field("participants")
-    }
 }
 
 /// Requests for one `CallEvent`: `request()` reads, updates or deletes it.
@@ -1542,24 +1512,24 @@ public struct CallMediaStateFields: FieldSet {
 public typealias CallOptions = Model<CallOptionsFields>
 
 /// The properties of a `CallOptions`, inherited ones included.
-public struct CallOptionsFields: FieldSet {
+public enum CallOptionsFields: FieldSet {
+    public typealias Table = (
+        hideBotAfterEscalation: Field<Bool>,
+        isContentSharingNotificationEnabled: Field<Bool>,
+        isDeltaRosterEnabled: Field<Bool>,
+        isInteractiveRosterEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callOptions",
         derived: [IncomingCallOptions.self, OutgoingCallOptions.self],
-        fields: CallOptionsFields()
+        fields: (
+            hideBotAfterEscalation: Field("hideBotAfterEscalation"),
+            isContentSharingNotificationEnabled: Field("isContentSharingNotificationEnabled"),
+            isDeltaRosterEnabled: Field("isDeltaRosterEnabled"),
+            isInteractiveRosterEnabled: Field("isInteractiveRosterEnabled")
+        ) as Table
     )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
 }
 
 /// Its properties are listed in `CallParticipantInfoFields`; read and write them as `value.name`.
@@ -1585,32 +1555,32 @@ public struct CallParticipantInfoFields: FieldSet {
 public typealias CallRecording = Model<CallRecordingFields>
 
 /// The properties of a `CallRecording`, inherited ones included.
-public struct CallRecordingFields: FieldSet {
+public enum CallRecordingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callId: Field<String>,
+        contentCorrelationId: Field<String>,
+        createdDateTime: Field<Date>,
+        endDateTime: Field<Date>,
+        meetingId: Field<String>,
+        meetingOrganizer: Field<IdentitySet>,
+        recordingContentUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecording",
         base: Entity.self,
-        fields: CallRecordingFields()
+        fields: (
+            id: Field("id"),
+            callId: Field("callId"),
+            contentCorrelationId: Field("contentCorrelationId"),
+            createdDateTime: Field("createdDateTime"),
+            endDateTime: Field("endDateTime"),
+            meetingId: Field("meetingId"),
+            meetingOrganizer: Field("meetingOrganizer"),
+            recordingContentUrl: Field("recordingContentUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingId: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-    public let recordingContentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingId = Field("meetingId")
-        self.meetingOrganizer = Field("meetingOrganizer")
-        self.recordingContentUrl = Field("recordingContentUrl")
-    }
 }
 
 /// Its properties are listed in `CallRecordingEventMessageDetailFields`; read and write them as `value.name`.
@@ -1620,30 +1590,30 @@ public struct CallRecordingFields: FieldSet {
 public typealias CallRecordingEventMessageDetail = Model<CallRecordingEventMessageDetailFields>
 
 /// The properties of a `CallRecordingEventMessageDetail`, inherited ones included.
-public struct CallRecordingEventMessageDetailFields: FieldSet {
+public enum CallRecordingEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        callId: Field<String>,
+        callRecordingDisplayName: Field<String>,
+        callRecordingDuration: Field<String>,
+        callRecordingStatus: Field<CallRecordingStatus>,
+        callRecordingUrl: Field<String>,
+        initiator: Field<IdentitySet>,
+        meetingOrganizer: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecordingEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: CallRecordingEventMessageDetailFields()
+        fields: (
+            callId: Field("callId"),
+            callRecordingDisplayName: Field("callRecordingDisplayName"),
+            callRecordingDuration: Field("callRecordingDuration"),
+            callRecordingStatus: Field("callRecordingStatus"),
+            callRecordingUrl: Field("callRecordingUrl"),
+            initiator: Field("initiator"),
+            meetingOrganizer: Field("meetingOrganizer")
+        ) as Table
     )
-
-    public let callId: Field<String>
-    public let callRecordingDisplayName: Field<String>
-    public let callRecordingDuration: Field<String>
-    public let callRecordingStatus: Field<CallRecordingStatus>
-    public let callRecordingUrl: Field<String>
-    public let initiator: Field<IdentitySet>
-    public let meetingOrganizer: Field<IdentitySet>
-
-    private init() {
-        self.callId = Field("callId")
-        self.callRecordingDisplayName = Field("callRecordingDisplayName")
-        self.callRecordingDuration = Field("callRecordingDuration")
-        self.callRecordingStatus = Field("callRecordingStatus")
-        self.callRecordingUrl = Field("callRecordingUrl")
-        self.initiator = Field("initiator")
-        self.meetingOrganizer = Field("meetingOrganizer")
-    }
 }
 
 /// Requests for one `CallRecording`: `request()` reads, updates or deletes it.

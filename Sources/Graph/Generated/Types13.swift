@@ -131,48 +131,44 @@ extension CallRecordsAudioCodec {
 public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 
 /// The properties of a `CallRecordsCallRecord`, inherited ones included.
-public struct CallRecordsCallRecordFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `organizerV2`, `participantsV2`, `sessions`.
+public enum CallRecordsCallRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        joinWebUrl: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        modalities: Field<[CallRecordsModality]>,
+        organizer: Field<IdentitySet>,
+        participants: Field<[IdentitySet]>,
+        startDateTime: Field<Date>,
+        type: Field<CallRecordsCallType>,
+        version: Field<Int64>,
+        organizerV2: Field<CallRecordsOrganizer>,
+        participantsV2: Field<[CallRecordsParticipant]>,
+        sessions: Field<[CallRecordsSession]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.callRecord",
         base: Entity.self,
-        fields: CallRecordsCallRecordFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            joinWebUrl: Field("joinWebUrl"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            modalities: Field("modalities"),
+            organizer: Field("organizer"),
+            participants: Field("participants"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            version: Field("version"),
+            organizerV2: Field("organizer_v2"),
+            participantsV2: Field("participants_v2"),
+            sessions: Field("sessions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let joinWebUrl: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let modalities: Field<[CallRecordsModality]>
-    public let organizer: Field<IdentitySet>
-    public let participants: Field<[IdentitySet]>
-    public let startDateTime: Field<Date>
-    public let type: Field<CallRecordsCallType>
-    public let version: Field<Int64>
-
-    /// Present when the request expanded it (`expand("organizer_v2")`).
-    public let organizerV2: Field<CallRecordsOrganizer>
-
-    /// Present when the request expanded it (`expand("participants_v2")`).
-    public let participantsV2: Field<[CallRecordsParticipant]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[CallRecordsSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.modalities = Field("modalities")
-        self.organizer = Field("organizer")
-        self.participants = Field("participants")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.version = Field("version")
-        self.organizerV2 = Field("organizer_v2")
-        self.participantsV2 = Field("participants_v2")
-        self.sessions = Field("sessions")
-    }
 }
 
 /// Requests for one `CallRecordsCallRecord`: `request()` reads, updates or deletes it.
@@ -336,28 +332,28 @@ extension CallRecordsClientPlatform {
 public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFields>
 
 /// The properties of a `CallRecordsClientUserAgent`, inherited ones included.
-public struct CallRecordsClientUserAgentFields: FieldSet {
+public enum CallRecordsClientUserAgentFields: FieldSet {
+    public typealias Table = (
+        applicationVersion: Field<String>,
+        headerValue: Field<String>,
+        azureADAppId: Field<String>,
+        communicationServiceId: Field<String>,
+        platform: Field<CallRecordsClientPlatform>,
+        productFamily: Field<CallRecordsProductFamily>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.clientUserAgent",
         base: CallRecordsUserAgent.self,
-        fields: CallRecordsClientUserAgentFields()
+        fields: (
+            applicationVersion: Field("applicationVersion"),
+            headerValue: Field("headerValue"),
+            azureADAppId: Field("azureADAppId"),
+            communicationServiceId: Field("communicationServiceId"),
+            platform: Field("platform"),
+            productFamily: Field("productFamily")
+        ) as Table
     )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-    public let azureADAppId: Field<String>
-    public let communicationServiceId: Field<String>
-    public let platform: Field<CallRecordsClientPlatform>
-    public let productFamily: Field<CallRecordsProductFamily>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-        self.azureADAppId = Field("azureADAppId")
-        self.communicationServiceId = Field("communicationServiceId")
-        self.platform = Field("platform")
-        self.productFamily = Field("productFamily")
-    }
 }
 
 /// Its properties are listed in `CallRecordsDeviceInfoFields`; read and write them as `value.name`.
@@ -367,56 +363,57 @@ public struct CallRecordsClientUserAgentFields: FieldSet {
 public typealias CallRecordsDeviceInfo = Model<CallRecordsDeviceInfoFields>
 
 /// The properties of a `CallRecordsDeviceInfo`, inherited ones included.
-public struct CallRecordsDeviceInfoFields: FieldSet {
+public enum CallRecordsDeviceInfoFields: FieldSet {
+    public typealias Table = (
+        captureDeviceDriver: Field<String>,
+        captureDeviceName: Field<String>,
+        captureNotFunctioningEventRatio: Field<Float>,
+        cpuInsufficentEventRatio: Field<Float>,
+        deviceClippingEventRatio: Field<Float>,
+        deviceGlitchEventRatio: Field<Float>,
+        howlingEventCount: Field<Int32>,
+        initialSignalLevelRootMeanSquare: Field<Float>,
+        lowSpeechLevelEventRatio: Field<Float>,
+        lowSpeechToNoiseEventRatio: Field<Float>,
+        micGlitchRate: Field<Float>,
+        receivedNoiseLevel: Field<Int32>,
+        receivedSignalLevel: Field<Int32>,
+        renderDeviceDriver: Field<String>,
+        renderDeviceName: Field<String>,
+        renderMuteEventRatio: Field<Float>,
+        renderNotFunctioningEventRatio: Field<Float>,
+        renderZeroVolumeEventRatio: Field<Float>,
+        sentNoiseLevel: Field<Int32>,
+        sentSignalLevel: Field<Int32>,
+        speakerGlitchRate: Field<Float>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.deviceInfo",
-        fields: CallRecordsDeviceInfoFields()
+        fields: (
+            captureDeviceDriver: Field("captureDeviceDriver"),
+            captureDeviceName: Field("captureDeviceName"),
+            captureNotFunctioningEventRatio: Field("captureNotFunctioningEventRatio"),
+            cpuInsufficentEventRatio: Field("cpuInsufficentEventRatio"),
+            deviceClippingEventRatio: Field("deviceClippingEventRatio"),
+            deviceGlitchEventRatio: Field("deviceGlitchEventRatio"),
+            howlingEventCount: Field("howlingEventCount"),
+            initialSignalLevelRootMeanSquare: Field("initialSignalLevelRootMeanSquare"),
+            lowSpeechLevelEventRatio: Field("lowSpeechLevelEventRatio"),
+            lowSpeechToNoiseEventRatio: Field("lowSpeechToNoiseEventRatio"),
+            micGlitchRate: Field("micGlitchRate"),
+            receivedNoiseLevel: Field("receivedNoiseLevel"),
+            receivedSignalLevel: Field("receivedSignalLevel"),
+            renderDeviceDriver: Field("renderDeviceDriver"),
+            renderDeviceName: Field("renderDeviceName"),
+            renderMuteEventRatio: Field("renderMuteEventRatio"),
+            renderNotFunctioningEventRatio: Field("renderNotFunctioningEventRatio"),
+            renderZeroVolumeEventRatio: Field("renderZeroVolumeEventRatio"),
+            sentNoiseLevel: Field("sentNoiseLevel"),
+            sentSignalLevel: Field("sentSignalLevel"),
+            speakerGlitchRate: Field("speakerGlitchRate")
+        ) as Table
     )
-    public let captureDeviceDriver: Field<String>
-    public let captureDeviceName: Field<String>
-    public let captureNotFunctioningEventRatio: Field<Float>
-    public let cpuInsufficentEventRatio: Field<Float>
-    public let deviceClippingEventRatio: Field<Float>
-    public let deviceGlitchEventRatio: Field<Float>
-    public let howlingEventCount: Field<Int32>
-    public let initialSignalLevelRootMeanSquare: Field<Float>
-    public let lowSpeechLevelEventRatio: Field<Float>
-    public let lowSpeechToNoiseEventRatio: Field<Float>
-    public let micGlitchRate: Field<Float>
-    public let receivedNoiseLevel: Field<Int32>
-    public let receivedSignalLevel: Field<Int32>
-    public let renderDeviceDriver: Field<String>
-    public let renderDeviceName: Field<String>
-    public let renderMuteEventRatio: Field<Float>
-    public let renderNotFunctioningEventRatio: Field<Float>
-    public let renderZeroVolumeEventRatio: Field<Float>
-    public let sentNoiseLevel: Field<Int32>
-    public let sentSignalLevel: Field<Int32>
-    public let speakerGlitchRate: Field<Float>
-
-    private init() {
-        self.captureDeviceDriver = Field("captureDeviceDriver")
-        self.captureDeviceName = Field("captureDeviceName")
-        self.captureNotFunctioningEventRatio = Field("captureNotFunctioningEventRatio")
-        self.cpuInsufficentEventRatio = Field("cpuInsufficentEventRatio")
-        self.deviceClippingEventRatio = Field("deviceClippingEventRatio")
-        self.deviceGlitchEventRatio = Field("deviceGlitchEventRatio")
-        self.howlingEventCount = Field("howlingEventCount")
-        self.initialSignalLevelRootMeanSquare = Field("initialSignalLevelRootMeanSquare")
-        self.lowSpeechLevelEventRatio = Field("lowSpeechLevelEventRatio")
-        self.lowSpeechToNoiseEventRatio = Field("lowSpeechToNoiseEventRatio")
-        self.micGlitchRate = Field("micGlitchRate")
-        self.receivedNoiseLevel = Field("receivedNoiseLevel")
-        self.receivedSignalLevel = Field("receivedSignalLevel")
-        self.renderDeviceDriver = Field("renderDeviceDriver")
-        self.renderDeviceName = Field("renderDeviceName")
-        self.renderMuteEventRatio = Field("renderMuteEventRatio")
-        self.renderNotFunctioningEventRatio = Field("renderNotFunctioningEventRatio")
-        self.renderZeroVolumeEventRatio = Field("renderZeroVolumeEventRatio")
-        self.sentNoiseLevel = Field("sentNoiseLevel")
-        self.sentSignalLevel = Field("sentSignalLevel")
-        self.speakerGlitchRate = Field("speakerGlitchRate")
-    }
 }
 
 /// Its properties are listed in `CallRecordsDirectRoutingLogRowFields`; read and write them as `value.name`.
@@ -426,57 +423,57 @@ public struct CallRecordsDeviceInfoFields: FieldSet {
 public typealias CallRecordsDirectRoutingLogRow = Model<CallRecordsDirectRoutingLogRowFields>
 
 /// The properties of a `CallRecordsDirectRoutingLogRow`, inherited ones included.
-public struct CallRecordsDirectRoutingLogRowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.directRoutingLogRow",
-        fields: CallRecordsDirectRoutingLogRowFields()
+public enum CallRecordsDirectRoutingLogRowFields: FieldSet {
+    public typealias Table = (
+        calleeNumber: Field<String>,
+        callEndSubReason: Field<Int32>,
+        callerNumber: Field<String>,
+        callType: Field<String>,
+        correlationId: Field<String>,
+        duration: Field<Int32>,
+        endDateTime: Field<Date>,
+        failureDateTime: Field<Date>,
+        finalSipCode: Field<Int32>,
+        finalSipCodePhrase: Field<String>,
+        id: Field<String>,
+        inviteDateTime: Field<Date>,
+        mediaBypassEnabled: Field<Bool>,
+        mediaPathLocation: Field<String>,
+        signalingLocation: Field<String>,
+        startDateTime: Field<Date>,
+        successfulCall: Field<Bool>,
+        trunkFullyQualifiedDomainName: Field<String>,
+        userDisplayName: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>
     )
 
-    public let calleeNumber: Field<String>
-    public let callEndSubReason: Field<Int32>
-    public let callerNumber: Field<String>
-    public let callType: Field<String>
-    public let correlationId: Field<String>
-    public let duration: Field<Int32>
-    public let endDateTime: Field<Date>
-    public let failureDateTime: Field<Date>
-    public let finalSipCode: Field<Int32>
-    public let finalSipCodePhrase: Field<String>
-    public let id: Field<String>
-    public let inviteDateTime: Field<Date>
-    public let mediaBypassEnabled: Field<Bool>
-    public let mediaPathLocation: Field<String>
-    public let signalingLocation: Field<String>
-    public let startDateTime: Field<Date>
-    public let successfulCall: Field<Bool>
-    public let trunkFullyQualifiedDomainName: Field<String>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.calleeNumber = Field("calleeNumber")
-        self.callEndSubReason = Field("callEndSubReason")
-        self.callerNumber = Field("callerNumber")
-        self.callType = Field("callType")
-        self.correlationId = Field("correlationId")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.failureDateTime = Field("failureDateTime")
-        self.finalSipCode = Field("finalSipCode")
-        self.finalSipCodePhrase = Field("finalSipCodePhrase")
-        self.id = Field("id")
-        self.inviteDateTime = Field("inviteDateTime")
-        self.mediaBypassEnabled = Field("mediaBypassEnabled")
-        self.mediaPathLocation = Field("mediaPathLocation")
-        self.signalingLocation = Field("signalingLocation")
-        self.startDateTime = Field("startDateTime")
-        self.successfulCall = Field("successfulCall")
-        self.trunkFullyQualifiedDomainName = Field("trunkFullyQualifiedDomainName")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.directRoutingLogRow",
+        fields: (
+            calleeNumber: Field("calleeNumber"),
+            callEndSubReason: Field("callEndSubReason"),
+            callerNumber: Field("callerNumber"),
+            callType: Field("callType"),
+            correlationId: Field("correlationId"),
+            duration: Field("duration"),
+            endDateTime: Field("endDateTime"),
+            failureDateTime: Field("failureDateTime"),
+            finalSipCode: Field("finalSipCode"),
+            finalSipCodePhrase: Field("finalSipCodePhrase"),
+            id: Field("id"),
+            inviteDateTime: Field("inviteDateTime"),
+            mediaBypassEnabled: Field("mediaBypassEnabled"),
+            mediaPathLocation: Field("mediaPathLocation"),
+            signalingLocation: Field("signalingLocation"),
+            startDateTime: Field("startDateTime"),
+            successfulCall: Field("successfulCall"),
+            trunkFullyQualifiedDomainName: Field("trunkFullyQualifiedDomainName"),
+            userDisplayName: Field("userDisplayName"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CallRecordsEndpointFields`; read and write them as `value.name`.
@@ -507,19 +504,13 @@ public struct CallRecordsEndpointFields: FieldSet {
 public typealias CallRecordsFailureInfo = Model<CallRecordsFailureInfoFields>
 
 /// The properties of a `CallRecordsFailureInfo`, inherited ones included.
-public struct CallRecordsFailureInfoFields: FieldSet {
+public enum CallRecordsFailureInfoFields: FieldSet {
+    public typealias Table = (reason: Field<String>, stage: Field<CallRecordsFailureStage>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.failureInfo",
-        fields: CallRecordsFailureInfoFields()
+        fields: (reason: Field("reason"), stage: Field("stage")) as Table
     )
-
-    public let reason: Field<String>
-    public let stage: Field<CallRecordsFailureStage>
-
-    private init() {
-        self.reason = Field("reason")
-        self.stage = Field("stage")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.failureStage`.
@@ -564,23 +555,27 @@ public struct CallRecordsFeedbackTokenSetFields: FieldSet {
 public typealias CallRecordsMedia = Model<CallRecordsMediaFields>
 
 /// The properties of a `CallRecordsMedia`, inherited ones included.
-public struct CallRecordsMediaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callRecords.media", fields: CallRecordsMediaFields())
-    public let calleeDevice: Field<CallRecordsDeviceInfo>
-    public let calleeNetwork: Field<CallRecordsNetworkInfo>
-    public let callerDevice: Field<CallRecordsDeviceInfo>
-    public let callerNetwork: Field<CallRecordsNetworkInfo>
-    public let label: Field<String>
-    public let streams: Field<[CallRecordsMediaStream]>
+public enum CallRecordsMediaFields: FieldSet {
+    public typealias Table = (
+        calleeDevice: Field<CallRecordsDeviceInfo>,
+        calleeNetwork: Field<CallRecordsNetworkInfo>,
+        callerDevice: Field<CallRecordsDeviceInfo>,
+        callerNetwork: Field<CallRecordsNetworkInfo>,
+        label: Field<String>,
+        streams: Field<[CallRecordsMediaStream]>
+    )
 
-    private init() {
-        self.calleeDevice = Field("calleeDevice")
-        self.calleeNetwork = Field("calleeNetwork")
-        self.callerDevice = Field("callerDevice")
-        self.callerNetwork = Field("callerNetwork")
-        self.label = Field("label")
-        self.streams = Field("streams")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.media",
+        fields: (
+            calleeDevice: Field("calleeDevice"),
+            calleeNetwork: Field("calleeNetwork"),
+            callerDevice: Field("callerDevice"),
+            callerNetwork: Field("callerNetwork"),
+            label: Field("label"),
+            streams: Field("streams")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CallRecordsMediaStreamFields`; read and write them as `value.name`.
@@ -590,75 +585,75 @@ public struct CallRecordsMediaFields: FieldSet {
 public typealias CallRecordsMediaStream = Model<CallRecordsMediaStreamFields>
 
 /// The properties of a `CallRecordsMediaStream`, inherited ones included.
-public struct CallRecordsMediaStreamFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.mediaStream",
-        fields: CallRecordsMediaStreamFields()
+public enum CallRecordsMediaStreamFields: FieldSet {
+    public typealias Table = (
+        audioCodec: Field<CallRecordsAudioCodec>,
+        averageAudioDegradation: Field<Float>,
+        averageAudioNetworkJitter: Field<String>,
+        averageBandwidthEstimate: Field<Int64>,
+        averageFreezeDuration: Field<String>,
+        averageJitter: Field<String>,
+        averagePacketLossRate: Field<Float>,
+        averageRatioOfConcealedSamples: Field<Float>,
+        averageReceivedFrameRate: Field<Float>,
+        averageRoundTripTime: Field<String>,
+        averageVideoFrameLossPercentage: Field<Float>,
+        averageVideoFrameRate: Field<Float>,
+        averageVideoPacketLossRate: Field<Float>,
+        endDateTime: Field<Date>,
+        isAudioForwardErrorCorrectionUsed: Field<Bool>,
+        lowFrameRateRatio: Field<Float>,
+        lowVideoProcessingCapabilityRatio: Field<Float>,
+        maxAudioNetworkJitter: Field<String>,
+        maxJitter: Field<String>,
+        maxPacketLossRate: Field<Float>,
+        maxRatioOfConcealedSamples: Field<Float>,
+        maxRoundTripTime: Field<String>,
+        packetUtilization: Field<Int64>,
+        postForwardErrorCorrectionPacketLossRate: Field<Float>,
+        rmsFreezeDuration: Field<String>,
+        startDateTime: Field<Date>,
+        streamDirection: Field<CallRecordsMediaStreamDirection>,
+        streamId: Field<String>,
+        videoCodec: Field<CallRecordsVideoCodec>,
+        wasMediaBypassed: Field<Bool>
     )
 
-    public let audioCodec: Field<CallRecordsAudioCodec>
-    public let averageAudioDegradation: Field<Float>
-    public let averageAudioNetworkJitter: Field<String>
-    public let averageBandwidthEstimate: Field<Int64>
-    public let averageFreezeDuration: Field<String>
-    public let averageJitter: Field<String>
-    public let averagePacketLossRate: Field<Float>
-    public let averageRatioOfConcealedSamples: Field<Float>
-    public let averageReceivedFrameRate: Field<Float>
-    public let averageRoundTripTime: Field<String>
-    public let averageVideoFrameLossPercentage: Field<Float>
-    public let averageVideoFrameRate: Field<Float>
-    public let averageVideoPacketLossRate: Field<Float>
-    public let endDateTime: Field<Date>
-    public let isAudioForwardErrorCorrectionUsed: Field<Bool>
-    public let lowFrameRateRatio: Field<Float>
-    public let lowVideoProcessingCapabilityRatio: Field<Float>
-    public let maxAudioNetworkJitter: Field<String>
-    public let maxJitter: Field<String>
-    public let maxPacketLossRate: Field<Float>
-    public let maxRatioOfConcealedSamples: Field<Float>
-    public let maxRoundTripTime: Field<String>
-    public let packetUtilization: Field<Int64>
-    public let postForwardErrorCorrectionPacketLossRate: Field<Float>
-    public let rmsFreezeDuration: Field<String>
-    public let startDateTime: Field<Date>
-    public let streamDirection: Field<CallRecordsMediaStreamDirection>
-    public let streamId: Field<String>
-    public let videoCodec: Field<CallRecordsVideoCodec>
-    public let wasMediaBypassed: Field<Bool>
-
-    private init() {
-        self.audioCodec = Field("audioCodec")
-        self.averageAudioDegradation = Field("averageAudioDegradation")
-        self.averageAudioNetworkJitter = Field("averageAudioNetworkJitter")
-        self.averageBandwidthEstimate = Field("averageBandwidthEstimate")
-        self.averageFreezeDuration = Field("averageFreezeDuration")
-        self.averageJitter = Field("averageJitter")
-        self.averagePacketLossRate = Field("averagePacketLossRate")
-        self.averageRatioOfConcealedSamples = Field("averageRatioOfConcealedSamples")
-        self.averageReceivedFrameRate = Field("averageReceivedFrameRate")
-        self.averageRoundTripTime = Field("averageRoundTripTime")
-        self.averageVideoFrameLossPercentage = Field("averageVideoFrameLossPercentage")
-        self.averageVideoFrameRate = Field("averageVideoFrameRate")
-        self.averageVideoPacketLossRate = Field("averageVideoPacketLossRate")
-        self.endDateTime = Field("endDateTime")
-        self.isAudioForwardErrorCorrectionUsed = Field("isAudioForwardErrorCorrectionUsed")
-        self.lowFrameRateRatio = Field("lowFrameRateRatio")
-        self.lowVideoProcessingCapabilityRatio = Field("lowVideoProcessingCapabilityRatio")
-        self.maxAudioNetworkJitter = Field("maxAudioNetworkJitter")
-        self.maxJitter = Field("maxJitter")
-        self.maxPacketLossRate = Field("maxPacketLossRate")
-        self.maxRatioOfConcealedSamples = Field("maxRatioOfConcealedSamples")
-        self.maxRoundTripTime = Field("maxRoundTripTime")
-        self.packetUtilization = Field("packetUtilization")
-        self.postForwardErrorCorrectionPacketLossRate = Field("postForwardErrorCorrectionPacketLossRate")
-        self.rmsFreezeDuration = Field("rmsFreezeDuration")
-        self.startDateTime = Field("startDateTime")
-        self.streamDirection = Field("streamDirection")
-        self.streamId = Field("streamId")
-        self.videoCodec = Field("videoCodec")
-        self.wasMediaBypassed = Field("wasMediaBypassed")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.mediaStream",
+        fields: (
+            audioCodec: Field("audioCodec"),
+            averageAudioDegradation: Field("averageAudioDegradation"),
+            averageAudioNetworkJitter: Field("averageAudioNetworkJitter"),
+            averageBandwidthEstimate: Field("averageBandwidthEstimate"),
+            averageFreezeDuration: Field("averageFreezeDuration"),
+            averageJitter: Field("averageJitter"),
+            averagePacketLossRate: Field("averagePacketLossRate"),
+            averageRatioOfConcealedSamples: Field("averageRatioOfConcealedSamples"),
+            averageReceivedFrameRate: Field("averageReceivedFrameRate"),
+            averageRoundTripTime: Field("averageRoundTripTime"),
+            averageVideoFrameLossPercentage: Field("averageVideoFrameLossPercentage"),
+            averageVideoFrameRate: Field("averageVideoFrameRate"),
+            averageVideoPacketLossRate: Field("averageVideoPacketLossRate"),
+            endDateTime: Field("endDateTime"),
+            isAudioForwardErrorCorrectionUsed: Field("isAudioForwardErrorCorrectionUsed"),
+            lowFrameRateRatio: Field("lowFrameRateRatio"),
+            lowVideoProcessingCapabilityRatio: Field("lowVideoProcessingCapabilityRatio"),
+            maxAudioNetworkJitter: Field("maxAudioNetworkJitter"),
+            maxJitter: Field("maxJitter"),
+            maxPacketLossRate: Field("maxPacketLossRate"),
+            maxRatioOfConcealedSamples: Field("maxRatioOfConcealedSamples"),
+            maxRoundTripTime: Field("maxRoundTripTime"),
+            packetUtilization: Field("packetUtilization"),
+            postForwardErrorCorrectionPacketLossRate: Field("postForwardErrorCorrectionPacketLossRate"),
+            rmsFreezeDuration: Field("rmsFreezeDuration"),
+            startDateTime: Field("startDateTime"),
+            streamDirection: Field("streamDirection"),
+            streamId: Field("streamId"),
+            videoCodec: Field("videoCodec"),
+            wasMediaBypassed: Field("wasMediaBypassed")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.mediaStreamDirection`.
@@ -733,67 +728,67 @@ extension CallRecordsNetworkConnectionType {
 public typealias CallRecordsNetworkInfo = Model<CallRecordsNetworkInfoFields>
 
 /// The properties of a `CallRecordsNetworkInfo`, inherited ones included.
-public struct CallRecordsNetworkInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.networkInfo",
-        fields: CallRecordsNetworkInfoFields()
+public enum CallRecordsNetworkInfoFields: FieldSet {
+    public typealias Table = (
+        bandwidthLowEventRatio: Field<Float>,
+        basicServiceSetIdentifier: Field<String>,
+        connectionType: Field<CallRecordsNetworkConnectionType>,
+        delayEventRatio: Field<Float>,
+        dnsSuffix: Field<String>,
+        ipAddress: Field<String>,
+        linkSpeed: Field<Int64>,
+        macAddress: Field<String>,
+        networkTransportProtocol: Field<CallRecordsNetworkTransportProtocol>,
+        port: Field<Int32>,
+        receivedQualityEventRatio: Field<Float>,
+        reflexiveIPAddress: Field<String>,
+        relayIPAddress: Field<String>,
+        relayPort: Field<Int32>,
+        sentQualityEventRatio: Field<Float>,
+        subnet: Field<String>,
+        traceRouteHops: Field<[CallRecordsTraceRouteHop]>,
+        wifiBand: Field<CallRecordsWifiBand>,
+        wifiBatteryCharge: Field<Int32>,
+        wifiChannel: Field<Int32>,
+        wifiMicrosoftDriver: Field<String>,
+        wifiMicrosoftDriverVersion: Field<String>,
+        wifiRadioType: Field<CallRecordsWifiRadioType>,
+        wifiSignalStrength: Field<Int32>,
+        wifiVendorDriver: Field<String>,
+        wifiVendorDriverVersion: Field<String>
     )
 
-    public let bandwidthLowEventRatio: Field<Float>
-    public let basicServiceSetIdentifier: Field<String>
-    public let connectionType: Field<CallRecordsNetworkConnectionType>
-    public let delayEventRatio: Field<Float>
-    public let dnsSuffix: Field<String>
-    public let ipAddress: Field<String>
-    public let linkSpeed: Field<Int64>
-    public let macAddress: Field<String>
-    public let networkTransportProtocol: Field<CallRecordsNetworkTransportProtocol>
-    public let port: Field<Int32>
-    public let receivedQualityEventRatio: Field<Float>
-    public let reflexiveIPAddress: Field<String>
-    public let relayIPAddress: Field<String>
-    public let relayPort: Field<Int32>
-    public let sentQualityEventRatio: Field<Float>
-    public let subnet: Field<String>
-    public let traceRouteHops: Field<[CallRecordsTraceRouteHop]>
-    public let wifiBand: Field<CallRecordsWifiBand>
-    public let wifiBatteryCharge: Field<Int32>
-    public let wifiChannel: Field<Int32>
-    public let wifiMicrosoftDriver: Field<String>
-    public let wifiMicrosoftDriverVersion: Field<String>
-    public let wifiRadioType: Field<CallRecordsWifiRadioType>
-    public let wifiSignalStrength: Field<Int32>
-    public let wifiVendorDriver: Field<String>
-    public let wifiVendorDriverVersion: Field<String>
-
-    private init() {
-        self.bandwidthLowEventRatio = Field("bandwidthLowEventRatio")
-        self.basicServiceSetIdentifier = Field("basicServiceSetIdentifier")
-        self.connectionType = Field("connectionType")
-        self.delayEventRatio = Field("delayEventRatio")
-        self.dnsSuffix = Field("dnsSuffix")
-        self.ipAddress = Field("ipAddress")
-        self.linkSpeed = Field("linkSpeed")
-        self.macAddress = Field("macAddress")
-        self.networkTransportProtocol = Field("networkTransportProtocol")
-        self.port = Field("port")
-        self.receivedQualityEventRatio = Field("receivedQualityEventRatio")
-        self.reflexiveIPAddress = Field("reflexiveIPAddress")
-        self.relayIPAddress = Field("relayIPAddress")
-        self.relayPort = Field("relayPort")
-        self.sentQualityEventRatio = Field("sentQualityEventRatio")
-        self.subnet = Field("subnet")
-        self.traceRouteHops = Field("traceRouteHops")
-        self.wifiBand = Field("wifiBand")
-        self.wifiBatteryCharge = Field("wifiBatteryCharge")
-        self.wifiChannel = Field("wifiChannel")
-        self.wifiMicrosoftDriver = Field("wifiMicrosoftDriver")
-        self.wifiMicrosoftDriverVersion = Field("wifiMicrosoftDriverVersion")
-        self.wifiRadioType = Field("wifiRadioType")
-        self.wifiSignalStrength = Field("wifiSignalStrength")
-        self.wifiVendorDriver = Field("wifiVendorDriver")
-        self.wifiVendorDriverVersion = Field("wifiVendorDriverVersion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.networkInfo",
+        fields: (
+            bandwidthLowEventRatio: Field("bandwidthLowEventRatio"),
+            basicServiceSetIdentifier: Field("basicServiceSetIdentifier"),
+            connectionType: Field("connectionType"),
+            delayEventRatio: Field("delayEventRatio"),
+            dnsSuffix: Field("dnsSuffix"),
+            ipAddress: Field("ipAddress"),
+            linkSpeed: Field("linkSpeed"),
+            macAddress: Field("macAddress"),
+            networkTransportProtocol: Field("networkTransportProtocol"),
+            port: Field("port"),
+            receivedQualityEventRatio: Field("receivedQualityEventRatio"),
+            reflexiveIPAddress: Field("reflexiveIPAddress"),
+            relayIPAddress: Field("relayIPAddress"),
+            relayPort: Field("relayPort"),
+            sentQualityEventRatio: Field("sentQualityEventRatio"),
+            subnet: Field("subnet"),
+            traceRouteHops: Field("traceRouteHops"),
+            wifiBand: Field("wifiBand"),
+            wifiBatteryCharge: Field("wifiBatteryCharge"),
+            wifiChannel: Field("wifiChannel"),
+            wifiMicrosoftDriver: Field("wifiMicrosoftDriver"),
+            wifiMicrosoftDriverVersion: Field("wifiMicrosoftDriverVersion"),
+            wifiRadioType: Field("wifiRadioType"),
+            wifiSignalStrength: Field("wifiSignalStrength"),
+            wifiVendorDriver: Field("wifiVendorDriver"),
+            wifiVendorDriverVersion: Field("wifiVendorDriverVersion")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.networkTransportProtocol`.
@@ -821,22 +816,22 @@ extension CallRecordsNetworkTransportProtocol {
 public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
 
 /// The properties of a `CallRecordsOrganizer`, inherited ones included.
-public struct CallRecordsOrganizerFields: FieldSet {
+public enum CallRecordsOrganizerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>,
+        identity: Field<CommunicationsIdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.organizer",
         base: CallRecordsParticipantBase.self,
-        fields: CallRecordsOrganizerFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnitInfos: Field("administrativeUnitInfos"),
+            identity: Field("identity")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
 }
 
 /// Requests for one `CallRecordsOrganizer`: `request()` reads, updates or deletes it.
@@ -865,22 +860,22 @@ public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
 public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
 
 /// The properties of a `CallRecordsParticipant`, inherited ones included.
-public struct CallRecordsParticipantFields: FieldSet {
+public enum CallRecordsParticipantFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>,
+        identity: Field<CommunicationsIdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participant",
         base: CallRecordsParticipantBase.self,
-        fields: CallRecordsParticipantFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnitInfos: Field("administrativeUnitInfos"),
+            identity: Field("identity")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
 }
 
 /// Its properties are listed in `CallRecordsParticipantBaseFields`; read and write them as `value.name`.
@@ -892,23 +887,23 @@ public struct CallRecordsParticipantFields: FieldSet {
 public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFields>
 
 /// The properties of a `CallRecordsParticipantBase`, inherited ones included.
-public struct CallRecordsParticipantBaseFields: FieldSet {
+public enum CallRecordsParticipantBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>,
+        identity: Field<CommunicationsIdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participantBase",
         base: Entity.self,
         derived: [CallRecordsOrganizer.self, CallRecordsParticipant.self],
-        fields: CallRecordsParticipantBaseFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnitInfos: Field("administrativeUnitInfos"),
+            identity: Field("identity")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnitInfos: Field<[CallRecordsAdministrativeUnitInfo]>
-    public let identity: Field<CommunicationsIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitInfos = Field("administrativeUnitInfos")
-        self.identity = Field("identity")
-    }
 }
 
 /// Requests for one `CallRecordsParticipantBase`: `request()` reads, updates or deletes it.
@@ -937,32 +932,32 @@ public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
 public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEndpointFields>
 
 /// The properties of a `CallRecordsParticipantEndpoint`, inherited ones included.
-public struct CallRecordsParticipantEndpointFields: FieldSet {
+public enum CallRecordsParticipantEndpointFields: FieldSet {
+    public typealias Table = (
+        userAgent: Field<CallRecordsUserAgent>,
+        associatedIdentity: Field<Identity>,
+        cpuCoresCount: Field<Int32>,
+        cpuName: Field<String>,
+        cpuProcessorSpeedInMhz: Field<Int32>,
+        feedback: Field<CallRecordsUserFeedback>,
+        identity: Field<IdentitySet>,
+        name: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.participantEndpoint",
         base: CallRecordsEndpoint.self,
-        fields: CallRecordsParticipantEndpointFields()
+        fields: (
+            userAgent: Field("userAgent"),
+            associatedIdentity: Field("associatedIdentity"),
+            cpuCoresCount: Field("cpuCoresCount"),
+            cpuName: Field("cpuName"),
+            cpuProcessorSpeedInMhz: Field("cpuProcessorSpeedInMhz"),
+            feedback: Field("feedback"),
+            identity: Field("identity"),
+            name: Field("name")
+        ) as Table
     )
-
-    public let userAgent: Field<CallRecordsUserAgent>
-    public let associatedIdentity: Field<Identity>
-    public let cpuCoresCount: Field<Int32>
-    public let cpuName: Field<String>
-    public let cpuProcessorSpeedInMhz: Field<Int32>
-    public let feedback: Field<CallRecordsUserFeedback>
-    public let identity: Field<IdentitySet>
-    public let name: Field<String>
-
-    private init() {
-        self.userAgent = Field("userAgent")
-        self.associatedIdentity = Field("associatedIdentity")
-        self.cpuCoresCount = Field("cpuCoresCount")
-        self.cpuName = Field("cpuName")
-        self.cpuProcessorSpeedInMhz = Field("cpuProcessorSpeedInMhz")
-        self.feedback = Field("feedback")
-        self.identity = Field("identity")
-        self.name = Field("name")
-    }
 }
 
 /// Requests for one `CallRecordsParticipant`: `request()` reads, updates or deletes it.
@@ -1034,61 +1029,61 @@ extension CallRecordsPstnCallDurationSource {
 public typealias CallRecordsPstnCallLogRow = Model<CallRecordsPstnCallLogRowFields>
 
 /// The properties of a `CallRecordsPstnCallLogRow`, inherited ones included.
-public struct CallRecordsPstnCallLogRowFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.pstnCallLogRow",
-        fields: CallRecordsPstnCallLogRowFields()
+public enum CallRecordsPstnCallLogRowFields: FieldSet {
+    public typealias Table = (
+        callDurationSource: Field<CallRecordsPstnCallDurationSource>,
+        calleeNumber: Field<String>,
+        callerNumber: Field<String>,
+        callId: Field<String>,
+        callType: Field<String>,
+        charge: Field<Decimal>,
+        conferenceId: Field<String>,
+        connectionCharge: Field<Decimal>,
+        currency: Field<String>,
+        destinationContext: Field<String>,
+        destinationName: Field<String>,
+        duration: Field<Int32>,
+        endDateTime: Field<Date>,
+        id: Field<String>,
+        inventoryType: Field<String>,
+        licenseCapability: Field<String>,
+        `operator`: Field<String>,
+        startDateTime: Field<Date>,
+        tenantCountryCode: Field<String>,
+        usageCountryCode: Field<String>,
+        userDisplayName: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>
     )
 
-    public let callDurationSource: Field<CallRecordsPstnCallDurationSource>
-    public let calleeNumber: Field<String>
-    public let callerNumber: Field<String>
-    public let callId: Field<String>
-    public let callType: Field<String>
-    public let charge: Field<Decimal>
-    public let conferenceId: Field<String>
-    public let connectionCharge: Field<Decimal>
-    public let currency: Field<String>
-    public let destinationContext: Field<String>
-    public let destinationName: Field<String>
-    public let duration: Field<Int32>
-    public let endDateTime: Field<Date>
-    public let id: Field<String>
-    public let inventoryType: Field<String>
-    public let licenseCapability: Field<String>
-    public let `operator`: Field<String>
-    public let startDateTime: Field<Date>
-    public let tenantCountryCode: Field<String>
-    public let usageCountryCode: Field<String>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.callDurationSource = Field("callDurationSource")
-        self.calleeNumber = Field("calleeNumber")
-        self.callerNumber = Field("callerNumber")
-        self.callId = Field("callId")
-        self.callType = Field("callType")
-        self.charge = Field("charge")
-        self.conferenceId = Field("conferenceId")
-        self.connectionCharge = Field("connectionCharge")
-        self.currency = Field("currency")
-        self.destinationContext = Field("destinationContext")
-        self.destinationName = Field("destinationName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.id = Field("id")
-        self.inventoryType = Field("inventoryType")
-        self.licenseCapability = Field("licenseCapability")
-        self.operator = Field("operator")
-        self.startDateTime = Field("startDateTime")
-        self.tenantCountryCode = Field("tenantCountryCode")
-        self.usageCountryCode = Field("usageCountryCode")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.pstnCallLogRow",
+        fields: (
+            callDurationSource: Field("callDurationSource"),
+            calleeNumber: Field("calleeNumber"),
+            callerNumber: Field("callerNumber"),
+            callId: Field("callId"),
+            callType: Field("callType"),
+            charge: Field("charge"),
+            conferenceId: Field("conferenceId"),
+            connectionCharge: Field("connectionCharge"),
+            currency: Field("currency"),
+            destinationContext: Field("destinationContext"),
+            destinationName: Field("destinationName"),
+            duration: Field("duration"),
+            endDateTime: Field("endDateTime"),
+            id: Field("id"),
+            inventoryType: Field("inventoryType"),
+            licenseCapability: Field("licenseCapability"),
+            operator: Field("operator"),
+            startDateTime: Field("startDateTime"),
+            tenantCountryCode: Field("tenantCountryCode"),
+            usageCountryCode: Field("usageCountryCode"),
+            userDisplayName: Field("userDisplayName"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CallRecordsSegmentFields`; read and write them as `value.name`.
@@ -1098,30 +1093,30 @@ public struct CallRecordsPstnCallLogRowFields: FieldSet {
 public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
 
 /// The properties of a `CallRecordsSegment`, inherited ones included.
-public struct CallRecordsSegmentFields: FieldSet {
+public enum CallRecordsSegmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callee: Field<CallRecordsEndpoint>,
+        caller: Field<CallRecordsEndpoint>,
+        endDateTime: Field<Date>,
+        failureInfo: Field<CallRecordsFailureInfo>,
+        media: Field<[CallRecordsMedia]>,
+        startDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.segment",
         base: Entity.self,
-        fields: CallRecordsSegmentFields()
+        fields: (
+            id: Field("id"),
+            callee: Field("callee"),
+            caller: Field("caller"),
+            endDateTime: Field("endDateTime"),
+            failureInfo: Field("failureInfo"),
+            media: Field("media"),
+            startDateTime: Field("startDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callee: Field<CallRecordsEndpoint>
-    public let caller: Field<CallRecordsEndpoint>
-    public let endDateTime: Field<Date>
-    public let failureInfo: Field<CallRecordsFailureInfo>
-    public let media: Field<[CallRecordsMedia]>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.callee = Field("callee")
-        self.caller = Field("caller")
-        self.endDateTime = Field("endDateTime")
-        self.failureInfo = Field("failureInfo")
-        self.media = Field("media")
-        self.startDateTime = Field("startDateTime")
-    }
 }
 
 /// Requests for one `CallRecordsSegment`: `request()` reads, updates or deletes it.
@@ -1258,22 +1253,22 @@ extension CallRecordsServiceRole {
 public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgentFields>
 
 /// The properties of a `CallRecordsServiceUserAgent`, inherited ones included.
-public struct CallRecordsServiceUserAgentFields: FieldSet {
+public enum CallRecordsServiceUserAgentFields: FieldSet {
+    public typealias Table = (
+        applicationVersion: Field<String>,
+        headerValue: Field<String>,
+        role: Field<CallRecordsServiceRole>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.serviceUserAgent",
         base: CallRecordsUserAgent.self,
-        fields: CallRecordsServiceUserAgentFields()
+        fields: (
+            applicationVersion: Field("applicationVersion"),
+            headerValue: Field("headerValue"),
+            role: Field("role")
+        ) as Table
     )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-    public let role: Field<CallRecordsServiceRole>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-        self.role = Field("role")
-    }
 }
 
 /// Its properties are listed in `CallRecordsSessionFields`; read and write them as `value.name`.
@@ -1283,36 +1278,36 @@ public struct CallRecordsServiceUserAgentFields: FieldSet {
 public typealias CallRecordsSession = Model<CallRecordsSessionFields>
 
 /// The properties of a `CallRecordsSession`, inherited ones included.
-public struct CallRecordsSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `segments`.
+public enum CallRecordsSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callee: Field<CallRecordsEndpoint>,
+        caller: Field<CallRecordsEndpoint>,
+        endDateTime: Field<Date>,
+        failureInfo: Field<CallRecordsFailureInfo>,
+        isTest: Field<Bool>,
+        modalities: Field<[CallRecordsModality]>,
+        startDateTime: Field<Date>,
+        segments: Field<[CallRecordsSegment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.session",
         base: Entity.self,
-        fields: CallRecordsSessionFields()
+        fields: (
+            id: Field("id"),
+            callee: Field("callee"),
+            caller: Field("caller"),
+            endDateTime: Field("endDateTime"),
+            failureInfo: Field("failureInfo"),
+            isTest: Field("isTest"),
+            modalities: Field("modalities"),
+            startDateTime: Field("startDateTime"),
+            segments: Field("segments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callee: Field<CallRecordsEndpoint>
-    public let caller: Field<CallRecordsEndpoint>
-    public let endDateTime: Field<Date>
-    public let failureInfo: Field<CallRecordsFailureInfo>
-    public let isTest: Field<Bool>
-    public let modalities: Field<[CallRecordsModality]>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("segments")`).
-    public let segments: Field<[CallRecordsSegment]>
-
-    private init() {
-        self.id = Field("id")
-        self.callee = Field("callee")
-        self.caller = Field("caller")
-        self.endDateTime = Field("endDateTime")
-        self.failureInfo = Field("failureInfo")
-        self.isTest = Field("isTest")
-        self.modalities = Field("modalities")
-        self.startDateTime = Field("startDateTime")
-        self.segments = Field("segments")
-    }
 }
 
 /// Requests for one `CallRecordsSession`: `request()` reads, updates or deletes it.
@@ -1350,21 +1345,17 @@ public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
 public typealias CallRecordsTraceRouteHop = Model<CallRecordsTraceRouteHopFields>
 
 /// The properties of a `CallRecordsTraceRouteHop`, inherited ones included.
-public struct CallRecordsTraceRouteHopFields: FieldSet {
+public enum CallRecordsTraceRouteHopFields: FieldSet {
+    public typealias Table = (hopCount: Field<Int32>, ipAddress: Field<String>, roundTripTime: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.traceRouteHop",
-        fields: CallRecordsTraceRouteHopFields()
+        fields: (
+            hopCount: Field("hopCount"),
+            ipAddress: Field("ipAddress"),
+            roundTripTime: Field("roundTripTime")
+        ) as Table
     )
-
-    public let hopCount: Field<Int32>
-    public let ipAddress: Field<String>
-    public let roundTripTime: Field<String>
-
-    private init() {
-        self.hopCount = Field("hopCount")
-        self.ipAddress = Field("ipAddress")
-        self.roundTripTime = Field("roundTripTime")
-    }
 }
 
 /// Its properties are listed in `CallRecordsUserAgentFields`; read and write them as `value.name`.
@@ -1376,20 +1367,14 @@ public struct CallRecordsTraceRouteHopFields: FieldSet {
 public typealias CallRecordsUserAgent = Model<CallRecordsUserAgentFields>
 
 /// The properties of a `CallRecordsUserAgent`, inherited ones included.
-public struct CallRecordsUserAgentFields: FieldSet {
+public enum CallRecordsUserAgentFields: FieldSet {
+    public typealias Table = (applicationVersion: Field<String>, headerValue: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.userAgent",
         derived: [CallRecordsClientUserAgent.self, CallRecordsServiceUserAgent.self],
-        fields: CallRecordsUserAgentFields()
+        fields: (applicationVersion: Field("applicationVersion"), headerValue: Field("headerValue")) as Table
     )
-
-    public let applicationVersion: Field<String>
-    public let headerValue: Field<String>
-
-    private init() {
-        self.applicationVersion = Field("applicationVersion")
-        self.headerValue = Field("headerValue")
-    }
 }
 
 /// Its properties are listed in `CallRecordsUserFeedbackFields`; read and write them as `value.name`.
@@ -1399,21 +1384,17 @@ public struct CallRecordsUserAgentFields: FieldSet {
 public typealias CallRecordsUserFeedback = Model<CallRecordsUserFeedbackFields>
 
 /// The properties of a `CallRecordsUserFeedback`, inherited ones included.
-public struct CallRecordsUserFeedbackFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.callRecords.userFeedback",
-        fields: CallRecordsUserFeedbackFields()
+public enum CallRecordsUserFeedbackFields: FieldSet {
+    public typealias Table = (
+        rating: Field<CallRecordsUserFeedbackRating>,
+        text: Field<String>,
+        tokens: Field<CallRecordsFeedbackTokenSet>
     )
 
-    public let rating: Field<CallRecordsUserFeedbackRating>
-    public let text: Field<String>
-    public let tokens: Field<CallRecordsFeedbackTokenSet>
-
-    private init() {
-        self.rating = Field("rating")
-        self.text = Field("text")
-        self.tokens = Field("tokens")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRecords.userFeedback",
+        fields: (rating: Field("rating"), text: Field("text"), tokens: Field("tokens")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.userFeedbackRating`.
@@ -1447,22 +1428,18 @@ extension CallRecordsUserFeedbackRating {
 public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
 
 /// The properties of a `CallRecordsUserIdentity`, inherited ones included.
-public struct CallRecordsUserIdentityFields: FieldSet {
+public enum CallRecordsUserIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, userPrincipalName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.callRecords.userIdentity",
         base: Identity.self,
-        fields: CallRecordsUserIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.callRecords.videoCodec`.
@@ -1838,17 +1815,13 @@ extension CollectionRequestBuilder where Item == CallRequestBuilder {
 public typealias CallRoute = Model<CallRouteFields>
 
 /// The properties of a `CallRoute`, inherited ones included.
-public struct CallRouteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.callRoute", fields: CallRouteFields())
-    public let final: Field<IdentitySet>
-    public let original: Field<IdentitySet>
-    public let routingType: Field<RoutingType>
+public enum CallRouteFields: FieldSet {
+    public typealias Table = (final: Field<IdentitySet>, original: Field<IdentitySet>, routingType: Field<RoutingType>)
 
-    private init() {
-        self.final = Field("final")
-        self.original = Field("original")
-        self.routingType = Field("routingType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.callRoute",
+        fields: (final: Field("final"), original: Field("original"), routingType: Field("routingType")) as Table
+    )
 }
 
 /// Its properties are listed in `CallStartedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1858,22 +1831,18 @@ public struct CallRouteFields: FieldSet {
 public typealias CallStartedEventMessageDetail = Model<CallStartedEventMessageDetailFields>
 
 /// The properties of a `CallStartedEventMessageDetail`, inherited ones included.
-public struct CallStartedEventMessageDetailFields: FieldSet {
+public enum CallStartedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        callEventType: Field<TeamworkCallEventType>,
+        callId: Field<String>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callStartedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: CallStartedEventMessageDetailFields()
+        fields: (callEventType: Field("callEventType"), callId: Field("callId"), initiator: Field("initiator")) as Table
     )
-
-    public let callEventType: Field<TeamworkCallEventType>
-    public let callId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.callEventType = Field("callEventType")
-        self.callId = Field("callId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.callState`.
@@ -1924,30 +1893,30 @@ extension CallState {
 public typealias CallTranscript = Model<CallTranscriptFields>
 
 /// The properties of a `CallTranscript`, inherited ones included.
-public struct CallTranscriptFields: FieldSet {
+public enum CallTranscriptFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callId: Field<String>,
+        contentCorrelationId: Field<String>,
+        createdDateTime: Field<Date>,
+        endDateTime: Field<Date>,
+        meetingId: Field<String>,
+        meetingOrganizer: Field<IdentitySet>,
+        transcriptContentUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callTranscript",
         base: Entity.self,
-        fields: CallTranscriptFields()
+        fields: (
+            id: Field("id"),
+            callId: Field("callId"),
+            contentCorrelationId: Field("contentCorrelationId"),
+            createdDateTime: Field("createdDateTime"),
+            endDateTime: Field("endDateTime"),
+            meetingId: Field("meetingId"),
+            meetingOrganizer: Field("meetingOrganizer"),
+            transcriptContentUrl: Field("transcriptContentUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callId: Field<String>
-    public let contentCorrelationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let meetingId: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-    public let transcriptContentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callId = Field("callId")
-        self.contentCorrelationId = Field("contentCorrelationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.meetingId = Field("meetingId")
-        self.meetingOrganizer = Field("meetingOrganizer")
-        self.transcriptContentUrl = Field("transcriptContentUrl")
-    }
 }

@@ -11,22 +11,22 @@ import Foundation
 public typealias CallTranscriptEventMessageDetail = Model<CallTranscriptEventMessageDetailFields>
 
 /// The properties of a `CallTranscriptEventMessageDetail`, inherited ones included.
-public struct CallTranscriptEventMessageDetailFields: FieldSet {
+public enum CallTranscriptEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        callId: Field<String>,
+        callTranscriptICalUid: Field<String>,
+        meetingOrganizer: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.callTranscriptEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: CallTranscriptEventMessageDetailFields()
+        fields: (
+            callId: Field("callId"),
+            callTranscriptICalUid: Field("callTranscriptICalUid"),
+            meetingOrganizer: Field("meetingOrganizer")
+        ) as Table
     )
-
-    public let callId: Field<String>
-    public let callTranscriptICalUid: Field<String>
-    public let meetingOrganizer: Field<IdentitySet>
-
-    private init() {
-        self.callId = Field("callId")
-        self.callTranscriptICalUid = Field("callTranscriptICalUid")
-        self.meetingOrganizer = Field("meetingOrganizer")
-    }
 }
 
 /// Requests for one `CallTranscript`: `request()` reads, updates or deletes it.
@@ -76,18 +76,13 @@ extension CollectionRequestBuilder where Item == CallTranscriptRequestBuilder {
 public typealias CallTranscriptionInfo = Model<CallTranscriptionInfoFields>
 
 /// The properties of a `CallTranscriptionInfo`, inherited ones included.
-public struct CallTranscriptionInfoFields: FieldSet {
+public enum CallTranscriptionInfoFields: FieldSet {
+    public typealias Table = (lastModifiedDateTime: Field<Date>, state: Field<CallTranscriptionState>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.callTranscriptionInfo",
-        fields: CallTranscriptionInfoFields()
+        fields: (lastModifiedDateTime: Field("lastModifiedDateTime"), state: Field("state")) as Table
     )
-    public let lastModifiedDateTime: Field<Date>
-    public let state: Field<CallTranscriptionState>
-
-    private init() {
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.state = Field("state")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.callTranscriptionState`.
@@ -115,24 +110,24 @@ extension CallTranscriptionState {
 public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOperationFields>
 
 /// The properties of a `CancelMediaProcessingOperation`, inherited ones included.
-public struct CancelMediaProcessingOperationFields: FieldSet {
+public enum CancelMediaProcessingOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cancelMediaProcessingOperation",
         base: CommsOperation.self,
-        fields: CancelMediaProcessingOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `CancelMediaProcessingOperation`: `request()` reads, updates or deletes it.
@@ -161,25 +156,24 @@ public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder 
 public typealias CanvasLayout = Model<CanvasLayoutFields>
 
 /// The properties of a `CanvasLayout`, inherited ones included.
-public struct CanvasLayoutFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `horizontalSections`, `verticalSection`.
+public enum CanvasLayoutFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        horizontalSections: Field<[HorizontalSection]>,
+        verticalSection: Field<VerticalSection>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.canvasLayout",
         base: Entity.self,
-        fields: CanvasLayoutFields()
+        fields: (
+            id: Field("id"),
+            horizontalSections: Field("horizontalSections"),
+            verticalSection: Field("verticalSection")
+        ) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("horizontalSections")`).
-    public let horizontalSections: Field<[HorizontalSection]>
-
-    /// Present when the request expanded it (`expand("verticalSection")`).
-    public let verticalSection: Field<VerticalSection>
-
-    private init() {
-        self.id = Field("id")
-        self.horizontalSections = Field("horizontalSections")
-        self.verticalSection = Field("verticalSection")
-    }
 }
 
 /// Requests for one `CanvasLayout`: `request()` reads, updates or deletes it.
@@ -313,23 +307,27 @@ extension CategoryColor {
 public typealias CertificateAuthority = Model<CertificateAuthorityFields>
 
 /// The properties of a `CertificateAuthority`, inherited ones included.
-public struct CertificateAuthorityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certificateAuthority", fields: CertificateAuthorityFields())
-    public let certificate: Field<Data>
-    public let certificateRevocationListUrl: Field<String>
-    public let deltaCertificateRevocationListUrl: Field<String>
-    public let isRootAuthority: Field<Bool>
-    public let issuer: Field<String>
-    public let issuerSki: Field<String>
+public enum CertificateAuthorityFields: FieldSet {
+    public typealias Table = (
+        certificate: Field<Data>,
+        certificateRevocationListUrl: Field<String>,
+        deltaCertificateRevocationListUrl: Field<String>,
+        isRootAuthority: Field<Bool>,
+        issuer: Field<String>,
+        issuerSki: Field<String>
+    )
 
-    private init() {
-        self.certificate = Field("certificate")
-        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
-        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
-        self.isRootAuthority = Field("isRootAuthority")
-        self.issuer = Field("issuer")
-        self.issuerSki = Field("issuerSki")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.certificateAuthority",
+        fields: (
+            certificate: Field("certificate"),
+            certificateRevocationListUrl: Field("certificateRevocationListUrl"),
+            deltaCertificateRevocationListUrl: Field("deltaCertificateRevocationListUrl"),
+            isRootAuthority: Field("isRootAuthority"),
+            issuer: Field("issuer"),
+            issuerSki: Field("issuerSki")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CertificateAuthorityDetailFields`; read and write them as `value.name`.
@@ -339,42 +337,42 @@ public struct CertificateAuthorityFields: FieldSet {
 public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFields>
 
 /// The properties of a `CertificateAuthorityDetail`, inherited ones included.
-public struct CertificateAuthorityDetailFields: FieldSet {
+public enum CertificateAuthorityDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        certificate: Field<Data>,
+        certificateAuthorityType: Field<CertificateAuthorityType>,
+        certificateRevocationListUrl: Field<String>,
+        createdDateTime: Field<Date>,
+        deltaCertificateRevocationListUrl: Field<String>,
+        displayName: Field<String>,
+        expirationDateTime: Field<Date>,
+        isIssuerHintEnabled: Field<Bool>,
+        issuer: Field<String>,
+        issuerSubjectKeyIdentifier: Field<String>,
+        thumbprint: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.certificateAuthorityDetail",
         base: DirectoryObject.self,
-        fields: CertificateAuthorityDetailFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            certificate: Field("certificate"),
+            certificateAuthorityType: Field("certificateAuthorityType"),
+            certificateRevocationListUrl: Field("certificateRevocationListUrl"),
+            createdDateTime: Field("createdDateTime"),
+            deltaCertificateRevocationListUrl: Field("deltaCertificateRevocationListUrl"),
+            displayName: Field("displayName"),
+            expirationDateTime: Field("expirationDateTime"),
+            isIssuerHintEnabled: Field("isIssuerHintEnabled"),
+            issuer: Field("issuer"),
+            issuerSubjectKeyIdentifier: Field("issuerSubjectKeyIdentifier"),
+            thumbprint: Field("thumbprint")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let certificate: Field<Data>
-    public let certificateAuthorityType: Field<CertificateAuthorityType>
-    public let certificateRevocationListUrl: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deltaCertificateRevocationListUrl: Field<String>
-    public let displayName: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let isIssuerHintEnabled: Field<Bool>
-    public let issuer: Field<String>
-    public let issuerSubjectKeyIdentifier: Field<String>
-    public let thumbprint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.certificate = Field("certificate")
-        self.certificateAuthorityType = Field("certificateAuthorityType")
-        self.certificateRevocationListUrl = Field("certificateRevocationListUrl")
-        self.createdDateTime = Field("createdDateTime")
-        self.deltaCertificateRevocationListUrl = Field("deltaCertificateRevocationListUrl")
-        self.displayName = Field("displayName")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.isIssuerHintEnabled = Field("isIssuerHintEnabled")
-        self.issuer = Field("issuer")
-        self.issuerSubjectKeyIdentifier = Field("issuerSubjectKeyIdentifier")
-        self.thumbprint = Field("thumbprint")
-    }
 }
 
 /// Requests for one `CertificateAuthorityDetail`: `request()` reads, updates or deletes it.
@@ -524,20 +522,14 @@ extension CertificateAuthorityType {
 public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthConfigurationFields>
 
 /// The properties of a `CertificateBasedAuthConfiguration`, inherited ones included.
-public struct CertificateBasedAuthConfigurationFields: FieldSet {
+public enum CertificateBasedAuthConfigurationFields: FieldSet {
+    public typealias Table = (id: Field<String>, certificateAuthorities: Field<[CertificateAuthority]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.certificateBasedAuthConfiguration",
         base: Entity.self,
-        fields: CertificateBasedAuthConfigurationFields()
+        fields: (id: Field("id"), certificateAuthorities: Field("certificateAuthorities")) as Table
     )
-
-    public let id: Field<String>
-    public let certificateAuthorities: Field<[CertificateAuthority]>
-
-    private init() {
-        self.id = Field("id")
-        self.certificateAuthorities = Field("certificateAuthorities")
-    }
 }
 
 /// Requests for one `CertificateBasedAuthConfiguration`: `request()` reads, updates or deletes it.
@@ -569,32 +561,32 @@ public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuild
 public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
 
 /// The properties of a `CertificateBasedAuthPki`, inherited ones included.
-public struct CertificateBasedAuthPkiFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `certificateAuthorities`.
+public enum CertificateBasedAuthPkiFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<String>,
+        statusDetails: Field<String>,
+        certificateAuthorities: Field<[CertificateAuthorityDetail]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.certificateBasedAuthPki",
         base: DirectoryObject.self,
-        fields: CertificateBasedAuthPkiFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            statusDetails: Field("statusDetails"),
+            certificateAuthorities: Field("certificateAuthorities")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<String>
-    public let statusDetails: Field<String>
-
-    /// Present when the request expanded it (`expand("certificateAuthorities")`).
-    public let certificateAuthorities: Field<[CertificateAuthorityDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.statusDetails = Field("statusDetails")
-        self.certificateAuthorities = Field("certificateAuthorities")
-    }
 }
 
 /// Requests for one `CertificateBasedAuthPki`: `request()` reads, updates or deletes it.
@@ -760,27 +752,27 @@ extension CertificateStatus {
 public typealias Certification = Model<CertificationFields>
 
 /// The properties of a `Certification`, inherited ones included.
-public struct CertificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certification", fields: CertificationFields())
+///
+/// - `certificationDetailsUrl`, `isCertifiedByMicrosoft`: Set by the service: read it, do not send it.
+public enum CertificationFields: FieldSet {
+    public typealias Table = (
+        certificationDetailsUrl: Field<String>,
+        certificationExpirationDateTime: Field<Date>,
+        isCertifiedByMicrosoft: Field<Bool>,
+        isPublisherAttested: Field<Bool>,
+        lastCertificationDateTime: Field<Date>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let certificationDetailsUrl: Field<String>
-
-    public let certificationExpirationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let isCertifiedByMicrosoft: Field<Bool>
-
-    public let isPublisherAttested: Field<Bool>
-    public let lastCertificationDateTime: Field<Date>
-
-    private init() {
-        self.certificationDetailsUrl = Field("certificationDetailsUrl")
-        self.certificationExpirationDateTime = Field("certificationExpirationDateTime")
-        self.isCertifiedByMicrosoft = Field("isCertifiedByMicrosoft")
-        self.isPublisherAttested = Field("isPublisherAttested")
-        self.lastCertificationDateTime = Field("lastCertificationDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.certification",
+        fields: (
+            certificationDetailsUrl: Field("certificationDetailsUrl"),
+            certificationExpirationDateTime: Field("certificationExpirationDateTime"),
+            isCertifiedByMicrosoft: Field("isCertifiedByMicrosoft"),
+            isPublisherAttested: Field("isPublisherAttested"),
+            lastCertificationDateTime: Field("lastCertificationDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CertificationControlFields`; read and write them as `value.name`.
@@ -790,15 +782,13 @@ public struct CertificationFields: FieldSet {
 public typealias CertificationControl = Model<CertificationControlFields>
 
 /// The properties of a `CertificationControl`, inherited ones included.
-public struct CertificationControlFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.certificationControl", fields: CertificationControlFields())
-    public let name: Field<String>
-    public let url: Field<String>
+public enum CertificationControlFields: FieldSet {
+    public typealias Table = (name: Field<String>, url: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.certificationControl",
+        fields: (name: Field("name"), url: Field("url")) as Table
+    )
 }
 
 /// Its properties are listed in `ChallengingWordFields`; read and write them as `value.name`.
@@ -808,15 +798,13 @@ public struct CertificationControlFields: FieldSet {
 public typealias ChallengingWord = Model<ChallengingWordFields>
 
 /// The properties of a `ChallengingWord`, inherited ones included.
-public struct ChallengingWordFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.challengingWord", fields: ChallengingWordFields())
-    public let count: Field<Int64>
-    public let word: Field<String>
+public enum ChallengingWordFields: FieldSet {
+    public typealias Table = (count: Field<Int64>, word: Field<String>)
 
-    private init() {
-        self.count = Field("count")
-        self.word = Field("word")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.challengingWord",
+        fields: (count: Field("count"), word: Field("word")) as Table
+    )
 }
 
 /// Its properties are listed in `ChangeNotificationFields`; read and write them as `value.name`.
@@ -826,31 +814,35 @@ public struct ChallengingWordFields: FieldSet {
 public typealias ChangeNotification = Model<ChangeNotificationFields>
 
 /// The properties of a `ChangeNotification`, inherited ones included.
-public struct ChangeNotificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.changeNotification", fields: ChangeNotificationFields())
-    public let changeType: Field<ChangeType>
-    public let clientState: Field<String>
-    public let encryptedContent: Field<ChangeNotificationEncryptedContent>
-    public let id: Field<String>
-    public let lifecycleEvent: Field<LifecycleEventType>
-    public let resource: Field<String>
-    public let resourceData: Field<ResourceData>
-    public let subscriptionExpirationDateTime: Field<Date>
-    public let subscriptionId: Field<String>
-    public let tenantId: Field<String>
+public enum ChangeNotificationFields: FieldSet {
+    public typealias Table = (
+        changeType: Field<ChangeType>,
+        clientState: Field<String>,
+        encryptedContent: Field<ChangeNotificationEncryptedContent>,
+        id: Field<String>,
+        lifecycleEvent: Field<LifecycleEventType>,
+        resource: Field<String>,
+        resourceData: Field<ResourceData>,
+        subscriptionExpirationDateTime: Field<Date>,
+        subscriptionId: Field<String>,
+        tenantId: Field<String>
+    )
 
-    private init() {
-        self.changeType = Field("changeType")
-        self.clientState = Field("clientState")
-        self.encryptedContent = Field("encryptedContent")
-        self.id = Field("id")
-        self.lifecycleEvent = Field("lifecycleEvent")
-        self.resource = Field("resource")
-        self.resourceData = Field("resourceData")
-        self.subscriptionExpirationDateTime = Field("subscriptionExpirationDateTime")
-        self.subscriptionId = Field("subscriptionId")
-        self.tenantId = Field("tenantId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeNotification",
+        fields: (
+            changeType: Field("changeType"),
+            clientState: Field("clientState"),
+            encryptedContent: Field("encryptedContent"),
+            id: Field("id"),
+            lifecycleEvent: Field("lifecycleEvent"),
+            resource: Field("resource"),
+            resourceData: Field("resourceData"),
+            subscriptionExpirationDateTime: Field("subscriptionExpirationDateTime"),
+            subscriptionId: Field("subscriptionId"),
+            tenantId: Field("tenantId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChangeNotificationCollectionFields`; read and write them as `value.name`.
@@ -860,19 +852,13 @@ public struct ChangeNotificationFields: FieldSet {
 public typealias ChangeNotificationCollection = Model<ChangeNotificationCollectionFields>
 
 /// The properties of a `ChangeNotificationCollection`, inherited ones included.
-public struct ChangeNotificationCollectionFields: FieldSet {
+public enum ChangeNotificationCollectionFields: FieldSet {
+    public typealias Table = (validationTokens: Field<[String]>, value: Field<[ChangeNotification]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.changeNotificationCollection",
-        fields: ChangeNotificationCollectionFields()
+        fields: (validationTokens: Field("validationTokens"), value: Field("value")) as Table
     )
-
-    public let validationTokens: Field<[String]>
-    public let value: Field<[ChangeNotification]>
-
-    private init() {
-        self.validationTokens = Field("validationTokens")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `ChangeNotificationEncryptedContentFields`; read and write them as `value.name`.
@@ -882,25 +868,25 @@ public struct ChangeNotificationCollectionFields: FieldSet {
 public typealias ChangeNotificationEncryptedContent = Model<ChangeNotificationEncryptedContentFields>
 
 /// The properties of a `ChangeNotificationEncryptedContent`, inherited ones included.
-public struct ChangeNotificationEncryptedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.changeNotificationEncryptedContent",
-        fields: ChangeNotificationEncryptedContentFields()
+public enum ChangeNotificationEncryptedContentFields: FieldSet {
+    public typealias Table = (
+        data: Field<String>,
+        dataKey: Field<String>,
+        dataSignature: Field<String>,
+        encryptionCertificateId: Field<String>,
+        encryptionCertificateThumbprint: Field<String>
     )
 
-    public let data: Field<String>
-    public let dataKey: Field<String>
-    public let dataSignature: Field<String>
-    public let encryptionCertificateId: Field<String>
-    public let encryptionCertificateThumbprint: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.dataKey = Field("dataKey")
-        self.dataSignature = Field("dataSignature")
-        self.encryptionCertificateId = Field("encryptionCertificateId")
-        self.encryptionCertificateThumbprint = Field("encryptionCertificateThumbprint")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.changeNotificationEncryptedContent",
+        fields: (
+            data: Field("data"),
+            dataKey: Field("dataKey"),
+            dataSignature: Field("dataSignature"),
+            encryptionCertificateId: Field("encryptionCertificateId"),
+            encryptionCertificateThumbprint: Field("encryptionCertificateThumbprint")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChangeTrackedEntityFields`; read and write them as `value.name`.
@@ -912,7 +898,17 @@ public struct ChangeNotificationEncryptedContentFields: FieldSet {
 public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
 
 /// The properties of a `ChangeTrackedEntity`, inherited ones included.
-public struct ChangeTrackedEntityFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum ChangeTrackedEntityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.changeTrackedEntity",
         base: Entity.self,
@@ -928,28 +924,14 @@ public struct ChangeTrackedEntityFields: FieldSet {
             TimeOffReason.self,
             WorkforceIntegration.self,
         ],
-        fields: ChangeTrackedEntityFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `ChangeTrackedEntity`: `request()` reads, updates or deletes it.
@@ -1004,67 +986,61 @@ extension ChangeType {
 public typealias Channel = Model<ChannelFields>
 
 /// The properties of a `Channel`, inherited ones included.
-public struct ChannelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channel", base: Entity.self, fields: ChannelFields())
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let isArchived: Field<Bool>
-    public let isFavoriteByDefault: Field<Bool>
-    public let layoutType: Field<ChannelLayoutType>
-    public let membershipType: Field<ChannelMembershipType>
-    public let migrationMode: Field<MigrationMode>
-    public let originalCreatedDateTime: Field<Date>
-    public let summary: Field<ChannelSummary>
-    public let tenantId: Field<String>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `allMembers`, `enabledApps`, `filesFolder`, `members`,
+///   `messages`, `sharedWithTeams`, `tabs`.
+public enum ChannelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>,
+        isArchived: Field<Bool>,
+        isFavoriteByDefault: Field<Bool>,
+        layoutType: Field<ChannelLayoutType>,
+        membershipType: Field<ChannelMembershipType>,
+        migrationMode: Field<MigrationMode>,
+        originalCreatedDateTime: Field<Date>,
+        summary: Field<ChannelSummary>,
+        tenantId: Field<String>,
+        webUrl: Field<String>,
+        allMembers: Field<[ConversationMember]>,
+        enabledApps: Field<[TeamsApp]>,
+        filesFolder: Field<DriveItem>,
+        members: Field<[ConversationMember]>,
+        messages: Field<[ChatMessage]>,
+        sharedWithTeams: Field<[SharedWithChannelTeamInfo]>,
+        tabs: Field<[TeamsTab]>
+    )
 
-    /// Present when the request expanded it (`expand("allMembers")`).
-    public let allMembers: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("enabledApps")`).
-    public let enabledApps: Field<[TeamsApp]>
-
-    /// Present when the request expanded it (`expand("filesFolder")`).
-    public let filesFolder: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ChatMessage]>
-
-    /// Present when the request expanded it (`expand("sharedWithTeams")`).
-    public let sharedWithTeams: Field<[SharedWithChannelTeamInfo]>
-
-    /// Present when the request expanded it (`expand("tabs")`).
-    public let tabs: Field<[TeamsTab]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.isArchived = Field("isArchived")
-        self.isFavoriteByDefault = Field("isFavoriteByDefault")
-        self.layoutType = Field("layoutType")
-        self.membershipType = Field("membershipType")
-        self.migrationMode = Field("migrationMode")
-        self.originalCreatedDateTime = Field("originalCreatedDateTime")
-        self.summary = Field("summary")
-        self.tenantId = Field("tenantId")
-        self.webUrl = Field("webUrl")
-        self.allMembers = Field("allMembers")
-        self.enabledApps = Field("enabledApps")
-        self.filesFolder = Field("filesFolder")
-        self.members = Field("members")
-        self.messages = Field("messages")
-        self.sharedWithTeams = Field("sharedWithTeams")
-        self.tabs = Field("tabs")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.channel",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            email: Field("email"),
+            isArchived: Field("isArchived"),
+            isFavoriteByDefault: Field("isFavoriteByDefault"),
+            layoutType: Field("layoutType"),
+            membershipType: Field("membershipType"),
+            migrationMode: Field("migrationMode"),
+            originalCreatedDateTime: Field("originalCreatedDateTime"),
+            summary: Field("summary"),
+            tenantId: Field("tenantId"),
+            webUrl: Field("webUrl"),
+            allMembers: Field("allMembers"),
+            enabledApps: Field("enabledApps"),
+            filesFolder: Field("filesFolder"),
+            members: Field("members"),
+            messages: Field("messages"),
+            sharedWithTeams: Field("sharedWithTeams"),
+            tabs: Field("tabs")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChannelAddedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1074,22 +1050,22 @@ public struct ChannelFields: FieldSet {
 public typealias ChannelAddedEventMessageDetail = Model<ChannelAddedEventMessageDetailFields>
 
 /// The properties of a `ChannelAddedEventMessageDetail`, inherited ones included.
-public struct ChannelAddedEventMessageDetailFields: FieldSet {
+public enum ChannelAddedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        channelDisplayName: Field<String>,
+        channelId: Field<String>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelAddedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelAddedEventMessageDetailFields()
+        fields: (
+            channelDisplayName: Field("channelDisplayName"),
+            channelId: Field("channelId"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `ChannelDeletedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1099,22 +1075,22 @@ public struct ChannelAddedEventMessageDetailFields: FieldSet {
 public typealias ChannelDeletedEventMessageDetail = Model<ChannelDeletedEventMessageDetailFields>
 
 /// The properties of a `ChannelDeletedEventMessageDetail`, inherited ones included.
-public struct ChannelDeletedEventMessageDetailFields: FieldSet {
+public enum ChannelDeletedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        channelDisplayName: Field<String>,
+        channelId: Field<String>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelDeletedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelDeletedEventMessageDetailFields()
+        fields: (
+            channelDisplayName: Field("channelDisplayName"),
+            channelId: Field("channelId"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `ChannelDescriptionUpdatedEventMessageDetailFields`; read and write them as
@@ -1126,22 +1102,22 @@ public struct ChannelDeletedEventMessageDetailFields: FieldSet {
 public typealias ChannelDescriptionUpdatedEventMessageDetail = Model<ChannelDescriptionUpdatedEventMessageDetailFields>
 
 /// The properties of a `ChannelDescriptionUpdatedEventMessageDetail`, inherited ones included.
-public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
+public enum ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        channelDescription: Field<String>,
+        channelId: Field<String>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelDescriptionUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelDescriptionUpdatedEventMessageDetailFields()
+        fields: (
+            channelDescription: Field("channelDescription"),
+            channelId: Field("channelId"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let channelDescription: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDescription = Field("channelDescription")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `ChannelIdentityFields`; read and write them as `value.name`.
@@ -1151,15 +1127,13 @@ public struct ChannelDescriptionUpdatedEventMessageDetailFields: FieldSet {
 public typealias ChannelIdentity = Model<ChannelIdentityFields>
 
 /// The properties of a `ChannelIdentity`, inherited ones included.
-public struct ChannelIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channelIdentity", fields: ChannelIdentityFields())
-    public let channelId: Field<String>
-    public let teamId: Field<String>
+public enum ChannelIdentityFields: FieldSet {
+    public typealias Table = (channelId: Field<String>, teamId: Field<String>)
 
-    private init() {
-        self.channelId = Field("channelId")
-        self.teamId = Field("teamId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelIdentity",
+        fields: (channelId: Field("channelId"), teamId: Field("teamId")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.channelLayoutType`.
@@ -1185,20 +1159,14 @@ extension ChannelLayoutType {
 public typealias ChannelMembersNotificationRecipient = Model<ChannelMembersNotificationRecipientFields>
 
 /// The properties of a `ChannelMembersNotificationRecipient`, inherited ones included.
-public struct ChannelMembersNotificationRecipientFields: FieldSet {
+public enum ChannelMembersNotificationRecipientFields: FieldSet {
+    public typealias Table = (channelId: Field<String>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelMembersNotificationRecipient",
         base: TeamworkNotificationRecipient.self,
-        fields: ChannelMembersNotificationRecipientFields()
+        fields: (channelId: Field("channelId"), teamId: Field("teamId")) as Table
     )
-
-    public let channelId: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.channelMembershipType`.
@@ -1226,22 +1194,22 @@ extension ChannelMembershipType {
 public typealias ChannelRenamedEventMessageDetail = Model<ChannelRenamedEventMessageDetailFields>
 
 /// The properties of a `ChannelRenamedEventMessageDetail`, inherited ones included.
-public struct ChannelRenamedEventMessageDetailFields: FieldSet {
+public enum ChannelRenamedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        channelDisplayName: Field<String>,
+        channelId: Field<String>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelRenamedEventMessageDetailFields()
+        fields: (
+            channelDisplayName: Field("channelDisplayName"),
+            channelId: Field("channelId"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let channelDisplayName: Field<String>
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelDisplayName = Field("channelDisplayName")
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Requests for one `Channel`: `request()` reads, updates or deletes it.
@@ -1406,20 +1374,14 @@ public typealias ChannelSetAsFavoriteByDefaultEventMessageDetail =
     Model<ChannelSetAsFavoriteByDefaultEventMessageDetailFields>
 
 /// The properties of a `ChannelSetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
-public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
+public enum ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
+    public typealias Table = (channelId: Field<String>, initiator: Field<IdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelSetAsFavoriteByDefaultEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelSetAsFavoriteByDefaultEventMessageDetailFields()
+        fields: (channelId: Field("channelId"), initiator: Field("initiator")) as Table
     )
-
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `ChannelSummaryFields`; read and write them as `value.name`.
@@ -1429,19 +1391,23 @@ public struct ChannelSetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
 public typealias ChannelSummary = Model<ChannelSummaryFields>
 
 /// The properties of a `ChannelSummary`, inherited ones included.
-public struct ChannelSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.channelSummary", fields: ChannelSummaryFields())
-    public let guestsCount: Field<Int32>
-    public let hasMembersFromOtherTenants: Field<Bool>
-    public let membersCount: Field<Int32>
-    public let ownersCount: Field<Int32>
+public enum ChannelSummaryFields: FieldSet {
+    public typealias Table = (
+        guestsCount: Field<Int32>,
+        hasMembersFromOtherTenants: Field<Bool>,
+        membersCount: Field<Int32>,
+        ownersCount: Field<Int32>
+    )
 
-    private init() {
-        self.guestsCount = Field("guestsCount")
-        self.hasMembersFromOtherTenants = Field("hasMembersFromOtherTenants")
-        self.membersCount = Field("membersCount")
-        self.ownersCount = Field("ownersCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.channelSummary",
+        fields: (
+            guestsCount: Field("guestsCount"),
+            hasMembersFromOtherTenants: Field("hasMembersFromOtherTenants"),
+            membersCount: Field("membersCount"),
+            ownersCount: Field("ownersCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields`; read and write them as
@@ -1454,20 +1420,14 @@ public typealias ChannelUnsetAsFavoriteByDefaultEventMessageDetail =
     Model<ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields>
 
 /// The properties of a `ChannelUnsetAsFavoriteByDefaultEventMessageDetail`, inherited ones included.
-public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
+public enum ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet {
+    public typealias Table = (channelId: Field<String>, initiator: Field<IdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.channelUnsetAsFavoriteByDefaultEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields()
+        fields: (channelId: Field("channelId"), initiator: Field("initiator")) as Table
     )
-
-    public let channelId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.channelId = Field("channelId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `ChatFields`; read and write them as `value.name`.
@@ -1477,67 +1437,59 @@ public struct ChannelUnsetAsFavoriteByDefaultEventMessageDetailFields: FieldSet 
 public typealias Chat = Model<ChatFields>
 
 /// The properties of a `Chat`, inherited ones included.
-public struct ChatFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chat", base: Entity.self, fields: ChatFields())
-    public let id: Field<String>
-    public let chatType: Field<ChatType>
-    public let createdDateTime: Field<Date>
-    public let isHiddenForAllMembers: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let migrationMode: Field<MigrationMode>
-    public let onlineMeetingInfo: Field<TeamworkOnlineMeetingInfo>
-    public let originalCreatedDateTime: Field<Date>
-    public let tenantId: Field<String>
-    public let topic: Field<String>
-    public let viewpoint: Field<ChatViewpoint>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `installedApps`, `lastMessagePreview`, `members`,
+///   `messages`, `permissionGrants`, `pinnedMessages`, `tabs`, `targetedMessages`.
+public enum ChatFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        chatType: Field<ChatType>,
+        createdDateTime: Field<Date>,
+        isHiddenForAllMembers: Field<Bool>,
+        lastUpdatedDateTime: Field<Date>,
+        migrationMode: Field<MigrationMode>,
+        onlineMeetingInfo: Field<TeamworkOnlineMeetingInfo>,
+        originalCreatedDateTime: Field<Date>,
+        tenantId: Field<String>,
+        topic: Field<String>,
+        viewpoint: Field<ChatViewpoint>,
+        webUrl: Field<String>,
+        installedApps: Field<[TeamsAppInstallation]>,
+        lastMessagePreview: Field<ChatMessageInfo>,
+        members: Field<[ConversationMember]>,
+        messages: Field<[ChatMessage]>,
+        permissionGrants: Field<[ResourceSpecificPermissionGrant]>,
+        pinnedMessages: Field<[PinnedChatMessageInfo]>,
+        tabs: Field<[TeamsTab]>,
+        targetedMessages: Field<[TargetedChatMessage]>
+    )
 
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[TeamsAppInstallation]>
-
-    /// Present when the request expanded it (`expand("lastMessagePreview")`).
-    public let lastMessagePreview: Field<ChatMessageInfo>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ChatMessage]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("pinnedMessages")`).
-    public let pinnedMessages: Field<[PinnedChatMessageInfo]>
-
-    /// Present when the request expanded it (`expand("tabs")`).
-    public let tabs: Field<[TeamsTab]>
-
-    /// Present when the request expanded it (`expand("targetedMessages")`).
-    public let targetedMessages: Field<[TargetedChatMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.chatType = Field("chatType")
-        self.createdDateTime = Field("createdDateTime")
-        self.isHiddenForAllMembers = Field("isHiddenForAllMembers")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.migrationMode = Field("migrationMode")
-        self.onlineMeetingInfo = Field("onlineMeetingInfo")
-        self.originalCreatedDateTime = Field("originalCreatedDateTime")
-        self.tenantId = Field("tenantId")
-        self.topic = Field("topic")
-        self.viewpoint = Field("viewpoint")
-        self.webUrl = Field("webUrl")
-        self.installedApps = Field("installedApps")
-        self.lastMessagePreview = Field("lastMessagePreview")
-        self.members = Field("members")
-        self.messages = Field("messages")
-        self.permissionGrants = Field("permissionGrants")
-        self.pinnedMessages = Field("pinnedMessages")
-        self.tabs = Field("tabs")
-        self.targetedMessages = Field("targetedMessages")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chat",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            chatType: Field("chatType"),
+            createdDateTime: Field("createdDateTime"),
+            isHiddenForAllMembers: Field("isHiddenForAllMembers"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            migrationMode: Field("migrationMode"),
+            onlineMeetingInfo: Field("onlineMeetingInfo"),
+            originalCreatedDateTime: Field("originalCreatedDateTime"),
+            tenantId: Field("tenantId"),
+            topic: Field("topic"),
+            viewpoint: Field("viewpoint"),
+            webUrl: Field("webUrl"),
+            installedApps: Field("installedApps"),
+            lastMessagePreview: Field("lastMessagePreview"),
+            members: Field("members"),
+            messages: Field("messages"),
+            permissionGrants: Field("permissionGrants"),
+            pinnedMessages: Field("pinnedMessages"),
+            tabs: Field("tabs"),
+            targetedMessages: Field("targetedMessages")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChatInfoFields`; read and write them as `value.name`.
@@ -1547,17 +1499,17 @@ public struct ChatFields: FieldSet {
 public typealias ChatInfo = Model<ChatInfoFields>
 
 /// The properties of a `ChatInfo`, inherited ones included.
-public struct ChatInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatInfo", fields: ChatInfoFields())
-    public let messageId: Field<String>
-    public let replyChainMessageId: Field<String>
-    public let threadId: Field<String>
+public enum ChatInfoFields: FieldSet {
+    public typealias Table = (messageId: Field<String>, replyChainMessageId: Field<String>, threadId: Field<String>)
 
-    private init() {
-        self.messageId = Field("messageId")
-        self.replyChainMessageId = Field("replyChainMessageId")
-        self.threadId = Field("threadId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatInfo",
+        fields: (
+            messageId: Field("messageId"),
+            replyChainMessageId: Field("replyChainMessageId"),
+            threadId: Field("threadId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChatMembersNotificationRecipientFields`; read and write them as `value.name`.
@@ -1588,71 +1540,69 @@ public struct ChatMembersNotificationRecipientFields: FieldSet {
 public typealias ChatMessage = Model<ChatMessageFields>
 
 /// The properties of a `ChatMessage`, inherited ones included.
-public struct ChatMessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `hostedContents`, `replies`.
+public enum ChatMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attachments: Field<[ChatMessageAttachment]>,
+        body: Field<ItemBody>,
+        channelIdentity: Field<ChannelIdentity>,
+        chatId: Field<String>,
+        createdDateTime: Field<Date>,
+        deletedDateTime: Field<Date>,
+        etag: Field<String>,
+        eventDetail: Field<EventMessageDetail>,
+        from: Field<ChatMessageFromIdentitySet>,
+        importance: Field<ChatMessageImportance>,
+        lastEditedDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>,
+        mentions: Field<[ChatMessageMention]>,
+        messageHistory: Field<[ChatMessageHistoryItem]>,
+        messageType: Field<ChatMessageType>,
+        policyViolation: Field<ChatMessagePolicyViolation>,
+        reactions: Field<[ChatMessageReaction]>,
+        replyToId: Field<String>,
+        subject: Field<String>,
+        summary: Field<String>,
+        webUrl: Field<String>,
+        hostedContents: Field<[ChatMessageHostedContent]>,
+        replies: Field<[ChatMessage]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessage",
         base: Entity.self,
         derived: [TargetedChatMessage.self],
-        fields: ChatMessageFields()
+        fields: (
+            id: Field("id"),
+            attachments: Field("attachments"),
+            body: Field("body"),
+            channelIdentity: Field("channelIdentity"),
+            chatId: Field("chatId"),
+            createdDateTime: Field("createdDateTime"),
+            deletedDateTime: Field("deletedDateTime"),
+            etag: Field("etag"),
+            eventDetail: Field("eventDetail"),
+            from: Field("from"),
+            importance: Field("importance"),
+            lastEditedDateTime: Field("lastEditedDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale"),
+            mentions: Field("mentions"),
+            messageHistory: Field("messageHistory"),
+            messageType: Field("messageType"),
+            policyViolation: Field("policyViolation"),
+            reactions: Field("reactions"),
+            replyToId: Field("replyToId"),
+            subject: Field("subject"),
+            summary: Field("summary"),
+            webUrl: Field("webUrl"),
+            hostedContents: Field("hostedContents"),
+            replies: Field("replies")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attachments: Field<[ChatMessageAttachment]>
-    public let body: Field<ItemBody>
-    public let channelIdentity: Field<ChannelIdentity>
-    public let chatId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let etag: Field<String>
-    public let eventDetail: Field<EventMessageDetail>
-    public let from: Field<ChatMessageFromIdentitySet>
-    public let importance: Field<ChatMessageImportance>
-    public let lastEditedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let mentions: Field<[ChatMessageMention]>
-    public let messageHistory: Field<[ChatMessageHistoryItem]>
-    public let messageType: Field<ChatMessageType>
-    public let policyViolation: Field<ChatMessagePolicyViolation>
-    public let reactions: Field<[ChatMessageReaction]>
-    public let replyToId: Field<String>
-    public let subject: Field<String>
-    public let summary: Field<String>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("hostedContents")`).
-    public let hostedContents: Field<[ChatMessageHostedContent]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[ChatMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.attachments = Field("attachments")
-        self.body = Field("body")
-        self.channelIdentity = Field("channelIdentity")
-        self.chatId = Field("chatId")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.etag = Field("etag")
-        self.eventDetail = Field("eventDetail")
-        self.from = Field("from")
-        self.importance = Field("importance")
-        self.lastEditedDateTime = Field("lastEditedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.mentions = Field("mentions")
-        self.messageHistory = Field("messageHistory")
-        self.messageType = Field("messageType")
-        self.policyViolation = Field("policyViolation")
-        self.reactions = Field("reactions")
-        self.replyToId = Field("replyToId")
-        self.subject = Field("subject")
-        self.summary = Field("summary")
-        self.webUrl = Field("webUrl")
-        self.hostedContents = Field("hostedContents")
-        self.replies = Field("replies")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1682,28 +1632,29 @@ extension ChatMessageActions {
 public typealias ChatMessageAttachment = Model<ChatMessageAttachmentFields>
 
 /// The properties of a `ChatMessageAttachment`, inherited ones included.
-public struct ChatMessageAttachmentFields: FieldSet {
+public enum ChatMessageAttachmentFields: FieldSet {
+    public typealias Table = (
+        content: Field<String>,
+        contentType: Field<String>,
+        contentUrl: Field<String>,
+        id: Field<String>,
+        name: Field<String>,
+        teamsAppId: Field<String>,
+        thumbnailUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageAttachment",
-        fields: ChatMessageAttachmentFields()
+        fields: (
+            content: Field("content"),
+            contentType: Field("contentType"),
+            contentUrl: Field("contentUrl"),
+            id: Field("id"),
+            name: Field("name"),
+            teamsAppId: Field("teamsAppId"),
+            thumbnailUrl: Field("thumbnailUrl")
+        ) as Table
     )
-    public let content: Field<String>
-    public let contentType: Field<String>
-    public let contentUrl: Field<String>
-    public let id: Field<String>
-    public let name: Field<String>
-    public let teamsAppId: Field<String>
-    public let thumbnailUrl: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-        self.contentUrl = Field("contentUrl")
-        self.id = Field("id")
-        self.name = Field("name")
-        self.teamsAppId = Field("teamsAppId")
-        self.thumbnailUrl = Field("thumbnailUrl")
-    }
 }
 
 /// Its properties are listed in `ChatMessageFromIdentitySetFields`; read and write them as `value.name`.
@@ -1713,22 +1664,14 @@ public struct ChatMessageAttachmentFields: FieldSet {
 public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFields>
 
 /// The properties of a `ChatMessageFromIdentitySet`, inherited ones included.
-public struct ChatMessageFromIdentitySetFields: FieldSet {
+public enum ChatMessageFromIdentitySetFields: FieldSet {
+    public typealias Table = (application: Field<Identity>, device: Field<Identity>, user: Field<Identity>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageFromIdentitySet",
         base: IdentitySet.self,
-        fields: ChatMessageFromIdentitySetFields()
+        fields: (application: Field("application"), device: Field("device"), user: Field("user")) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
 }
 
 /// Its properties are listed in `ChatMessageHistoryItemFields`; read and write them as `value.name`.
@@ -1738,21 +1681,21 @@ public struct ChatMessageFromIdentitySetFields: FieldSet {
 public typealias ChatMessageHistoryItem = Model<ChatMessageHistoryItemFields>
 
 /// The properties of a `ChatMessageHistoryItem`, inherited ones included.
-public struct ChatMessageHistoryItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessageHistoryItem",
-        fields: ChatMessageHistoryItemFields()
+public enum ChatMessageHistoryItemFields: FieldSet {
+    public typealias Table = (
+        actions: Field<ChatMessageActions>,
+        modifiedDateTime: Field<Date>,
+        reaction: Field<ChatMessageReaction>
     )
 
-    public let actions: Field<ChatMessageActions>
-    public let modifiedDateTime: Field<Date>
-    public let reaction: Field<ChatMessageReaction>
-
-    private init() {
-        self.actions = Field("actions")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.reaction = Field("reaction")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageHistoryItem",
+        fields: (
+            actions: Field("actions"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            reaction: Field("reaction")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChatMessageHostedContentFields`; read and write them as `value.name`.
@@ -1762,22 +1705,14 @@ public struct ChatMessageHistoryItemFields: FieldSet {
 public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields>
 
 /// The properties of a `ChatMessageHostedContent`, inherited ones included.
-public struct ChatMessageHostedContentFields: FieldSet {
+public enum ChatMessageHostedContentFields: FieldSet {
+    public typealias Table = (id: Field<String>, contentBytes: Field<Data>, contentType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageHostedContent",
         base: TeamworkHostedContent.self,
-        fields: ChatMessageHostedContentFields()
+        fields: (id: Field("id"), contentBytes: Field("contentBytes"), contentType: Field("contentType")) as Table
     )
-
-    public let id: Field<String>
-    public let contentBytes: Field<Data>
-    public let contentType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentBytes = Field("contentBytes")
-        self.contentType = Field("contentType")
-    }
 }
 
 /// Requests for one `ChatMessageHostedContent`: `request()` reads, updates or deletes it.

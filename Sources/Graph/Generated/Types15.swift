@@ -11,30 +11,30 @@ import Foundation
 public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
 
 /// The properties of a `ChatMessageInfo`, inherited ones included.
-public struct ChatMessageInfoFields: FieldSet {
+public enum ChatMessageInfoFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        createdDateTime: Field<Date>,
+        eventDetail: Field<EventMessageDetail>,
+        from: Field<ChatMessageFromIdentitySet>,
+        isDeleted: Field<Bool>,
+        messageType: Field<ChatMessageType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageInfo",
         base: Entity.self,
-        fields: ChatMessageInfoFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            eventDetail: Field("eventDetail"),
+            from: Field("from"),
+            isDeleted: Field("isDeleted"),
+            messageType: Field("messageType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-    public let createdDateTime: Field<Date>
-    public let eventDetail: Field<EventMessageDetail>
-    public let from: Field<ChatMessageFromIdentitySet>
-    public let isDeleted: Field<Bool>
-    public let messageType: Field<ChatMessageType>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.eventDetail = Field("eventDetail")
-        self.from = Field("from")
-        self.isDeleted = Field("isDeleted")
-        self.messageType = Field("messageType")
-    }
 }
 
 /// Requests for one `ChatMessageInfo`: `request()` reads, updates or deletes it.
@@ -63,17 +63,17 @@ public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
 public typealias ChatMessageMention = Model<ChatMessageMentionFields>
 
 /// The properties of a `ChatMessageMention`, inherited ones included.
-public struct ChatMessageMentionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatMessageMention", fields: ChatMessageMentionFields())
-    public let id: Field<Int32>
-    public let mentioned: Field<ChatMessageMentionedIdentitySet>
-    public let mentionText: Field<String>
+public enum ChatMessageMentionFields: FieldSet {
+    public typealias Table = (
+        id: Field<Int32>,
+        mentioned: Field<ChatMessageMentionedIdentitySet>,
+        mentionText: Field<String>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.mentioned = Field("mentioned")
-        self.mentionText = Field("mentionText")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageMention",
+        fields: (id: Field("id"), mentioned: Field("mentioned"), mentionText: Field("mentionText")) as Table
+    )
 }
 
 /// Its properties are listed in `ChatMessageMentionedIdentitySetFields`; read and write them as `value.name`.
@@ -83,24 +83,24 @@ public struct ChatMessageMentionFields: FieldSet {
 public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIdentitySetFields>
 
 /// The properties of a `ChatMessageMentionedIdentitySet`, inherited ones included.
-public struct ChatMessageMentionedIdentitySetFields: FieldSet {
+public enum ChatMessageMentionedIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        device: Field<Identity>,
+        user: Field<Identity>,
+        conversation: Field<TeamworkConversationIdentity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageMentionedIdentitySet",
         base: IdentitySet.self,
-        fields: ChatMessageMentionedIdentitySetFields()
+        fields: (
+            application: Field("application"),
+            device: Field("device"),
+            user: Field("user"),
+            conversation: Field("conversation")
+        ) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let conversation: Field<TeamworkConversationIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.conversation = Field("conversation")
-    }
 }
 
 /// Its properties are listed in `ChatMessagePolicyViolationFields`; read and write them as `value.name`.
@@ -110,25 +110,25 @@ public struct ChatMessageMentionedIdentitySetFields: FieldSet {
 public typealias ChatMessagePolicyViolation = Model<ChatMessagePolicyViolationFields>
 
 /// The properties of a `ChatMessagePolicyViolation`, inherited ones included.
-public struct ChatMessagePolicyViolationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessagePolicyViolation",
-        fields: ChatMessagePolicyViolationFields()
+public enum ChatMessagePolicyViolationFields: FieldSet {
+    public typealias Table = (
+        dlpAction: Field<ChatMessagePolicyViolationDlpActionTypes>,
+        justificationText: Field<String>,
+        policyTip: Field<ChatMessagePolicyViolationPolicyTip>,
+        userAction: Field<ChatMessagePolicyViolationUserActionTypes>,
+        verdictDetails: Field<ChatMessagePolicyViolationVerdictDetailsTypes>
     )
 
-    public let dlpAction: Field<ChatMessagePolicyViolationDlpActionTypes>
-    public let justificationText: Field<String>
-    public let policyTip: Field<ChatMessagePolicyViolationPolicyTip>
-    public let userAction: Field<ChatMessagePolicyViolationUserActionTypes>
-    public let verdictDetails: Field<ChatMessagePolicyViolationVerdictDetailsTypes>
-
-    private init() {
-        self.dlpAction = Field("dlpAction")
-        self.justificationText = Field("justificationText")
-        self.policyTip = Field("policyTip")
-        self.userAction = Field("userAction")
-        self.verdictDetails = Field("verdictDetails")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessagePolicyViolation",
+        fields: (
+            dlpAction: Field("dlpAction"),
+            justificationText: Field("justificationText"),
+            policyTip: Field("policyTip"),
+            userAction: Field("userAction"),
+            verdictDetails: Field("verdictDetails")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -158,21 +158,21 @@ extension ChatMessagePolicyViolationDlpActionTypes {
 public typealias ChatMessagePolicyViolationPolicyTip = Model<ChatMessagePolicyViolationPolicyTipFields>
 
 /// The properties of a `ChatMessagePolicyViolationPolicyTip`, inherited ones included.
-public struct ChatMessagePolicyViolationPolicyTipFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.chatMessagePolicyViolationPolicyTip",
-        fields: ChatMessagePolicyViolationPolicyTipFields()
+public enum ChatMessagePolicyViolationPolicyTipFields: FieldSet {
+    public typealias Table = (
+        complianceUrl: Field<String>,
+        generalText: Field<String>,
+        matchedConditionDescriptions: Field<[String]>
     )
 
-    public let complianceUrl: Field<String>
-    public let generalText: Field<String>
-    public let matchedConditionDescriptions: Field<[String]>
-
-    private init() {
-        self.complianceUrl = Field("complianceUrl")
-        self.generalText = Field("generalText")
-        self.matchedConditionDescriptions = Field("matchedConditionDescriptions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessagePolicyViolationPolicyTip",
+        fields: (
+            complianceUrl: Field("complianceUrl"),
+            generalText: Field("generalText"),
+            matchedConditionDescriptions: Field("matchedConditionDescriptions")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -227,21 +227,25 @@ extension ChatMessagePolicyViolationVerdictDetailsTypes {
 public typealias ChatMessageReaction = Model<ChatMessageReactionFields>
 
 /// The properties of a `ChatMessageReaction`, inherited ones included.
-public struct ChatMessageReactionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatMessageReaction", fields: ChatMessageReactionFields())
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let reactionContentUrl: Field<String>
-    public let reactionType: Field<String>
-    public let user: Field<ChatMessageReactionIdentitySet>
+public enum ChatMessageReactionFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        reactionContentUrl: Field<String>,
+        reactionType: Field<String>,
+        user: Field<ChatMessageReactionIdentitySet>
+    )
 
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.reactionContentUrl = Field("reactionContentUrl")
-        self.reactionType = Field("reactionType")
-        self.user = Field("user")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatMessageReaction",
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            reactionContentUrl: Field("reactionContentUrl"),
+            reactionType: Field("reactionType"),
+            user: Field("user")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ChatMessageReactionIdentitySetFields`; read and write them as `value.name`.
@@ -251,22 +255,14 @@ public struct ChatMessageReactionFields: FieldSet {
 public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdentitySetFields>
 
 /// The properties of a `ChatMessageReactionIdentitySet`, inherited ones included.
-public struct ChatMessageReactionIdentitySetFields: FieldSet {
+public enum ChatMessageReactionIdentitySetFields: FieldSet {
+    public typealias Table = (application: Field<Identity>, device: Field<Identity>, user: Field<Identity>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatMessageReactionIdentitySet",
         base: IdentitySet.self,
-        fields: ChatMessageReactionIdentitySetFields()
+        fields: (application: Field("application"), device: Field("device"), user: Field("user")) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
 }
 
 /// Requests for one `ChatMessage`: `request()` reads, updates or deletes it.
@@ -388,22 +384,18 @@ extension ChatMessageType {
 public typealias ChatRenamedEventMessageDetail = Model<ChatRenamedEventMessageDetailFields>
 
 /// The properties of a `ChatRenamedEventMessageDetail`, inherited ones included.
-public struct ChatRenamedEventMessageDetailFields: FieldSet {
+public enum ChatRenamedEventMessageDetailFields: FieldSet {
+    public typealias Table = (chatDisplayName: Field<String>, chatId: Field<String>, initiator: Field<IdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.chatRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ChatRenamedEventMessageDetailFields()
+        fields: (
+            chatDisplayName: Field("chatDisplayName"),
+            chatId: Field("chatId"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let chatDisplayName: Field<String>
-    public let chatId: Field<String>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.chatDisplayName = Field("chatDisplayName")
-        self.chatId = Field("chatId")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Requests for one `Chat`: `request()` reads, updates or deletes it.
@@ -638,15 +630,13 @@ extension ChatType {
 public typealias ChatViewpoint = Model<ChatViewpointFields>
 
 /// The properties of a `ChatViewpoint`, inherited ones included.
-public struct ChatViewpointFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.chatViewpoint", fields: ChatViewpointFields())
-    public let isHidden: Field<Bool>
-    public let lastMessageReadDateTime: Field<Date>
+public enum ChatViewpointFields: FieldSet {
+    public typealias Table = (isHidden: Field<Bool>, lastMessageReadDateTime: Field<Date>)
 
-    private init() {
-        self.isHidden = Field("isHidden")
-        self.lastMessageReadDateTime = Field("lastMessageReadDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.chatViewpoint",
+        fields: (isHidden: Field("isHidden"), lastMessageReadDateTime: Field("lastMessageReadDateTime")) as Table
+    )
 }
 
 /// Its properties are listed in `CheckInClaimFields`; read and write them as `value.name`.
@@ -656,17 +646,21 @@ public struct ChatViewpointFields: FieldSet {
 public typealias CheckInClaim = Model<CheckInClaimFields>
 
 /// The properties of a `CheckInClaim`, inherited ones included.
-public struct CheckInClaimFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.checkInClaim", fields: CheckInClaimFields())
-    public let calendarEventId: Field<String>
-    public let checkInMethod: Field<CheckInMethod>
-    public let createdDateTime: Field<Date>
+public enum CheckInClaimFields: FieldSet {
+    public typealias Table = (
+        calendarEventId: Field<String>,
+        checkInMethod: Field<CheckInMethod>,
+        createdDateTime: Field<Date>
+    )
 
-    private init() {
-        self.calendarEventId = Field("calendarEventId")
-        self.checkInMethod = Field("checkInMethod")
-        self.createdDateTime = Field("createdDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.checkInClaim",
+        fields: (
+            calendarEventId: Field("calendarEventId"),
+            checkInMethod: Field("checkInMethod"),
+            createdDateTime: Field("createdDateTime")
+        ) as Table
+    )
 }
 
 /// Requests for one `CheckInClaim`: `request()` reads, updates or deletes it.
@@ -713,26 +707,26 @@ extension CheckInMethod {
 public typealias ChecklistItem = Model<ChecklistItemFields>
 
 /// The properties of a `ChecklistItem`, inherited ones included.
-public struct ChecklistItemFields: FieldSet {
+public enum ChecklistItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        checkedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isChecked: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.checklistItem",
         base: Entity.self,
-        fields: ChecklistItemFields()
+        fields: (
+            id: Field("id"),
+            checkedDateTime: Field("checkedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isChecked: Field("isChecked")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let checkedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isChecked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.checkedDateTime = Field("checkedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isChecked = Field("isChecked")
-    }
 }
 
 /// Requests for one `ChecklistItem`: `request()` reads, updates or deletes it.
@@ -759,17 +753,17 @@ public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
 public typealias ChoiceColumn = Model<ChoiceColumnFields>
 
 /// The properties of a `ChoiceColumn`, inherited ones included.
-public struct ChoiceColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.choiceColumn", fields: ChoiceColumnFields())
-    public let allowTextEntry: Field<Bool>
-    public let choices: Field<[String]>
-    public let displayAs: Field<String>
+public enum ChoiceColumnFields: FieldSet {
+    public typealias Table = (allowTextEntry: Field<Bool>, choices: Field<[String]>, displayAs: Field<String>)
 
-    private init() {
-        self.allowTextEntry = Field("allowTextEntry")
-        self.choices = Field("choices")
-        self.displayAs = Field("displayAs")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.choiceColumn",
+        fields: (
+            allowTextEntry: Field("allowTextEntry"),
+            choices: Field("choices"),
+            displayAs: Field("displayAs")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ClaimBindingFields`; read and write them as `value.name`.
@@ -779,17 +773,21 @@ public struct ChoiceColumnFields: FieldSet {
 public typealias ClaimBinding = Model<ClaimBindingFields>
 
 /// The properties of a `ClaimBinding`, inherited ones included.
-public struct ClaimBindingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.claimBinding", fields: ClaimBindingFields())
-    public let matchConfidenceLevel: Field<MatchConfidenceLevel>
-    public let sourceAttribute: Field<String>
-    public let verifiedIdClaim: Field<String>
+public enum ClaimBindingFields: FieldSet {
+    public typealias Table = (
+        matchConfidenceLevel: Field<MatchConfidenceLevel>,
+        sourceAttribute: Field<String>,
+        verifiedIdClaim: Field<String>
+    )
 
-    private init() {
-        self.matchConfidenceLevel = Field("matchConfidenceLevel")
-        self.sourceAttribute = Field("sourceAttribute")
-        self.verifiedIdClaim = Field("verifiedIdClaim")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.claimBinding",
+        fields: (
+            matchConfidenceLevel: Field("matchConfidenceLevel"),
+            sourceAttribute: Field("sourceAttribute"),
+            verifiedIdClaim: Field("verifiedIdClaim")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.claimBindingSource`.
@@ -813,15 +811,13 @@ extension ClaimBindingSource {
 public typealias ClaimValidation = Model<ClaimValidationFields>
 
 /// The properties of a `ClaimValidation`, inherited ones included.
-public struct ClaimValidationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.claimValidation", fields: ClaimValidationFields())
-    public let customExtensionId: Field<String>
-    public let isEnabled: Field<Bool>
+public enum ClaimValidationFields: FieldSet {
+    public typealias Table = (customExtensionId: Field<String>, isEnabled: Field<Bool>)
 
-    private init() {
-        self.customExtensionId = Field("customExtensionId")
-        self.isEnabled = Field("isEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.claimValidation",
+        fields: (customExtensionId: Field("customExtensionId"), isEnabled: Field("isEnabled")) as Table
+    )
 }
 
 /// Its properties are listed in `ClaimsMappingPolicyFields`; read and write them as `value.name`.
@@ -831,32 +827,32 @@ public struct ClaimValidationFields: FieldSet {
 public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
 
 /// The properties of a `ClaimsMappingPolicy`, inherited ones included.
-public struct ClaimsMappingPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum ClaimsMappingPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.claimsMappingPolicy",
         base: StsPolicy.self,
-        fields: ClaimsMappingPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `ClaimsMappingPolicy`: `request()` reads, updates or deletes it.
@@ -996,24 +992,24 @@ extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuild
 public typealias ClassifcationErrorBase = Model<ClassifcationErrorBaseFields>
 
 /// The properties of a `ClassifcationErrorBase`, inherited ones included.
-public struct ClassifcationErrorBaseFields: FieldSet {
+public enum ClassifcationErrorBaseFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        innerError: Field<ClassificationInnerError>,
+        message: Field<String>,
+        target: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.classifcationErrorBase",
         derived: [ClassificationError.self],
-        fields: ClassifcationErrorBaseFields()
+        fields: (
+            code: Field("code"),
+            innerError: Field("innerError"),
+            message: Field("message"),
+            target: Field("target")
+        ) as Table
     )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
 }
 
 /// Its properties are listed in `ClassificationErrorFields`; read and write them as `value.name`.
@@ -1023,27 +1019,27 @@ public struct ClassifcationErrorBaseFields: FieldSet {
 public typealias ClassificationError = Model<ClassificationErrorFields>
 
 /// The properties of a `ClassificationError`, inherited ones included.
-public struct ClassificationErrorFields: FieldSet {
+public enum ClassificationErrorFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        innerError: Field<ClassificationInnerError>,
+        message: Field<String>,
+        target: Field<String>,
+        details: Field<[ClassifcationErrorBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.classificationError",
         base: ClassifcationErrorBase.self,
         derived: [ProcessingError.self],
-        fields: ClassificationErrorFields()
+        fields: (
+            code: Field("code"),
+            innerError: Field("innerError"),
+            message: Field("message"),
+            target: Field("target"),
+            details: Field("details")
+        ) as Table
     )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-    public let details: Field<[ClassifcationErrorBase]>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-        self.details = Field("details")
-    }
 }
 
 /// Its properties are listed in `ClassificationInnerErrorFields`; read and write them as `value.name`.
@@ -1053,23 +1049,23 @@ public struct ClassificationErrorFields: FieldSet {
 public typealias ClassificationInnerError = Model<ClassificationInnerErrorFields>
 
 /// The properties of a `ClassificationInnerError`, inherited ones included.
-public struct ClassificationInnerErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.classificationInnerError",
-        fields: ClassificationInnerErrorFields()
+public enum ClassificationInnerErrorFields: FieldSet {
+    public typealias Table = (
+        activityId: Field<String>,
+        clientRequestId: Field<String>,
+        code: Field<String>,
+        errorDateTime: Field<Date>
     )
 
-    public let activityId: Field<String>
-    public let clientRequestId: Field<String>
-    public let code: Field<String>
-    public let errorDateTime: Field<Date>
-
-    private init() {
-        self.activityId = Field("activityId")
-        self.clientRequestId = Field("clientRequestId")
-        self.code = Field("code")
-        self.errorDateTime = Field("errorDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.classificationInnerError",
+        fields: (
+            activityId: Field("activityId"),
+            clientRequestId: Field("clientRequestId"),
+            code: Field("code"),
+            errorDateTime: Field("errorDateTime")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.clickSource`.
@@ -1140,20 +1136,14 @@ extension ClonableTeamParts {
 public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionControlFields>
 
 /// The properties of a `CloudAppSecuritySessionControl`, inherited ones included.
-public struct CloudAppSecuritySessionControlFields: FieldSet {
+public enum CloudAppSecuritySessionControlFields: FieldSet {
+    public typealias Table = (isEnabled: Field<Bool>, cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudAppSecuritySessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: CloudAppSecuritySessionControlFields()
+        fields: (isEnabled: Field("isEnabled"), cloudAppSecurityType: Field("cloudAppSecurityType")) as Table
     )
-
-    public let isEnabled: Field<Bool>
-    public let cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.cloudAppSecurityType = Field("cloudAppSecurityType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControlType`.
@@ -1181,20 +1171,21 @@ extension CloudAppSecuritySessionControlType {
 public typealias CloudAppSecurityState = Model<CloudAppSecurityStateFields>
 
 /// The properties of a `CloudAppSecurityState`, inherited ones included.
-public struct CloudAppSecurityStateFields: FieldSet {
+public enum CloudAppSecurityStateFields: FieldSet {
+    public typealias Table = (
+        destinationServiceIp: Field<String>,
+        destinationServiceName: Field<String>,
+        riskScore: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudAppSecurityState",
-        fields: CloudAppSecurityStateFields()
+        fields: (
+            destinationServiceIp: Field("destinationServiceIp"),
+            destinationServiceName: Field("destinationServiceName"),
+            riskScore: Field("riskScore")
+        ) as Table
     )
-    public let destinationServiceIp: Field<String>
-    public let destinationServiceName: Field<String>
-    public let riskScore: Field<String>
-
-    private init() {
-        self.destinationServiceIp = Field("destinationServiceIp")
-        self.destinationServiceName = Field("destinationServiceName")
-        self.riskScore = Field("riskScore")
-    }
 }
 
 /// Its properties are listed in `CloudClipboardItemFields`; read and write them as `value.name`.
@@ -1204,26 +1195,26 @@ public struct CloudAppSecurityStateFields: FieldSet {
 public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
 
 /// The properties of a `CloudClipboardItem`, inherited ones included.
-public struct CloudClipboardItemFields: FieldSet {
+public enum CloudClipboardItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        expirationDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        payloads: Field<[CloudClipboardItemPayload]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudClipboardItem",
         base: Entity.self,
-        fields: CloudClipboardItemFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            expirationDateTime: Field("expirationDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            payloads: Field("payloads")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expirationDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let payloads: Field<[CloudClipboardItemPayload]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.payloads = Field("payloads")
-    }
 }
 
 /// Its properties are listed in `CloudClipboardItemPayloadFields`; read and write them as `value.name`.
@@ -1233,19 +1224,13 @@ public struct CloudClipboardItemFields: FieldSet {
 public typealias CloudClipboardItemPayload = Model<CloudClipboardItemPayloadFields>
 
 /// The properties of a `CloudClipboardItemPayload`, inherited ones included.
-public struct CloudClipboardItemPayloadFields: FieldSet {
+public enum CloudClipboardItemPayloadFields: FieldSet {
+    public typealias Table = (content: Field<String>, formatName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudClipboardItemPayload",
-        fields: CloudClipboardItemPayloadFields()
+        fields: (content: Field("content"), formatName: Field("formatName")) as Table
     )
-
-    public let content: Field<String>
-    public let formatName: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.formatName = Field("formatName")
-    }
 }
 
 /// Requests for one `CloudClipboardItem`: `request()` reads, updates or deletes it.
@@ -1274,22 +1259,16 @@ public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
 public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
 
 /// The properties of a `CloudClipboardRoot`, inherited ones included.
-public struct CloudClipboardRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `items`.
+public enum CloudClipboardRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, items: Field<[CloudClipboardItem]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudClipboardRoot",
         base: Entity.self,
-        fields: CloudClipboardRootFields()
+        fields: (id: Field("id"), items: Field("items")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[CloudClipboardItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.items = Field("items")
-    }
 }
 
 /// Requests for one `CloudClipboardRoot`: `request()` reads, updates or deletes it.
@@ -1327,35 +1306,30 @@ public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
 public typealias CloudCommunications = Model<CloudCommunicationsFields>
 
 /// The properties of a `CloudCommunications`, inherited ones included.
-public struct CloudCommunicationsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudCommunications", fields: CloudCommunicationsFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `adhocCalls`, `callRecords`, `calls`,
+///   `onlineMeetingConversations`, `onlineMeetings`, `presences`.
+public enum CloudCommunicationsFields: FieldSet {
+    public typealias Table = (
+        adhocCalls: Field<[AdhocCall]>,
+        callRecords: Field<[CallRecordsCallRecord]>,
+        calls: Field<[Call]>,
+        onlineMeetingConversations: Field<[OnlineMeetingEngagementConversation]>,
+        onlineMeetings: Field<[OnlineMeeting]>,
+        presences: Field<[Presence]>
+    )
 
-    /// Present when the request expanded it (`expand("adhocCalls")`).
-    public let adhocCalls: Field<[AdhocCall]>
-
-    /// Present when the request expanded it (`expand("callRecords")`).
-    public let callRecords: Field<[CallRecordsCallRecord]>
-
-    /// Present when the request expanded it (`expand("calls")`).
-    public let calls: Field<[Call]>
-
-    /// Present when the request expanded it (`expand("onlineMeetingConversations")`).
-    public let onlineMeetingConversations: Field<[OnlineMeetingEngagementConversation]>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[OnlineMeeting]>
-
-    /// Present when the request expanded it (`expand("presences")`).
-    public let presences: Field<[Presence]>
-
-    private init() {
-        self.adhocCalls = Field("adhocCalls")
-        self.callRecords = Field("callRecords")
-        self.calls = Field("calls")
-        self.onlineMeetingConversations = Field("onlineMeetingConversations")
-        self.onlineMeetings = Field("onlineMeetings")
-        self.presences = Field("presences")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudCommunications",
+        fields: (
+            adhocCalls: Field("adhocCalls"),
+            callRecords: Field("callRecords"),
+            calls: Field("calls"),
+            onlineMeetingConversations: Field("onlineMeetingConversations"),
+            onlineMeetings: Field("onlineMeetings"),
+            presences: Field("presences")
+        ) as Table
+    )
 }
 
 /// Requests for one `CloudCommunications`: `request()` reads, updates or deletes it.
@@ -1456,17 +1430,13 @@ public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
 public typealias CloudFlareRuleModel = Model<CloudFlareRuleModelFields>
 
 /// The properties of a `CloudFlareRuleModel`, inherited ones included.
-public struct CloudFlareRuleModelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudFlareRuleModel", fields: CloudFlareRuleModelFields())
-    public let action: Field<String>
-    public let name: Field<String>
-    public let ruleId: Field<String>
+public enum CloudFlareRuleModelFields: FieldSet {
+    public typealias Table = (action: Field<String>, name: Field<String>, ruleId: Field<String>)
 
-    private init() {
-        self.action = Field("action")
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudFlareRuleModel",
+        fields: (action: Field("action"), name: Field("name"), ruleId: Field("ruleId")) as Table
+    )
 }
 
 /// Its properties are listed in `CloudFlareRulesetModelFields`; read and write them as `value.name`.
@@ -1476,21 +1446,13 @@ public struct CloudFlareRuleModelFields: FieldSet {
 public typealias CloudFlareRulesetModel = Model<CloudFlareRulesetModelFields>
 
 /// The properties of a `CloudFlareRulesetModel`, inherited ones included.
-public struct CloudFlareRulesetModelFields: FieldSet {
+public enum CloudFlareRulesetModelFields: FieldSet {
+    public typealias Table = (name: Field<String>, phaseName: Field<String>, rulesetId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudFlareRulesetModel",
-        fields: CloudFlareRulesetModelFields()
+        fields: (name: Field("name"), phaseName: Field("phaseName"), rulesetId: Field("rulesetId")) as Table
     )
-
-    public let name: Field<String>
-    public let phaseName: Field<String>
-    public let rulesetId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.phaseName = Field("phaseName")
-        self.rulesetId = Field("rulesetId")
-    }
 }
 
 /// Its properties are listed in `CloudFlareVerifiedDetailsModelFields`; read and write them as `value.name`.
@@ -1500,24 +1462,24 @@ public struct CloudFlareRulesetModelFields: FieldSet {
 public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetailsModelFields>
 
 /// The properties of a `CloudFlareVerifiedDetailsModel`, inherited ones included.
-public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
+public enum CloudFlareVerifiedDetailsModelFields: FieldSet {
+    public typealias Table = (
+        dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>,
+        enabledCustomRules: Field<[CloudFlareRuleModel]>,
+        enabledRecommendedRulesets: Field<[CloudFlareRulesetModel]>,
+        zoneId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudFlareVerifiedDetailsModel",
         base: WebApplicationFirewallVerifiedDetails.self,
-        fields: CloudFlareVerifiedDetailsModelFields()
+        fields: (
+            dnsConfiguration: Field("dnsConfiguration"),
+            enabledCustomRules: Field("enabledCustomRules"),
+            enabledRecommendedRulesets: Field("enabledRecommendedRulesets"),
+            zoneId: Field("zoneId")
+        ) as Table
     )
-
-    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
-    public let enabledCustomRules: Field<[CloudFlareRuleModel]>
-    public let enabledRecommendedRulesets: Field<[CloudFlareRulesetModel]>
-    public let zoneId: Field<String>
-
-    private init() {
-        self.dnsConfiguration = Field("dnsConfiguration")
-        self.enabledCustomRules = Field("enabledCustomRules")
-        self.enabledRecommendedRulesets = Field("enabledRecommendedRulesets")
-        self.zoneId = Field("zoneId")
-    }
 }
 
 /// Its properties are listed in `CloudFlareWebApplicationFirewallProviderFields`; read and write them as `value.name`.
@@ -1528,24 +1490,24 @@ public struct CloudFlareVerifiedDetailsModelFields: FieldSet {
 public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebApplicationFirewallProviderFields>
 
 /// The properties of a `CloudFlareWebApplicationFirewallProvider`, inherited ones included.
-public struct CloudFlareWebApplicationFirewallProviderFields: FieldSet {
+public enum CloudFlareWebApplicationFirewallProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        apiToken: Field<String>,
+        zoneId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudFlareWebApplicationFirewallProvider",
         base: WebApplicationFirewallProvider.self,
-        fields: CloudFlareWebApplicationFirewallProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            apiToken: Field("apiToken"),
+            zoneId: Field("zoneId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let apiToken: Field<String>
-    public let zoneId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.apiToken = Field("apiToken")
-        self.zoneId = Field("zoneId")
-    }
 }
 
 /// Requests for one `CloudFlareWebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
@@ -1591,39 +1553,44 @@ public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelReque
 public typealias CloudPC = Model<CloudPCFields>
 
 /// The properties of a `CloudPC`, inherited ones included.
-public struct CloudPCFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPC", base: Entity.self, fields: CloudPCFields())
-    public let id: Field<String>
-    public let aadDeviceId: Field<String>
-    public let displayName: Field<String>
-    public let gracePeriodEndDateTime: Field<Date>
-    public let imageDisplayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let managedDeviceId: Field<String>
-    public let managedDeviceName: Field<String>
-    public let onPremisesConnectionName: Field<String>
-    public let provisioningPolicyId: Field<String>
-    public let provisioningPolicyName: Field<String>
-    public let provisioningType: Field<CloudPcProvisioningType>
-    public let servicePlanId: Field<String>
-    public let servicePlanName: Field<String>
-    public let userPrincipalName: Field<String>
+public enum CloudPCFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        aadDeviceId: Field<String>,
+        displayName: Field<String>,
+        gracePeriodEndDateTime: Field<Date>,
+        imageDisplayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        managedDeviceId: Field<String>,
+        managedDeviceName: Field<String>,
+        onPremisesConnectionName: Field<String>,
+        provisioningPolicyId: Field<String>,
+        provisioningPolicyName: Field<String>,
+        provisioningType: Field<CloudPcProvisioningType>,
+        servicePlanId: Field<String>,
+        servicePlanName: Field<String>,
+        userPrincipalName: Field<String>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.aadDeviceId = Field("aadDeviceId")
-        self.displayName = Field("displayName")
-        self.gracePeriodEndDateTime = Field("gracePeriodEndDateTime")
-        self.imageDisplayName = Field("imageDisplayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.managedDeviceName = Field("managedDeviceName")
-        self.onPremisesConnectionName = Field("onPremisesConnectionName")
-        self.provisioningPolicyId = Field("provisioningPolicyId")
-        self.provisioningPolicyName = Field("provisioningPolicyName")
-        self.provisioningType = Field("provisioningType")
-        self.servicePlanId = Field("servicePlanId")
-        self.servicePlanName = Field("servicePlanName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPC",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            aadDeviceId: Field("aadDeviceId"),
+            displayName: Field("displayName"),
+            gracePeriodEndDateTime: Field("gracePeriodEndDateTime"),
+            imageDisplayName: Field("imageDisplayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            managedDeviceId: Field("managedDeviceId"),
+            managedDeviceName: Field("managedDeviceName"),
+            onPremisesConnectionName: Field("onPremisesConnectionName"),
+            provisioningPolicyId: Field("provisioningPolicyId"),
+            provisioningPolicyName: Field("provisioningPolicyName"),
+            provisioningType: Field("provisioningType"),
+            servicePlanId: Field("servicePlanId"),
+            servicePlanName: Field("servicePlanName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }

@@ -148,31 +148,35 @@ extension CloudPcAuditActivityResult {
 public typealias CloudPcAuditActor = Model<CloudPcAuditActorFields>
 
 /// The properties of a `CloudPcAuditActor`, inherited ones included.
-public struct CloudPcAuditActorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditActor", fields: CloudPcAuditActorFields())
-    public let applicationDisplayName: Field<String>
-    public let applicationId: Field<String>
-    public let ipAddress: Field<String>
-    public let remoteTenantId: Field<String>
-    public let remoteUserId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let userId: Field<String>
-    public let userPermissions: Field<[String]>
-    public let userPrincipalName: Field<String>
-    public let userRoleScopeTags: Field<[CloudPcUserRoleScopeTagInfo]>
+public enum CloudPcAuditActorFields: FieldSet {
+    public typealias Table = (
+        applicationDisplayName: Field<String>,
+        applicationId: Field<String>,
+        ipAddress: Field<String>,
+        remoteTenantId: Field<String>,
+        remoteUserId: Field<String>,
+        servicePrincipalName: Field<String>,
+        userId: Field<String>,
+        userPermissions: Field<[String]>,
+        userPrincipalName: Field<String>,
+        userRoleScopeTags: Field<[CloudPcUserRoleScopeTagInfo]>
+    )
 
-    private init() {
-        self.applicationDisplayName = Field("applicationDisplayName")
-        self.applicationId = Field("applicationId")
-        self.ipAddress = Field("ipAddress")
-        self.remoteTenantId = Field("remoteTenantId")
-        self.remoteUserId = Field("remoteUserId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.userId = Field("userId")
-        self.userPermissions = Field("userPermissions")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userRoleScopeTags = Field("userRoleScopeTags")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcAuditActor",
+        fields: (
+            applicationDisplayName: Field("applicationDisplayName"),
+            applicationId: Field("applicationId"),
+            ipAddress: Field("ipAddress"),
+            remoteTenantId: Field("remoteTenantId"),
+            remoteUserId: Field("remoteUserId"),
+            servicePrincipalName: Field("servicePrincipalName"),
+            userId: Field("userId"),
+            userPermissions: Field("userPermissions"),
+            userPrincipalName: Field("userPrincipalName"),
+            userRoleScopeTags: Field("userRoleScopeTags")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditCategory`.
@@ -196,40 +200,40 @@ extension CloudPcAuditCategory {
 public typealias CloudPcAuditEvent = Model<CloudPcAuditEventFields>
 
 /// The properties of a `CloudPcAuditEvent`, inherited ones included.
-public struct CloudPcAuditEventFields: FieldSet {
+public enum CloudPcAuditEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activity: Field<String>,
+        activityDateTime: Field<Date>,
+        activityOperationType: Field<CloudPcAuditActivityOperationType>,
+        activityResult: Field<CloudPcAuditActivityResult>,
+        activityType: Field<String>,
+        actor: Field<CloudPcAuditActor>,
+        category: Field<CloudPcAuditCategory>,
+        componentName: Field<String>,
+        correlationId: Field<String>,
+        displayName: Field<String>,
+        resources: Field<[CloudPcAuditResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcAuditEvent",
         base: Entity.self,
-        fields: CloudPcAuditEventFields()
+        fields: (
+            id: Field("id"),
+            activity: Field("activity"),
+            activityDateTime: Field("activityDateTime"),
+            activityOperationType: Field("activityOperationType"),
+            activityResult: Field("activityResult"),
+            activityType: Field("activityType"),
+            actor: Field("actor"),
+            category: Field("category"),
+            componentName: Field("componentName"),
+            correlationId: Field("correlationId"),
+            displayName: Field("displayName"),
+            resources: Field("resources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityOperationType: Field<CloudPcAuditActivityOperationType>
-    public let activityResult: Field<CloudPcAuditActivityResult>
-    public let activityType: Field<String>
-    public let actor: Field<CloudPcAuditActor>
-    public let category: Field<CloudPcAuditCategory>
-    public let componentName: Field<String>
-    public let correlationId: Field<String>
-    public let displayName: Field<String>
-    public let resources: Field<[CloudPcAuditResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityOperationType = Field("activityOperationType")
-        self.activityResult = Field("activityResult")
-        self.activityType = Field("activityType")
-        self.actor = Field("actor")
-        self.category = Field("category")
-        self.componentName = Field("componentName")
-        self.correlationId = Field("correlationId")
-        self.displayName = Field("displayName")
-        self.resources = Field("resources")
-    }
 }
 
 /// Requests for one `CloudPcAuditEvent`: `request()` reads, updates or deletes it.
@@ -270,17 +274,13 @@ extension CollectionRequestBuilder where Item == CloudPcAuditEventRequestBuilder
 public typealias CloudPcAuditProperty = Model<CloudPcAuditPropertyFields>
 
 /// The properties of a `CloudPcAuditProperty`, inherited ones included.
-public struct CloudPcAuditPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditProperty", fields: CloudPcAuditPropertyFields())
-    public let displayName: Field<String>
-    public let newValue: Field<String>
-    public let oldValue: Field<String>
+public enum CloudPcAuditPropertyFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, newValue: Field<String>, oldValue: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.newValue = Field("newValue")
-        self.oldValue = Field("oldValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcAuditProperty",
+        fields: (displayName: Field("displayName"), newValue: Field("newValue"), oldValue: Field("oldValue")) as Table
+    )
 }
 
 /// Its properties are listed in `CloudPcAuditResourceFields`; read and write them as `value.name`.
@@ -290,17 +290,21 @@ public struct CloudPcAuditPropertyFields: FieldSet {
 public typealias CloudPcAuditResource = Model<CloudPcAuditResourceFields>
 
 /// The properties of a `CloudPcAuditResource`, inherited ones included.
-public struct CloudPcAuditResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcAuditResource", fields: CloudPcAuditResourceFields())
-    public let displayName: Field<String>
-    public let modifiedProperties: Field<[CloudPcAuditProperty]>
-    public let resourceId: Field<String>
+public enum CloudPcAuditResourceFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        modifiedProperties: Field<[CloudPcAuditProperty]>,
+        resourceId: Field<String>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.resourceId = Field("resourceId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcAuditResource",
+        fields: (
+            displayName: Field("displayName"),
+            modifiedProperties: Field("modifiedProperties"),
+            resourceId: Field("resourceId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CloudPcDeviceImageFields`; read and write them as `value.name`.
@@ -310,42 +314,42 @@ public struct CloudPcAuditResourceFields: FieldSet {
 public typealias CloudPcDeviceImage = Model<CloudPcDeviceImageFields>
 
 /// The properties of a `CloudPcDeviceImage`, inherited ones included.
-public struct CloudPcDeviceImageFields: FieldSet {
+public enum CloudPcDeviceImageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        errorCode: Field<CloudPcDeviceImageErrorCode>,
+        expirationDate: Field<CalendarDate>,
+        lastModifiedDateTime: Field<Date>,
+        operatingSystem: Field<String>,
+        osBuildNumber: Field<String>,
+        osStatus: Field<CloudPcDeviceImageOsStatus>,
+        osVersionNumber: Field<String>,
+        sizeInGB: Field<Int32>,
+        sourceImageResourceId: Field<String>,
+        status: Field<CloudPcDeviceImageStatus>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcDeviceImage",
         base: Entity.self,
-        fields: CloudPcDeviceImageFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            errorCode: Field("errorCode"),
+            expirationDate: Field("expirationDate"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            operatingSystem: Field("operatingSystem"),
+            osBuildNumber: Field("osBuildNumber"),
+            osStatus: Field("osStatus"),
+            osVersionNumber: Field("osVersionNumber"),
+            sizeInGB: Field("sizeInGB"),
+            sourceImageResourceId: Field("sourceImageResourceId"),
+            status: Field("status"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let errorCode: Field<CloudPcDeviceImageErrorCode>
-    public let expirationDate: Field<CalendarDate>
-    public let lastModifiedDateTime: Field<Date>
-    public let operatingSystem: Field<String>
-    public let osBuildNumber: Field<String>
-    public let osStatus: Field<CloudPcDeviceImageOsStatus>
-    public let osVersionNumber: Field<String>
-    public let sizeInGB: Field<Int32>
-    public let sourceImageResourceId: Field<String>
-    public let status: Field<CloudPcDeviceImageStatus>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.errorCode = Field("errorCode")
-        self.expirationDate = Field("expirationDate")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.operatingSystem = Field("operatingSystem")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osStatus = Field("osStatus")
-        self.osVersionNumber = Field("osVersionNumber")
-        self.sizeInGB = Field("sizeInGB")
-        self.sourceImageResourceId = Field("sourceImageResourceId")
-        self.status = Field("status")
-        self.version = Field("version")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcDeviceImageErrorCode`.
@@ -472,23 +476,23 @@ extension CloudPcDeviceImageStatus {
 public typealias CloudPcDomainJoinConfiguration = Model<CloudPcDomainJoinConfigurationFields>
 
 /// The properties of a `CloudPcDomainJoinConfiguration`, inherited ones included.
-public struct CloudPcDomainJoinConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcDomainJoinConfiguration",
-        fields: CloudPcDomainJoinConfigurationFields()
+public enum CloudPcDomainJoinConfigurationFields: FieldSet {
+    public typealias Table = (
+        domainJoinType: Field<CloudPcDomainJoinType>,
+        onPremisesConnectionId: Field<String>,
+        regionGroup: Field<CloudPcRegionGroup>,
+        regionName: Field<String>
     )
 
-    public let domainJoinType: Field<CloudPcDomainJoinType>
-    public let onPremisesConnectionId: Field<String>
-    public let regionGroup: Field<CloudPcRegionGroup>
-    public let regionName: Field<String>
-
-    private init() {
-        self.domainJoinType = Field("domainJoinType")
-        self.onPremisesConnectionId = Field("onPremisesConnectionId")
-        self.regionGroup = Field("regionGroup")
-        self.regionName = Field("regionName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcDomainJoinConfiguration",
+        fields: (
+            domainJoinType: Field("domainJoinType"),
+            onPremisesConnectionId: Field("onPremisesConnectionId"),
+            regionGroup: Field("regionGroup"),
+            regionName: Field("regionName")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcDomainJoinType`.
@@ -514,38 +518,38 @@ extension CloudPcDomainJoinType {
 public typealias CloudPcGalleryImage = Model<CloudPcGalleryImageFields>
 
 /// The properties of a `CloudPcGalleryImage`, inherited ones included.
-public struct CloudPcGalleryImageFields: FieldSet {
+public enum CloudPcGalleryImageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        endDate: Field<CalendarDate>,
+        expirationDate: Field<CalendarDate>,
+        offerName: Field<String>,
+        osVersionNumber: Field<String>,
+        publisherName: Field<String>,
+        sizeInGB: Field<Int32>,
+        skuName: Field<String>,
+        startDate: Field<CalendarDate>,
+        status: Field<CloudPcGalleryImageStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcGalleryImage",
         base: Entity.self,
-        fields: CloudPcGalleryImageFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            endDate: Field("endDate"),
+            expirationDate: Field("expirationDate"),
+            offerName: Field("offerName"),
+            osVersionNumber: Field("osVersionNumber"),
+            publisherName: Field("publisherName"),
+            sizeInGB: Field("sizeInGB"),
+            skuName: Field("skuName"),
+            startDate: Field("startDate"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let endDate: Field<CalendarDate>
-    public let expirationDate: Field<CalendarDate>
-    public let offerName: Field<String>
-    public let osVersionNumber: Field<String>
-    public let publisherName: Field<String>
-    public let sizeInGB: Field<Int32>
-    public let skuName: Field<String>
-    public let startDate: Field<CalendarDate>
-    public let status: Field<CloudPcGalleryImageStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.endDate = Field("endDate")
-        self.expirationDate = Field("expirationDate")
-        self.offerName = Field("offerName")
-        self.osVersionNumber = Field("osVersionNumber")
-        self.publisherName = Field("publisherName")
-        self.sizeInGB = Field("sizeInGB")
-        self.skuName = Field("skuName")
-        self.startDate = Field("startDate")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `CloudPcGalleryImage`: `request()` reads, updates or deletes it.
@@ -592,19 +596,23 @@ extension CloudPcGalleryImageStatus {
 public typealias CloudPcLaunchDetail = Model<CloudPcLaunchDetailFields>
 
 /// The properties of a `CloudPcLaunchDetail`, inherited ones included.
-public struct CloudPcLaunchDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.cloudPcLaunchDetail", fields: CloudPcLaunchDetailFields())
-    public let cloudPcId: Field<String>
-    public let cloudPcLaunchUrl: Field<String>
-    public let windows365SwitchCompatibilityFailureReasonType: Field<Windows365SwitchCompatibilityFailureReasonType>
-    public let windows365SwitchCompatible: Field<Bool>
+public enum CloudPcLaunchDetailFields: FieldSet {
+    public typealias Table = (
+        cloudPcId: Field<String>,
+        cloudPcLaunchUrl: Field<String>,
+        windows365SwitchCompatibilityFailureReasonType: Field<Windows365SwitchCompatibilityFailureReasonType>,
+        windows365SwitchCompatible: Field<Bool>
+    )
 
-    private init() {
-        self.cloudPcId = Field("cloudPcId")
-        self.cloudPcLaunchUrl = Field("cloudPcLaunchUrl")
-        self.windows365SwitchCompatibilityFailureReasonType = Field("windows365SwitchCompatibilityFailureReasonType")
-        self.windows365SwitchCompatible = Field("windows365SwitchCompatible")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcLaunchDetail",
+        fields: (
+            cloudPcId: Field("cloudPcId"),
+            cloudPcLaunchUrl: Field("cloudPcLaunchUrl"),
+            windows365SwitchCompatibilityFailureReasonType: Field("windows365SwitchCompatibilityFailureReasonType"),
+            windows365SwitchCompatible: Field("windows365SwitchCompatible")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CloudPcManagementAssignmentTargetFields`; read and write them as `value.name`.
@@ -635,20 +643,14 @@ public struct CloudPcManagementAssignmentTargetFields: FieldSet {
 public typealias CloudPcManagementGroupAssignmentTarget = Model<CloudPcManagementGroupAssignmentTargetFields>
 
 /// The properties of a `CloudPcManagementGroupAssignmentTarget`, inherited ones included.
-public struct CloudPcManagementGroupAssignmentTargetFields: FieldSet {
+public enum CloudPcManagementGroupAssignmentTargetFields: FieldSet {
+    public typealias Table = (groupId: Field<String>, servicePlanId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcManagementGroupAssignmentTarget",
         base: CloudPcManagementAssignmentTarget.self,
-        fields: CloudPcManagementGroupAssignmentTargetFields()
+        fields: (groupId: Field("groupId"), servicePlanId: Field("servicePlanId")) as Table
     )
-
-    public let groupId: Field<String>
-    public let servicePlanId: Field<String>
-
-    private init() {
-        self.groupId = Field("groupId")
-        self.servicePlanId = Field("servicePlanId")
-    }
 }
 
 /// Its properties are listed in `CloudPcOnPremisesConnectionFields`; read and write them as `value.name`.
@@ -658,56 +660,56 @@ public struct CloudPcManagementGroupAssignmentTargetFields: FieldSet {
 public typealias CloudPcOnPremisesConnection = Model<CloudPcOnPremisesConnectionFields>
 
 /// The properties of a `CloudPcOnPremisesConnection`, inherited ones included.
-public struct CloudPcOnPremisesConnectionFields: FieldSet {
+public enum CloudPcOnPremisesConnectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        adDomainName: Field<String>,
+        adDomainPassword: Field<String>,
+        adDomainUsername: Field<String>,
+        alternateResourceUrl: Field<String>,
+        connectionType: Field<CloudPcOnPremisesConnectionType>,
+        displayName: Field<String>,
+        healthCheckPaused: Field<Bool>,
+        healthCheckStatus: Field<CloudPcOnPremisesConnectionStatus>,
+        healthCheckStatusDetail: Field<CloudPcOnPremisesConnectionStatusDetail>,
+        inUse: Field<Bool>,
+        inUseByCloudPc: Field<Bool>,
+        organizationalUnit: Field<String>,
+        resourceGroupId: Field<String>,
+        scopeIds: Field<[String]>,
+        subnetId: Field<String>,
+        subscriptionId: Field<String>,
+        subscriptionName: Field<String>,
+        virtualNetworkId: Field<String>,
+        virtualNetworkLocation: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcOnPremisesConnection",
         base: Entity.self,
-        fields: CloudPcOnPremisesConnectionFields()
+        fields: (
+            id: Field("id"),
+            adDomainName: Field("adDomainName"),
+            adDomainPassword: Field("adDomainPassword"),
+            adDomainUsername: Field("adDomainUsername"),
+            alternateResourceUrl: Field("alternateResourceUrl"),
+            connectionType: Field("connectionType"),
+            displayName: Field("displayName"),
+            healthCheckPaused: Field("healthCheckPaused"),
+            healthCheckStatus: Field("healthCheckStatus"),
+            healthCheckStatusDetail: Field("healthCheckStatusDetail"),
+            inUse: Field("inUse"),
+            inUseByCloudPc: Field("inUseByCloudPc"),
+            organizationalUnit: Field("organizationalUnit"),
+            resourceGroupId: Field("resourceGroupId"),
+            scopeIds: Field("scopeIds"),
+            subnetId: Field("subnetId"),
+            subscriptionId: Field("subscriptionId"),
+            subscriptionName: Field("subscriptionName"),
+            virtualNetworkId: Field("virtualNetworkId"),
+            virtualNetworkLocation: Field("virtualNetworkLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let adDomainName: Field<String>
-    public let adDomainPassword: Field<String>
-    public let adDomainUsername: Field<String>
-    public let alternateResourceUrl: Field<String>
-    public let connectionType: Field<CloudPcOnPremisesConnectionType>
-    public let displayName: Field<String>
-    public let healthCheckPaused: Field<Bool>
-    public let healthCheckStatus: Field<CloudPcOnPremisesConnectionStatus>
-    public let healthCheckStatusDetail: Field<CloudPcOnPremisesConnectionStatusDetail>
-    public let inUse: Field<Bool>
-    public let inUseByCloudPc: Field<Bool>
-    public let organizationalUnit: Field<String>
-    public let resourceGroupId: Field<String>
-    public let scopeIds: Field<[String]>
-    public let subnetId: Field<String>
-    public let subscriptionId: Field<String>
-    public let subscriptionName: Field<String>
-    public let virtualNetworkId: Field<String>
-    public let virtualNetworkLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.adDomainName = Field("adDomainName")
-        self.adDomainPassword = Field("adDomainPassword")
-        self.adDomainUsername = Field("adDomainUsername")
-        self.alternateResourceUrl = Field("alternateResourceUrl")
-        self.connectionType = Field("connectionType")
-        self.displayName = Field("displayName")
-        self.healthCheckPaused = Field("healthCheckPaused")
-        self.healthCheckStatus = Field("healthCheckStatus")
-        self.healthCheckStatusDetail = Field("healthCheckStatusDetail")
-        self.inUse = Field("inUse")
-        self.inUseByCloudPc = Field("inUseByCloudPc")
-        self.organizationalUnit = Field("organizationalUnit")
-        self.resourceGroupId = Field("resourceGroupId")
-        self.scopeIds = Field("scopeIds")
-        self.subnetId = Field("subnetId")
-        self.subscriptionId = Field("subscriptionId")
-        self.subscriptionName = Field("subscriptionName")
-        self.virtualNetworkId = Field("virtualNetworkId")
-        self.virtualNetworkLocation = Field("virtualNetworkLocation")
-    }
 }
 
 /// Its properties are listed in `CloudPcOnPremisesConnectionHealthCheckFields`; read and write them as `value.name`.
@@ -718,31 +720,31 @@ public struct CloudPcOnPremisesConnectionFields: FieldSet {
 public typealias CloudPcOnPremisesConnectionHealthCheck = Model<CloudPcOnPremisesConnectionHealthCheckFields>
 
 /// The properties of a `CloudPcOnPremisesConnectionHealthCheck`, inherited ones included.
-public struct CloudPcOnPremisesConnectionHealthCheckFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcOnPremisesConnectionHealthCheck",
-        fields: CloudPcOnPremisesConnectionHealthCheckFields()
+public enum CloudPcOnPremisesConnectionHealthCheckFields: FieldSet {
+    public typealias Table = (
+        additionalDetail: Field<String>,
+        correlationId: Field<String>,
+        displayName: Field<String>,
+        endDateTime: Field<Date>,
+        errorType: Field<CloudPcOnPremisesConnectionHealthCheckErrorType>,
+        recommendedAction: Field<String>,
+        startDateTime: Field<Date>,
+        status: Field<CloudPcOnPremisesConnectionStatus>
     )
 
-    public let additionalDetail: Field<String>
-    public let correlationId: Field<String>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let errorType: Field<CloudPcOnPremisesConnectionHealthCheckErrorType>
-    public let recommendedAction: Field<String>
-    public let startDateTime: Field<Date>
-    public let status: Field<CloudPcOnPremisesConnectionStatus>
-
-    private init() {
-        self.additionalDetail = Field("additionalDetail")
-        self.correlationId = Field("correlationId")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.errorType = Field("errorType")
-        self.recommendedAction = Field("recommendedAction")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcOnPremisesConnectionHealthCheck",
+        fields: (
+            additionalDetail: Field("additionalDetail"),
+            correlationId: Field("correlationId"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            errorType: Field("errorType"),
+            recommendedAction: Field("recommendedAction"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionHealthCheckErrorType`.
@@ -1142,21 +1144,21 @@ extension CloudPcOnPremisesConnectionStatus {
 public typealias CloudPcOnPremisesConnectionStatusDetail = Model<CloudPcOnPremisesConnectionStatusDetailFields>
 
 /// The properties of a `CloudPcOnPremisesConnectionStatusDetail`, inherited ones included.
-public struct CloudPcOnPremisesConnectionStatusDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcOnPremisesConnectionStatusDetail",
-        fields: CloudPcOnPremisesConnectionStatusDetailFields()
+public enum CloudPcOnPremisesConnectionStatusDetailFields: FieldSet {
+    public typealias Table = (
+        endDateTime: Field<Date>,
+        healthChecks: Field<[CloudPcOnPremisesConnectionHealthCheck]>,
+        startDateTime: Field<Date>
     )
 
-    public let endDateTime: Field<Date>
-    public let healthChecks: Field<[CloudPcOnPremisesConnectionHealthCheck]>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.healthChecks = Field("healthChecks")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcOnPremisesConnectionStatusDetail",
+        fields: (
+            endDateTime: Field("endDateTime"),
+            healthChecks: Field("healthChecks"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnectionType`.
@@ -1198,54 +1200,54 @@ extension CloudPcOperatingSystem {
 public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFields>
 
 /// The properties of a `CloudPcProvisioningPolicy`, inherited ones included.
-public struct CloudPcProvisioningPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum CloudPcProvisioningPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        alternateResourceUrl: Field<String>,
+        autopatch: Field<CloudPcProvisioningPolicyAutopatch>,
+        cloudPcGroupDisplayName: Field<String>,
+        cloudPcNamingTemplate: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        domainJoinConfigurations: Field<[CloudPcDomainJoinConfiguration]>,
+        enableSingleSignOn: Field<Bool>,
+        gracePeriodInHours: Field<Int32>,
+        imageDisplayName: Field<String>,
+        imageId: Field<String>,
+        imageType: Field<CloudPcProvisioningPolicyImageType>,
+        localAdminEnabled: Field<Bool>,
+        microsoftManagedDesktop: Field<MicrosoftManagedDesktop>,
+        provisioningType: Field<CloudPcProvisioningType>,
+        windowsSetting: Field<CloudPcWindowsSetting>,
+        assignments: Field<[CloudPcProvisioningPolicyAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcProvisioningPolicy",
         base: Entity.self,
-        fields: CloudPcProvisioningPolicyFields()
+        fields: (
+            id: Field("id"),
+            alternateResourceUrl: Field("alternateResourceUrl"),
+            autopatch: Field("autopatch"),
+            cloudPcGroupDisplayName: Field("cloudPcGroupDisplayName"),
+            cloudPcNamingTemplate: Field("cloudPcNamingTemplate"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            domainJoinConfigurations: Field("domainJoinConfigurations"),
+            enableSingleSignOn: Field("enableSingleSignOn"),
+            gracePeriodInHours: Field("gracePeriodInHours"),
+            imageDisplayName: Field("imageDisplayName"),
+            imageId: Field("imageId"),
+            imageType: Field("imageType"),
+            localAdminEnabled: Field("localAdminEnabled"),
+            microsoftManagedDesktop: Field("microsoftManagedDesktop"),
+            provisioningType: Field("provisioningType"),
+            windowsSetting: Field("windowsSetting"),
+            assignments: Field("assignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let alternateResourceUrl: Field<String>
-    public let autopatch: Field<CloudPcProvisioningPolicyAutopatch>
-    public let cloudPcGroupDisplayName: Field<String>
-    public let cloudPcNamingTemplate: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let domainJoinConfigurations: Field<[CloudPcDomainJoinConfiguration]>
-    public let enableSingleSignOn: Field<Bool>
-    public let gracePeriodInHours: Field<Int32>
-    public let imageDisplayName: Field<String>
-    public let imageId: Field<String>
-    public let imageType: Field<CloudPcProvisioningPolicyImageType>
-    public let localAdminEnabled: Field<Bool>
-    public let microsoftManagedDesktop: Field<MicrosoftManagedDesktop>
-    public let provisioningType: Field<CloudPcProvisioningType>
-    public let windowsSetting: Field<CloudPcWindowsSetting>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[CloudPcProvisioningPolicyAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.alternateResourceUrl = Field("alternateResourceUrl")
-        self.autopatch = Field("autopatch")
-        self.cloudPcGroupDisplayName = Field("cloudPcGroupDisplayName")
-        self.cloudPcNamingTemplate = Field("cloudPcNamingTemplate")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.domainJoinConfigurations = Field("domainJoinConfigurations")
-        self.enableSingleSignOn = Field("enableSingleSignOn")
-        self.gracePeriodInHours = Field("gracePeriodInHours")
-        self.imageDisplayName = Field("imageDisplayName")
-        self.imageId = Field("imageId")
-        self.imageType = Field("imageType")
-        self.localAdminEnabled = Field("localAdminEnabled")
-        self.microsoftManagedDesktop = Field("microsoftManagedDesktop")
-        self.provisioningType = Field("provisioningType")
-        self.windowsSetting = Field("windowsSetting")
-        self.assignments = Field("assignments")
-    }
 }
 
 /// Its properties are listed in `CloudPcProvisioningPolicyAssignmentFields`; read and write them as `value.name`.
@@ -1255,24 +1257,20 @@ public struct CloudPcProvisioningPolicyFields: FieldSet {
 public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioningPolicyAssignmentFields>
 
 /// The properties of a `CloudPcProvisioningPolicyAssignment`, inherited ones included.
-public struct CloudPcProvisioningPolicyAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignedUsers`.
+public enum CloudPcProvisioningPolicyAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<CloudPcManagementAssignmentTarget>,
+        assignedUsers: Field<[User]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcProvisioningPolicyAssignment",
         base: Entity.self,
-        fields: CloudPcProvisioningPolicyAssignmentFields()
+        fields: (id: Field("id"), target: Field("target"), assignedUsers: Field("assignedUsers")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<CloudPcManagementAssignmentTarget>
-
-    /// Present when the request expanded it (`expand("assignedUsers")`).
-    public let assignedUsers: Field<[User]>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.assignedUsers = Field("assignedUsers")
-    }
 }
 
 /// Requests for one `CloudPcProvisioningPolicyAssignment`: `request()` reads, updates or deletes it.
@@ -1589,19 +1587,13 @@ extension CloudPcRestorePointFrequencyType {
 public typealias CloudPcRestorePointSetting = Model<CloudPcRestorePointSettingFields>
 
 /// The properties of a `CloudPcRestorePointSetting`, inherited ones included.
-public struct CloudPcRestorePointSettingFields: FieldSet {
+public enum CloudPcRestorePointSettingFields: FieldSet {
+    public typealias Table = (frequencyType: Field<CloudPcRestorePointFrequencyType>, userRestoreEnabled: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcRestorePointSetting",
-        fields: CloudPcRestorePointSettingFields()
+        fields: (frequencyType: Field("frequencyType"), userRestoreEnabled: Field("userRestoreEnabled")) as Table
     )
-
-    public let frequencyType: Field<CloudPcRestorePointFrequencyType>
-    public let userRestoreEnabled: Field<Bool>
-
-    private init() {
-        self.frequencyType = Field("frequencyType")
-        self.userRestoreEnabled = Field("userRestoreEnabled")
-    }
 }
 
 /// Its properties are listed in `CloudPcServicePlanFields`; read and write them as `value.name`.
@@ -1611,26 +1603,26 @@ public struct CloudPcRestorePointSettingFields: FieldSet {
 public typealias CloudPcServicePlan = Model<CloudPcServicePlanFields>
 
 /// The properties of a `CloudPcServicePlan`, inherited ones included.
-public struct CloudPcServicePlanFields: FieldSet {
+public enum CloudPcServicePlanFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        ramInGB: Field<Int32>,
+        storageInGB: Field<Int32>,
+        vCpuCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcServicePlan",
         base: Entity.self,
-        fields: CloudPcServicePlanFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            ramInGB: Field("ramInGB"),
+            storageInGB: Field("storageInGB"),
+            vCpuCount: Field("vCpuCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let ramInGB: Field<Int32>
-    public let storageInGB: Field<Int32>
-    public let vCpuCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.ramInGB = Field("ramInGB")
-        self.storageInGB = Field("storageInGB")
-        self.vCpuCount = Field("vCpuCount")
-    }
 }
 
 /// Requests for one `CloudPcServicePlan`: `request()` reads, updates or deletes it.
@@ -1659,23 +1651,23 @@ public struct CloudPcServicePlanRequestBuilder: ModelRequestBuilder {
 public typealias CloudPcSourceDeviceImage = Model<CloudPcSourceDeviceImageFields>
 
 /// The properties of a `CloudPcSourceDeviceImage`, inherited ones included.
-public struct CloudPcSourceDeviceImageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.cloudPcSourceDeviceImage",
-        fields: CloudPcSourceDeviceImageFields()
+public enum CloudPcSourceDeviceImageFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        resourceId: Field<String>,
+        subscriptionDisplayName: Field<String>,
+        subscriptionId: Field<String>
     )
 
-    public let displayName: Field<String>
-    public let resourceId: Field<String>
-    public let subscriptionDisplayName: Field<String>
-    public let subscriptionId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.resourceId = Field("resourceId")
-        self.subscriptionDisplayName = Field("subscriptionDisplayName")
-        self.subscriptionId = Field("subscriptionId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.cloudPcSourceDeviceImage",
+        fields: (
+            displayName: Field("displayName"),
+            resourceId: Field("resourceId"),
+            subscriptionDisplayName: Field("subscriptionDisplayName"),
+            subscriptionId: Field("subscriptionId")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.cloudPcUserAccountType`.
@@ -1701,19 +1693,13 @@ extension CloudPcUserAccountType {
 public typealias CloudPcUserRoleScopeTagInfo = Model<CloudPcUserRoleScopeTagInfoFields>
 
 /// The properties of a `CloudPcUserRoleScopeTagInfo`, inherited ones included.
-public struct CloudPcUserRoleScopeTagInfoFields: FieldSet {
+public enum CloudPcUserRoleScopeTagInfoFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, roleScopeTagId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcUserRoleScopeTagInfo",
-        fields: CloudPcUserRoleScopeTagInfoFields()
+        fields: (displayName: Field("displayName"), roleScopeTagId: Field("roleScopeTagId")) as Table
     )
-
-    public let displayName: Field<String>
-    public let roleScopeTagId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.roleScopeTagId = Field("roleScopeTagId")
-    }
 }
 
 /// Its properties are listed in `CloudPcUserSettingFields`; read and write them as `value.name`.
@@ -1723,34 +1709,34 @@ public struct CloudPcUserRoleScopeTagInfoFields: FieldSet {
 public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
 
 /// The properties of a `CloudPcUserSetting`, inherited ones included.
-public struct CloudPcUserSettingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum CloudPcUserSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        localAdminEnabled: Field<Bool>,
+        resetEnabled: Field<Bool>,
+        restorePointSetting: Field<CloudPcRestorePointSetting>,
+        assignments: Field<[CloudPcUserSettingAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcUserSetting",
         base: Entity.self,
-        fields: CloudPcUserSettingFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            localAdminEnabled: Field("localAdminEnabled"),
+            resetEnabled: Field("resetEnabled"),
+            restorePointSetting: Field("restorePointSetting"),
+            assignments: Field("assignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let localAdminEnabled: Field<Bool>
-    public let resetEnabled: Field<Bool>
-    public let restorePointSetting: Field<CloudPcRestorePointSetting>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[CloudPcUserSettingAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.localAdminEnabled = Field("localAdminEnabled")
-        self.resetEnabled = Field("resetEnabled")
-        self.restorePointSetting = Field("restorePointSetting")
-        self.assignments = Field("assignments")
-    }
 }
 
 /// Its properties are listed in `CloudPcUserSettingAssignmentFields`; read and write them as `value.name`.
@@ -1760,22 +1746,18 @@ public struct CloudPcUserSettingFields: FieldSet {
 public typealias CloudPcUserSettingAssignment = Model<CloudPcUserSettingAssignmentFields>
 
 /// The properties of a `CloudPcUserSettingAssignment`, inherited ones included.
-public struct CloudPcUserSettingAssignmentFields: FieldSet {
+public enum CloudPcUserSettingAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        target: Field<CloudPcManagementAssignmentTarget>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudPcUserSettingAssignment",
         base: Entity.self,
-        fields: CloudPcUserSettingAssignmentFields()
+        fields: (id: Field("id"), createdDateTime: Field("createdDateTime"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let target: Field<CloudPcManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `CloudPcUserSettingAssignment`: `request()` reads, updates or deletes it.

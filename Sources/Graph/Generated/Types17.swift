@@ -68,20 +68,21 @@ public struct CloudPcWindowsSettingFields: FieldSet {
 public typealias CloudVideoInteropInfo = Model<CloudVideoInteropInfoFields>
 
 /// The properties of a `CloudVideoInteropInfo`, inherited ones included.
-public struct CloudVideoInteropInfoFields: FieldSet {
+public enum CloudVideoInteropInfoFields: FieldSet {
+    public typealias Table = (
+        moreInfoWebUrl: Field<String>,
+        tenantKey: Field<String>,
+        videoTeleconferenceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.cloudVideoInteropInfo",
-        fields: CloudVideoInteropInfoFields()
+        fields: (
+            moreInfoWebUrl: Field("moreInfoWebUrl"),
+            tenantKey: Field("tenantKey"),
+            videoTeleconferenceId: Field("videoTeleconferenceId")
+        ) as Table
     )
-    public let moreInfoWebUrl: Field<String>
-    public let tenantKey: Field<String>
-    public let videoTeleconferenceId: Field<String>
-
-    private init() {
-        self.moreInfoWebUrl = Field("moreInfoWebUrl")
-        self.tenantKey = Field("tenantKey")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-    }
 }
 
 /// Its properties are listed in `CoachmarkLocationFields`; read and write them as `value.name`.
@@ -91,17 +92,13 @@ public struct CloudVideoInteropInfoFields: FieldSet {
 public typealias CoachmarkLocation = Model<CoachmarkLocationFields>
 
 /// The properties of a `CoachmarkLocation`, inherited ones included.
-public struct CoachmarkLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.coachmarkLocation", fields: CoachmarkLocationFields())
-    public let length: Field<Int32>
-    public let offset: Field<Int32>
-    public let type: Field<CoachmarkLocationType>
+public enum CoachmarkLocationFields: FieldSet {
+    public typealias Table = (length: Field<Int32>, offset: Field<Int32>, type: Field<CoachmarkLocationType>)
 
-    private init() {
-        self.length = Field("length")
-        self.offset = Field("offset")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.coachmarkLocation",
+        fields: (length: Field("length"), offset: Field("offset"), type: Field("type")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.coachmarkLocationType`.
@@ -143,15 +140,13 @@ extension CoachmarkLocationType {
 public typealias CollapseProperty = Model<CollapsePropertyFields>
 
 /// The properties of a `CollapseProperty`, inherited ones included.
-public struct CollapsePropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.collapseProperty", fields: CollapsePropertyFields())
-    public let fields: Field<[String]>
-    public let limit: Field<Int16>
+public enum CollapsePropertyFields: FieldSet {
+    public typealias Table = (fields: Field<[String]>, limit: Field<Int16>)
 
-    private init() {
-        self.fields = Field("fields")
-        self.limit = Field("limit")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.collapseProperty",
+        fields: (fields: Field("fields"), limit: Field("limit")) as Table
+    )
 }
 
 /// Its properties are listed in `ColumnDefinitionFields`; read and write them as `value.name`.
@@ -161,84 +156,84 @@ public struct CollapsePropertyFields: FieldSet {
 public typealias ColumnDefinition = Model<ColumnDefinitionFields>
 
 /// The properties of a `ColumnDefinition`, inherited ones included.
-public struct ColumnDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sourceColumn`.
+public enum ColumnDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        boolean: Field<BooleanColumn>,
+        calculated: Field<CalculatedColumn>,
+        choice: Field<ChoiceColumn>,
+        columnGroup: Field<String>,
+        contentApprovalStatus: Field<ContentApprovalStatusColumn>,
+        currency: Field<CurrencyColumn>,
+        dateTime: Field<DateTimeColumn>,
+        defaultValue: Field<DefaultColumnValue>,
+        description: Field<String>,
+        displayName: Field<String>,
+        enforceUniqueValues: Field<Bool>,
+        geolocation: Field<GeolocationColumn>,
+        hidden: Field<Bool>,
+        hyperlinkOrPicture: Field<HyperlinkOrPictureColumn>,
+        indexed: Field<Bool>,
+        isDeletable: Field<Bool>,
+        isReorderable: Field<Bool>,
+        isSealed: Field<Bool>,
+        lookup: Field<LookupColumn>,
+        name: Field<String>,
+        number: Field<NumberColumn>,
+        personOrGroup: Field<PersonOrGroupColumn>,
+        propagateChanges: Field<Bool>,
+        readOnly: Field<Bool>,
+        required: Field<Bool>,
+        sourceContentType: Field<ContentTypeInfo>,
+        term: Field<TermColumn>,
+        text: Field<TextColumn>,
+        thumbnail: Field<ThumbnailColumn>,
+        type: Field<ColumnTypes>,
+        validation: Field<ColumnValidation>,
+        sourceColumn: Field<ColumnDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.columnDefinition",
         base: Entity.self,
-        fields: ColumnDefinitionFields()
+        fields: (
+            id: Field("id"),
+            boolean: Field("boolean"),
+            calculated: Field("calculated"),
+            choice: Field("choice"),
+            columnGroup: Field("columnGroup"),
+            contentApprovalStatus: Field("contentApprovalStatus"),
+            currency: Field("currency"),
+            dateTime: Field("dateTime"),
+            defaultValue: Field("defaultValue"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            enforceUniqueValues: Field("enforceUniqueValues"),
+            geolocation: Field("geolocation"),
+            hidden: Field("hidden"),
+            hyperlinkOrPicture: Field("hyperlinkOrPicture"),
+            indexed: Field("indexed"),
+            isDeletable: Field("isDeletable"),
+            isReorderable: Field("isReorderable"),
+            isSealed: Field("isSealed"),
+            lookup: Field("lookup"),
+            name: Field("name"),
+            number: Field("number"),
+            personOrGroup: Field("personOrGroup"),
+            propagateChanges: Field("propagateChanges"),
+            readOnly: Field("readOnly"),
+            required: Field("required"),
+            sourceContentType: Field("sourceContentType"),
+            term: Field("term"),
+            text: Field("text"),
+            thumbnail: Field("thumbnail"),
+            type: Field("type"),
+            validation: Field("validation"),
+            sourceColumn: Field("sourceColumn")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let boolean: Field<BooleanColumn>
-    public let calculated: Field<CalculatedColumn>
-    public let choice: Field<ChoiceColumn>
-    public let columnGroup: Field<String>
-    public let contentApprovalStatus: Field<ContentApprovalStatusColumn>
-    public let currency: Field<CurrencyColumn>
-    public let dateTime: Field<DateTimeColumn>
-    public let defaultValue: Field<DefaultColumnValue>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let enforceUniqueValues: Field<Bool>
-    public let geolocation: Field<GeolocationColumn>
-    public let hidden: Field<Bool>
-    public let hyperlinkOrPicture: Field<HyperlinkOrPictureColumn>
-    public let indexed: Field<Bool>
-    public let isDeletable: Field<Bool>
-    public let isReorderable: Field<Bool>
-    public let isSealed: Field<Bool>
-    public let lookup: Field<LookupColumn>
-    public let name: Field<String>
-    public let number: Field<NumberColumn>
-    public let personOrGroup: Field<PersonOrGroupColumn>
-    public let propagateChanges: Field<Bool>
-    public let readOnly: Field<Bool>
-    public let required: Field<Bool>
-    public let sourceContentType: Field<ContentTypeInfo>
-    public let term: Field<TermColumn>
-    public let text: Field<TextColumn>
-    public let thumbnail: Field<ThumbnailColumn>
-    public let type: Field<ColumnTypes>
-    public let validation: Field<ColumnValidation>
-
-    /// Present when the request expanded it (`expand("sourceColumn")`).
-    public let sourceColumn: Field<ColumnDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.boolean = Field("boolean")
-        self.calculated = Field("calculated")
-        self.choice = Field("choice")
-        self.columnGroup = Field("columnGroup")
-        self.contentApprovalStatus = Field("contentApprovalStatus")
-        self.currency = Field("currency")
-        self.dateTime = Field("dateTime")
-        self.defaultValue = Field("defaultValue")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.enforceUniqueValues = Field("enforceUniqueValues")
-        self.geolocation = Field("geolocation")
-        self.hidden = Field("hidden")
-        self.hyperlinkOrPicture = Field("hyperlinkOrPicture")
-        self.indexed = Field("indexed")
-        self.isDeletable = Field("isDeletable")
-        self.isReorderable = Field("isReorderable")
-        self.isSealed = Field("isSealed")
-        self.lookup = Field("lookup")
-        self.name = Field("name")
-        self.number = Field("number")
-        self.personOrGroup = Field("personOrGroup")
-        self.propagateChanges = Field("propagateChanges")
-        self.readOnly = Field("readOnly")
-        self.required = Field("required")
-        self.sourceContentType = Field("sourceContentType")
-        self.term = Field("term")
-        self.text = Field("text")
-        self.thumbnail = Field("thumbnail")
-        self.type = Field("type")
-        self.validation = Field("validation")
-        self.sourceColumn = Field("sourceColumn")
-    }
 }
 
 /// Requests for one `ColumnDefinition`: `request()` reads, updates or deletes it.
@@ -275,15 +270,14 @@ public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias ColumnLink = Model<ColumnLinkFields>
 
 /// The properties of a `ColumnLink`, inherited ones included.
-public struct ColumnLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.columnLink", base: Entity.self, fields: ColumnLinkFields())
-    public let id: Field<String>
-    public let name: Field<String>
+public enum ColumnLinkFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.columnLink",
+        base: Entity.self,
+        fields: (id: Field("id"), name: Field("name")) as Table
+    )
 }
 
 /// Requests for one `ColumnLink`: `request()` reads, updates or deletes it.
@@ -378,17 +372,21 @@ extension ColumnTypes {
 public typealias ColumnValidation = Model<ColumnValidationFields>
 
 /// The properties of a `ColumnValidation`, inherited ones included.
-public struct ColumnValidationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.columnValidation", fields: ColumnValidationFields())
-    public let defaultLanguage: Field<String>
-    public let descriptions: Field<[DisplayNameLocalization]>
-    public let formula: Field<String>
+public enum ColumnValidationFields: FieldSet {
+    public typealias Table = (
+        defaultLanguage: Field<String>,
+        descriptions: Field<[DisplayNameLocalization]>,
+        formula: Field<String>
+    )
 
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.descriptions = Field("descriptions")
-        self.formula = Field("formula")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.columnValidation",
+        fields: (
+            defaultLanguage: Field("defaultLanguage"),
+            descriptions: Field("descriptions"),
+            formula: Field("formula")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CommentActionFields`; read and write them as `value.name`.
@@ -398,17 +396,21 @@ public struct ColumnValidationFields: FieldSet {
 public typealias CommentAction = Model<CommentActionFields>
 
 /// The properties of a `CommentAction`, inherited ones included.
-public struct CommentActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.commentAction", fields: CommentActionFields())
-    public let isReply: Field<Bool>
-    public let parentAuthor: Field<IdentitySet>
-    public let participants: Field<[IdentitySet]>
+public enum CommentActionFields: FieldSet {
+    public typealias Table = (
+        isReply: Field<Bool>,
+        parentAuthor: Field<IdentitySet>,
+        participants: Field<[IdentitySet]>
+    )
 
-    private init() {
-        self.isReply = Field("isReply")
-        self.parentAuthor = Field("parentAuthor")
-        self.participants = Field("participants")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.commentAction",
+        fields: (
+            isReply: Field("isReply"),
+            parentAuthor: Field("parentAuthor"),
+            participants: Field("participants")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CommsNotificationFields`; read and write them as `value.name`.
@@ -418,15 +420,13 @@ public struct CommentActionFields: FieldSet {
 public typealias CommsNotification = Model<CommsNotificationFields>
 
 /// The properties of a `CommsNotification`, inherited ones included.
-public struct CommsNotificationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.commsNotification", fields: CommsNotificationFields())
-    public let changeType: Field<ChangeType>
-    public let resourceUrl: Field<String>
+public enum CommsNotificationFields: FieldSet {
+    public typealias Table = (changeType: Field<ChangeType>, resourceUrl: Field<String>)
 
-    private init() {
-        self.changeType = Field("changeType")
-        self.resourceUrl = Field("resourceUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.commsNotification",
+        fields: (changeType: Field("changeType"), resourceUrl: Field("resourceUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `CommsNotificationsFields`; read and write them as `value.name`.
@@ -452,7 +452,14 @@ public struct CommsNotificationsFields: FieldSet {
 public typealias CommsOperation = Model<CommsOperationFields>
 
 /// The properties of a `CommsOperation`, inherited ones included.
-public struct CommsOperationFields: FieldSet {
+public enum CommsOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.commsOperation",
         base: Entity.self,
@@ -470,20 +477,13 @@ public struct CommsOperationFields: FieldSet {
             UnmuteParticipantOperation.self,
             UpdateRecordingStatusOperation.self,
         ],
-        fields: CommsOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `CommsOperation`: `request()` reads, updates or deletes it.
@@ -512,24 +512,24 @@ public struct CommsOperationRequestBuilder: ModelRequestBuilder {
 public typealias CommunicationsApplicationIdentity = Model<CommunicationsApplicationIdentityFields>
 
 /// The properties of a `CommunicationsApplicationIdentity`, inherited ones included.
-public struct CommunicationsApplicationIdentityFields: FieldSet {
+public enum CommunicationsApplicationIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        applicationType: Field<String>,
+        hidden: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsApplicationIdentity",
         base: Identity.self,
-        fields: CommunicationsApplicationIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            applicationType: Field("applicationType"),
+            hidden: Field("hidden")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let applicationType: Field<String>
-    public let hidden: Field<Bool>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.applicationType = Field("applicationType")
-        self.hidden = Field("hidden")
-    }
 }
 
 /// Its properties are listed in `CommunicationsApplicationInstanceIdentityFields`; read and write them as `value.name`.
@@ -540,24 +540,24 @@ public struct CommunicationsApplicationIdentityFields: FieldSet {
 public typealias CommunicationsApplicationInstanceIdentity = Model<CommunicationsApplicationInstanceIdentityFields>
 
 /// The properties of a `CommunicationsApplicationInstanceIdentity`, inherited ones included.
-public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
+public enum CommunicationsApplicationInstanceIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        hidden: Field<Bool>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsApplicationInstanceIdentity",
         base: Identity.self,
-        fields: CommunicationsApplicationInstanceIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            hidden: Field("hidden"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let hidden: Field<Bool>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.hidden = Field("hidden")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Its properties are listed in `CommunicationsEncryptedIdentityFields`; read and write them as `value.name`.
@@ -567,20 +567,14 @@ public struct CommunicationsApplicationInstanceIdentityFields: FieldSet {
 public typealias CommunicationsEncryptedIdentity = Model<CommunicationsEncryptedIdentityFields>
 
 /// The properties of a `CommunicationsEncryptedIdentity`, inherited ones included.
-public struct CommunicationsEncryptedIdentityFields: FieldSet {
+public enum CommunicationsEncryptedIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsEncryptedIdentity",
         base: Identity.self,
-        fields: CommunicationsEncryptedIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
 
 /// Its properties are listed in `CommunicationsGuestIdentityFields`; read and write them as `value.name`.
@@ -590,22 +584,14 @@ public struct CommunicationsEncryptedIdentityFields: FieldSet {
 public typealias CommunicationsGuestIdentity = Model<CommunicationsGuestIdentityFields>
 
 /// The properties of a `CommunicationsGuestIdentity`, inherited ones included.
-public struct CommunicationsGuestIdentityFields: FieldSet {
+public enum CommunicationsGuestIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, email: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsGuestIdentity",
         base: Identity.self,
-        fields: CommunicationsGuestIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), email: Field("email")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let email: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.email = Field("email")
-    }
 }
 
 /// Its properties are listed in `CommunicationsIdentitySetFields`; read and write them as `value.name`.
@@ -615,38 +601,38 @@ public struct CommunicationsGuestIdentityFields: FieldSet {
 public typealias CommunicationsIdentitySet = Model<CommunicationsIdentitySetFields>
 
 /// The properties of a `CommunicationsIdentitySet`, inherited ones included.
-public struct CommunicationsIdentitySetFields: FieldSet {
+public enum CommunicationsIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        device: Field<Identity>,
+        user: Field<Identity>,
+        applicationInstance: Field<Identity>,
+        assertedIdentity: Field<Identity>,
+        azureCommunicationServicesUser: Field<Identity>,
+        encrypted: Field<Identity>,
+        endpointType: Field<EndpointType>,
+        guest: Field<Identity>,
+        onPremises: Field<Identity>,
+        phone: Field<Identity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsIdentitySet",
         base: IdentitySet.self,
-        fields: CommunicationsIdentitySetFields()
+        fields: (
+            application: Field("application"),
+            device: Field("device"),
+            user: Field("user"),
+            applicationInstance: Field("applicationInstance"),
+            assertedIdentity: Field("assertedIdentity"),
+            azureCommunicationServicesUser: Field("azureCommunicationServicesUser"),
+            encrypted: Field("encrypted"),
+            endpointType: Field("endpointType"),
+            guest: Field("guest"),
+            onPremises: Field("onPremises"),
+            phone: Field("phone")
+        ) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let applicationInstance: Field<Identity>
-    public let assertedIdentity: Field<Identity>
-    public let azureCommunicationServicesUser: Field<Identity>
-    public let encrypted: Field<Identity>
-    public let endpointType: Field<EndpointType>
-    public let guest: Field<Identity>
-    public let onPremises: Field<Identity>
-    public let phone: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.applicationInstance = Field("applicationInstance")
-        self.assertedIdentity = Field("assertedIdentity")
-        self.azureCommunicationServicesUser = Field("azureCommunicationServicesUser")
-        self.encrypted = Field("encrypted")
-        self.endpointType = Field("endpointType")
-        self.guest = Field("guest")
-        self.onPremises = Field("onPremises")
-        self.phone = Field("phone")
-    }
 }
 
 /// Its properties are listed in `CommunicationsPhoneIdentityFields`; read and write them as `value.name`.
@@ -656,20 +642,14 @@ public struct CommunicationsIdentitySetFields: FieldSet {
 public typealias CommunicationsPhoneIdentity = Model<CommunicationsPhoneIdentityFields>
 
 /// The properties of a `CommunicationsPhoneIdentity`, inherited ones included.
-public struct CommunicationsPhoneIdentityFields: FieldSet {
+public enum CommunicationsPhoneIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsPhoneIdentity",
         base: Identity.self,
-        fields: CommunicationsPhoneIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
 
 /// Its properties are listed in `CommunicationsUserIdentityFields`; read and write them as `value.name`.
@@ -679,22 +659,14 @@ public struct CommunicationsPhoneIdentityFields: FieldSet {
 public typealias CommunicationsUserIdentity = Model<CommunicationsUserIdentityFields>
 
 /// The properties of a `CommunicationsUserIdentity`, inherited ones included.
-public struct CommunicationsUserIdentityFields: FieldSet {
+public enum CommunicationsUserIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, tenantId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.communicationsUserIdentity",
         base: Identity.self,
-        fields: CommunicationsUserIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), tenantId: Field("tenantId")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Its properties are listed in `CommunityFields`; read and write them as `value.name`.
@@ -704,29 +676,32 @@ public struct CommunicationsUserIdentityFields: FieldSet {
 public typealias Community = Model<CommunityFields>
 
 /// The properties of a `Community`, inherited ones included.
-public struct CommunityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.community", base: Entity.self, fields: CommunityFields())
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let groupId: Field<String>
-    public let privacy: Field<CommunityPrivacy>
+///
+/// - Present when the request expanded them (`expand("name")`): `group`, `owners`.
+public enum CommunityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        groupId: Field<String>,
+        privacy: Field<CommunityPrivacy>,
+        group: Field<Group>,
+        owners: Field<[User]>
+    )
 
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[User]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.groupId = Field("groupId")
-        self.privacy = Field("privacy")
-        self.group = Field("group")
-        self.owners = Field("owners")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.community",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            groupId: Field("groupId"),
+            privacy: Field("privacy"),
+            group: Field("group"),
+            owners: Field("owners")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.communityPrivacy`.
@@ -785,42 +760,42 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
 public typealias CompanySubscription = Model<CompanySubscriptionFields>
 
 /// The properties of a `CompanySubscription`, inherited ones included.
-public struct CompanySubscriptionFields: FieldSet {
+public enum CompanySubscriptionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        commerceSubscriptionId: Field<String>,
+        createdDateTime: Field<Date>,
+        isTrial: Field<Bool>,
+        nextLifecycleDateTime: Field<Date>,
+        ownerId: Field<String>,
+        ownerTenantId: Field<String>,
+        ownerType: Field<String>,
+        serviceStatus: Field<[ServicePlanInfo]>,
+        skuId: Field<String>,
+        skuPartNumber: Field<String>,
+        status: Field<String>,
+        totalLicenses: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.companySubscription",
         base: Entity.self,
-        fields: CompanySubscriptionFields()
+        fields: (
+            id: Field("id"),
+            commerceSubscriptionId: Field("commerceSubscriptionId"),
+            createdDateTime: Field("createdDateTime"),
+            isTrial: Field("isTrial"),
+            nextLifecycleDateTime: Field("nextLifecycleDateTime"),
+            ownerId: Field("ownerId"),
+            ownerTenantId: Field("ownerTenantId"),
+            ownerType: Field("ownerType"),
+            serviceStatus: Field("serviceStatus"),
+            skuId: Field("skuId"),
+            skuPartNumber: Field("skuPartNumber"),
+            status: Field("status"),
+            totalLicenses: Field("totalLicenses")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let commerceSubscriptionId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isTrial: Field<Bool>
-    public let nextLifecycleDateTime: Field<Date>
-    public let ownerId: Field<String>
-    public let ownerTenantId: Field<String>
-    public let ownerType: Field<String>
-    public let serviceStatus: Field<[ServicePlanInfo]>
-    public let skuId: Field<String>
-    public let skuPartNumber: Field<String>
-    public let status: Field<String>
-    public let totalLicenses: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.commerceSubscriptionId = Field("commerceSubscriptionId")
-        self.createdDateTime = Field("createdDateTime")
-        self.isTrial = Field("isTrial")
-        self.nextLifecycleDateTime = Field("nextLifecycleDateTime")
-        self.ownerId = Field("ownerId")
-        self.ownerTenantId = Field("ownerTenantId")
-        self.ownerType = Field("ownerType")
-        self.serviceStatus = Field("serviceStatus")
-        self.skuId = Field("skuId")
-        self.skuPartNumber = Field("skuPartNumber")
-        self.status = Field("status")
-        self.totalLicenses = Field("totalLicenses")
-    }
 }
 
 /// Requests for one `CompanySubscription`: `request()` reads, updates or deletes it.
@@ -880,18 +855,16 @@ public struct ComplianceFields: FieldSet {
 public typealias ComplianceInformation = Model<ComplianceInformationFields>
 
 /// The properties of a `ComplianceInformation`, inherited ones included.
-public struct ComplianceInformationFields: FieldSet {
+public enum ComplianceInformationFields: FieldSet {
+    public typealias Table = (certificationControls: Field<[CertificationControl]>, certificationName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.complianceInformation",
-        fields: ComplianceInformationFields()
+        fields: (
+            certificationControls: Field("certificationControls"),
+            certificationName: Field("certificationName")
+        ) as Table
     )
-    public let certificationControls: Field<[CertificationControl]>
-    public let certificationName: Field<String>
-
-    private init() {
-        self.certificationControls = Field("certificationControls")
-        self.certificationName = Field("certificationName")
-    }
 }
 
 /// Its properties are listed in `ComplianceManagementPartnerFields`; read and write them as `value.name`.
@@ -901,36 +874,36 @@ public struct ComplianceInformationFields: FieldSet {
 public typealias ComplianceManagementPartner = Model<ComplianceManagementPartnerFields>
 
 /// The properties of a `ComplianceManagementPartner`, inherited ones included.
-public struct ComplianceManagementPartnerFields: FieldSet {
+public enum ComplianceManagementPartnerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        androidEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>,
+        androidOnboarded: Field<Bool>,
+        displayName: Field<String>,
+        iosEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>,
+        iosOnboarded: Field<Bool>,
+        lastHeartbeatDateTime: Field<Date>,
+        macOsEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>,
+        macOsOnboarded: Field<Bool>,
+        partnerState: Field<DeviceManagementPartnerTenantState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.complianceManagementPartner",
         base: Entity.self,
-        fields: ComplianceManagementPartnerFields()
+        fields: (
+            id: Field("id"),
+            androidEnrollmentAssignments: Field("androidEnrollmentAssignments"),
+            androidOnboarded: Field("androidOnboarded"),
+            displayName: Field("displayName"),
+            iosEnrollmentAssignments: Field("iosEnrollmentAssignments"),
+            iosOnboarded: Field("iosOnboarded"),
+            lastHeartbeatDateTime: Field("lastHeartbeatDateTime"),
+            macOsEnrollmentAssignments: Field("macOsEnrollmentAssignments"),
+            macOsOnboarded: Field("macOsOnboarded"),
+            partnerState: Field("partnerState")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let androidEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let androidOnboarded: Field<Bool>
-    public let displayName: Field<String>
-    public let iosEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let iosOnboarded: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let macOsEnrollmentAssignments: Field<[ComplianceManagementPartnerAssignment]>
-    public let macOsOnboarded: Field<Bool>
-    public let partnerState: Field<DeviceManagementPartnerTenantState>
-
-    private init() {
-        self.id = Field("id")
-        self.androidEnrollmentAssignments = Field("androidEnrollmentAssignments")
-        self.androidOnboarded = Field("androidOnboarded")
-        self.displayName = Field("displayName")
-        self.iosEnrollmentAssignments = Field("iosEnrollmentAssignments")
-        self.iosOnboarded = Field("iosOnboarded")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.macOsEnrollmentAssignments = Field("macOsEnrollmentAssignments")
-        self.macOsOnboarded = Field("macOsOnboarded")
-        self.partnerState = Field("partnerState")
-    }
 }
 
 /// Its properties are listed in `ComplianceManagementPartnerAssignmentFields`; read and write them as `value.name`.
@@ -1064,26 +1037,23 @@ extension ComplianceStatus {
 public typealias ComputeRightsAndInheritanceResult = Model<ComputeRightsAndInheritanceResultFields>
 
 /// The properties of a `ComputeRightsAndInheritanceResult`, inherited ones included.
-public struct ComputeRightsAndInheritanceResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.computeRightsAndInheritanceResult",
-        fields: ComputeRightsAndInheritanceResultFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `contentRights`, `inheritedLabel`, `sensitivityLabels`.
+public enum ComputeRightsAndInheritanceResultFields: FieldSet {
+    public typealias Table = (
+        contentRights: Field<[LabelContentRight]>,
+        inheritedLabel: Field<SensitivityLabel>,
+        sensitivityLabels: Field<[SensitivityLabel]>
     )
 
-    /// Present when the request expanded it (`expand("contentRights")`).
-    public let contentRights: Field<[LabelContentRight]>
-
-    /// Present when the request expanded it (`expand("inheritedLabel")`).
-    public let inheritedLabel: Field<SensitivityLabel>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.contentRights = Field("contentRights")
-        self.inheritedLabel = Field("inheritedLabel")
-        self.sensitivityLabels = Field("sensitivityLabels")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.computeRightsAndInheritanceResult",
+        fields: (
+            contentRights: Field("contentRights"),
+            inheritedLabel: Field("inheritedLabel"),
+            sensitivityLabels: Field("sensitivityLabels")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConditionalAccessAllExternalTenantsFields`; read and write them as `value.name`.
@@ -1114,25 +1084,25 @@ public struct ConditionalAccessAllExternalTenantsFields: FieldSet {
 public typealias ConditionalAccessApplications = Model<ConditionalAccessApplicationsFields>
 
 /// The properties of a `ConditionalAccessApplications`, inherited ones included.
-public struct ConditionalAccessApplicationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessApplications",
-        fields: ConditionalAccessApplicationsFields()
+public enum ConditionalAccessApplicationsFields: FieldSet {
+    public typealias Table = (
+        applicationFilter: Field<ConditionalAccessFilter>,
+        excludeApplications: Field<[String]>,
+        includeApplications: Field<[String]>,
+        includeAuthenticationContextClassReferences: Field<[String]>,
+        includeUserActions: Field<[String]>
     )
 
-    public let applicationFilter: Field<ConditionalAccessFilter>
-    public let excludeApplications: Field<[String]>
-    public let includeApplications: Field<[String]>
-    public let includeAuthenticationContextClassReferences: Field<[String]>
-    public let includeUserActions: Field<[String]>
-
-    private init() {
-        self.applicationFilter = Field("applicationFilter")
-        self.excludeApplications = Field("excludeApplications")
-        self.includeApplications = Field("includeApplications")
-        self.includeAuthenticationContextClassReferences = Field("includeAuthenticationContextClassReferences")
-        self.includeUserActions = Field("includeUserActions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessApplications",
+        fields: (
+            applicationFilter: Field("applicationFilter"),
+            excludeApplications: Field("excludeApplications"),
+            includeApplications: Field("includeApplications"),
+            includeAuthenticationContextClassReferences: Field("includeAuthenticationContextClassReferences"),
+            includeUserActions: Field("includeUserActions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConditionalAccessAuthenticationFlowsFields`; read and write them as `value.name`.
@@ -1195,21 +1165,21 @@ extension ConditionalAccessClientApp {
 public typealias ConditionalAccessClientApplications = Model<ConditionalAccessClientApplicationsFields>
 
 /// The properties of a `ConditionalAccessClientApplications`, inherited ones included.
-public struct ConditionalAccessClientApplicationsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessClientApplications",
-        fields: ConditionalAccessClientApplicationsFields()
+public enum ConditionalAccessClientApplicationsFields: FieldSet {
+    public typealias Table = (
+        excludeServicePrincipals: Field<[String]>,
+        includeServicePrincipals: Field<[String]>,
+        servicePrincipalFilter: Field<ConditionalAccessFilter>
     )
 
-    public let excludeServicePrincipals: Field<[String]>
-    public let includeServicePrincipals: Field<[String]>
-    public let servicePrincipalFilter: Field<ConditionalAccessFilter>
-
-    private init() {
-        self.excludeServicePrincipals = Field("excludeServicePrincipals")
-        self.includeServicePrincipals = Field("includeServicePrincipals")
-        self.servicePrincipalFilter = Field("servicePrincipalFilter")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessClientApplications",
+        fields: (
+            excludeServicePrincipals: Field("excludeServicePrincipals"),
+            includeServicePrincipals: Field("includeServicePrincipals"),
+            servicePrincipalFilter: Field("servicePrincipalFilter")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConditionalAccessConditionSetFields`; read and write them as `value.name`.
@@ -1219,39 +1189,39 @@ public struct ConditionalAccessClientApplicationsFields: FieldSet {
 public typealias ConditionalAccessConditionSet = Model<ConditionalAccessConditionSetFields>
 
 /// The properties of a `ConditionalAccessConditionSet`, inherited ones included.
-public struct ConditionalAccessConditionSetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessConditionSet",
-        fields: ConditionalAccessConditionSetFields()
+public enum ConditionalAccessConditionSetFields: FieldSet {
+    public typealias Table = (
+        applications: Field<ConditionalAccessApplications>,
+        authenticationFlows: Field<ConditionalAccessAuthenticationFlows>,
+        clientApplications: Field<ConditionalAccessClientApplications>,
+        clientAppTypes: Field<[ConditionalAccessClientApp]>,
+        devices: Field<ConditionalAccessDevices>,
+        insiderRiskLevels: Field<ConditionalAccessInsiderRiskLevels>,
+        locations: Field<ConditionalAccessLocations>,
+        platforms: Field<ConditionalAccessPlatforms>,
+        servicePrincipalRiskLevels: Field<[RiskLevel]>,
+        signInRiskLevels: Field<[RiskLevel]>,
+        userRiskLevels: Field<[RiskLevel]>,
+        users: Field<ConditionalAccessUsers>
     )
 
-    public let applications: Field<ConditionalAccessApplications>
-    public let authenticationFlows: Field<ConditionalAccessAuthenticationFlows>
-    public let clientApplications: Field<ConditionalAccessClientApplications>
-    public let clientAppTypes: Field<[ConditionalAccessClientApp]>
-    public let devices: Field<ConditionalAccessDevices>
-    public let insiderRiskLevels: Field<ConditionalAccessInsiderRiskLevels>
-    public let locations: Field<ConditionalAccessLocations>
-    public let platforms: Field<ConditionalAccessPlatforms>
-    public let servicePrincipalRiskLevels: Field<[RiskLevel]>
-    public let signInRiskLevels: Field<[RiskLevel]>
-    public let userRiskLevels: Field<[RiskLevel]>
-    public let users: Field<ConditionalAccessUsers>
-
-    private init() {
-        self.applications = Field("applications")
-        self.authenticationFlows = Field("authenticationFlows")
-        self.clientApplications = Field("clientApplications")
-        self.clientAppTypes = Field("clientAppTypes")
-        self.devices = Field("devices")
-        self.insiderRiskLevels = Field("insiderRiskLevels")
-        self.locations = Field("locations")
-        self.platforms = Field("platforms")
-        self.servicePrincipalRiskLevels = Field("servicePrincipalRiskLevels")
-        self.signInRiskLevels = Field("signInRiskLevels")
-        self.userRiskLevels = Field("userRiskLevels")
-        self.users = Field("users")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessConditionSet",
+        fields: (
+            applications: Field("applications"),
+            authenticationFlows: Field("authenticationFlows"),
+            clientApplications: Field("clientApplications"),
+            clientAppTypes: Field("clientAppTypes"),
+            devices: Field("devices"),
+            insiderRiskLevels: Field("insiderRiskLevels"),
+            locations: Field("locations"),
+            platforms: Field("platforms"),
+            servicePrincipalRiskLevels: Field("servicePrincipalRiskLevels"),
+            signInRiskLevels: Field("signInRiskLevels"),
+            userRiskLevels: Field("userRiskLevels"),
+            users: Field("users")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.conditionalAccessDevicePlatform`.
@@ -1318,20 +1288,17 @@ public struct ConditionalAccessDevicesFields: FieldSet {
 public typealias ConditionalAccessEnumeratedExternalTenants = Model<ConditionalAccessEnumeratedExternalTenantsFields>
 
 /// The properties of a `ConditionalAccessEnumeratedExternalTenants`, inherited ones included.
-public struct ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
+public enum ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
+    public typealias Table = (
+        membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>,
+        members: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessEnumeratedExternalTenants",
         base: ConditionalAccessExternalTenants.self,
-        fields: ConditionalAccessEnumeratedExternalTenantsFields()
+        fields: (membershipKind: Field("membershipKind"), members: Field("members")) as Table
     )
-
-    public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
-    public let members: Field<[String]>
-
-    private init() {
-        self.membershipKind = Field("membershipKind")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `ConditionalAccessExternalTenantsFields`; read and write them as `value.name`.
@@ -1382,17 +1349,11 @@ extension ConditionalAccessExternalTenantsMembershipKind {
 public typealias ConditionalAccessFilter = Model<ConditionalAccessFilterFields>
 
 /// The properties of a `ConditionalAccessFilter`, inherited ones included.
-public struct ConditionalAccessFilterFields: FieldSet {
+public enum ConditionalAccessFilterFields: FieldSet {
+    public typealias Table = (mode: Field<FilterMode>, rule: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessFilter",
-        fields: ConditionalAccessFilterFields()
+        fields: (mode: Field("mode"), rule: Field("rule")) as Table
     )
-
-    public let mode: Field<FilterMode>
-    public let rule: Field<String>
-
-    private init() {
-        self.mode = Field("mode")
-        self.rule = Field("rule")
-    }
 }

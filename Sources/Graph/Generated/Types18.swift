@@ -49,27 +49,27 @@ extension ConditionalAccessGrantControl {
 public typealias ConditionalAccessGrantControls = Model<ConditionalAccessGrantControlsFields>
 
 /// The properties of a `ConditionalAccessGrantControls`, inherited ones included.
-public struct ConditionalAccessGrantControlsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessGrantControls",
-        fields: ConditionalAccessGrantControlsFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `authenticationStrength`.
+public enum ConditionalAccessGrantControlsFields: FieldSet {
+    public typealias Table = (
+        builtInControls: Field<[ConditionalAccessGrantControl]>,
+        customAuthenticationFactors: Field<[String]>,
+        `operator`: Field<String>,
+        termsOfUse: Field<[String]>,
+        authenticationStrength: Field<AuthenticationStrengthPolicy>
     )
 
-    public let builtInControls: Field<[ConditionalAccessGrantControl]>
-    public let customAuthenticationFactors: Field<[String]>
-    public let `operator`: Field<String>
-    public let termsOfUse: Field<[String]>
-
-    /// Present when the request expanded it (`expand("authenticationStrength")`).
-    public let authenticationStrength: Field<AuthenticationStrengthPolicy>
-
-    private init() {
-        self.builtInControls = Field("builtInControls")
-        self.customAuthenticationFactors = Field("customAuthenticationFactors")
-        self.operator = Field("operator")
-        self.termsOfUse = Field("termsOfUse")
-        self.authenticationStrength = Field("authenticationStrength")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessGrantControls",
+        fields: (
+            builtInControls: Field("builtInControls"),
+            customAuthenticationFactors: Field("customAuthenticationFactors"),
+            operator: Field("operator"),
+            termsOfUse: Field("termsOfUse"),
+            authenticationStrength: Field("authenticationStrength")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -117,19 +117,19 @@ extension ConditionalAccessGuestOrExternalUserTypes {
 public typealias ConditionalAccessGuestsOrExternalUsers = Model<ConditionalAccessGuestsOrExternalUsersFields>
 
 /// The properties of a `ConditionalAccessGuestsOrExternalUsers`, inherited ones included.
-public struct ConditionalAccessGuestsOrExternalUsersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessGuestsOrExternalUsers",
-        fields: ConditionalAccessGuestsOrExternalUsersFields()
+public enum ConditionalAccessGuestsOrExternalUsersFields: FieldSet {
+    public typealias Table = (
+        externalTenants: Field<ConditionalAccessExternalTenants>,
+        guestOrExternalUserTypes: Field<ConditionalAccessGuestOrExternalUserTypes>
     )
 
-    public let externalTenants: Field<ConditionalAccessExternalTenants>
-    public let guestOrExternalUserTypes: Field<ConditionalAccessGuestOrExternalUserTypes>
-
-    private init() {
-        self.externalTenants = Field("externalTenants")
-        self.guestOrExternalUserTypes = Field("guestOrExternalUserTypes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessGuestsOrExternalUsers",
+        fields: (
+            externalTenants: Field("externalTenants"),
+            guestOrExternalUserTypes: Field("guestOrExternalUserTypes")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -159,19 +159,13 @@ extension ConditionalAccessInsiderRiskLevels {
 public typealias ConditionalAccessLocations = Model<ConditionalAccessLocationsFields>
 
 /// The properties of a `ConditionalAccessLocations`, inherited ones included.
-public struct ConditionalAccessLocationsFields: FieldSet {
+public enum ConditionalAccessLocationsFields: FieldSet {
+    public typealias Table = (excludeLocations: Field<[String]>, includeLocations: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessLocations",
-        fields: ConditionalAccessLocationsFields()
+        fields: (excludeLocations: Field("excludeLocations"), includeLocations: Field("includeLocations")) as Table
     )
-
-    public let excludeLocations: Field<[String]>
-    public let includeLocations: Field<[String]>
-
-    private init() {
-        self.excludeLocations = Field("excludeLocations")
-        self.includeLocations = Field("includeLocations")
-    }
 }
 
 /// Its properties are listed in `ConditionalAccessPlatformsFields`; read and write them as `value.name`.
@@ -181,19 +175,16 @@ public struct ConditionalAccessLocationsFields: FieldSet {
 public typealias ConditionalAccessPlatforms = Model<ConditionalAccessPlatformsFields>
 
 /// The properties of a `ConditionalAccessPlatforms`, inherited ones included.
-public struct ConditionalAccessPlatformsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessPlatforms",
-        fields: ConditionalAccessPlatformsFields()
+public enum ConditionalAccessPlatformsFields: FieldSet {
+    public typealias Table = (
+        excludePlatforms: Field<[ConditionalAccessDevicePlatform]>,
+        includePlatforms: Field<[ConditionalAccessDevicePlatform]>
     )
 
-    public let excludePlatforms: Field<[ConditionalAccessDevicePlatform]>
-    public let includePlatforms: Field<[ConditionalAccessDevicePlatform]>
-
-    private init() {
-        self.excludePlatforms = Field("excludePlatforms")
-        self.includePlatforms = Field("includePlatforms")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessPlatforms",
+        fields: (excludePlatforms: Field("excludePlatforms"), includePlatforms: Field("includePlatforms")) as Table
+    )
 }
 
 /// Its properties are listed in `ConditionalAccessPolicyFields`; read and write them as `value.name`.
@@ -203,39 +194,39 @@ public struct ConditionalAccessPlatformsFields: FieldSet {
 public typealias ConditionalAccessPolicy = Model<ConditionalAccessPolicyFields>
 
 /// The properties of a `ConditionalAccessPolicy`, inherited ones included.
-public struct ConditionalAccessPolicyFields: FieldSet {
+public enum ConditionalAccessPolicyFields: FieldSet {
+    public typealias Table = (
+        deletedDateTime: Field<Date>,
+        conditions: Field<ConditionalAccessConditionSet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        grantControls: Field<ConditionalAccessGrantControls>,
+        id: Field<String>,
+        modifiedDateTime: Field<Date>,
+        sessionControls: Field<ConditionalAccessSessionControls>,
+        state: Field<ConditionalAccessPolicyState>,
+        templateId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessPolicy",
         base: PolicyDeletableItem.self,
         derived: [WhatIfAnalysisResult.self],
-        fields: ConditionalAccessPolicyFields()
+        fields: (
+            deletedDateTime: Field("deletedDateTime"),
+            conditions: Field("conditions"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            grantControls: Field("grantControls"),
+            id: Field("id"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            sessionControls: Field("sessionControls"),
+            state: Field("state"),
+            templateId: Field("templateId")
+        ) as Table
     )
-
-    public let deletedDateTime: Field<Date>
-    public let conditions: Field<ConditionalAccessConditionSet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let grantControls: Field<ConditionalAccessGrantControls>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let sessionControls: Field<ConditionalAccessSessionControls>
-    public let state: Field<ConditionalAccessPolicyState>
-    public let templateId: Field<String>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.conditions = Field("conditions")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grantControls = Field("grantControls")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.sessionControls = Field("sessionControls")
-        self.state = Field("state")
-        self.templateId = Field("templateId")
-    }
 }
 
 /// Its properties are listed in `ConditionalAccessPolicyDetailFields`; read and write them as `value.name`.
@@ -245,21 +236,21 @@ public struct ConditionalAccessPolicyFields: FieldSet {
 public typealias ConditionalAccessPolicyDetail = Model<ConditionalAccessPolicyDetailFields>
 
 /// The properties of a `ConditionalAccessPolicyDetail`, inherited ones included.
-public struct ConditionalAccessPolicyDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessPolicyDetail",
-        fields: ConditionalAccessPolicyDetailFields()
+public enum ConditionalAccessPolicyDetailFields: FieldSet {
+    public typealias Table = (
+        conditions: Field<ConditionalAccessConditionSet>,
+        grantControls: Field<ConditionalAccessGrantControls>,
+        sessionControls: Field<ConditionalAccessSessionControls>
     )
 
-    public let conditions: Field<ConditionalAccessConditionSet>
-    public let grantControls: Field<ConditionalAccessGrantControls>
-    public let sessionControls: Field<ConditionalAccessSessionControls>
-
-    private init() {
-        self.conditions = Field("conditions")
-        self.grantControls = Field("grantControls")
-        self.sessionControls = Field("sessionControls")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessPolicyDetail",
+        fields: (
+            conditions: Field("conditions"),
+            grantControls: Field("grantControls"),
+            sessionControls: Field("sessionControls")
+        ) as Table
+    )
 }
 
 /// Requests for one `ConditionalAccessPolicy`: `request()` reads, updates or deletes it.
@@ -314,42 +305,33 @@ extension ConditionalAccessPolicyState {
 public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
 
 /// The properties of a `ConditionalAccessRoot`, inherited ones included.
-public struct ConditionalAccessRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authenticationContextClassReferences`,
+///   `authenticationStrength`, `deletedItems`, `namedLocations`, `policies`, `templates`.
+public enum ConditionalAccessRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationContextClassReferences: Field<[AuthenticationContextClassReference]>,
+        authenticationStrength: Field<AuthenticationStrengthRoot>,
+        deletedItems: Field<CaPoliciesDeletableRoot>,
+        namedLocations: Field<[NamedLocation]>,
+        policies: Field<[ConditionalAccessPolicy]>,
+        templates: Field<[ConditionalAccessTemplate]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessRoot",
         base: Entity.self,
-        fields: ConditionalAccessRootFields()
+        fields: (
+            id: Field("id"),
+            authenticationContextClassReferences: Field("authenticationContextClassReferences"),
+            authenticationStrength: Field("authenticationStrength"),
+            deletedItems: Field("deletedItems"),
+            namedLocations: Field("namedLocations"),
+            policies: Field("policies"),
+            templates: Field("templates")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("authenticationContextClassReferences")`).
-    public let authenticationContextClassReferences: Field<[AuthenticationContextClassReference]>
-
-    /// Present when the request expanded it (`expand("authenticationStrength")`).
-    public let authenticationStrength: Field<AuthenticationStrengthRoot>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<CaPoliciesDeletableRoot>
-
-    /// Present when the request expanded it (`expand("namedLocations")`).
-    public let namedLocations: Field<[NamedLocation]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<[ConditionalAccessTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationContextClassReferences = Field("authenticationContextClassReferences")
-        self.authenticationStrength = Field("authenticationStrength")
-        self.deletedItems = Field("deletedItems")
-        self.namedLocations = Field("namedLocations")
-        self.policies = Field("policies")
-        self.templates = Field("templates")
-    }
 }
 
 /// Requests for one `ConditionalAccessRoot`: `request()` reads, updates or deletes it.
@@ -483,27 +465,27 @@ public struct ConditionalAccessSessionControlFields: FieldSet {
 public typealias ConditionalAccessSessionControls = Model<ConditionalAccessSessionControlsFields>
 
 /// The properties of a `ConditionalAccessSessionControls`, inherited ones included.
-public struct ConditionalAccessSessionControlsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessSessionControls",
-        fields: ConditionalAccessSessionControlsFields()
+public enum ConditionalAccessSessionControlsFields: FieldSet {
+    public typealias Table = (
+        applicationEnforcedRestrictions: Field<ApplicationEnforcedRestrictionsSessionControl>,
+        cloudAppSecurity: Field<CloudAppSecuritySessionControl>,
+        disableResilienceDefaults: Field<Bool>,
+        persistentBrowser: Field<PersistentBrowserSessionControl>,
+        secureSignInSession: Field<SecureSignInSessionControl>,
+        signInFrequency: Field<SignInFrequencySessionControl>
     )
 
-    public let applicationEnforcedRestrictions: Field<ApplicationEnforcedRestrictionsSessionControl>
-    public let cloudAppSecurity: Field<CloudAppSecuritySessionControl>
-    public let disableResilienceDefaults: Field<Bool>
-    public let persistentBrowser: Field<PersistentBrowserSessionControl>
-    public let secureSignInSession: Field<SecureSignInSessionControl>
-    public let signInFrequency: Field<SignInFrequencySessionControl>
-
-    private init() {
-        self.applicationEnforcedRestrictions = Field("applicationEnforcedRestrictions")
-        self.cloudAppSecurity = Field("cloudAppSecurity")
-        self.disableResilienceDefaults = Field("disableResilienceDefaults")
-        self.persistentBrowser = Field("persistentBrowser")
-        self.secureSignInSession = Field("secureSignInSession")
-        self.signInFrequency = Field("signInFrequency")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessSessionControls",
+        fields: (
+            applicationEnforcedRestrictions: Field("applicationEnforcedRestrictions"),
+            cloudAppSecurity: Field("cloudAppSecurity"),
+            disableResilienceDefaults: Field("disableResilienceDefaults"),
+            persistentBrowser: Field("persistentBrowser"),
+            secureSignInSession: Field("secureSignInSession"),
+            signInFrequency: Field("signInFrequency")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.conditionalAccessStatus`.
@@ -531,26 +513,26 @@ extension ConditionalAccessStatus {
 public typealias ConditionalAccessTemplate = Model<ConditionalAccessTemplateFields>
 
 /// The properties of a `ConditionalAccessTemplate`, inherited ones included.
-public struct ConditionalAccessTemplateFields: FieldSet {
+public enum ConditionalAccessTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        details: Field<ConditionalAccessPolicyDetail>,
+        name: Field<String>,
+        scenarios: Field<TemplateScenarios>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conditionalAccessTemplate",
         base: Entity.self,
-        fields: ConditionalAccessTemplateFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            details: Field("details"),
+            name: Field("name"),
+            scenarios: Field("scenarios")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let details: Field<ConditionalAccessPolicyDetail>
-    public let name: Field<String>
-    public let scenarios: Field<TemplateScenarios>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.details = Field("details")
-        self.name = Field("name")
-        self.scenarios = Field("scenarios")
-    }
 }
 
 /// Requests for one `ConditionalAccessTemplate`: `request()` reads, updates or deletes it.
@@ -599,31 +581,31 @@ extension ConditionalAccessTransferMethods {
 public typealias ConditionalAccessUsers = Model<ConditionalAccessUsersFields>
 
 /// The properties of a `ConditionalAccessUsers`, inherited ones included.
-public struct ConditionalAccessUsersFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.conditionalAccessUsers",
-        fields: ConditionalAccessUsersFields()
+public enum ConditionalAccessUsersFields: FieldSet {
+    public typealias Table = (
+        excludeGroups: Field<[String]>,
+        excludeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>,
+        excludeRoles: Field<[String]>,
+        excludeUsers: Field<[String]>,
+        includeGroups: Field<[String]>,
+        includeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>,
+        includeRoles: Field<[String]>,
+        includeUsers: Field<[String]>
     )
 
-    public let excludeGroups: Field<[String]>
-    public let excludeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>
-    public let excludeRoles: Field<[String]>
-    public let excludeUsers: Field<[String]>
-    public let includeGroups: Field<[String]>
-    public let includeGuestsOrExternalUsers: Field<ConditionalAccessGuestsOrExternalUsers>
-    public let includeRoles: Field<[String]>
-    public let includeUsers: Field<[String]>
-
-    private init() {
-        self.excludeGroups = Field("excludeGroups")
-        self.excludeGuestsOrExternalUsers = Field("excludeGuestsOrExternalUsers")
-        self.excludeRoles = Field("excludeRoles")
-        self.excludeUsers = Field("excludeUsers")
-        self.includeGroups = Field("includeGroups")
-        self.includeGuestsOrExternalUsers = Field("includeGuestsOrExternalUsers")
-        self.includeRoles = Field("includeRoles")
-        self.includeUsers = Field("includeUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.conditionalAccessUsers",
+        fields: (
+            excludeGroups: Field("excludeGroups"),
+            excludeGuestsOrExternalUsers: Field("excludeGuestsOrExternalUsers"),
+            excludeRoles: Field("excludeRoles"),
+            excludeUsers: Field("excludeUsers"),
+            includeGroups: Field("includeGroups"),
+            includeGuestsOrExternalUsers: Field("includeGuestsOrExternalUsers"),
+            includeRoles: Field("includeRoles"),
+            includeUsers: Field("includeUsers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConfigurationBaselineFields`; read and write them as `value.name`.
@@ -633,26 +615,26 @@ public struct ConditionalAccessUsersFields: FieldSet {
 public typealias ConfigurationBaseline = Model<ConfigurationBaselineFields>
 
 /// The properties of a `ConfigurationBaseline`, inherited ones included.
-public struct ConfigurationBaselineFields: FieldSet {
+public enum ConfigurationBaselineFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        parameters: Field<[BaselineParameter]>,
+        resources: Field<[BaselineResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationBaseline",
         base: Entity.self,
-        fields: ConfigurationBaselineFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            parameters: Field("parameters"),
+            resources: Field("resources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameters: Field<[BaselineParameter]>
-    public let resources: Field<[BaselineResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameters = Field("parameters")
-        self.resources = Field("resources")
-    }
 }
 
 /// Requests for one `ConfigurationBaseline`: `request()` reads, updates or deletes it.
@@ -704,50 +686,37 @@ extension CollectionRequestBuilder where Item == ConfigurationBaselineRequestBui
 public typealias ConfigurationDrift = Model<ConfigurationDriftFields>
 
 /// The properties of a `ConfigurationDrift`, inherited ones included.
-public struct ConfigurationDriftFields: FieldSet {
+///
+/// - `baselineResourceDisplayName`, `driftedProperties`, `firstReportedDateTime`, `monitorId`,
+///   `resourceInstanceIdentifier`, `resourceType`, `status`, `tenantId`: Set by the service: read it, do not send it.
+public enum ConfigurationDriftFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        baselineResourceDisplayName: Field<String>,
+        driftedProperties: Field<[DriftedProperty]>,
+        firstReportedDateTime: Field<Date>,
+        monitorId: Field<String>,
+        resourceInstanceIdentifier: Field<OpenComplexDictionaryType>,
+        resourceType: Field<String>,
+        status: Field<DriftStatus>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationDrift",
         base: Entity.self,
-        fields: ConfigurationDriftFields()
+        fields: (
+            id: Field("id"),
+            baselineResourceDisplayName: Field("baselineResourceDisplayName"),
+            driftedProperties: Field("driftedProperties"),
+            firstReportedDateTime: Field("firstReportedDateTime"),
+            monitorId: Field("monitorId"),
+            resourceInstanceIdentifier: Field("resourceInstanceIdentifier"),
+            resourceType: Field("resourceType"),
+            status: Field("status"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let baselineResourceDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let driftedProperties: Field<[DriftedProperty]>
-
-    /// Set by the service: read it, do not send it.
-    public let firstReportedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceInstanceIdentifier: Field<OpenComplexDictionaryType>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceType: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<DriftStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.baselineResourceDisplayName = Field("baselineResourceDisplayName")
-        self.driftedProperties = Field("driftedProperties")
-        self.firstReportedDateTime = Field("firstReportedDateTime")
-        self.monitorId = Field("monitorId")
-        self.resourceInstanceIdentifier = Field("resourceInstanceIdentifier")
-        self.resourceType = Field("resourceType")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Requests for one `ConfigurationDrift`: `request()` reads, updates or deletes it.
@@ -776,38 +745,31 @@ public struct ConfigurationDriftRequestBuilder: ModelRequestBuilder {
 public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
 
 /// The properties of a `ConfigurationManagement`, inherited ones included.
-public struct ConfigurationManagementFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `configurationDrifts`,
+///   `configurationMonitoringResults`, `configurationMonitors`, `configurationSnapshotJobs`, `configurationSnapshots`.
+public enum ConfigurationManagementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationDrifts: Field<[ConfigurationDrift]>,
+        configurationMonitoringResults: Field<[ConfigurationMonitoringResult]>,
+        configurationMonitors: Field<[ConfigurationMonitor]>,
+        configurationSnapshotJobs: Field<[ConfigurationSnapshotJob]>,
+        configurationSnapshots: Field<[ConfigurationBaseline]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationManagement",
         base: Entity.self,
-        fields: ConfigurationManagementFields()
+        fields: (
+            id: Field("id"),
+            configurationDrifts: Field("configurationDrifts"),
+            configurationMonitoringResults: Field("configurationMonitoringResults"),
+            configurationMonitors: Field("configurationMonitors"),
+            configurationSnapshotJobs: Field("configurationSnapshotJobs"),
+            configurationSnapshots: Field("configurationSnapshots")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("configurationDrifts")`).
-    public let configurationDrifts: Field<[ConfigurationDrift]>
-
-    /// Present when the request expanded it (`expand("configurationMonitoringResults")`).
-    public let configurationMonitoringResults: Field<[ConfigurationMonitoringResult]>
-
-    /// Present when the request expanded it (`expand("configurationMonitors")`).
-    public let configurationMonitors: Field<[ConfigurationMonitor]>
-
-    /// Present when the request expanded it (`expand("configurationSnapshotJobs")`).
-    public let configurationSnapshotJobs: Field<[ConfigurationSnapshotJob]>
-
-    /// Present when the request expanded it (`expand("configurationSnapshots")`).
-    public let configurationSnapshots: Field<[ConfigurationBaseline]>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationDrifts = Field("configurationDrifts")
-        self.configurationMonitoringResults = Field("configurationMonitoringResults")
-        self.configurationMonitors = Field("configurationMonitors")
-        self.configurationSnapshotJobs = Field("configurationSnapshotJobs")
-        self.configurationSnapshots = Field("configurationSnapshots")
-    }
 }
 
 /// Requests for one `ConfigurationManagement`: `request()` reads, updates or deletes it.
@@ -879,27 +841,27 @@ public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
 public typealias ConfigurationManagerClientEnabledFeatures = Model<ConfigurationManagerClientEnabledFeaturesFields>
 
 /// The properties of a `ConfigurationManagerClientEnabledFeatures`, inherited ones included.
-public struct ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.configurationManagerClientEnabledFeatures",
-        fields: ConfigurationManagerClientEnabledFeaturesFields()
+public enum ConfigurationManagerClientEnabledFeaturesFields: FieldSet {
+    public typealias Table = (
+        compliancePolicy: Field<Bool>,
+        deviceConfiguration: Field<Bool>,
+        inventory: Field<Bool>,
+        modernApps: Field<Bool>,
+        resourceAccess: Field<Bool>,
+        windowsUpdateForBusiness: Field<Bool>
     )
 
-    public let compliancePolicy: Field<Bool>
-    public let deviceConfiguration: Field<Bool>
-    public let inventory: Field<Bool>
-    public let modernApps: Field<Bool>
-    public let resourceAccess: Field<Bool>
-    public let windowsUpdateForBusiness: Field<Bool>
-
-    private init() {
-        self.compliancePolicy = Field("compliancePolicy")
-        self.deviceConfiguration = Field("deviceConfiguration")
-        self.inventory = Field("inventory")
-        self.modernApps = Field("modernApps")
-        self.resourceAccess = Field("resourceAccess")
-        self.windowsUpdateForBusiness = Field("windowsUpdateForBusiness")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.configurationManagerClientEnabledFeatures",
+        fields: (
+            compliancePolicy: Field("compliancePolicy"),
+            deviceConfiguration: Field("deviceConfiguration"),
+            inventory: Field("inventory"),
+            modernApps: Field("modernApps"),
+            resourceAccess: Field("resourceAccess"),
+            windowsUpdateForBusiness: Field("windowsUpdateForBusiness")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConfigurationManagerCollectionAssignmentTargetFields`; read and write them as
@@ -933,65 +895,48 @@ public struct ConfigurationManagerCollectionAssignmentTargetFields: FieldSet {
 public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
 
 /// The properties of a `ConfigurationMonitor`, inherited ones included.
-public struct ConfigurationMonitorFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `inactivationReason`, `lastModifiedBy`, `lastModifiedDateTime`,
+///   `monitorRunFrequencyInHours`, `status`, `tenantId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `baseline`.
+public enum ConfigurationMonitorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        inactivationReason: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        mode: Field<MonitorMode>,
+        monitorRunFrequencyInHours: Field<Int32>,
+        parameters: Field<OpenComplexDictionaryType>,
+        status: Field<MonitorStatus>,
+        tenantId: Field<String>,
+        baseline: Field<ConfigurationBaseline>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationMonitor",
         base: Entity.self,
-        fields: ConfigurationMonitorFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            inactivationReason: Field("inactivationReason"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            mode: Field("mode"),
+            monitorRunFrequencyInHours: Field("monitorRunFrequencyInHours"),
+            parameters: Field("parameters"),
+            status: Field("status"),
+            tenantId: Field("tenantId"),
+            baseline: Field("baseline")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let inactivationReason: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let mode: Field<MonitorMode>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorRunFrequencyInHours: Field<Int32>
-
-    public let parameters: Field<OpenComplexDictionaryType>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<MonitorStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("baseline")`).
-    public let baseline: Field<ConfigurationBaseline>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.inactivationReason = Field("inactivationReason")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mode = Field("mode")
-        self.monitorRunFrequencyInHours = Field("monitorRunFrequencyInHours")
-        self.parameters = Field("parameters")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
-        self.baseline = Field("baseline")
-    }
 }
 
 /// Requests for one `ConfigurationMonitor`: `request()` reads, updates or deletes it.
@@ -1026,46 +971,35 @@ public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
 public typealias ConfigurationMonitoringResult = Model<ConfigurationMonitoringResultFields>
 
 /// The properties of a `ConfigurationMonitoringResult`, inherited ones included.
-public struct ConfigurationMonitoringResultFields: FieldSet {
+///
+/// - `driftsCount`, `errorDetails`, `monitorId`, `runCompletionDateTime`, `runInitiationDateTime`, `runStatus`,
+///   `tenantId`: Set by the service: read it, do not send it.
+public enum ConfigurationMonitoringResultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        driftsCount: Field<Int32>,
+        errorDetails: Field<[ErrorDetail]>,
+        monitorId: Field<String>,
+        runCompletionDateTime: Field<Date>,
+        runInitiationDateTime: Field<Date>,
+        runStatus: Field<MonitorRunStatus>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationMonitoringResult",
         base: Entity.self,
-        fields: ConfigurationMonitoringResultFields()
+        fields: (
+            id: Field("id"),
+            driftsCount: Field("driftsCount"),
+            errorDetails: Field("errorDetails"),
+            monitorId: Field("monitorId"),
+            runCompletionDateTime: Field("runCompletionDateTime"),
+            runInitiationDateTime: Field("runInitiationDateTime"),
+            runStatus: Field("runStatus"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let driftsCount: Field<Int32>
-
-    /// Set by the service: read it, do not send it.
-    public let errorDetails: Field<[ErrorDetail]>
-
-    /// Set by the service: read it, do not send it.
-    public let monitorId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let runCompletionDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let runInitiationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let runStatus: Field<MonitorRunStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.driftsCount = Field("driftsCount")
-        self.errorDetails = Field("errorDetails")
-        self.monitorId = Field("monitorId")
-        self.runCompletionDateTime = Field("runCompletionDateTime")
-        self.runInitiationDateTime = Field("runInitiationDateTime")
-        self.runStatus = Field("runStatus")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Requests for one `ConfigurationMonitoringResult`: `request()` reads, updates or deletes it.
@@ -1094,54 +1028,41 @@ public struct ConfigurationMonitoringResultRequestBuilder: ModelRequestBuilder {
 public typealias ConfigurationSnapshotJob = Model<ConfigurationSnapshotJobFields>
 
 /// The properties of a `ConfigurationSnapshotJob`, inherited ones included.
-public struct ConfigurationSnapshotJobFields: FieldSet {
+///
+/// - `completedDateTime`, `createdBy`, `createdDateTime`, `errorDetails`, `resourceLocation`, `status`, `tenantId`: Set
+///   by the service: read it, do not send it.
+public enum ConfigurationSnapshotJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        errorDetails: Field<[String]>,
+        resourceLocation: Field<String>,
+        resources: Field<[String]>,
+        status: Field<SnapshotJobStatus>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.configurationSnapshotJob",
         base: Entity.self,
-        fields: ConfigurationSnapshotJobFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            errorDetails: Field("errorDetails"),
+            resourceLocation: Field("resourceLocation"),
+            resources: Field("resources"),
+            status: Field("status"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let completedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let errorDetails: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceLocation: Field<String>
-
-    public let resources: Field<[String]>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<SnapshotJobStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.errorDetails = Field("errorDetails")
-        self.resourceLocation = Field("resourceLocation")
-        self.resources = Field("resources")
-        self.status = Field("status")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Requests for one `ConfigurationSnapshotJob`: `request()` reads, updates or deletes it.
@@ -1190,38 +1111,36 @@ extension ConfirmedBy {
 public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
 
 /// The properties of a `ConnectedOrganization`, inherited ones included.
-public struct ConnectedOrganizationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `externalSponsors`, `internalSponsors`.
+public enum ConnectedOrganizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        identitySources: Field<[IdentitySource]>,
+        modifiedDateTime: Field<Date>,
+        state: Field<ConnectedOrganizationState>,
+        externalSponsors: Field<[DirectoryObject]>,
+        internalSponsors: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.connectedOrganization",
         base: Entity.self,
-        fields: ConnectedOrganizationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            identitySources: Field("identitySources"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            state: Field("state"),
+            externalSponsors: Field("externalSponsors"),
+            internalSponsors: Field("internalSponsors")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let identitySources: Field<[IdentitySource]>
-    public let modifiedDateTime: Field<Date>
-    public let state: Field<ConnectedOrganizationState>
-
-    /// Present when the request expanded it (`expand("externalSponsors")`).
-    public let externalSponsors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("internalSponsors")`).
-    public let internalSponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.identitySources = Field("identitySources")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.state = Field("state")
-        self.externalSponsors = Field("externalSponsors")
-        self.internalSponsors = Field("internalSponsors")
-    }
 }
 
 /// Its properties are listed in `ConnectedOrganizationMembersFields`; read and write them as `value.name`.
@@ -1231,20 +1150,14 @@ public struct ConnectedOrganizationFields: FieldSet {
 public typealias ConnectedOrganizationMembers = Model<ConnectedOrganizationMembersFields>
 
 /// The properties of a `ConnectedOrganizationMembers`, inherited ones included.
-public struct ConnectedOrganizationMembersFields: FieldSet {
+public enum ConnectedOrganizationMembersFields: FieldSet {
+    public typealias Table = (connectedOrganizationId: Field<String>, description: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.connectedOrganizationMembers",
         base: SubjectSet.self,
-        fields: ConnectedOrganizationMembersFields()
+        fields: (connectedOrganizationId: Field("connectedOrganizationId"), description: Field("description")) as Table
     )
-
-    public let connectedOrganizationId: Field<String>
-    public let description: Field<String>
-
-    private init() {
-        self.connectedOrganizationId = Field("connectedOrganizationId")
-        self.description = Field("description")
-    }
 }
 
 /// Requests for one `ConnectedOrganization`: `request()` reads, updates or deletes it.
@@ -1392,109 +1305,109 @@ extension ConsentRequestFilterByCurrentUserOptions {
 public typealias Contact = Model<ContactFields>
 
 /// The properties of a `Contact`, inherited ones included.
-public struct ContactFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contact", base: OutlookItem.self, fields: ContactFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let assistantName: Field<String>
-    public let birthday: Field<Date>
-    public let businessAddress: Field<PhysicalAddress>
-    public let businessHomePage: Field<String>
-    public let businessPhones: Field<[String]>
-    public let children: Field<[String]>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let emailAddresses: Field<[EmailAddress]>
-    public let fileAs: Field<String>
-    public let generation: Field<String>
-    public let givenName: Field<String>
-    public let homeAddress: Field<PhysicalAddress>
-    public let homePhones: Field<[String]>
-    public let imAddresses: Field<[String]>
-    public let initials: Field<String>
-    public let jobTitle: Field<String>
-    public let manager: Field<String>
-    public let middleName: Field<String>
-    public let mobilePhone: Field<String>
-    public let nickName: Field<String>
-    public let officeLocation: Field<String>
-    public let otherAddress: Field<PhysicalAddress>
-    public let parentFolderId: Field<String>
-    public let personalNotes: Field<String>
-    public let primaryEmailAddress: Field<EmailAddress>
-    public let profession: Field<String>
-    public let secondaryEmailAddress: Field<EmailAddress>
-    public let spouseName: Field<String>
-    public let surname: Field<String>
-    public let tertiaryEmailAddress: Field<EmailAddress>
-    public let title: Field<String>
-    public let yomiCompanyName: Field<String>
-    public let yomiGivenName: Field<String>
-    public let yomiSurname: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `extensions`, `multiValueExtendedProperties`, `photo`,
+///   `singleValueExtendedProperties`.
+public enum ContactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        assistantName: Field<String>,
+        birthday: Field<Date>,
+        businessAddress: Field<PhysicalAddress>,
+        businessHomePage: Field<String>,
+        businessPhones: Field<[String]>,
+        children: Field<[String]>,
+        companyName: Field<String>,
+        department: Field<String>,
+        displayName: Field<String>,
+        emailAddresses: Field<[EmailAddress]>,
+        fileAs: Field<String>,
+        generation: Field<String>,
+        givenName: Field<String>,
+        homeAddress: Field<PhysicalAddress>,
+        homePhones: Field<[String]>,
+        imAddresses: Field<[String]>,
+        initials: Field<String>,
+        jobTitle: Field<String>,
+        manager: Field<String>,
+        middleName: Field<String>,
+        mobilePhone: Field<String>,
+        nickName: Field<String>,
+        officeLocation: Field<String>,
+        otherAddress: Field<PhysicalAddress>,
+        parentFolderId: Field<String>,
+        personalNotes: Field<String>,
+        primaryEmailAddress: Field<EmailAddress>,
+        profession: Field<String>,
+        secondaryEmailAddress: Field<EmailAddress>,
+        spouseName: Field<String>,
+        surname: Field<String>,
+        tertiaryEmailAddress: Field<EmailAddress>,
+        title: Field<String>,
+        yomiCompanyName: Field<String>,
+        yomiGivenName: Field<String>,
+        yomiSurname: Field<String>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        photo: Field<ProfilePhoto>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
 
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assistantName = Field("assistantName")
-        self.birthday = Field("birthday")
-        self.businessAddress = Field("businessAddress")
-        self.businessHomePage = Field("businessHomePage")
-        self.businessPhones = Field("businessPhones")
-        self.children = Field("children")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.emailAddresses = Field("emailAddresses")
-        self.fileAs = Field("fileAs")
-        self.generation = Field("generation")
-        self.givenName = Field("givenName")
-        self.homeAddress = Field("homeAddress")
-        self.homePhones = Field("homePhones")
-        self.imAddresses = Field("imAddresses")
-        self.initials = Field("initials")
-        self.jobTitle = Field("jobTitle")
-        self.manager = Field("manager")
-        self.middleName = Field("middleName")
-        self.mobilePhone = Field("mobilePhone")
-        self.nickName = Field("nickName")
-        self.officeLocation = Field("officeLocation")
-        self.otherAddress = Field("otherAddress")
-        self.parentFolderId = Field("parentFolderId")
-        self.personalNotes = Field("personalNotes")
-        self.primaryEmailAddress = Field("primaryEmailAddress")
-        self.profession = Field("profession")
-        self.secondaryEmailAddress = Field("secondaryEmailAddress")
-        self.spouseName = Field("spouseName")
-        self.surname = Field("surname")
-        self.tertiaryEmailAddress = Field("tertiaryEmailAddress")
-        self.title = Field("title")
-        self.yomiCompanyName = Field("yomiCompanyName")
-        self.yomiGivenName = Field("yomiGivenName")
-        self.yomiSurname = Field("yomiSurname")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.photo = Field("photo")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.contact",
+        base: OutlookItem.self,
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assistantName: Field("assistantName"),
+            birthday: Field("birthday"),
+            businessAddress: Field("businessAddress"),
+            businessHomePage: Field("businessHomePage"),
+            businessPhones: Field("businessPhones"),
+            children: Field("children"),
+            companyName: Field("companyName"),
+            department: Field("department"),
+            displayName: Field("displayName"),
+            emailAddresses: Field("emailAddresses"),
+            fileAs: Field("fileAs"),
+            generation: Field("generation"),
+            givenName: Field("givenName"),
+            homeAddress: Field("homeAddress"),
+            homePhones: Field("homePhones"),
+            imAddresses: Field("imAddresses"),
+            initials: Field("initials"),
+            jobTitle: Field("jobTitle"),
+            manager: Field("manager"),
+            middleName: Field("middleName"),
+            mobilePhone: Field("mobilePhone"),
+            nickName: Field("nickName"),
+            officeLocation: Field("officeLocation"),
+            otherAddress: Field("otherAddress"),
+            parentFolderId: Field("parentFolderId"),
+            personalNotes: Field("personalNotes"),
+            primaryEmailAddress: Field("primaryEmailAddress"),
+            profession: Field("profession"),
+            secondaryEmailAddress: Field("secondaryEmailAddress"),
+            spouseName: Field("spouseName"),
+            surname: Field("surname"),
+            tertiaryEmailAddress: Field("tertiaryEmailAddress"),
+            title: Field("title"),
+            yomiCompanyName: Field("yomiCompanyName"),
+            yomiGivenName: Field("yomiGivenName"),
+            yomiSurname: Field("yomiSurname"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            photo: Field("photo"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ContactFolderFields`; read and write them as `value.name`.
@@ -1504,38 +1417,33 @@ public struct ContactFields: FieldSet {
 public typealias ContactFolder = Model<ContactFolderFields>
 
 /// The properties of a `ContactFolder`, inherited ones included.
-public struct ContactFolderFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childFolders`, `contacts`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum ContactFolderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        parentFolderId: Field<String>,
+        childFolders: Field<[ContactFolder]>,
+        contacts: Field<[Contact]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.contactFolder",
         base: Entity.self,
-        fields: ContactFolderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            parentFolderId: Field("parentFolderId"),
+            childFolders: Field("childFolders"),
+            contacts: Field("contacts"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let parentFolderId: Field<String>
-
-    /// Present when the request expanded it (`expand("childFolders")`).
-    public let childFolders: Field<[ContactFolder]>
-
-    /// Present when the request expanded it (`expand("contacts")`).
-    public let contacts: Field<[Contact]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.parentFolderId = Field("parentFolderId")
-        self.childFolders = Field("childFolders")
-        self.contacts = Field("contacts")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// Requests for one `ContactFolder`: `request()` reads, updates or deletes it.
@@ -1753,22 +1661,22 @@ public struct ContainerFilterFields: FieldSet {
 public typealias ContentActivity = Model<ContentActivityFields>
 
 /// The properties of a `ContentActivity`, inherited ones included.
-public struct ContentActivityFields: FieldSet {
+public enum ContentActivityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentMetadata: Field<ProcessContentRequest>,
+        scopeIdentifier: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.contentActivity",
         base: Entity.self,
-        fields: ContentActivityFields()
+        fields: (
+            id: Field("id"),
+            contentMetadata: Field("contentMetadata"),
+            scopeIdentifier: Field("scopeIdentifier"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentMetadata: Field<ProcessContentRequest>
-    public let scopeIdentifier: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentMetadata = Field("contentMetadata")
-        self.scopeIdentifier = Field("scopeIdentifier")
-        self.userId = Field("userId")
-    }
 }

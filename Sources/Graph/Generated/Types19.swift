@@ -83,19 +83,23 @@ extension ContentCategory {
 public typealias ContentCustomization = Model<ContentCustomizationFields>
 
 /// The properties of a `ContentCustomization`, inherited ones included.
-public struct ContentCustomizationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentCustomization", fields: ContentCustomizationFields())
-    public let attributeCollection: Field<[KeyValue]>
-    public let attributeCollectionRelativeUrl: Field<String>
-    public let registrationCampaign: Field<[KeyValue]>
-    public let registrationCampaignRelativeUrl: Field<String>
+public enum ContentCustomizationFields: FieldSet {
+    public typealias Table = (
+        attributeCollection: Field<[KeyValue]>,
+        attributeCollectionRelativeUrl: Field<String>,
+        registrationCampaign: Field<[KeyValue]>,
+        registrationCampaignRelativeUrl: Field<String>
+    )
 
-    private init() {
-        self.attributeCollection = Field("attributeCollection")
-        self.attributeCollectionRelativeUrl = Field("attributeCollectionRelativeUrl")
-        self.registrationCampaign = Field("registrationCampaign")
-        self.registrationCampaignRelativeUrl = Field("registrationCampaignRelativeUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentCustomization",
+        fields: (
+            attributeCollection: Field("attributeCollection"),
+            attributeCollectionRelativeUrl: Field("attributeCollectionRelativeUrl"),
+            registrationCampaign: Field("registrationCampaign"),
+            registrationCampaignRelativeUrl: Field("registrationCampaignRelativeUrl")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.contentProcessingErrorType`.
@@ -161,65 +165,59 @@ public struct ContentSharingSessionRequestBuilder: ModelRequestBuilder {
 public typealias ContentType = Model<ContentTypeFields>
 
 /// The properties of a `ContentType`, inherited ones included.
-public struct ContentTypeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `base`, `baseTypes`, `columnLinks`, `columnPositions`,
+///   `columns`.
+public enum ContentTypeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        associatedHubsUrls: Field<[String]>,
+        description: Field<String>,
+        documentSet: Field<DocumentSet>,
+        documentTemplate: Field<DocumentSetContent>,
+        group: Field<String>,
+        hidden: Field<Bool>,
+        inheritedFrom: Field<ItemReference>,
+        isBuiltIn: Field<Bool>,
+        name: Field<String>,
+        order: Field<ContentTypeOrder>,
+        parentId: Field<String>,
+        propagateChanges: Field<Bool>,
+        readOnly: Field<Bool>,
+        sealed: Field<Bool>,
+        base: Field<ContentType>,
+        baseTypes: Field<[ContentType]>,
+        columnLinks: Field<[ColumnLink]>,
+        columnPositions: Field<[ColumnDefinition]>,
+        columns: Field<[ColumnDefinition]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.contentType",
         base: Entity.self,
-        fields: ContentTypeFields()
+        fields: (
+            id: Field("id"),
+            associatedHubsUrls: Field("associatedHubsUrls"),
+            description: Field("description"),
+            documentSet: Field("documentSet"),
+            documentTemplate: Field("documentTemplate"),
+            group: Field("group"),
+            hidden: Field("hidden"),
+            inheritedFrom: Field("inheritedFrom"),
+            isBuiltIn: Field("isBuiltIn"),
+            name: Field("name"),
+            order: Field("order"),
+            parentId: Field("parentId"),
+            propagateChanges: Field("propagateChanges"),
+            readOnly: Field("readOnly"),
+            sealed: Field("sealed"),
+            base: Field("base"),
+            baseTypes: Field("baseTypes"),
+            columnLinks: Field("columnLinks"),
+            columnPositions: Field("columnPositions"),
+            columns: Field("columns")
+        ) as Table
     )
-    public let id: Field<String>
-    public let associatedHubsUrls: Field<[String]>
-    public let description: Field<String>
-    public let documentSet: Field<DocumentSet>
-    public let documentTemplate: Field<DocumentSetContent>
-    public let group: Field<String>
-    public let hidden: Field<Bool>
-    public let inheritedFrom: Field<ItemReference>
-    public let isBuiltIn: Field<Bool>
-    public let name: Field<String>
-    public let order: Field<ContentTypeOrder>
-    public let parentId: Field<String>
-    public let propagateChanges: Field<Bool>
-    public let readOnly: Field<Bool>
-    public let sealed: Field<Bool>
-
-    /// Present when the request expanded it (`expand("base")`).
-    public let base: Field<ContentType>
-
-    /// Present when the request expanded it (`expand("baseTypes")`).
-    public let baseTypes: Field<[ContentType]>
-
-    /// Present when the request expanded it (`expand("columnLinks")`).
-    public let columnLinks: Field<[ColumnLink]>
-
-    /// Present when the request expanded it (`expand("columnPositions")`).
-    public let columnPositions: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.associatedHubsUrls = Field("associatedHubsUrls")
-        self.description = Field("description")
-        self.documentSet = Field("documentSet")
-        self.documentTemplate = Field("documentTemplate")
-        self.group = Field("group")
-        self.hidden = Field("hidden")
-        self.inheritedFrom = Field("inheritedFrom")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.name = Field("name")
-        self.order = Field("order")
-        self.parentId = Field("parentId")
-        self.propagateChanges = Field("propagateChanges")
-        self.readOnly = Field("readOnly")
-        self.sealed = Field("sealed")
-        self.base = Field("base")
-        self.baseTypes = Field("baseTypes")
-        self.columnLinks = Field("columnLinks")
-        self.columnPositions = Field("columnPositions")
-        self.columns = Field("columns")
-    }
 }
 
 /// Its properties are listed in `ContentTypeInfoFields`; read and write them as `value.name`.
@@ -229,15 +227,13 @@ public struct ContentTypeFields: FieldSet {
 public typealias ContentTypeInfo = Model<ContentTypeInfoFields>
 
 /// The properties of a `ContentTypeInfo`, inherited ones included.
-public struct ContentTypeInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentTypeInfo", fields: ContentTypeInfoFields())
-    public let id: Field<String>
-    public let name: Field<String>
+public enum ContentTypeInfoFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentTypeInfo",
+        fields: (id: Field("id"), name: Field("name")) as Table
+    )
 }
 
 /// Its properties are listed in `ContentTypeOrderFields`; read and write them as `value.name`.
@@ -247,15 +243,13 @@ public struct ContentTypeInfoFields: FieldSet {
 public typealias ContentTypeOrder = Model<ContentTypeOrderFields>
 
 /// The properties of a `ContentTypeOrder`, inherited ones included.
-public struct ContentTypeOrderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.contentTypeOrder", fields: ContentTypeOrderFields())
-    public let `default`: Field<Bool>
-    public let position: Field<Int32>
+public enum ContentTypeOrderFields: FieldSet {
+    public typealias Table = (`default`: Field<Bool>, position: Field<Int32>)
 
-    private init() {
-        self.default = Field("default")
-        self.position = Field("position")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.contentTypeOrder",
+        fields: (default: Field("default"), position: Field("position")) as Table
+    )
 }
 
 /// Requests for one `ContentType`: `request()` reads, updates or deletes it.
@@ -401,28 +395,28 @@ extension CollectionRequestBuilder where Item == ContentTypeRequestBuilder {
 public typealias Contract = Model<ContractFields>
 
 /// The properties of a `Contract`, inherited ones included.
-public struct ContractFields: FieldSet {
+public enum ContractFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        contractType: Field<String>,
+        customerId: Field<String>,
+        defaultDomainName: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.contract",
         base: DirectoryObject.self,
-        fields: ContractFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            contractType: Field("contractType"),
+            customerId: Field("customerId"),
+            defaultDomainName: Field("defaultDomainName"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let contractType: Field<String>
-    public let customerId: Field<String>
-    public let defaultDomainName: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.contractType = Field("contractType")
-        self.customerId = Field("customerId")
-        self.defaultDomainName = Field("defaultDomainName")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `Contract`: `request()` reads, updates or deletes it.
@@ -558,29 +552,29 @@ extension CollectionRequestBuilder where Item == ContractRequestBuilder {
 public typealias ControlConfiguration = Model<ControlConfigurationFields>
 
 /// The properties of a `ControlConfiguration`, inherited ones included.
-public struct ControlConfigurationFields: FieldSet {
+public enum ControlConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<String>,
+        createdDateTime: Field<Date>,
+        isEnabled: Field<Bool>,
+        modifiedBy: Field<String>,
+        modifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.controlConfiguration",
         base: Entity.self,
         derived: [EndUserSettings.self],
-        fields: ControlConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            isEnabled: Field("isEnabled"),
+            modifiedBy: Field("modifiedBy"),
+            modifiedDateTime: Field("modifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isEnabled: Field<Bool>
-    public let modifiedBy: Field<String>
-    public let modifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.isEnabled = Field("isEnabled")
-        self.modifiedBy = Field("modifiedBy")
-        self.modifiedDateTime = Field("modifiedDateTime")
-    }
 }
 
 /// Requests for one `ControlConfiguration`: `request()` reads, updates or deletes it.
@@ -609,19 +603,23 @@ public struct ControlConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias ControlScore = Model<ControlScoreFields>
 
 /// The properties of a `ControlScore`, inherited ones included.
-public struct ControlScoreFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.controlScore", fields: ControlScoreFields())
-    public let controlCategory: Field<String>
-    public let controlName: Field<String>
-    public let description: Field<String>
-    public let score: Field<Double>
+public enum ControlScoreFields: FieldSet {
+    public typealias Table = (
+        controlCategory: Field<String>,
+        controlName: Field<String>,
+        description: Field<String>,
+        score: Field<Double>
+    )
 
-    private init() {
-        self.controlCategory = Field("controlCategory")
-        self.controlName = Field("controlName")
-        self.description = Field("description")
-        self.score = Field("score")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.controlScore",
+        fields: (
+            controlCategory: Field("controlCategory"),
+            controlName: Field("controlName"),
+            description: Field("description"),
+            score: Field("score")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ConversationFields`; read and write them as `value.name`.
@@ -631,31 +629,32 @@ public struct ControlScoreFields: FieldSet {
 public typealias Conversation = Model<ConversationFields>
 
 /// The properties of a `Conversation`, inherited ones included.
-public struct ConversationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `threads`.
+public enum ConversationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        hasAttachments: Field<Bool>,
+        lastDeliveredDateTime: Field<Date>,
+        preview: Field<String>,
+        topic: Field<String>,
+        uniqueSenders: Field<[String]>,
+        threads: Field<[ConversationThread]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conversation",
         base: Entity.self,
-        fields: ConversationFields()
+        fields: (
+            id: Field("id"),
+            hasAttachments: Field("hasAttachments"),
+            lastDeliveredDateTime: Field("lastDeliveredDateTime"),
+            preview: Field("preview"),
+            topic: Field("topic"),
+            uniqueSenders: Field("uniqueSenders"),
+            threads: Field("threads")
+        ) as Table
     )
-    public let id: Field<String>
-    public let hasAttachments: Field<Bool>
-    public let lastDeliveredDateTime: Field<Date>
-    public let preview: Field<String>
-    public let topic: Field<String>
-    public let uniqueSenders: Field<[String]>
-
-    /// Present when the request expanded it (`expand("threads")`).
-    public let threads: Field<[ConversationThread]>
-
-    private init() {
-        self.id = Field("id")
-        self.hasAttachments = Field("hasAttachments")
-        self.lastDeliveredDateTime = Field("lastDeliveredDateTime")
-        self.preview = Field("preview")
-        self.topic = Field("topic")
-        self.uniqueSenders = Field("uniqueSenders")
-        self.threads = Field("threads")
-    }
 }
 
 /// Its properties are listed in `ConversationMemberFields`; read and write them as `value.name`.
@@ -667,7 +666,14 @@ public struct ConversationFields: FieldSet {
 public typealias ConversationMember = Model<ConversationMemberFields>
 
 /// The properties of a `ConversationMember`, inherited ones included.
-public struct ConversationMemberFields: FieldSet {
+public enum ConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conversationMember",
         base: Entity.self,
@@ -680,20 +686,13 @@ public struct ConversationMemberFields: FieldSet {
             SkypeForBusinessUserConversationMember.self,
             SkypeUserConversationMember.self,
         ],
-        fields: ConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-    }
 }
 
 /// Requests for one `ConversationMember`: `request()` reads, updates or deletes it.
@@ -752,22 +751,22 @@ public typealias ConversationMemberRoleUpdatedEventMessageDetail =
     Model<ConversationMemberRoleUpdatedEventMessageDetailFields>
 
 /// The properties of a `ConversationMemberRoleUpdatedEventMessageDetail`, inherited ones included.
-public struct ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
+public enum ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        conversationMemberRoles: Field<[String]>,
+        conversationMemberUser: Field<TeamworkUserIdentity>,
+        initiator: Field<IdentitySet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conversationMemberRoleUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: ConversationMemberRoleUpdatedEventMessageDetailFields()
+        fields: (
+            conversationMemberRoles: Field("conversationMemberRoles"),
+            conversationMemberUser: Field("conversationMemberUser"),
+            initiator: Field("initiator")
+        ) as Table
     )
-
-    public let conversationMemberRoles: Field<[String]>
-    public let conversationMemberUser: Field<TeamworkUserIdentity>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.conversationMemberRoles = Field("conversationMemberRoles")
-        self.conversationMemberUser = Field("conversationMemberUser")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Requests for one `Conversation`: `request()` reads, updates or deletes it.
@@ -805,38 +804,38 @@ public struct ConversationRequestBuilder: ModelRequestBuilder {
 public typealias ConversationThread = Model<ConversationThreadFields>
 
 /// The properties of a `ConversationThread`, inherited ones included.
-public struct ConversationThreadFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `posts`.
+public enum ConversationThreadFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        hasAttachments: Field<Bool>,
+        isLocked: Field<Bool>,
+        lastDeliveredDateTime: Field<Date>,
+        preview: Field<String>,
+        topic: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueSenders: Field<[String]>,
+        posts: Field<[Post]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.conversationThread",
         base: Entity.self,
-        fields: ConversationThreadFields()
+        fields: (
+            id: Field("id"),
+            ccRecipients: Field("ccRecipients"),
+            hasAttachments: Field("hasAttachments"),
+            isLocked: Field("isLocked"),
+            lastDeliveredDateTime: Field("lastDeliveredDateTime"),
+            preview: Field("preview"),
+            topic: Field("topic"),
+            toRecipients: Field("toRecipients"),
+            uniqueSenders: Field("uniqueSenders"),
+            posts: Field("posts")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let hasAttachments: Field<Bool>
-    public let isLocked: Field<Bool>
-    public let lastDeliveredDateTime: Field<Date>
-    public let preview: Field<String>
-    public let topic: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueSenders: Field<[String]>
-
-    /// Present when the request expanded it (`expand("posts")`).
-    public let posts: Field<[Post]>
-
-    private init() {
-        self.id = Field("id")
-        self.ccRecipients = Field("ccRecipients")
-        self.hasAttachments = Field("hasAttachments")
-        self.isLocked = Field("isLocked")
-        self.lastDeliveredDateTime = Field("lastDeliveredDateTime")
-        self.preview = Field("preview")
-        self.topic = Field("topic")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueSenders = Field("uniqueSenders")
-        self.posts = Field("posts")
-    }
 }
 
 /// Requests for one `ConversationThread`: `request()` reads, updates or deletes it.
@@ -895,17 +894,13 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
 public typealias ConvertIdResult = Model<ConvertIdResultFields>
 
 /// The properties of a `ConvertIdResult`, inherited ones included.
-public struct ConvertIdResultFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.convertIdResult", fields: ConvertIdResultFields())
-    public let errorDetails: Field<GenericError>
-    public let sourceId: Field<String>
-    public let targetId: Field<String>
+public enum ConvertIdResultFields: FieldSet {
+    public typealias Table = (errorDetails: Field<GenericError>, sourceId: Field<String>, targetId: Field<String>)
 
-    private init() {
-        self.errorDetails = Field("errorDetails")
-        self.sourceId = Field("sourceId")
-        self.targetId = Field("targetId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.convertIdResult",
+        fields: (errorDetails: Field("errorDetails"), sourceId: Field("sourceId"), targetId: Field("targetId")) as Table
+    )
 }
 
 /// Its properties are listed in `CopilotAdminFields`; read and write them as `value.name`.
@@ -915,25 +910,20 @@ public struct ConvertIdResultFields: FieldSet {
 public typealias CopilotAdmin = Model<CopilotAdminFields>
 
 /// The properties of a `CopilotAdmin`, inherited ones included.
-public struct CopilotAdminFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `catalog`, `settings`.
+public enum CopilotAdminFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        catalog: Field<CopilotAdminCatalog>,
+        settings: Field<CopilotAdminSetting>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotAdmin",
         base: Entity.self,
-        fields: CopilotAdminFields()
+        fields: (id: Field("id"), catalog: Field("catalog"), settings: Field("settings")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("catalog")`).
-    public let catalog: Field<CopilotAdminCatalog>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<CopilotAdminSetting>
-
-    private init() {
-        self.id = Field("id")
-        self.catalog = Field("catalog")
-        self.settings = Field("settings")
-    }
 }
 
 /// Its properties are listed in `CopilotAdminCatalogFields`; read and write them as `value.name`.
@@ -943,22 +933,16 @@ public struct CopilotAdminFields: FieldSet {
 public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
 
 /// The properties of a `CopilotAdminCatalog`, inherited ones included.
-public struct CopilotAdminCatalogFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `packages`.
+public enum CopilotAdminCatalogFields: FieldSet {
+    public typealias Table = (id: Field<String>, packages: Field<[CopilotPackageDetail]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotAdminCatalog",
         base: Entity.self,
-        fields: CopilotAdminCatalogFields()
+        fields: (id: Field("id"), packages: Field("packages")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("packages")`).
-    public let packages: Field<[CopilotPackageDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.packages = Field("packages")
-    }
 }
 
 /// Requests for one `CopilotAdminCatalog`: `request()` reads, updates or deletes it.
@@ -1010,22 +994,14 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
 public typealias CopilotAdminLimitedMode = Model<CopilotAdminLimitedModeFields>
 
 /// The properties of a `CopilotAdminLimitedMode`, inherited ones included.
-public struct CopilotAdminLimitedModeFields: FieldSet {
+public enum CopilotAdminLimitedModeFields: FieldSet {
+    public typealias Table = (id: Field<String>, groupId: Field<String>, isEnabledForGroup: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotAdminLimitedMode",
         base: Entity.self,
-        fields: CopilotAdminLimitedModeFields()
+        fields: (id: Field("id"), groupId: Field("groupId"), isEnabledForGroup: Field("isEnabledForGroup")) as Table
     )
-
-    public let id: Field<String>
-    public let groupId: Field<String>
-    public let isEnabledForGroup: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.groupId = Field("groupId")
-        self.isEnabledForGroup = Field("isEnabledForGroup")
-    }
 }
 
 /// Requests for one `CopilotAdminLimitedMode`: `request()` reads, updates or deletes it.
@@ -1084,22 +1060,16 @@ public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
 public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
 
 /// The properties of a `CopilotAdminSetting`, inherited ones included.
-public struct CopilotAdminSettingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `limitedMode`.
+public enum CopilotAdminSettingFields: FieldSet {
+    public typealias Table = (id: Field<String>, limitedMode: Field<CopilotAdminLimitedMode>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotAdminSetting",
         base: Entity.self,
-        fields: CopilotAdminSettingFields()
+        fields: (id: Field("id"), limitedMode: Field("limitedMode")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("limitedMode")`).
-    public let limitedMode: Field<CopilotAdminLimitedMode>
-
-    private init() {
-        self.id = Field("id")
-        self.limitedMode = Field("limitedMode")
-    }
 }
 
 /// Requests for one `CopilotAdminSetting`: `request()` reads, updates or deletes it.
@@ -1136,55 +1106,55 @@ public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
 public typealias CopilotPackage = Model<CopilotPackageFields>
 
 /// The properties of a `CopilotPackage`, inherited ones included.
-public struct CopilotPackageFields: FieldSet {
+public enum CopilotPackageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appId: Field<String>,
+        assetId: Field<String>,
+        availableTo: Field<PackageStatus>,
+        createdDateTime: Field<Date>,
+        deployedTo: Field<PackageStatus>,
+        displayName: Field<String>,
+        elementTypes: Field<[String]>,
+        isBlocked: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        manifestId: Field<String>,
+        manifestVersion: Field<String>,
+        ownerId: Field<String>,
+        platform: Field<String>,
+        publisher: Field<String>,
+        shortDescription: Field<String>,
+        supportedHosts: Field<[String]>,
+        type: Field<PackageType>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotPackage",
         base: Entity.self,
         derived: [CopilotPackageDetail.self],
-        fields: CopilotPackageFields()
+        fields: (
+            id: Field("id"),
+            appId: Field("appId"),
+            assetId: Field("assetId"),
+            availableTo: Field("availableTo"),
+            createdDateTime: Field("createdDateTime"),
+            deployedTo: Field("deployedTo"),
+            displayName: Field("displayName"),
+            elementTypes: Field("elementTypes"),
+            isBlocked: Field("isBlocked"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            manifestId: Field("manifestId"),
+            manifestVersion: Field("manifestVersion"),
+            ownerId: Field("ownerId"),
+            platform: Field("platform"),
+            publisher: Field("publisher"),
+            shortDescription: Field("shortDescription"),
+            supportedHosts: Field("supportedHosts"),
+            type: Field("type"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let assetId: Field<String>
-    public let availableTo: Field<PackageStatus>
-    public let createdDateTime: Field<Date>
-    public let deployedTo: Field<PackageStatus>
-    public let displayName: Field<String>
-    public let elementTypes: Field<[String]>
-    public let isBlocked: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let manifestId: Field<String>
-    public let manifestVersion: Field<String>
-    public let ownerId: Field<String>
-    public let platform: Field<String>
-    public let publisher: Field<String>
-    public let shortDescription: Field<String>
-    public let supportedHosts: Field<[String]>
-    public let type: Field<PackageType>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.assetId = Field("assetId")
-        self.availableTo = Field("availableTo")
-        self.createdDateTime = Field("createdDateTime")
-        self.deployedTo = Field("deployedTo")
-        self.displayName = Field("displayName")
-        self.elementTypes = Field("elementTypes")
-        self.isBlocked = Field("isBlocked")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.manifestId = Field("manifestId")
-        self.manifestVersion = Field("manifestVersion")
-        self.ownerId = Field("ownerId")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.shortDescription = Field("shortDescription")
-        self.supportedHosts = Field("supportedHosts")
-        self.type = Field("type")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `CopilotPackageDetailFields`; read and write them as `value.name`.
@@ -1194,68 +1164,68 @@ public struct CopilotPackageFields: FieldSet {
 public typealias CopilotPackageDetail = Model<CopilotPackageDetailFields>
 
 /// The properties of a `CopilotPackageDetail`, inherited ones included.
-public struct CopilotPackageDetailFields: FieldSet {
+public enum CopilotPackageDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appId: Field<String>,
+        assetId: Field<String>,
+        availableTo: Field<PackageStatus>,
+        createdDateTime: Field<Date>,
+        deployedTo: Field<PackageStatus>,
+        displayName: Field<String>,
+        elementTypes: Field<[String]>,
+        isBlocked: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        manifestId: Field<String>,
+        manifestVersion: Field<String>,
+        ownerId: Field<String>,
+        platform: Field<String>,
+        publisher: Field<String>,
+        shortDescription: Field<String>,
+        supportedHosts: Field<[String]>,
+        type: Field<PackageType>,
+        version: Field<String>,
+        acquireUsersAndGroups: Field<[PackageAccessEntity]>,
+        allowedUsersAndGroups: Field<[PackageAccessEntity]>,
+        categories: Field<[String]>,
+        elementDetails: Field<[PackageElementDetail]>,
+        longDescription: Field<String>,
+        sensitivity: Field<String>,
+        sharedWithUsersAndGroups: Field<[PackageAccessEntity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.copilotPackageDetail",
         base: CopilotPackage.self,
-        fields: CopilotPackageDetailFields()
+        fields: (
+            id: Field("id"),
+            appId: Field("appId"),
+            assetId: Field("assetId"),
+            availableTo: Field("availableTo"),
+            createdDateTime: Field("createdDateTime"),
+            deployedTo: Field("deployedTo"),
+            displayName: Field("displayName"),
+            elementTypes: Field("elementTypes"),
+            isBlocked: Field("isBlocked"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            manifestId: Field("manifestId"),
+            manifestVersion: Field("manifestVersion"),
+            ownerId: Field("ownerId"),
+            platform: Field("platform"),
+            publisher: Field("publisher"),
+            shortDescription: Field("shortDescription"),
+            supportedHosts: Field("supportedHosts"),
+            type: Field("type"),
+            version: Field("version"),
+            acquireUsersAndGroups: Field("acquireUsersAndGroups"),
+            allowedUsersAndGroups: Field("allowedUsersAndGroups"),
+            categories: Field("categories"),
+            elementDetails: Field("elementDetails"),
+            longDescription: Field("longDescription"),
+            sensitivity: Field("sensitivity"),
+            sharedWithUsersAndGroups: Field("sharedWithUsersAndGroups")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let assetId: Field<String>
-    public let availableTo: Field<PackageStatus>
-    public let createdDateTime: Field<Date>
-    public let deployedTo: Field<PackageStatus>
-    public let displayName: Field<String>
-    public let elementTypes: Field<[String]>
-    public let isBlocked: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let manifestId: Field<String>
-    public let manifestVersion: Field<String>
-    public let ownerId: Field<String>
-    public let platform: Field<String>
-    public let publisher: Field<String>
-    public let shortDescription: Field<String>
-    public let supportedHosts: Field<[String]>
-    public let type: Field<PackageType>
-    public let version: Field<String>
-    public let acquireUsersAndGroups: Field<[PackageAccessEntity]>
-    public let allowedUsersAndGroups: Field<[PackageAccessEntity]>
-    public let categories: Field<[String]>
-    public let elementDetails: Field<[PackageElementDetail]>
-    public let longDescription: Field<String>
-    public let sensitivity: Field<String>
-    public let sharedWithUsersAndGroups: Field<[PackageAccessEntity]>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.assetId = Field("assetId")
-        self.availableTo = Field("availableTo")
-        self.createdDateTime = Field("createdDateTime")
-        self.deployedTo = Field("deployedTo")
-        self.displayName = Field("displayName")
-        self.elementTypes = Field("elementTypes")
-        self.isBlocked = Field("isBlocked")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.manifestId = Field("manifestId")
-        self.manifestVersion = Field("manifestVersion")
-        self.ownerId = Field("ownerId")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.shortDescription = Field("shortDescription")
-        self.supportedHosts = Field("supportedHosts")
-        self.type = Field("type")
-        self.version = Field("version")
-        self.acquireUsersAndGroups = Field("acquireUsersAndGroups")
-        self.allowedUsersAndGroups = Field("allowedUsersAndGroups")
-        self.categories = Field("categories")
-        self.elementDetails = Field("elementDetails")
-        self.longDescription = Field("longDescription")
-        self.sensitivity = Field("sensitivity")
-        self.sharedWithUsersAndGroups = Field("sharedWithUsersAndGroups")
-    }
 }
 
 /// Requests for one `CopilotPackageDetail`: `request()` reads, updates or deletes it.
@@ -1395,27 +1365,25 @@ public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
 public typealias CopilotRoot = Model<CopilotRootFields>
 
 /// The properties of a `CopilotRoot`, inherited ones included.
-public struct CopilotRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.copilotRoot", fields: CopilotRootFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `admin`, `interactionHistory`, `reports`, `users`.
+public enum CopilotRootFields: FieldSet {
+    public typealias Table = (
+        admin: Field<CopilotAdmin>,
+        interactionHistory: Field<AiInteractionHistory>,
+        reports: Field<CopilotReportRoot>,
+        users: Field<[AiUser]>
+    )
 
-    /// Present when the request expanded it (`expand("admin")`).
-    public let admin: Field<CopilotAdmin>
-
-    /// Present when the request expanded it (`expand("interactionHistory")`).
-    public let interactionHistory: Field<AiInteractionHistory>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<CopilotReportRoot>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[AiUser]>
-
-    private init() {
-        self.admin = Field("admin")
-        self.interactionHistory = Field("interactionHistory")
-        self.reports = Field("reports")
-        self.users = Field("users")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.copilotRoot",
+        fields: (
+            admin: Field("admin"),
+            interactionHistory: Field("interactionHistory"),
+            reports: Field("reports"),
+            users: Field("users")
+        ) as Table
+    )
 }
 
 /// Requests for one `CopilotRoot`: `request()` reads, updates or deletes it.
@@ -1488,41 +1456,45 @@ public struct CopilotRootRequestBuilder: ModelRequestBuilder {
 public typealias CopyNotebookModel = Model<CopyNotebookModelFields>
 
 /// The properties of a `CopyNotebookModel`, inherited ones included.
-public struct CopyNotebookModelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: CopyNotebookModelFields())
-    public let createdBy: Field<String>
-    public let createdByIdentity: Field<IdentitySet>
-    public let createdTime: Field<Date>
-    public let id: Field<String>
-    public let isDefault: Field<Bool>
-    public let isShared: Field<Bool>
-    public let lastModifiedBy: Field<String>
-    public let lastModifiedByIdentity: Field<IdentitySet>
-    public let lastModifiedTime: Field<Date>
-    public let links: Field<NotebookLinks>
-    public let name: Field<String>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-    public let selfValue: Field<String>
-    public let userRole: Field<OnenoteUserRole>
+public enum CopyNotebookModelFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<String>,
+        createdByIdentity: Field<IdentitySet>,
+        createdTime: Field<Date>,
+        id: Field<String>,
+        isDefault: Field<Bool>,
+        isShared: Field<Bool>,
+        lastModifiedBy: Field<String>,
+        lastModifiedByIdentity: Field<IdentitySet>,
+        lastModifiedTime: Field<Date>,
+        links: Field<NotebookLinks>,
+        name: Field<String>,
+        sectionGroupsUrl: Field<String>,
+        sectionsUrl: Field<String>,
+        selfValue: Field<String>,
+        userRole: Field<OnenoteUserRole>
+    )
 
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdByIdentity = Field("createdByIdentity")
-        self.createdTime = Field("createdTime")
-        self.id = Field("id")
-        self.isDefault = Field("isDefault")
-        self.isShared = Field("isShared")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedByIdentity = Field("lastModifiedByIdentity")
-        self.lastModifiedTime = Field("lastModifiedTime")
-        self.links = Field("links")
-        self.name = Field("name")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.selfValue = Field("self")
-        self.userRole = Field("userRole")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.CopyNotebookModel",
+        fields: (
+            createdBy: Field("createdBy"),
+            createdByIdentity: Field("createdByIdentity"),
+            createdTime: Field("createdTime"),
+            id: Field("id"),
+            isDefault: Field("isDefault"),
+            isShared: Field("isShared"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedByIdentity: Field("lastModifiedByIdentity"),
+            lastModifiedTime: Field("lastModifiedTime"),
+            links: Field("links"),
+            name: Field("name"),
+            sectionGroupsUrl: Field("sectionGroupsUrl"),
+            sectionsUrl: Field("sectionsUrl"),
+            selfValue: Field("self"),
+            userRole: Field("userRole")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.countryLookupMethodType`.
@@ -1548,32 +1520,32 @@ extension CountryLookupMethodType {
 public typealias CountryNamedLocation = Model<CountryNamedLocationFields>
 
 /// The properties of a `CountryNamedLocation`, inherited ones included.
-public struct CountryNamedLocationFields: FieldSet {
+public enum CountryNamedLocationFields: FieldSet {
+    public typealias Table = (
+        deletedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        id: Field<String>,
+        modifiedDateTime: Field<Date>,
+        countriesAndRegions: Field<[String]>,
+        countryLookupMethod: Field<CountryLookupMethodType>,
+        includeUnknownCountriesAndRegions: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.countryNamedLocation",
         base: NamedLocation.self,
-        fields: CountryNamedLocationFields()
+        fields: (
+            deletedDateTime: Field("deletedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            id: Field("id"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            countriesAndRegions: Field("countriesAndRegions"),
+            countryLookupMethod: Field("countryLookupMethod"),
+            includeUnknownCountriesAndRegions: Field("includeUnknownCountriesAndRegions")
+        ) as Table
     )
-
-    public let deletedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let countriesAndRegions: Field<[String]>
-    public let countryLookupMethod: Field<CountryLookupMethodType>
-    public let includeUnknownCountriesAndRegions: Field<Bool>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.countriesAndRegions = Field("countriesAndRegions")
-        self.countryLookupMethod = Field("countryLookupMethod")
-        self.includeUnknownCountriesAndRegions = Field("includeUnknownCountriesAndRegions")
-    }
 }
 
 /// Requests for one `CountryNamedLocation`: `request()` reads, updates or deletes it.
@@ -1645,22 +1617,18 @@ public struct CreateActionFields: FieldSet {
 public typealias CrossCloudAzureActiveDirectoryTenant = Model<CrossCloudAzureActiveDirectoryTenantFields>
 
 /// The properties of a `CrossCloudAzureActiveDirectoryTenant`, inherited ones included.
-public struct CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
+public enum CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
+    public typealias Table = (cloudInstance: Field<String>, displayName: Field<String>, tenantId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossCloudAzureActiveDirectoryTenant",
         base: IdentitySource.self,
-        fields: CrossCloudAzureActiveDirectoryTenantFields()
+        fields: (
+            cloudInstance: Field("cloudInstance"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let cloudInstance: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.cloudInstance = Field("cloudInstance")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Its properties are listed in `CrossTenantAccessPolicyFields`; read and write them as `value.name`.
@@ -1670,38 +1638,34 @@ public struct CrossCloudAzureActiveDirectoryTenantFields: FieldSet {
 public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
 
 /// The properties of a `CrossTenantAccessPolicy`, inherited ones included.
-public struct CrossTenantAccessPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `default`, `partners`, `templates`.
+public enum CrossTenantAccessPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        allowedCloudEndpoints: Field<[String]>,
+        `default`: Field<CrossTenantAccessPolicyConfigurationDefault>,
+        partners: Field<[CrossTenantAccessPolicyConfigurationPartner]>,
+        templates: Field<PolicyTemplate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicy",
         base: PolicyBase.self,
-        fields: CrossTenantAccessPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            allowedCloudEndpoints: Field("allowedCloudEndpoints"),
+            default: Field("default"),
+            partners: Field("partners"),
+            templates: Field("templates")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let allowedCloudEndpoints: Field<[String]>
-
-    /// Present when the request expanded it (`expand("default")`).
-    public let `default`: Field<CrossTenantAccessPolicyConfigurationDefault>
-
-    /// Present when the request expanded it (`expand("partners")`).
-    public let partners: Field<[CrossTenantAccessPolicyConfigurationPartner]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<PolicyTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.allowedCloudEndpoints = Field("allowedCloudEndpoints")
-        self.default = Field("default")
-        self.partners = Field("partners")
-        self.templates = Field("templates")
-    }
 }
 
 /// Its properties are listed in `CrossTenantAccessPolicyAppServiceConnectSettingFields`; read and write them as
@@ -1734,18 +1698,15 @@ public struct CrossTenantAccessPolicyAppServiceConnectSettingFields: FieldSet {
 public typealias CrossTenantAccessPolicyB2BSetting = Model<CrossTenantAccessPolicyB2BSettingFields>
 
 /// The properties of a `CrossTenantAccessPolicyB2BSetting`, inherited ones included.
-public struct CrossTenantAccessPolicyB2BSettingFields: FieldSet {
+public enum CrossTenantAccessPolicyB2BSettingFields: FieldSet {
+    public typealias Table = (
+        applications: Field<CrossTenantAccessPolicyTargetConfiguration>,
+        usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyB2BSetting",
         derived: [CrossTenantAccessPolicyTenantRestrictions.self],
-        fields: CrossTenantAccessPolicyB2BSettingFields()
+        fields: (applications: Field("applications"), usersAndGroups: Field("usersAndGroups")) as Table
     )
-
-    public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
-
-    private init() {
-        self.applications = Field("applications")
-        self.usersAndGroups = Field("usersAndGroups")
-    }
 }

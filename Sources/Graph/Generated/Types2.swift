@@ -76,38 +76,38 @@ public struct AccessPackageResourceAttributeSourceFields: FieldSet {
 public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceEnvironmentFields>
 
 /// The properties of a `AccessPackageResourceEnvironment`, inherited ones included.
-public struct AccessPackageResourceEnvironmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resources`.
+public enum AccessPackageResourceEnvironmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        connectionInfo: Field<ConnectionInfo>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isDefaultEnvironment: Field<Bool>,
+        modifiedDateTime: Field<Date>,
+        originId: Field<String>,
+        originSystem: Field<String>,
+        resources: Field<[AccessPackageResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceEnvironment",
         base: Entity.self,
-        fields: AccessPackageResourceEnvironmentFields()
+        fields: (
+            id: Field("id"),
+            connectionInfo: Field("connectionInfo"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isDefaultEnvironment: Field("isDefaultEnvironment"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            originId: Field("originId"),
+            originSystem: Field("originSystem"),
+            resources: Field("resources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let connectionInfo: Field<ConnectionInfo>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isDefaultEnvironment: Field<Bool>
-    public let modifiedDateTime: Field<Date>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[AccessPackageResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.connectionInfo = Field("connectionInfo")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isDefaultEnvironment = Field("isDefaultEnvironment")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.resources = Field("resources")
-    }
 }
 
 /// Requests for one `AccessPackageResourceEnvironment`: `request()` reads, updates or deletes it.
@@ -145,32 +145,30 @@ public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilde
 public typealias AccessPackageResourceRequest = Model<AccessPackageResourceRequestFields>
 
 /// The properties of a `AccessPackageResourceRequest`, inherited ones included.
-public struct AccessPackageResourceRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `catalog`, `resource`.
+public enum AccessPackageResourceRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        requestType: Field<AccessPackageRequestType>,
+        state: Field<AccessPackageRequestState>,
+        catalog: Field<AccessPackageCatalog>,
+        resource: Field<AccessPackageResource>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceRequest",
         base: Entity.self,
-        fields: AccessPackageResourceRequestFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            requestType: Field("requestType"),
+            state: Field("state"),
+            catalog: Field("catalog"),
+            resource: Field("resource")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let requestType: Field<AccessPackageRequestType>
-    public let state: Field<AccessPackageRequestState>
-
-    /// Present when the request expanded it (`expand("catalog")`).
-    public let catalog: Field<AccessPackageCatalog>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<AccessPackageResource>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.requestType = Field("requestType")
-        self.state = Field("state")
-        self.catalog = Field("catalog")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `AccessPackageResource`: `request()` reads, updates or deletes it.
@@ -265,32 +263,32 @@ public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
 public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFields>
 
 /// The properties of a `AccessPackageResourceRole`, inherited ones included.
-public struct AccessPackageResourceRoleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resource`.
+public enum AccessPackageResourceRoleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        originId: Field<String>,
+        originSystem: Field<String>,
+        type: Field<RoleType>,
+        resource: Field<AccessPackageResource>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceRole",
         base: Entity.self,
-        fields: AccessPackageResourceRoleFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            originId: Field("originId"),
+            originSystem: Field("originSystem"),
+            type: Field("type"),
+            resource: Field("resource")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-    public let type: Field<RoleType>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<AccessPackageResource>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.type = Field("type")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `AccessPackageResourceRole`: `request()` reads, updates or deletes it.
@@ -325,28 +323,26 @@ public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
 public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRoleScopeFields>
 
 /// The properties of a `AccessPackageResourceRoleScope`, inherited ones included.
-public struct AccessPackageResourceRoleScopeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `role`, `scope`.
+public enum AccessPackageResourceRoleScopeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        role: Field<AccessPackageResourceRole>,
+        scope: Field<AccessPackageResourceScope>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceRoleScope",
         base: Entity.self,
-        fields: AccessPackageResourceRoleScopeFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            role: Field("role"),
+            scope: Field("scope")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("role")`).
-    public let role: Field<AccessPackageResourceRole>
-
-    /// Present when the request expanded it (`expand("scope")`).
-    public let scope: Field<AccessPackageResourceScope>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.role = Field("role")
-        self.scope = Field("scope")
-    }
 }
 
 /// Requests for one `AccessPackageResourceRoleScope`: `request()` reads, updates or deletes it.
@@ -386,32 +382,32 @@ public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder 
 public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFields>
 
 /// The properties of a `AccessPackageResourceScope`, inherited ones included.
-public struct AccessPackageResourceScopeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resource`.
+public enum AccessPackageResourceScopeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isRootScope: Field<Bool>,
+        originId: Field<String>,
+        originSystem: Field<String>,
+        resource: Field<AccessPackageResource>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageResourceScope",
         base: Entity.self,
-        fields: AccessPackageResourceScopeFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isRootScope: Field("isRootScope"),
+            originId: Field("originId"),
+            originSystem: Field("originSystem"),
+            resource: Field("resource")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isRootScope: Field<Bool>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<AccessPackageResource>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isRootScope = Field("isRootScope")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `AccessPackageResourceScope`: `request()` reads, updates or deletes it.
@@ -446,36 +442,36 @@ public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
 public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
 
 /// The properties of a `AccessPackageSubject`, inherited ones included.
-public struct AccessPackageSubjectFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `connectedOrganization`.
+public enum AccessPackageSubjectFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>,
+        objectId: Field<String>,
+        onPremisesSecurityIdentifier: Field<String>,
+        principalName: Field<String>,
+        subjectLifecycle: Field<AccessPackageSubjectLifecycle>,
+        subjectType: Field<AccessPackageSubjectType>,
+        connectedOrganization: Field<ConnectedOrganization>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSubject",
         base: Entity.self,
-        fields: AccessPackageSubjectFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            email: Field("email"),
+            objectId: Field("objectId"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            principalName: Field("principalName"),
+            subjectLifecycle: Field("subjectLifecycle"),
+            subjectType: Field("subjectType"),
+            connectedOrganization: Field("connectedOrganization")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let objectId: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let principalName: Field<String>
-    public let subjectLifecycle: Field<AccessPackageSubjectLifecycle>
-    public let subjectType: Field<AccessPackageSubjectType>
-
-    /// Present when the request expanded it (`expand("connectedOrganization")`).
-    public let connectedOrganization: Field<ConnectedOrganization>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.objectId = Field("objectId")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.principalName = Field("principalName")
-        self.subjectLifecycle = Field("subjectLifecycle")
-        self.subjectType = Field("subjectType")
-        self.connectedOrganization = Field("connectedOrganization")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageSubjectLifecycle`.
@@ -548,24 +544,20 @@ extension AccessPackageSubjectType {
 public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
 
 /// The properties of a `AccessPackageSuggestion`, inherited ones included.
-public struct AccessPackageSuggestionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackage`.
+public enum AccessPackageSuggestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        reasons: Field<[AccessPackageSuggestionReason]>,
+        accessPackage: Field<AvailableAccessPackage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestion",
         base: Entity.self,
-        fields: AccessPackageSuggestionFields()
+        fields: (id: Field("id"), reasons: Field("reasons"), accessPackage: Field("accessPackage")) as Table
     )
-
-    public let id: Field<String>
-    public let reasons: Field<[AccessPackageSuggestionReason]>
-
-    /// Present when the request expanded it (`expand("accessPackage")`).
-    public let accessPackage: Field<AvailableAccessPackage>
-
-    private init() {
-        self.id = Field("id")
-        self.reasons = Field("reasons")
-        self.accessPackage = Field("accessPackage")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -621,20 +613,17 @@ public struct AccessPackageSuggestionReasonFields: FieldSet {
 public typealias AccessPackageSuggestionRelatedPeopleBased = Model<AccessPackageSuggestionRelatedPeopleBasedFields>
 
 /// The properties of a `AccessPackageSuggestionRelatedPeopleBased`, inherited ones included.
-public struct AccessPackageSuggestionRelatedPeopleBasedFields: FieldSet {
+public enum AccessPackageSuggestionRelatedPeopleBasedFields: FieldSet {
+    public typealias Table = (relatedPeople: Field<[Identity]>, relatedPeopleAssignmentCount: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestionRelatedPeopleBased",
         base: AccessPackageSuggestionReason.self,
-        fields: AccessPackageSuggestionRelatedPeopleBasedFields()
+        fields: (
+            relatedPeople: Field("relatedPeople"),
+            relatedPeopleAssignmentCount: Field("relatedPeopleAssignmentCount")
+        ) as Table
     )
-
-    public let relatedPeople: Field<[Identity]>
-    public let relatedPeopleAssignmentCount: Field<Int32>
-
-    private init() {
-        self.relatedPeople = Field("relatedPeople")
-        self.relatedPeopleAssignmentCount = Field("relatedPeopleAssignmentCount")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestionRelatedPeopleInsightLevel`.
@@ -715,20 +704,17 @@ public typealias AccessPackageSuggestionSelfAssignmentHistoryBased =
     Model<AccessPackageSuggestionSelfAssignmentHistoryBasedFields>
 
 /// The properties of a `AccessPackageSuggestionSelfAssignmentHistoryBased`, inherited ones included.
-public struct AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet {
+public enum AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet {
+    public typealias Table = (lastAssignmentDateTime: Field<Date>, pastAssignmentCount: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageSuggestionSelfAssignmentHistoryBased",
         base: AccessPackageSuggestionReason.self,
-        fields: AccessPackageSuggestionSelfAssignmentHistoryBasedFields()
+        fields: (
+            lastAssignmentDateTime: Field("lastAssignmentDateTime"),
+            pastAssignmentCount: Field("pastAssignmentCount")
+        ) as Table
     )
-
-    public let lastAssignmentDateTime: Field<Date>
-    public let pastAssignmentCount: Field<Int32>
-
-    private init() {
-        self.lastAssignmentDateTime = Field("lastAssignmentDateTime")
-        self.pastAssignmentCount = Field("pastAssignmentCount")
-    }
 }
 
 /// Its properties are listed in `AccessPackageTextInputQuestionFields`; read and write them as `value.name`.
@@ -738,32 +724,32 @@ public struct AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet 
 public typealias AccessPackageTextInputQuestion = Model<AccessPackageTextInputQuestionFields>
 
 /// The properties of a `AccessPackageTextInputQuestion`, inherited ones included.
-public struct AccessPackageTextInputQuestionFields: FieldSet {
+public enum AccessPackageTextInputQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isAnswerEditable: Field<Bool>,
+        isRequired: Field<Bool>,
+        localizations: Field<[AccessPackageLocalizedText]>,
+        sequence: Field<Int32>,
+        text: Field<String>,
+        isSingleLineQuestion: Field<Bool>,
+        regexPattern: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessPackageTextInputQuestion",
         base: AccessPackageQuestion.self,
-        fields: AccessPackageTextInputQuestionFields()
+        fields: (
+            id: Field("id"),
+            isAnswerEditable: Field("isAnswerEditable"),
+            isRequired: Field("isRequired"),
+            localizations: Field("localizations"),
+            sequence: Field("sequence"),
+            text: Field("text"),
+            isSingleLineQuestion: Field("isSingleLineQuestion"),
+            regexPattern: Field("regexPattern")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isAnswerEditable: Field<Bool>
-    public let isRequired: Field<Bool>
-    public let localizations: Field<[AccessPackageLocalizedText]>
-    public let sequence: Field<Int32>
-    public let text: Field<String>
-    public let isSingleLineQuestion: Field<Bool>
-    public let regexPattern: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isAnswerEditable = Field("isAnswerEditable")
-        self.isRequired = Field("isRequired")
-        self.localizations = Field("localizations")
-        self.sequence = Field("sequence")
-        self.text = Field("text")
-        self.isSingleLineQuestion = Field("isSingleLineQuestion")
-        self.regexPattern = Field("regexPattern")
-    }
 }
 
 /// Requests for one `AccessPackageTextInputQuestion`: `request()` reads, updates or deletes it.
@@ -883,40 +869,40 @@ extension AccessReviewHistoryDecisionFilter {
 public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefinitionFields>
 
 /// The properties of a `AccessReviewHistoryDefinition`, inherited ones included.
-public struct AccessReviewHistoryDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `instances`.
+public enum AccessReviewHistoryDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<UserIdentity>,
+        createdDateTime: Field<Date>,
+        decisions: Field<[AccessReviewHistoryDecisionFilter]>,
+        displayName: Field<String>,
+        reviewHistoryPeriodEndDateTime: Field<Date>,
+        reviewHistoryPeriodStartDateTime: Field<Date>,
+        scheduleSettings: Field<AccessReviewHistoryScheduleSettings>,
+        scopes: Field<[AccessReviewScope]>,
+        status: Field<AccessReviewHistoryStatus>,
+        instances: Field<[AccessReviewHistoryInstance]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewHistoryDefinition",
         base: Entity.self,
-        fields: AccessReviewHistoryDefinitionFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            decisions: Field("decisions"),
+            displayName: Field("displayName"),
+            reviewHistoryPeriodEndDateTime: Field("reviewHistoryPeriodEndDateTime"),
+            reviewHistoryPeriodStartDateTime: Field("reviewHistoryPeriodStartDateTime"),
+            scheduleSettings: Field("scheduleSettings"),
+            scopes: Field("scopes"),
+            status: Field("status"),
+            instances: Field("instances")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<UserIdentity>
-    public let createdDateTime: Field<Date>
-    public let decisions: Field<[AccessReviewHistoryDecisionFilter]>
-    public let displayName: Field<String>
-    public let reviewHistoryPeriodEndDateTime: Field<Date>
-    public let reviewHistoryPeriodStartDateTime: Field<Date>
-    public let scheduleSettings: Field<AccessReviewHistoryScheduleSettings>
-    public let scopes: Field<[AccessReviewScope]>
-    public let status: Field<AccessReviewHistoryStatus>
-
-    /// Present when the request expanded it (`expand("instances")`).
-    public let instances: Field<[AccessReviewHistoryInstance]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.decisions = Field("decisions")
-        self.displayName = Field("displayName")
-        self.reviewHistoryPeriodEndDateTime = Field("reviewHistoryPeriodEndDateTime")
-        self.reviewHistoryPeriodStartDateTime = Field("reviewHistoryPeriodStartDateTime")
-        self.scheduleSettings = Field("scheduleSettings")
-        self.scopes = Field("scopes")
-        self.status = Field("status")
-        self.instances = Field("instances")
-    }
 }
 
 /// Requests for one `AccessReviewHistoryDefinition`: `request()` reads, updates or deletes it.
@@ -954,32 +940,32 @@ public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias AccessReviewHistoryInstance = Model<AccessReviewHistoryInstanceFields>
 
 /// The properties of a `AccessReviewHistoryInstance`, inherited ones included.
-public struct AccessReviewHistoryInstanceFields: FieldSet {
+public enum AccessReviewHistoryInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        downloadUri: Field<String>,
+        expirationDateTime: Field<Date>,
+        fulfilledDateTime: Field<Date>,
+        reviewHistoryPeriodEndDateTime: Field<Date>,
+        reviewHistoryPeriodStartDateTime: Field<Date>,
+        runDateTime: Field<Date>,
+        status: Field<AccessReviewHistoryStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewHistoryInstance",
         base: Entity.self,
-        fields: AccessReviewHistoryInstanceFields()
+        fields: (
+            id: Field("id"),
+            downloadUri: Field("downloadUri"),
+            expirationDateTime: Field("expirationDateTime"),
+            fulfilledDateTime: Field("fulfilledDateTime"),
+            reviewHistoryPeriodEndDateTime: Field("reviewHistoryPeriodEndDateTime"),
+            reviewHistoryPeriodStartDateTime: Field("reviewHistoryPeriodStartDateTime"),
+            runDateTime: Field("runDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let downloadUri: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let fulfilledDateTime: Field<Date>
-    public let reviewHistoryPeriodEndDateTime: Field<Date>
-    public let reviewHistoryPeriodStartDateTime: Field<Date>
-    public let runDateTime: Field<Date>
-    public let status: Field<AccessReviewHistoryStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.downloadUri = Field("downloadUri")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.fulfilledDateTime = Field("fulfilledDateTime")
-        self.reviewHistoryPeriodEndDateTime = Field("reviewHistoryPeriodEndDateTime")
-        self.reviewHistoryPeriodStartDateTime = Field("reviewHistoryPeriodStartDateTime")
-        self.runDateTime = Field("runDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `AccessReviewHistoryInstance`: `request()` reads, updates or deletes it.
@@ -1018,19 +1004,13 @@ public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
 public typealias AccessReviewHistoryScheduleSettings = Model<AccessReviewHistoryScheduleSettingsFields>
 
 /// The properties of a `AccessReviewHistoryScheduleSettings`, inherited ones included.
-public struct AccessReviewHistoryScheduleSettingsFields: FieldSet {
+public enum AccessReviewHistoryScheduleSettingsFields: FieldSet {
+    public typealias Table = (recurrence: Field<PatternedRecurrence>, reportRange: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewHistoryScheduleSettings",
-        fields: AccessReviewHistoryScheduleSettingsFields()
+        fields: (recurrence: Field("recurrence"), reportRange: Field("reportRange")) as Table
     )
-
-    public let recurrence: Field<PatternedRecurrence>
-    public let reportRange: Field<String>
-
-    private init() {
-        self.recurrence = Field("recurrence")
-        self.reportRange = Field("reportRange")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryStatus`.
@@ -1060,24 +1040,24 @@ extension AccessReviewHistoryStatus {
 public typealias AccessReviewInactiveUsersQueryScope = Model<AccessReviewInactiveUsersQueryScopeFields>
 
 /// The properties of a `AccessReviewInactiveUsersQueryScope`, inherited ones included.
-public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
+public enum AccessReviewInactiveUsersQueryScopeFields: FieldSet {
+    public typealias Table = (
+        query: Field<String>,
+        queryRoot: Field<String>,
+        queryType: Field<String>,
+        inactiveDuration: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInactiveUsersQueryScope",
         base: AccessReviewQueryScope.self,
-        fields: AccessReviewInactiveUsersQueryScopeFields()
+        fields: (
+            query: Field("query"),
+            queryRoot: Field("queryRoot"),
+            queryType: Field("queryType"),
+            inactiveDuration: Field("inactiveDuration")
+        ) as Table
     )
-
-    public let query: Field<String>
-    public let queryRoot: Field<String>
-    public let queryType: Field<String>
-    public let inactiveDuration: Field<String>
-
-    private init() {
-        self.query = Field("query")
-        self.queryRoot = Field("queryRoot")
-        self.queryType = Field("queryType")
-        self.inactiveDuration = Field("inactiveDuration")
-    }
 }
 
 /// Its properties are listed in `AccessReviewInstanceFields`; read and write them as `value.name`.
@@ -1087,42 +1067,38 @@ public struct AccessReviewInactiveUsersQueryScopeFields: FieldSet {
 public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
 
 /// The properties of a `AccessReviewInstance`, inherited ones included.
-public struct AccessReviewInstanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `contactedReviewers`, `decisions`, `stages`.
+public enum AccessReviewInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        fallbackReviewers: Field<[AccessReviewReviewerScope]>,
+        reviewers: Field<[AccessReviewReviewerScope]>,
+        scope: Field<AccessReviewScope>,
+        startDateTime: Field<Date>,
+        status: Field<String>,
+        contactedReviewers: Field<[AccessReviewReviewer]>,
+        decisions: Field<[AccessReviewInstanceDecisionItem]>,
+        stages: Field<[AccessReviewStage]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstance",
         base: Entity.self,
-        fields: AccessReviewInstanceFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            fallbackReviewers: Field("fallbackReviewers"),
+            reviewers: Field("reviewers"),
+            scope: Field("scope"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            contactedReviewers: Field("contactedReviewers"),
+            decisions: Field("decisions"),
+            stages: Field("stages")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
-    public let reviewers: Field<[AccessReviewReviewerScope]>
-    public let scope: Field<AccessReviewScope>
-    public let startDateTime: Field<Date>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("contactedReviewers")`).
-    public let contactedReviewers: Field<[AccessReviewReviewer]>
-
-    /// Present when the request expanded it (`expand("decisions")`).
-    public let decisions: Field<[AccessReviewInstanceDecisionItem]>
-
-    /// Present when the request expanded it (`expand("stages")`).
-    public let stages: Field<[AccessReviewStage]>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.fallbackReviewers = Field("fallbackReviewers")
-        self.reviewers = Field("reviewers")
-        self.scope = Field("scope")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.contactedReviewers = Field("contactedReviewers")
-        self.decisions = Field("decisions")
-        self.stages = Field("stages")
-    }
 }
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemFields`; read and write them as `value.name`.
@@ -1132,48 +1108,48 @@ public struct AccessReviewInstanceFields: FieldSet {
 public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDecisionItemFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItem`, inherited ones included.
-public struct AccessReviewInstanceDecisionItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `insights`.
+public enum AccessReviewInstanceDecisionItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accessReviewId: Field<String>,
+        appliedBy: Field<UserIdentity>,
+        appliedDateTime: Field<Date>,
+        applyResult: Field<String>,
+        decision: Field<String>,
+        justification: Field<String>,
+        principal: Field<Identity>,
+        principalLink: Field<String>,
+        recommendation: Field<String>,
+        resource: Field<AccessReviewInstanceDecisionItemResource>,
+        resourceLink: Field<String>,
+        reviewedBy: Field<UserIdentity>,
+        reviewedDateTime: Field<Date>,
+        insights: Field<[GovernanceInsight]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItem",
         base: Entity.self,
-        fields: AccessReviewInstanceDecisionItemFields()
+        fields: (
+            id: Field("id"),
+            accessReviewId: Field("accessReviewId"),
+            appliedBy: Field("appliedBy"),
+            appliedDateTime: Field("appliedDateTime"),
+            applyResult: Field("applyResult"),
+            decision: Field("decision"),
+            justification: Field("justification"),
+            principal: Field("principal"),
+            principalLink: Field("principalLink"),
+            recommendation: Field("recommendation"),
+            resource: Field("resource"),
+            resourceLink: Field("resourceLink"),
+            reviewedBy: Field("reviewedBy"),
+            reviewedDateTime: Field("reviewedDateTime"),
+            insights: Field("insights")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accessReviewId: Field<String>
-    public let appliedBy: Field<UserIdentity>
-    public let appliedDateTime: Field<Date>
-    public let applyResult: Field<String>
-    public let decision: Field<String>
-    public let justification: Field<String>
-    public let principal: Field<Identity>
-    public let principalLink: Field<String>
-    public let recommendation: Field<String>
-    public let resource: Field<AccessReviewInstanceDecisionItemResource>
-    public let resourceLink: Field<String>
-    public let reviewedBy: Field<UserIdentity>
-    public let reviewedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<[GovernanceInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.accessReviewId = Field("accessReviewId")
-        self.appliedBy = Field("appliedBy")
-        self.appliedDateTime = Field("appliedDateTime")
-        self.applyResult = Field("applyResult")
-        self.decision = Field("decision")
-        self.justification = Field("justification")
-        self.principal = Field("principal")
-        self.principalLink = Field("principalLink")
-        self.recommendation = Field("recommendation")
-        self.resource = Field("resource")
-        self.resourceLink = Field("resourceLink")
-        self.reviewedBy = Field("reviewedBy")
-        self.reviewedDateTime = Field("reviewedDateTime")
-        self.insights = Field("insights")
-    }
 }
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields`; read and
@@ -1187,26 +1163,26 @@ public typealias AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyRe
 
 /// The properties of a `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`, inherited ones
 /// included.
-public struct AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields: FieldSet {
+public enum AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        type: Field<String>,
+        accessPackageDisplayName: Field<String>,
+        accessPackageId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            type: Field("type"),
+            accessPackageDisplayName: Field("accessPackageDisplayName"),
+            accessPackageId: Field("accessPackageId")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let type: Field<String>
-    public let accessPackageDisplayName: Field<String>
-    public let accessPackageId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.type = Field("type")
-        self.accessPackageDisplayName = Field("accessPackageDisplayName")
-        self.accessPackageId = Field("accessPackageId")
-    }
 }
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemAzureRoleResourceFields`; read and write them as
@@ -1219,24 +1195,24 @@ public typealias AccessReviewInstanceDecisionItemAzureRoleResource =
     Model<AccessReviewInstanceDecisionItemAzureRoleResourceFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItemAzureRoleResource`, inherited ones included.
-public struct AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet {
+public enum AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        type: Field<String>,
+        scope: Field<AccessReviewInstanceDecisionItemResource>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: AccessReviewInstanceDecisionItemAzureRoleResourceFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            type: Field("type"),
+            scope: Field("scope")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let type: Field<String>
-    public let scope: Field<AccessReviewInstanceDecisionItemResource>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.type = Field("type")
-        self.scope = Field("scope")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemFilterByCurrentUserOptions`.
@@ -1312,7 +1288,9 @@ extension CollectionRequestBuilder where Item == AccessReviewInstanceDecisionIte
 public typealias AccessReviewInstanceDecisionItemResource = Model<AccessReviewInstanceDecisionItemResourceFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItemResource`, inherited ones included.
-public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
+public enum AccessReviewInstanceDecisionItemResourceFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemResource",
         derived: [
@@ -1320,18 +1298,8 @@ public struct AccessReviewInstanceDecisionItemResourceFields: FieldSet {
             AccessReviewInstanceDecisionItemAzureRoleResource.self,
             AccessReviewInstanceDecisionItemServicePrincipalResource.self,
         ],
-        fields: AccessReviewInstanceDecisionItemResourceFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), type: Field("type")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `AccessReviewInstanceDecisionItemServicePrincipalResourceFields`; read and write them
@@ -1344,24 +1312,19 @@ public typealias AccessReviewInstanceDecisionItemServicePrincipalResource =
     Model<AccessReviewInstanceDecisionItemServicePrincipalResourceFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItemServicePrincipalResource`, inherited ones included.
-public struct AccessReviewInstanceDecisionItemServicePrincipalResourceFields: FieldSet {
+public enum AccessReviewInstanceDecisionItemServicePrincipalResourceFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, type: Field<String>, appId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource",
         base: AccessReviewInstanceDecisionItemResource.self,
-        fields: AccessReviewInstanceDecisionItemServicePrincipalResourceFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            type: Field("type"),
+            appId: Field("appId")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let type: Field<String>
-    public let appId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.type = Field("type")
-        self.appId = Field("appId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceFilterByCurrentUserOptions`.
@@ -1504,19 +1467,19 @@ extension CollectionRequestBuilder where Item == AccessReviewInstanceRequestBuil
 public typealias AccessReviewNotificationRecipientItem = Model<AccessReviewNotificationRecipientItemFields>
 
 /// The properties of a `AccessReviewNotificationRecipientItem`, inherited ones included.
-public struct AccessReviewNotificationRecipientItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessReviewNotificationRecipientItem",
-        fields: AccessReviewNotificationRecipientItemFields()
+public enum AccessReviewNotificationRecipientItemFields: FieldSet {
+    public typealias Table = (
+        notificationRecipientScope: Field<AccessReviewNotificationRecipientScope>,
+        notificationTemplateType: Field<String>
     )
 
-    public let notificationRecipientScope: Field<AccessReviewNotificationRecipientScope>
-    public let notificationTemplateType: Field<String>
-
-    private init() {
-        self.notificationRecipientScope = Field("notificationRecipientScope")
-        self.notificationTemplateType = Field("notificationTemplateType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewNotificationRecipientItem",
+        fields: (
+            notificationRecipientScope: Field("notificationRecipientScope"),
+            notificationTemplateType: Field("notificationTemplateType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccessReviewNotificationRecipientQueryScopeFields`; read and write them as
@@ -1528,22 +1491,14 @@ public struct AccessReviewNotificationRecipientItemFields: FieldSet {
 public typealias AccessReviewNotificationRecipientQueryScope = Model<AccessReviewNotificationRecipientQueryScopeFields>
 
 /// The properties of a `AccessReviewNotificationRecipientQueryScope`, inherited ones included.
-public struct AccessReviewNotificationRecipientQueryScopeFields: FieldSet {
+public enum AccessReviewNotificationRecipientQueryScopeFields: FieldSet {
+    public typealias Table = (query: Field<String>, queryRoot: Field<String>, queryType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewNotificationRecipientQueryScope",
         base: AccessReviewNotificationRecipientScope.self,
-        fields: AccessReviewNotificationRecipientQueryScopeFields()
+        fields: (query: Field("query"), queryRoot: Field("queryRoot"), queryType: Field("queryType")) as Table
     )
-
-    public let query: Field<String>
-    public let queryRoot: Field<String>
-    public let queryType: Field<String>
-
-    private init() {
-        self.query = Field("query")
-        self.queryRoot = Field("queryRoot")
-        self.queryType = Field("queryType")
-    }
 }
 
 /// Its properties are listed in `AccessReviewNotificationRecipientScopeFields`; read and write them as `value.name`.

@@ -13,45 +13,45 @@ import Foundation
 public typealias CrossTenantAccessPolicyConfigurationDefault = Model<CrossTenantAccessPolicyConfigurationDefaultFields>
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationDefault`, inherited ones included.
-public struct CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
+public enum CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>,
+        automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>,
+        b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>,
+        invitationRedemptionIdentityProviderConfiguration:
+            Field<DefaultInvitationRedemptionIdentityProviderConfiguration>,
+        isServiceDefault: Field<Bool>,
+        m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>,
+        m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>,
+        tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyConfigurationDefault",
         base: Entity.self,
-        fields: CrossTenantAccessPolicyConfigurationDefaultFields()
+        fields: (
+            id: Field("id"),
+            appServiceConnectInbound: Field("appServiceConnectInbound"),
+            automaticUserConsentSettings: Field("automaticUserConsentSettings"),
+            b2bCollaborationInbound: Field("b2bCollaborationInbound"),
+            b2bCollaborationOutbound: Field("b2bCollaborationOutbound"),
+            b2bDirectConnectInbound: Field("b2bDirectConnectInbound"),
+            b2bDirectConnectOutbound: Field("b2bDirectConnectOutbound"),
+            inboundTrust: Field("inboundTrust"),
+            invitationRedemptionIdentityProviderConfiguration: Field(
+                "invitationRedemptionIdentityProviderConfiguration"
+            ),
+            isServiceDefault: Field("isServiceDefault"),
+            m365CollaborationInbound: Field("m365CollaborationInbound"),
+            m365CollaborationOutbound: Field("m365CollaborationOutbound"),
+            tenantRestrictions: Field("tenantRestrictions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let invitationRedemptionIdentityProviderConfiguration:
-        Field<DefaultInvitationRedemptionIdentityProviderConfiguration>
-    public let isServiceDefault: Field<Bool>
-    public let m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>
-    public let m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>
-    public let tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
-
-    private init() {
-        self.id = Field("id")
-        self.appServiceConnectInbound = Field("appServiceConnectInbound")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.invitationRedemptionIdentityProviderConfiguration = Field(
-            "invitationRedemptionIdentityProviderConfiguration"
-        )
-        self.isServiceDefault = Field("isServiceDefault")
-        self.m365CollaborationInbound = Field("m365CollaborationInbound")
-        self.m365CollaborationOutbound = Field("m365CollaborationOutbound")
-        self.tenantRestrictions = Field("tenantRestrictions")
-    }
 }
 
 /// Requests for one `CrossTenantAccessPolicyConfigurationDefault`: `request()` reads, updates or deletes it.
@@ -93,49 +93,48 @@ public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRe
 public typealias CrossTenantAccessPolicyConfigurationPartner = Model<CrossTenantAccessPolicyConfigurationPartnerFields>
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationPartner`, inherited ones included.
-public struct CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
-        fields: CrossTenantAccessPolicyConfigurationPartnerFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `identitySynchronization`,
+///   `serviceProviderConstraints`.
+public enum CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
+    public typealias Table = (
+        appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>,
+        automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>,
+        b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>,
+        isInMultiTenantOrganization: Field<Bool>,
+        isServiceProvider: Field<Bool>,
+        m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>,
+        m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>,
+        tenantId: Field<String>,
+        tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>,
+        identitySynchronization: Field<CrossTenantIdentitySyncPolicyPartner>,
+        serviceProviderConstraints: Field<ServiceProviderConstraints>
     )
 
-    public let appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let isInMultiTenantOrganization: Field<Bool>
-    public let isServiceProvider: Field<Bool>
-    public let m365CollaborationInbound: Field<CrossTenantAccessPolicyM365CollaborationInboundSetting>
-    public let m365CollaborationOutbound: Field<CrossTenantAccessPolicyM365CollaborationOutboundSetting>
-    public let tenantId: Field<String>
-    public let tenantRestrictions: Field<CrossTenantAccessPolicyTenantRestrictions>
-
-    /// Present when the request expanded it (`expand("identitySynchronization")`).
-    public let identitySynchronization: Field<CrossTenantIdentitySyncPolicyPartner>
-
-    /// Present when the request expanded it (`expand("serviceProviderConstraints")`).
-    public let serviceProviderConstraints: Field<ServiceProviderConstraints>
-
-    private init() {
-        self.appServiceConnectInbound = Field("appServiceConnectInbound")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.isInMultiTenantOrganization = Field("isInMultiTenantOrganization")
-        self.isServiceProvider = Field("isServiceProvider")
-        self.m365CollaborationInbound = Field("m365CollaborationInbound")
-        self.m365CollaborationOutbound = Field("m365CollaborationOutbound")
-        self.tenantId = Field("tenantId")
-        self.tenantRestrictions = Field("tenantRestrictions")
-        self.identitySynchronization = Field("identitySynchronization")
-        self.serviceProviderConstraints = Field("serviceProviderConstraints")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyConfigurationPartner",
+        fields: (
+            appServiceConnectInbound: Field("appServiceConnectInbound"),
+            automaticUserConsentSettings: Field("automaticUserConsentSettings"),
+            b2bCollaborationInbound: Field("b2bCollaborationInbound"),
+            b2bCollaborationOutbound: Field("b2bCollaborationOutbound"),
+            b2bDirectConnectInbound: Field("b2bDirectConnectInbound"),
+            b2bDirectConnectOutbound: Field("b2bDirectConnectOutbound"),
+            inboundTrust: Field("inboundTrust"),
+            isInMultiTenantOrganization: Field("isInMultiTenantOrganization"),
+            isServiceProvider: Field("isServiceProvider"),
+            m365CollaborationInbound: Field("m365CollaborationInbound"),
+            m365CollaborationOutbound: Field("m365CollaborationOutbound"),
+            tenantId: Field("tenantId"),
+            tenantRestrictions: Field("tenantRestrictions"),
+            identitySynchronization: Field("identitySynchronization"),
+            serviceProviderConstraints: Field("serviceProviderConstraints")
+        ) as Table
+    )
 }
 
 /// Requests for one `CrossTenantAccessPolicyConfigurationPartner`: `request()` reads, updates or deletes it.
@@ -183,21 +182,21 @@ public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRe
 public typealias CrossTenantAccessPolicyInboundTrust = Model<CrossTenantAccessPolicyInboundTrustFields>
 
 /// The properties of a `CrossTenantAccessPolicyInboundTrust`, inherited ones included.
-public struct CrossTenantAccessPolicyInboundTrustFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyInboundTrust",
-        fields: CrossTenantAccessPolicyInboundTrustFields()
+public enum CrossTenantAccessPolicyInboundTrustFields: FieldSet {
+    public typealias Table = (
+        isCompliantDeviceAccepted: Field<Bool>,
+        isHybridAzureADJoinedDeviceAccepted: Field<Bool>,
+        isMfaAccepted: Field<Bool>
     )
 
-    public let isCompliantDeviceAccepted: Field<Bool>
-    public let isHybridAzureADJoinedDeviceAccepted: Field<Bool>
-    public let isMfaAccepted: Field<Bool>
-
-    private init() {
-        self.isCompliantDeviceAccepted = Field("isCompliantDeviceAccepted")
-        self.isHybridAzureADJoinedDeviceAccepted = Field("isHybridAzureADJoinedDeviceAccepted")
-        self.isMfaAccepted = Field("isMfaAccepted")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyInboundTrust",
+        fields: (
+            isCompliantDeviceAccepted: Field("isCompliantDeviceAccepted"),
+            isHybridAzureADJoinedDeviceAccepted: Field("isHybridAzureADJoinedDeviceAccepted"),
+            isMfaAccepted: Field("isMfaAccepted")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `CrossTenantAccessPolicyM365CollaborationInboundSettingFields`; read and write them as
@@ -393,19 +392,13 @@ extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestB
 public typealias CrossTenantAccessPolicyTarget = Model<CrossTenantAccessPolicyTargetFields>
 
 /// The properties of a `CrossTenantAccessPolicyTarget`, inherited ones included.
-public struct CrossTenantAccessPolicyTargetFields: FieldSet {
+public enum CrossTenantAccessPolicyTargetFields: FieldSet {
+    public typealias Table = (target: Field<String>, targetType: Field<CrossTenantAccessPolicyTargetType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyTarget",
-        fields: CrossTenantAccessPolicyTargetFields()
+        fields: (target: Field("target"), targetType: Field("targetType")) as Table
     )
-
-    public let target: Field<String>
-    public let targetType: Field<CrossTenantAccessPolicyTargetType>
-
-    private init() {
-        self.target = Field("target")
-        self.targetType = Field("targetType")
-    }
 }
 
 /// Its properties are listed in `CrossTenantAccessPolicyTargetConfigurationFields`; read and write them as
@@ -417,19 +410,16 @@ public struct CrossTenantAccessPolicyTargetFields: FieldSet {
 public typealias CrossTenantAccessPolicyTargetConfiguration = Model<CrossTenantAccessPolicyTargetConfigurationFields>
 
 /// The properties of a `CrossTenantAccessPolicyTargetConfiguration`, inherited ones included.
-public struct CrossTenantAccessPolicyTargetConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantAccessPolicyTargetConfiguration",
-        fields: CrossTenantAccessPolicyTargetConfigurationFields()
+public enum CrossTenantAccessPolicyTargetConfigurationFields: FieldSet {
+    public typealias Table = (
+        accessType: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>,
+        targets: Field<[CrossTenantAccessPolicyTarget]>
     )
 
-    public let accessType: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
-    public let targets: Field<[CrossTenantAccessPolicyTarget]>
-
-    private init() {
-        self.accessType = Field("accessType")
-        self.targets = Field("targets")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantAccessPolicyTargetConfiguration",
+        fields: (accessType: Field("accessType"), targets: Field("targets")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTargetConfigurationAccessType`.
@@ -476,22 +466,22 @@ extension CrossTenantAccessPolicyTargetType {
 public typealias CrossTenantAccessPolicyTenantRestrictions = Model<CrossTenantAccessPolicyTenantRestrictionsFields>
 
 /// The properties of a `CrossTenantAccessPolicyTenantRestrictions`, inherited ones included.
-public struct CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
+public enum CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
+    public typealias Table = (
+        applications: Field<CrossTenantAccessPolicyTargetConfiguration>,
+        usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>,
+        devices: Field<DevicesFilter>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.crossTenantAccessPolicyTenantRestrictions",
         base: CrossTenantAccessPolicyB2BSetting.self,
-        fields: CrossTenantAccessPolicyTenantRestrictionsFields()
+        fields: (
+            applications: Field("applications"),
+            usersAndGroups: Field("usersAndGroups"),
+            devices: Field("devices")
+        ) as Table
     )
-
-    public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
-    public let devices: Field<DevicesFilter>
-
-    private init() {
-        self.applications = Field("applications")
-        self.usersAndGroups = Field("usersAndGroups")
-        self.devices = Field("devices")
-    }
 }
 
 /// Its properties are listed in `CrossTenantIdentitySyncPolicyPartnerFields`; read and write them as `value.name`.
@@ -502,21 +492,21 @@ public struct CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
 public typealias CrossTenantIdentitySyncPolicyPartner = Model<CrossTenantIdentitySyncPolicyPartnerFields>
 
 /// The properties of a `CrossTenantIdentitySyncPolicyPartner`, inherited ones included.
-public struct CrossTenantIdentitySyncPolicyPartnerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
-        fields: CrossTenantIdentitySyncPolicyPartnerFields()
+public enum CrossTenantIdentitySyncPolicyPartnerFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        tenantId: Field<String>,
+        userSyncInbound: Field<CrossTenantUserSyncInbound>
     )
 
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-    public let userSyncInbound: Field<CrossTenantUserSyncInbound>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.userSyncInbound = Field("userSyncInbound")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.crossTenantIdentitySyncPolicyPartner",
+        fields: (
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            userSyncInbound: Field("userSyncInbound")
+        ) as Table
+    )
 }
 
 /// Requests for one `CrossTenantIdentitySyncPolicyPartner`: `request()` reads, updates or deletes it.
@@ -641,22 +631,22 @@ public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
 public typealias CustomAppManagementConfiguration = Model<CustomAppManagementConfigurationFields>
 
 /// The properties of a `CustomAppManagementConfiguration`, inherited ones included.
-public struct CustomAppManagementConfigurationFields: FieldSet {
+public enum CustomAppManagementConfigurationFields: FieldSet {
+    public typealias Table = (
+        keyCredentials: Field<[KeyCredentialConfiguration]>,
+        passwordCredentials: Field<[PasswordCredentialConfiguration]>,
+        applicationRestrictions: Field<CustomAppManagementApplicationConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customAppManagementConfiguration",
         base: AppManagementConfiguration.self,
-        fields: CustomAppManagementConfigurationFields()
+        fields: (
+            keyCredentials: Field("keyCredentials"),
+            passwordCredentials: Field("passwordCredentials"),
+            applicationRestrictions: Field("applicationRestrictions")
+        ) as Table
     )
-
-    public let keyCredentials: Field<[KeyCredentialConfiguration]>
-    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
-    public let applicationRestrictions: Field<CustomAppManagementApplicationConfiguration>
-
-    private init() {
-        self.keyCredentials = Field("keyCredentials")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.applicationRestrictions = Field("applicationRestrictions")
-    }
 }
 
 /// Its properties are listed in `CustomAuthenticationExtensionFields`; read and write them as `value.name`.
@@ -668,7 +658,17 @@ public struct CustomAppManagementConfigurationFields: FieldSet {
 public typealias CustomAuthenticationExtension = Model<CustomAuthenticationExtensionFields>
 
 /// The properties of a `CustomAuthenticationExtension`, inherited ones included.
-public struct CustomAuthenticationExtensionFields: FieldSet {
+public enum CustomAuthenticationExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customAuthenticationExtension",
         base: CustomCalloutExtension.self,
@@ -680,26 +680,16 @@ public struct CustomAuthenticationExtensionFields: FieldSet {
             OnTokenIssuanceStartCustomExtension.self,
             OnVerifiedIdClaimValidationCustomExtension.self,
         ],
-        fields: CustomAuthenticationExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Requests for one `CustomAuthenticationExtension`: `request()` reads, updates or deletes it.
@@ -777,7 +767,16 @@ extension CollectionRequestBuilder where Item == CustomAuthenticationExtensionRe
 public typealias CustomCalloutExtension = Model<CustomCalloutExtensionFields>
 
 /// The properties of a `CustomCalloutExtension`, inherited ones included.
-public struct CustomCalloutExtensionFields: FieldSet {
+public enum CustomCalloutExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customCalloutExtension",
         base: Entity.self,
@@ -787,24 +786,15 @@ public struct CustomCalloutExtensionFields: FieldSet {
             CustomAuthenticationExtension.self,
             IdentityGovernanceCustomTaskExtension.self,
         ],
-        fields: CustomCalloutExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-    }
 }
 
 /// Requests for one `CustomCalloutExtension`: `request()` reads, updates or deletes it.
@@ -833,51 +823,44 @@ public struct CustomCalloutExtensionRequestBuilder: ModelRequestBuilder {
 public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFields>
 
 /// The properties of a `CustomDataProvidedResource`, inherited ones included.
-public struct CustomDataProvidedResourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `environment`, `roles`, `scopes`, `uploadSessions`.
+public enum CustomDataProvidedResourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attributes: Field<[AccessPackageResourceAttribute]>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        modifiedDateTime: Field<Date>,
+        originId: Field<String>,
+        originSystem: Field<String>,
+        environment: Field<AccessPackageResourceEnvironment>,
+        roles: Field<[AccessPackageResourceRole]>,
+        scopes: Field<[AccessPackageResourceScope]>,
+        uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>,
+        notificationEndpointConfiguration: Field<CustomExtensionEndpointConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResource",
         base: AccessPackageResource.self,
-        fields: CustomDataProvidedResourceFields()
+        fields: (
+            id: Field("id"),
+            attributes: Field("attributes"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            originId: Field("originId"),
+            originSystem: Field("originSystem"),
+            environment: Field("environment"),
+            roles: Field("roles"),
+            scopes: Field("scopes"),
+            uploadSessions: Field("uploadSessions"),
+            notificationEndpointConfiguration: Field("notificationEndpointConfiguration")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attributes: Field<[AccessPackageResourceAttribute]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let originId: Field<String>
-    public let originSystem: Field<String>
-
-    /// Present when the request expanded it (`expand("environment")`).
-    public let environment: Field<AccessPackageResourceEnvironment>
-
-    /// Present when the request expanded it (`expand("roles")`).
-    public let roles: Field<[AccessPackageResourceRole]>
-
-    /// Present when the request expanded it (`expand("scopes")`).
-    public let scopes: Field<[AccessPackageResourceScope]>
-
-    /// Present when the request expanded it (`expand("uploadSessions")`).
-    public let uploadSessions: Field<[CustomDataProvidedResourceUploadSession]>
-
-    public let notificationEndpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.attributes = Field("attributes")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.originId = Field("originId")
-        self.originSystem = Field("originSystem")
-        self.environment = Field("environment")
-        self.roles = Field("roles")
-        self.scopes = Field("scopes")
-        self.uploadSessions = Field("uploadSessions")
-        self.notificationEndpointConfiguration = Field("notificationEndpointConfiguration")
-    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourceAccessReviewUploadSessionFields`; read and write them as
@@ -890,34 +873,34 @@ public typealias CustomDataProvidedResourceAccessReviewUploadSession =
     Model<CustomDataProvidedResourceAccessReviewUploadSessionFields>
 
 /// The properties of a `CustomDataProvidedResourceAccessReviewUploadSession`, inherited ones included.
-public struct CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `files`.
+public enum CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        data: Field<CustomDataProvidedResourcePayloadsData>,
+        isUploadDone: Field<Bool>,
+        referenceId: Field<String>,
+        stats: Field<CustomDataProvidedResourceUploadStats>,
+        status: Field<CustomDataProvidedResourceUploadStatus>,
+        files: Field<[CustomDataProvidedResourceFile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceAccessReviewUploadSession",
         base: CustomDataProvidedResourceUploadSession.self,
-        fields: CustomDataProvidedResourceAccessReviewUploadSessionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            data: Field("data"),
+            isUploadDone: Field("isUploadDone"),
+            referenceId: Field("referenceId"),
+            stats: Field("stats"),
+            status: Field("status"),
+            files: Field("files")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<CustomDataProvidedResourcePayloadsData>
-    public let isUploadDone: Field<Bool>
-    public let referenceId: Field<String>
-    public let stats: Field<CustomDataProvidedResourceUploadStats>
-    public let status: Field<CustomDataProvidedResourceUploadStatus>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[CustomDataProvidedResourceFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.isUploadDone = Field("isUploadDone")
-        self.referenceId = Field("referenceId")
-        self.stats = Field("stats")
-        self.status = Field("status")
-        self.files = Field("files")
-    }
 }
 
 /// Requests for one `CustomDataProvidedResourceAccessReviewUploadSession`: `request()` reads, updates or deletes it.
@@ -967,24 +950,19 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
 public typealias CustomDataProvidedResourceFile = Model<CustomDataProvidedResourceFileFields>
 
 /// The properties of a `CustomDataProvidedResourceFile`, inherited ones included.
-public struct CustomDataProvidedResourceFileFields: FieldSet {
+public enum CustomDataProvidedResourceFileFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>, size: Field<Int64>, uploadedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceFile",
         base: Entity.self,
-        fields: CustomDataProvidedResourceFileFields()
+        fields: (
+            id: Field("id"),
+            name: Field("name"),
+            size: Field("size"),
+            uploadedDateTime: Field("uploadedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let size: Field<Int64>
-    public let uploadedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.uploadedDateTime = Field("uploadedDateTime")
-    }
 }
 
 /// Requests for one `CustomDataProvidedResourceFile`: `request()` reads, updates or deletes it.
@@ -1016,20 +994,14 @@ public typealias CustomDataProvidedResourcePayloadsAccessReviewContextData =
     Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataFields>
 
 /// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextData`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: FieldSet {
+public enum CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: FieldSet {
+    public typealias Table = (reviewDefinitionId: Field<String>, reviewInstanceId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData",
         base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataFields()
+        fields: (reviewDefinitionId: Field("reviewDefinitionId"), reviewInstanceId: Field("reviewInstanceId")) as Table
     )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields`; read and write
@@ -1044,7 +1016,9 @@ public typealias CustomDataProvidedResourcePayloadsAccessReviewContextDataBase =
     Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields>
 
 /// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextDataBase`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields: FieldSet {
+public enum CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields: FieldSet {
+    public typealias Table = (reviewDefinitionId: Field<String>, reviewInstanceId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase",
         base: CustomDataProvidedResourcePayloadsData.self,
@@ -1052,16 +1026,8 @@ public struct CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseField
             CustomDataProvidedResourcePayloadsAccessReviewContextData.self,
             CustomDataProvidedResourcePayloadsApplyDecisionContextData.self,
         ],
-        fields: CustomDataProvidedResourcePayloadsAccessReviewContextDataBaseFields()
+        fields: (reviewDefinitionId: Field("reviewDefinitionId"), reviewInstanceId: Field("reviewInstanceId")) as Table
     )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields`; read and write them
@@ -1074,20 +1040,14 @@ public typealias CustomDataProvidedResourcePayloadsApplyDecisionContextData =
     Model<CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields>
 
 /// The properties of a `CustomDataProvidedResourcePayloadsApplyDecisionContextData`, inherited ones included.
-public struct CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: FieldSet {
+public enum CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: FieldSet {
+    public typealias Table = (reviewDefinitionId: Field<String>, reviewInstanceId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData",
         base: CustomDataProvidedResourcePayloadsAccessReviewContextDataBase.self,
-        fields: CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields()
+        fields: (reviewDefinitionId: Field("reviewDefinitionId"), reviewInstanceId: Field("reviewInstanceId")) as Table
     )
-
-    public let reviewDefinitionId: Field<String>
-    public let reviewInstanceId: Field<String>
-
-    private init() {
-        self.reviewDefinitionId = Field("reviewDefinitionId")
-        self.reviewInstanceId = Field("reviewInstanceId")
-    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourcePayloadsDataFields`; read and write them as `value.name`.
@@ -1176,35 +1136,35 @@ public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
 public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvidedResourceUploadSessionFields>
 
 /// The properties of a `CustomDataProvidedResourceUploadSession`, inherited ones included.
-public struct CustomDataProvidedResourceUploadSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `files`.
+public enum CustomDataProvidedResourceUploadSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        data: Field<CustomDataProvidedResourcePayloadsData>,
+        isUploadDone: Field<Bool>,
+        referenceId: Field<String>,
+        stats: Field<CustomDataProvidedResourceUploadStats>,
+        status: Field<CustomDataProvidedResourceUploadStatus>,
+        files: Field<[CustomDataProvidedResourceFile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceUploadSession",
         base: Entity.self,
         derived: [CustomDataProvidedResourceAccessReviewUploadSession.self],
-        fields: CustomDataProvidedResourceUploadSessionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            data: Field("data"),
+            isUploadDone: Field("isUploadDone"),
+            referenceId: Field("referenceId"),
+            stats: Field("stats"),
+            status: Field("status"),
+            files: Field("files")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<CustomDataProvidedResourcePayloadsData>
-    public let isUploadDone: Field<Bool>
-    public let referenceId: Field<String>
-    public let stats: Field<CustomDataProvidedResourceUploadStats>
-    public let status: Field<CustomDataProvidedResourceUploadStatus>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[CustomDataProvidedResourceFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.isUploadDone = Field("isUploadDone")
-        self.referenceId = Field("referenceId")
-        self.stats = Field("stats")
-        self.status = Field("status")
-        self.files = Field("files")
-    }
 }
 
 /// Its properties are listed in `CustomDataProvidedResourceUploadSessionRequestFields`; read and write them as
@@ -1277,19 +1237,13 @@ public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelReques
 public typealias CustomDataProvidedResourceUploadStats = Model<CustomDataProvidedResourceUploadStatsFields>
 
 /// The properties of a `CustomDataProvidedResourceUploadStats`, inherited ones included.
-public struct CustomDataProvidedResourceUploadStatsFields: FieldSet {
+public enum CustomDataProvidedResourceUploadStatsFields: FieldSet {
+    public typealias Table = (filesUploaded: Field<Int32>, totalBytesUploaded: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customDataProvidedResourceUploadStats",
-        fields: CustomDataProvidedResourceUploadStatsFields()
+        fields: (filesUploaded: Field("filesUploaded"), totalBytesUploaded: Field("totalBytesUploaded")) as Table
     )
-
-    public let filesUploaded: Field<Int32>
-    public let totalBytesUploaded: Field<Int64>
-
-    private init() {
-        self.filesUploaded = Field("filesUploaded")
-        self.totalBytesUploaded = Field("totalBytesUploaded")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadStatus`.
@@ -1386,25 +1340,25 @@ public struct CustomExtensionCallbackConfigurationFields: FieldSet {
 public typealias CustomExtensionCalloutInstance = Model<CustomExtensionCalloutInstanceFields>
 
 /// The properties of a `CustomExtensionCalloutInstance`, inherited ones included.
-public struct CustomExtensionCalloutInstanceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionCalloutInstance",
-        fields: CustomExtensionCalloutInstanceFields()
+public enum CustomExtensionCalloutInstanceFields: FieldSet {
+    public typealias Table = (
+        customExtensionId: Field<String>,
+        detail: Field<String>,
+        externalCorrelationId: Field<String>,
+        id: Field<String>,
+        status: Field<CustomExtensionCalloutInstanceStatus>
     )
 
-    public let customExtensionId: Field<String>
-    public let detail: Field<String>
-    public let externalCorrelationId: Field<String>
-    public let id: Field<String>
-    public let status: Field<CustomExtensionCalloutInstanceStatus>
-
-    private init() {
-        self.customExtensionId = Field("customExtensionId")
-        self.detail = Field("detail")
-        self.externalCorrelationId = Field("externalCorrelationId")
-        self.id = Field("id")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionCalloutInstance",
+        fields: (
+            customExtensionId: Field("customExtensionId"),
+            detail: Field("detail"),
+            externalCorrelationId: Field("externalCorrelationId"),
+            id: Field("id"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.customExtensionCalloutInstanceStatus`.
@@ -1443,21 +1397,13 @@ extension CustomExtensionCalloutInstanceStatus {
 public typealias CustomExtensionCalloutRequest = Model<CustomExtensionCalloutRequestFields>
 
 /// The properties of a `CustomExtensionCalloutRequest`, inherited ones included.
-public struct CustomExtensionCalloutRequestFields: FieldSet {
+public enum CustomExtensionCalloutRequestFields: FieldSet {
+    public typealias Table = (data: Field<CustomExtensionData>, source: Field<String>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionCalloutRequest",
-        fields: CustomExtensionCalloutRequestFields()
+        fields: (data: Field("data"), source: Field("source"), type: Field("type")) as Table
     )
-
-    public let data: Field<CustomExtensionData>
-    public let source: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.source = Field("source")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `CustomExtensionCalloutResponseFields`; read and write them as `value.name`.
@@ -1467,21 +1413,13 @@ public struct CustomExtensionCalloutRequestFields: FieldSet {
 public typealias CustomExtensionCalloutResponse = Model<CustomExtensionCalloutResponseFields>
 
 /// The properties of a `CustomExtensionCalloutResponse`, inherited ones included.
-public struct CustomExtensionCalloutResponseFields: FieldSet {
+public enum CustomExtensionCalloutResponseFields: FieldSet {
+    public typealias Table = (data: Field<CustomExtensionData>, source: Field<String>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionCalloutResponse",
-        fields: CustomExtensionCalloutResponseFields()
+        fields: (data: Field("data"), source: Field("source"), type: Field("type")) as Table
     )
-
-    public let data: Field<CustomExtensionData>
-    public let source: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.data = Field("data")
-        self.source = Field("source")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `CustomExtensionClientConfigurationFields`; read and write them as `value.name`.
@@ -1491,19 +1429,16 @@ public struct CustomExtensionCalloutResponseFields: FieldSet {
 public typealias CustomExtensionClientConfiguration = Model<CustomExtensionClientConfigurationFields>
 
 /// The properties of a `CustomExtensionClientConfiguration`, inherited ones included.
-public struct CustomExtensionClientConfigurationFields: FieldSet {
+public enum CustomExtensionClientConfigurationFields: FieldSet {
+    public typealias Table = (maximumRetries: Field<Int32>, timeoutInMilliseconds: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionClientConfiguration",
-        fields: CustomExtensionClientConfigurationFields()
+        fields: (
+            maximumRetries: Field("maximumRetries"),
+            timeoutInMilliseconds: Field("timeoutInMilliseconds")
+        ) as Table
     )
-
-    public let maximumRetries: Field<Int32>
-    public let timeoutInMilliseconds: Field<Int32>
-
-    private init() {
-        self.maximumRetries = Field("maximumRetries")
-        self.timeoutInMilliseconds = Field("timeoutInMilliseconds")
-    }
 }
 
 /// Its properties are listed in `CustomExtensionDataFields`; read and write them as `value.name`.
@@ -1559,19 +1494,16 @@ public struct CustomExtensionEndpointConfigurationFields: FieldSet {
 public typealias CustomExtensionOverwriteConfiguration = Model<CustomExtensionOverwriteConfigurationFields>
 
 /// The properties of a `CustomExtensionOverwriteConfiguration`, inherited ones included.
-public struct CustomExtensionOverwriteConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.customExtensionOverwriteConfiguration",
-        fields: CustomExtensionOverwriteConfigurationFields()
+public enum CustomExtensionOverwriteConfigurationFields: FieldSet {
+    public typealias Table = (
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>
     )
 
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-
-    private init() {
-        self.behaviorOnError = Field("behaviorOnError")
-        self.clientConfiguration = Field("clientConfiguration")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.customExtensionOverwriteConfiguration",
+        fields: (behaviorOnError: Field("behaviorOnError"), clientConfiguration: Field("clientConfiguration")) as Table
+    )
 }
 
 /// Its properties are listed in `CustomExtensionStageSettingFields`; read and write them as `value.name`.
@@ -1581,22 +1513,18 @@ public struct CustomExtensionOverwriteConfigurationFields: FieldSet {
 public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSettingFields>
 
 /// The properties of a `CustomExtensionStageSetting`, inherited ones included.
-public struct CustomExtensionStageSettingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum CustomExtensionStageSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        stage: Field<AccessPackageCustomExtensionStage>,
+        customExtension: Field<CustomCalloutExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customExtensionStageSetting",
         base: Entity.self,
-        fields: CustomExtensionStageSettingFields()
+        fields: (id: Field("id"), stage: Field("stage"), customExtension: Field("customExtension")) as Table
     )
-
-    public let id: Field<String>
-    public let stage: Field<AccessPackageCustomExtensionStage>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<CustomCalloutExtension>
-
-    private init() {
-        self.id = Field("id")
-        self.stage = Field("stage")
-        self.customExtension = Field("customExtension")
-    }
 }

@@ -70,38 +70,38 @@ extension CustomSecurityAttributeComparisonOperator {
 public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttributeDefinitionFields>
 
 /// The properties of a `CustomSecurityAttributeDefinition`, inherited ones included.
-public struct CustomSecurityAttributeDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `allowedValues`.
+public enum CustomSecurityAttributeDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attributeSet: Field<String>,
+        description: Field<String>,
+        isCollection: Field<Bool>,
+        isSearchable: Field<Bool>,
+        name: Field<String>,
+        status: Field<String>,
+        type: Field<String>,
+        usePreDefinedValuesOnly: Field<Bool>,
+        allowedValues: Field<[AllowedValue]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeDefinition",
         base: Entity.self,
-        fields: CustomSecurityAttributeDefinitionFields()
+        fields: (
+            id: Field("id"),
+            attributeSet: Field("attributeSet"),
+            description: Field("description"),
+            isCollection: Field("isCollection"),
+            isSearchable: Field("isSearchable"),
+            name: Field("name"),
+            status: Field("status"),
+            type: Field("type"),
+            usePreDefinedValuesOnly: Field("usePreDefinedValuesOnly"),
+            allowedValues: Field("allowedValues")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attributeSet: Field<String>
-    public let description: Field<String>
-    public let isCollection: Field<Bool>
-    public let isSearchable: Field<Bool>
-    public let name: Field<String>
-    public let status: Field<String>
-    public let type: Field<String>
-    public let usePreDefinedValuesOnly: Field<Bool>
-
-    /// Present when the request expanded it (`expand("allowedValues")`).
-    public let allowedValues: Field<[AllowedValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.attributeSet = Field("attributeSet")
-        self.description = Field("description")
-        self.isCollection = Field("isCollection")
-        self.isSearchable = Field("isSearchable")
-        self.name = Field("name")
-        self.status = Field("status")
-        self.type = Field("type")
-        self.usePreDefinedValuesOnly = Field("usePreDefinedValuesOnly")
-        self.allowedValues = Field("allowedValues")
-    }
 }
 
 /// Requests for one `CustomSecurityAttributeDefinition`: `request()` reads, updates or deletes it.
@@ -141,20 +141,14 @@ public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuild
 public typealias CustomSecurityAttributeExemption = Model<CustomSecurityAttributeExemptionFields>
 
 /// The properties of a `CustomSecurityAttributeExemption`, inherited ones included.
-public struct CustomSecurityAttributeExemptionFields: FieldSet {
+public enum CustomSecurityAttributeExemptionFields: FieldSet {
+    public typealias Table = (id: Field<String>, `operator`: Field<CustomSecurityAttributeComparisonOperator>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeExemption",
         derived: [CustomSecurityAttributeStringValueExemption.self],
-        fields: CustomSecurityAttributeExemptionFields()
+        fields: (id: Field("id"), operator: Field("operator")) as Table
     )
-
-    public let id: Field<String>
-    public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
-
-    private init() {
-        self.id = Field("id")
-        self.operator = Field("operator")
-    }
 }
 
 /// Its properties are listed in `CustomSecurityAttributeStringValueExemptionFields`; read and write them as
@@ -166,22 +160,18 @@ public struct CustomSecurityAttributeExemptionFields: FieldSet {
 public typealias CustomSecurityAttributeStringValueExemption = Model<CustomSecurityAttributeStringValueExemptionFields>
 
 /// The properties of a `CustomSecurityAttributeStringValueExemption`, inherited ones included.
-public struct CustomSecurityAttributeStringValueExemptionFields: FieldSet {
+public enum CustomSecurityAttributeStringValueExemptionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        `operator`: Field<CustomSecurityAttributeComparisonOperator>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customSecurityAttributeStringValueExemption",
         base: CustomSecurityAttributeExemption.self,
-        fields: CustomSecurityAttributeStringValueExemptionFields()
+        fields: (id: Field("id"), operator: Field("operator"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let `operator`: Field<CustomSecurityAttributeComparisonOperator>
-    public let value: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.operator = Field("operator")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `CustomSecurityAttributeValueFields`; read and write them as `value.name`.
@@ -208,24 +198,24 @@ public struct CustomSecurityAttributeValueFields: FieldSet {
 public typealias CustomTimeZone = Model<CustomTimeZoneFields>
 
 /// The properties of a `CustomTimeZone`, inherited ones included.
-public struct CustomTimeZoneFields: FieldSet {
+public enum CustomTimeZoneFields: FieldSet {
+    public typealias Table = (
+        name: Field<String>,
+        bias: Field<Int32>,
+        daylightOffset: Field<DaylightTimeZoneOffset>,
+        standardOffset: Field<StandardTimeZoneOffset>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customTimeZone",
         base: TimeZoneBase.self,
-        fields: CustomTimeZoneFields()
+        fields: (
+            name: Field("name"),
+            bias: Field("bias"),
+            daylightOffset: Field("daylightOffset"),
+            standardOffset: Field("standardOffset")
+        ) as Table
     )
-
-    public let name: Field<String>
-    public let bias: Field<Int32>
-    public let daylightOffset: Field<DaylightTimeZoneOffset>
-    public let standardOffset: Field<StandardTimeZoneOffset>
-
-    private init() {
-        self.name = Field("name")
-        self.bias = Field("bias")
-        self.daylightOffset = Field("daylightOffset")
-        self.standardOffset = Field("standardOffset")
-    }
 }
 
 /// Its properties are listed in `CustomTrainingSettingFields`; read and write them as `value.name`.
@@ -235,28 +225,28 @@ public struct CustomTimeZoneFields: FieldSet {
 public typealias CustomTrainingSetting = Model<CustomTrainingSettingFields>
 
 /// The properties of a `CustomTrainingSetting`, inherited ones included.
-public struct CustomTrainingSettingFields: FieldSet {
+public enum CustomTrainingSettingFields: FieldSet {
+    public typealias Table = (
+        settingType: Field<TrainingSettingType>,
+        assignedTo: Field<[TrainingAssignedTo]>,
+        description: Field<String>,
+        displayName: Field<String>,
+        durationInMinutes: Field<Int32>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.customTrainingSetting",
         base: TrainingSetting.self,
-        fields: CustomTrainingSettingFields()
+        fields: (
+            settingType: Field("settingType"),
+            assignedTo: Field("assignedTo"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            durationInMinutes: Field("durationInMinutes"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let settingType: Field<TrainingSettingType>
-    public let assignedTo: Field<[TrainingAssignedTo]>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInMinutes: Field<Int32>
-    public let url: Field<String>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.assignedTo = Field("assignedTo")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInMinutes = Field("durationInMinutes")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `DataPolicyOperationFields`; read and write them as `value.name`.
@@ -266,30 +256,30 @@ public struct CustomTrainingSettingFields: FieldSet {
 public typealias DataPolicyOperation = Model<DataPolicyOperationFields>
 
 /// The properties of a `DataPolicyOperation`, inherited ones included.
-public struct DataPolicyOperationFields: FieldSet {
+public enum DataPolicyOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        progress: Field<Double>,
+        status: Field<DataPolicyOperationStatus>,
+        storageLocation: Field<String>,
+        submittedDateTime: Field<Date>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.dataPolicyOperation",
         base: Entity.self,
-        fields: DataPolicyOperationFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            progress: Field("progress"),
+            status: Field("status"),
+            storageLocation: Field("storageLocation"),
+            submittedDateTime: Field("submittedDateTime"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let progress: Field<Double>
-    public let status: Field<DataPolicyOperationStatus>
-    public let storageLocation: Field<String>
-    public let submittedDateTime: Field<Date>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.progress = Field("progress")
-        self.status = Field("status")
-        self.storageLocation = Field("storageLocation")
-        self.submittedDateTime = Field("submittedDateTime")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `DataPolicyOperation`: `request()` reads, updates or deletes it.
@@ -403,23 +393,17 @@ extension DataRetentionLevel {
 public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFields>
 
 /// The properties of a `DataSecurityAndGovernance`, inherited ones included.
-public struct DataSecurityAndGovernanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`.
+public enum DataSecurityAndGovernanceFields: FieldSet {
+    public typealias Table = (id: Field<String>, sensitivityLabels: Field<[SensitivityLabel]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.dataSecurityAndGovernance",
         base: Entity.self,
         derived: [TenantDataSecurityAndGovernance.self, UserDataSecurityAndGovernance.self],
-        fields: DataSecurityAndGovernanceFields()
+        fields: (id: Field("id"), sensitivityLabels: Field("sensitivityLabels")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-    }
 }
 
 /// Requests for one `DataSecurityAndGovernance`: `request()` reads, updates or deletes it.
@@ -477,19 +461,23 @@ public struct DataSourceConfigurationFields: FieldSet {
 public typealias DataSubject = Model<DataSubjectFields>
 
 /// The properties of a `DataSubject`, inherited ones included.
-public struct DataSubjectFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dataSubject", fields: DataSubjectFields())
-    public let email: Field<String>
-    public let firstName: Field<String>
-    public let lastName: Field<String>
-    public let residency: Field<String>
+public enum DataSubjectFields: FieldSet {
+    public typealias Table = (
+        email: Field<String>,
+        firstName: Field<String>,
+        lastName: Field<String>,
+        residency: Field<String>
+    )
 
-    private init() {
-        self.email = Field("email")
-        self.firstName = Field("firstName")
-        self.lastName = Field("lastName")
-        self.residency = Field("residency")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.dataSubject",
+        fields: (
+            email: Field("email"),
+            firstName: Field("firstName"),
+            lastName: Field("lastName"),
+            residency: Field("residency")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.dataSubjectType`.
@@ -537,15 +525,13 @@ extension DataSubjectType {
 public typealias DateTimeColumn = Model<DateTimeColumnFields>
 
 /// The properties of a `DateTimeColumn`, inherited ones included.
-public struct DateTimeColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dateTimeColumn", fields: DateTimeColumnFields())
-    public let displayAs: Field<String>
-    public let format: Field<String>
+public enum DateTimeColumnFields: FieldSet {
+    public typealias Table = (displayAs: Field<String>, format: Field<String>)
 
-    private init() {
-        self.displayAs = Field("displayAs")
-        self.format = Field("format")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.dateTimeColumn",
+        fields: (displayAs: Field("displayAs"), format: Field("format")) as Table
+    )
 }
 
 /// Its properties are listed in `DateTimeTimeZoneFields`; read and write them as `value.name`.
@@ -555,15 +541,13 @@ public struct DateTimeColumnFields: FieldSet {
 public typealias DateTimeTimeZone = Model<DateTimeTimeZoneFields>
 
 /// The properties of a `DateTimeTimeZone`, inherited ones included.
-public struct DateTimeTimeZoneFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.dateTimeTimeZone", fields: DateTimeTimeZoneFields())
-    public let dateTime: Field<String>
-    public let timeZone: Field<String>
+public enum DateTimeTimeZoneFields: FieldSet {
+    public typealias Table = (dateTime: Field<String>, timeZone: Field<String>)
 
-    private init() {
-        self.dateTime = Field("dateTime")
-        self.timeZone = Field("timeZone")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.dateTimeTimeZone",
+        fields: (dateTime: Field("dateTime"), timeZone: Field("timeZone")) as Table
+    )
 }
 
 /// Its properties are listed in `DayNoteFields`; read and write them as `value.name`.
@@ -573,39 +557,34 @@ public struct DateTimeTimeZoneFields: FieldSet {
 public typealias DayNote = Model<DayNoteFields>
 
 /// The properties of a `DayNote`, inherited ones included.
-public struct DayNoteFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum DayNoteFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        dayNoteDate: Field<CalendarDate>,
+        draftDayNote: Field<ItemBody>,
+        sharedDayNote: Field<ItemBody>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.dayNote",
         base: ChangeTrackedEntity.self,
-        fields: DayNoteFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            dayNoteDate: Field("dayNoteDate"),
+            draftDayNote: Field("draftDayNote"),
+            sharedDayNote: Field("sharedDayNote")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let dayNoteDate: Field<CalendarDate>
-    public let draftDayNote: Field<ItemBody>
-    public let sharedDayNote: Field<ItemBody>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.dayNoteDate = Field("dayNoteDate")
-        self.draftDayNote = Field("draftDayNote")
-        self.sharedDayNote = Field("sharedDayNote")
-    }
 }
 
 /// Requests for one `DayNote`: `request()` reads, updates or deletes it.
@@ -664,28 +643,28 @@ extension DayOfWeek {
 public typealias DaylightTimeZoneOffset = Model<DaylightTimeZoneOffsetFields>
 
 /// The properties of a `DaylightTimeZoneOffset`, inherited ones included.
-public struct DaylightTimeZoneOffsetFields: FieldSet {
+public enum DaylightTimeZoneOffsetFields: FieldSet {
+    public typealias Table = (
+        dayOccurrence: Field<Int32>,
+        dayOfWeek: Field<DayOfWeek>,
+        month: Field<Int32>,
+        time: Field<TimeOfDay>,
+        year: Field<Int32>,
+        daylightBias: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.daylightTimeZoneOffset",
         base: StandardTimeZoneOffset.self,
-        fields: DaylightTimeZoneOffsetFields()
+        fields: (
+            dayOccurrence: Field("dayOccurrence"),
+            dayOfWeek: Field("dayOfWeek"),
+            month: Field("month"),
+            time: Field("time"),
+            year: Field("year"),
+            daylightBias: Field("daylightBias")
+        ) as Table
     )
-
-    public let dayOccurrence: Field<Int32>
-    public let dayOfWeek: Field<DayOfWeek>
-    public let month: Field<Int32>
-    public let time: Field<TimeOfDay>
-    public let year: Field<Int32>
-    public let daylightBias: Field<Int32>
-
-    private init() {
-        self.dayOccurrence = Field("dayOccurrence")
-        self.dayOfWeek = Field("dayOfWeek")
-        self.month = Field("month")
-        self.time = Field("time")
-        self.year = Field("year")
-        self.daylightBias = Field("daylightBias")
-    }
 }
 
 /// Its properties are listed in `DefaultColumnValueFields`; read and write them as `value.name`.
@@ -695,15 +674,13 @@ public struct DaylightTimeZoneOffsetFields: FieldSet {
 public typealias DefaultColumnValue = Model<DefaultColumnValueFields>
 
 /// The properties of a `DefaultColumnValue`, inherited ones included.
-public struct DefaultColumnValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.defaultColumnValue", fields: DefaultColumnValueFields())
-    public let formula: Field<String>
-    public let value: Field<String>
+public enum DefaultColumnValueFields: FieldSet {
+    public typealias Table = (formula: Field<String>, value: Field<String>)
 
-    private init() {
-        self.formula = Field("formula")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.defaultColumnValue",
+        fields: (formula: Field("formula"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `DefaultInvitationRedemptionIdentityProviderConfigurationFields`; read and write them
@@ -716,20 +693,20 @@ public typealias DefaultInvitationRedemptionIdentityProviderConfiguration =
     Model<DefaultInvitationRedemptionIdentityProviderConfigurationFields>
 
 /// The properties of a `DefaultInvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
-public struct DefaultInvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
+public enum DefaultInvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
+    public typealias Table = (
+        fallbackIdentityProvider: Field<B2bIdentityProvidersType>,
+        primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration",
         base: InvitationRedemptionIdentityProviderConfiguration.self,
-        fields: DefaultInvitationRedemptionIdentityProviderConfigurationFields()
+        fields: (
+            fallbackIdentityProvider: Field("fallbackIdentityProvider"),
+            primaryIdentityProviderPrecedenceOrder: Field("primaryIdentityProviderPrecedenceOrder")
+        ) as Table
     )
-
-    public let fallbackIdentityProvider: Field<B2bIdentityProvidersType>
-    public let primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
-
-    private init() {
-        self.fallbackIdentityProvider = Field("fallbackIdentityProvider")
-        self.primaryIdentityProviderPrecedenceOrder = Field("primaryIdentityProviderPrecedenceOrder")
-    }
 }
 
 /// Its properties are listed in `DefaultManagedAppProtectionFields`; read and write them as `value.name`.
@@ -739,110 +716,108 @@ public struct DefaultInvitationRedemptionIdentityProviderConfigurationFields: Fi
 public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtectionFields>
 
 /// The properties of a `DefaultManagedAppProtection`, inherited ones included.
-public struct DefaultManagedAppProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `apps`, `deploymentSummary`.
+public enum DefaultManagedAppProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>,
+        allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>,
+        allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>,
+        allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>,
+        contactSyncBlocked: Field<Bool>,
+        dataBackupBlocked: Field<Bool>,
+        deviceComplianceRequired: Field<Bool>,
+        disableAppPinIfDevicePinIsSet: Field<Bool>,
+        fingerprintBlocked: Field<Bool>,
+        managedBrowser: Field<ManagedBrowserType>,
+        managedBrowserToOpenLinksRequired: Field<Bool>,
+        maximumPinRetries: Field<Int32>,
+        minimumPinLength: Field<Int32>,
+        minimumRequiredAppVersion: Field<String>,
+        minimumRequiredOsVersion: Field<String>,
+        minimumWarningAppVersion: Field<String>,
+        minimumWarningOsVersion: Field<String>,
+        organizationalCredentialsRequired: Field<Bool>,
+        periodBeforePinReset: Field<String>,
+        periodOfflineBeforeAccessCheck: Field<String>,
+        periodOfflineBeforeWipeIsEnforced: Field<String>,
+        periodOnlineBeforeAccessCheck: Field<String>,
+        pinCharacterSet: Field<ManagedAppPinCharacterSet>,
+        pinRequired: Field<Bool>,
+        printBlocked: Field<Bool>,
+        saveAsBlocked: Field<Bool>,
+        simplePinBlocked: Field<Bool>,
+        appDataEncryptionType: Field<ManagedAppDataEncryptionType>,
+        customSettings: Field<[KeyValuePair]>,
+        deployedAppCount: Field<Int32>,
+        disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>,
+        encryptAppData: Field<Bool>,
+        faceIdBlocked: Field<Bool>,
+        minimumRequiredPatchVersion: Field<String>,
+        minimumRequiredSdkVersion: Field<String>,
+        minimumWarningPatchVersion: Field<String>,
+        screenCaptureBlocked: Field<Bool>,
+        apps: Field<[ManagedMobileApp]>,
+        deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.defaultManagedAppProtection",
         base: ManagedAppProtection.self,
-        fields: DefaultManagedAppProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            allowedDataStorageLocations: Field("allowedDataStorageLocations"),
+            allowedInboundDataTransferSources: Field("allowedInboundDataTransferSources"),
+            allowedOutboundClipboardSharingLevel: Field("allowedOutboundClipboardSharingLevel"),
+            allowedOutboundDataTransferDestinations: Field("allowedOutboundDataTransferDestinations"),
+            contactSyncBlocked: Field("contactSyncBlocked"),
+            dataBackupBlocked: Field("dataBackupBlocked"),
+            deviceComplianceRequired: Field("deviceComplianceRequired"),
+            disableAppPinIfDevicePinIsSet: Field("disableAppPinIfDevicePinIsSet"),
+            fingerprintBlocked: Field("fingerprintBlocked"),
+            managedBrowser: Field("managedBrowser"),
+            managedBrowserToOpenLinksRequired: Field("managedBrowserToOpenLinksRequired"),
+            maximumPinRetries: Field("maximumPinRetries"),
+            minimumPinLength: Field("minimumPinLength"),
+            minimumRequiredAppVersion: Field("minimumRequiredAppVersion"),
+            minimumRequiredOsVersion: Field("minimumRequiredOsVersion"),
+            minimumWarningAppVersion: Field("minimumWarningAppVersion"),
+            minimumWarningOsVersion: Field("minimumWarningOsVersion"),
+            organizationalCredentialsRequired: Field("organizationalCredentialsRequired"),
+            periodBeforePinReset: Field("periodBeforePinReset"),
+            periodOfflineBeforeAccessCheck: Field("periodOfflineBeforeAccessCheck"),
+            periodOfflineBeforeWipeIsEnforced: Field("periodOfflineBeforeWipeIsEnforced"),
+            periodOnlineBeforeAccessCheck: Field("periodOnlineBeforeAccessCheck"),
+            pinCharacterSet: Field("pinCharacterSet"),
+            pinRequired: Field("pinRequired"),
+            printBlocked: Field("printBlocked"),
+            saveAsBlocked: Field("saveAsBlocked"),
+            simplePinBlocked: Field("simplePinBlocked"),
+            appDataEncryptionType: Field("appDataEncryptionType"),
+            customSettings: Field("customSettings"),
+            deployedAppCount: Field("deployedAppCount"),
+            disableAppEncryptionIfDeviceEncryptionIsEnabled: Field("disableAppEncryptionIfDeviceEncryptionIsEnabled"),
+            encryptAppData: Field("encryptAppData"),
+            faceIdBlocked: Field("faceIdBlocked"),
+            minimumRequiredPatchVersion: Field("minimumRequiredPatchVersion"),
+            minimumRequiredSdkVersion: Field("minimumRequiredSdkVersion"),
+            minimumWarningPatchVersion: Field("minimumWarningPatchVersion"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            apps: Field("apps"),
+            deploymentSummary: Field("deploymentSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let appDataEncryptionType: Field<ManagedAppDataEncryptionType>
-    public let customSettings: Field<[KeyValuePair]>
-    public let deployedAppCount: Field<Int32>
-    public let disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>
-    public let encryptAppData: Field<Bool>
-    public let faceIdBlocked: Field<Bool>
-    public let minimumRequiredPatchVersion: Field<String>
-    public let minimumRequiredSdkVersion: Field<String>
-    public let minimumWarningPatchVersion: Field<String>
-    public let screenCaptureBlocked: Field<Bool>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.appDataEncryptionType = Field("appDataEncryptionType")
-        self.customSettings = Field("customSettings")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.disableAppEncryptionIfDeviceEncryptionIsEnabled = Field("disableAppEncryptionIfDeviceEncryptionIsEnabled")
-        self.encryptAppData = Field("encryptAppData")
-        self.faceIdBlocked = Field("faceIdBlocked")
-        self.minimumRequiredPatchVersion = Field("minimumRequiredPatchVersion")
-        self.minimumRequiredSdkVersion = Field("minimumRequiredSdkVersion")
-        self.minimumWarningPatchVersion = Field("minimumWarningPatchVersion")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.apps = Field("apps")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
 }
 
 /// Requests for one `DefaultManagedAppProtection`: `request()` reads, updates or deletes it.
@@ -897,27 +872,27 @@ public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 public typealias DefaultUserRolePermissions = Model<DefaultUserRolePermissionsFields>
 
 /// The properties of a `DefaultUserRolePermissions`, inherited ones included.
-public struct DefaultUserRolePermissionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defaultUserRolePermissions",
-        fields: DefaultUserRolePermissionsFields()
+public enum DefaultUserRolePermissionsFields: FieldSet {
+    public typealias Table = (
+        allowedToCreateApps: Field<Bool>,
+        allowedToCreateSecurityGroups: Field<Bool>,
+        allowedToCreateTenants: Field<Bool>,
+        allowedToReadBitlockerKeysForOwnedDevice: Field<Bool>,
+        allowedToReadOtherUsers: Field<Bool>,
+        permissionGrantPoliciesAssigned: Field<[String]>
     )
 
-    public let allowedToCreateApps: Field<Bool>
-    public let allowedToCreateSecurityGroups: Field<Bool>
-    public let allowedToCreateTenants: Field<Bool>
-    public let allowedToReadBitlockerKeysForOwnedDevice: Field<Bool>
-    public let allowedToReadOtherUsers: Field<Bool>
-    public let permissionGrantPoliciesAssigned: Field<[String]>
-
-    private init() {
-        self.allowedToCreateApps = Field("allowedToCreateApps")
-        self.allowedToCreateSecurityGroups = Field("allowedToCreateSecurityGroups")
-        self.allowedToCreateTenants = Field("allowedToCreateTenants")
-        self.allowedToReadBitlockerKeysForOwnedDevice = Field("allowedToReadBitlockerKeysForOwnedDevice")
-        self.allowedToReadOtherUsers = Field("allowedToReadOtherUsers")
-        self.permissionGrantPoliciesAssigned = Field("permissionGrantPoliciesAssigned")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.defaultUserRolePermissions",
+        fields: (
+            allowedToCreateApps: Field("allowedToCreateApps"),
+            allowedToCreateSecurityGroups: Field("allowedToCreateSecurityGroups"),
+            allowedToCreateTenants: Field("allowedToCreateTenants"),
+            allowedToReadBitlockerKeysForOwnedDevice: Field("allowedToReadBitlockerKeysForOwnedDevice"),
+            allowedToReadOtherUsers: Field("allowedToReadOtherUsers"),
+            permissionGrantPoliciesAssigned: Field("permissionGrantPoliciesAssigned")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.defenderCloudBlockLevelType`.
@@ -945,23 +920,23 @@ extension DefenderCloudBlockLevelType {
 public typealias DefenderDetectedMalwareActions = Model<DefenderDetectedMalwareActionsFields>
 
 /// The properties of a `DefenderDetectedMalwareActions`, inherited ones included.
-public struct DefenderDetectedMalwareActionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.defenderDetectedMalwareActions",
-        fields: DefenderDetectedMalwareActionsFields()
+public enum DefenderDetectedMalwareActionsFields: FieldSet {
+    public typealias Table = (
+        highSeverity: Field<DefenderThreatAction>,
+        lowSeverity: Field<DefenderThreatAction>,
+        moderateSeverity: Field<DefenderThreatAction>,
+        severeSeverity: Field<DefenderThreatAction>
     )
 
-    public let highSeverity: Field<DefenderThreatAction>
-    public let lowSeverity: Field<DefenderThreatAction>
-    public let moderateSeverity: Field<DefenderThreatAction>
-    public let severeSeverity: Field<DefenderThreatAction>
-
-    private init() {
-        self.highSeverity = Field("highSeverity")
-        self.lowSeverity = Field("lowSeverity")
-        self.moderateSeverity = Field("moderateSeverity")
-        self.severeSeverity = Field("severeSeverity")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.defenderDetectedMalwareActions",
+        fields: (
+            highSeverity: Field("highSeverity"),
+            lowSeverity: Field("lowSeverity"),
+            moderateSeverity: Field("moderateSeverity"),
+            severeSeverity: Field("severeSeverity")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.defenderMonitorFileActivity`.
@@ -1095,28 +1070,28 @@ extension DelegateMeetingMessageDeliveryOptions {
 public typealias DelegatedAdminAccessAssignment = Model<DelegatedAdminAccessAssignmentFields>
 
 /// The properties of a `DelegatedAdminAccessAssignment`, inherited ones included.
-public struct DelegatedAdminAccessAssignmentFields: FieldSet {
+public enum DelegatedAdminAccessAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accessContainer: Field<DelegatedAdminAccessContainer>,
+        accessDetails: Field<DelegatedAdminAccessDetails>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<DelegatedAdminAccessAssignmentStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminAccessAssignment",
         base: Entity.self,
-        fields: DelegatedAdminAccessAssignmentFields()
+        fields: (
+            id: Field("id"),
+            accessContainer: Field("accessContainer"),
+            accessDetails: Field("accessDetails"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accessContainer: Field<DelegatedAdminAccessContainer>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminAccessAssignmentStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.accessContainer = Field("accessContainer")
-        self.accessDetails = Field("accessDetails")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `DelegatedAdminAccessAssignment`: `request()` reads, updates or deletes it.
@@ -1167,19 +1142,19 @@ extension DelegatedAdminAccessAssignmentStatus {
 public typealias DelegatedAdminAccessContainer = Model<DelegatedAdminAccessContainerFields>
 
 /// The properties of a `DelegatedAdminAccessContainer`, inherited ones included.
-public struct DelegatedAdminAccessContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.delegatedAdminAccessContainer",
-        fields: DelegatedAdminAccessContainerFields()
+public enum DelegatedAdminAccessContainerFields: FieldSet {
+    public typealias Table = (
+        accessContainerId: Field<String>,
+        accessContainerType: Field<DelegatedAdminAccessContainerType>
     )
 
-    public let accessContainerId: Field<String>
-    public let accessContainerType: Field<DelegatedAdminAccessContainerType>
-
-    private init() {
-        self.accessContainerId = Field("accessContainerId")
-        self.accessContainerType = Field("accessContainerType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.delegatedAdminAccessContainer",
+        fields: (
+            accessContainerId: Field("accessContainerId"),
+            accessContainerType: Field("accessContainerType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessContainerType`.
@@ -1223,26 +1198,26 @@ public struct DelegatedAdminAccessDetailsFields: FieldSet {
 public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
 
 /// The properties of a `DelegatedAdminCustomer`, inherited ones included.
-public struct DelegatedAdminCustomerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `serviceManagementDetails`.
+public enum DelegatedAdminCustomerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        tenantId: Field<String>,
+        serviceManagementDetails: Field<[DelegatedAdminServiceManagementDetail]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminCustomer",
         base: Entity.self,
-        fields: DelegatedAdminCustomerFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            serviceManagementDetails: Field("serviceManagementDetails")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("serviceManagementDetails")`).
-    public let serviceManagementDetails: Field<[DelegatedAdminServiceManagementDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.serviceManagementDetails = Field("serviceManagementDetails")
-    }
 }
 
 /// Requests for one `DelegatedAdminCustomer`: `request()` reads, updates or deletes it.
@@ -1287,51 +1262,47 @@ public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
 public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFields>
 
 /// The properties of a `DelegatedAdminRelationship`, inherited ones included.
-public struct DelegatedAdminRelationshipFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessAssignments`, `operations`, `requests`.
+public enum DelegatedAdminRelationshipFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accessDetails: Field<DelegatedAdminAccessDetails>,
+        activatedDateTime: Field<Date>,
+        autoExtendDuration: Field<String>,
+        createdDateTime: Field<Date>,
+        customer: Field<DelegatedAdminRelationshipCustomerParticipant>,
+        displayName: Field<String>,
+        duration: Field<String>,
+        endDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<DelegatedAdminRelationshipStatus>,
+        accessAssignments: Field<[DelegatedAdminAccessAssignment]>,
+        operations: Field<[DelegatedAdminRelationshipOperation]>,
+        requests: Field<[DelegatedAdminRelationshipRequest]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationship",
         base: Entity.self,
         derived: [ResellerDelegatedAdminRelationship.self],
-        fields: DelegatedAdminRelationshipFields()
+        fields: (
+            id: Field("id"),
+            accessDetails: Field("accessDetails"),
+            activatedDateTime: Field("activatedDateTime"),
+            autoExtendDuration: Field("autoExtendDuration"),
+            createdDateTime: Field("createdDateTime"),
+            customer: Field("customer"),
+            displayName: Field("displayName"),
+            duration: Field("duration"),
+            endDateTime: Field("endDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            accessAssignments: Field("accessAssignments"),
+            operations: Field("operations"),
+            requests: Field("requests")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let activatedDateTime: Field<Date>
-    public let autoExtendDuration: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customer: Field<DelegatedAdminRelationshipCustomerParticipant>
-    public let displayName: Field<String>
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipStatus>
-
-    /// Present when the request expanded it (`expand("accessAssignments")`).
-    public let accessAssignments: Field<[DelegatedAdminAccessAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[DelegatedAdminRelationshipOperation]>
-
-    /// Present when the request expanded it (`expand("requests")`).
-    public let requests: Field<[DelegatedAdminRelationshipRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.accessDetails = Field("accessDetails")
-        self.activatedDateTime = Field("activatedDateTime")
-        self.autoExtendDuration = Field("autoExtendDuration")
-        self.createdDateTime = Field("createdDateTime")
-        self.customer = Field("customer")
-        self.displayName = Field("displayName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.accessAssignments = Field("accessAssignments")
-        self.operations = Field("operations")
-        self.requests = Field("requests")
-    }
 }
 
 /// Its properties are listed in `DelegatedAdminRelationshipCustomerParticipantFields`; read and write them as
@@ -1344,19 +1315,13 @@ public typealias DelegatedAdminRelationshipCustomerParticipant =
     Model<DelegatedAdminRelationshipCustomerParticipantFields>
 
 /// The properties of a `DelegatedAdminRelationshipCustomerParticipant`, inherited ones included.
-public struct DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
+public enum DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, tenantId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationshipCustomerParticipant",
-        fields: DelegatedAdminRelationshipCustomerParticipantFields()
+        fields: (displayName: Field("displayName"), tenantId: Field("tenantId")) as Table
     )
-
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Its properties are listed in `DelegatedAdminRelationshipOperationFields`; read and write them as `value.name`.
@@ -1366,28 +1331,28 @@ public struct DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
 public typealias DelegatedAdminRelationshipOperation = Model<DelegatedAdminRelationshipOperationFields>
 
 /// The properties of a `DelegatedAdminRelationshipOperation`, inherited ones included.
-public struct DelegatedAdminRelationshipOperationFields: FieldSet {
+public enum DelegatedAdminRelationshipOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        data: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        operationType: Field<DelegatedAdminRelationshipOperationType>,
+        status: Field<LongRunningOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationshipOperation",
         base: Entity.self,
-        fields: DelegatedAdminRelationshipOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            data: Field("data"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            operationType: Field("operationType"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let data: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let operationType: Field<DelegatedAdminRelationshipOperationType>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.data = Field("data")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.operationType = Field("operationType")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `DelegatedAdminRelationshipOperation`: `request()` reads, updates or deletes it.

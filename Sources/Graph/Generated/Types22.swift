@@ -11,26 +11,26 @@ import Foundation
 public typealias DelegatedAdminRelationshipRequest = Model<DelegatedAdminRelationshipRequestFields>
 
 /// The properties of a `DelegatedAdminRelationshipRequest`, inherited ones included.
-public struct DelegatedAdminRelationshipRequestFields: FieldSet {
+public enum DelegatedAdminRelationshipRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<DelegatedAdminRelationshipRequestAction>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<DelegatedAdminRelationshipRequestStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminRelationshipRequest",
         base: Entity.self,
-        fields: DelegatedAdminRelationshipRequestFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<DelegatedAdminRelationshipRequestAction>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipRequestStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequestAction`.
@@ -190,22 +190,18 @@ extension DelegatedAdminRelationshipStatus {
 public typealias DelegatedAdminServiceManagementDetail = Model<DelegatedAdminServiceManagementDetailFields>
 
 /// The properties of a `DelegatedAdminServiceManagementDetail`, inherited ones included.
-public struct DelegatedAdminServiceManagementDetailFields: FieldSet {
+public enum DelegatedAdminServiceManagementDetailFields: FieldSet {
+    public typealias Table = (id: Field<String>, serviceManagementUrl: Field<String>, serviceName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminServiceManagementDetail",
         base: Entity.self,
-        fields: DelegatedAdminServiceManagementDetailFields()
+        fields: (
+            id: Field("id"),
+            serviceManagementUrl: Field("serviceManagementUrl"),
+            serviceName: Field("serviceName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let serviceManagementUrl: Field<String>
-    public let serviceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.serviceManagementUrl = Field("serviceManagementUrl")
-        self.serviceName = Field("serviceName")
-    }
 }
 
 /// Requests for one `DelegatedAdminServiceManagementDetail`: `request()` reads, updates or deletes it.
@@ -238,24 +234,24 @@ public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestB
 public typealias DelegatedAdminServiceProviderConstraints = Model<DelegatedAdminServiceProviderConstraintsFields>
 
 /// The properties of a `DelegatedAdminServiceProviderConstraints`, inherited ones included.
-public struct DelegatedAdminServiceProviderConstraintsFields: FieldSet {
+public enum DelegatedAdminServiceProviderConstraintsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedRoleTemplateIds: Field<[String]>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedAdminServiceProviderConstraints",
         base: ServiceProviderConstraints.self,
-        fields: DelegatedAdminServiceProviderConstraintsFields()
+        fields: (
+            id: Field("id"),
+            allowedRoleTemplateIds: Field("allowedRoleTemplateIds"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowedRoleTemplateIds: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedRoleTemplateIds = Field("allowedRoleTemplateIds")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `DelegatedAdminServiceProviderConstraints`: `request()` reads, updates or deletes it.
@@ -287,24 +283,24 @@ public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelReque
 public typealias DelegatedPermissionClassification = Model<DelegatedPermissionClassificationFields>
 
 /// The properties of a `DelegatedPermissionClassification`, inherited ones included.
-public struct DelegatedPermissionClassificationFields: FieldSet {
+public enum DelegatedPermissionClassificationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        classification: Field<PermissionClassificationType>,
+        permissionId: Field<String>,
+        permissionName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.delegatedPermissionClassification",
         base: Entity.self,
-        fields: DelegatedPermissionClassificationFields()
+        fields: (
+            id: Field("id"),
+            classification: Field("classification"),
+            permissionId: Field("permissionId"),
+            permissionName: Field("permissionName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let classification: Field<PermissionClassificationType>
-    public let permissionId: Field<String>
-    public let permissionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.permissionId = Field("permissionId")
-        self.permissionName = Field("permissionName")
-    }
 }
 
 /// Requests for one `DelegatedPermissionClassification`: `request()` reads, updates or deletes it.
@@ -336,15 +332,13 @@ public struct DelegatedPermissionClassificationRequestBuilder: ModelRequestBuild
 public typealias DeleteAction = Model<DeleteActionFields>
 
 /// The properties of a `DeleteAction`, inherited ones included.
-public struct DeleteActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deleteAction", fields: DeleteActionFields())
-    public let name: Field<String>
-    public let objectType: Field<String>
+public enum DeleteActionFields: FieldSet {
+    public typealias Table = (name: Field<String>, objectType: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.objectType = Field("objectType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deleteAction",
+        fields: (name: Field("name"), objectType: Field("objectType")) as Table
+    )
 }
 
 /// Its properties are listed in `DeleteUserFromSharedAppleDeviceActionResultFields`; read and write them as
@@ -356,26 +350,26 @@ public struct DeleteActionFields: FieldSet {
 public typealias DeleteUserFromSharedAppleDeviceActionResult = Model<DeleteUserFromSharedAppleDeviceActionResultFields>
 
 /// The properties of a `DeleteUserFromSharedAppleDeviceActionResult`, inherited ones included.
-public struct DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
+public enum DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deleteUserFromSharedAppleDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: DeleteUserFromSharedAppleDeviceActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Its properties are listed in `DeletedFields`; read and write them as `value.name`.
@@ -446,22 +440,16 @@ public struct DeletedChatRequestBuilder: ModelRequestBuilder {
 public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
 
 /// The properties of a `DeletedItemContainer`, inherited ones included.
-public struct DeletedItemContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `workflows`.
+public enum DeletedItemContainerFields: FieldSet {
+    public typealias Table = (id: Field<String>, workflows: Field<[IdentityGovernanceWorkflow]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deletedItemContainer",
         base: Entity.self,
-        fields: DeletedItemContainerFields()
+        fields: (id: Field("id"), workflows: Field("workflows")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("workflows")`).
-    public let workflows: Field<[IdentityGovernanceWorkflow]>
-
-    private init() {
-        self.id = Field("id")
-        self.workflows = Field("workflows")
-    }
 }
 
 /// Requests for one `DeletedItemContainer`: `request()` reads, updates or deletes it.
@@ -510,21 +498,16 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
 public typealias DeletedTeam = Model<DeletedTeamFields>
 
 /// The properties of a `DeletedTeam`, inherited ones included.
-public struct DeletedTeamFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `channels`.
+public enum DeletedTeamFields: FieldSet {
+    public typealias Table = (id: Field<String>, channels: Field<[Channel]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deletedTeam",
         base: Entity.self,
-        fields: DeletedTeamFields()
+        fields: (id: Field("id"), channels: Field("channels")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("channels")`).
-    public let channels: Field<[Channel]>
-
-    private init() {
-        self.id = Field("id")
-        self.channels = Field("channels")
-    }
 }
 
 /// Requests for one `DeletedTeam`: `request()` reads, updates or deletes it.
@@ -573,24 +556,16 @@ extension CollectionRequestBuilder where Item == DeletedTeamRequestBuilder {
 public typealias DeltaParticipants = Model<DeltaParticipantsFields>
 
 /// The properties of a `DeltaParticipants`, inherited ones included.
-public struct DeltaParticipantsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `participants`.
+public enum DeltaParticipantsFields: FieldSet {
+    public typealias Table = (id: Field<String>, sequenceNumber: Field<Int64>, participants: Field<[Participant]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deltaParticipants",
         base: Entity.self,
-        fields: DeltaParticipantsFields()
+        fields: (id: Field("id"), sequenceNumber: Field("sequenceNumber"), participants: Field("participants")) as Table
     )
-
-    public let id: Field<String>
-    public let sequenceNumber: Field<Int64>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    private init() {
-        self.id = Field("id")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.participants = Field("participants")
-    }
 }
 
 /// Requests for one `DeltaParticipants`: `request()` reads, updates or deletes it.
@@ -628,46 +603,50 @@ public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
 public typealias Desk = Model<DeskFields>
 
 /// The properties of a `Desk`, inherited ones included.
-public struct DeskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.desk", base: Place.self, fields: DeskFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum DeskFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        displayDeviceName: Field<String>,
+        heightAdjustableState: Field<PlaceFeatureEnablement>,
+        mailboxDetails: Field<MailboxDetails>,
+        mode: Field<PlaceMode>,
+        servicePlans: Field<[PlaceServicePlanInfo]>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let displayDeviceName: Field<String>
-    public let heightAdjustableState: Field<PlaceFeatureEnablement>
-    public let mailboxDetails: Field<MailboxDetails>
-    public let mode: Field<PlaceMode>
-    public let servicePlans: Field<[PlaceServicePlanInfo]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.displayDeviceName = Field("displayDeviceName")
-        self.heightAdjustableState = Field("heightAdjustableState")
-        self.mailboxDetails = Field("mailboxDetails")
-        self.mode = Field("mode")
-        self.servicePlans = Field("servicePlans")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.desk",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            displayDeviceName: Field("displayDeviceName"),
+            heightAdjustableState: Field("heightAdjustableState"),
+            mailboxDetails: Field("mailboxDetails"),
+            mode: Field("mode"),
+            servicePlans: Field("servicePlans")
+        ) as Table
+    )
 }
 
 /// Requests for one `Desk`: `request()` reads, updates or deletes it.
@@ -742,33 +721,34 @@ public struct DetailsInfoFields: FieldSet {
 public typealias DetectedApp = Model<DetectedAppFields>
 
 /// The properties of a `DetectedApp`, inherited ones included.
-public struct DetectedAppFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `managedDevices`.
+public enum DetectedAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceCount: Field<Int32>,
+        displayName: Field<String>,
+        platform: Field<DetectedAppPlatformType>,
+        publisher: Field<String>,
+        sizeInByte: Field<Int64>,
+        version: Field<String>,
+        managedDevices: Field<[ManagedDevice]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.detectedApp",
         base: Entity.self,
-        fields: DetectedAppFields()
+        fields: (
+            id: Field("id"),
+            deviceCount: Field("deviceCount"),
+            displayName: Field("displayName"),
+            platform: Field("platform"),
+            publisher: Field("publisher"),
+            sizeInByte: Field("sizeInByte"),
+            version: Field("version"),
+            managedDevices: Field("managedDevices")
+        ) as Table
     )
-    public let id: Field<String>
-    public let deviceCount: Field<Int32>
-    public let displayName: Field<String>
-    public let platform: Field<DetectedAppPlatformType>
-    public let publisher: Field<String>
-    public let sizeInByte: Field<Int64>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceCount = Field("deviceCount")
-        self.displayName = Field("displayName")
-        self.platform = Field("platform")
-        self.publisher = Field("publisher")
-        self.sizeInByte = Field("sizeInByte")
-        self.version = Field("version")
-        self.managedDevices = Field("managedDevices")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.detectedAppPlatformType`.
@@ -853,95 +833,93 @@ public struct DetectedAppRequestBuilder: ModelRequestBuilder {
 public typealias Device = Model<DeviceFields>
 
 /// The properties of a `Device`, inherited ones included.
-public struct DeviceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.device", base: DirectoryObject.self, fields: DeviceFields())
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accountEnabled: Field<Bool>
-    public let alternativeSecurityIds: Field<[AlternativeSecurityId]>
-    public let approximateLastSignInDateTime: Field<Date>
-    public let complianceExpirationDateTime: Field<Date>
-    public let deviceCategory: Field<String>
-    public let deviceId: Field<String>
-    public let deviceMetadata: Field<String>
-    public let deviceOwnership: Field<String>
-    public let deviceVersion: Field<Int32>
-    public let displayName: Field<String>
-    public let enrollmentProfileName: Field<String>
-    public let enrollmentType: Field<String>
-    public let isCompliant: Field<Bool>
-    public let isManaged: Field<Bool>
-    public let isManagementRestricted: Field<Bool>
-    public let isRooted: Field<Bool>
-    public let managementType: Field<String>
-    public let manufacturer: Field<String>
-    public let mdmAppId: Field<String>
-    public let model: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let operatingSystem: Field<String>
-    public let operatingSystemVersion: Field<String>
-    public let physicalIds: Field<[String]>
-    public let profileType: Field<String>
-    public let registrationDateTime: Field<Date>
-    public let systemLabels: Field<[String]>
-    public let trustType: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `extensions`, `memberOf`, `registeredOwners`,
+///   `registeredUsers`, `transitiveMemberOf`.
+public enum DeviceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        accountEnabled: Field<Bool>,
+        alternativeSecurityIds: Field<[AlternativeSecurityId]>,
+        approximateLastSignInDateTime: Field<Date>,
+        complianceExpirationDateTime: Field<Date>,
+        deviceCategory: Field<String>,
+        deviceId: Field<String>,
+        deviceMetadata: Field<String>,
+        deviceOwnership: Field<String>,
+        deviceVersion: Field<Int32>,
+        displayName: Field<String>,
+        enrollmentProfileName: Field<String>,
+        enrollmentType: Field<String>,
+        isCompliant: Field<Bool>,
+        isManaged: Field<Bool>,
+        isManagementRestricted: Field<Bool>,
+        isRooted: Field<Bool>,
+        managementType: Field<String>,
+        manufacturer: Field<String>,
+        mdmAppId: Field<String>,
+        model: Field<String>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesSecurityIdentifier: Field<String>,
+        onPremisesSyncEnabled: Field<Bool>,
+        operatingSystem: Field<String>,
+        operatingSystemVersion: Field<String>,
+        physicalIds: Field<[String]>,
+        profileType: Field<String>,
+        registrationDateTime: Field<Date>,
+        systemLabels: Field<[String]>,
+        trustType: Field<String>,
+        extensions: Field<[Extension]>,
+        memberOf: Field<[DirectoryObject]>,
+        registeredOwners: Field<[DirectoryObject]>,
+        registeredUsers: Field<[DirectoryObject]>,
+        transitiveMemberOf: Field<[DirectoryObject]>
+    )
 
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("registeredOwners")`).
-    public let registeredOwners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("registeredUsers")`).
-    public let registeredUsers: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accountEnabled = Field("accountEnabled")
-        self.alternativeSecurityIds = Field("alternativeSecurityIds")
-        self.approximateLastSignInDateTime = Field("approximateLastSignInDateTime")
-        self.complianceExpirationDateTime = Field("complianceExpirationDateTime")
-        self.deviceCategory = Field("deviceCategory")
-        self.deviceId = Field("deviceId")
-        self.deviceMetadata = Field("deviceMetadata")
-        self.deviceOwnership = Field("deviceOwnership")
-        self.deviceVersion = Field("deviceVersion")
-        self.displayName = Field("displayName")
-        self.enrollmentProfileName = Field("enrollmentProfileName")
-        self.enrollmentType = Field("enrollmentType")
-        self.isCompliant = Field("isCompliant")
-        self.isManaged = Field("isManaged")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isRooted = Field("isRooted")
-        self.managementType = Field("managementType")
-        self.manufacturer = Field("manufacturer")
-        self.mdmAppId = Field("mdmAppId")
-        self.model = Field("model")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.operatingSystem = Field("operatingSystem")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.physicalIds = Field("physicalIds")
-        self.profileType = Field("profileType")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.systemLabels = Field("systemLabels")
-        self.trustType = Field("trustType")
-        self.extensions = Field("extensions")
-        self.memberOf = Field("memberOf")
-        self.registeredOwners = Field("registeredOwners")
-        self.registeredUsers = Field("registeredUsers")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.device",
+        base: DirectoryObject.self,
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            accountEnabled: Field("accountEnabled"),
+            alternativeSecurityIds: Field("alternativeSecurityIds"),
+            approximateLastSignInDateTime: Field("approximateLastSignInDateTime"),
+            complianceExpirationDateTime: Field("complianceExpirationDateTime"),
+            deviceCategory: Field("deviceCategory"),
+            deviceId: Field("deviceId"),
+            deviceMetadata: Field("deviceMetadata"),
+            deviceOwnership: Field("deviceOwnership"),
+            deviceVersion: Field("deviceVersion"),
+            displayName: Field("displayName"),
+            enrollmentProfileName: Field("enrollmentProfileName"),
+            enrollmentType: Field("enrollmentType"),
+            isCompliant: Field("isCompliant"),
+            isManaged: Field("isManaged"),
+            isManagementRestricted: Field("isManagementRestricted"),
+            isRooted: Field("isRooted"),
+            managementType: Field("managementType"),
+            manufacturer: Field("manufacturer"),
+            mdmAppId: Field("mdmAppId"),
+            model: Field("model"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            operatingSystem: Field("operatingSystem"),
+            operatingSystemVersion: Field("operatingSystemVersion"),
+            physicalIds: Field("physicalIds"),
+            profileType: Field("profileType"),
+            registrationDateTime: Field("registrationDateTime"),
+            systemLabels: Field("systemLabels"),
+            trustType: Field("trustType"),
+            extensions: Field("extensions"),
+            memberOf: Field("memberOf"),
+            registeredOwners: Field("registeredOwners"),
+            registeredUsers: Field("registeredUsers"),
+            transitiveMemberOf: Field("transitiveMemberOf")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceActionResultFields`; read and write them as `value.name`.
@@ -951,7 +929,14 @@ public struct DeviceFields: FieldSet {
 public typealias DeviceActionResult = Model<DeviceActionResultFields>
 
 /// The properties of a `DeviceActionResult`, inherited ones included.
-public struct DeviceActionResultFields: FieldSet {
+public enum DeviceActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceActionResult",
         derived: [
@@ -962,20 +947,13 @@ public struct DeviceActionResultFields: FieldSet {
             RotateBitLockerKeysDeviceActionResult.self,
             WindowsDefenderScanActionResult.self,
         ],
-        fields: DeviceActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
 }
 
 /// Its properties are listed in `DeviceAndAppManagementAssignmentTargetFields`; read and write them as `value.name`.
@@ -1029,31 +1007,30 @@ public struct DeviceAndAppManagementDataFields: FieldSet {
 public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManagementRoleAssignmentFields>
 
 /// The properties of a `DeviceAndAppManagementRoleAssignment`, inherited ones included.
-public struct DeviceAndAppManagementRoleAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `roleDefinition`.
+public enum DeviceAndAppManagementRoleAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        resourceScopes: Field<[String]>,
+        roleDefinition: Field<RoleDefinition>,
+        members: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAndAppManagementRoleAssignment",
         base: RoleAssignment.self,
-        fields: DeviceAndAppManagementRoleAssignmentFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            resourceScopes: Field("resourceScopes"),
+            roleDefinition: Field("roleDefinition"),
+            members: Field("members")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let resourceScopes: Field<[String]>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<RoleDefinition>
-
-    public let members: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceScopes = Field("resourceScopes")
-        self.roleDefinition = Field("roleDefinition")
-        self.members = Field("members")
-    }
 }
 
 /// Requests for one `DeviceAndAppManagementRoleAssignment`: `request()` reads, updates or deletes it.
@@ -1091,30 +1068,30 @@ public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBu
 public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManagementRoleDefinitionFields>
 
 /// The properties of a `DeviceAndAppManagementRoleDefinition`, inherited ones included.
-public struct DeviceAndAppManagementRoleDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `roleAssignments`.
+public enum DeviceAndAppManagementRoleDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isBuiltIn: Field<Bool>,
+        rolePermissions: Field<[RolePermission]>,
+        roleAssignments: Field<[RoleAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAndAppManagementRoleDefinition",
         base: RoleDefinition.self,
-        fields: DeviceAndAppManagementRoleDefinitionFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isBuiltIn: Field("isBuiltIn"),
+            rolePermissions: Field("rolePermissions"),
+            roleAssignments: Field("roleAssignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let rolePermissions: Field<[RolePermission]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[RoleAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.rolePermissions = Field("rolePermissions")
-        self.roleAssignments = Field("roleAssignments")
-    }
 }
 
 /// Requests for one `DeviceAndAppManagementRoleDefinition`: `request()` reads, updates or deletes it.
@@ -1152,90 +1129,66 @@ public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBu
 public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
 
 /// The properties of a `DeviceAppManagement`, inherited ones included.
-public struct DeviceAppManagementFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `androidManagedAppProtections`,
+///   `defaultManagedAppProtections`, `iosManagedAppProtections`, `managedAppPolicies`, `managedAppRegistrations`,
+///   `managedAppStatuses`, `managedEBooks`, `mdmWindowsInformationProtectionPolicies`, `mobileAppCategories`,
+///   `mobileAppConfigurations`, `mobileAppRelationships`, `mobileApps`, `targetedManagedAppConfigurations`,
+///   `vppTokens`, `windowsInformationProtectionPolicies`.
+public enum DeviceAppManagementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isEnabledForMicrosoftStoreForBusiness: Field<Bool>,
+        microsoftStoreForBusinessLanguage: Field<String>,
+        microsoftStoreForBusinessLastCompletedApplicationSyncTime: Field<Date>,
+        microsoftStoreForBusinessLastSuccessfulSyncDateTime: Field<Date>,
+        androidManagedAppProtections: Field<[AndroidManagedAppProtection]>,
+        defaultManagedAppProtections: Field<[DefaultManagedAppProtection]>,
+        iosManagedAppProtections: Field<[IosManagedAppProtection]>,
+        managedAppPolicies: Field<[ManagedAppPolicy]>,
+        managedAppRegistrations: Field<[ManagedAppRegistration]>,
+        managedAppStatuses: Field<[ManagedAppStatus]>,
+        managedEBooks: Field<[ManagedEBook]>,
+        mdmWindowsInformationProtectionPolicies: Field<[MdmWindowsInformationProtectionPolicy]>,
+        mobileAppCategories: Field<[MobileAppCategory]>,
+        mobileAppConfigurations: Field<[ManagedDeviceMobileAppConfiguration]>,
+        mobileAppRelationships: Field<[MobileAppRelationship]>,
+        mobileApps: Field<[MobileApp]>,
+        targetedManagedAppConfigurations: Field<[TargetedManagedAppConfiguration]>,
+        vppTokens: Field<[VppToken]>,
+        windowsInformationProtectionPolicies: Field<[WindowsInformationProtectionPolicy]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceAppManagement",
         base: Entity.self,
-        fields: DeviceAppManagementFields()
+        fields: (
+            id: Field("id"),
+            isEnabledForMicrosoftStoreForBusiness: Field("isEnabledForMicrosoftStoreForBusiness"),
+            microsoftStoreForBusinessLanguage: Field("microsoftStoreForBusinessLanguage"),
+            microsoftStoreForBusinessLastCompletedApplicationSyncTime: Field(
+                "microsoftStoreForBusinessLastCompletedApplicationSyncTime"
+            ),
+            microsoftStoreForBusinessLastSuccessfulSyncDateTime: Field(
+                "microsoftStoreForBusinessLastSuccessfulSyncDateTime"
+            ),
+            androidManagedAppProtections: Field("androidManagedAppProtections"),
+            defaultManagedAppProtections: Field("defaultManagedAppProtections"),
+            iosManagedAppProtections: Field("iosManagedAppProtections"),
+            managedAppPolicies: Field("managedAppPolicies"),
+            managedAppRegistrations: Field("managedAppRegistrations"),
+            managedAppStatuses: Field("managedAppStatuses"),
+            managedEBooks: Field("managedEBooks"),
+            mdmWindowsInformationProtectionPolicies: Field("mdmWindowsInformationProtectionPolicies"),
+            mobileAppCategories: Field("mobileAppCategories"),
+            mobileAppConfigurations: Field("mobileAppConfigurations"),
+            mobileAppRelationships: Field("mobileAppRelationships"),
+            mobileApps: Field("mobileApps"),
+            targetedManagedAppConfigurations: Field("targetedManagedAppConfigurations"),
+            vppTokens: Field("vppTokens"),
+            windowsInformationProtectionPolicies: Field("windowsInformationProtectionPolicies")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isEnabledForMicrosoftStoreForBusiness: Field<Bool>
-    public let microsoftStoreForBusinessLanguage: Field<String>
-    public let microsoftStoreForBusinessLastCompletedApplicationSyncTime: Field<Date>
-    public let microsoftStoreForBusinessLastSuccessfulSyncDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("androidManagedAppProtections")`).
-    public let androidManagedAppProtections: Field<[AndroidManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("defaultManagedAppProtections")`).
-    public let defaultManagedAppProtections: Field<[DefaultManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("iosManagedAppProtections")`).
-    public let iosManagedAppProtections: Field<[IosManagedAppProtection]>
-
-    /// Present when the request expanded it (`expand("managedAppPolicies")`).
-    public let managedAppPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
-    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
-
-    /// Present when the request expanded it (`expand("managedAppStatuses")`).
-    public let managedAppStatuses: Field<[ManagedAppStatus]>
-
-    /// Present when the request expanded it (`expand("managedEBooks")`).
-    public let managedEBooks: Field<[ManagedEBook]>
-
-    /// Present when the request expanded it (`expand("mdmWindowsInformationProtectionPolicies")`).
-    public let mdmWindowsInformationProtectionPolicies: Field<[MdmWindowsInformationProtectionPolicy]>
-
-    /// Present when the request expanded it (`expand("mobileAppCategories")`).
-    public let mobileAppCategories: Field<[MobileAppCategory]>
-
-    /// Present when the request expanded it (`expand("mobileAppConfigurations")`).
-    public let mobileAppConfigurations: Field<[ManagedDeviceMobileAppConfiguration]>
-
-    /// Present when the request expanded it (`expand("mobileAppRelationships")`).
-    public let mobileAppRelationships: Field<[MobileAppRelationship]>
-
-    /// Present when the request expanded it (`expand("mobileApps")`).
-    public let mobileApps: Field<[MobileApp]>
-
-    /// Present when the request expanded it (`expand("targetedManagedAppConfigurations")`).
-    public let targetedManagedAppConfigurations: Field<[TargetedManagedAppConfiguration]>
-
-    /// Present when the request expanded it (`expand("vppTokens")`).
-    public let vppTokens: Field<[VppToken]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionPolicies")`).
-    public let windowsInformationProtectionPolicies: Field<[WindowsInformationProtectionPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabledForMicrosoftStoreForBusiness = Field("isEnabledForMicrosoftStoreForBusiness")
-        self.microsoftStoreForBusinessLanguage = Field("microsoftStoreForBusinessLanguage")
-        self.microsoftStoreForBusinessLastCompletedApplicationSyncTime = Field(
-            "microsoftStoreForBusinessLastCompletedApplicationSyncTime"
-        )
-        self.microsoftStoreForBusinessLastSuccessfulSyncDateTime = Field(
-            "microsoftStoreForBusinessLastSuccessfulSyncDateTime"
-        )
-        self.androidManagedAppProtections = Field("androidManagedAppProtections")
-        self.defaultManagedAppProtections = Field("defaultManagedAppProtections")
-        self.iosManagedAppProtections = Field("iosManagedAppProtections")
-        self.managedAppPolicies = Field("managedAppPolicies")
-        self.managedAppRegistrations = Field("managedAppRegistrations")
-        self.managedAppStatuses = Field("managedAppStatuses")
-        self.managedEBooks = Field("managedEBooks")
-        self.mdmWindowsInformationProtectionPolicies = Field("mdmWindowsInformationProtectionPolicies")
-        self.mobileAppCategories = Field("mobileAppCategories")
-        self.mobileAppConfigurations = Field("mobileAppConfigurations")
-        self.mobileAppRelationships = Field("mobileAppRelationships")
-        self.mobileApps = Field("mobileApps")
-        self.targetedManagedAppConfigurations = Field("targetedManagedAppConfigurations")
-        self.vppTokens = Field("vppTokens")
-        self.windowsInformationProtectionPolicies = Field("windowsInformationProtectionPolicies")
-    }
 }
 
 /// Requests for one `DeviceAppManagement`: `request()` reads, updates or deletes it.
@@ -1397,22 +1350,14 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
 public typealias DeviceCategory = Model<DeviceCategoryFields>
 
 /// The properties of a `DeviceCategory`, inherited ones included.
-public struct DeviceCategoryFields: FieldSet {
+public enum DeviceCategoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, description: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCategory",
         base: Entity.self,
-        fields: DeviceCategoryFields()
+        fields: (id: Field("id"), description: Field("description"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `DeviceCategory`: `request()` reads, updates or deletes it.
@@ -1441,26 +1386,26 @@ public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceActionItem = Model<DeviceComplianceActionItemFields>
 
 /// The properties of a `DeviceComplianceActionItem`, inherited ones included.
-public struct DeviceComplianceActionItemFields: FieldSet {
+public enum DeviceComplianceActionItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionType: Field<DeviceComplianceActionType>,
+        gracePeriodHours: Field<Int32>,
+        notificationMessageCCList: Field<[String]>,
+        notificationTemplateId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceActionItem",
         base: Entity.self,
-        fields: DeviceComplianceActionItemFields()
+        fields: (
+            id: Field("id"),
+            actionType: Field("actionType"),
+            gracePeriodHours: Field("gracePeriodHours"),
+            notificationMessageCCList: Field("notificationMessageCCList"),
+            notificationTemplateId: Field("notificationTemplateId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionType: Field<DeviceComplianceActionType>
-    public let gracePeriodHours: Field<Int32>
-    public let notificationMessageCCList: Field<[String]>
-    public let notificationTemplateId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionType = Field("actionType")
-        self.gracePeriodHours = Field("gracePeriodHours")
-        self.notificationMessageCCList = Field("notificationMessageCCList")
-        self.notificationTemplateId = Field("notificationTemplateId")
-    }
 }
 
 /// Requests for one `DeviceComplianceActionItem`: `request()` reads, updates or deletes it.
@@ -1521,32 +1466,32 @@ extension DeviceComplianceActionType {
 public typealias DeviceComplianceDeviceOverview = Model<DeviceComplianceDeviceOverviewFields>
 
 /// The properties of a `DeviceComplianceDeviceOverview`, inherited ones included.
-public struct DeviceComplianceDeviceOverviewFields: FieldSet {
+public enum DeviceComplianceDeviceOverviewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceDeviceOverview",
         base: Entity.self,
-        fields: DeviceComplianceDeviceOverviewFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `DeviceComplianceDeviceOverview`: `request()` reads, updates or deletes it.
@@ -1575,32 +1520,32 @@ public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder 
 public typealias DeviceComplianceDeviceStatus = Model<DeviceComplianceDeviceStatusFields>
 
 /// The properties of a `DeviceComplianceDeviceStatus`, inherited ones included.
-public struct DeviceComplianceDeviceStatusFields: FieldSet {
+public enum DeviceComplianceDeviceStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        deviceDisplayName: Field<String>,
+        deviceModel: Field<String>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceDeviceStatus",
         base: Entity.self,
-        fields: DeviceComplianceDeviceStatusFields()
+        fields: (
+            id: Field("id"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceModel: Field("deviceModel"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceModel: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceModel = Field("deviceModel")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `DeviceComplianceDeviceStatus`: `request()` reads, updates or deletes it.
@@ -1631,7 +1576,26 @@ public struct DeviceComplianceDeviceStatusRequestBuilder: ModelRequestBuilder {
 public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
 
 /// The properties of a `DeviceCompliancePolicy`, inherited ones included.
-public struct DeviceCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum DeviceCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicy",
         base: Entity.self,
@@ -1645,52 +1609,22 @@ public struct DeviceCompliancePolicyFields: FieldSet {
             Windows81CompliancePolicy.self,
             WindowsPhone81CompliancePolicy.self,
         ],
-        fields: DeviceCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
 }
 
 /// Its properties are listed in `DeviceCompliancePolicyAssignmentFields`; read and write them as `value.name`.
@@ -1700,18 +1634,12 @@ public struct DeviceCompliancePolicyFields: FieldSet {
 public typealias DeviceCompliancePolicyAssignment = Model<DeviceCompliancePolicyAssignmentFields>
 
 /// The properties of a `DeviceCompliancePolicyAssignment`, inherited ones included.
-public struct DeviceCompliancePolicyAssignmentFields: FieldSet {
+public enum DeviceCompliancePolicyAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyAssignment",
         base: Entity.self,
-        fields: DeviceCompliancePolicyAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }

@@ -31,36 +31,36 @@ public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilde
 public typealias DeviceCompliancePolicyDeviceStateSummary = Model<DeviceCompliancePolicyDeviceStateSummaryFields>
 
 /// The properties of a `DeviceCompliancePolicyDeviceStateSummary`, inherited ones included.
-public struct DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
+public enum DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        compliantDeviceCount: Field<Int32>,
+        configManagerCount: Field<Int32>,
+        conflictDeviceCount: Field<Int32>,
+        errorDeviceCount: Field<Int32>,
+        inGracePeriodCount: Field<Int32>,
+        nonCompliantDeviceCount: Field<Int32>,
+        notApplicableDeviceCount: Field<Int32>,
+        remediatedDeviceCount: Field<Int32>,
+        unknownDeviceCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyDeviceStateSummary",
         base: Entity.self,
-        fields: DeviceCompliancePolicyDeviceStateSummaryFields()
+        fields: (
+            id: Field("id"),
+            compliantDeviceCount: Field("compliantDeviceCount"),
+            configManagerCount: Field("configManagerCount"),
+            conflictDeviceCount: Field("conflictDeviceCount"),
+            errorDeviceCount: Field("errorDeviceCount"),
+            inGracePeriodCount: Field("inGracePeriodCount"),
+            nonCompliantDeviceCount: Field("nonCompliantDeviceCount"),
+            notApplicableDeviceCount: Field("notApplicableDeviceCount"),
+            remediatedDeviceCount: Field("remediatedDeviceCount"),
+            unknownDeviceCount: Field("unknownDeviceCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let configManagerCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let inGracePeriodCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.configManagerCount = Field("configManagerCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.inGracePeriodCount = Field("inGracePeriodCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
 }
 
 /// Requests for one `DeviceCompliancePolicyDeviceStateSummary`: `request()` reads, updates or deletes it.
@@ -192,39 +192,39 @@ public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias DeviceCompliancePolicySettingState = Model<DeviceCompliancePolicySettingStateFields>
 
 /// The properties of a `DeviceCompliancePolicySettingState`, inherited ones included.
-public struct DeviceCompliancePolicySettingStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceCompliancePolicySettingState",
-        fields: DeviceCompliancePolicySettingStateFields()
+public enum DeviceCompliancePolicySettingStateFields: FieldSet {
+    public typealias Table = (
+        currentValue: Field<String>,
+        errorCode: Field<Int64>,
+        errorDescription: Field<String>,
+        instanceDisplayName: Field<String>,
+        setting: Field<String>,
+        settingName: Field<String>,
+        sources: Field<[SettingSource]>,
+        state: Field<ComplianceStatus>,
+        userEmail: Field<String>,
+        userId: Field<String>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
     )
 
-    public let currentValue: Field<String>
-    public let errorCode: Field<Int64>
-    public let errorDescription: Field<String>
-    public let instanceDisplayName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let sources: Field<[SettingSource]>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.errorCode = Field("errorCode")
-        self.errorDescription = Field("errorDescription")
-        self.instanceDisplayName = Field("instanceDisplayName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.sources = Field("sources")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceCompliancePolicySettingState",
+        fields: (
+            currentValue: Field("currentValue"),
+            errorCode: Field("errorCode"),
+            errorDescription: Field("errorDescription"),
+            instanceDisplayName: Field("instanceDisplayName"),
+            setting: Field("setting"),
+            settingName: Field("settingName"),
+            sources: Field("sources"),
+            state: Field("state"),
+            userEmail: Field("userEmail"),
+            userId: Field("userId"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceCompliancePolicySettingStateSummaryFields`; read and write them as `value.name`.
@@ -235,42 +235,42 @@ public struct DeviceCompliancePolicySettingStateFields: FieldSet {
 public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceCompliancePolicySettingStateSummaryFields>
 
 /// The properties of a `DeviceCompliancePolicySettingStateSummary`, inherited ones included.
-public struct DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `deviceComplianceSettingStates`.
+public enum DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        compliantDeviceCount: Field<Int32>,
+        conflictDeviceCount: Field<Int32>,
+        errorDeviceCount: Field<Int32>,
+        nonCompliantDeviceCount: Field<Int32>,
+        notApplicableDeviceCount: Field<Int32>,
+        platformType: Field<PolicyPlatformType>,
+        remediatedDeviceCount: Field<Int32>,
+        setting: Field<String>,
+        settingName: Field<String>,
+        unknownDeviceCount: Field<Int32>,
+        deviceComplianceSettingStates: Field<[DeviceComplianceSettingState]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicySettingStateSummary",
         base: Entity.self,
-        fields: DeviceCompliancePolicySettingStateSummaryFields()
+        fields: (
+            id: Field("id"),
+            compliantDeviceCount: Field("compliantDeviceCount"),
+            conflictDeviceCount: Field("conflictDeviceCount"),
+            errorDeviceCount: Field("errorDeviceCount"),
+            nonCompliantDeviceCount: Field("nonCompliantDeviceCount"),
+            notApplicableDeviceCount: Field("notApplicableDeviceCount"),
+            platformType: Field("platformType"),
+            remediatedDeviceCount: Field("remediatedDeviceCount"),
+            setting: Field("setting"),
+            settingName: Field("settingName"),
+            unknownDeviceCount: Field("unknownDeviceCount"),
+            deviceComplianceSettingStates: Field("deviceComplianceSettingStates")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let platformType: Field<PolicyPlatformType>
-    public let remediatedDeviceCount: Field<Int32>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let unknownDeviceCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("deviceComplianceSettingStates")`).
-    public let deviceComplianceSettingStates: Field<[DeviceComplianceSettingState]>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.platformType = Field("platformType")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-        self.deviceComplianceSettingStates = Field("deviceComplianceSettingStates")
-    }
 }
 
 /// Requests for one `DeviceCompliancePolicySettingStateSummary`: `request()` reads, updates or deletes it.
@@ -315,30 +315,30 @@ public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequ
 public typealias DeviceCompliancePolicyState = Model<DeviceCompliancePolicyStateFields>
 
 /// The properties of a `DeviceCompliancePolicyState`, inherited ones included.
-public struct DeviceCompliancePolicyStateFields: FieldSet {
+public enum DeviceCompliancePolicyStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        platformType: Field<PolicyPlatformType>,
+        settingCount: Field<Int32>,
+        settingStates: Field<[DeviceCompliancePolicySettingState]>,
+        state: Field<ComplianceStatus>,
+        version: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceCompliancePolicyState",
         base: Entity.self,
-        fields: DeviceCompliancePolicyStateFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            platformType: Field("platformType"),
+            settingCount: Field("settingCount"),
+            settingStates: Field("settingStates"),
+            state: Field("state"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let platformType: Field<PolicyPlatformType>
-    public let settingCount: Field<Int32>
-    public let settingStates: Field<[DeviceCompliancePolicySettingState]>
-    public let state: Field<ComplianceStatus>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.platformType = Field("platformType")
-        self.settingCount = Field("settingCount")
-        self.settingStates = Field("settingStates")
-        self.state = Field("state")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `DeviceCompliancePolicyState`: `request()` reads, updates or deletes it.
@@ -368,24 +368,24 @@ public struct DeviceCompliancePolicyStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceScheduledActionForRule = Model<DeviceComplianceScheduledActionForRuleFields>
 
 /// The properties of a `DeviceComplianceScheduledActionForRule`, inherited ones included.
-public struct DeviceComplianceScheduledActionForRuleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `scheduledActionConfigurations`.
+public enum DeviceComplianceScheduledActionForRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        ruleName: Field<String>,
+        scheduledActionConfigurations: Field<[DeviceComplianceActionItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceScheduledActionForRule",
         base: Entity.self,
-        fields: DeviceComplianceScheduledActionForRuleFields()
+        fields: (
+            id: Field("id"),
+            ruleName: Field("ruleName"),
+            scheduledActionConfigurations: Field("scheduledActionConfigurations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let ruleName: Field<String>
-
-    /// Present when the request expanded it (`expand("scheduledActionConfigurations")`).
-    public let scheduledActionConfigurations: Field<[DeviceComplianceActionItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.ruleName = Field("ruleName")
-        self.scheduledActionConfigurations = Field("scheduledActionConfigurations")
-    }
 }
 
 /// Requests for one `DeviceComplianceScheduledActionForRule`: `request()` reads, updates or deletes it.
@@ -426,40 +426,40 @@ public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequest
 public typealias DeviceComplianceSettingState = Model<DeviceComplianceSettingStateFields>
 
 /// The properties of a `DeviceComplianceSettingState`, inherited ones included.
-public struct DeviceComplianceSettingStateFields: FieldSet {
+public enum DeviceComplianceSettingStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        deviceId: Field<String>,
+        deviceModel: Field<String>,
+        deviceName: Field<String>,
+        setting: Field<String>,
+        settingName: Field<String>,
+        state: Field<ComplianceStatus>,
+        userEmail: Field<String>,
+        userId: Field<String>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceSettingState",
         base: Entity.self,
-        fields: DeviceComplianceSettingStateFields()
+        fields: (
+            id: Field("id"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            deviceId: Field("deviceId"),
+            deviceModel: Field("deviceModel"),
+            deviceName: Field("deviceName"),
+            setting: Field("setting"),
+            settingName: Field("settingName"),
+            state: Field("state"),
+            userEmail: Field("userEmail"),
+            userId: Field("userId"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let deviceModel: Field<String>
-    public let deviceName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceId = Field("deviceId")
-        self.deviceModel = Field("deviceModel")
-        self.deviceName = Field("deviceName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `DeviceComplianceSettingState`: `request()` reads, updates or deletes it.
@@ -488,32 +488,32 @@ public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceUserOverview = Model<DeviceComplianceUserOverviewFields>
 
 /// The properties of a `DeviceComplianceUserOverview`, inherited ones included.
-public struct DeviceComplianceUserOverviewFields: FieldSet {
+public enum DeviceComplianceUserOverviewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceUserOverview",
         base: Entity.self,
-        fields: DeviceComplianceUserOverviewFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `DeviceComplianceUserOverview`: `request()` reads, updates or deletes it.
@@ -542,28 +542,28 @@ public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceUserStatus = Model<DeviceComplianceUserStatusFields>
 
 /// The properties of a `DeviceComplianceUserStatus`, inherited ones included.
-public struct DeviceComplianceUserStatusFields: FieldSet {
+public enum DeviceComplianceUserStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        devicesCount: Field<Int32>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceComplianceUserStatus",
         base: Entity.self,
-        fields: DeviceComplianceUserStatusFields()
+        fields: (
+            id: Field("id"),
+            devicesCount: Field("devicesCount"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let devicesCount: Field<Int32>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.devicesCount = Field("devicesCount")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `DeviceComplianceUserStatus`: `request()` reads, updates or deletes it.
@@ -594,7 +594,25 @@ public struct DeviceComplianceUserStatusRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
 
 /// The properties of a `DeviceConfiguration`, inherited ones included.
-public struct DeviceConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum DeviceConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfiguration",
         base: Entity.self,
@@ -624,48 +642,21 @@ public struct DeviceConfigurationFields: FieldSet {
             WindowsPhone81GeneralConfiguration.self,
             WindowsUpdateForBusinessConfiguration.self,
         ],
-        fields: DeviceConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
 }
 
 /// Its properties are listed in `DeviceConfigurationAssignmentFields`; read and write them as `value.name`.
@@ -675,20 +666,14 @@ public struct DeviceConfigurationFields: FieldSet {
 public typealias DeviceConfigurationAssignment = Model<DeviceConfigurationAssignmentFields>
 
 /// The properties of a `DeviceConfigurationAssignment`, inherited ones included.
-public struct DeviceConfigurationAssignmentFields: FieldSet {
+public enum DeviceConfigurationAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationAssignment",
         base: Entity.self,
-        fields: DeviceConfigurationAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `DeviceConfigurationAssignment`: `request()` reads, updates or deletes it.
@@ -717,32 +702,32 @@ public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfigurationDeviceOverview = Model<DeviceConfigurationDeviceOverviewFields>
 
 /// The properties of a `DeviceConfigurationDeviceOverview`, inherited ones included.
-public struct DeviceConfigurationDeviceOverviewFields: FieldSet {
+public enum DeviceConfigurationDeviceOverviewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceOverview",
         base: Entity.self,
-        fields: DeviceConfigurationDeviceOverviewFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `DeviceConfigurationDeviceOverview`: `request()` reads, updates or deletes it.
@@ -775,32 +760,32 @@ public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuild
 public typealias DeviceConfigurationDeviceStateSummary = Model<DeviceConfigurationDeviceStateSummaryFields>
 
 /// The properties of a `DeviceConfigurationDeviceStateSummary`, inherited ones included.
-public struct DeviceConfigurationDeviceStateSummaryFields: FieldSet {
+public enum DeviceConfigurationDeviceStateSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        compliantDeviceCount: Field<Int32>,
+        conflictDeviceCount: Field<Int32>,
+        errorDeviceCount: Field<Int32>,
+        nonCompliantDeviceCount: Field<Int32>,
+        notApplicableDeviceCount: Field<Int32>,
+        remediatedDeviceCount: Field<Int32>,
+        unknownDeviceCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceStateSummary",
         base: Entity.self,
-        fields: DeviceConfigurationDeviceStateSummaryFields()
+        fields: (
+            id: Field("id"),
+            compliantDeviceCount: Field("compliantDeviceCount"),
+            conflictDeviceCount: Field("conflictDeviceCount"),
+            errorDeviceCount: Field("errorDeviceCount"),
+            nonCompliantDeviceCount: Field("nonCompliantDeviceCount"),
+            notApplicableDeviceCount: Field("notApplicableDeviceCount"),
+            remediatedDeviceCount: Field("remediatedDeviceCount"),
+            unknownDeviceCount: Field("unknownDeviceCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
 }
 
 /// Requests for one `DeviceConfigurationDeviceStateSummary`: `request()` reads, updates or deletes it.
@@ -832,32 +817,32 @@ public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestB
 public typealias DeviceConfigurationDeviceStatus = Model<DeviceConfigurationDeviceStatusFields>
 
 /// The properties of a `DeviceConfigurationDeviceStatus`, inherited ones included.
-public struct DeviceConfigurationDeviceStatusFields: FieldSet {
+public enum DeviceConfigurationDeviceStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        deviceDisplayName: Field<String>,
+        deviceModel: Field<String>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationDeviceStatus",
         base: Entity.self,
-        fields: DeviceConfigurationDeviceStatusFields()
+        fields: (
+            id: Field("id"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceModel: Field("deviceModel"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceModel: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceModel = Field("deviceModel")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `DeviceConfigurationDeviceStatus`: `request()` reads, updates or deletes it.
@@ -972,39 +957,39 @@ public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfigurationSettingState = Model<DeviceConfigurationSettingStateFields>
 
 /// The properties of a `DeviceConfigurationSettingState`, inherited ones included.
-public struct DeviceConfigurationSettingStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceConfigurationSettingState",
-        fields: DeviceConfigurationSettingStateFields()
+public enum DeviceConfigurationSettingStateFields: FieldSet {
+    public typealias Table = (
+        currentValue: Field<String>,
+        errorCode: Field<Int64>,
+        errorDescription: Field<String>,
+        instanceDisplayName: Field<String>,
+        setting: Field<String>,
+        settingName: Field<String>,
+        sources: Field<[SettingSource]>,
+        state: Field<ComplianceStatus>,
+        userEmail: Field<String>,
+        userId: Field<String>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
     )
 
-    public let currentValue: Field<String>
-    public let errorCode: Field<Int64>
-    public let errorDescription: Field<String>
-    public let instanceDisplayName: Field<String>
-    public let setting: Field<String>
-    public let settingName: Field<String>
-    public let sources: Field<[SettingSource]>
-    public let state: Field<ComplianceStatus>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.errorCode = Field("errorCode")
-        self.errorDescription = Field("errorDescription")
-        self.instanceDisplayName = Field("instanceDisplayName")
-        self.setting = Field("setting")
-        self.settingName = Field("settingName")
-        self.sources = Field("sources")
-        self.state = Field("state")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceConfigurationSettingState",
+        fields: (
+            currentValue: Field("currentValue"),
+            errorCode: Field("errorCode"),
+            errorDescription: Field("errorDescription"),
+            instanceDisplayName: Field("instanceDisplayName"),
+            setting: Field("setting"),
+            settingName: Field("settingName"),
+            sources: Field("sources"),
+            state: Field("state"),
+            userEmail: Field("userEmail"),
+            userId: Field("userId"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceConfigurationStateFields`; read and write them as `value.name`.
@@ -1014,30 +999,30 @@ public struct DeviceConfigurationSettingStateFields: FieldSet {
 public typealias DeviceConfigurationState = Model<DeviceConfigurationStateFields>
 
 /// The properties of a `DeviceConfigurationState`, inherited ones included.
-public struct DeviceConfigurationStateFields: FieldSet {
+public enum DeviceConfigurationStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        platformType: Field<PolicyPlatformType>,
+        settingCount: Field<Int32>,
+        settingStates: Field<[DeviceConfigurationSettingState]>,
+        state: Field<ComplianceStatus>,
+        version: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationState",
         base: Entity.self,
-        fields: DeviceConfigurationStateFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            platformType: Field("platformType"),
+            settingCount: Field("settingCount"),
+            settingStates: Field("settingStates"),
+            state: Field("state"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let platformType: Field<PolicyPlatformType>
-    public let settingCount: Field<Int32>
-    public let settingStates: Field<[DeviceConfigurationSettingState]>
-    public let state: Field<ComplianceStatus>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.platformType = Field("platformType")
-        self.settingCount = Field("settingCount")
-        self.settingStates = Field("settingStates")
-        self.state = Field("state")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `DeviceConfigurationState`: `request()` reads, updates or deletes it.
@@ -1066,32 +1051,32 @@ public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfigurationUserOverview = Model<DeviceConfigurationUserOverviewFields>
 
 /// The properties of a `DeviceConfigurationUserOverview`, inherited ones included.
-public struct DeviceConfigurationUserOverviewFields: FieldSet {
+public enum DeviceConfigurationUserOverviewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationUserOverview",
         base: Entity.self,
-        fields: DeviceConfigurationUserOverviewFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `DeviceConfigurationUserOverview`: `request()` reads, updates or deletes it.
@@ -1120,28 +1105,28 @@ public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder
 public typealias DeviceConfigurationUserStatus = Model<DeviceConfigurationUserStatusFields>
 
 /// The properties of a `DeviceConfigurationUserStatus`, inherited ones included.
-public struct DeviceConfigurationUserStatusFields: FieldSet {
+public enum DeviceConfigurationUserStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        devicesCount: Field<Int32>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceConfigurationUserStatus",
         base: Entity.self,
-        fields: DeviceConfigurationUserStatusFields()
+        fields: (
+            id: Field("id"),
+            devicesCount: Field("devicesCount"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let devicesCount: Field<Int32>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.devicesCount = Field("devicesCount")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `DeviceConfigurationUserStatus`: `request()` reads, updates or deletes it.
@@ -1170,25 +1155,29 @@ public struct DeviceConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
 public typealias DeviceDetail = Model<DeviceDetailFields>
 
 /// The properties of a `DeviceDetail`, inherited ones included.
-public struct DeviceDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceDetail", fields: DeviceDetailFields())
-    public let browser: Field<String>
-    public let deviceId: Field<String>
-    public let displayName: Field<String>
-    public let isCompliant: Field<Bool>
-    public let isManaged: Field<Bool>
-    public let operatingSystem: Field<String>
-    public let trustType: Field<String>
+public enum DeviceDetailFields: FieldSet {
+    public typealias Table = (
+        browser: Field<String>,
+        deviceId: Field<String>,
+        displayName: Field<String>,
+        isCompliant: Field<Bool>,
+        isManaged: Field<Bool>,
+        operatingSystem: Field<String>,
+        trustType: Field<String>
+    )
 
-    private init() {
-        self.browser = Field("browser")
-        self.deviceId = Field("deviceId")
-        self.displayName = Field("displayName")
-        self.isCompliant = Field("isCompliant")
-        self.isManaged = Field("isManaged")
-        self.operatingSystem = Field("operatingSystem")
-        self.trustType = Field("trustType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceDetail",
+        fields: (
+            browser: Field("browser"),
+            deviceId: Field("deviceId"),
+            displayName: Field("displayName"),
+            isCompliant: Field("isCompliant"),
+            isManaged: Field("isManaged"),
+            operatingSystem: Field("operatingSystem"),
+            trustType: Field("trustType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceEnrollmentConfigurationFields`; read and write them as `value.name`.
@@ -1200,7 +1189,20 @@ public struct DeviceDetailFields: FieldSet {
 public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigurationFields>
 
 /// The properties of a `DeviceEnrollmentConfiguration`, inherited ones included.
-public struct DeviceEnrollmentConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum DeviceEnrollmentConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        priority: Field<Int32>,
+        version: Field<Int32>,
+        assignments: Field<[EnrollmentConfigurationAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentConfiguration",
         base: Entity.self,
@@ -1210,30 +1212,17 @@ public struct DeviceEnrollmentConfigurationFields: FieldSet {
             DeviceEnrollmentWindowsHelloForBusinessConfiguration.self,
             Windows10EnrollmentCompletionPageConfiguration.self,
         ],
-        fields: DeviceEnrollmentConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priority: Field("priority"),
+            version: Field("version"),
+            assignments: Field("assignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-    }
 }
 
 /// Requests for one `DeviceEnrollmentConfiguration`: `request()` reads, updates or deletes it.
@@ -1339,37 +1328,36 @@ extension DeviceEnrollmentFailureReason {
 public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimitConfigurationFields>
 
 /// The properties of a `DeviceEnrollmentLimitConfiguration`, inherited ones included.
-public struct DeviceEnrollmentLimitConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum DeviceEnrollmentLimitConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        priority: Field<Int32>,
+        version: Field<Int32>,
+        assignments: Field<[EnrollmentConfigurationAssignment]>,
+        limit: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentLimitConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentLimitConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priority: Field("priority"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            limit: Field("limit")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let limit: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.limit = Field("limit")
-    }
 }
 
 /// Requests for one `DeviceEnrollmentLimitConfiguration`: `request()` reads, updates or deletes it.
@@ -1428,23 +1416,23 @@ public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuil
 public typealias DeviceEnrollmentPlatformRestriction = Model<DeviceEnrollmentPlatformRestrictionFields>
 
 /// The properties of a `DeviceEnrollmentPlatformRestriction`, inherited ones included.
-public struct DeviceEnrollmentPlatformRestrictionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceEnrollmentPlatformRestriction",
-        fields: DeviceEnrollmentPlatformRestrictionFields()
+public enum DeviceEnrollmentPlatformRestrictionFields: FieldSet {
+    public typealias Table = (
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        personalDeviceEnrollmentBlocked: Field<Bool>,
+        platformBlocked: Field<Bool>
     )
 
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let personalDeviceEnrollmentBlocked: Field<Bool>
-    public let platformBlocked: Field<Bool>
-
-    private init() {
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.personalDeviceEnrollmentBlocked = Field("personalDeviceEnrollmentBlocked")
-        self.platformBlocked = Field("platformBlocked")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceEnrollmentPlatformRestriction",
+        fields: (
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            personalDeviceEnrollmentBlocked: Field("personalDeviceEnrollmentBlocked"),
+            platformBlocked: Field("platformBlocked")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceEnrollmentPlatformRestrictionsConfigurationFields`; read and write them as
@@ -1457,45 +1445,44 @@ public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
     Model<DeviceEnrollmentPlatformRestrictionsConfigurationFields>
 
 /// The properties of a `DeviceEnrollmentPlatformRestrictionsConfiguration`, inherited ones included.
-public struct DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        priority: Field<Int32>,
+        version: Field<Int32>,
+        assignments: Field<[EnrollmentConfigurationAssignment]>,
+        androidRestriction: Field<DeviceEnrollmentPlatformRestriction>,
+        iosRestriction: Field<DeviceEnrollmentPlatformRestriction>,
+        macOSRestriction: Field<DeviceEnrollmentPlatformRestriction>,
+        windowsMobileRestriction: Field<DeviceEnrollmentPlatformRestriction>,
+        windowsRestriction: Field<DeviceEnrollmentPlatformRestriction>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentPlatformRestrictionsConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priority: Field("priority"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            androidRestriction: Field("androidRestriction"),
+            iosRestriction: Field("iosRestriction"),
+            macOSRestriction: Field("macOSRestriction"),
+            windowsMobileRestriction: Field("windowsMobileRestriction"),
+            windowsRestriction: Field("windowsRestriction")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let androidRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let iosRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let macOSRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let windowsMobileRestriction: Field<DeviceEnrollmentPlatformRestriction>
-    public let windowsRestriction: Field<DeviceEnrollmentPlatformRestriction>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.androidRestriction = Field("androidRestriction")
-        self.iosRestriction = Field("iosRestriction")
-        self.macOSRestriction = Field("macOSRestriction")
-        self.windowsMobileRestriction = Field("windowsMobileRestriction")
-        self.windowsRestriction = Field("windowsRestriction")
-    }
 }
 
 /// Requests for one `DeviceEnrollmentPlatformRestrictionsConfiguration`: `request()` reads, updates or deletes it.
@@ -1612,59 +1599,58 @@ public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
     Model<DeviceEnrollmentWindowsHelloForBusinessConfigurationFields>
 
 /// The properties of a `DeviceEnrollmentWindowsHelloForBusinessConfiguration`, inherited ones included.
-public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        priority: Field<Int32>,
+        version: Field<Int32>,
+        assignments: Field<[EnrollmentConfigurationAssignment]>,
+        enhancedBiometricsState: Field<Enablement>,
+        pinExpirationInDays: Field<Int32>,
+        pinLowercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>,
+        pinMaximumLength: Field<Int32>,
+        pinMinimumLength: Field<Int32>,
+        pinPreviousBlockCount: Field<Int32>,
+        pinSpecialCharactersUsage: Field<WindowsHelloForBusinessPinUsage>,
+        pinUppercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>,
+        remotePassportEnabled: Field<Bool>,
+        securityDeviceRequired: Field<Bool>,
+        state: Field<Enablement>,
+        unlockWithBiometricsEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: DeviceEnrollmentWindowsHelloForBusinessConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priority: Field("priority"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            enhancedBiometricsState: Field("enhancedBiometricsState"),
+            pinExpirationInDays: Field("pinExpirationInDays"),
+            pinLowercaseCharactersUsage: Field("pinLowercaseCharactersUsage"),
+            pinMaximumLength: Field("pinMaximumLength"),
+            pinMinimumLength: Field("pinMinimumLength"),
+            pinPreviousBlockCount: Field("pinPreviousBlockCount"),
+            pinSpecialCharactersUsage: Field("pinSpecialCharactersUsage"),
+            pinUppercaseCharactersUsage: Field("pinUppercaseCharactersUsage"),
+            remotePassportEnabled: Field("remotePassportEnabled"),
+            securityDeviceRequired: Field("securityDeviceRequired"),
+            state: Field("state"),
+            unlockWithBiometricsEnabled: Field("unlockWithBiometricsEnabled")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let enhancedBiometricsState: Field<Enablement>
-    public let pinExpirationInDays: Field<Int32>
-    public let pinLowercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let pinMaximumLength: Field<Int32>
-    public let pinMinimumLength: Field<Int32>
-    public let pinPreviousBlockCount: Field<Int32>
-    public let pinSpecialCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let pinUppercaseCharactersUsage: Field<WindowsHelloForBusinessPinUsage>
-    public let remotePassportEnabled: Field<Bool>
-    public let securityDeviceRequired: Field<Bool>
-    public let state: Field<Enablement>
-    public let unlockWithBiometricsEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.enhancedBiometricsState = Field("enhancedBiometricsState")
-        self.pinExpirationInDays = Field("pinExpirationInDays")
-        self.pinLowercaseCharactersUsage = Field("pinLowercaseCharactersUsage")
-        self.pinMaximumLength = Field("pinMaximumLength")
-        self.pinMinimumLength = Field("pinMinimumLength")
-        self.pinPreviousBlockCount = Field("pinPreviousBlockCount")
-        self.pinSpecialCharactersUsage = Field("pinSpecialCharactersUsage")
-        self.pinUppercaseCharactersUsage = Field("pinUppercaseCharactersUsage")
-        self.remotePassportEnabled = Field("remotePassportEnabled")
-        self.securityDeviceRequired = Field("securityDeviceRequired")
-        self.state = Field("state")
-        self.unlockWithBiometricsEnabled = Field("unlockWithBiometricsEnabled")
-    }
 }
 
 /// Requests for one `DeviceEnrollmentWindowsHelloForBusinessConfiguration`: `request()` reads, updates or deletes it.
@@ -1724,25 +1710,25 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder
 public typealias DeviceExchangeAccessStateSummary = Model<DeviceExchangeAccessStateSummaryFields>
 
 /// The properties of a `DeviceExchangeAccessStateSummary`, inherited ones included.
-public struct DeviceExchangeAccessStateSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceExchangeAccessStateSummary",
-        fields: DeviceExchangeAccessStateSummaryFields()
+public enum DeviceExchangeAccessStateSummaryFields: FieldSet {
+    public typealias Table = (
+        allowedDeviceCount: Field<Int32>,
+        blockedDeviceCount: Field<Int32>,
+        quarantinedDeviceCount: Field<Int32>,
+        unavailableDeviceCount: Field<Int32>,
+        unknownDeviceCount: Field<Int32>
     )
 
-    public let allowedDeviceCount: Field<Int32>
-    public let blockedDeviceCount: Field<Int32>
-    public let quarantinedDeviceCount: Field<Int32>
-    public let unavailableDeviceCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.allowedDeviceCount = Field("allowedDeviceCount")
-        self.blockedDeviceCount = Field("blockedDeviceCount")
-        self.quarantinedDeviceCount = Field("quarantinedDeviceCount")
-        self.unavailableDeviceCount = Field("unavailableDeviceCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceExchangeAccessStateSummary",
+        fields: (
+            allowedDeviceCount: Field("allowedDeviceCount"),
+            blockedDeviceCount: Field("blockedDeviceCount"),
+            quarantinedDeviceCount: Field("quarantinedDeviceCount"),
+            unavailableDeviceCount: Field("unavailableDeviceCount"),
+            unknownDeviceCount: Field("unknownDeviceCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceGeoLocationFields`; read and write them as `value.name`.
@@ -1752,27 +1738,31 @@ public struct DeviceExchangeAccessStateSummaryFields: FieldSet {
 public typealias DeviceGeoLocation = Model<DeviceGeoLocationFields>
 
 /// The properties of a `DeviceGeoLocation`, inherited ones included.
-public struct DeviceGeoLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceGeoLocation", fields: DeviceGeoLocationFields())
-    public let altitude: Field<Double>
-    public let heading: Field<Double>
-    public let horizontalAccuracy: Field<Double>
-    public let lastCollectedDateTime: Field<Date>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let speed: Field<Double>
-    public let verticalAccuracy: Field<Double>
+public enum DeviceGeoLocationFields: FieldSet {
+    public typealias Table = (
+        altitude: Field<Double>,
+        heading: Field<Double>,
+        horizontalAccuracy: Field<Double>,
+        lastCollectedDateTime: Field<Date>,
+        latitude: Field<Double>,
+        longitude: Field<Double>,
+        speed: Field<Double>,
+        verticalAccuracy: Field<Double>
+    )
 
-    private init() {
-        self.altitude = Field("altitude")
-        self.heading = Field("heading")
-        self.horizontalAccuracy = Field("horizontalAccuracy")
-        self.lastCollectedDateTime = Field("lastCollectedDateTime")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.speed = Field("speed")
-        self.verticalAccuracy = Field("verticalAccuracy")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceGeoLocation",
+        fields: (
+            altitude: Field("altitude"),
+            heading: Field("heading"),
+            horizontalAccuracy: Field("horizontalAccuracy"),
+            lastCollectedDateTime: Field("lastCollectedDateTime"),
+            latitude: Field("latitude"),
+            longitude: Field("longitude"),
+            speed: Field("speed"),
+            verticalAccuracy: Field("verticalAccuracy")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceHealthAttestationStateFields`; read and write them as `value.name`.
@@ -1782,79 +1772,79 @@ public struct DeviceGeoLocationFields: FieldSet {
 public typealias DeviceHealthAttestationState = Model<DeviceHealthAttestationStateFields>
 
 /// The properties of a `DeviceHealthAttestationState`, inherited ones included.
-public struct DeviceHealthAttestationStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceHealthAttestationState",
-        fields: DeviceHealthAttestationStateFields()
+public enum DeviceHealthAttestationStateFields: FieldSet {
+    public typealias Table = (
+        attestationIdentityKey: Field<String>,
+        bitLockerStatus: Field<String>,
+        bootAppSecurityVersion: Field<String>,
+        bootDebugging: Field<String>,
+        bootManagerSecurityVersion: Field<String>,
+        bootManagerVersion: Field<String>,
+        bootRevisionListInfo: Field<String>,
+        codeIntegrity: Field<String>,
+        codeIntegrityCheckVersion: Field<String>,
+        codeIntegrityPolicy: Field<String>,
+        contentNamespaceUrl: Field<String>,
+        contentVersion: Field<String>,
+        dataExcutionPolicy: Field<String>,
+        deviceHealthAttestationStatus: Field<String>,
+        earlyLaunchAntiMalwareDriverProtection: Field<String>,
+        healthAttestationSupportedStatus: Field<String>,
+        healthStatusMismatchInfo: Field<String>,
+        issuedDateTime: Field<Date>,
+        lastUpdateDateTime: Field<String>,
+        operatingSystemKernelDebugging: Field<String>,
+        operatingSystemRevListInfo: Field<String>,
+        pcr0: Field<String>,
+        pcrHashAlgorithm: Field<String>,
+        resetCount: Field<Int64>,
+        restartCount: Field<Int64>,
+        safeMode: Field<String>,
+        secureBoot: Field<String>,
+        secureBootConfigurationPolicyFingerPrint: Field<String>,
+        testSigning: Field<String>,
+        tpmVersion: Field<String>,
+        virtualSecureMode: Field<String>,
+        windowsPE: Field<String>
     )
 
-    public let attestationIdentityKey: Field<String>
-    public let bitLockerStatus: Field<String>
-    public let bootAppSecurityVersion: Field<String>
-    public let bootDebugging: Field<String>
-    public let bootManagerSecurityVersion: Field<String>
-    public let bootManagerVersion: Field<String>
-    public let bootRevisionListInfo: Field<String>
-    public let codeIntegrity: Field<String>
-    public let codeIntegrityCheckVersion: Field<String>
-    public let codeIntegrityPolicy: Field<String>
-    public let contentNamespaceUrl: Field<String>
-    public let contentVersion: Field<String>
-    public let dataExcutionPolicy: Field<String>
-    public let deviceHealthAttestationStatus: Field<String>
-    public let earlyLaunchAntiMalwareDriverProtection: Field<String>
-    public let healthAttestationSupportedStatus: Field<String>
-    public let healthStatusMismatchInfo: Field<String>
-    public let issuedDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<String>
-    public let operatingSystemKernelDebugging: Field<String>
-    public let operatingSystemRevListInfo: Field<String>
-    public let pcr0: Field<String>
-    public let pcrHashAlgorithm: Field<String>
-    public let resetCount: Field<Int64>
-    public let restartCount: Field<Int64>
-    public let safeMode: Field<String>
-    public let secureBoot: Field<String>
-    public let secureBootConfigurationPolicyFingerPrint: Field<String>
-    public let testSigning: Field<String>
-    public let tpmVersion: Field<String>
-    public let virtualSecureMode: Field<String>
-    public let windowsPE: Field<String>
-
-    private init() {
-        self.attestationIdentityKey = Field("attestationIdentityKey")
-        self.bitLockerStatus = Field("bitLockerStatus")
-        self.bootAppSecurityVersion = Field("bootAppSecurityVersion")
-        self.bootDebugging = Field("bootDebugging")
-        self.bootManagerSecurityVersion = Field("bootManagerSecurityVersion")
-        self.bootManagerVersion = Field("bootManagerVersion")
-        self.bootRevisionListInfo = Field("bootRevisionListInfo")
-        self.codeIntegrity = Field("codeIntegrity")
-        self.codeIntegrityCheckVersion = Field("codeIntegrityCheckVersion")
-        self.codeIntegrityPolicy = Field("codeIntegrityPolicy")
-        self.contentNamespaceUrl = Field("contentNamespaceUrl")
-        self.contentVersion = Field("contentVersion")
-        self.dataExcutionPolicy = Field("dataExcutionPolicy")
-        self.deviceHealthAttestationStatus = Field("deviceHealthAttestationStatus")
-        self.earlyLaunchAntiMalwareDriverProtection = Field("earlyLaunchAntiMalwareDriverProtection")
-        self.healthAttestationSupportedStatus = Field("healthAttestationSupportedStatus")
-        self.healthStatusMismatchInfo = Field("healthStatusMismatchInfo")
-        self.issuedDateTime = Field("issuedDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.operatingSystemKernelDebugging = Field("operatingSystemKernelDebugging")
-        self.operatingSystemRevListInfo = Field("operatingSystemRevListInfo")
-        self.pcr0 = Field("pcr0")
-        self.pcrHashAlgorithm = Field("pcrHashAlgorithm")
-        self.resetCount = Field("resetCount")
-        self.restartCount = Field("restartCount")
-        self.safeMode = Field("safeMode")
-        self.secureBoot = Field("secureBoot")
-        self.secureBootConfigurationPolicyFingerPrint = Field("secureBootConfigurationPolicyFingerPrint")
-        self.testSigning = Field("testSigning")
-        self.tpmVersion = Field("tpmVersion")
-        self.virtualSecureMode = Field("virtualSecureMode")
-        self.windowsPE = Field("windowsPE")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceHealthAttestationState",
+        fields: (
+            attestationIdentityKey: Field("attestationIdentityKey"),
+            bitLockerStatus: Field("bitLockerStatus"),
+            bootAppSecurityVersion: Field("bootAppSecurityVersion"),
+            bootDebugging: Field("bootDebugging"),
+            bootManagerSecurityVersion: Field("bootManagerSecurityVersion"),
+            bootManagerVersion: Field("bootManagerVersion"),
+            bootRevisionListInfo: Field("bootRevisionListInfo"),
+            codeIntegrity: Field("codeIntegrity"),
+            codeIntegrityCheckVersion: Field("codeIntegrityCheckVersion"),
+            codeIntegrityPolicy: Field("codeIntegrityPolicy"),
+            contentNamespaceUrl: Field("contentNamespaceUrl"),
+            contentVersion: Field("contentVersion"),
+            dataExcutionPolicy: Field("dataExcutionPolicy"),
+            deviceHealthAttestationStatus: Field("deviceHealthAttestationStatus"),
+            earlyLaunchAntiMalwareDriverProtection: Field("earlyLaunchAntiMalwareDriverProtection"),
+            healthAttestationSupportedStatus: Field("healthAttestationSupportedStatus"),
+            healthStatusMismatchInfo: Field("healthStatusMismatchInfo"),
+            issuedDateTime: Field("issuedDateTime"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            operatingSystemKernelDebugging: Field("operatingSystemKernelDebugging"),
+            operatingSystemRevListInfo: Field("operatingSystemRevListInfo"),
+            pcr0: Field("pcr0"),
+            pcrHashAlgorithm: Field("pcrHashAlgorithm"),
+            resetCount: Field("resetCount"),
+            restartCount: Field("restartCount"),
+            safeMode: Field("safeMode"),
+            secureBoot: Field("secureBoot"),
+            secureBootConfigurationPolicyFingerPrint: Field("secureBootConfigurationPolicyFingerPrint"),
+            testSigning: Field("testSigning"),
+            tpmVersion: Field("tpmVersion"),
+            virtualSecureMode: Field("virtualSecureMode"),
+            windowsPE: Field("windowsPE")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceInfoFields`; read and write them as `value.name`.
@@ -1864,69 +1854,73 @@ public struct DeviceHealthAttestationStateFields: FieldSet {
 public typealias DeviceInfo = Model<DeviceInfoFields>
 
 /// The properties of a `DeviceInfo`, inherited ones included.
-public struct DeviceInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceInfo", fields: DeviceInfoFields())
-    public let deviceId: Field<String>
-    public let displayName: Field<String>
-    public let enrollmentProfileName: Field<String>
-    public let extensionAttribute1: Field<String>
-    public let extensionAttribute10: Field<String>
-    public let extensionAttribute11: Field<String>
-    public let extensionAttribute12: Field<String>
-    public let extensionAttribute13: Field<String>
-    public let extensionAttribute14: Field<String>
-    public let extensionAttribute15: Field<String>
-    public let extensionAttribute2: Field<String>
-    public let extensionAttribute3: Field<String>
-    public let extensionAttribute4: Field<String>
-    public let extensionAttribute5: Field<String>
-    public let extensionAttribute6: Field<String>
-    public let extensionAttribute7: Field<String>
-    public let extensionAttribute8: Field<String>
-    public let extensionAttribute9: Field<String>
-    public let isCompliant: Field<Bool>
-    public let manufacturer: Field<String>
-    public let mdmAppId: Field<String>
-    public let model: Field<String>
-    public let operatingSystem: Field<String>
-    public let operatingSystemVersion: Field<String>
-    public let ownership: Field<String>
-    public let physicalIds: Field<[String]>
-    public let profileType: Field<String>
-    public let systemLabels: Field<[String]>
-    public let trustType: Field<String>
+public enum DeviceInfoFields: FieldSet {
+    public typealias Table = (
+        deviceId: Field<String>,
+        displayName: Field<String>,
+        enrollmentProfileName: Field<String>,
+        extensionAttribute1: Field<String>,
+        extensionAttribute10: Field<String>,
+        extensionAttribute11: Field<String>,
+        extensionAttribute12: Field<String>,
+        extensionAttribute13: Field<String>,
+        extensionAttribute14: Field<String>,
+        extensionAttribute15: Field<String>,
+        extensionAttribute2: Field<String>,
+        extensionAttribute3: Field<String>,
+        extensionAttribute4: Field<String>,
+        extensionAttribute5: Field<String>,
+        extensionAttribute6: Field<String>,
+        extensionAttribute7: Field<String>,
+        extensionAttribute8: Field<String>,
+        extensionAttribute9: Field<String>,
+        isCompliant: Field<Bool>,
+        manufacturer: Field<String>,
+        mdmAppId: Field<String>,
+        model: Field<String>,
+        operatingSystem: Field<String>,
+        operatingSystemVersion: Field<String>,
+        ownership: Field<String>,
+        physicalIds: Field<[String]>,
+        profileType: Field<String>,
+        systemLabels: Field<[String]>,
+        trustType: Field<String>
+    )
 
-    private init() {
-        self.deviceId = Field("deviceId")
-        self.displayName = Field("displayName")
-        self.enrollmentProfileName = Field("enrollmentProfileName")
-        self.extensionAttribute1 = Field("extensionAttribute1")
-        self.extensionAttribute10 = Field("extensionAttribute10")
-        self.extensionAttribute11 = Field("extensionAttribute11")
-        self.extensionAttribute12 = Field("extensionAttribute12")
-        self.extensionAttribute13 = Field("extensionAttribute13")
-        self.extensionAttribute14 = Field("extensionAttribute14")
-        self.extensionAttribute15 = Field("extensionAttribute15")
-        self.extensionAttribute2 = Field("extensionAttribute2")
-        self.extensionAttribute3 = Field("extensionAttribute3")
-        self.extensionAttribute4 = Field("extensionAttribute4")
-        self.extensionAttribute5 = Field("extensionAttribute5")
-        self.extensionAttribute6 = Field("extensionAttribute6")
-        self.extensionAttribute7 = Field("extensionAttribute7")
-        self.extensionAttribute8 = Field("extensionAttribute8")
-        self.extensionAttribute9 = Field("extensionAttribute9")
-        self.isCompliant = Field("isCompliant")
-        self.manufacturer = Field("manufacturer")
-        self.mdmAppId = Field("mdmAppId")
-        self.model = Field("model")
-        self.operatingSystem = Field("operatingSystem")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.ownership = Field("ownership")
-        self.physicalIds = Field("physicalIds")
-        self.profileType = Field("profileType")
-        self.systemLabels = Field("systemLabels")
-        self.trustType = Field("trustType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceInfo",
+        fields: (
+            deviceId: Field("deviceId"),
+            displayName: Field("displayName"),
+            enrollmentProfileName: Field("enrollmentProfileName"),
+            extensionAttribute1: Field("extensionAttribute1"),
+            extensionAttribute10: Field("extensionAttribute10"),
+            extensionAttribute11: Field("extensionAttribute11"),
+            extensionAttribute12: Field("extensionAttribute12"),
+            extensionAttribute13: Field("extensionAttribute13"),
+            extensionAttribute14: Field("extensionAttribute14"),
+            extensionAttribute15: Field("extensionAttribute15"),
+            extensionAttribute2: Field("extensionAttribute2"),
+            extensionAttribute3: Field("extensionAttribute3"),
+            extensionAttribute4: Field("extensionAttribute4"),
+            extensionAttribute5: Field("extensionAttribute5"),
+            extensionAttribute6: Field("extensionAttribute6"),
+            extensionAttribute7: Field("extensionAttribute7"),
+            extensionAttribute8: Field("extensionAttribute8"),
+            extensionAttribute9: Field("extensionAttribute9"),
+            isCompliant: Field("isCompliant"),
+            manufacturer: Field("manufacturer"),
+            mdmAppId: Field("mdmAppId"),
+            model: Field("model"),
+            operatingSystem: Field("operatingSystem"),
+            operatingSystemVersion: Field("operatingSystemVersion"),
+            ownership: Field("ownership"),
+            physicalIds: Field("physicalIds"),
+            profileType: Field("profileType"),
+            systemLabels: Field("systemLabels"),
+            trustType: Field("trustType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceInstallStateFields`; read and write them as `value.name`.
@@ -1936,32 +1930,32 @@ public struct DeviceInfoFields: FieldSet {
 public typealias DeviceInstallState = Model<DeviceInstallStateFields>
 
 /// The properties of a `DeviceInstallState`, inherited ones included.
-public struct DeviceInstallStateFields: FieldSet {
+public enum DeviceInstallStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceId: Field<String>,
+        deviceName: Field<String>,
+        errorCode: Field<String>,
+        installState: Field<InstallState>,
+        lastSyncDateTime: Field<Date>,
+        osDescription: Field<String>,
+        osVersion: Field<String>,
+        userName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceInstallState",
         base: Entity.self,
-        fields: DeviceInstallStateFields()
+        fields: (
+            id: Field("id"),
+            deviceId: Field("deviceId"),
+            deviceName: Field("deviceName"),
+            errorCode: Field("errorCode"),
+            installState: Field("installState"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            osDescription: Field("osDescription"),
+            osVersion: Field("osVersion"),
+            userName: Field("userName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let errorCode: Field<String>
-    public let installState: Field<InstallState>
-    public let lastSyncDateTime: Field<Date>
-    public let osDescription: Field<String>
-    public let osVersion: Field<String>
-    public let userName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.errorCode = Field("errorCode")
-        self.installState = Field("installState")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.osDescription = Field("osDescription")
-        self.osVersion = Field("osVersion")
-        self.userName = Field("userName")
-    }
 }

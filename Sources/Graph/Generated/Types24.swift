@@ -30,22 +30,23 @@ public struct DeviceInstallStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceLocalCredential = Model<DeviceLocalCredentialFields>
 
 /// The properties of a `DeviceLocalCredential`, inherited ones included.
-public struct DeviceLocalCredentialFields: FieldSet {
+public enum DeviceLocalCredentialFields: FieldSet {
+    public typealias Table = (
+        accountName: Field<String>,
+        accountSid: Field<String>,
+        backupDateTime: Field<Date>,
+        passwordBase64: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceLocalCredential",
-        fields: DeviceLocalCredentialFields()
+        fields: (
+            accountName: Field("accountName"),
+            accountSid: Field("accountSid"),
+            backupDateTime: Field("backupDateTime"),
+            passwordBase64: Field("passwordBase64")
+        ) as Table
     )
-    public let accountName: Field<String>
-    public let accountSid: Field<String>
-    public let backupDateTime: Field<Date>
-    public let passwordBase64: Field<String>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.accountSid = Field("accountSid")
-        self.backupDateTime = Field("backupDateTime")
-        self.passwordBase64 = Field("passwordBase64")
-    }
 }
 
 /// Its properties are listed in `DeviceLocalCredentialInfoFields`; read and write them as `value.name`.
@@ -55,26 +56,26 @@ public struct DeviceLocalCredentialFields: FieldSet {
 public typealias DeviceLocalCredentialInfo = Model<DeviceLocalCredentialInfoFields>
 
 /// The properties of a `DeviceLocalCredentialInfo`, inherited ones included.
-public struct DeviceLocalCredentialInfoFields: FieldSet {
+public enum DeviceLocalCredentialInfoFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        credentials: Field<[DeviceLocalCredential]>,
+        deviceName: Field<String>,
+        lastBackupDateTime: Field<Date>,
+        refreshDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceLocalCredentialInfo",
         base: Entity.self,
-        fields: DeviceLocalCredentialInfoFields()
+        fields: (
+            id: Field("id"),
+            credentials: Field("credentials"),
+            deviceName: Field("deviceName"),
+            lastBackupDateTime: Field("lastBackupDateTime"),
+            refreshDateTime: Field("refreshDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let credentials: Field<[DeviceLocalCredential]>
-    public let deviceName: Field<String>
-    public let lastBackupDateTime: Field<Date>
-    public let refreshDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.credentials = Field("credentials")
-        self.deviceName = Field("deviceName")
-        self.lastBackupDateTime = Field("lastBackupDateTime")
-        self.refreshDateTime = Field("refreshDateTime")
-    }
 }
 
 /// Requests for one `DeviceLocalCredentialInfo`: `request()` reads, updates or deletes it.
@@ -103,34 +104,34 @@ public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
 public typealias DeviceLogCollectionResponse = Model<DeviceLogCollectionResponseFields>
 
 /// The properties of a `DeviceLogCollectionResponse`, inherited ones included.
-public struct DeviceLogCollectionResponseFields: FieldSet {
+public enum DeviceLogCollectionResponseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        enrolledByUser: Field<String>,
+        expirationDateTimeUTC: Field<Date>,
+        initiatedByUserPrincipalName: Field<String>,
+        managedDeviceId: Field<String>,
+        receivedDateTimeUTC: Field<Date>,
+        requestedDateTimeUTC: Field<Date>,
+        sizeInKB: Field<Double>,
+        status: Field<AppLogUploadState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceLogCollectionResponse",
         base: Entity.self,
-        fields: DeviceLogCollectionResponseFields()
+        fields: (
+            id: Field("id"),
+            enrolledByUser: Field("enrolledByUser"),
+            expirationDateTimeUTC: Field("expirationDateTimeUTC"),
+            initiatedByUserPrincipalName: Field("initiatedByUserPrincipalName"),
+            managedDeviceId: Field("managedDeviceId"),
+            receivedDateTimeUTC: Field("receivedDateTimeUTC"),
+            requestedDateTimeUTC: Field("requestedDateTimeUTC"),
+            sizeInKB: Field("sizeInKB"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let enrolledByUser: Field<String>
-    public let expirationDateTimeUTC: Field<Date>
-    public let initiatedByUserPrincipalName: Field<String>
-    public let managedDeviceId: Field<String>
-    public let receivedDateTimeUTC: Field<Date>
-    public let requestedDateTimeUTC: Field<Date>
-    public let sizeInKB: Field<Double>
-    public let status: Field<AppLogUploadState>
-
-    private init() {
-        self.id = Field("id")
-        self.enrolledByUser = Field("enrolledByUser")
-        self.expirationDateTimeUTC = Field("expirationDateTimeUTC")
-        self.initiatedByUserPrincipalName = Field("initiatedByUserPrincipalName")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.receivedDateTimeUTC = Field("receivedDateTimeUTC")
-        self.requestedDateTimeUTC = Field("requestedDateTimeUTC")
-        self.sizeInKB = Field("sizeInKB")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `DeviceLogCollectionResponse`: `request()` reads, updates or deletes it.
@@ -183,302 +184,207 @@ extension DeviceLogCollectionTemplateType {
 public typealias DeviceManagement = Model<DeviceManagementFields>
 
 /// The properties of a `DeviceManagement`, inherited ones included.
-public struct DeviceManagementFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `applePushNotificationCertificate`, `auditEvents`,
+///   `complianceManagementPartners`, `conditionalAccessSettings`, `detectedApps`, `deviceCategories`,
+///   `deviceCompliancePolicies`, `deviceCompliancePolicyDeviceStateSummary`,
+///   `deviceCompliancePolicySettingStateSummaries`, `deviceConfigurationDeviceStateSummaries`, `deviceConfigurations`,
+///   `deviceEnrollmentConfigurations`, `deviceManagementPartners`, `exchangeConnectors`,
+///   `importedWindowsAutopilotDeviceIdentities`, `iosUpdateStatuses`, `managedDeviceOverview`, `managedDevices`,
+///   `mobileAppTroubleshootingEvents`, `mobileThreatDefenseConnectors`, `notificationMessageTemplates`,
+///   `remoteAssistancePartners`, `reports`, `resourceOperations`, `roleAssignments`, `roleDefinitions`,
+///   `softwareUpdateStatusSummary`, `termsAndConditions`, `troubleshootingEvents`,
+///   `userExperienceAnalyticsAppHealthApplicationPerformance`,
+///   `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails`,
+///   `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId`,
+///   `userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion`,
+///   `userExperienceAnalyticsAppHealthDeviceModelPerformance`, `userExperienceAnalyticsAppHealthDevicePerformance`,
+///   `userExperienceAnalyticsAppHealthDevicePerformanceDetails`,
+///   `userExperienceAnalyticsAppHealthOSVersionPerformance`, `userExperienceAnalyticsAppHealthOverview`,
+///   `userExperienceAnalyticsBaselines`, `userExperienceAnalyticsCategories`,
+///   `userExperienceAnalyticsDevicePerformance`, `userExperienceAnalyticsDeviceScores`,
+///   `userExperienceAnalyticsDeviceStartupHistory`, `userExperienceAnalyticsDeviceStartupProcesses`,
+///   `userExperienceAnalyticsDeviceStartupProcessPerformance`, `userExperienceAnalyticsMetricHistory`,
+///   `userExperienceAnalyticsModelScores`, `userExperienceAnalyticsOverview`, `userExperienceAnalyticsScoreHistory`,
+///   `userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`,
+///   `userExperienceAnalyticsWorkFromAnywhereMetrics`, `userExperienceAnalyticsWorkFromAnywhereModelPerformance`,
+///   `virtualEndpoint`, `windowsAutopilotDeviceIdentities`, `windowsInformationProtectionAppLearningSummaries`,
+///   `windowsInformationProtectionNetworkLearningSummaries`, `windowsMalwareInformation`.
+public enum DeviceManagementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceProtectionOverview: Field<DeviceProtectionOverview>,
+        intuneAccountId: Field<String>,
+        intuneBrand: Field<IntuneBrand>,
+        settings: Field<DeviceManagementSettings>,
+        subscriptionState: Field<DeviceManagementSubscriptionState>,
+        userExperienceAnalyticsSettings: Field<UserExperienceAnalyticsSettings>,
+        windowsMalwareOverview: Field<WindowsMalwareOverview>,
+        applePushNotificationCertificate: Field<ApplePushNotificationCertificate>,
+        auditEvents: Field<[AuditEvent]>,
+        complianceManagementPartners: Field<[ComplianceManagementPartner]>,
+        conditionalAccessSettings: Field<OnPremisesConditionalAccessSettings>,
+        detectedApps: Field<[DetectedApp]>,
+        deviceCategories: Field<[DeviceCategory]>,
+        deviceCompliancePolicies: Field<[DeviceCompliancePolicy]>,
+        deviceCompliancePolicyDeviceStateSummary: Field<DeviceCompliancePolicyDeviceStateSummary>,
+        deviceCompliancePolicySettingStateSummaries: Field<[DeviceCompliancePolicySettingStateSummary]>,
+        deviceConfigurationDeviceStateSummaries: Field<DeviceConfigurationDeviceStateSummary>,
+        deviceConfigurations: Field<[DeviceConfiguration]>,
+        deviceEnrollmentConfigurations: Field<[DeviceEnrollmentConfiguration]>,
+        deviceManagementPartners: Field<[DeviceManagementPartner]>,
+        exchangeConnectors: Field<[DeviceManagementExchangeConnector]>,
+        importedWindowsAutopilotDeviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>,
+        iosUpdateStatuses: Field<[IosUpdateDeviceStatus]>,
+        managedDeviceOverview: Field<ManagedDeviceOverview>,
+        managedDevices: Field<[ManagedDevice]>,
+        mobileAppTroubleshootingEvents: Field<[MobileAppTroubleshootingEvent]>,
+        mobileThreatDefenseConnectors: Field<[MobileThreatDefenseConnector]>,
+        notificationMessageTemplates: Field<[NotificationMessageTemplate]>,
+        remoteAssistancePartners: Field<[RemoteAssistancePartner]>,
+        reports: Field<DeviceManagementReports>,
+        resourceOperations: Field<[ResourceOperation]>,
+        roleAssignments: Field<[DeviceAndAppManagementRoleAssignment]>,
+        roleDefinitions: Field<[RoleDefinition]>,
+        softwareUpdateStatusSummary: Field<SoftwareUpdateStatusSummary>,
+        termsAndConditions: Field<[TermsAndConditions]>,
+        troubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>,
+        userExperienceAnalyticsAppHealthApplicationPerformance:
+            Field<[UserExperienceAnalyticsAppHealthApplicationPerformance]>,
+        userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails:
+            Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails]>,
+        userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId:
+            Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId]>,
+        userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion:
+            Field<[UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion]>,
+        userExperienceAnalyticsAppHealthDeviceModelPerformance:
+            Field<[UserExperienceAnalyticsAppHealthDeviceModelPerformance]>,
+        userExperienceAnalyticsAppHealthDevicePerformance: Field<[UserExperienceAnalyticsAppHealthDevicePerformance]>,
+        userExperienceAnalyticsAppHealthDevicePerformanceDetails:
+            Field<[UserExperienceAnalyticsAppHealthDevicePerformanceDetails]>,
+        userExperienceAnalyticsAppHealthOSVersionPerformance:
+            Field<[UserExperienceAnalyticsAppHealthOSVersionPerformance]>,
+        userExperienceAnalyticsAppHealthOverview: Field<UserExperienceAnalyticsCategory>,
+        userExperienceAnalyticsBaselines: Field<[UserExperienceAnalyticsBaseline]>,
+        userExperienceAnalyticsCategories: Field<[UserExperienceAnalyticsCategory]>,
+        userExperienceAnalyticsDevicePerformance: Field<[UserExperienceAnalyticsDevicePerformance]>,
+        userExperienceAnalyticsDeviceScores: Field<[UserExperienceAnalyticsDeviceScores]>,
+        userExperienceAnalyticsDeviceStartupHistory: Field<[UserExperienceAnalyticsDeviceStartupHistory]>,
+        userExperienceAnalyticsDeviceStartupProcesses: Field<[UserExperienceAnalyticsDeviceStartupProcess]>,
+        userExperienceAnalyticsDeviceStartupProcessPerformance:
+            Field<[UserExperienceAnalyticsDeviceStartupProcessPerformance]>,
+        userExperienceAnalyticsMetricHistory: Field<[UserExperienceAnalyticsMetricHistory]>,
+        userExperienceAnalyticsModelScores: Field<[UserExperienceAnalyticsModelScores]>,
+        userExperienceAnalyticsOverview: Field<UserExperienceAnalyticsOverview>,
+        userExperienceAnalyticsScoreHistory: Field<[UserExperienceAnalyticsScoreHistory]>,
+        userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric:
+            Field<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric>,
+        userExperienceAnalyticsWorkFromAnywhereMetrics: Field<[UserExperienceAnalyticsWorkFromAnywhereMetric]>,
+        userExperienceAnalyticsWorkFromAnywhereModelPerformance:
+            Field<[UserExperienceAnalyticsWorkFromAnywhereModelPerformance]>,
+        virtualEndpoint: Field<VirtualEndpoint>,
+        windowsAutopilotDeviceIdentities: Field<[WindowsAutopilotDeviceIdentity]>,
+        windowsInformationProtectionAppLearningSummaries: Field<[WindowsInformationProtectionAppLearningSummary]>,
+        windowsInformationProtectionNetworkLearningSummaries:
+            Field<[WindowsInformationProtectionNetworkLearningSummary]>,
+        windowsMalwareInformation: Field<[WindowsMalwareInformation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagement",
         base: Entity.self,
-        fields: DeviceManagementFields()
+        fields: (
+            id: Field("id"),
+            deviceProtectionOverview: Field("deviceProtectionOverview"),
+            intuneAccountId: Field("intuneAccountId"),
+            intuneBrand: Field("intuneBrand"),
+            settings: Field("settings"),
+            subscriptionState: Field("subscriptionState"),
+            userExperienceAnalyticsSettings: Field("userExperienceAnalyticsSettings"),
+            windowsMalwareOverview: Field("windowsMalwareOverview"),
+            applePushNotificationCertificate: Field("applePushNotificationCertificate"),
+            auditEvents: Field("auditEvents"),
+            complianceManagementPartners: Field("complianceManagementPartners"),
+            conditionalAccessSettings: Field("conditionalAccessSettings"),
+            detectedApps: Field("detectedApps"),
+            deviceCategories: Field("deviceCategories"),
+            deviceCompliancePolicies: Field("deviceCompliancePolicies"),
+            deviceCompliancePolicyDeviceStateSummary: Field("deviceCompliancePolicyDeviceStateSummary"),
+            deviceCompliancePolicySettingStateSummaries: Field("deviceCompliancePolicySettingStateSummaries"),
+            deviceConfigurationDeviceStateSummaries: Field("deviceConfigurationDeviceStateSummaries"),
+            deviceConfigurations: Field("deviceConfigurations"),
+            deviceEnrollmentConfigurations: Field("deviceEnrollmentConfigurations"),
+            deviceManagementPartners: Field("deviceManagementPartners"),
+            exchangeConnectors: Field("exchangeConnectors"),
+            importedWindowsAutopilotDeviceIdentities: Field("importedWindowsAutopilotDeviceIdentities"),
+            iosUpdateStatuses: Field("iosUpdateStatuses"),
+            managedDeviceOverview: Field("managedDeviceOverview"),
+            managedDevices: Field("managedDevices"),
+            mobileAppTroubleshootingEvents: Field("mobileAppTroubleshootingEvents"),
+            mobileThreatDefenseConnectors: Field("mobileThreatDefenseConnectors"),
+            notificationMessageTemplates: Field("notificationMessageTemplates"),
+            remoteAssistancePartners: Field("remoteAssistancePartners"),
+            reports: Field("reports"),
+            resourceOperations: Field("resourceOperations"),
+            roleAssignments: Field("roleAssignments"),
+            roleDefinitions: Field("roleDefinitions"),
+            softwareUpdateStatusSummary: Field("softwareUpdateStatusSummary"),
+            termsAndConditions: Field("termsAndConditions"),
+            troubleshootingEvents: Field("troubleshootingEvents"),
+            userExperienceAnalyticsAppHealthApplicationPerformance: Field(
+                "userExperienceAnalyticsAppHealthApplicationPerformance"
+            ),
+            userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails: Field(
+                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails"
+            ),
+            userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId: Field(
+                "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId"
+            ),
+            userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion: Field(
+                "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion"
+            ),
+            userExperienceAnalyticsAppHealthDeviceModelPerformance: Field(
+                "userExperienceAnalyticsAppHealthDeviceModelPerformance"
+            ),
+            userExperienceAnalyticsAppHealthDevicePerformance: Field(
+                "userExperienceAnalyticsAppHealthDevicePerformance"
+            ),
+            userExperienceAnalyticsAppHealthDevicePerformanceDetails: Field(
+                "userExperienceAnalyticsAppHealthDevicePerformanceDetails"
+            ),
+            userExperienceAnalyticsAppHealthOSVersionPerformance: Field(
+                "userExperienceAnalyticsAppHealthOSVersionPerformance"
+            ),
+            userExperienceAnalyticsAppHealthOverview: Field("userExperienceAnalyticsAppHealthOverview"),
+            userExperienceAnalyticsBaselines: Field("userExperienceAnalyticsBaselines"),
+            userExperienceAnalyticsCategories: Field("userExperienceAnalyticsCategories"),
+            userExperienceAnalyticsDevicePerformance: Field("userExperienceAnalyticsDevicePerformance"),
+            userExperienceAnalyticsDeviceScores: Field("userExperienceAnalyticsDeviceScores"),
+            userExperienceAnalyticsDeviceStartupHistory: Field("userExperienceAnalyticsDeviceStartupHistory"),
+            userExperienceAnalyticsDeviceStartupProcesses: Field("userExperienceAnalyticsDeviceStartupProcesses"),
+            userExperienceAnalyticsDeviceStartupProcessPerformance: Field(
+                "userExperienceAnalyticsDeviceStartupProcessPerformance"
+            ),
+            userExperienceAnalyticsMetricHistory: Field("userExperienceAnalyticsMetricHistory"),
+            userExperienceAnalyticsModelScores: Field("userExperienceAnalyticsModelScores"),
+            userExperienceAnalyticsOverview: Field("userExperienceAnalyticsOverview"),
+            userExperienceAnalyticsScoreHistory: Field("userExperienceAnalyticsScoreHistory"),
+            userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric: Field(
+                "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric"
+            ),
+            userExperienceAnalyticsWorkFromAnywhereMetrics: Field("userExperienceAnalyticsWorkFromAnywhereMetrics"),
+            userExperienceAnalyticsWorkFromAnywhereModelPerformance: Field(
+                "userExperienceAnalyticsWorkFromAnywhereModelPerformance"
+            ),
+            virtualEndpoint: Field("virtualEndpoint"),
+            windowsAutopilotDeviceIdentities: Field("windowsAutopilotDeviceIdentities"),
+            windowsInformationProtectionAppLearningSummaries: Field("windowsInformationProtectionAppLearningSummaries"),
+            windowsInformationProtectionNetworkLearningSummaries: Field(
+                "windowsInformationProtectionNetworkLearningSummaries"
+            ),
+            windowsMalwareInformation: Field("windowsMalwareInformation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deviceProtectionOverview: Field<DeviceProtectionOverview>
-    public let intuneAccountId: Field<String>
-    public let intuneBrand: Field<IntuneBrand>
-    public let settings: Field<DeviceManagementSettings>
-    public let subscriptionState: Field<DeviceManagementSubscriptionState>
-    public let userExperienceAnalyticsSettings: Field<UserExperienceAnalyticsSettings>
-    public let windowsMalwareOverview: Field<WindowsMalwareOverview>
-
-    /// Present when the request expanded it (`expand("applePushNotificationCertificate")`).
-    public let applePushNotificationCertificate: Field<ApplePushNotificationCertificate>
-
-    /// Present when the request expanded it (`expand("auditEvents")`).
-    public let auditEvents: Field<[AuditEvent]>
-
-    /// Present when the request expanded it (`expand("complianceManagementPartners")`).
-    public let complianceManagementPartners: Field<[ComplianceManagementPartner]>
-
-    /// Present when the request expanded it (`expand("conditionalAccessSettings")`).
-    public let conditionalAccessSettings: Field<OnPremisesConditionalAccessSettings>
-
-    /// Present when the request expanded it (`expand("detectedApps")`).
-    public let detectedApps: Field<[DetectedApp]>
-
-    /// Present when the request expanded it (`expand("deviceCategories")`).
-    public let deviceCategories: Field<[DeviceCategory]>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicies")`).
-    public let deviceCompliancePolicies: Field<[DeviceCompliancePolicy]>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicyDeviceStateSummary")`).
-    public let deviceCompliancePolicyDeviceStateSummary: Field<DeviceCompliancePolicyDeviceStateSummary>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicySettingStateSummaries")`).
-    public let deviceCompliancePolicySettingStateSummaries: Field<[DeviceCompliancePolicySettingStateSummary]>
-
-    /// Present when the request expanded it (`expand("deviceConfigurationDeviceStateSummaries")`).
-    public let deviceConfigurationDeviceStateSummaries: Field<DeviceConfigurationDeviceStateSummary>
-
-    /// Present when the request expanded it (`expand("deviceConfigurations")`).
-    public let deviceConfigurations: Field<[DeviceConfiguration]>
-
-    /// Present when the request expanded it (`expand("deviceEnrollmentConfigurations")`).
-    public let deviceEnrollmentConfigurations: Field<[DeviceEnrollmentConfiguration]>
-
-    /// Present when the request expanded it (`expand("deviceManagementPartners")`).
-    public let deviceManagementPartners: Field<[DeviceManagementPartner]>
-
-    /// Present when the request expanded it (`expand("exchangeConnectors")`).
-    public let exchangeConnectors: Field<[DeviceManagementExchangeConnector]>
-
-    /// Present when the request expanded it (`expand("importedWindowsAutopilotDeviceIdentities")`).
-    public let importedWindowsAutopilotDeviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
-
-    /// Present when the request expanded it (`expand("iosUpdateStatuses")`).
-    public let iosUpdateStatuses: Field<[IosUpdateDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("managedDeviceOverview")`).
-    public let managedDeviceOverview: Field<ManagedDeviceOverview>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    /// Present when the request expanded it (`expand("mobileAppTroubleshootingEvents")`).
-    public let mobileAppTroubleshootingEvents: Field<[MobileAppTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("mobileThreatDefenseConnectors")`).
-    public let mobileThreatDefenseConnectors: Field<[MobileThreatDefenseConnector]>
-
-    /// Present when the request expanded it (`expand("notificationMessageTemplates")`).
-    public let notificationMessageTemplates: Field<[NotificationMessageTemplate]>
-
-    /// Present when the request expanded it (`expand("remoteAssistancePartners")`).
-    public let remoteAssistancePartners: Field<[RemoteAssistancePartner]>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<DeviceManagementReports>
-
-    /// Present when the request expanded it (`expand("resourceOperations")`).
-    public let resourceOperations: Field<[ResourceOperation]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[DeviceAndAppManagementRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("roleDefinitions")`).
-    public let roleDefinitions: Field<[RoleDefinition]>
-
-    /// Present when the request expanded it (`expand("softwareUpdateStatusSummary")`).
-    public let softwareUpdateStatusSummary: Field<SoftwareUpdateStatusSummary>
-
-    /// Present when the request expanded it (`expand("termsAndConditions")`).
-    public let termsAndConditions: Field<[TermsAndConditions]>
-
-    /// Present when the request expanded it (`expand("troubleshootingEvents")`).
-    public let troubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthApplicationPerformance")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformance:
-        Field<[UserExperienceAnalyticsAppHealthApplicationPerformance]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion")`).
-    public let userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion:
-        Field<[UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDeviceModelPerformance")`).
-    public let userExperienceAnalyticsAppHealthDeviceModelPerformance:
-        Field<[UserExperienceAnalyticsAppHealthDeviceModelPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDevicePerformance")`).
-    public let userExperienceAnalyticsAppHealthDevicePerformance:
-        Field<[UserExperienceAnalyticsAppHealthDevicePerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthDevicePerformanceDetails")`).
-    public let userExperienceAnalyticsAppHealthDevicePerformanceDetails:
-        Field<[UserExperienceAnalyticsAppHealthDevicePerformanceDetails]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthOSVersionPerformance")`).
-    public let userExperienceAnalyticsAppHealthOSVersionPerformance:
-        Field<[UserExperienceAnalyticsAppHealthOSVersionPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsAppHealthOverview")`).
-    public let userExperienceAnalyticsAppHealthOverview: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsBaselines")`).
-    public let userExperienceAnalyticsBaselines: Field<[UserExperienceAnalyticsBaseline]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsCategories")`).
-    public let userExperienceAnalyticsCategories: Field<[UserExperienceAnalyticsCategory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDevicePerformance")`).
-    public let userExperienceAnalyticsDevicePerformance: Field<[UserExperienceAnalyticsDevicePerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceScores")`).
-    public let userExperienceAnalyticsDeviceScores: Field<[UserExperienceAnalyticsDeviceScores]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupHistory")`).
-    public let userExperienceAnalyticsDeviceStartupHistory: Field<[UserExperienceAnalyticsDeviceStartupHistory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupProcesses")`).
-    public let userExperienceAnalyticsDeviceStartupProcesses: Field<[UserExperienceAnalyticsDeviceStartupProcess]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsDeviceStartupProcessPerformance")`).
-    public let userExperienceAnalyticsDeviceStartupProcessPerformance:
-        Field<[UserExperienceAnalyticsDeviceStartupProcessPerformance]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsMetricHistory")`).
-    public let userExperienceAnalyticsMetricHistory: Field<[UserExperienceAnalyticsMetricHistory]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsModelScores")`).
-    public let userExperienceAnalyticsModelScores: Field<[UserExperienceAnalyticsModelScores]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsOverview")`).
-    public let userExperienceAnalyticsOverview: Field<UserExperienceAnalyticsOverview>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsScoreHistory")`).
-    public let userExperienceAnalyticsScoreHistory: Field<[UserExperienceAnalyticsScoreHistory]>
-
-    /// Present when the request expanded it
-    /// (`expand("userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric")`).
-    public let userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric:
-        Field<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsWorkFromAnywhereMetrics")`).
-    public let userExperienceAnalyticsWorkFromAnywhereMetrics: Field<[UserExperienceAnalyticsWorkFromAnywhereMetric]>
-
-    /// Present when the request expanded it (`expand("userExperienceAnalyticsWorkFromAnywhereModelPerformance")`).
-    public let userExperienceAnalyticsWorkFromAnywhereModelPerformance:
-        Field<[UserExperienceAnalyticsWorkFromAnywhereModelPerformance]>
-
-    /// Present when the request expanded it (`expand("virtualEndpoint")`).
-    public let virtualEndpoint: Field<VirtualEndpoint>
-
-    /// Present when the request expanded it (`expand("windowsAutopilotDeviceIdentities")`).
-    public let windowsAutopilotDeviceIdentities: Field<[WindowsAutopilotDeviceIdentity]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionAppLearningSummaries")`).
-    public let windowsInformationProtectionAppLearningSummaries: Field<[WindowsInformationProtectionAppLearningSummary]>
-
-    /// Present when the request expanded it (`expand("windowsInformationProtectionNetworkLearningSummaries")`).
-    public let windowsInformationProtectionNetworkLearningSummaries:
-        Field<[WindowsInformationProtectionNetworkLearningSummary]>
-
-    /// Present when the request expanded it (`expand("windowsMalwareInformation")`).
-    public let windowsMalwareInformation: Field<[WindowsMalwareInformation]>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceProtectionOverview = Field("deviceProtectionOverview")
-        self.intuneAccountId = Field("intuneAccountId")
-        self.intuneBrand = Field("intuneBrand")
-        self.settings = Field("settings")
-        self.subscriptionState = Field("subscriptionState")
-        self.userExperienceAnalyticsSettings = Field("userExperienceAnalyticsSettings")
-        self.windowsMalwareOverview = Field("windowsMalwareOverview")
-        self.applePushNotificationCertificate = Field("applePushNotificationCertificate")
-        self.auditEvents = Field("auditEvents")
-        self.complianceManagementPartners = Field("complianceManagementPartners")
-        self.conditionalAccessSettings = Field("conditionalAccessSettings")
-        self.detectedApps = Field("detectedApps")
-        self.deviceCategories = Field("deviceCategories")
-        self.deviceCompliancePolicies = Field("deviceCompliancePolicies")
-        self.deviceCompliancePolicyDeviceStateSummary = Field("deviceCompliancePolicyDeviceStateSummary")
-        self.deviceCompliancePolicySettingStateSummaries = Field("deviceCompliancePolicySettingStateSummaries")
-        self.deviceConfigurationDeviceStateSummaries = Field("deviceConfigurationDeviceStateSummaries")
-        self.deviceConfigurations = Field("deviceConfigurations")
-        self.deviceEnrollmentConfigurations = Field("deviceEnrollmentConfigurations")
-        self.deviceManagementPartners = Field("deviceManagementPartners")
-        self.exchangeConnectors = Field("exchangeConnectors")
-        self.importedWindowsAutopilotDeviceIdentities = Field("importedWindowsAutopilotDeviceIdentities")
-        self.iosUpdateStatuses = Field("iosUpdateStatuses")
-        self.managedDeviceOverview = Field("managedDeviceOverview")
-        self.managedDevices = Field("managedDevices")
-        self.mobileAppTroubleshootingEvents = Field("mobileAppTroubleshootingEvents")
-        self.mobileThreatDefenseConnectors = Field("mobileThreatDefenseConnectors")
-        self.notificationMessageTemplates = Field("notificationMessageTemplates")
-        self.remoteAssistancePartners = Field("remoteAssistancePartners")
-        self.reports = Field("reports")
-        self.resourceOperations = Field("resourceOperations")
-        self.roleAssignments = Field("roleAssignments")
-        self.roleDefinitions = Field("roleDefinitions")
-        self.softwareUpdateStatusSummary = Field("softwareUpdateStatusSummary")
-        self.termsAndConditions = Field("termsAndConditions")
-        self.troubleshootingEvents = Field("troubleshootingEvents")
-        self.userExperienceAnalyticsAppHealthApplicationPerformance = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId"
-        )
-        self.userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion = Field(
-            "userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion"
-        )
-        self.userExperienceAnalyticsAppHealthDeviceModelPerformance = Field(
-            "userExperienceAnalyticsAppHealthDeviceModelPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthDevicePerformance = Field(
-            "userExperienceAnalyticsAppHealthDevicePerformance"
-        )
-        self.userExperienceAnalyticsAppHealthDevicePerformanceDetails = Field(
-            "userExperienceAnalyticsAppHealthDevicePerformanceDetails"
-        )
-        self.userExperienceAnalyticsAppHealthOSVersionPerformance = Field(
-            "userExperienceAnalyticsAppHealthOSVersionPerformance"
-        )
-        self.userExperienceAnalyticsAppHealthOverview = Field("userExperienceAnalyticsAppHealthOverview")
-        self.userExperienceAnalyticsBaselines = Field("userExperienceAnalyticsBaselines")
-        self.userExperienceAnalyticsCategories = Field("userExperienceAnalyticsCategories")
-        self.userExperienceAnalyticsDevicePerformance = Field("userExperienceAnalyticsDevicePerformance")
-        self.userExperienceAnalyticsDeviceScores = Field("userExperienceAnalyticsDeviceScores")
-        self.userExperienceAnalyticsDeviceStartupHistory = Field("userExperienceAnalyticsDeviceStartupHistory")
-        self.userExperienceAnalyticsDeviceStartupProcesses = Field("userExperienceAnalyticsDeviceStartupProcesses")
-        self.userExperienceAnalyticsDeviceStartupProcessPerformance = Field(
-            "userExperienceAnalyticsDeviceStartupProcessPerformance"
-        )
-        self.userExperienceAnalyticsMetricHistory = Field("userExperienceAnalyticsMetricHistory")
-        self.userExperienceAnalyticsModelScores = Field("userExperienceAnalyticsModelScores")
-        self.userExperienceAnalyticsOverview = Field("userExperienceAnalyticsOverview")
-        self.userExperienceAnalyticsScoreHistory = Field("userExperienceAnalyticsScoreHistory")
-        self.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric = Field(
-            "userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric"
-        )
-        self.userExperienceAnalyticsWorkFromAnywhereMetrics = Field("userExperienceAnalyticsWorkFromAnywhereMetrics")
-        self.userExperienceAnalyticsWorkFromAnywhereModelPerformance = Field(
-            "userExperienceAnalyticsWorkFromAnywhereModelPerformance"
-        )
-        self.virtualEndpoint = Field("virtualEndpoint")
-        self.windowsAutopilotDeviceIdentities = Field("windowsAutopilotDeviceIdentities")
-        self.windowsInformationProtectionAppLearningSummaries = Field(
-            "windowsInformationProtectionAppLearningSummaries"
-        )
-        self.windowsInformationProtectionNetworkLearningSummaries = Field(
-            "windowsInformationProtectionNetworkLearningSummaries"
-        )
-        self.windowsMalwareInformation = Field("windowsMalwareInformation")
-    }
 }
 
 /// Its properties are listed in `DeviceManagementCachedReportConfigurationFields`; read and write them as `value.name`.
@@ -611,36 +517,36 @@ extension DeviceManagementExchangeAccessStateReason {
 public typealias DeviceManagementExchangeConnector = Model<DeviceManagementExchangeConnectorFields>
 
 /// The properties of a `DeviceManagementExchangeConnector`, inherited ones included.
-public struct DeviceManagementExchangeConnectorFields: FieldSet {
+public enum DeviceManagementExchangeConnectorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        connectorServerName: Field<String>,
+        exchangeAlias: Field<String>,
+        exchangeConnectorType: Field<DeviceManagementExchangeConnectorType>,
+        exchangeOrganization: Field<String>,
+        lastSyncDateTime: Field<Date>,
+        primarySmtpAddress: Field<String>,
+        serverName: Field<String>,
+        status: Field<DeviceManagementExchangeConnectorStatus>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementExchangeConnector",
         base: Entity.self,
-        fields: DeviceManagementExchangeConnectorFields()
+        fields: (
+            id: Field("id"),
+            connectorServerName: Field("connectorServerName"),
+            exchangeAlias: Field("exchangeAlias"),
+            exchangeConnectorType: Field("exchangeConnectorType"),
+            exchangeOrganization: Field("exchangeOrganization"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            primarySmtpAddress: Field("primarySmtpAddress"),
+            serverName: Field("serverName"),
+            status: Field("status"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let connectorServerName: Field<String>
-    public let exchangeAlias: Field<String>
-    public let exchangeConnectorType: Field<DeviceManagementExchangeConnectorType>
-    public let exchangeOrganization: Field<String>
-    public let lastSyncDateTime: Field<Date>
-    public let primarySmtpAddress: Field<String>
-    public let serverName: Field<String>
-    public let status: Field<DeviceManagementExchangeConnectorStatus>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.connectorServerName = Field("connectorServerName")
-        self.exchangeAlias = Field("exchangeAlias")
-        self.exchangeConnectorType = Field("exchangeConnectorType")
-        self.exchangeOrganization = Field("exchangeOrganization")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.primarySmtpAddress = Field("primarySmtpAddress")
-        self.serverName = Field("serverName")
-        self.status = Field("status")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `DeviceManagementExchangeConnector`: `request()` reads, updates or deletes it.
@@ -736,38 +642,38 @@ extension DeviceManagementExchangeConnectorType {
 public typealias DeviceManagementExportJob = Model<DeviceManagementExportJobFields>
 
 /// The properties of a `DeviceManagementExportJob`, inherited ones included.
-public struct DeviceManagementExportJobFields: FieldSet {
+public enum DeviceManagementExportJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        expirationDateTime: Field<Date>,
+        filter: Field<String>,
+        format: Field<DeviceManagementReportFileFormat>,
+        localizationType: Field<DeviceManagementExportJobLocalizationType>,
+        reportName: Field<String>,
+        requestDateTime: Field<Date>,
+        select: Field<[String]>,
+        snapshotId: Field<String>,
+        status: Field<DeviceManagementReportStatus>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementExportJob",
         base: Entity.self,
-        fields: DeviceManagementExportJobFields()
+        fields: (
+            id: Field("id"),
+            expirationDateTime: Field("expirationDateTime"),
+            filter: Field("filter"),
+            format: Field("format"),
+            localizationType: Field("localizationType"),
+            reportName: Field("reportName"),
+            requestDateTime: Field("requestDateTime"),
+            select: Field("select"),
+            snapshotId: Field("snapshotId"),
+            status: Field("status"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let filter: Field<String>
-    public let format: Field<DeviceManagementReportFileFormat>
-    public let localizationType: Field<DeviceManagementExportJobLocalizationType>
-    public let reportName: Field<String>
-    public let requestDateTime: Field<Date>
-    public let select: Field<[String]>
-    public let snapshotId: Field<String>
-    public let status: Field<DeviceManagementReportStatus>
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.filter = Field("filter")
-        self.format = Field("format")
-        self.localizationType = Field("localizationType")
-        self.reportName = Field("reportName")
-        self.requestDateTime = Field("requestDateTime")
-        self.select = Field("select")
-        self.snapshotId = Field("snapshotId")
-        self.status = Field("status")
-        self.url = Field("url")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceManagementExportJobLocalizationType`.
@@ -810,38 +716,38 @@ public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
 public typealias DeviceManagementPartner = Model<DeviceManagementPartnerFields>
 
 /// The properties of a `DeviceManagementPartner`, inherited ones included.
-public struct DeviceManagementPartnerFields: FieldSet {
+public enum DeviceManagementPartnerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        groupsRequiringPartnerEnrollment: Field<[DeviceManagementPartnerAssignment]>,
+        isConfigured: Field<Bool>,
+        lastHeartbeatDateTime: Field<Date>,
+        partnerAppType: Field<DeviceManagementPartnerAppType>,
+        partnerState: Field<DeviceManagementPartnerTenantState>,
+        singleTenantAppId: Field<String>,
+        whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: Field<Date>,
+        whenPartnerDevicesWillBeRemovedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementPartner",
         base: Entity.self,
-        fields: DeviceManagementPartnerFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            groupsRequiringPartnerEnrollment: Field("groupsRequiringPartnerEnrollment"),
+            isConfigured: Field("isConfigured"),
+            lastHeartbeatDateTime: Field("lastHeartbeatDateTime"),
+            partnerAppType: Field("partnerAppType"),
+            partnerState: Field("partnerState"),
+            singleTenantAppId: Field("singleTenantAppId"),
+            whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: Field(
+                "whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime"
+            ),
+            whenPartnerDevicesWillBeRemovedDateTime: Field("whenPartnerDevicesWillBeRemovedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let groupsRequiringPartnerEnrollment: Field<[DeviceManagementPartnerAssignment]>
-    public let isConfigured: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let partnerAppType: Field<DeviceManagementPartnerAppType>
-    public let partnerState: Field<DeviceManagementPartnerTenantState>
-    public let singleTenantAppId: Field<String>
-    public let whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime: Field<Date>
-    public let whenPartnerDevicesWillBeRemovedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.groupsRequiringPartnerEnrollment = Field("groupsRequiringPartnerEnrollment")
-        self.isConfigured = Field("isConfigured")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.partnerAppType = Field("partnerAppType")
-        self.partnerState = Field("partnerState")
-        self.singleTenantAppId = Field("singleTenantAppId")
-        self.whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime = Field(
-            "whenPartnerDevicesWillBeMarkedAsNonCompliantDateTime"
-        )
-        self.whenPartnerDevicesWillBeRemovedDateTime = Field("whenPartnerDevicesWillBeRemovedDateTime")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceManagementPartnerAppType`.
@@ -976,22 +882,16 @@ extension DeviceManagementReportStatus {
 public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
 
 /// The properties of a `DeviceManagementReports`, inherited ones included.
-public struct DeviceManagementReportsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `exportJobs`.
+public enum DeviceManagementReportsFields: FieldSet {
+    public typealias Table = (id: Field<String>, exportJobs: Field<[DeviceManagementExportJob]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementReports",
         base: Entity.self,
-        fields: DeviceManagementReportsFields()
+        fields: (id: Field("id"), exportJobs: Field("exportJobs")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("exportJobs")`).
-    public let exportJobs: Field<[DeviceManagementExportJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.exportJobs = Field("exportJobs")
-    }
 }
 
 /// Requests for one `DeviceManagementReports`: `request()` reads, updates or deletes it.
@@ -2215,21 +2115,21 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 public typealias DeviceManagementSettings = Model<DeviceManagementSettingsFields>
 
 /// The properties of a `DeviceManagementSettings`, inherited ones included.
-public struct DeviceManagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceManagementSettings",
-        fields: DeviceManagementSettingsFields()
+public enum DeviceManagementSettingsFields: FieldSet {
+    public typealias Table = (
+        deviceComplianceCheckinThresholdDays: Field<Int32>,
+        isScheduledActionEnabled: Field<Bool>,
+        secureByDefault: Field<Bool>
     )
 
-    public let deviceComplianceCheckinThresholdDays: Field<Int32>
-    public let isScheduledActionEnabled: Field<Bool>
-    public let secureByDefault: Field<Bool>
-
-    private init() {
-        self.deviceComplianceCheckinThresholdDays = Field("deviceComplianceCheckinThresholdDays")
-        self.isScheduledActionEnabled = Field("isScheduledActionEnabled")
-        self.secureByDefault = Field("secureByDefault")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceManagementSettings",
+        fields: (
+            deviceComplianceCheckinThresholdDays: Field("deviceComplianceCheckinThresholdDays"),
+            isScheduledActionEnabled: Field("isScheduledActionEnabled"),
+            secureByDefault: Field("secureByDefault")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.deviceManagementSubscriptionState`.
@@ -2264,23 +2164,15 @@ extension DeviceManagementSubscriptionState {
 public typealias DeviceManagementTroubleshootingEvent = Model<DeviceManagementTroubleshootingEventFields>
 
 /// The properties of a `DeviceManagementTroubleshootingEvent`, inherited ones included.
-public struct DeviceManagementTroubleshootingEventFields: FieldSet {
+public enum DeviceManagementTroubleshootingEventFields: FieldSet {
+    public typealias Table = (id: Field<String>, correlationId: Field<String>, eventDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceManagementTroubleshootingEvent",
         base: Entity.self,
         derived: [EnrollmentTroubleshootingEvent.self],
-        fields: DeviceManagementTroubleshootingEventFields()
+        fields: (id: Field("id"), correlationId: Field("correlationId"), eventDateTime: Field("eventDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-    }
 }
 
 /// Requests for one `DeviceManagementTroubleshootingEvent`: `request()` reads, updates or deletes it.
@@ -2312,17 +2204,21 @@ public struct DeviceManagementTroubleshootingEventRequestBuilder: ModelRequestBu
 public typealias DeviceMetadata = Model<DeviceMetadataFields>
 
 /// The properties of a `DeviceMetadata`, inherited ones included.
-public struct DeviceMetadataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.deviceMetadata", fields: DeviceMetadataFields())
-    public let deviceType: Field<String>
-    public let ipAddress: Field<String>
-    public let operatingSystemSpecifications: Field<OperatingSystemSpecifications>
+public enum DeviceMetadataFields: FieldSet {
+    public typealias Table = (
+        deviceType: Field<String>,
+        ipAddress: Field<String>,
+        operatingSystemSpecifications: Field<OperatingSystemSpecifications>
+    )
 
-    private init() {
-        self.deviceType = Field("deviceType")
-        self.ipAddress = Field("ipAddress")
-        self.operatingSystemSpecifications = Field("operatingSystemSpecifications")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceMetadata",
+        fields: (
+            deviceType: Field("deviceType"),
+            ipAddress: Field("ipAddress"),
+            operatingSystemSpecifications: Field("operatingSystemSpecifications")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceOperatingSystemSummaryFields`; read and write them as `value.name`.
@@ -2332,39 +2228,39 @@ public struct DeviceMetadataFields: FieldSet {
 public typealias DeviceOperatingSystemSummary = Model<DeviceOperatingSystemSummaryFields>
 
 /// The properties of a `DeviceOperatingSystemSummary`, inherited ones included.
-public struct DeviceOperatingSystemSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceOperatingSystemSummary",
-        fields: DeviceOperatingSystemSummaryFields()
+public enum DeviceOperatingSystemSummaryFields: FieldSet {
+    public typealias Table = (
+        androidCorporateWorkProfileCount: Field<Int32>,
+        androidCount: Field<Int32>,
+        androidDedicatedCount: Field<Int32>,
+        androidDeviceAdminCount: Field<Int32>,
+        androidFullyManagedCount: Field<Int32>,
+        androidWorkProfileCount: Field<Int32>,
+        configMgrDeviceCount: Field<Int32>,
+        iosCount: Field<Int32>,
+        macOSCount: Field<Int32>,
+        unknownCount: Field<Int32>,
+        windowsCount: Field<Int32>,
+        windowsMobileCount: Field<Int32>
     )
 
-    public let androidCorporateWorkProfileCount: Field<Int32>
-    public let androidCount: Field<Int32>
-    public let androidDedicatedCount: Field<Int32>
-    public let androidDeviceAdminCount: Field<Int32>
-    public let androidFullyManagedCount: Field<Int32>
-    public let androidWorkProfileCount: Field<Int32>
-    public let configMgrDeviceCount: Field<Int32>
-    public let iosCount: Field<Int32>
-    public let macOSCount: Field<Int32>
-    public let unknownCount: Field<Int32>
-    public let windowsCount: Field<Int32>
-    public let windowsMobileCount: Field<Int32>
-
-    private init() {
-        self.androidCorporateWorkProfileCount = Field("androidCorporateWorkProfileCount")
-        self.androidCount = Field("androidCount")
-        self.androidDedicatedCount = Field("androidDedicatedCount")
-        self.androidDeviceAdminCount = Field("androidDeviceAdminCount")
-        self.androidFullyManagedCount = Field("androidFullyManagedCount")
-        self.androidWorkProfileCount = Field("androidWorkProfileCount")
-        self.configMgrDeviceCount = Field("configMgrDeviceCount")
-        self.iosCount = Field("iosCount")
-        self.macOSCount = Field("macOSCount")
-        self.unknownCount = Field("unknownCount")
-        self.windowsCount = Field("windowsCount")
-        self.windowsMobileCount = Field("windowsMobileCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceOperatingSystemSummary",
+        fields: (
+            androidCorporateWorkProfileCount: Field("androidCorporateWorkProfileCount"),
+            androidCount: Field("androidCount"),
+            androidDedicatedCount: Field("androidDedicatedCount"),
+            androidDeviceAdminCount: Field("androidDeviceAdminCount"),
+            androidFullyManagedCount: Field("androidFullyManagedCount"),
+            androidWorkProfileCount: Field("androidWorkProfileCount"),
+            configMgrDeviceCount: Field("configMgrDeviceCount"),
+            iosCount: Field("iosCount"),
+            macOSCount: Field("macOSCount"),
+            unknownCount: Field("unknownCount"),
+            windowsCount: Field("windowsCount"),
+            windowsMobileCount: Field("windowsMobileCount")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.devicePlatformType`.
@@ -2424,37 +2320,37 @@ extension DevicePlatformType {
 public typealias DeviceProtectionOverview = Model<DeviceProtectionOverviewFields>
 
 /// The properties of a `DeviceProtectionOverview`, inherited ones included.
-public struct DeviceProtectionOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.deviceProtectionOverview",
-        fields: DeviceProtectionOverviewFields()
+public enum DeviceProtectionOverviewFields: FieldSet {
+    public typealias Table = (
+        cleanDeviceCount: Field<Int32>,
+        criticalFailuresDeviceCount: Field<Int32>,
+        inactiveThreatAgentDeviceCount: Field<Int32>,
+        pendingFullScanDeviceCount: Field<Int32>,
+        pendingManualStepsDeviceCount: Field<Int32>,
+        pendingOfflineScanDeviceCount: Field<Int32>,
+        pendingQuickScanDeviceCount: Field<Int32>,
+        pendingRestartDeviceCount: Field<Int32>,
+        pendingSignatureUpdateDeviceCount: Field<Int32>,
+        totalReportedDeviceCount: Field<Int32>,
+        unknownStateThreatAgentDeviceCount: Field<Int32>
     )
 
-    public let cleanDeviceCount: Field<Int32>
-    public let criticalFailuresDeviceCount: Field<Int32>
-    public let inactiveThreatAgentDeviceCount: Field<Int32>
-    public let pendingFullScanDeviceCount: Field<Int32>
-    public let pendingManualStepsDeviceCount: Field<Int32>
-    public let pendingOfflineScanDeviceCount: Field<Int32>
-    public let pendingQuickScanDeviceCount: Field<Int32>
-    public let pendingRestartDeviceCount: Field<Int32>
-    public let pendingSignatureUpdateDeviceCount: Field<Int32>
-    public let totalReportedDeviceCount: Field<Int32>
-    public let unknownStateThreatAgentDeviceCount: Field<Int32>
-
-    private init() {
-        self.cleanDeviceCount = Field("cleanDeviceCount")
-        self.criticalFailuresDeviceCount = Field("criticalFailuresDeviceCount")
-        self.inactiveThreatAgentDeviceCount = Field("inactiveThreatAgentDeviceCount")
-        self.pendingFullScanDeviceCount = Field("pendingFullScanDeviceCount")
-        self.pendingManualStepsDeviceCount = Field("pendingManualStepsDeviceCount")
-        self.pendingOfflineScanDeviceCount = Field("pendingOfflineScanDeviceCount")
-        self.pendingQuickScanDeviceCount = Field("pendingQuickScanDeviceCount")
-        self.pendingRestartDeviceCount = Field("pendingRestartDeviceCount")
-        self.pendingSignatureUpdateDeviceCount = Field("pendingSignatureUpdateDeviceCount")
-        self.totalReportedDeviceCount = Field("totalReportedDeviceCount")
-        self.unknownStateThreatAgentDeviceCount = Field("unknownStateThreatAgentDeviceCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.deviceProtectionOverview",
+        fields: (
+            cleanDeviceCount: Field("cleanDeviceCount"),
+            criticalFailuresDeviceCount: Field("criticalFailuresDeviceCount"),
+            inactiveThreatAgentDeviceCount: Field("inactiveThreatAgentDeviceCount"),
+            pendingFullScanDeviceCount: Field("pendingFullScanDeviceCount"),
+            pendingManualStepsDeviceCount: Field("pendingManualStepsDeviceCount"),
+            pendingOfflineScanDeviceCount: Field("pendingOfflineScanDeviceCount"),
+            pendingQuickScanDeviceCount: Field("pendingQuickScanDeviceCount"),
+            pendingRestartDeviceCount: Field("pendingRestartDeviceCount"),
+            pendingSignatureUpdateDeviceCount: Field("pendingSignatureUpdateDeviceCount"),
+            totalReportedDeviceCount: Field("totalReportedDeviceCount"),
+            unknownStateThreatAgentDeviceCount: Field("unknownStateThreatAgentDeviceCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DeviceRegistrationMembershipFields`; read and write them as `value.name`.
@@ -2486,32 +2382,32 @@ public struct DeviceRegistrationMembershipFields: FieldSet {
 public typealias DeviceRegistrationPolicy = Model<DeviceRegistrationPolicyFields>
 
 /// The properties of a `DeviceRegistrationPolicy`, inherited ones included.
-public struct DeviceRegistrationPolicyFields: FieldSet {
+public enum DeviceRegistrationPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        azureADJoin: Field<AzureADJoinPolicy>,
+        azureADRegistration: Field<AzureADRegistrationPolicy>,
+        description: Field<String>,
+        displayName: Field<String>,
+        localAdminPassword: Field<LocalAdminPasswordSettings>,
+        multiFactorAuthConfiguration: Field<MultiFactorAuthConfiguration>,
+        userDeviceQuota: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.deviceRegistrationPolicy",
         base: Entity.self,
-        fields: DeviceRegistrationPolicyFields()
+        fields: (
+            id: Field("id"),
+            azureADJoin: Field("azureADJoin"),
+            azureADRegistration: Field("azureADRegistration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            localAdminPassword: Field("localAdminPassword"),
+            multiFactorAuthConfiguration: Field("multiFactorAuthConfiguration"),
+            userDeviceQuota: Field("userDeviceQuota")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let azureADJoin: Field<AzureADJoinPolicy>
-    public let azureADRegistration: Field<AzureADRegistrationPolicy>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let localAdminPassword: Field<LocalAdminPasswordSettings>
-    public let multiFactorAuthConfiguration: Field<MultiFactorAuthConfiguration>
-    public let userDeviceQuota: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.azureADJoin = Field("azureADJoin")
-        self.azureADRegistration = Field("azureADRegistration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.localAdminPassword = Field("localAdminPassword")
-        self.multiFactorAuthConfiguration = Field("multiFactorAuthConfiguration")
-        self.userDeviceQuota = Field("userDeviceQuota")
-    }
 }
 
 /// Requests for one `DeviceRegistrationPolicy`: `request()` reads, updates or deletes it.
@@ -2753,15 +2649,13 @@ extension DeviceThreatProtectionLevel {
 public typealias DevicesFilter = Model<DevicesFilterFields>
 
 /// The properties of a `DevicesFilter`, inherited ones included.
-public struct DevicesFilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.devicesFilter", fields: DevicesFilterFields())
-    public let mode: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>
-    public let rule: Field<String>
+public enum DevicesFilterFields: FieldSet {
+    public typealias Table = (mode: Field<CrossTenantAccessPolicyTargetConfigurationAccessType>, rule: Field<String>)
 
-    private init() {
-        self.mode = Field("mode")
-        self.rule = Field("rule")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.devicesFilter",
+        fields: (mode: Field("mode"), rule: Field("rule")) as Table
+    )
 }
 
 /// Its properties are listed in `DiagnosticFields`; read and write them as `value.name`.
@@ -2771,15 +2665,13 @@ public struct DevicesFilterFields: FieldSet {
 public typealias Diagnostic = Model<DiagnosticFields>
 
 /// The properties of a `Diagnostic`, inherited ones included.
-public struct DiagnosticFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.diagnostic", fields: DiagnosticFields())
-    public let message: Field<String>
-    public let url: Field<String>
+public enum DiagnosticFields: FieldSet {
+    public typealias Table = (message: Field<String>, url: Field<String>)
 
-    private init() {
-        self.message = Field("message")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.diagnostic",
+        fields: (message: Field("message"), url: Field("url")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.diagnosticDataSubmissionMode`.
@@ -2850,57 +2742,44 @@ public struct DictionaryModelFields: FieldSet {
 public typealias Directory = Model<DirectoryFields>
 
 /// The properties of a `Directory`, inherited ones included.
-public struct DirectoryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.directory", base: Entity.self, fields: DirectoryFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `administrativeUnits`, `attributeSets`,
+///   `customSecurityAttributeDefinitions`, `deletedItems`, `deviceLocalCredentials`, `federationConfigurations`,
+///   `onPremisesSynchronization`, `publicKeyInfrastructure`, `recovery`, `remoteTenantGroups`, `subscriptions`.
+public enum DirectoryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnits: Field<[AdministrativeUnit]>,
+        attributeSets: Field<[AttributeSet]>,
+        customSecurityAttributeDefinitions: Field<[CustomSecurityAttributeDefinition]>,
+        deletedItems: Field<[DirectoryObject]>,
+        deviceLocalCredentials: Field<[DeviceLocalCredentialInfo]>,
+        federationConfigurations: Field<[IdentityProviderBase]>,
+        onPremisesSynchronization: Field<[OnPremisesDirectorySynchronization]>,
+        publicKeyInfrastructure: Field<PublicKeyInfrastructureRoot>,
+        recovery: Field<EntraRecoveryServicesRecovery>,
+        remoteTenantGroups: Field<[RemoteTenantGroup]>,
+        subscriptions: Field<[CompanySubscription]>
+    )
 
-    /// Present when the request expanded it (`expand("administrativeUnits")`).
-    public let administrativeUnits: Field<[AdministrativeUnit]>
-
-    /// Present when the request expanded it (`expand("attributeSets")`).
-    public let attributeSets: Field<[AttributeSet]>
-
-    /// Present when the request expanded it (`expand("customSecurityAttributeDefinitions")`).
-    public let customSecurityAttributeDefinitions: Field<[CustomSecurityAttributeDefinition]>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("deviceLocalCredentials")`).
-    public let deviceLocalCredentials: Field<[DeviceLocalCredentialInfo]>
-
-    /// Present when the request expanded it (`expand("federationConfigurations")`).
-    public let federationConfigurations: Field<[IdentityProviderBase]>
-
-    /// Present when the request expanded it (`expand("onPremisesSynchronization")`).
-    public let onPremisesSynchronization: Field<[OnPremisesDirectorySynchronization]>
-
-    /// Present when the request expanded it (`expand("publicKeyInfrastructure")`).
-    public let publicKeyInfrastructure: Field<PublicKeyInfrastructureRoot>
-
-    /// Present when the request expanded it (`expand("recovery")`).
-    public let recovery: Field<EntraRecoveryServicesRecovery>
-
-    /// Present when the request expanded it (`expand("remoteTenantGroups")`).
-    public let remoteTenantGroups: Field<[RemoteTenantGroup]>
-
-    /// Present when the request expanded it (`expand("subscriptions")`).
-    public let subscriptions: Field<[CompanySubscription]>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnits = Field("administrativeUnits")
-        self.attributeSets = Field("attributeSets")
-        self.customSecurityAttributeDefinitions = Field("customSecurityAttributeDefinitions")
-        self.deletedItems = Field("deletedItems")
-        self.deviceLocalCredentials = Field("deviceLocalCredentials")
-        self.federationConfigurations = Field("federationConfigurations")
-        self.onPremisesSynchronization = Field("onPremisesSynchronization")
-        self.publicKeyInfrastructure = Field("publicKeyInfrastructure")
-        self.recovery = Field("recovery")
-        self.remoteTenantGroups = Field("remoteTenantGroups")
-        self.subscriptions = Field("subscriptions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.directory",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            administrativeUnits: Field("administrativeUnits"),
+            attributeSets: Field("attributeSets"),
+            customSecurityAttributeDefinitions: Field("customSecurityAttributeDefinitions"),
+            deletedItems: Field("deletedItems"),
+            deviceLocalCredentials: Field("deviceLocalCredentials"),
+            federationConfigurations: Field("federationConfigurations"),
+            onPremisesSynchronization: Field("onPremisesSynchronization"),
+            publicKeyInfrastructure: Field("publicKeyInfrastructure"),
+            recovery: Field("recovery"),
+            remoteTenantGroups: Field("remoteTenantGroups"),
+            subscriptions: Field("subscriptions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DirectoryAuditFields`; read and write them as `value.name`.
@@ -2910,38 +2789,38 @@ public struct DirectoryFields: FieldSet {
 public typealias DirectoryAudit = Model<DirectoryAuditFields>
 
 /// The properties of a `DirectoryAudit`, inherited ones included.
-public struct DirectoryAuditFields: FieldSet {
+public enum DirectoryAuditFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activityDateTime: Field<Date>,
+        activityDisplayName: Field<String>,
+        additionalDetails: Field<[KeyValue]>,
+        category: Field<String>,
+        correlationId: Field<String>,
+        initiatedBy: Field<AuditActivityInitiator>,
+        loggedByService: Field<String>,
+        operationType: Field<String>,
+        result: Field<OperationResult>,
+        resultReason: Field<String>,
+        targetResources: Field<[TargetResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryAudit",
         base: Entity.self,
-        fields: DirectoryAuditFields()
+        fields: (
+            id: Field("id"),
+            activityDateTime: Field("activityDateTime"),
+            activityDisplayName: Field("activityDisplayName"),
+            additionalDetails: Field("additionalDetails"),
+            category: Field("category"),
+            correlationId: Field("correlationId"),
+            initiatedBy: Field("initiatedBy"),
+            loggedByService: Field("loggedByService"),
+            operationType: Field("operationType"),
+            result: Field("result"),
+            resultReason: Field("resultReason"),
+            targetResources: Field("targetResources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityDisplayName: Field<String>
-    public let additionalDetails: Field<[KeyValue]>
-    public let category: Field<String>
-    public let correlationId: Field<String>
-    public let initiatedBy: Field<AuditActivityInitiator>
-    public let loggedByService: Field<String>
-    public let operationType: Field<String>
-    public let result: Field<OperationResult>
-    public let resultReason: Field<String>
-    public let targetResources: Field<[TargetResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityDisplayName = Field("activityDisplayName")
-        self.additionalDetails = Field("additionalDetails")
-        self.category = Field("category")
-        self.correlationId = Field("correlationId")
-        self.initiatedBy = Field("initiatedBy")
-        self.loggedByService = Field("loggedByService")
-        self.operationType = Field("operationType")
-        self.result = Field("result")
-        self.resultReason = Field("resultReason")
-        self.targetResources = Field("targetResources")
-    }
 }

@@ -30,30 +30,30 @@ public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
 public typealias DirectoryDefinition = Model<DirectoryDefinitionFields>
 
 /// The properties of a `DirectoryDefinition`, inherited ones included.
-public struct DirectoryDefinitionFields: FieldSet {
+public enum DirectoryDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        discoverabilities: Field<DirectoryDefinitionDiscoverabilities>,
+        discoveryDateTime: Field<Date>,
+        name: Field<String>,
+        objects: Field<[ObjectDefinition]>,
+        readOnly: Field<Bool>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryDefinition",
         base: Entity.self,
-        fields: DirectoryDefinitionFields()
+        fields: (
+            id: Field("id"),
+            discoverabilities: Field("discoverabilities"),
+            discoveryDateTime: Field("discoveryDateTime"),
+            name: Field("name"),
+            objects: Field("objects"),
+            readOnly: Field("readOnly"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let discoverabilities: Field<DirectoryDefinitionDiscoverabilities>
-    public let discoveryDateTime: Field<Date>
-    public let name: Field<String>
-    public let objects: Field<[ObjectDefinition]>
-    public let readOnly: Field<Bool>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.discoverabilities = Field("discoverabilities")
-        self.discoveryDateTime = Field("discoveryDateTime")
-        self.name = Field("name")
-        self.objects = Field("objects")
-        self.readOnly = Field("readOnly")
-        self.version = Field("version")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -123,7 +123,9 @@ public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias DirectoryObject = Model<DirectoryObjectFields>
 
 /// The properties of a `DirectoryObject`, inherited ones included.
-public struct DirectoryObjectFields: FieldSet {
+public enum DirectoryObjectFields: FieldSet {
+    public typealias Table = (id: Field<String>, deletedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryObject",
         base: Entity.self,
@@ -153,16 +155,8 @@ public struct DirectoryObjectFields: FieldSet {
             ServicePrincipal.self,
             User.self,
         ],
-        fields: DirectoryObjectFields()
+        fields: (id: Field("id"), deletedDateTime: Field("deletedDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-    }
 }
 
 /// Its properties are listed in `DirectoryObjectPartnerReferenceFields`; read and write them as `value.name`.
@@ -172,28 +166,28 @@ public struct DirectoryObjectFields: FieldSet {
 public typealias DirectoryObjectPartnerReference = Model<DirectoryObjectPartnerReferenceFields>
 
 /// The properties of a `DirectoryObjectPartnerReference`, inherited ones included.
-public struct DirectoryObjectPartnerReferenceFields: FieldSet {
+public enum DirectoryObjectPartnerReferenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalPartnerTenantId: Field<String>,
+        objectType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryObjectPartnerReference",
         base: DirectoryObject.self,
-        fields: DirectoryObjectPartnerReferenceFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalPartnerTenantId: Field("externalPartnerTenantId"),
+            objectType: Field("objectType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalPartnerTenantId: Field<String>
-    public let objectType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalPartnerTenantId = Field("externalPartnerTenantId")
-        self.objectType = Field("objectType")
-    }
 }
 
 /// Requests for one `DirectoryObjectPartnerReference`: `request()` reads, updates or deletes it.
@@ -554,34 +548,32 @@ public struct DirectoryRequestBuilder: ModelRequestBuilder {
 public typealias DirectoryRole = Model<DirectoryRoleFields>
 
 /// The properties of a `DirectoryRole`, inherited ones included.
-public struct DirectoryRoleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `members`, `scopedMembers`.
+public enum DirectoryRoleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        roleTemplateId: Field<String>,
+        members: Field<[DirectoryObject]>,
+        scopedMembers: Field<[ScopedRoleMembership]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryRole",
         base: DirectoryObject.self,
-        fields: DirectoryRoleFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            roleTemplateId: Field("roleTemplateId"),
+            members: Field("members"),
+            scopedMembers: Field("scopedMembers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let roleTemplateId: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedMembers")`).
-    public let scopedMembers: Field<[ScopedRoleMembership]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.roleTemplateId = Field("roleTemplateId")
-        self.members = Field("members")
-        self.scopedMembers = Field("scopedMembers")
-    }
 }
 
 /// Requests for one `DirectoryRole`: `request()` reads, updates or deletes it.
@@ -729,24 +721,24 @@ extension CollectionRequestBuilder where Item == DirectoryRoleRequestBuilder {
 public typealias DirectoryRoleTemplate = Model<DirectoryRoleTemplateFields>
 
 /// The properties of a `DirectoryRoleTemplate`, inherited ones included.
-public struct DirectoryRoleTemplateFields: FieldSet {
+public enum DirectoryRoleTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.directoryRoleTemplate",
         base: DirectoryObject.self,
-        fields: DirectoryRoleTemplateFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `DirectoryRoleTemplate`: `request()` reads, updates or deletes it.
@@ -934,19 +926,13 @@ extension DiskType {
 public typealias DisplayNameLocalization = Model<DisplayNameLocalizationFields>
 
 /// The properties of a `DisplayNameLocalization`, inherited ones included.
-public struct DisplayNameLocalizationFields: FieldSet {
+public enum DisplayNameLocalizationFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, languageTag: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.displayNameLocalization",
-        fields: DisplayNameLocalizationFields()
+        fields: (displayName: Field("displayName"), languageTag: Field("languageTag")) as Table
     )
-
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.dlpAction`.
@@ -1027,29 +1013,31 @@ public struct DlpActionInfoFields: FieldSet {
 public typealias DocumentSet = Model<DocumentSetFields>
 
 /// The properties of a `DocumentSet`, inherited ones included.
-public struct DocumentSetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.documentSet", fields: DocumentSetFields())
-    public let allowedContentTypes: Field<[ContentTypeInfo]>
-    public let defaultContents: Field<[DocumentSetContent]>
-    public let propagateWelcomePageChanges: Field<Bool>
-    public let shouldPrefixNameToFile: Field<Bool>
-    public let welcomePageUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `sharedColumns`, `welcomePageColumns`.
+public enum DocumentSetFields: FieldSet {
+    public typealias Table = (
+        allowedContentTypes: Field<[ContentTypeInfo]>,
+        defaultContents: Field<[DocumentSetContent]>,
+        propagateWelcomePageChanges: Field<Bool>,
+        shouldPrefixNameToFile: Field<Bool>,
+        welcomePageUrl: Field<String>,
+        sharedColumns: Field<[ColumnDefinition]>,
+        welcomePageColumns: Field<[ColumnDefinition]>
+    )
 
-    /// Present when the request expanded it (`expand("sharedColumns")`).
-    public let sharedColumns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("welcomePageColumns")`).
-    public let welcomePageColumns: Field<[ColumnDefinition]>
-
-    private init() {
-        self.allowedContentTypes = Field("allowedContentTypes")
-        self.defaultContents = Field("defaultContents")
-        self.propagateWelcomePageChanges = Field("propagateWelcomePageChanges")
-        self.shouldPrefixNameToFile = Field("shouldPrefixNameToFile")
-        self.welcomePageUrl = Field("welcomePageUrl")
-        self.sharedColumns = Field("sharedColumns")
-        self.welcomePageColumns = Field("welcomePageColumns")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.documentSet",
+        fields: (
+            allowedContentTypes: Field("allowedContentTypes"),
+            defaultContents: Field("defaultContents"),
+            propagateWelcomePageChanges: Field("propagateWelcomePageChanges"),
+            shouldPrefixNameToFile: Field("shouldPrefixNameToFile"),
+            welcomePageUrl: Field("welcomePageUrl"),
+            sharedColumns: Field("sharedColumns"),
+            welcomePageColumns: Field("welcomePageColumns")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DocumentSetContentFields`; read and write them as `value.name`.
@@ -1059,17 +1047,17 @@ public struct DocumentSetFields: FieldSet {
 public typealias DocumentSetContent = Model<DocumentSetContentFields>
 
 /// The properties of a `DocumentSetContent`, inherited ones included.
-public struct DocumentSetContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.documentSetContent", fields: DocumentSetContentFields())
-    public let contentType: Field<ContentTypeInfo>
-    public let fileName: Field<String>
-    public let folderName: Field<String>
+public enum DocumentSetContentFields: FieldSet {
+    public typealias Table = (contentType: Field<ContentTypeInfo>, fileName: Field<String>, folderName: Field<String>)
 
-    private init() {
-        self.contentType = Field("contentType")
-        self.fileName = Field("fileName")
-        self.folderName = Field("folderName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.documentSetContent",
+        fields: (
+            contentType: Field("contentType"),
+            fileName: Field("fileName"),
+            folderName: Field("folderName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DocumentSetVersionFields`; read and write them as `value.name`.
@@ -1079,39 +1067,38 @@ public struct DocumentSetContentFields: FieldSet {
 public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
 
 /// The properties of a `DocumentSetVersion`, inherited ones included.
-public struct DocumentSetVersionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fields`.
+public enum DocumentSetVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publication: Field<PublicationFacet>,
+        fields: Field<FieldValueSet>,
+        comment: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        items: Field<[DocumentSetVersionItem]>,
+        shouldCaptureMinorVersion: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.documentSetVersion",
         base: ListItemVersion.self,
-        fields: DocumentSetVersionFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publication: Field("publication"),
+            fields: Field("fields"),
+            comment: Field("comment"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            items: Field("items"),
+            shouldCaptureMinorVersion: Field("shouldCaptureMinorVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-
-    /// Present when the request expanded it (`expand("fields")`).
-    public let fields: Field<FieldValueSet>
-
-    public let comment: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let items: Field<[DocumentSetVersionItem]>
-    public let shouldCaptureMinorVersion: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-        self.fields = Field("fields")
-        self.comment = Field("comment")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.items = Field("items")
-        self.shouldCaptureMinorVersion = Field("shouldCaptureMinorVersion")
-    }
 }
 
 /// Its properties are listed in `DocumentSetVersionItemFields`; read and write them as `value.name`.
@@ -1121,21 +1108,13 @@ public struct DocumentSetVersionFields: FieldSet {
 public typealias DocumentSetVersionItem = Model<DocumentSetVersionItemFields>
 
 /// The properties of a `DocumentSetVersionItem`, inherited ones included.
-public struct DocumentSetVersionItemFields: FieldSet {
+public enum DocumentSetVersionItemFields: FieldSet {
+    public typealias Table = (itemId: Field<String>, title: Field<String>, versionId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.documentSetVersionItem",
-        fields: DocumentSetVersionItemFields()
+        fields: (itemId: Field("itemId"), title: Field("title"), versionId: Field("versionId")) as Table
     )
-
-    public let itemId: Field<String>
-    public let title: Field<String>
-    public let versionId: Field<String>
-
-    private init() {
-        self.itemId = Field("itemId")
-        self.title = Field("title")
-        self.versionId = Field("versionId")
-    }
 }
 
 /// Requests for one `DocumentSetVersion`: `request()` reads, updates or deletes it.
@@ -1183,59 +1162,57 @@ public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
 public typealias Domain = Model<DomainFields>
 
 /// The properties of a `Domain`, inherited ones included.
-public struct DomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.domain", base: Entity.self, fields: DomainFields())
-    public let id: Field<String>
-    public let authenticationType: Field<String>
-    public let availabilityStatus: Field<String>
-    public let isAdminManaged: Field<Bool>
-    public let isDefault: Field<Bool>
-    public let isInitial: Field<Bool>
-    public let isRoot: Field<Bool>
-    public let isVerified: Field<Bool>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let passwordNotificationWindowInDays: Field<Int32>
-    public let passwordValidityPeriodInDays: Field<Int32>
-    public let state: Field<DomainState>
-    public let supportedServices: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `domainNameReferences`, `federationConfiguration`,
+///   `rootDomain`, `serviceConfigurationRecords`, `verificationDnsRecords`.
+public enum DomainFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationType: Field<String>,
+        availabilityStatus: Field<String>,
+        isAdminManaged: Field<Bool>,
+        isDefault: Field<Bool>,
+        isInitial: Field<Bool>,
+        isRoot: Field<Bool>,
+        isVerified: Field<Bool>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        passwordNotificationWindowInDays: Field<Int32>,
+        passwordValidityPeriodInDays: Field<Int32>,
+        state: Field<DomainState>,
+        supportedServices: Field<[String]>,
+        domainNameReferences: Field<[DirectoryObject]>,
+        federationConfiguration: Field<[InternalDomainFederation]>,
+        rootDomain: Field<Domain>,
+        serviceConfigurationRecords: Field<[DomainDnsRecord]>,
+        verificationDnsRecords: Field<[DomainDnsRecord]>
+    )
 
-    /// Present when the request expanded it (`expand("domainNameReferences")`).
-    public let domainNameReferences: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("federationConfiguration")`).
-    public let federationConfiguration: Field<[InternalDomainFederation]>
-
-    /// Present when the request expanded it (`expand("rootDomain")`).
-    public let rootDomain: Field<Domain>
-
-    /// Present when the request expanded it (`expand("serviceConfigurationRecords")`).
-    public let serviceConfigurationRecords: Field<[DomainDnsRecord]>
-
-    /// Present when the request expanded it (`expand("verificationDnsRecords")`).
-    public let verificationDnsRecords: Field<[DomainDnsRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationType = Field("authenticationType")
-        self.availabilityStatus = Field("availabilityStatus")
-        self.isAdminManaged = Field("isAdminManaged")
-        self.isDefault = Field("isDefault")
-        self.isInitial = Field("isInitial")
-        self.isRoot = Field("isRoot")
-        self.isVerified = Field("isVerified")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.passwordNotificationWindowInDays = Field("passwordNotificationWindowInDays")
-        self.passwordValidityPeriodInDays = Field("passwordValidityPeriodInDays")
-        self.state = Field("state")
-        self.supportedServices = Field("supportedServices")
-        self.domainNameReferences = Field("domainNameReferences")
-        self.federationConfiguration = Field("federationConfiguration")
-        self.rootDomain = Field("rootDomain")
-        self.serviceConfigurationRecords = Field("serviceConfigurationRecords")
-        self.verificationDnsRecords = Field("verificationDnsRecords")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.domain",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            authenticationType: Field("authenticationType"),
+            availabilityStatus: Field("availabilityStatus"),
+            isAdminManaged: Field("isAdminManaged"),
+            isDefault: Field("isDefault"),
+            isInitial: Field("isInitial"),
+            isRoot: Field("isRoot"),
+            isVerified: Field("isVerified"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            passwordNotificationWindowInDays: Field("passwordNotificationWindowInDays"),
+            passwordValidityPeriodInDays: Field("passwordValidityPeriodInDays"),
+            state: Field("state"),
+            supportedServices: Field("supportedServices"),
+            domainNameReferences: Field("domainNameReferences"),
+            federationConfiguration: Field("federationConfiguration"),
+            rootDomain: Field("rootDomain"),
+            serviceConfigurationRecords: Field("serviceConfigurationRecords"),
+            verificationDnsRecords: Field("verificationDnsRecords")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DomainDnsCnameRecordFields`; read and write them as `value.name`.
@@ -1245,30 +1222,30 @@ public struct DomainFields: FieldSet {
 public typealias DomainDnsCnameRecord = Model<DomainDnsCnameRecordFields>
 
 /// The properties of a `DomainDnsCnameRecord`, inherited ones included.
-public struct DomainDnsCnameRecordFields: FieldSet {
+public enum DomainDnsCnameRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>,
+        canonicalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsCnameRecord",
         base: DomainDnsRecord.self,
-        fields: DomainDnsCnameRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl"),
+            canonicalName: Field("canonicalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let canonicalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.canonicalName = Field("canonicalName")
-    }
 }
 
 /// Requests for one `DomainDnsCnameRecord`: `request()` reads, updates or deletes it.
@@ -1297,32 +1274,32 @@ public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsMxRecord = Model<DomainDnsMxRecordFields>
 
 /// The properties of a `DomainDnsMxRecord`, inherited ones included.
-public struct DomainDnsMxRecordFields: FieldSet {
+public enum DomainDnsMxRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>,
+        mailExchange: Field<String>,
+        preference: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsMxRecord",
         base: DomainDnsRecord.self,
-        fields: DomainDnsMxRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl"),
+            mailExchange: Field("mailExchange"),
+            preference: Field("preference")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let mailExchange: Field<String>
-    public let preference: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.mailExchange = Field("mailExchange")
-        self.preference = Field("preference")
-    }
 }
 
 /// Requests for one `DomainDnsMxRecord`: `request()` reads, updates or deletes it.
@@ -1351,7 +1328,16 @@ public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsRecord = Model<DomainDnsRecordFields>
 
 /// The properties of a `DomainDnsRecord`, inherited ones included.
-public struct DomainDnsRecordFields: FieldSet {
+public enum DomainDnsRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsRecord",
         base: Entity.self,
@@ -1362,24 +1348,15 @@ public struct DomainDnsRecordFields: FieldSet {
             DomainDnsTxtRecord.self,
             DomainDnsUnavailableRecord.self,
         ],
-        fields: DomainDnsRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-    }
 }
 
 /// Requests for one `DomainDnsRecord`: `request()` reads, updates or deletes it.
@@ -1408,40 +1385,40 @@ public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsSrvRecord = Model<DomainDnsSrvRecordFields>
 
 /// The properties of a `DomainDnsSrvRecord`, inherited ones included.
-public struct DomainDnsSrvRecordFields: FieldSet {
+public enum DomainDnsSrvRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>,
+        nameTarget: Field<String>,
+        port: Field<Int32>,
+        priority: Field<Int32>,
+        `protocol`: Field<String>,
+        service: Field<String>,
+        weight: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsSrvRecord",
         base: DomainDnsRecord.self,
-        fields: DomainDnsSrvRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl"),
+            nameTarget: Field("nameTarget"),
+            port: Field("port"),
+            priority: Field("priority"),
+            protocol: Field("protocol"),
+            service: Field("service"),
+            weight: Field("weight")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let nameTarget: Field<String>
-    public let port: Field<Int32>
-    public let priority: Field<Int32>
-    public let `protocol`: Field<String>
-    public let service: Field<String>
-    public let weight: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.nameTarget = Field("nameTarget")
-        self.port = Field("port")
-        self.priority = Field("priority")
-        self.protocol = Field("protocol")
-        self.service = Field("service")
-        self.weight = Field("weight")
-    }
 }
 
 /// Requests for one `DomainDnsSrvRecord`: `request()` reads, updates or deletes it.
@@ -1470,30 +1447,30 @@ public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsTxtRecord = Model<DomainDnsTxtRecordFields>
 
 /// The properties of a `DomainDnsTxtRecord`, inherited ones included.
-public struct DomainDnsTxtRecordFields: FieldSet {
+public enum DomainDnsTxtRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>,
+        text: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsTxtRecord",
         base: DomainDnsRecord.self,
-        fields: DomainDnsTxtRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl"),
+            text: Field("text")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let text: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.text = Field("text")
-    }
 }
 
 /// Requests for one `DomainDnsTxtRecord`: `request()` reads, updates or deletes it.
@@ -1522,30 +1499,30 @@ public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsUnavailableRecord = Model<DomainDnsUnavailableRecordFields>
 
 /// The properties of a `DomainDnsUnavailableRecord`, inherited ones included.
-public struct DomainDnsUnavailableRecordFields: FieldSet {
+public enum DomainDnsUnavailableRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isOptional: Field<Bool>,
+        label: Field<String>,
+        recordType: Field<String>,
+        supportedService: Field<String>,
+        ttl: Field<Int32>,
+        description: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainDnsUnavailableRecord",
         base: DomainDnsRecord.self,
-        fields: DomainDnsUnavailableRecordFields()
+        fields: (
+            id: Field("id"),
+            isOptional: Field("isOptional"),
+            label: Field("label"),
+            recordType: Field("recordType"),
+            supportedService: Field("supportedService"),
+            ttl: Field("ttl"),
+            description: Field("description")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isOptional: Field<Bool>
-    public let label: Field<String>
-    public let recordType: Field<String>
-    public let supportedService: Field<String>
-    public let ttl: Field<Int32>
-    public let description: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isOptional = Field("isOptional")
-        self.label = Field("label")
-        self.recordType = Field("recordType")
-        self.supportedService = Field("supportedService")
-        self.ttl = Field("ttl")
-        self.description = Field("description")
-    }
 }
 
 /// Requests for one `DomainDnsUnavailableRecord`: `request()` reads, updates or deletes it.
@@ -1574,20 +1551,14 @@ public struct DomainDnsUnavailableRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainIdentitySource = Model<DomainIdentitySourceFields>
 
 /// The properties of a `DomainIdentitySource`, inherited ones included.
-public struct DomainIdentitySourceFields: FieldSet {
+public enum DomainIdentitySourceFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, domainName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.domainIdentitySource",
         base: IdentitySource.self,
-        fields: DomainIdentitySourceFields()
+        fields: (displayName: Field("displayName"), domainName: Field("domainName")) as Table
     )
-
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-    }
 }
 
 /// Requests for one `Domain`: `request()` reads, updates or deletes it.
@@ -1676,17 +1647,17 @@ public struct DomainRequestBuilder: ModelRequestBuilder {
 public typealias DomainState = Model<DomainStateFields>
 
 /// The properties of a `DomainState`, inherited ones included.
-public struct DomainStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.domainState", fields: DomainStateFields())
-    public let lastActionDateTime: Field<Date>
-    public let operation: Field<String>
-    public let status: Field<String>
+public enum DomainStateFields: FieldSet {
+    public typealias Table = (lastActionDateTime: Field<Date>, operation: Field<String>, status: Field<String>)
 
-    private init() {
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.operation = Field("operation")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.domainState",
+        fields: (
+            lastActionDateTime: Field("lastActionDateTime"),
+            operation: Field("operation"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.driftStatus`.
@@ -1712,23 +1683,23 @@ extension DriftStatus {
 public typealias DriftedProperty = Model<DriftedPropertyFields>
 
 /// The properties of a `DriftedProperty`, inherited ones included.
-public struct DriftedPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driftedProperty", fields: DriftedPropertyFields())
+///
+/// - `currentValue`, `desiredValue`, `propertyName`: Set by the service: read it, do not send it.
+public enum DriftedPropertyFields: FieldSet {
+    public typealias Table = (
+        currentValue: Field<JSONValue>,
+        desiredValue: Field<JSONValue>,
+        propertyName: Field<String>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let currentValue: Field<JSONValue>
-
-    /// Set by the service: read it, do not send it.
-    public let desiredValue: Field<JSONValue>
-
-    /// Set by the service: read it, do not send it.
-    public let propertyName: Field<String>
-
-    private init() {
-        self.currentValue = Field("currentValue")
-        self.desiredValue = Field("desiredValue")
-        self.propertyName = Field("propertyName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.driftedProperty",
+        fields: (
+            currentValue: Field("currentValue"),
+            desiredValue: Field("desiredValue"),
+            propertyName: Field("propertyName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DriveFields`; read and write them as `value.name`.
@@ -1738,74 +1709,65 @@ public struct DriftedPropertyFields: FieldSet {
 public typealias Drive = Model<DriveFields>
 
 /// The properties of a `Drive`, inherited ones included.
-public struct DriveFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.drive", base: BaseItem.self, fields: DriveFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `bundles`,
+///   `following`, `items`, `list`, `root`, `special`.
+public enum DriveFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        driveType: Field<String>,
+        owner: Field<IdentitySet>,
+        quota: Field<Quota>,
+        sharePointIds: Field<SharepointIds>,
+        system: Field<SystemFacet>,
+        bundles: Field<[DriveItem]>,
+        following: Field<[DriveItem]>,
+        items: Field<[DriveItem]>,
+        list: Field<List>,
+        root: Field<DriveItem>,
+        special: Field<[DriveItem]>
+    )
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let driveType: Field<String>
-    public let owner: Field<IdentitySet>
-    public let quota: Field<Quota>
-    public let sharePointIds: Field<SharepointIds>
-    public let system: Field<SystemFacet>
-
-    /// Present when the request expanded it (`expand("bundles")`).
-    public let bundles: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("following")`).
-    public let following: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("list")`).
-    public let list: Field<List>
-
-    /// Present when the request expanded it (`expand("root")`).
-    public let root: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("special")`).
-    public let special: Field<[DriveItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.driveType = Field("driveType")
-        self.owner = Field("owner")
-        self.quota = Field("quota")
-        self.sharePointIds = Field("sharePointIds")
-        self.system = Field("system")
-        self.bundles = Field("bundles")
-        self.following = Field("following")
-        self.items = Field("items")
-        self.list = Field("list")
-        self.root = Field("root")
-        self.special = Field("special")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.drive",
+        base: BaseItem.self,
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            driveType: Field("driveType"),
+            owner: Field("owner"),
+            quota: Field("quota"),
+            sharePointIds: Field("sharePointIds"),
+            system: Field("system"),
+            bundles: Field("bundles"),
+            following: Field("following"),
+            items: Field("items"),
+            list: Field("list"),
+            root: Field("root"),
+            special: Field("special")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DriveItemFields`; read and write them as `value.name`.
@@ -1815,122 +1777,107 @@ public struct DriveFields: FieldSet {
 public typealias DriveItem = Model<DriveItemFields>
 
 /// The properties of a `DriveItem`, inherited ones included.
-public struct DriveItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveItem", base: BaseItem.self, fields: DriveItemFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+///   `children`, `listItem`, `permissions`, `retentionLabel`, `subscriptions`, `thumbnails`, `versions`, `workbook`.
+public enum DriveItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        audio: Field<Audio>,
+        bundle: Field<Bundle>,
+        cTag: Field<String>,
+        deleted: Field<Deleted>,
+        file: Field<File>,
+        fileSystemInfo: Field<FileSystemInfo>,
+        folder: Field<Folder>,
+        image: Field<Image>,
+        location: Field<GeoCoordinates>,
+        malware: Field<Malware>,
+        package: Field<Package>,
+        pendingOperations: Field<PendingOperations>,
+        photo: Field<Photo>,
+        publication: Field<PublicationFacet>,
+        remoteItem: Field<RemoteItem>,
+        root: Field<Root>,
+        searchResult: Field<SearchResult>,
+        shared: Field<Shared>,
+        sharepointIds: Field<SharepointIds>,
+        size: Field<Int64>,
+        specialFolder: Field<SpecialFolder>,
+        video: Field<Video>,
+        webDavUrl: Field<String>,
+        analytics: Field<ItemAnalytics>,
+        children: Field<[DriveItem]>,
+        listItem: Field<ListItem>,
+        permissions: Field<[Permission]>,
+        retentionLabel: Field<ItemRetentionLabel>,
+        subscriptions: Field<[Subscription]>,
+        thumbnails: Field<[ThumbnailSet]>,
+        versions: Field<[DriveItemVersion]>,
+        workbook: Field<Workbook>
+    )
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let audio: Field<Audio>
-    public let bundle: Field<Bundle>
-    public let cTag: Field<String>
-    public let deleted: Field<Deleted>
-    public let file: Field<File>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let folder: Field<Folder>
-    public let image: Field<Image>
-    public let location: Field<GeoCoordinates>
-    public let malware: Field<Malware>
-    public let package: Field<Package>
-    public let pendingOperations: Field<PendingOperations>
-    public let photo: Field<Photo>
-    public let publication: Field<PublicationFacet>
-    public let remoteItem: Field<RemoteItem>
-    public let root: Field<Root>
-    public let searchResult: Field<SearchResult>
-    public let shared: Field<Shared>
-    public let sharepointIds: Field<SharepointIds>
-    public let size: Field<Int64>
-    public let specialFolder: Field<SpecialFolder>
-    public let video: Field<Video>
-    public let webDavUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("analytics")`).
-    public let analytics: Field<ItemAnalytics>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("listItem")`).
-    public let listItem: Field<ListItem>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("retentionLabel")`).
-    public let retentionLabel: Field<ItemRetentionLabel>
-
-    /// Present when the request expanded it (`expand("subscriptions")`).
-    public let subscriptions: Field<[Subscription]>
-
-    /// Present when the request expanded it (`expand("thumbnails")`).
-    public let thumbnails: Field<[ThumbnailSet]>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[DriveItemVersion]>
-
-    /// Present when the request expanded it (`expand("workbook")`).
-    public let workbook: Field<Workbook>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.audio = Field("audio")
-        self.bundle = Field("bundle")
-        self.cTag = Field("cTag")
-        self.deleted = Field("deleted")
-        self.file = Field("file")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.folder = Field("folder")
-        self.image = Field("image")
-        self.location = Field("location")
-        self.malware = Field("malware")
-        self.package = Field("package")
-        self.pendingOperations = Field("pendingOperations")
-        self.photo = Field("photo")
-        self.publication = Field("publication")
-        self.remoteItem = Field("remoteItem")
-        self.root = Field("root")
-        self.searchResult = Field("searchResult")
-        self.shared = Field("shared")
-        self.sharepointIds = Field("sharepointIds")
-        self.size = Field("size")
-        self.specialFolder = Field("specialFolder")
-        self.video = Field("video")
-        self.webDavUrl = Field("webDavUrl")
-        self.analytics = Field("analytics")
-        self.children = Field("children")
-        self.listItem = Field("listItem")
-        self.permissions = Field("permissions")
-        self.retentionLabel = Field("retentionLabel")
-        self.subscriptions = Field("subscriptions")
-        self.thumbnails = Field("thumbnails")
-        self.versions = Field("versions")
-        self.workbook = Field("workbook")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItem",
+        base: BaseItem.self,
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            audio: Field("audio"),
+            bundle: Field("bundle"),
+            cTag: Field("cTag"),
+            deleted: Field("deleted"),
+            file: Field("file"),
+            fileSystemInfo: Field("fileSystemInfo"),
+            folder: Field("folder"),
+            image: Field("image"),
+            location: Field("location"),
+            malware: Field("malware"),
+            package: Field("package"),
+            pendingOperations: Field("pendingOperations"),
+            photo: Field("photo"),
+            publication: Field("publication"),
+            remoteItem: Field("remoteItem"),
+            root: Field("root"),
+            searchResult: Field("searchResult"),
+            shared: Field("shared"),
+            sharepointIds: Field("sharepointIds"),
+            size: Field("size"),
+            specialFolder: Field("specialFolder"),
+            video: Field("video"),
+            webDavUrl: Field("webDavUrl"),
+            analytics: Field("analytics"),
+            children: Field("children"),
+            listItem: Field("listItem"),
+            permissions: Field("permissions"),
+            retentionLabel: Field("retentionLabel"),
+            subscriptions: Field("subscriptions"),
+            thumbnails: Field("thumbnails"),
+            versions: Field("versions"),
+            workbook: Field("workbook")
+        ) as Table
+    )
 }
 
 /// Requests for one `DriveItem`: `request()` reads, updates or deletes it.
@@ -2259,15 +2206,13 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
 public typealias DriveItemSource = Model<DriveItemSourceFields>
 
 /// The properties of a `DriveItemSource`, inherited ones included.
-public struct DriveItemSourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveItemSource", fields: DriveItemSourceFields())
-    public let application: Field<DriveItemSourceApplication>
-    public let externalId: Field<String>
+public enum DriveItemSourceFields: FieldSet {
+    public typealias Table = (application: Field<DriveItemSourceApplication>, externalId: Field<String>)
 
-    private init() {
-        self.application = Field("application")
-        self.externalId = Field("externalId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemSource",
+        fields: (application: Field("application"), externalId: Field("externalId")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.driveItemSourceApplication`.
@@ -2321,27 +2266,27 @@ extension DriveItemSourceApplication {
 public typealias DriveItemUploadableProperties = Model<DriveItemUploadablePropertiesFields>
 
 /// The properties of a `DriveItemUploadableProperties`, inherited ones included.
-public struct DriveItemUploadablePropertiesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.driveItemUploadableProperties",
-        fields: DriveItemUploadablePropertiesFields()
+public enum DriveItemUploadablePropertiesFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        driveItemSource: Field<DriveItemSource>,
+        fileSize: Field<Int64>,
+        fileSystemInfo: Field<FileSystemInfo>,
+        mediaSource: Field<MediaSource>,
+        name: Field<String>
     )
 
-    public let description: Field<String>
-    public let driveItemSource: Field<DriveItemSource>
-    public let fileSize: Field<Int64>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let mediaSource: Field<MediaSource>
-    public let name: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.driveItemSource = Field("driveItemSource")
-        self.fileSize = Field("fileSize")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.mediaSource = Field("mediaSource")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveItemUploadableProperties",
+        fields: (
+            description: Field("description"),
+            driveItemSource: Field("driveItemSource"),
+            fileSize: Field("fileSize"),
+            fileSystemInfo: Field("fileSystemInfo"),
+            mediaSource: Field("mediaSource"),
+            name: Field("name")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `DriveItemVersionFields`; read and write them as `value.name`.
@@ -2351,26 +2296,26 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
 public typealias DriveItemVersion = Model<DriveItemVersionFields>
 
 /// The properties of a `DriveItemVersion`, inherited ones included.
-public struct DriveItemVersionFields: FieldSet {
+public enum DriveItemVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publication: Field<PublicationFacet>,
+        size: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveItemVersion",
         base: BaseItemVersion.self,
-        fields: DriveItemVersionFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publication: Field("publication"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-    public let size: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-        self.size = Field("size")
-    }
 }
 
 /// Requests for one `DriveItemVersion`: `request()` reads, updates or deletes it.
@@ -2414,32 +2359,32 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
 public typealias DriveProtectionRule = Model<DriveProtectionRuleFields>
 
 /// The properties of a `DriveProtectionRule`, inherited ones included.
-public struct DriveProtectionRuleFields: FieldSet {
+public enum DriveProtectionRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        isAutoApplyEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionRuleStatus>,
+        driveExpression: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: DriveProtectionRuleFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            isAutoApplyEnabled: Field("isAutoApplyEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            driveExpression: Field("driveExpression")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-    public let driveExpression: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.driveExpression = Field("driveExpression")
-    }
 }

@@ -49,46 +49,44 @@ public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
 public typealias DriveProtectionUnit = Model<DriveProtectionUnitFields>
 
 /// The properties of a `DriveProtectionUnit`, inherited ones included.
-public struct DriveProtectionUnitFields: FieldSet {
+///
+/// - `displayName`, `email`: Set by the service: read it, do not send it.
+public enum DriveProtectionUnitFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        offboardRequestedDateTime: Field<Date>,
+        policyId: Field<String>,
+        protectionSources: Field<ProtectionSource>,
+        status: Field<ProtectionUnitStatus>,
+        directoryObjectId: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: DriveProtectionUnitFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            offboardRequestedDateTime: Field("offboardRequestedDateTime"),
+            policyId: Field("policyId"),
+            protectionSources: Field("protectionSources"),
+            status: Field("status"),
+            directoryObjectId: Field("directoryObjectId"),
+            displayName: Field("displayName"),
+            email: Field("email")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-    public let directoryObjectId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let email: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-        self.directoryObjectId = Field("directoryObjectId")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-    }
 }
 
 /// Requests for one `DriveProtectionUnit`: `request()` reads, updates or deletes it.
@@ -136,36 +134,36 @@ public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias DriveProtectionUnitsBulkAdditionJob = Model<DriveProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `DriveProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
+public enum DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionUnitsBulkJobStatus>,
+        directoryObjectIds: Field<[String]>,
+        drives: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: DriveProtectionUnitsBulkAdditionJobFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            directoryObjectIds: Field("directoryObjectIds"),
+            drives: Field("drives")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let directoryObjectIds: Field<[String]>
-    public let drives: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.drives = Field("drives")
-    }
 }
 
 /// Requests for one `DriveProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
@@ -197,17 +195,13 @@ public struct DriveProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBui
 public typealias DriveRecipient = Model<DriveRecipientFields>
 
 /// The properties of a `DriveRecipient`, inherited ones included.
-public struct DriveRecipientFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.driveRecipient", fields: DriveRecipientFields())
-    public let alias: Field<String>
-    public let email: Field<String>
-    public let objectId: Field<String>
+public enum DriveRecipientFields: FieldSet {
+    public typealias Table = (alias: Field<String>, email: Field<String>, objectId: Field<String>)
 
-    private init() {
-        self.alias = Field("alias")
-        self.email = Field("email")
-        self.objectId = Field("objectId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.driveRecipient",
+        fields: (alias: Field("alias"), email: Field("email"), objectId: Field("objectId")) as Table
+    )
 }
 
 /// Requests for one `Drive`: `request()` reads, updates or deletes it.
@@ -305,43 +299,39 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
 public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
 
 /// The properties of a `DriveRestoreArtifact`, inherited ones included.
-public struct DriveRestoreArtifactFields: FieldSet {
+///
+/// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum DriveRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completionDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        error: Field<PublicError>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        restorePoint: Field<RestorePoint>,
+        restoredSiteId: Field<String>,
+        restoredSiteName: Field<String>,
+        restoredSiteWebUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveRestoreArtifact",
         base: RestoreArtifactBase.self,
-        fields: DriveRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            completionDateTime: Field("completionDateTime"),
+            destinationType: Field("destinationType"),
+            error: Field("error"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            restorePoint: Field("restorePoint"),
+            restoredSiteId: Field("restoredSiteId"),
+            restoredSiteName: Field("restoredSiteName"),
+            restoredSiteWebUrl: Field("restoredSiteWebUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredSiteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredSiteId = Field("restoredSiteId")
-        self.restoredSiteName = Field("restoredSiteName")
-        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
-    }
 }
 
 /// Requests for one `DriveRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -377,46 +367,46 @@ public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias DriveRestoreArtifactsBulkAdditionRequest = Model<DriveRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `DriveRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+public enum DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionTimePeriod: Field<TimePeriod>,
+        protectionUnitIds: Field<[String]>,
+        restorePointPreference: Field<RestorePointPreference>,
+        status: Field<RestoreArtifactsBulkRequestStatus>,
+        tags: Field<RestorePointTags>,
+        directoryObjectIds: Field<[String]>,
+        drives: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.driveRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: DriveRestoreArtifactsBulkAdditionRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            destinationType: Field("destinationType"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionTimePeriod: Field("protectionTimePeriod"),
+            protectionUnitIds: Field("protectionUnitIds"),
+            restorePointPreference: Field("restorePointPreference"),
+            status: Field("status"),
+            tags: Field("tags"),
+            directoryObjectIds: Field("directoryObjectIds"),
+            drives: Field("drives")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let directoryObjectIds: Field<[String]>
-    public let drives: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.drives = Field("drives")
-    }
 }
 
 /// Requests for one `DriveRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
@@ -466,30 +456,30 @@ public struct DropInPlaceModeFields: FieldSet {
 public typealias EBookInstallSummary = Model<EBookInstallSummaryFields>
 
 /// The properties of a `EBookInstallSummary`, inherited ones included.
-public struct EBookInstallSummaryFields: FieldSet {
+public enum EBookInstallSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        failedDeviceCount: Field<Int32>,
+        failedUserCount: Field<Int32>,
+        installedDeviceCount: Field<Int32>,
+        installedUserCount: Field<Int32>,
+        notInstalledDeviceCount: Field<Int32>,
+        notInstalledUserCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.eBookInstallSummary",
         base: Entity.self,
-        fields: EBookInstallSummaryFields()
+        fields: (
+            id: Field("id"),
+            failedDeviceCount: Field("failedDeviceCount"),
+            failedUserCount: Field("failedUserCount"),
+            installedDeviceCount: Field("installedDeviceCount"),
+            installedUserCount: Field("installedUserCount"),
+            notInstalledDeviceCount: Field("notInstalledDeviceCount"),
+            notInstalledUserCount: Field("notInstalledUserCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let failedDeviceCount: Field<Int32>
-    public let failedUserCount: Field<Int32>
-    public let installedDeviceCount: Field<Int32>
-    public let installedUserCount: Field<Int32>
-    public let notInstalledDeviceCount: Field<Int32>
-    public let notInstalledUserCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.failedDeviceCount = Field("failedDeviceCount")
-        self.failedUserCount = Field("failedUserCount")
-        self.installedDeviceCount = Field("installedDeviceCount")
-        self.installedUserCount = Field("installedUserCount")
-        self.notInstalledDeviceCount = Field("notInstalledDeviceCount")
-        self.notInstalledUserCount = Field("notInstalledUserCount")
-    }
 }
 
 /// Requests for one `EBookInstallSummary`: `request()` reads, updates or deletes it.
@@ -518,17 +508,16 @@ public struct EBookInstallSummaryRequestBuilder: ModelRequestBuilder {
 public typealias Edge = Model<EdgeFields>
 
 /// The properties of a `Edge`, inherited ones included.
-public struct EdgeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.edge", base: Entity.self, fields: EdgeFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `internetExplorerMode`.
+public enum EdgeFields: FieldSet {
+    public typealias Table = (id: Field<String>, internetExplorerMode: Field<InternetExplorerMode>)
 
-    /// Present when the request expanded it (`expand("internetExplorerMode")`).
-    public let internetExplorerMode: Field<InternetExplorerMode>
-
-    private init() {
-        self.id = Field("id")
-        self.internetExplorerMode = Field("internetExplorerMode")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.edge",
+        base: Entity.self,
+        fields: (id: Field("id"), internetExplorerMode: Field("internetExplorerMode")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.edgeCookiePolicy`.
@@ -673,61 +662,51 @@ public struct EditActionFields: FieldSet {
 public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfigurationFields>
 
 /// The properties of a `EditionUpgradeConfiguration`, inherited ones included.
-public struct EditionUpgradeConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum EditionUpgradeConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        license: Field<String>,
+        licenseType: Field<EditionUpgradeLicenseType>,
+        productKey: Field<String>,
+        targetEdition: Field<Windows10EditionType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.editionUpgradeConfiguration",
         base: DeviceConfiguration.self,
-        fields: EditionUpgradeConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            license: Field("license"),
+            licenseType: Field("licenseType"),
+            productKey: Field("productKey"),
+            targetEdition: Field("targetEdition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let license: Field<String>
-    public let licenseType: Field<EditionUpgradeLicenseType>
-    public let productKey: Field<String>
-    public let targetEdition: Field<Windows10EditionType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.license = Field("license")
-        self.licenseType = Field("licenseType")
-        self.productKey = Field("productKey")
-        self.targetEdition = Field("targetEdition")
-    }
 }
 
 /// Requests for one `EditionUpgradeConfiguration`: `request()` reads, updates or deletes it.
@@ -882,21 +861,21 @@ public typealias EducationAiFeedbackAudienceEngagementSettings =
     Model<EducationAiFeedbackAudienceEngagementSettingsFields>
 
 /// The properties of a `EducationAiFeedbackAudienceEngagementSettings`, inherited ones included.
-public struct EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackAudienceEngagementSettings",
-        fields: EducationAiFeedbackAudienceEngagementSettingsFields()
+public enum EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
+    public typealias Table = (
+        areEngagementStrategiesEnabled: Field<Bool>,
+        isCallToActionEnabled: Field<Bool>,
+        isEmotionalAndIntellectualAppealEnabled: Field<Bool>
     )
 
-    public let areEngagementStrategiesEnabled: Field<Bool>
-    public let isCallToActionEnabled: Field<Bool>
-    public let isEmotionalAndIntellectualAppealEnabled: Field<Bool>
-
-    private init() {
-        self.areEngagementStrategiesEnabled = Field("areEngagementStrategiesEnabled")
-        self.isCallToActionEnabled = Field("isCallToActionEnabled")
-        self.isEmotionalAndIntellectualAppealEnabled = Field("isEmotionalAndIntellectualAppealEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackAudienceEngagementSettings",
+        fields: (
+            areEngagementStrategiesEnabled: Field("areEngagementStrategiesEnabled"),
+            isCallToActionEnabled: Field("isCallToActionEnabled"),
+            isEmotionalAndIntellectualAppealEnabled: Field("isEmotionalAndIntellectualAppealEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationAiFeedbackContentSettingsFields`; read and write them as `value.name`.
@@ -906,21 +885,21 @@ public struct EducationAiFeedbackAudienceEngagementSettingsFields: FieldSet {
 public typealias EducationAiFeedbackContentSettings = Model<EducationAiFeedbackContentSettingsFields>
 
 /// The properties of a `EducationAiFeedbackContentSettings`, inherited ones included.
-public struct EducationAiFeedbackContentSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackContentSettings",
-        fields: EducationAiFeedbackContentSettingsFields()
+public enum EducationAiFeedbackContentSettingsFields: FieldSet {
+    public typealias Table = (
+        isMessageClarityEnabled: Field<Bool>,
+        isQualityOfInformationEnabled: Field<Bool>,
+        isSpeechOrganizationEnabled: Field<Bool>
     )
 
-    public let isMessageClarityEnabled: Field<Bool>
-    public let isQualityOfInformationEnabled: Field<Bool>
-    public let isSpeechOrganizationEnabled: Field<Bool>
-
-    private init() {
-        self.isMessageClarityEnabled = Field("isMessageClarityEnabled")
-        self.isQualityOfInformationEnabled = Field("isQualityOfInformationEnabled")
-        self.isSpeechOrganizationEnabled = Field("isSpeechOrganizationEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackContentSettings",
+        fields: (
+            isMessageClarityEnabled: Field("isMessageClarityEnabled"),
+            isQualityOfInformationEnabled: Field("isQualityOfInformationEnabled"),
+            isSpeechOrganizationEnabled: Field("isSpeechOrganizationEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationAiFeedbackCriteriaFields`; read and write them as `value.name`.
@@ -930,19 +909,16 @@ public struct EducationAiFeedbackContentSettingsFields: FieldSet {
 public typealias EducationAiFeedbackCriteria = Model<EducationAiFeedbackCriteriaFields>
 
 /// The properties of a `EducationAiFeedbackCriteria`, inherited ones included.
-public struct EducationAiFeedbackCriteriaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackCriteria",
-        fields: EducationAiFeedbackCriteriaFields()
+public enum EducationAiFeedbackCriteriaFields: FieldSet {
+    public typealias Table = (
+        aiFeedbackSettings: Field<EducationAiFeedbackSettings>,
+        speechType: Field<EducationSpeechType>
     )
 
-    public let aiFeedbackSettings: Field<EducationAiFeedbackSettings>
-    public let speechType: Field<EducationSpeechType>
-
-    private init() {
-        self.aiFeedbackSettings = Field("aiFeedbackSettings")
-        self.speechType = Field("speechType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackCriteria",
+        fields: (aiFeedbackSettings: Field("aiFeedbackSettings"), speechType: Field("speechType")) as Table
+    )
 }
 
 /// Its properties are listed in `EducationAiFeedbackDeliverySettingsFields`; read and write them as `value.name`.
@@ -952,21 +928,21 @@ public struct EducationAiFeedbackCriteriaFields: FieldSet {
 public typealias EducationAiFeedbackDeliverySettings = Model<EducationAiFeedbackDeliverySettingsFields>
 
 /// The properties of a `EducationAiFeedbackDeliverySettings`, inherited ones included.
-public struct EducationAiFeedbackDeliverySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackDeliverySettings",
-        fields: EducationAiFeedbackDeliverySettingsFields()
+public enum EducationAiFeedbackDeliverySettingsFields: FieldSet {
+    public typealias Table = (
+        areRhetoricalTechniquesEnabled: Field<Bool>,
+        isLanguageUseEnabled: Field<Bool>,
+        isStyleEnabled: Field<Bool>
     )
 
-    public let areRhetoricalTechniquesEnabled: Field<Bool>
-    public let isLanguageUseEnabled: Field<Bool>
-    public let isStyleEnabled: Field<Bool>
-
-    private init() {
-        self.areRhetoricalTechniquesEnabled = Field("areRhetoricalTechniquesEnabled")
-        self.isLanguageUseEnabled = Field("isLanguageUseEnabled")
-        self.isStyleEnabled = Field("isStyleEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackDeliverySettings",
+        fields: (
+            areRhetoricalTechniquesEnabled: Field("areRhetoricalTechniquesEnabled"),
+            isLanguageUseEnabled: Field("isLanguageUseEnabled"),
+            isStyleEnabled: Field("isStyleEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationAiFeedbackSettingsFields`; read and write them as `value.name`.
@@ -976,21 +952,21 @@ public struct EducationAiFeedbackDeliverySettingsFields: FieldSet {
 public typealias EducationAiFeedbackSettings = Model<EducationAiFeedbackSettingsFields>
 
 /// The properties of a `EducationAiFeedbackSettings`, inherited ones included.
-public struct EducationAiFeedbackSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationAiFeedbackSettings",
-        fields: EducationAiFeedbackSettingsFields()
+public enum EducationAiFeedbackSettingsFields: FieldSet {
+    public typealias Table = (
+        audienceEngagementSettings: Field<EducationAiFeedbackAudienceEngagementSettings>,
+        contentSettings: Field<EducationAiFeedbackContentSettings>,
+        deliverySettings: Field<EducationAiFeedbackDeliverySettings>
     )
 
-    public let audienceEngagementSettings: Field<EducationAiFeedbackAudienceEngagementSettings>
-    public let contentSettings: Field<EducationAiFeedbackContentSettings>
-    public let deliverySettings: Field<EducationAiFeedbackDeliverySettings>
-
-    private init() {
-        self.audienceEngagementSettings = Field("audienceEngagementSettings")
-        self.contentSettings = Field("contentSettings")
-        self.deliverySettings = Field("deliverySettings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationAiFeedbackSettings",
+        fields: (
+            audienceEngagementSettings: Field("audienceEngagementSettings"),
+            contentSettings: Field("contentSettings"),
+            deliverySettings: Field("deliverySettings")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationAssignmentFields`; read and write them as `value.name`.
@@ -1000,114 +976,84 @@ public struct EducationAiFeedbackSettingsFields: FieldSet {
 public typealias EducationAssignment = Model<EducationAssignmentFields>
 
 /// The properties of a `EducationAssignment`, inherited ones included.
-public struct EducationAssignmentFields: FieldSet {
+///
+/// - `assignDateTime`, `assignedDateTime`, `createdBy`, `createdDateTime`, `feedbackResourcesFolderUrl`,
+///   `lastModifiedBy`, `lastModifiedDateTime`, `resourcesFolderUrl`, `status`, `webUrl`: Set by the service: read it,
+///   do not send it.
+/// - Present when the request expanded them (`expand("name")`): `categories`, `gradingCategory`, `gradingScheme`,
+///   `resources`, `rubric`, `submissions`.
+public enum EducationAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        addedStudentAction: Field<EducationAddedStudentAction>,
+        addToCalendarAction: Field<EducationAddToCalendarOptions>,
+        allowLateSubmissions: Field<Bool>,
+        allowStudentsToAddResourcesToSubmission: Field<Bool>,
+        assignDateTime: Field<Date>,
+        assignedDateTime: Field<Date>,
+        assignTo: Field<EducationAssignmentRecipient>,
+        classId: Field<String>,
+        closeDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        dueDateTime: Field<Date>,
+        feedbackResourcesFolderUrl: Field<String>,
+        grading: Field<EducationAssignmentGradeType>,
+        instructions: Field<EducationItemBody>,
+        languageTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        moduleUrl: Field<String>,
+        notificationChannelUrl: Field<String>,
+        resourcesFolderUrl: Field<String>,
+        status: Field<EducationAssignmentStatus>,
+        webUrl: Field<String>,
+        categories: Field<[EducationCategory]>,
+        gradingCategory: Field<EducationGradingCategory>,
+        gradingScheme: Field<EducationGradingScheme>,
+        resources: Field<[EducationAssignmentResource]>,
+        rubric: Field<EducationRubric>,
+        submissions: Field<[EducationSubmission]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignment",
         base: Entity.self,
-        fields: EducationAssignmentFields()
+        fields: (
+            id: Field("id"),
+            addedStudentAction: Field("addedStudentAction"),
+            addToCalendarAction: Field("addToCalendarAction"),
+            allowLateSubmissions: Field("allowLateSubmissions"),
+            allowStudentsToAddResourcesToSubmission: Field("allowStudentsToAddResourcesToSubmission"),
+            assignDateTime: Field("assignDateTime"),
+            assignedDateTime: Field("assignedDateTime"),
+            assignTo: Field("assignTo"),
+            classId: Field("classId"),
+            closeDateTime: Field("closeDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            dueDateTime: Field("dueDateTime"),
+            feedbackResourcesFolderUrl: Field("feedbackResourcesFolderUrl"),
+            grading: Field("grading"),
+            instructions: Field("instructions"),
+            languageTag: Field("languageTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            moduleUrl: Field("moduleUrl"),
+            notificationChannelUrl: Field("notificationChannelUrl"),
+            resourcesFolderUrl: Field("resourcesFolderUrl"),
+            status: Field("status"),
+            webUrl: Field("webUrl"),
+            categories: Field("categories"),
+            gradingCategory: Field("gradingCategory"),
+            gradingScheme: Field("gradingScheme"),
+            resources: Field("resources"),
+            rubric: Field("rubric"),
+            submissions: Field("submissions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let addedStudentAction: Field<EducationAddedStudentAction>
-    public let addToCalendarAction: Field<EducationAddToCalendarOptions>
-    public let allowLateSubmissions: Field<Bool>
-    public let allowStudentsToAddResourcesToSubmission: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let assignDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let assignedDateTime: Field<Date>
-
-    public let assignTo: Field<EducationAssignmentRecipient>
-    public let classId: Field<String>
-    public let closeDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-    public let dueDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let feedbackResourcesFolderUrl: Field<String>
-
-    public let grading: Field<EducationAssignmentGradeType>
-    public let instructions: Field<EducationItemBody>
-    public let languageTag: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let moduleUrl: Field<String>
-    public let notificationChannelUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationAssignmentStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[EducationCategory]>
-
-    /// Present when the request expanded it (`expand("gradingCategory")`).
-    public let gradingCategory: Field<EducationGradingCategory>
-
-    /// Present when the request expanded it (`expand("gradingScheme")`).
-    public let gradingScheme: Field<EducationGradingScheme>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationAssignmentResource]>
-
-    /// Present when the request expanded it (`expand("rubric")`).
-    public let rubric: Field<EducationRubric>
-
-    /// Present when the request expanded it (`expand("submissions")`).
-    public let submissions: Field<[EducationSubmission]>
-
-    private init() {
-        self.id = Field("id")
-        self.addedStudentAction = Field("addedStudentAction")
-        self.addToCalendarAction = Field("addToCalendarAction")
-        self.allowLateSubmissions = Field("allowLateSubmissions")
-        self.allowStudentsToAddResourcesToSubmission = Field("allowStudentsToAddResourcesToSubmission")
-        self.assignDateTime = Field("assignDateTime")
-        self.assignedDateTime = Field("assignedDateTime")
-        self.assignTo = Field("assignTo")
-        self.classId = Field("classId")
-        self.closeDateTime = Field("closeDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.dueDateTime = Field("dueDateTime")
-        self.feedbackResourcesFolderUrl = Field("feedbackResourcesFolderUrl")
-        self.grading = Field("grading")
-        self.instructions = Field("instructions")
-        self.languageTag = Field("languageTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.moduleUrl = Field("moduleUrl")
-        self.notificationChannelUrl = Field("notificationChannelUrl")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.categories = Field("categories")
-        self.gradingCategory = Field("gradingCategory")
-        self.gradingScheme = Field("gradingScheme")
-        self.resources = Field("resources")
-        self.rubric = Field("rubric")
-        self.submissions = Field("submissions")
-    }
 }
 
 /// Its properties are listed in `EducationAssignmentClassRecipientFields`; read and write them as `value.name`.
@@ -1135,26 +1081,26 @@ public struct EducationAssignmentClassRecipientFields: FieldSet {
 public typealias EducationAssignmentDefaults = Model<EducationAssignmentDefaultsFields>
 
 /// The properties of a `EducationAssignmentDefaults`, inherited ones included.
-public struct EducationAssignmentDefaultsFields: FieldSet {
+public enum EducationAssignmentDefaultsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        addedStudentAction: Field<EducationAddedStudentAction>,
+        addToCalendarAction: Field<EducationAddToCalendarOptions>,
+        dueTime: Field<TimeOfDay>,
+        notificationChannelUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentDefaults",
         base: Entity.self,
-        fields: EducationAssignmentDefaultsFields()
+        fields: (
+            id: Field("id"),
+            addedStudentAction: Field("addedStudentAction"),
+            addToCalendarAction: Field("addToCalendarAction"),
+            dueTime: Field("dueTime"),
+            notificationChannelUrl: Field("notificationChannelUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let addedStudentAction: Field<EducationAddedStudentAction>
-    public let addToCalendarAction: Field<EducationAddToCalendarOptions>
-    public let dueTime: Field<TimeOfDay>
-    public let notificationChannelUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.addedStudentAction = Field("addedStudentAction")
-        self.addToCalendarAction = Field("addToCalendarAction")
-        self.dueTime = Field("dueTime")
-        self.notificationChannelUrl = Field("notificationChannelUrl")
-    }
 }
 
 /// Requests for one `EducationAssignmentDefaults`: `request()` reads, updates or deletes it.
@@ -1185,20 +1131,14 @@ public struct EducationAssignmentDefaultsRequestBuilder: ModelRequestBuilder {
 public typealias EducationAssignmentGrade = Model<EducationAssignmentGradeFields>
 
 /// The properties of a `EducationAssignmentGrade`, inherited ones included.
-public struct EducationAssignmentGradeFields: FieldSet {
+public enum EducationAssignmentGradeFields: FieldSet {
+    public typealias Table = (gradedBy: Field<IdentitySet>, gradedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentGrade",
         derived: [EducationAssignmentPointsGrade.self],
-        fields: EducationAssignmentGradeFields()
+        fields: (gradedBy: Field("gradedBy"), gradedDateTime: Field("gradedDateTime")) as Table
     )
-
-    public let gradedBy: Field<IdentitySet>
-    public let gradedDateTime: Field<Date>
-
-    private init() {
-        self.gradedBy = Field("gradedBy")
-        self.gradedDateTime = Field("gradedDateTime")
-    }
 }
 
 /// Its properties are listed in `EducationAssignmentGradeTypeFields`; read and write them as `value.name`.
@@ -1268,22 +1208,14 @@ public struct EducationAssignmentIndividualRecipientFields: FieldSet {
 public typealias EducationAssignmentPointsGrade = Model<EducationAssignmentPointsGradeFields>
 
 /// The properties of a `EducationAssignmentPointsGrade`, inherited ones included.
-public struct EducationAssignmentPointsGradeFields: FieldSet {
+public enum EducationAssignmentPointsGradeFields: FieldSet {
+    public typealias Table = (gradedBy: Field<IdentitySet>, gradedDateTime: Field<Date>, points: Field<Float>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentPointsGrade",
         base: EducationAssignmentGrade.self,
-        fields: EducationAssignmentPointsGradeFields()
+        fields: (gradedBy: Field("gradedBy"), gradedDateTime: Field("gradedDateTime"), points: Field("points")) as Table
     )
-
-    public let gradedBy: Field<IdentitySet>
-    public let gradedDateTime: Field<Date>
-    public let points: Field<Float>
-
-    private init() {
-        self.gradedBy = Field("gradedBy")
-        self.gradedDateTime = Field("gradedDateTime")
-        self.points = Field("points")
-    }
 }
 
 /// Its properties are listed in `EducationAssignmentPointsGradeTypeFields`; read and write them as `value.name`.
@@ -1439,26 +1371,26 @@ extension CollectionRequestBuilder where Item == EducationAssignmentRequestBuild
 public typealias EducationAssignmentResource = Model<EducationAssignmentResourceFields>
 
 /// The properties of a `EducationAssignmentResource`, inherited ones included.
-public struct EducationAssignmentResourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `dependentResources`.
+public enum EducationAssignmentResourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        distributeForStudentWork: Field<Bool>,
+        resource: Field<EducationResource>,
+        dependentResources: Field<[EducationAssignmentResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentResource",
         base: Entity.self,
-        fields: EducationAssignmentResourceFields()
+        fields: (
+            id: Field("id"),
+            distributeForStudentWork: Field("distributeForStudentWork"),
+            resource: Field("resource"),
+            dependentResources: Field("dependentResources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let distributeForStudentWork: Field<Bool>
-    public let resource: Field<EducationResource>
-
-    /// Present when the request expanded it (`expand("dependentResources")`).
-    public let dependentResources: Field<[EducationAssignmentResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.distributeForStudentWork = Field("distributeForStudentWork")
-        self.resource = Field("resource")
-        self.dependentResources = Field("dependentResources")
-    }
 }
 
 /// Requests for one `EducationAssignmentResource`: `request()` reads, updates or deletes it.
@@ -1496,32 +1428,29 @@ public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
 public typealias EducationAssignmentSettings = Model<EducationAssignmentSettingsFields>
 
 /// The properties of a `EducationAssignmentSettings`, inherited ones included.
-public struct EducationAssignmentSettingsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `defaultGradingScheme`, `gradingCategories`,
+///   `gradingSchemes`.
+public enum EducationAssignmentSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        submissionAnimationDisabled: Field<Bool>,
+        defaultGradingScheme: Field<EducationGradingScheme>,
+        gradingCategories: Field<[EducationGradingCategory]>,
+        gradingSchemes: Field<[EducationGradingScheme]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationAssignmentSettings",
         base: Entity.self,
-        fields: EducationAssignmentSettingsFields()
+        fields: (
+            id: Field("id"),
+            submissionAnimationDisabled: Field("submissionAnimationDisabled"),
+            defaultGradingScheme: Field("defaultGradingScheme"),
+            gradingCategories: Field("gradingCategories"),
+            gradingSchemes: Field("gradingSchemes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let submissionAnimationDisabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("defaultGradingScheme")`).
-    public let defaultGradingScheme: Field<EducationGradingScheme>
-
-    /// Present when the request expanded it (`expand("gradingCategories")`).
-    public let gradingCategories: Field<[EducationGradingCategory]>
-
-    /// Present when the request expanded it (`expand("gradingSchemes")`).
-    public let gradingSchemes: Field<[EducationGradingScheme]>
-
-    private init() {
-        self.id = Field("id")
-        self.submissionAnimationDisabled = Field("submissionAnimationDisabled")
-        self.defaultGradingScheme = Field("defaultGradingScheme")
-        self.gradingCategories = Field("gradingCategories")
-        self.gradingSchemes = Field("gradingSchemes")
-    }
 }
 
 /// Requests for one `EducationAssignmentSettings`: `request()` reads, updates or deletes it.
@@ -1592,20 +1521,14 @@ extension EducationAssignmentStatus {
 public typealias EducationCategory = Model<EducationCategoryFields>
 
 /// The properties of a `EducationCategory`, inherited ones included.
-public struct EducationCategoryFields: FieldSet {
+public enum EducationCategoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationCategory",
         base: Entity.self,
-        fields: EducationCategoryFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `EducationCategory`: `request()` reads, updates or deletes it.

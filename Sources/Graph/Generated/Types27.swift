@@ -11,37 +11,31 @@ import Foundation
 public typealias EducationChannelResource = Model<EducationChannelResourceFields>
 
 /// The properties of a `EducationChannelResource`, inherited ones included.
-public struct EducationChannelResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationChannelResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationChannelResource",
         base: EducationResource.self,
-        fields: EducationChannelResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            url: Field("url")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let url: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `EducationClassFields`; read and write them as `value.name`.
@@ -51,78 +45,63 @@ public struct EducationChannelResourceFields: FieldSet {
 public typealias EducationClass = Model<EducationClassFields>
 
 /// The properties of a `EducationClass`, inherited ones included.
-public struct EducationClassFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignmentCategories`, `assignmentDefaults`,
+///   `assignments`, `assignmentSettings`, `group`, `members`, `modules`, `schools`, `teachers`.
+public enum EducationClassFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        classCode: Field<String>,
+        course: Field<EducationCourse>,
+        createdBy: Field<IdentitySet>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalId: Field<String>,
+        externalName: Field<String>,
+        externalSource: Field<EducationExternalSource>,
+        externalSourceDetail: Field<String>,
+        grade: Field<String>,
+        mailNickname: Field<String>,
+        term: Field<EducationTerm>,
+        assignmentCategories: Field<[EducationCategory]>,
+        assignmentDefaults: Field<EducationAssignmentDefaults>,
+        assignments: Field<[EducationAssignment]>,
+        assignmentSettings: Field<EducationAssignmentSettings>,
+        group: Field<Group>,
+        members: Field<[EducationUser]>,
+        modules: Field<[EducationModule]>,
+        schools: Field<[EducationSchool]>,
+        teachers: Field<[EducationUser]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationClass",
         base: Entity.self,
-        fields: EducationClassFields()
+        fields: (
+            id: Field("id"),
+            classCode: Field("classCode"),
+            course: Field("course"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalId: Field("externalId"),
+            externalName: Field("externalName"),
+            externalSource: Field("externalSource"),
+            externalSourceDetail: Field("externalSourceDetail"),
+            grade: Field("grade"),
+            mailNickname: Field("mailNickname"),
+            term: Field("term"),
+            assignmentCategories: Field("assignmentCategories"),
+            assignmentDefaults: Field("assignmentDefaults"),
+            assignments: Field("assignments"),
+            assignmentSettings: Field("assignmentSettings"),
+            group: Field("group"),
+            members: Field("members"),
+            modules: Field("modules"),
+            schools: Field("schools"),
+            teachers: Field("teachers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let classCode: Field<String>
-    public let course: Field<EducationCourse>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let externalName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let grade: Field<String>
-    public let mailNickname: Field<String>
-    public let term: Field<EducationTerm>
-
-    /// Present when the request expanded it (`expand("assignmentCategories")`).
-    public let assignmentCategories: Field<[EducationCategory]>
-
-    /// Present when the request expanded it (`expand("assignmentDefaults")`).
-    public let assignmentDefaults: Field<EducationAssignmentDefaults>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EducationAssignment]>
-
-    /// Present when the request expanded it (`expand("assignmentSettings")`).
-    public let assignmentSettings: Field<EducationAssignmentSettings>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[EducationUser]>
-
-    /// Present when the request expanded it (`expand("modules")`).
-    public let modules: Field<[EducationModule]>
-
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
-
-    /// Present when the request expanded it (`expand("teachers")`).
-    public let teachers: Field<[EducationUser]>
-
-    private init() {
-        self.id = Field("id")
-        self.classCode = Field("classCode")
-        self.course = Field("course")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.externalName = Field("externalName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.grade = Field("grade")
-        self.mailNickname = Field("mailNickname")
-        self.term = Field("term")
-        self.assignmentCategories = Field("assignmentCategories")
-        self.assignmentDefaults = Field("assignmentDefaults")
-        self.assignments = Field("assignments")
-        self.assignmentSettings = Field("assignmentSettings")
-        self.group = Field("group")
-        self.members = Field("members")
-        self.modules = Field("modules")
-        self.schools = Field("schools")
-        self.teachers = Field("teachers")
-    }
 }
 
 /// Requests for one `EducationClass`: `request()` reads, updates or deletes it.
@@ -226,21 +205,25 @@ extension CollectionRequestBuilder where Item == EducationClassRequestBuilder {
 public typealias EducationCourse = Model<EducationCourseFields>
 
 /// The properties of a `EducationCourse`, inherited ones included.
-public struct EducationCourseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationCourse", fields: EducationCourseFields())
-    public let courseNumber: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let subject: Field<String>
+public enum EducationCourseFields: FieldSet {
+    public typealias Table = (
+        courseNumber: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalId: Field<String>,
+        subject: Field<String>
+    )
 
-    private init() {
-        self.courseNumber = Field("courseNumber")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.subject = Field("subject")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationCourse",
+        fields: (
+            courseNumber: Field("courseNumber"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalId: Field("externalId"),
+            subject: Field("subject")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationExcelResourceFields`; read and write them as `value.name`.
@@ -250,37 +233,31 @@ public struct EducationCourseFields: FieldSet {
 public typealias EducationExcelResource = Model<EducationExcelResourceFields>
 
 /// The properties of a `EducationExcelResource`, inherited ones included.
-public struct EducationExcelResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationExcelResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        fileUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationExcelResource",
         base: EducationResource.self,
-        fields: EducationExcelResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            fileUrl: Field("fileUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
 }
 
 /// Its properties are listed in `EducationExternalResourceFields`; read and write them as `value.name`.
@@ -290,37 +267,31 @@ public struct EducationExcelResourceFields: FieldSet {
 public typealias EducationExternalResource = Model<EducationExternalResourceFields>
 
 /// The properties of a `EducationExternalResource`, inherited ones included.
-public struct EducationExternalResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationExternalResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationExternalResource",
         base: EducationResource.self,
-        fields: EducationExternalResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.educationExternalSource`.
@@ -346,17 +317,21 @@ extension EducationExternalSource {
 public typealias EducationFeedback = Model<EducationFeedbackFields>
 
 /// The properties of a `EducationFeedback`, inherited ones included.
-public struct EducationFeedbackFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationFeedback", fields: EducationFeedbackFields())
-    public let feedbackBy: Field<IdentitySet>
-    public let feedbackDateTime: Field<Date>
-    public let text: Field<EducationItemBody>
+public enum EducationFeedbackFields: FieldSet {
+    public typealias Table = (
+        feedbackBy: Field<IdentitySet>,
+        feedbackDateTime: Field<Date>,
+        text: Field<EducationItemBody>
+    )
 
-    private init() {
-        self.feedbackBy = Field("feedbackBy")
-        self.feedbackDateTime = Field("feedbackDateTime")
-        self.text = Field("text")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationFeedback",
+        fields: (
+            feedbackBy: Field("feedbackBy"),
+            feedbackDateTime: Field("feedbackDateTime"),
+            text: Field("text")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationFeedbackOutcomeFields`; read and write them as `value.name`.
@@ -366,26 +341,26 @@ public struct EducationFeedbackFields: FieldSet {
 public typealias EducationFeedbackOutcome = Model<EducationFeedbackOutcomeFields>
 
 /// The properties of a `EducationFeedbackOutcome`, inherited ones included.
-public struct EducationFeedbackOutcomeFields: FieldSet {
+public enum EducationFeedbackOutcomeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        feedback: Field<EducationFeedback>,
+        publishedFeedback: Field<EducationFeedback>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationFeedbackOutcome",
         base: EducationOutcome.self,
-        fields: EducationFeedbackOutcomeFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            feedback: Field("feedback"),
+            publishedFeedback: Field("publishedFeedback")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let feedback: Field<EducationFeedback>
-    public let publishedFeedback: Field<EducationFeedback>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.feedback = Field("feedback")
-        self.publishedFeedback = Field("publishedFeedback")
-    }
 }
 
 /// Requests for one `EducationFeedbackOutcome`: `request()` reads, updates or deletes it.
@@ -414,26 +389,26 @@ public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
 public typealias EducationFeedbackResourceOutcome = Model<EducationFeedbackResourceOutcomeFields>
 
 /// The properties of a `EducationFeedbackResourceOutcome`, inherited ones included.
-public struct EducationFeedbackResourceOutcomeFields: FieldSet {
+public enum EducationFeedbackResourceOutcomeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        feedbackResource: Field<EducationResource>,
+        resourceStatus: Field<EducationFeedbackResourceOutcomeStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationFeedbackResourceOutcome",
         base: EducationOutcome.self,
-        fields: EducationFeedbackResourceOutcomeFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            feedbackResource: Field("feedbackResource"),
+            resourceStatus: Field("resourceStatus")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let feedbackResource: Field<EducationResource>
-    public let resourceStatus: Field<EducationFeedbackResourceOutcomeStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.feedbackResource = Field("feedbackResource")
-        self.resourceStatus = Field("resourceStatus")
-    }
 }
 
 /// Requests for one `EducationFeedbackResourceOutcome`: `request()` reads, updates or deletes it.
@@ -488,37 +463,31 @@ extension EducationFeedbackResourceOutcomeStatus {
 public typealias EducationFileResource = Model<EducationFileResourceFields>
 
 /// The properties of a `EducationFileResource`, inherited ones included.
-public struct EducationFileResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationFileResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        fileUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationFileResource",
         base: EducationResource.self,
-        fields: EducationFileResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            fileUrl: Field("fileUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.educationGender`.
@@ -546,22 +515,18 @@ extension EducationGender {
 public typealias EducationGradingCategory = Model<EducationGradingCategoryFields>
 
 /// The properties of a `EducationGradingCategory`, inherited ones included.
-public struct EducationGradingCategoryFields: FieldSet {
+public enum EducationGradingCategoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, percentageWeight: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationGradingCategory",
         base: Entity.self,
-        fields: EducationGradingCategoryFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            percentageWeight: Field("percentageWeight")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let percentageWeight: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.percentageWeight = Field("percentageWeight")
-    }
 }
 
 /// Requests for one `EducationGradingCategory`: `request()` reads, updates or deletes it.
@@ -590,24 +555,24 @@ public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
 public typealias EducationGradingScheme = Model<EducationGradingSchemeFields>
 
 /// The properties of a `EducationGradingScheme`, inherited ones included.
-public struct EducationGradingSchemeFields: FieldSet {
+public enum EducationGradingSchemeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        grades: Field<[EducationGradingSchemeGrade]>,
+        hidePointsDuringGrading: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationGradingScheme",
         base: Entity.self,
-        fields: EducationGradingSchemeFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            grades: Field("grades"),
+            hidePointsDuringGrading: Field("hidePointsDuringGrading")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let grades: Field<[EducationGradingSchemeGrade]>
-    public let hidePointsDuringGrading: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.grades = Field("grades")
-        self.hidePointsDuringGrading = Field("hidePointsDuringGrading")
-    }
 }
 
 /// Its properties are listed in `EducationGradingSchemeGradeFields`; read and write them as `value.name`.
@@ -617,21 +582,17 @@ public struct EducationGradingSchemeFields: FieldSet {
 public typealias EducationGradingSchemeGrade = Model<EducationGradingSchemeGradeFields>
 
 /// The properties of a `EducationGradingSchemeGrade`, inherited ones included.
-public struct EducationGradingSchemeGradeFields: FieldSet {
+public enum EducationGradingSchemeGradeFields: FieldSet {
+    public typealias Table = (defaultPercentage: Field<Float>, displayName: Field<String>, minPercentage: Field<Float>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationGradingSchemeGrade",
-        fields: EducationGradingSchemeGradeFields()
+        fields: (
+            defaultPercentage: Field("defaultPercentage"),
+            displayName: Field("displayName"),
+            minPercentage: Field("minPercentage")
+        ) as Table
     )
-
-    public let defaultPercentage: Field<Float>
-    public let displayName: Field<String>
-    public let minPercentage: Field<Float>
-
-    private init() {
-        self.defaultPercentage = Field("defaultPercentage")
-        self.displayName = Field("displayName")
-        self.minPercentage = Field("minPercentage")
-    }
 }
 
 /// Requests for one `EducationGradingScheme`: `request()` reads, updates or deletes it.
@@ -660,15 +621,13 @@ public struct EducationGradingSchemeRequestBuilder: ModelRequestBuilder {
 public typealias EducationItemBody = Model<EducationItemBodyFields>
 
 /// The properties of a `EducationItemBody`, inherited ones included.
-public struct EducationItemBodyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationItemBody", fields: EducationItemBodyFields())
-    public let content: Field<String>
-    public let contentType: Field<BodyType>
+public enum EducationItemBodyFields: FieldSet {
+    public typealias Table = (content: Field<String>, contentType: Field<BodyType>)
 
-    private init() {
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationItemBody",
+        fields: (content: Field("content"), contentType: Field("contentType")) as Table
+    )
 }
 
 /// Its properties are listed in `EducationLinkResourceFields`; read and write them as `value.name`.
@@ -678,37 +637,31 @@ public struct EducationItemBodyFields: FieldSet {
 public typealias EducationLinkResource = Model<EducationLinkResourceFields>
 
 /// The properties of a `EducationLinkResource`, inherited ones included.
-public struct EducationLinkResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationLinkResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        link: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationLinkResource",
         base: EducationResource.self,
-        fields: EducationLinkResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            link: Field("link")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let link: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.link = Field("link")
-    }
 }
 
 /// Its properties are listed in `EducationLinkedAssignmentResourceFields`; read and write them as `value.name`.
@@ -718,37 +671,31 @@ public struct EducationLinkResourceFields: FieldSet {
 public typealias EducationLinkedAssignmentResource = Model<EducationLinkedAssignmentResourceFields>
 
 /// The properties of a `EducationLinkedAssignmentResource`, inherited ones included.
-public struct EducationLinkedAssignmentResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationLinkedAssignmentResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationLinkedAssignmentResource",
         base: EducationResource.self,
-        fields: EducationLinkedAssignmentResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            url: Field("url")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let url: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `EducationMediaResourceFields`; read and write them as `value.name`.
@@ -758,37 +705,31 @@ public struct EducationLinkedAssignmentResourceFields: FieldSet {
 public typealias EducationMediaResource = Model<EducationMediaResourceFields>
 
 /// The properties of a `EducationMediaResource`, inherited ones included.
-public struct EducationMediaResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationMediaResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        fileUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationMediaResource",
         base: EducationResource.self,
-        fields: EducationMediaResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            fileUrl: Field("fileUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
 }
 
 /// Its properties are listed in `EducationModuleFields`; read and write them as `value.name`.
@@ -798,53 +739,42 @@ public struct EducationMediaResourceFields: FieldSet {
 public typealias EducationModule = Model<EducationModuleFields>
 
 /// The properties of a `EducationModule`, inherited ones included.
-public struct EducationModuleFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `resourcesFolderUrl`, `status`: Set by
+///   the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `resources`.
+public enum EducationModuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isPinned: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        resourcesFolderUrl: Field<String>,
+        status: Field<EducationModuleStatus>,
+        resources: Field<[EducationModuleResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationModule",
         base: Entity.self,
-        fields: EducationModuleFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isPinned: Field("isPinned"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            resourcesFolderUrl: Field("resourcesFolderUrl"),
+            status: Field("status"),
+            resources: Field("resources")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isPinned: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationModuleStatus>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationModuleResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isPinned = Field("isPinned")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.status = Field("status")
-        self.resources = Field("resources")
-    }
 }
 
 /// Requests for one `EducationModule`: `request()` reads, updates or deletes it.
@@ -912,20 +842,14 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
 public typealias EducationModuleResource = Model<EducationModuleResourceFields>
 
 /// The properties of a `EducationModuleResource`, inherited ones included.
-public struct EducationModuleResourceFields: FieldSet {
+public enum EducationModuleResourceFields: FieldSet {
+    public typealias Table = (id: Field<String>, resource: Field<EducationResource>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationModuleResource",
         base: Entity.self,
-        fields: EducationModuleResourceFields()
+        fields: (id: Field("id"), resource: Field("resource")) as Table
     )
-
-    public let id: Field<String>
-    public let resource: Field<EducationResource>
-
-    private init() {
-        self.id = Field("id")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `EducationModuleResource`: `request()` reads, updates or deletes it.
@@ -992,27 +916,27 @@ public struct EducationOnPremisesInfoFields: FieldSet {
 public typealias EducationOrganization = Model<EducationOrganizationFields>
 
 /// The properties of a `EducationOrganization`, inherited ones included.
-public struct EducationOrganizationFields: FieldSet {
+public enum EducationOrganizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalSource: Field<EducationExternalSource>,
+        externalSourceDetail: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationOrganization",
         base: Entity.self,
         derived: [EducationSchool.self],
-        fields: EducationOrganizationFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalSource: Field("externalSource"),
+            externalSourceDetail: Field("externalSourceDetail")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-    }
 }
 
 /// Requests for one `EducationOrganization`: `request()` reads, updates or deletes it.
@@ -1043,7 +967,9 @@ public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
 public typealias EducationOutcome = Model<EducationOutcomeFields>
 
 /// The properties of a `EducationOutcome`, inherited ones included.
-public struct EducationOutcomeFields: FieldSet {
+public enum EducationOutcomeFields: FieldSet {
+    public typealias Table = (id: Field<String>, lastModifiedBy: Field<IdentitySet>, lastModifiedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationOutcome",
         base: Entity.self,
@@ -1053,18 +979,12 @@ public struct EducationOutcomeFields: FieldSet {
             EducationPointsOutcome.self,
             EducationRubricOutcome.self,
         ],
-        fields: EducationOutcomeFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `EducationOutcome`: `request()` reads, updates or deletes it.
@@ -1093,26 +1013,26 @@ public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
 public typealias EducationPointsOutcome = Model<EducationPointsOutcomeFields>
 
 /// The properties of a `EducationPointsOutcome`, inherited ones included.
-public struct EducationPointsOutcomeFields: FieldSet {
+public enum EducationPointsOutcomeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        points: Field<EducationAssignmentPointsGrade>,
+        publishedPoints: Field<EducationAssignmentPointsGrade>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationPointsOutcome",
         base: EducationOutcome.self,
-        fields: EducationPointsOutcomeFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            points: Field("points"),
+            publishedPoints: Field("publishedPoints")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let points: Field<EducationAssignmentPointsGrade>
-    public let publishedPoints: Field<EducationAssignmentPointsGrade>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.points = Field("points")
-        self.publishedPoints = Field("publishedPoints")
-    }
 }
 
 /// Requests for one `EducationPointsOutcome`: `request()` reads, updates or deletes it.
@@ -1141,37 +1061,31 @@ public struct EducationPointsOutcomeRequestBuilder: ModelRequestBuilder {
 public typealias EducationPowerPointResource = Model<EducationPowerPointResourceFields>
 
 /// The properties of a `EducationPowerPointResource`, inherited ones included.
-public struct EducationPowerPointResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationPowerPointResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        fileUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationPowerPointResource",
         base: EducationResource.self,
-        fields: EducationPowerPointResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            fileUrl: Field("fileUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
 }
 
 /// Its properties are listed in `EducationResourceFields`; read and write them as `value.name`.
@@ -1183,7 +1097,18 @@ public struct EducationPowerPointResourceFields: FieldSet {
 public typealias EducationResource = Model<EducationResourceFields>
 
 /// The properties of a `EducationResource`, inherited ones included.
-public struct EducationResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationResource",
         derived: [
@@ -1199,30 +1124,14 @@ public struct EducationResourceFields: FieldSet {
             EducationTeamsAppResource.self,
             EducationWordResource.self,
         ],
-        fields: EducationResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Its properties are listed in `EducationRootFields`; read and write them as `value.name`.
@@ -1232,31 +1141,27 @@ public struct EducationResourceFields: FieldSet {
 public typealias EducationRoot = Model<EducationRootFields>
 
 /// The properties of a `EducationRoot`, inherited ones included.
-public struct EducationRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationRoot", fields: EducationRootFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `classes`, `me`, `reports`, `schools`, `users`.
+public enum EducationRootFields: FieldSet {
+    public typealias Table = (
+        classes: Field<[EducationClass]>,
+        me: Field<EducationUser>,
+        reports: Field<ReportsRoot>,
+        schools: Field<[EducationSchool]>,
+        users: Field<[EducationUser]>
+    )
 
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("me")`).
-    public let me: Field<EducationUser>
-
-    /// Present when the request expanded it (`expand("reports")`).
-    public let reports: Field<ReportsRoot>
-
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[EducationUser]>
-
-    private init() {
-        self.classes = Field("classes")
-        self.me = Field("me")
-        self.reports = Field("reports")
-        self.schools = Field("schools")
-        self.users = Field("users")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationRoot",
+        fields: (
+            classes: Field("classes"),
+            me: Field("me"),
+            reports: Field("reports"),
+            schools: Field("schools"),
+            users: Field("users")
+        ) as Table
+    )
 }
 
 /// Requests for one `EducationRoot`: `request()` reads, updates or deletes it.
@@ -1314,46 +1219,39 @@ public struct EducationRootRequestBuilder: ModelRequestBuilder {
 public typealias EducationRubric = Model<EducationRubricFields>
 
 /// The properties of a `EducationRubric`, inherited ones included.
-public struct EducationRubricFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationRubricFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<EducationItemBody>,
+        displayName: Field<String>,
+        grading: Field<EducationAssignmentGradeType>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        levels: Field<[RubricLevel]>,
+        qualities: Field<[RubricQuality]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationRubric",
         base: Entity.self,
-        fields: EducationRubricFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            grading: Field("grading"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            levels: Field("levels"),
+            qualities: Field("qualities")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<EducationItemBody>
-    public let displayName: Field<String>
-    public let grading: Field<EducationAssignmentGradeType>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let levels: Field<[RubricLevel]>
-    public let qualities: Field<[RubricQuality]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grading = Field("grading")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.levels = Field("levels")
-        self.qualities = Field("qualities")
-    }
 }
 
 /// Its properties are listed in `EducationRubricOutcomeFields`; read and write them as `value.name`.
@@ -1363,30 +1261,30 @@ public struct EducationRubricFields: FieldSet {
 public typealias EducationRubricOutcome = Model<EducationRubricOutcomeFields>
 
 /// The properties of a `EducationRubricOutcome`, inherited ones included.
-public struct EducationRubricOutcomeFields: FieldSet {
+public enum EducationRubricOutcomeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publishedRubricQualityFeedback: Field<[RubricQualityFeedbackModel]>,
+        publishedRubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>,
+        rubricQualityFeedback: Field<[RubricQualityFeedbackModel]>,
+        rubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationRubricOutcome",
         base: EducationOutcome.self,
-        fields: EducationRubricOutcomeFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publishedRubricQualityFeedback: Field("publishedRubricQualityFeedback"),
+            publishedRubricQualitySelectedLevels: Field("publishedRubricQualitySelectedLevels"),
+            rubricQualityFeedback: Field("rubricQualityFeedback"),
+            rubricQualitySelectedLevels: Field("rubricQualitySelectedLevels")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishedRubricQualityFeedback: Field<[RubricQualityFeedbackModel]>
-    public let publishedRubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
-    public let rubricQualityFeedback: Field<[RubricQualityFeedbackModel]>
-    public let rubricQualitySelectedLevels: Field<[RubricQualitySelectedColumnModel]>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishedRubricQualityFeedback = Field("publishedRubricQualityFeedback")
-        self.publishedRubricQualitySelectedLevels = Field("publishedRubricQualitySelectedLevels")
-        self.rubricQualityFeedback = Field("rubricQualityFeedback")
-        self.rubricQualitySelectedLevels = Field("rubricQualitySelectedLevels")
-    }
 }
 
 /// Requests for one `EducationRubricOutcome`: `request()` reads, updates or deletes it.
@@ -1434,60 +1332,56 @@ public struct EducationRubricRequestBuilder: ModelRequestBuilder {
 public typealias EducationSchool = Model<EducationSchoolFields>
 
 /// The properties of a `EducationSchool`, inherited ones included.
-public struct EducationSchoolFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `administrativeUnit`, `classes`, `users`.
+public enum EducationSchoolFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalSource: Field<EducationExternalSource>,
+        externalSourceDetail: Field<String>,
+        address: Field<PhysicalAddress>,
+        createdBy: Field<IdentitySet>,
+        externalId: Field<String>,
+        externalPrincipalId: Field<String>,
+        fax: Field<String>,
+        highestGrade: Field<String>,
+        lowestGrade: Field<String>,
+        phone: Field<String>,
+        principalEmail: Field<String>,
+        principalName: Field<String>,
+        schoolNumber: Field<String>,
+        administrativeUnit: Field<AdministrativeUnit>,
+        classes: Field<[EducationClass]>,
+        users: Field<[EducationUser]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationSchool",
         base: EducationOrganization.self,
-        fields: EducationSchoolFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalSource: Field("externalSource"),
+            externalSourceDetail: Field("externalSourceDetail"),
+            address: Field("address"),
+            createdBy: Field("createdBy"),
+            externalId: Field("externalId"),
+            externalPrincipalId: Field("externalPrincipalId"),
+            fax: Field("fax"),
+            highestGrade: Field("highestGrade"),
+            lowestGrade: Field("lowestGrade"),
+            phone: Field("phone"),
+            principalEmail: Field("principalEmail"),
+            principalName: Field("principalName"),
+            schoolNumber: Field("schoolNumber"),
+            administrativeUnit: Field("administrativeUnit"),
+            classes: Field("classes"),
+            users: Field("users")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let createdBy: Field<IdentitySet>
-    public let externalId: Field<String>
-    public let externalPrincipalId: Field<String>
-    public let fax: Field<String>
-    public let highestGrade: Field<String>
-    public let lowestGrade: Field<String>
-    public let phone: Field<String>
-    public let principalEmail: Field<String>
-    public let principalName: Field<String>
-    public let schoolNumber: Field<String>
-
-    /// Present when the request expanded it (`expand("administrativeUnit")`).
-    public let administrativeUnit: Field<AdministrativeUnit>
-
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[EducationUser]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.address = Field("address")
-        self.createdBy = Field("createdBy")
-        self.externalId = Field("externalId")
-        self.externalPrincipalId = Field("externalPrincipalId")
-        self.fax = Field("fax")
-        self.highestGrade = Field("highestGrade")
-        self.lowestGrade = Field("lowestGrade")
-        self.phone = Field("phone")
-        self.principalEmail = Field("principalEmail")
-        self.principalName = Field("principalName")
-        self.schoolNumber = Field("schoolNumber")
-        self.administrativeUnit = Field("administrativeUnit")
-        self.classes = Field("classes")
-        self.users = Field("users")
-    }
 }
 
 /// Requests for one `EducationSchool`: `request()` reads, updates or deletes it.
@@ -1571,19 +1465,16 @@ public struct EducationSpeakerCoachAudienceEngagementSettingsFields: FieldSet {
 public typealias EducationSpeakerCoachContentSettings = Model<EducationSpeakerCoachContentSettingsFields>
 
 /// The properties of a `EducationSpeakerCoachContentSettings`, inherited ones included.
-public struct EducationSpeakerCoachContentSettingsFields: FieldSet {
+public enum EducationSpeakerCoachContentSettingsFields: FieldSet {
+    public typealias Table = (isInclusivenessEnabled: Field<Bool>, isRepetitiveLanguageEnabled: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationSpeakerCoachContentSettings",
-        fields: EducationSpeakerCoachContentSettingsFields()
+        fields: (
+            isInclusivenessEnabled: Field("isInclusivenessEnabled"),
+            isRepetitiveLanguageEnabled: Field("isRepetitiveLanguageEnabled")
+        ) as Table
     )
-
-    public let isInclusivenessEnabled: Field<Bool>
-    public let isRepetitiveLanguageEnabled: Field<Bool>
-
-    private init() {
-        self.isInclusivenessEnabled = Field("isInclusivenessEnabled")
-        self.isRepetitiveLanguageEnabled = Field("isRepetitiveLanguageEnabled")
-    }
 }
 
 /// Its properties are listed in `EducationSpeakerCoachDeliverySettingsFields`; read and write them as `value.name`.
@@ -1594,23 +1485,23 @@ public struct EducationSpeakerCoachContentSettingsFields: FieldSet {
 public typealias EducationSpeakerCoachDeliverySettings = Model<EducationSpeakerCoachDeliverySettingsFields>
 
 /// The properties of a `EducationSpeakerCoachDeliverySettings`, inherited ones included.
-public struct EducationSpeakerCoachDeliverySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachDeliverySettings",
-        fields: EducationSpeakerCoachDeliverySettingsFields()
+public enum EducationSpeakerCoachDeliverySettingsFields: FieldSet {
+    public typealias Table = (
+        areFillerWordsEnabled: Field<Bool>,
+        isPaceEnabled: Field<Bool>,
+        isPitchEnabled: Field<Bool>,
+        isPronunciationEnabled: Field<Bool>
     )
 
-    public let areFillerWordsEnabled: Field<Bool>
-    public let isPaceEnabled: Field<Bool>
-    public let isPitchEnabled: Field<Bool>
-    public let isPronunciationEnabled: Field<Bool>
-
-    private init() {
-        self.areFillerWordsEnabled = Field("areFillerWordsEnabled")
-        self.isPaceEnabled = Field("isPaceEnabled")
-        self.isPitchEnabled = Field("isPitchEnabled")
-        self.isPronunciationEnabled = Field("isPronunciationEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSpeakerCoachDeliverySettings",
+        fields: (
+            areFillerWordsEnabled: Field("areFillerWordsEnabled"),
+            isPaceEnabled: Field("isPaceEnabled"),
+            isPitchEnabled: Field("isPitchEnabled"),
+            isPronunciationEnabled: Field("isPronunciationEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationSpeakerCoachSettingsFields`; read and write them as `value.name`.
@@ -1620,21 +1511,21 @@ public struct EducationSpeakerCoachDeliverySettingsFields: FieldSet {
 public typealias EducationSpeakerCoachSettings = Model<EducationSpeakerCoachSettingsFields>
 
 /// The properties of a `EducationSpeakerCoachSettings`, inherited ones included.
-public struct EducationSpeakerCoachSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.educationSpeakerCoachSettings",
-        fields: EducationSpeakerCoachSettingsFields()
+public enum EducationSpeakerCoachSettingsFields: FieldSet {
+    public typealias Table = (
+        audienceEngagementSettings: Field<EducationSpeakerCoachAudienceEngagementSettings>,
+        contentSettings: Field<EducationSpeakerCoachContentSettings>,
+        deliverySettings: Field<EducationSpeakerCoachDeliverySettings>
     )
 
-    public let audienceEngagementSettings: Field<EducationSpeakerCoachAudienceEngagementSettings>
-    public let contentSettings: Field<EducationSpeakerCoachContentSettings>
-    public let deliverySettings: Field<EducationSpeakerCoachDeliverySettings>
-
-    private init() {
-        self.audienceEngagementSettings = Field("audienceEngagementSettings")
-        self.contentSettings = Field("contentSettings")
-        self.deliverySettings = Field("deliverySettings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationSpeakerCoachSettings",
+        fields: (
+            audienceEngagementSettings: Field("audienceEngagementSettings"),
+            contentSettings: Field("contentSettings"),
+            deliverySettings: Field("deliverySettings")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationSpeakerProgressResourceFields`; read and write them as `value.name`.
@@ -1644,51 +1535,45 @@ public struct EducationSpeakerCoachSettingsFields: FieldSet {
 public typealias EducationSpeakerProgressResource = Model<EducationSpeakerProgressResourceFields>
 
 /// The properties of a `EducationSpeakerProgressResource`, inherited ones included.
-public struct EducationSpeakerProgressResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationSpeakerProgressResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        aiFeedbackCriteria: Field<EducationAiFeedbackCriteria>,
+        isAiFeedbackEnabled: Field<Bool>,
+        isVideoRequired: Field<Bool>,
+        maxRecordingAttempts: Field<Int32>,
+        presentationTitle: Field<String>,
+        recordingTimeLimitInMinutes: Field<Int32>,
+        showRehearsalReportToStudentBeforeMediaUpload: Field<Bool>,
+        speakerCoachSettings: Field<EducationSpeakerCoachSettings>,
+        spokenLanguageLocale: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationSpeakerProgressResource",
         base: EducationResource.self,
-        fields: EducationSpeakerProgressResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            aiFeedbackCriteria: Field("aiFeedbackCriteria"),
+            isAiFeedbackEnabled: Field("isAiFeedbackEnabled"),
+            isVideoRequired: Field("isVideoRequired"),
+            maxRecordingAttempts: Field("maxRecordingAttempts"),
+            presentationTitle: Field("presentationTitle"),
+            recordingTimeLimitInMinutes: Field("recordingTimeLimitInMinutes"),
+            showRehearsalReportToStudentBeforeMediaUpload: Field("showRehearsalReportToStudentBeforeMediaUpload"),
+            speakerCoachSettings: Field("speakerCoachSettings"),
+            spokenLanguageLocale: Field("spokenLanguageLocale")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let aiFeedbackCriteria: Field<EducationAiFeedbackCriteria>
-    public let isAiFeedbackEnabled: Field<Bool>
-    public let isVideoRequired: Field<Bool>
-    public let maxRecordingAttempts: Field<Int32>
-    public let presentationTitle: Field<String>
-    public let recordingTimeLimitInMinutes: Field<Int32>
-    public let showRehearsalReportToStudentBeforeMediaUpload: Field<Bool>
-    public let speakerCoachSettings: Field<EducationSpeakerCoachSettings>
-    public let spokenLanguageLocale: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.aiFeedbackCriteria = Field("aiFeedbackCriteria")
-        self.isAiFeedbackEnabled = Field("isAiFeedbackEnabled")
-        self.isVideoRequired = Field("isVideoRequired")
-        self.maxRecordingAttempts = Field("maxRecordingAttempts")
-        self.presentationTitle = Field("presentationTitle")
-        self.recordingTimeLimitInMinutes = Field("recordingTimeLimitInMinutes")
-        self.showRehearsalReportToStudentBeforeMediaUpload = Field("showRehearsalReportToStudentBeforeMediaUpload")
-        self.speakerCoachSettings = Field("speakerCoachSettings")
-        self.spokenLanguageLocale = Field("spokenLanguageLocale")
-    }
 }

@@ -29,23 +29,27 @@ extension EducationSpeechType {
 public typealias EducationStudent = Model<EducationStudentFields>
 
 /// The properties of a `EducationStudent`, inherited ones included.
-public struct EducationStudentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationStudent", fields: EducationStudentFields())
-    public let birthDate: Field<CalendarDate>
-    public let externalId: Field<String>
-    public let gender: Field<EducationGender>
-    public let grade: Field<String>
-    public let graduationYear: Field<String>
-    public let studentNumber: Field<String>
+public enum EducationStudentFields: FieldSet {
+    public typealias Table = (
+        birthDate: Field<CalendarDate>,
+        externalId: Field<String>,
+        gender: Field<EducationGender>,
+        grade: Field<String>,
+        graduationYear: Field<String>,
+        studentNumber: Field<String>
+    )
 
-    private init() {
-        self.birthDate = Field("birthDate")
-        self.externalId = Field("externalId")
-        self.gender = Field("gender")
-        self.grade = Field("grade")
-        self.graduationYear = Field("graduationYear")
-        self.studentNumber = Field("studentNumber")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationStudent",
+        fields: (
+            birthDate: Field("birthDate"),
+            externalId: Field("externalId"),
+            gender: Field("gender"),
+            grade: Field("grade"),
+            graduationYear: Field("graduationYear"),
+            studentNumber: Field("studentNumber")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationSubmissionFields`; read and write them as `value.name`.
@@ -55,97 +59,64 @@ public struct EducationStudentFields: FieldSet {
 public typealias EducationSubmission = Model<EducationSubmissionFields>
 
 /// The properties of a `EducationSubmission`, inherited ones included.
-public struct EducationSubmissionFields: FieldSet {
+///
+/// - `assignmentId`, `excusedBy`, `excusedDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `reassignedBy`,
+///   `reassignedDateTime`, `resourcesFolderUrl`, `returnedBy`, `returnedDateTime`, `status`, `submittedBy`,
+///   `submittedDateTime`, `unsubmittedBy`, `unsubmittedDateTime`, `webUrl`: Set by the service: read it, do not send
+///   it.
+/// - Present when the request expanded them (`expand("name")`): `outcomes`, `resources`, `submittedResources`.
+public enum EducationSubmissionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignmentId: Field<String>,
+        excusedBy: Field<IdentitySet>,
+        excusedDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        reassignedBy: Field<IdentitySet>,
+        reassignedDateTime: Field<Date>,
+        recipient: Field<EducationSubmissionRecipient>,
+        resourcesFolderUrl: Field<String>,
+        returnedBy: Field<IdentitySet>,
+        returnedDateTime: Field<Date>,
+        status: Field<EducationSubmissionStatus>,
+        submittedBy: Field<IdentitySet>,
+        submittedDateTime: Field<Date>,
+        unsubmittedBy: Field<IdentitySet>,
+        unsubmittedDateTime: Field<Date>,
+        webUrl: Field<String>,
+        outcomes: Field<[EducationOutcome]>,
+        resources: Field<[EducationSubmissionResource]>,
+        submittedResources: Field<[EducationSubmissionResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationSubmission",
         base: Entity.self,
-        fields: EducationSubmissionFields()
+        fields: (
+            id: Field("id"),
+            assignmentId: Field("assignmentId"),
+            excusedBy: Field("excusedBy"),
+            excusedDateTime: Field("excusedDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            reassignedBy: Field("reassignedBy"),
+            reassignedDateTime: Field("reassignedDateTime"),
+            recipient: Field("recipient"),
+            resourcesFolderUrl: Field("resourcesFolderUrl"),
+            returnedBy: Field("returnedBy"),
+            returnedDateTime: Field("returnedDateTime"),
+            status: Field("status"),
+            submittedBy: Field("submittedBy"),
+            submittedDateTime: Field("submittedDateTime"),
+            unsubmittedBy: Field("unsubmittedBy"),
+            unsubmittedDateTime: Field("unsubmittedDateTime"),
+            webUrl: Field("webUrl"),
+            outcomes: Field("outcomes"),
+            resources: Field("resources"),
+            submittedResources: Field("submittedResources")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let assignmentId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let excusedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let excusedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let reassignedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let reassignedDateTime: Field<Date>
-
-    public let recipient: Field<EducationSubmissionRecipient>
-
-    /// Set by the service: read it, do not send it.
-    public let resourcesFolderUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let returnedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let returnedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let status: Field<EducationSubmissionStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let submittedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let submittedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let unsubmittedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let unsubmittedDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("outcomes")`).
-    public let outcomes: Field<[EducationOutcome]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[EducationSubmissionResource]>
-
-    /// Present when the request expanded it (`expand("submittedResources")`).
-    public let submittedResources: Field<[EducationSubmissionResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentId = Field("assignmentId")
-        self.excusedBy = Field("excusedBy")
-        self.excusedDateTime = Field("excusedDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.reassignedBy = Field("reassignedBy")
-        self.reassignedDateTime = Field("reassignedDateTime")
-        self.recipient = Field("recipient")
-        self.resourcesFolderUrl = Field("resourcesFolderUrl")
-        self.returnedBy = Field("returnedBy")
-        self.returnedDateTime = Field("returnedDateTime")
-        self.status = Field("status")
-        self.submittedBy = Field("submittedBy")
-        self.submittedDateTime = Field("submittedDateTime")
-        self.unsubmittedBy = Field("unsubmittedBy")
-        self.unsubmittedDateTime = Field("unsubmittedDateTime")
-        self.webUrl = Field("webUrl")
-        self.outcomes = Field("outcomes")
-        self.resources = Field("resources")
-        self.submittedResources = Field("submittedResources")
-    }
 }
 
 /// Its properties are listed in `EducationSubmissionIndividualRecipientFields`; read and write them as `value.name`.
@@ -283,26 +254,26 @@ public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
 public typealias EducationSubmissionResource = Model<EducationSubmissionResourceFields>
 
 /// The properties of a `EducationSubmissionResource`, inherited ones included.
-public struct EducationSubmissionResourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `dependentResources`.
+public enum EducationSubmissionResourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignmentResourceUrl: Field<String>,
+        resource: Field<EducationResource>,
+        dependentResources: Field<[EducationSubmissionResource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationSubmissionResource",
         base: Entity.self,
-        fields: EducationSubmissionResourceFields()
+        fields: (
+            id: Field("id"),
+            assignmentResourceUrl: Field("assignmentResourceUrl"),
+            resource: Field("resource"),
+            dependentResources: Field("dependentResources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignmentResourceUrl: Field<String>
-    public let resource: Field<EducationResource>
-
-    /// Present when the request expanded it (`expand("dependentResources")`).
-    public let dependentResources: Field<[EducationSubmissionResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentResourceUrl = Field("assignmentResourceUrl")
-        self.resource = Field("resource")
-        self.dependentResources = Field("dependentResources")
-    }
 }
 
 /// Requests for one `EducationSubmissionResource`: `request()` reads, updates or deletes it.
@@ -372,15 +343,13 @@ extension EducationSubmissionStatus {
 public typealias EducationTeacher = Model<EducationTeacherFields>
 
 /// The properties of a `EducationTeacher`, inherited ones included.
-public struct EducationTeacherFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationTeacher", fields: EducationTeacherFields())
-    public let externalId: Field<String>
-    public let teacherNumber: Field<String>
+public enum EducationTeacherFields: FieldSet {
+    public typealias Table = (externalId: Field<String>, teacherNumber: Field<String>)
 
-    private init() {
-        self.externalId = Field("externalId")
-        self.teacherNumber = Field("teacherNumber")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationTeacher",
+        fields: (externalId: Field("externalId"), teacherNumber: Field("teacherNumber")) as Table
+    )
 }
 
 /// Its properties are listed in `EducationTeamsAppResourceFields`; read and write them as `value.name`.
@@ -390,43 +359,37 @@ public struct EducationTeacherFields: FieldSet {
 public typealias EducationTeamsAppResource = Model<EducationTeamsAppResourceFields>
 
 /// The properties of a `EducationTeamsAppResource`, inherited ones included.
-public struct EducationTeamsAppResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationTeamsAppResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        appIconWebUrl: Field<String>,
+        appId: Field<String>,
+        teamsEmbeddedContentUrl: Field<String>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationTeamsAppResource",
         base: EducationResource.self,
-        fields: EducationTeamsAppResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            appIconWebUrl: Field("appIconWebUrl"),
+            appId: Field("appId"),
+            teamsEmbeddedContentUrl: Field("teamsEmbeddedContentUrl"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let appIconWebUrl: Field<String>
-    public let appId: Field<String>
-    public let teamsEmbeddedContentUrl: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.appIconWebUrl = Field("appIconWebUrl")
-        self.appId = Field("appId")
-        self.teamsEmbeddedContentUrl = Field("teamsEmbeddedContentUrl")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Its properties are listed in `EducationTermFields`; read and write them as `value.name`.
@@ -436,19 +399,23 @@ public struct EducationTeamsAppResourceFields: FieldSet {
 public typealias EducationTerm = Model<EducationTermFields>
 
 /// The properties of a `EducationTerm`, inherited ones included.
-public struct EducationTermFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.educationTerm", fields: EducationTermFields())
-    public let displayName: Field<String>
-    public let endDate: Field<CalendarDate>
-    public let externalId: Field<String>
-    public let startDate: Field<CalendarDate>
+public enum EducationTermFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        endDate: Field<CalendarDate>,
+        externalId: Field<String>,
+        startDate: Field<CalendarDate>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.endDate = Field("endDate")
-        self.externalId = Field("externalId")
-        self.startDate = Field("startDate")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.educationTerm",
+        fields: (
+            displayName: Field("displayName"),
+            endDate: Field("endDate"),
+            externalId: Field("externalId"),
+            startDate: Field("startDate")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EducationUserFields`; read and write them as `value.name`.
@@ -458,106 +425,97 @@ public struct EducationTermFields: FieldSet {
 public typealias EducationUser = Model<EducationUserFields>
 
 /// The properties of a `EducationUser`, inherited ones included.
-public struct EducationUserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `classes`, `rubrics`, `schools`,
+///   `taughtClasses`, `user`.
+public enum EducationUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accountEnabled: Field<Bool>,
+        assignedLicenses: Field<[AssignedLicense]>,
+        assignedPlans: Field<[AssignedPlan]>,
+        businessPhones: Field<[String]>,
+        createdBy: Field<IdentitySet>,
+        department: Field<String>,
+        displayName: Field<String>,
+        externalSource: Field<EducationExternalSource>,
+        externalSourceDetail: Field<String>,
+        givenName: Field<String>,
+        mail: Field<String>,
+        mailingAddress: Field<PhysicalAddress>,
+        mailNickname: Field<String>,
+        middleName: Field<String>,
+        mobilePhone: Field<String>,
+        officeLocation: Field<String>,
+        onPremisesInfo: Field<EducationOnPremisesInfo>,
+        passwordPolicies: Field<String>,
+        passwordProfile: Field<PasswordProfile>,
+        preferredLanguage: Field<String>,
+        primaryRole: Field<EducationUserRole>,
+        provisionedPlans: Field<[ProvisionedPlan]>,
+        refreshTokensValidFromDateTime: Field<Date>,
+        relatedContacts: Field<[RelatedContact]>,
+        residenceAddress: Field<PhysicalAddress>,
+        showInAddressList: Field<Bool>,
+        student: Field<EducationStudent>,
+        surname: Field<String>,
+        teacher: Field<EducationTeacher>,
+        usageLocation: Field<String>,
+        userPrincipalName: Field<String>,
+        userType: Field<String>,
+        assignments: Field<[EducationAssignment]>,
+        classes: Field<[EducationClass]>,
+        rubrics: Field<[EducationRubric]>,
+        schools: Field<[EducationSchool]>,
+        taughtClasses: Field<[EducationClass]>,
+        user: Field<User>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationUser",
         base: Entity.self,
-        fields: EducationUserFields()
+        fields: (
+            id: Field("id"),
+            accountEnabled: Field("accountEnabled"),
+            assignedLicenses: Field("assignedLicenses"),
+            assignedPlans: Field("assignedPlans"),
+            businessPhones: Field("businessPhones"),
+            createdBy: Field("createdBy"),
+            department: Field("department"),
+            displayName: Field("displayName"),
+            externalSource: Field("externalSource"),
+            externalSourceDetail: Field("externalSourceDetail"),
+            givenName: Field("givenName"),
+            mail: Field("mail"),
+            mailingAddress: Field("mailingAddress"),
+            mailNickname: Field("mailNickname"),
+            middleName: Field("middleName"),
+            mobilePhone: Field("mobilePhone"),
+            officeLocation: Field("officeLocation"),
+            onPremisesInfo: Field("onPremisesInfo"),
+            passwordPolicies: Field("passwordPolicies"),
+            passwordProfile: Field("passwordProfile"),
+            preferredLanguage: Field("preferredLanguage"),
+            primaryRole: Field("primaryRole"),
+            provisionedPlans: Field("provisionedPlans"),
+            refreshTokensValidFromDateTime: Field("refreshTokensValidFromDateTime"),
+            relatedContacts: Field("relatedContacts"),
+            residenceAddress: Field("residenceAddress"),
+            showInAddressList: Field("showInAddressList"),
+            student: Field("student"),
+            surname: Field("surname"),
+            teacher: Field("teacher"),
+            usageLocation: Field("usageLocation"),
+            userPrincipalName: Field("userPrincipalName"),
+            userType: Field("userType"),
+            assignments: Field("assignments"),
+            classes: Field("classes"),
+            rubrics: Field("rubrics"),
+            schools: Field("schools"),
+            taughtClasses: Field("taughtClasses"),
+            user: Field("user")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accountEnabled: Field<Bool>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let businessPhones: Field<[String]>
-    public let createdBy: Field<IdentitySet>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let externalSource: Field<EducationExternalSource>
-    public let externalSourceDetail: Field<String>
-    public let givenName: Field<String>
-    public let mail: Field<String>
-    public let mailingAddress: Field<PhysicalAddress>
-    public let mailNickname: Field<String>
-    public let middleName: Field<String>
-    public let mobilePhone: Field<String>
-    public let officeLocation: Field<String>
-    public let onPremisesInfo: Field<EducationOnPremisesInfo>
-    public let passwordPolicies: Field<String>
-    public let passwordProfile: Field<PasswordProfile>
-    public let preferredLanguage: Field<String>
-    public let primaryRole: Field<EducationUserRole>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let refreshTokensValidFromDateTime: Field<Date>
-    public let relatedContacts: Field<[RelatedContact]>
-    public let residenceAddress: Field<PhysicalAddress>
-    public let showInAddressList: Field<Bool>
-    public let student: Field<EducationStudent>
-    public let surname: Field<String>
-    public let teacher: Field<EducationTeacher>
-    public let usageLocation: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<String>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EducationAssignment]>
-
-    /// Present when the request expanded it (`expand("classes")`).
-    public let classes: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("rubrics")`).
-    public let rubrics: Field<[EducationRubric]>
-
-    /// Present when the request expanded it (`expand("schools")`).
-    public let schools: Field<[EducationSchool]>
-
-    /// Present when the request expanded it (`expand("taughtClasses")`).
-    public let taughtClasses: Field<[EducationClass]>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.accountEnabled = Field("accountEnabled")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.assignedPlans = Field("assignedPlans")
-        self.businessPhones = Field("businessPhones")
-        self.createdBy = Field("createdBy")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.externalSource = Field("externalSource")
-        self.externalSourceDetail = Field("externalSourceDetail")
-        self.givenName = Field("givenName")
-        self.mail = Field("mail")
-        self.mailingAddress = Field("mailingAddress")
-        self.mailNickname = Field("mailNickname")
-        self.middleName = Field("middleName")
-        self.mobilePhone = Field("mobilePhone")
-        self.officeLocation = Field("officeLocation")
-        self.onPremisesInfo = Field("onPremisesInfo")
-        self.passwordPolicies = Field("passwordPolicies")
-        self.passwordProfile = Field("passwordProfile")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.primaryRole = Field("primaryRole")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.refreshTokensValidFromDateTime = Field("refreshTokensValidFromDateTime")
-        self.relatedContacts = Field("relatedContacts")
-        self.residenceAddress = Field("residenceAddress")
-        self.showInAddressList = Field("showInAddressList")
-        self.student = Field("student")
-        self.surname = Field("surname")
-        self.teacher = Field("teacher")
-        self.usageLocation = Field("usageLocation")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-        self.assignments = Field("assignments")
-        self.classes = Field("classes")
-        self.rubrics = Field("rubrics")
-        self.schools = Field("schools")
-        self.taughtClasses = Field("taughtClasses")
-        self.user = Field("user")
-    }
 }
 
 /// Requests for one `EducationUser`: `request()` reads, updates or deletes it.
@@ -651,37 +609,31 @@ extension EducationUserRole {
 public typealias EducationWordResource = Model<EducationWordResourceFields>
 
 /// The properties of a `EducationWordResource`, inherited ones included.
-public struct EducationWordResourceFields: FieldSet {
+///
+/// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
+///   it.
+public enum EducationWordResourceFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        fileUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.educationWordResource",
         base: EducationResource.self,
-        fields: EducationWordResourceFields()
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            fileUrl: Field("fileUrl")
+        ) as Table
     )
-
-    /// Set by the service: read it, do not send it.
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let fileUrl: Field<String>
-
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.fileUrl = Field("fileUrl")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -771,15 +723,13 @@ extension EligibilityScheduleRequestFilterByCurrentUserOptions {
 public typealias EmailAddress = Model<EmailAddressFields>
 
 /// The properties of a `EmailAddress`, inherited ones included.
-public struct EmailAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailAddress", fields: EmailAddressFields())
-    public let address: Field<String>
-    public let name: Field<String>
+public enum EmailAddressFields: FieldSet {
+    public typealias Table = (address: Field<String>, name: Field<String>)
 
-    private init() {
-        self.address = Field("address")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailAddress",
+        fields: (address: Field("address"), name: Field("name")) as Table
+    )
 }
 
 /// Its properties are listed in `EmailAuthenticationMethodFields`; read and write them as `value.name`.
@@ -789,22 +739,18 @@ public struct EmailAddressFields: FieldSet {
 public typealias EmailAuthenticationMethod = Model<EmailAuthenticationMethodFields>
 
 /// The properties of a `EmailAuthenticationMethod`, inherited ones included.
-public struct EmailAuthenticationMethodFields: FieldSet {
+public enum EmailAuthenticationMethodFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, emailAddress: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: EmailAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            emailAddress: Field("emailAddress")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let emailAddress: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.emailAddress = Field("emailAddress")
-    }
 }
 
 /// Its properties are listed in `EmailAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
@@ -815,28 +761,28 @@ public struct EmailAuthenticationMethodFields: FieldSet {
 public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticationMethodConfigurationFields>
 
 /// The properties of a `EmailAuthenticationMethodConfiguration`, inherited ones included.
-public struct EmailAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum EmailAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        allowExternalIdToUseEmailOtp: Field<ExternalEmailOtpState>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: EmailAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            allowExternalIdToUseEmailOtp: Field("allowExternalIdToUseEmailOtp"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let allowExternalIdToUseEmailOtp: Field<ExternalEmailOtpState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.allowExternalIdToUseEmailOtp = Field("allowExternalIdToUseEmailOtp")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `EmailAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -906,17 +852,17 @@ public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
 public typealias EmailDetails = Model<EmailDetailsFields>
 
 /// The properties of a `EmailDetails`, inherited ones included.
-public struct EmailDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailDetails", fields: EmailDetailsFields())
-    public let body: Field<String>
-    public let senderEmailAddress: Field<String>
-    public let subject: Field<String>
+public enum EmailDetailsFields: FieldSet {
+    public typealias Table = (body: Field<String>, senderEmailAddress: Field<String>, subject: Field<String>)
 
-    private init() {
-        self.body = Field("body")
-        self.senderEmailAddress = Field("senderEmailAddress")
-        self.subject = Field("subject")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailDetails",
+        fields: (
+            body: Field("body"),
+            senderEmailAddress: Field("senderEmailAddress"),
+            subject: Field("subject")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EmailFileAssessmentRequestFields`; read and write them as `value.name`.
@@ -926,43 +872,42 @@ public struct EmailDetailsFields: FieldSet {
 public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFields>
 
 /// The properties of a `EmailFileAssessmentRequest`, inherited ones included.
-public struct EmailFileAssessmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `results`.
+public enum EmailFileAssessmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<ThreatCategory>,
+        contentType: Field<ThreatAssessmentContentType>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        expectedAssessment: Field<ThreatExpectedAssessment>,
+        requestSource: Field<ThreatAssessmentRequestSource>,
+        status: Field<ThreatAssessmentStatus>,
+        results: Field<[ThreatAssessmentResult]>,
+        contentData: Field<String>,
+        destinationRoutingReason: Field<MailDestinationRoutingReason>,
+        recipientEmail: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailFileAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: EmailFileAssessmentRequestFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            contentType: Field("contentType"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            expectedAssessment: Field("expectedAssessment"),
+            requestSource: Field("requestSource"),
+            status: Field("status"),
+            results: Field("results"),
+            contentData: Field("contentData"),
+            destinationRoutingReason: Field("destinationRoutingReason"),
+            recipientEmail: Field("recipientEmail")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let contentData: Field<String>
-    public let destinationRoutingReason: Field<MailDestinationRoutingReason>
-    public let recipientEmail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.contentData = Field("contentData")
-        self.destinationRoutingReason = Field("destinationRoutingReason")
-        self.recipientEmail = Field("recipientEmail")
-    }
 }
 
 /// Requests for one `EmailFileAssessmentRequest`: `request()` reads, updates or deletes it.
@@ -1000,22 +945,14 @@ public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 public typealias EmailIdentity = Model<EmailIdentityFields>
 
 /// The properties of a `EmailIdentity`, inherited ones included.
-public struct EmailIdentityFields: FieldSet {
+public enum EmailIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, email: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailIdentity",
         base: Identity.self,
-        fields: EmailIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), email: Field("email")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let email: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.email = Field("email")
-    }
 }
 
 /// Its properties are listed in `EmailNotificationsSettingFields`; read and write them as `value.name`.
@@ -1025,24 +962,24 @@ public struct EmailIdentityFields: FieldSet {
 public typealias EmailNotificationsSetting = Model<EmailNotificationsSettingFields>
 
 /// The properties of a `EmailNotificationsSetting`, inherited ones included.
-public struct EmailNotificationsSettingFields: FieldSet {
+public enum EmailNotificationsSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalEvents: Field<NotificationEventsType>,
+        isEnabled: Field<Bool>,
+        recipients: Field<NotificationRecipients>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailNotificationsSetting",
         base: Entity.self,
-        fields: EmailNotificationsSettingFields()
+        fields: (
+            id: Field("id"),
+            additionalEvents: Field("additionalEvents"),
+            isEnabled: Field("isEnabled"),
+            recipients: Field("recipients")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalEvents: Field<NotificationEventsType>
-    public let isEnabled: Field<Bool>
-    public let recipients: Field<NotificationRecipients>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalEvents = Field("additionalEvents")
-        self.isEnabled = Field("isEnabled")
-        self.recipients = Field("recipients")
-    }
 }
 
 /// Requests for one `EmailNotificationsSetting`: `request()` reads, updates or deletes it.
@@ -1071,30 +1008,30 @@ public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
 public typealias EmailPayloadDetail = Model<EmailPayloadDetailFields>
 
 /// The properties of a `EmailPayloadDetail`, inherited ones included.
-public struct EmailPayloadDetailFields: FieldSet {
+public enum EmailPayloadDetailFields: FieldSet {
+    public typealias Table = (
+        coachmarks: Field<[PayloadCoachmark]>,
+        content: Field<String>,
+        phishingUrl: Field<String>,
+        fromEmail: Field<String>,
+        fromName: Field<String>,
+        isExternalSender: Field<Bool>,
+        subject: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.emailPayloadDetail",
         base: PayloadDetail.self,
-        fields: EmailPayloadDetailFields()
+        fields: (
+            coachmarks: Field("coachmarks"),
+            content: Field("content"),
+            phishingUrl: Field("phishingUrl"),
+            fromEmail: Field("fromEmail"),
+            fromName: Field("fromName"),
+            isExternalSender: Field("isExternalSender"),
+            subject: Field("subject")
+        ) as Table
     )
-
-    public let coachmarks: Field<[PayloadCoachmark]>
-    public let content: Field<String>
-    public let phishingUrl: Field<String>
-    public let fromEmail: Field<String>
-    public let fromName: Field<String>
-    public let isExternalSender: Field<Bool>
-    public let subject: Field<String>
-
-    private init() {
-        self.coachmarks = Field("coachmarks")
-        self.content = Field("content")
-        self.phishingUrl = Field("phishingUrl")
-        self.fromEmail = Field("fromEmail")
-        self.fromName = Field("fromName")
-        self.isExternalSender = Field("isExternalSender")
-        self.subject = Field("subject")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.emailRole`.
@@ -1122,15 +1059,13 @@ extension EmailRole {
 public typealias EmailSettings = Model<EmailSettingsFields>
 
 /// The properties of a `EmailSettings`, inherited ones included.
-public struct EmailSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emailSettings", fields: EmailSettingsFields())
-    public let senderDomain: Field<String>
-    public let useCompanyBranding: Field<Bool>
+public enum EmailSettingsFields: FieldSet {
+    public typealias Table = (senderDomain: Field<String>, useCompanyBranding: Field<Bool>)
 
-    private init() {
-        self.senderDomain = Field("senderDomain")
-        self.useCompanyBranding = Field("useCompanyBranding")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.emailSettings",
+        fields: (senderDomain: Field("senderDomain"), useCompanyBranding: Field("useCompanyBranding")) as Table
+    )
 }
 
 /// Its properties are listed in `EmergencyCallEventFields`; read and write them as `value.name`.
@@ -1140,33 +1075,32 @@ public struct EmailSettingsFields: FieldSet {
 public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
 
 /// The properties of a `EmergencyCallEvent`, inherited ones included.
-public struct EmergencyCallEventFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `participants`.
+public enum EmergencyCallEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        callEventType: Field<CallEventType>,
+        eventDateTime: Field<Date>,
+        participants: Field<[Participant]>,
+        callerInfo: Field<EmergencyCallerInfo>,
+        emergencyNumberDialed: Field<String>,
+        policyName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.emergencyCallEvent",
         base: CallEvent.self,
-        fields: EmergencyCallEventFields()
+        fields: (
+            id: Field("id"),
+            callEventType: Field("callEventType"),
+            eventDateTime: Field("eventDateTime"),
+            participants: Field("participants"),
+            callerInfo: Field("callerInfo"),
+            emergencyNumberDialed: Field("emergencyNumberDialed"),
+            policyName: Field("policyName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let callEventType: Field<CallEventType>
-    public let eventDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("participants")`).
-    public let participants: Field<[Participant]>
-
-    public let callerInfo: Field<EmergencyCallerInfo>
-    public let emergencyNumberDialed: Field<String>
-    public let policyName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.callEventType = Field("callEventType")
-        self.eventDateTime = Field("eventDateTime")
-        self.participants = Field("participants")
-        self.callerInfo = Field("callerInfo")
-        self.emergencyNumberDialed = Field("emergencyNumberDialed")
-        self.policyName = Field("policyName")
-    }
 }
 
 /// Requests for one `EmergencyCallEvent`: `request()` reads, updates or deletes it.
@@ -1204,21 +1138,25 @@ public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
 public typealias EmergencyCallerInfo = Model<EmergencyCallerInfoFields>
 
 /// The properties of a `EmergencyCallerInfo`, inherited ones included.
-public struct EmergencyCallerInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.emergencyCallerInfo", fields: EmergencyCallerInfoFields())
-    public let displayName: Field<String>
-    public let location: Field<Location>
-    public let phoneNumber: Field<String>
-    public let tenantId: Field<String>
-    public let upn: Field<String>
+public enum EmergencyCallerInfoFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        location: Field<Location>,
+        phoneNumber: Field<String>,
+        tenantId: Field<String>,
+        upn: Field<String>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.location = Field("location")
-        self.phoneNumber = Field("phoneNumber")
-        self.tenantId = Field("tenantId")
-        self.upn = Field("upn")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.emergencyCallerInfo",
+        fields: (
+            displayName: Field("displayName"),
+            location: Field("location"),
+            phoneNumber: Field("phoneNumber"),
+            tenantId: Field("tenantId"),
+            upn: Field("upn")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EmployeeExperienceFields`; read and write them as `value.name`.
@@ -1228,31 +1166,28 @@ public struct EmergencyCallerInfoFields: FieldSet {
 public typealias EmployeeExperience = Model<EmployeeExperienceFields>
 
 /// The properties of a `EmployeeExperience`, inherited ones included.
-public struct EmployeeExperienceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.employeeExperience", fields: EmployeeExperienceFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `communities`, `engagementAsyncOperations`,
+///   `learningCourseActivities`, `learningProviders`, `roles`.
+public enum EmployeeExperienceFields: FieldSet {
+    public typealias Table = (
+        communities: Field<[Community]>,
+        engagementAsyncOperations: Field<[EngagementAsyncOperation]>,
+        learningCourseActivities: Field<[LearningCourseActivity]>,
+        learningProviders: Field<[LearningProvider]>,
+        roles: Field<[EngagementRole]>
+    )
 
-    /// Present when the request expanded it (`expand("communities")`).
-    public let communities: Field<[Community]>
-
-    /// Present when the request expanded it (`expand("engagementAsyncOperations")`).
-    public let engagementAsyncOperations: Field<[EngagementAsyncOperation]>
-
-    /// Present when the request expanded it (`expand("learningCourseActivities")`).
-    public let learningCourseActivities: Field<[LearningCourseActivity]>
-
-    /// Present when the request expanded it (`expand("learningProviders")`).
-    public let learningProviders: Field<[LearningProvider]>
-
-    /// Present when the request expanded it (`expand("roles")`).
-    public let roles: Field<[EngagementRole]>
-
-    private init() {
-        self.communities = Field("communities")
-        self.engagementAsyncOperations = Field("engagementAsyncOperations")
-        self.learningCourseActivities = Field("learningCourseActivities")
-        self.learningProviders = Field("learningProviders")
-        self.roles = Field("roles")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.employeeExperience",
+        fields: (
+            communities: Field("communities"),
+            engagementAsyncOperations: Field("engagementAsyncOperations"),
+            learningCourseActivities: Field("learningCourseActivities"),
+            learningProviders: Field("learningProviders"),
+            roles: Field("roles")
+        ) as Table
+    )
 }
 
 /// Requests for one `EmployeeExperience`: `request()` reads, updates or deletes it.
@@ -1318,26 +1253,24 @@ public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
 public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
 
 /// The properties of a `EmployeeExperienceUser`, inherited ones included.
-public struct EmployeeExperienceUserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignedRoles`, `learningCourseActivities`.
+public enum EmployeeExperienceUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedRoles: Field<[EngagementRole]>,
+        learningCourseActivities: Field<[LearningCourseActivity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.employeeExperienceUser",
         base: Entity.self,
-        fields: EmployeeExperienceUserFields()
+        fields: (
+            id: Field("id"),
+            assignedRoles: Field("assignedRoles"),
+            learningCourseActivities: Field("learningCourseActivities")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("assignedRoles")`).
-    public let assignedRoles: Field<[EngagementRole]>
-
-    /// Present when the request expanded it (`expand("learningCourseActivities")`).
-    public let learningCourseActivities: Field<[LearningCourseActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedRoles = Field("assignedRoles")
-        self.learningCourseActivities = Field("learningCourseActivities")
-    }
 }
 
 /// Requests for one `EmployeeExperienceUser`: `request()` reads, updates or deletes it.
@@ -1384,15 +1317,13 @@ public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
 public typealias EmployeeOrgData = Model<EmployeeOrgDataFields>
 
 /// The properties of a `EmployeeOrgData`, inherited ones included.
-public struct EmployeeOrgDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.employeeOrgData", fields: EmployeeOrgDataFields())
-    public let costCenter: Field<String>
-    public let division: Field<String>
+public enum EmployeeOrgDataFields: FieldSet {
+    public typealias Table = (costCenter: Field<String>, division: Field<String>)
 
-    private init() {
-        self.costCenter = Field("costCenter")
-        self.division = Field("division")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.employeeOrgData",
+        fields: (costCenter: Field("costCenter"), division: Field("division")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.enablement`.
@@ -1418,42 +1349,42 @@ extension Enablement {
 public typealias EndUserNotification = Model<EndUserNotificationFields>
 
 /// The properties of a `EndUserNotification`, inherited ones included.
-public struct EndUserNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `details`.
+public enum EndUserNotificationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        notificationType: Field<EndUserNotificationType>,
+        source: Field<SimulationContentSource>,
+        status: Field<SimulationContentStatus>,
+        supportedLocales: Field<[String]>,
+        details: Field<[EndUserNotificationDetail]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.endUserNotification",
         base: Entity.self,
-        fields: EndUserNotificationFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notificationType: Field("notificationType"),
+            source: Field("source"),
+            status: Field("status"),
+            supportedLocales: Field("supportedLocales"),
+            details: Field("details")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let notificationType: Field<EndUserNotificationType>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
-    public let supportedLocales: Field<[String]>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<[EndUserNotificationDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notificationType = Field("notificationType")
-        self.source = Field("source")
-        self.status = Field("status")
-        self.supportedLocales = Field("supportedLocales")
-        self.details = Field("details")
-    }
 }
 
 /// Its properties are listed in `EndUserNotificationDetailFields`; read and write them as `value.name`.
@@ -1463,30 +1394,30 @@ public struct EndUserNotificationFields: FieldSet {
 public typealias EndUserNotificationDetail = Model<EndUserNotificationDetailFields>
 
 /// The properties of a `EndUserNotificationDetail`, inherited ones included.
-public struct EndUserNotificationDetailFields: FieldSet {
+public enum EndUserNotificationDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        emailContent: Field<String>,
+        isDefaultLangauge: Field<Bool>,
+        language: Field<String>,
+        locale: Field<String>,
+        sentFrom: Field<EmailIdentity>,
+        subject: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.endUserNotificationDetail",
         base: Entity.self,
-        fields: EndUserNotificationDetailFields()
+        fields: (
+            id: Field("id"),
+            emailContent: Field("emailContent"),
+            isDefaultLangauge: Field("isDefaultLangauge"),
+            language: Field("language"),
+            locale: Field("locale"),
+            sentFrom: Field("sentFrom"),
+            subject: Field("subject")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let emailContent: Field<String>
-    public let isDefaultLangauge: Field<Bool>
-    public let language: Field<String>
-    public let locale: Field<String>
-    public let sentFrom: Field<EmailIdentity>
-    public let subject: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.emailContent = Field("emailContent")
-        self.isDefaultLangauge = Field("isDefaultLangauge")
-        self.language = Field("language")
-        self.locale = Field("locale")
-        self.sentFrom = Field("sentFrom")
-        self.subject = Field("subject")
-    }
 }
 
 /// Requests for one `EndUserNotificationDetail`: `request()` reads, updates or deletes it.
@@ -1563,22 +1494,22 @@ public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
 public typealias EndUserNotificationSetting = Model<EndUserNotificationSettingFields>
 
 /// The properties of a `EndUserNotificationSetting`, inherited ones included.
-public struct EndUserNotificationSettingFields: FieldSet {
+public enum EndUserNotificationSettingFields: FieldSet {
+    public typealias Table = (
+        notificationPreference: Field<EndUserNotificationPreference>,
+        positiveReinforcement: Field<PositiveReinforcementNotification>,
+        settingType: Field<EndUserNotificationSettingType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.endUserNotificationSetting",
         derived: [NoTrainingNotificationSetting.self, TrainingNotificationSetting.self],
-        fields: EndUserNotificationSettingFields()
+        fields: (
+            notificationPreference: Field("notificationPreference"),
+            positiveReinforcement: Field("positiveReinforcement"),
+            settingType: Field("settingType")
+        ) as Table
     )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.endUserNotificationSettingType`.

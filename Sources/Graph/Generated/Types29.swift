@@ -11,32 +11,32 @@ import Foundation
 public typealias EndUserSettings = Model<EndUserSettingsFields>
 
 /// The properties of a `EndUserSettings`, inherited ones included.
-public struct EndUserSettingsFields: FieldSet {
+public enum EndUserSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<String>,
+        createdDateTime: Field<Date>,
+        isEnabled: Field<Bool>,
+        modifiedBy: Field<String>,
+        modifiedDateTime: Field<Date>,
+        relatedPeopleInsightLevel: Field<AccessPackageSuggestionRelatedPeopleInsightLevel>,
+        showApproverDetailsToMembers: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.endUserSettings",
         base: ControlConfiguration.self,
-        fields: EndUserSettingsFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            isEnabled: Field("isEnabled"),
+            modifiedBy: Field("modifiedBy"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            relatedPeopleInsightLevel: Field("relatedPeopleInsightLevel"),
+            showApproverDetailsToMembers: Field("showApproverDetailsToMembers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isEnabled: Field<Bool>
-    public let modifiedBy: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let relatedPeopleInsightLevel: Field<AccessPackageSuggestionRelatedPeopleInsightLevel>
-    public let showApproverDetailsToMembers: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.isEnabled = Field("isEnabled")
-        self.modifiedBy = Field("modifiedBy")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.relatedPeopleInsightLevel = Field("relatedPeopleInsightLevel")
-        self.showApproverDetailsToMembers = Field("showApproverDetailsToMembers")
-    }
 }
 
 /// Requests for one `EndUserSettings`: `request()` reads, updates or deletes it.
@@ -65,30 +65,30 @@ public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
 public typealias Endpoint = Model<EndpointFields>
 
 /// The properties of a `Endpoint`, inherited ones included.
-public struct EndpointFields: FieldSet {
+public enum EndpointFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        capability: Field<String>,
+        providerId: Field<String>,
+        providerName: Field<String>,
+        providerResourceId: Field<String>,
+        uri: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.endpoint",
         base: DirectoryObject.self,
-        fields: EndpointFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            capability: Field("capability"),
+            providerId: Field("providerId"),
+            providerName: Field("providerName"),
+            providerResourceId: Field("providerResourceId"),
+            uri: Field("uri")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let capability: Field<String>
-    public let providerId: Field<String>
-    public let providerName: Field<String>
-    public let providerResourceId: Field<String>
-    public let uri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.capability = Field("capability")
-        self.providerId = Field("providerId")
-        self.providerName = Field("providerName")
-        self.providerResourceId = Field("providerResourceId")
-        self.uri = Field("uri")
-    }
 }
 
 /// Requests for one `Endpoint`: `request()` reads, updates or deletes it.
@@ -248,32 +248,32 @@ extension EndpointType {
 public typealias EngagementAsyncOperation = Model<EngagementAsyncOperationFields>
 
 /// The properties of a `EngagementAsyncOperation`, inherited ones included.
-public struct EngagementAsyncOperationFields: FieldSet {
+public enum EngagementAsyncOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        resourceLocation: Field<String>,
+        status: Field<LongRunningOperationStatus>,
+        statusDetail: Field<String>,
+        operationType: Field<EngagementAsyncOperationType>,
+        resourceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementAsyncOperation",
         base: LongRunningOperation.self,
-        fields: EngagementAsyncOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status"),
+            statusDetail: Field("statusDetail"),
+            operationType: Field("operationType"),
+            resourceId: Field("resourceId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let operationType: Field<EngagementAsyncOperationType>
-    public let resourceId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.operationType = Field("operationType")
-        self.resourceId = Field("resourceId")
-    }
 }
 
 /// Requests for one `EngagementAsyncOperation`: `request()` reads, updates or deletes it.
@@ -318,31 +318,29 @@ extension EngagementAsyncOperationType {
 public typealias EngagementConversation = Model<EngagementConversationFields>
 
 /// The properties of a `EngagementConversation`, inherited ones included.
-public struct EngagementConversationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `messages`, `starter`.
+public enum EngagementConversationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        creationMode: Field<EngagementCreationMode>,
+        starterId: Field<String>,
+        messages: Field<[EngagementConversationMessage]>,
+        starter: Field<EngagementConversationMessage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversation",
         base: Entity.self,
         derived: [OnlineMeetingEngagementConversation.self],
-        fields: EngagementConversationFields()
+        fields: (
+            id: Field("id"),
+            creationMode: Field("creationMode"),
+            starterId: Field("starterId"),
+            messages: Field("messages"),
+            starter: Field("starter")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let creationMode: Field<EngagementCreationMode>
-    public let starterId: Field<String>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("starter")`).
-    public let starter: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.creationMode = Field("creationMode")
-        self.starterId = Field("starterId")
-        self.messages = Field("messages")
-        self.starter = Field("starter")
-    }
 }
 
 /// Its properties are listed in `EngagementConversationDiscussionMessageFields`; read and write them as `value.name`.
@@ -353,52 +351,41 @@ public struct EngagementConversationFields: FieldSet {
 public typealias EngagementConversationDiscussionMessage = Model<EngagementConversationDiscussionMessageFields>
 
 /// The properties of a `EngagementConversationDiscussionMessage`, inherited ones included.
-public struct EngagementConversationDiscussionMessageFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+public enum EngagementConversationDiscussionMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        createdDateTime: Field<Date>,
+        creationMode: Field<EngagementCreationMode>,
+        from: Field<EngagementIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        replyToId: Field<String>,
+        conversation: Field<EngagementConversation>,
+        reactions: Field<[EngagementConversationMessageReaction]>,
+        replies: Field<[EngagementConversationMessage]>,
+        replyTo: Field<EngagementConversationMessage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationDiscussionMessage",
         base: EngagementConversationMessage.self,
-        fields: EngagementConversationDiscussionMessageFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            creationMode: Field("creationMode"),
+            from: Field("from"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            replyToId: Field("replyToId"),
+            conversation: Field("conversation"),
+            reactions: Field("reactions"),
+            replies: Field("replies"),
+            replyTo: Field("replyTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
 }
 
 /// Requests for one `EngagementConversationDiscussionMessage`: `request()` reads, updates or deletes it.
@@ -454,7 +441,24 @@ public struct EngagementConversationDiscussionMessageRequestBuilder: ModelReques
 public typealias EngagementConversationMessage = Model<EngagementConversationMessageFields>
 
 /// The properties of a `EngagementConversationMessage`, inherited ones included.
-public struct EngagementConversationMessageFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+public enum EngagementConversationMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        createdDateTime: Field<Date>,
+        creationMode: Field<EngagementCreationMode>,
+        from: Field<EngagementIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        replyToId: Field<String>,
+        conversation: Field<EngagementConversation>,
+        reactions: Field<[EngagementConversationMessageReaction]>,
+        replies: Field<[EngagementConversationMessage]>,
+        replyTo: Field<EngagementConversationMessage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationMessage",
         base: Entity.self,
@@ -463,48 +467,20 @@ public struct EngagementConversationMessageFields: FieldSet {
             EngagementConversationQuestionMessage.self,
             EngagementConversationSystemMessage.self,
         ],
-        fields: EngagementConversationMessageFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            creationMode: Field("creationMode"),
+            from: Field("from"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            replyToId: Field("replyToId"),
+            conversation: Field("conversation"),
+            reactions: Field("reactions"),
+            replies: Field("replies"),
+            replyTo: Field("replyTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
 }
 
 /// Its properties are listed in `EngagementConversationMessageReactionFields`; read and write them as `value.name`.
@@ -515,30 +491,26 @@ public struct EngagementConversationMessageFields: FieldSet {
 public typealias EngagementConversationMessageReaction = Model<EngagementConversationMessageReactionFields>
 
 /// The properties of a `EngagementConversationMessageReaction`, inherited ones included.
-public struct EngagementConversationMessageReactionFields: FieldSet {
+///
+/// - `createdDateTime`, `reactionBy`, `reactionType`: Set by the service: read it, do not send it.
+public enum EngagementConversationMessageReactionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        reactionBy: Field<EngagementIdentitySet>,
+        reactionType: Field<EngagementConversationMessageReactionType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationMessageReaction",
         base: Entity.self,
-        fields: EngagementConversationMessageReactionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            reactionBy: Field("reactionBy"),
+            reactionType: Field("reactionType")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let reactionBy: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let reactionType: Field<EngagementConversationMessageReactionType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.reactionBy = Field("reactionBy")
-        self.reactionType = Field("reactionType")
-    }
 }
 
 /// Requests for one `EngagementConversationMessageReaction`: `request()` reads, updates or deletes it.
@@ -739,55 +711,43 @@ extension EngagementConversationModerationState {
 public typealias EngagementConversationQuestionMessage = Model<EngagementConversationQuestionMessageFields>
 
 /// The properties of a `EngagementConversationQuestionMessage`, inherited ones included.
-public struct EngagementConversationQuestionMessageFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+public enum EngagementConversationQuestionMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        createdDateTime: Field<Date>,
+        creationMode: Field<EngagementCreationMode>,
+        from: Field<EngagementIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        replyToId: Field<String>,
+        conversation: Field<EngagementConversation>,
+        reactions: Field<[EngagementConversationMessageReaction]>,
+        replies: Field<[EngagementConversationMessage]>,
+        replyTo: Field<EngagementConversationMessage>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationQuestionMessage",
         base: EngagementConversationMessage.self,
-        fields: EngagementConversationQuestionMessageFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            creationMode: Field("creationMode"),
+            from: Field("from"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            replyToId: Field("replyToId"),
+            conversation: Field("conversation"),
+            reactions: Field("reactions"),
+            replies: Field("replies"),
+            replyTo: Field("replyTo"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-        self.title = Field("title")
-    }
 }
 
 /// Requests for one `EngagementConversationQuestionMessage`: `request()` reads, updates or deletes it.
@@ -878,52 +838,41 @@ public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
 public typealias EngagementConversationSystemMessage = Model<EngagementConversationSystemMessageFields>
 
 /// The properties of a `EngagementConversationSystemMessage`, inherited ones included.
-public struct EngagementConversationSystemMessageFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+public enum EngagementConversationSystemMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        createdDateTime: Field<Date>,
+        creationMode: Field<EngagementCreationMode>,
+        from: Field<EngagementIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        replyToId: Field<String>,
+        conversation: Field<EngagementConversation>,
+        reactions: Field<[EngagementConversationMessageReaction]>,
+        replies: Field<[EngagementConversationMessage]>,
+        replyTo: Field<EngagementConversationMessage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementConversationSystemMessage",
         base: EngagementConversationMessage.self,
-        fields: EngagementConversationSystemMessageFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            creationMode: Field("creationMode"),
+            from: Field("from"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            replyToId: Field("replyToId"),
+            conversation: Field("conversation"),
+            reactions: Field("reactions"),
+            replies: Field("replies"),
+            replyTo: Field("replyTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let creationMode: Field<EngagementCreationMode>
-    public let from: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let replyToId: Field<String>
-
-    /// Present when the request expanded it (`expand("conversation")`).
-    public let conversation: Field<EngagementConversation>
-
-    /// Present when the request expanded it (`expand("reactions")`).
-    public let reactions: Field<[EngagementConversationMessageReaction]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("replyTo")`).
-    public let replyTo: Field<EngagementConversationMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationMode = Field("creationMode")
-        self.from = Field("from")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.replyToId = Field("replyToId")
-        self.conversation = Field("conversation")
-        self.reactions = Field("reactions")
-        self.replies = Field("replies")
-        self.replyTo = Field("replyTo")
-    }
 }
 
 /// Requests for one `EngagementConversationSystemMessage`: `request()` reads, updates or deletes it.
@@ -995,26 +944,26 @@ extension EngagementCreationMode {
 public typealias EngagementIdentitySet = Model<EngagementIdentitySetFields>
 
 /// The properties of a `EngagementIdentitySet`, inherited ones included.
-public struct EngagementIdentitySetFields: FieldSet {
+public enum EngagementIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        device: Field<Identity>,
+        user: Field<Identity>,
+        audience: Field<Identity>,
+        group: Field<Identity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementIdentitySet",
         base: IdentitySet.self,
-        fields: EngagementIdentitySetFields()
+        fields: (
+            application: Field("application"),
+            device: Field("device"),
+            user: Field("user"),
+            audience: Field("audience"),
+            group: Field("group")
+        ) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let audience: Field<Identity>
-    public let group: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.audience = Field("audience")
-        self.group = Field("group")
-    }
 }
 
 /// Its properties are listed in `EngagementRoleFields`; read and write them as `value.name`.
@@ -1024,24 +973,16 @@ public struct EngagementIdentitySetFields: FieldSet {
 public typealias EngagementRole = Model<EngagementRoleFields>
 
 /// The properties of a `EngagementRole`, inherited ones included.
-public struct EngagementRoleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `members`.
+public enum EngagementRoleFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, members: Field<[EngagementRoleMember]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementRole",
         base: Entity.self,
-        fields: EngagementRoleFields()
+        fields: (id: Field("id"), displayName: Field("displayName"), members: Field("members")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[EngagementRoleMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `EngagementRoleMemberFields`; read and write them as `value.name`.
@@ -1051,30 +992,22 @@ public struct EngagementRoleFields: FieldSet {
 public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
 
 /// The properties of a `EngagementRoleMember`, inherited ones included.
-public struct EngagementRoleMemberFields: FieldSet {
+///
+/// - `createdDateTime`, `userId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `user`.
+public enum EngagementRoleMemberFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, userId: Field<String>, user: Field<User>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.engagementRoleMember",
         base: Entity.self,
-        fields: EngagementRoleMemberFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            userId: Field("userId"),
+            user: Field("user")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let userId: Field<String>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.userId = Field("userId")
-        self.user = Field("user")
-    }
 }
 
 /// Requests for one `EngagementRoleMember`: `request()` reads, updates or deletes it.
@@ -1137,20 +1070,14 @@ public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
 public typealias EnrollmentConfigurationAssignment = Model<EnrollmentConfigurationAssignmentFields>
 
 /// The properties of a `EnrollmentConfigurationAssignment`, inherited ones included.
-public struct EnrollmentConfigurationAssignmentFields: FieldSet {
+public enum EnrollmentConfigurationAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.enrollmentConfigurationAssignment",
         base: Entity.self,
-        fields: EnrollmentConfigurationAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `EnrollmentConfigurationAssignment`: `request()` reads, updates or deletes it.
@@ -1202,38 +1129,38 @@ extension EnrollmentState {
 public typealias EnrollmentTroubleshootingEvent = Model<EnrollmentTroubleshootingEventFields>
 
 /// The properties of a `EnrollmentTroubleshootingEvent`, inherited ones included.
-public struct EnrollmentTroubleshootingEventFields: FieldSet {
+public enum EnrollmentTroubleshootingEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        deviceId: Field<String>,
+        enrollmentType: Field<DeviceEnrollmentType>,
+        failureCategory: Field<DeviceEnrollmentFailureReason>,
+        failureReason: Field<String>,
+        managedDeviceIdentifier: Field<String>,
+        operatingSystem: Field<String>,
+        osVersion: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.enrollmentTroubleshootingEvent",
         base: DeviceManagementTroubleshootingEvent.self,
-        fields: EnrollmentTroubleshootingEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            deviceId: Field("deviceId"),
+            enrollmentType: Field("enrollmentType"),
+            failureCategory: Field("failureCategory"),
+            failureReason: Field("failureReason"),
+            managedDeviceIdentifier: Field("managedDeviceIdentifier"),
+            operatingSystem: Field("operatingSystem"),
+            osVersion: Field("osVersion"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let deviceId: Field<String>
-    public let enrollmentType: Field<DeviceEnrollmentType>
-    public let failureCategory: Field<DeviceEnrollmentFailureReason>
-    public let failureReason: Field<String>
-    public let managedDeviceIdentifier: Field<String>
-    public let operatingSystem: Field<String>
-    public let osVersion: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.deviceId = Field("deviceId")
-        self.enrollmentType = Field("enrollmentType")
-        self.failureCategory = Field("failureCategory")
-        self.failureReason = Field("failureReason")
-        self.managedDeviceIdentifier = Field("managedDeviceIdentifier")
-        self.operatingSystem = Field("operatingSystem")
-        self.osVersion = Field("osVersion")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `EnrollmentTroubleshootingEvent`: `request()` reads, updates or deletes it.
@@ -1262,34 +1189,34 @@ public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder 
 public typealias EnterpriseCodeSigningCertificate = Model<EnterpriseCodeSigningCertificateFields>
 
 /// The properties of a `EnterpriseCodeSigningCertificate`, inherited ones included.
-public struct EnterpriseCodeSigningCertificateFields: FieldSet {
+public enum EnterpriseCodeSigningCertificateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        content: Field<Data>,
+        expirationDateTime: Field<Date>,
+        issuer: Field<String>,
+        issuerName: Field<String>,
+        status: Field<CertificateStatus>,
+        subject: Field<String>,
+        subjectName: Field<String>,
+        uploadDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.enterpriseCodeSigningCertificate",
         base: Entity.self,
-        fields: EnterpriseCodeSigningCertificateFields()
+        fields: (
+            id: Field("id"),
+            content: Field("content"),
+            expirationDateTime: Field("expirationDateTime"),
+            issuer: Field("issuer"),
+            issuerName: Field("issuerName"),
+            status: Field("status"),
+            subject: Field("subject"),
+            subjectName: Field("subjectName"),
+            uploadDateTime: Field("uploadDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let content: Field<Data>
-    public let expirationDateTime: Field<Date>
-    public let issuer: Field<String>
-    public let issuerName: Field<String>
-    public let status: Field<CertificateStatus>
-    public let subject: Field<String>
-    public let subjectName: Field<String>
-    public let uploadDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.issuer = Field("issuer")
-        self.issuerName = Field("issuerName")
-        self.status = Field("status")
-        self.subject = Field("subject")
-        self.subjectName = Field("subjectName")
-        self.uploadDateTime = Field("uploadDateTime")
-    }
 }
 
 /// Requests for one `EnterpriseCodeSigningCertificate`: `request()` reads, updates or deletes it.
@@ -1318,82 +1245,55 @@ public struct EnterpriseCodeSigningCertificateRequestBuilder: ModelRequestBuilde
 public typealias EntitlementManagement = Model<EntitlementManagementFields>
 
 /// The properties of a `EntitlementManagement`, inherited ones included.
-public struct EntitlementManagementFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessPackageAssignmentApprovals`, `accessPackages`,
+///   `accessPackageSuggestions`, `assignmentPolicies`, `assignmentRequests`, `assignments`, `availableAccessPackages`,
+///   `catalogs`, `connectedOrganizations`, `controlConfigurations`, `resourceEnvironments`, `resourceRequests`,
+///   `resourceRoleScopes`, `resources`, `settings`, `subjects`.
+public enum EntitlementManagementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accessPackageAssignmentApprovals: Field<[Approval]>,
+        accessPackages: Field<[AccessPackage]>,
+        accessPackageSuggestions: Field<[AccessPackageSuggestion]>,
+        assignmentPolicies: Field<[AccessPackageAssignmentPolicy]>,
+        assignmentRequests: Field<[AccessPackageAssignmentRequest]>,
+        assignments: Field<[AccessPackageAssignment]>,
+        availableAccessPackages: Field<[AvailableAccessPackage]>,
+        catalogs: Field<[AccessPackageCatalog]>,
+        connectedOrganizations: Field<[ConnectedOrganization]>,
+        controlConfigurations: Field<[ControlConfiguration]>,
+        resourceEnvironments: Field<[AccessPackageResourceEnvironment]>,
+        resourceRequests: Field<[AccessPackageResourceRequest]>,
+        resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>,
+        resources: Field<[AccessPackageResource]>,
+        settings: Field<EntitlementManagementSettings>,
+        subjects: Field<[AccessPackageSubject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entitlementManagement",
         base: Entity.self,
-        fields: EntitlementManagementFields()
+        fields: (
+            id: Field("id"),
+            accessPackageAssignmentApprovals: Field("accessPackageAssignmentApprovals"),
+            accessPackages: Field("accessPackages"),
+            accessPackageSuggestions: Field("accessPackageSuggestions"),
+            assignmentPolicies: Field("assignmentPolicies"),
+            assignmentRequests: Field("assignmentRequests"),
+            assignments: Field("assignments"),
+            availableAccessPackages: Field("availableAccessPackages"),
+            catalogs: Field("catalogs"),
+            connectedOrganizations: Field("connectedOrganizations"),
+            controlConfigurations: Field("controlConfigurations"),
+            resourceEnvironments: Field("resourceEnvironments"),
+            resourceRequests: Field("resourceRequests"),
+            resourceRoleScopes: Field("resourceRoleScopes"),
+            resources: Field("resources"),
+            settings: Field("settings"),
+            subjects: Field("subjects")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("accessPackageAssignmentApprovals")`).
-    public let accessPackageAssignmentApprovals: Field<[Approval]>
-
-    /// Present when the request expanded it (`expand("accessPackages")`).
-    public let accessPackages: Field<[AccessPackage]>
-
-    /// Present when the request expanded it (`expand("accessPackageSuggestions")`).
-    public let accessPackageSuggestions: Field<[AccessPackageSuggestion]>
-
-    /// Present when the request expanded it (`expand("assignmentPolicies")`).
-    public let assignmentPolicies: Field<[AccessPackageAssignmentPolicy]>
-
-    /// Present when the request expanded it (`expand("assignmentRequests")`).
-    public let assignmentRequests: Field<[AccessPackageAssignmentRequest]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[AccessPackageAssignment]>
-
-    /// Present when the request expanded it (`expand("availableAccessPackages")`).
-    public let availableAccessPackages: Field<[AvailableAccessPackage]>
-
-    /// Present when the request expanded it (`expand("catalogs")`).
-    public let catalogs: Field<[AccessPackageCatalog]>
-
-    /// Present when the request expanded it (`expand("connectedOrganizations")`).
-    public let connectedOrganizations: Field<[ConnectedOrganization]>
-
-    /// Present when the request expanded it (`expand("controlConfigurations")`).
-    public let controlConfigurations: Field<[ControlConfiguration]>
-
-    /// Present when the request expanded it (`expand("resourceEnvironments")`).
-    public let resourceEnvironments: Field<[AccessPackageResourceEnvironment]>
-
-    /// Present when the request expanded it (`expand("resourceRequests")`).
-    public let resourceRequests: Field<[AccessPackageResourceRequest]>
-
-    /// Present when the request expanded it (`expand("resourceRoleScopes")`).
-    public let resourceRoleScopes: Field<[AccessPackageResourceRoleScope]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[AccessPackageResource]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<EntitlementManagementSettings>
-
-    /// Present when the request expanded it (`expand("subjects")`).
-    public let subjects: Field<[AccessPackageSubject]>
-
-    private init() {
-        self.id = Field("id")
-        self.accessPackageAssignmentApprovals = Field("accessPackageAssignmentApprovals")
-        self.accessPackages = Field("accessPackages")
-        self.accessPackageSuggestions = Field("accessPackageSuggestions")
-        self.assignmentPolicies = Field("assignmentPolicies")
-        self.assignmentRequests = Field("assignmentRequests")
-        self.assignments = Field("assignments")
-        self.availableAccessPackages = Field("availableAccessPackages")
-        self.catalogs = Field("catalogs")
-        self.connectedOrganizations = Field("connectedOrganizations")
-        self.controlConfigurations = Field("controlConfigurations")
-        self.resourceEnvironments = Field("resourceEnvironments")
-        self.resourceRequests = Field("resourceRequests")
-        self.resourceRoleScopes = Field("resourceRoleScopes")
-        self.resources = Field("resources")
-        self.settings = Field("settings")
-        self.subjects = Field("subjects")
-    }
 }
 
 /// Requests for one `EntitlementManagement`: `request()` reads, updates or deletes it.
@@ -1530,21 +1430,21 @@ public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
 public typealias EntitlementManagementSchedule = Model<EntitlementManagementScheduleFields>
 
 /// The properties of a `EntitlementManagementSchedule`, inherited ones included.
-public struct EntitlementManagementScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.entitlementManagementSchedule",
-        fields: EntitlementManagementScheduleFields()
+public enum EntitlementManagementScheduleFields: FieldSet {
+    public typealias Table = (
+        expiration: Field<ExpirationPattern>,
+        recurrence: Field<PatternedRecurrence>,
+        startDateTime: Field<Date>
     )
 
-    public let expiration: Field<ExpirationPattern>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.expiration = Field("expiration")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.entitlementManagementSchedule",
+        fields: (
+            expiration: Field("expiration"),
+            recurrence: Field("recurrence"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EntitlementManagementSettingsFields`; read and write them as `value.name`.
@@ -1554,22 +1454,22 @@ public struct EntitlementManagementScheduleFields: FieldSet {
 public typealias EntitlementManagementSettings = Model<EntitlementManagementSettingsFields>
 
 /// The properties of a `EntitlementManagementSettings`, inherited ones included.
-public struct EntitlementManagementSettingsFields: FieldSet {
+public enum EntitlementManagementSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        durationUntilExternalUserDeletedAfterBlocked: Field<String>,
+        externalUserLifecycleAction: Field<AccessPackageExternalUserLifecycleAction>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entitlementManagementSettings",
         base: Entity.self,
-        fields: EntitlementManagementSettingsFields()
+        fields: (
+            id: Field("id"),
+            durationUntilExternalUserDeletedAfterBlocked: Field("durationUntilExternalUserDeletedAfterBlocked"),
+            externalUserLifecycleAction: Field("externalUserLifecycleAction")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let durationUntilExternalUserDeletedAfterBlocked: Field<String>
-    public let externalUserLifecycleAction: Field<AccessPackageExternalUserLifecycleAction>
-
-    private init() {
-        self.id = Field("id")
-        self.durationUntilExternalUserDeletedAfterBlocked = Field("durationUntilExternalUserDeletedAfterBlocked")
-        self.externalUserLifecycleAction = Field("externalUserLifecycleAction")
-    }
 }
 
 /// Requests for one `EntitlementManagementSettings`: `request()` reads, updates or deletes it.
@@ -2392,19 +2292,13 @@ extension EntityType {
 public typealias EntraRecoveryServicesEntityTypeAndIds = Model<EntraRecoveryServicesEntityTypeAndIdsFields>
 
 /// The properties of a `EntraRecoveryServicesEntityTypeAndIds`, inherited ones included.
-public struct EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
+public enum EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
+    public typealias Table = (entityIds: Field<[String]>, entityType: Field<EntraRecoveryServicesResourceTypeName>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.entityTypeAndIds",
-        fields: EntraRecoveryServicesEntityTypeAndIdsFields()
+        fields: (entityIds: Field("entityIds"), entityType: Field("entityType")) as Table
     )
-
-    public let entityIds: Field<[String]>
-    public let entityType: Field<EntraRecoveryServicesResourceTypeName>
-
-    private init() {
-        self.entityIds = Field("entityIds")
-        self.entityType = Field("entityType")
-    }
 }
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryFields`; read and write them as `value.name`.
@@ -2414,26 +2308,20 @@ public struct EntraRecoveryServicesEntityTypeAndIdsFields: FieldSet {
 public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesRecoveryFields>
 
 /// The properties of a `EntraRecoveryServicesRecovery`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `jobs`, `snapshots`.
+public enum EntraRecoveryServicesRecoveryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        jobs: Field<[EntraRecoveryServicesRecoveryJobBase]>,
+        snapshots: Field<[EntraRecoveryServicesSnapshot]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recovery",
         base: Entity.self,
-        fields: EntraRecoveryServicesRecoveryFields()
+        fields: (id: Field("id"), jobs: Field("jobs"), snapshots: Field("snapshots")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[EntraRecoveryServicesRecoveryJobBase]>
-
-    /// Present when the request expanded it (`expand("snapshots")`).
-    public let snapshots: Field<[EntraRecoveryServicesSnapshot]>
-
-    private init() {
-        self.id = Field("id")
-        self.jobs = Field("jobs")
-        self.snapshots = Field("snapshots")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryAction`.
@@ -2464,26 +2352,26 @@ public typealias EntraRecoveryServicesRecoveryChangeObjectBase =
     Model<EntraRecoveryServicesRecoveryChangeObjectBaseFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryChangeObjectBase`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
+public enum EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        entityTypeName: Field<EntraRecoveryServicesResourceTypeName>,
+        failureMessage: Field<String>,
+        recoveryAction: Field<EntraRecoveryServicesRecoveryAction>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase",
         base: Entity.self,
-        fields: EntraRecoveryServicesRecoveryChangeObjectBaseFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            entityTypeName: Field("entityTypeName"),
+            failureMessage: Field("failureMessage"),
+            recoveryAction: Field("recoveryAction")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let entityTypeName: Field<EntraRecoveryServicesResourceTypeName>
-    public let failureMessage: Field<String>
-    public let recoveryAction: Field<EntraRecoveryServicesRecoveryAction>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.entityTypeName = Field("entityTypeName")
-        self.failureMessage = Field("failureMessage")
-        self.recoveryAction = Field("recoveryAction")
-    }
 }
 
 /// Requests for one `EntraRecoveryServicesRecoveryChangeObjectBase`: `request()` reads, updates or deletes it.
@@ -2515,38 +2403,38 @@ public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: Model
 public typealias EntraRecoveryServicesRecoveryJob = Model<EntraRecoveryServicesRecoveryJobFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryJob`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
+public enum EntraRecoveryServicesRecoveryJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>,
+        jobCompletionDateTime: Field<Date>,
+        jobStartDateTime: Field<Date>,
+        status: Field<EntraRecoveryServicesRecoveryStatus>,
+        targetStateDateTime: Field<Date>,
+        totalChangedLinksCalculated: Field<Int32>,
+        totalChangedObjectsCalculated: Field<Int32>,
+        totalFailedChanges: Field<Int32>,
+        totalLinksModified: Field<Int32>,
+        totalObjectsModified: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJob",
         base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: EntraRecoveryServicesRecoveryJobFields()
+        fields: (
+            id: Field("id"),
+            filteringCriteria: Field("filteringCriteria"),
+            jobCompletionDateTime: Field("jobCompletionDateTime"),
+            jobStartDateTime: Field("jobStartDateTime"),
+            status: Field("status"),
+            targetStateDateTime: Field("targetStateDateTime"),
+            totalChangedLinksCalculated: Field("totalChangedLinksCalculated"),
+            totalChangedObjectsCalculated: Field("totalChangedObjectsCalculated"),
+            totalFailedChanges: Field("totalFailedChanges"),
+            totalLinksModified: Field("totalLinksModified"),
+            totalObjectsModified: Field("totalObjectsModified")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-    public let totalFailedChanges: Field<Int32>
-    public let totalLinksModified: Field<Int32>
-    public let totalObjectsModified: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-        self.totalFailedChanges = Field("totalFailedChanges")
-        self.totalLinksModified = Field("totalLinksModified")
-        self.totalObjectsModified = Field("totalObjectsModified")
-    }
 }
 
 /// Its properties are listed in `EntraRecoveryServicesRecoveryJobBaseFields`; read and write them as `value.name`.
@@ -2559,33 +2447,33 @@ public struct EntraRecoveryServicesRecoveryJobFields: FieldSet {
 public typealias EntraRecoveryServicesRecoveryJobBase = Model<EntraRecoveryServicesRecoveryJobBaseFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobBase`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
+public enum EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>,
+        jobCompletionDateTime: Field<Date>,
+        jobStartDateTime: Field<Date>,
+        status: Field<EntraRecoveryServicesRecoveryStatus>,
+        targetStateDateTime: Field<Date>,
+        totalChangedLinksCalculated: Field<Int32>,
+        totalChangedObjectsCalculated: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryJobBase",
         base: Entity.self,
         derived: [EntraRecoveryServicesRecoveryJob.self, EntraRecoveryServicesRecoveryPreviewJob.self],
-        fields: EntraRecoveryServicesRecoveryJobBaseFields()
+        fields: (
+            id: Field("id"),
+            filteringCriteria: Field("filteringCriteria"),
+            jobCompletionDateTime: Field("jobCompletionDateTime"),
+            jobStartDateTime: Field("jobStartDateTime"),
+            status: Field("status"),
+            targetStateDateTime: Field("targetStateDateTime"),
+            totalChangedLinksCalculated: Field("totalChangedLinksCalculated"),
+            totalChangedObjectsCalculated: Field("totalChangedObjectsCalculated")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-    }
 }
 
 /// Requests for one `EntraRecoveryServicesRecoveryJobBase`: `request()` reads, updates or deletes it.

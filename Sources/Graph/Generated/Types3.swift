@@ -11,23 +11,15 @@ import Foundation
 public typealias AccessReviewQueryScope = Model<AccessReviewQueryScopeFields>
 
 /// The properties of a `AccessReviewQueryScope`, inherited ones included.
-public struct AccessReviewQueryScopeFields: FieldSet {
+public enum AccessReviewQueryScopeFields: FieldSet {
+    public typealias Table = (query: Field<String>, queryRoot: Field<String>, queryType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewQueryScope",
         base: AccessReviewScope.self,
         derived: [AccessReviewInactiveUsersQueryScope.self],
-        fields: AccessReviewQueryScopeFields()
+        fields: (query: Field("query"), queryRoot: Field("queryRoot"), queryType: Field("queryType")) as Table
     )
-
-    public let query: Field<String>
-    public let queryRoot: Field<String>
-    public let queryType: Field<String>
-
-    private init() {
-        self.query = Field("query")
-        self.queryRoot = Field("queryRoot")
-        self.queryType = Field("queryType")
-    }
 }
 
 /// Its properties are listed in `AccessReviewRecommendationInsightSettingFields`; read and write them as `value.name`.
@@ -58,24 +50,24 @@ public struct AccessReviewRecommendationInsightSettingFields: FieldSet {
 public typealias AccessReviewReviewer = Model<AccessReviewReviewerFields>
 
 /// The properties of a `AccessReviewReviewer`, inherited ones included.
-public struct AccessReviewReviewerFields: FieldSet {
+public enum AccessReviewReviewerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewReviewer",
         base: Entity.self,
-        fields: AccessReviewReviewerFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `AccessReviewReviewer`: `request()` reads, updates or deletes it.
@@ -104,21 +96,13 @@ public struct AccessReviewReviewerRequestBuilder: ModelRequestBuilder {
 public typealias AccessReviewReviewerScope = Model<AccessReviewReviewerScopeFields>
 
 /// The properties of a `AccessReviewReviewerScope`, inherited ones included.
-public struct AccessReviewReviewerScopeFields: FieldSet {
+public enum AccessReviewReviewerScopeFields: FieldSet {
+    public typealias Table = (query: Field<String>, queryRoot: Field<String>, queryType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewReviewerScope",
-        fields: AccessReviewReviewerScopeFields()
+        fields: (query: Field("query"), queryRoot: Field("queryRoot"), queryType: Field("queryType")) as Table
     )
-
-    public let query: Field<String>
-    public let queryRoot: Field<String>
-    public let queryType: Field<String>
-
-    private init() {
-        self.query = Field("query")
-        self.queryRoot = Field("queryRoot")
-        self.queryType = Field("queryType")
-    }
 }
 
 /// Its properties are listed in `AccessReviewScheduleDefinitionFields`; read and write them as `value.name`.
@@ -128,50 +112,50 @@ public struct AccessReviewReviewerScopeFields: FieldSet {
 public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefinitionFields>
 
 /// The properties of a `AccessReviewScheduleDefinition`, inherited ones included.
-public struct AccessReviewScheduleDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `instances`.
+public enum AccessReviewScheduleDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalNotificationRecipients: Field<[AccessReviewNotificationRecipientItem]>,
+        createdBy: Field<UserIdentity>,
+        createdDateTime: Field<Date>,
+        descriptionForAdmins: Field<String>,
+        descriptionForReviewers: Field<String>,
+        displayName: Field<String>,
+        fallbackReviewers: Field<[AccessReviewReviewerScope]>,
+        instanceEnumerationScope: Field<AccessReviewScope>,
+        lastModifiedDateTime: Field<Date>,
+        reviewers: Field<[AccessReviewReviewerScope]>,
+        scope: Field<AccessReviewScope>,
+        settings: Field<AccessReviewScheduleSettings>,
+        stageSettings: Field<[AccessReviewStageSettings]>,
+        status: Field<String>,
+        instances: Field<[AccessReviewInstance]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewScheduleDefinition",
         base: Entity.self,
-        fields: AccessReviewScheduleDefinitionFields()
+        fields: (
+            id: Field("id"),
+            additionalNotificationRecipients: Field("additionalNotificationRecipients"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            descriptionForAdmins: Field("descriptionForAdmins"),
+            descriptionForReviewers: Field("descriptionForReviewers"),
+            displayName: Field("displayName"),
+            fallbackReviewers: Field("fallbackReviewers"),
+            instanceEnumerationScope: Field("instanceEnumerationScope"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            reviewers: Field("reviewers"),
+            scope: Field("scope"),
+            settings: Field("settings"),
+            stageSettings: Field("stageSettings"),
+            status: Field("status"),
+            instances: Field("instances")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalNotificationRecipients: Field<[AccessReviewNotificationRecipientItem]>
-    public let createdBy: Field<UserIdentity>
-    public let createdDateTime: Field<Date>
-    public let descriptionForAdmins: Field<String>
-    public let descriptionForReviewers: Field<String>
-    public let displayName: Field<String>
-    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
-    public let instanceEnumerationScope: Field<AccessReviewScope>
-    public let lastModifiedDateTime: Field<Date>
-    public let reviewers: Field<[AccessReviewReviewerScope]>
-    public let scope: Field<AccessReviewScope>
-    public let settings: Field<AccessReviewScheduleSettings>
-    public let stageSettings: Field<[AccessReviewStageSettings]>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("instances")`).
-    public let instances: Field<[AccessReviewInstance]>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalNotificationRecipients = Field("additionalNotificationRecipients")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.descriptionForAdmins = Field("descriptionForAdmins")
-        self.descriptionForReviewers = Field("descriptionForReviewers")
-        self.displayName = Field("displayName")
-        self.fallbackReviewers = Field("fallbackReviewers")
-        self.instanceEnumerationScope = Field("instanceEnumerationScope")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.reviewers = Field("reviewers")
-        self.scope = Field("scope")
-        self.settings = Field("settings")
-        self.stageSettings = Field("stageSettings")
-        self.status = Field("status")
-        self.instances = Field("instances")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinitionFilterByCurrentUserOptions`.
@@ -253,41 +237,41 @@ extension CollectionRequestBuilder where Item == AccessReviewScheduleDefinitionR
 public typealias AccessReviewScheduleSettings = Model<AccessReviewScheduleSettingsFields>
 
 /// The properties of a `AccessReviewScheduleSettings`, inherited ones included.
-public struct AccessReviewScheduleSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessReviewScheduleSettings",
-        fields: AccessReviewScheduleSettingsFields()
+public enum AccessReviewScheduleSettingsFields: FieldSet {
+    public typealias Table = (
+        applyActions: Field<[AccessReviewApplyAction]>,
+        autoApplyDecisionsEnabled: Field<Bool>,
+        decisionHistoriesForReviewersEnabled: Field<Bool>,
+        defaultDecision: Field<String>,
+        defaultDecisionEnabled: Field<Bool>,
+        instanceDurationInDays: Field<Int32>,
+        justificationRequiredOnApproval: Field<Bool>,
+        mailNotificationsEnabled: Field<Bool>,
+        recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>,
+        recommendationLookBackDuration: Field<String>,
+        recommendationsEnabled: Field<Bool>,
+        recurrence: Field<PatternedRecurrence>,
+        reminderNotificationsEnabled: Field<Bool>
     )
 
-    public let applyActions: Field<[AccessReviewApplyAction]>
-    public let autoApplyDecisionsEnabled: Field<Bool>
-    public let decisionHistoriesForReviewersEnabled: Field<Bool>
-    public let defaultDecision: Field<String>
-    public let defaultDecisionEnabled: Field<Bool>
-    public let instanceDurationInDays: Field<Int32>
-    public let justificationRequiredOnApproval: Field<Bool>
-    public let mailNotificationsEnabled: Field<Bool>
-    public let recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>
-    public let recommendationLookBackDuration: Field<String>
-    public let recommendationsEnabled: Field<Bool>
-    public let recurrence: Field<PatternedRecurrence>
-    public let reminderNotificationsEnabled: Field<Bool>
-
-    private init() {
-        self.applyActions = Field("applyActions")
-        self.autoApplyDecisionsEnabled = Field("autoApplyDecisionsEnabled")
-        self.decisionHistoriesForReviewersEnabled = Field("decisionHistoriesForReviewersEnabled")
-        self.defaultDecision = Field("defaultDecision")
-        self.defaultDecisionEnabled = Field("defaultDecisionEnabled")
-        self.instanceDurationInDays = Field("instanceDurationInDays")
-        self.justificationRequiredOnApproval = Field("justificationRequiredOnApproval")
-        self.mailNotificationsEnabled = Field("mailNotificationsEnabled")
-        self.recommendationInsightSettings = Field("recommendationInsightSettings")
-        self.recommendationLookBackDuration = Field("recommendationLookBackDuration")
-        self.recommendationsEnabled = Field("recommendationsEnabled")
-        self.recurrence = Field("recurrence")
-        self.reminderNotificationsEnabled = Field("reminderNotificationsEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewScheduleSettings",
+        fields: (
+            applyActions: Field("applyActions"),
+            autoApplyDecisionsEnabled: Field("autoApplyDecisionsEnabled"),
+            decisionHistoriesForReviewersEnabled: Field("decisionHistoriesForReviewersEnabled"),
+            defaultDecision: Field("defaultDecision"),
+            defaultDecisionEnabled: Field("defaultDecisionEnabled"),
+            instanceDurationInDays: Field("instanceDurationInDays"),
+            justificationRequiredOnApproval: Field("justificationRequiredOnApproval"),
+            mailNotificationsEnabled: Field("mailNotificationsEnabled"),
+            recommendationInsightSettings: Field("recommendationInsightSettings"),
+            recommendationLookBackDuration: Field("recommendationLookBackDuration"),
+            recommendationsEnabled: Field("recommendationsEnabled"),
+            recurrence: Field("recurrence"),
+            reminderNotificationsEnabled: Field("reminderNotificationsEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccessReviewScopeFields`; read and write them as `value.name`.
@@ -315,26 +299,24 @@ public struct AccessReviewScopeFields: FieldSet {
 public typealias AccessReviewSet = Model<AccessReviewSetFields>
 
 /// The properties of a `AccessReviewSet`, inherited ones included.
-public struct AccessReviewSetFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `definitions`, `historyDefinitions`.
+public enum AccessReviewSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        definitions: Field<[AccessReviewScheduleDefinition]>,
+        historyDefinitions: Field<[AccessReviewHistoryDefinition]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewSet",
         base: Entity.self,
-        fields: AccessReviewSetFields()
+        fields: (
+            id: Field("id"),
+            definitions: Field("definitions"),
+            historyDefinitions: Field("historyDefinitions")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("definitions")`).
-    public let definitions: Field<[AccessReviewScheduleDefinition]>
-
-    /// Present when the request expanded it (`expand("historyDefinitions")`).
-    public let historyDefinitions: Field<[AccessReviewHistoryDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.definitions = Field("definitions")
-        self.historyDefinitions = Field("historyDefinitions")
-    }
 }
 
 /// Requests for one `AccessReviewSet`: `request()` reads, updates or deletes it.
@@ -381,32 +363,32 @@ public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
 public typealias AccessReviewStage = Model<AccessReviewStageFields>
 
 /// The properties of a `AccessReviewStage`, inherited ones included.
-public struct AccessReviewStageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `decisions`.
+public enum AccessReviewStageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        fallbackReviewers: Field<[AccessReviewReviewerScope]>,
+        reviewers: Field<[AccessReviewReviewerScope]>,
+        startDateTime: Field<Date>,
+        status: Field<String>,
+        decisions: Field<[AccessReviewInstanceDecisionItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.accessReviewStage",
         base: Entity.self,
-        fields: AccessReviewStageFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            fallbackReviewers: Field("fallbackReviewers"),
+            reviewers: Field("reviewers"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            decisions: Field("decisions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
-    public let reviewers: Field<[AccessReviewReviewerScope]>
-    public let startDateTime: Field<Date>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("decisions")`).
-    public let decisions: Field<[AccessReviewInstanceDecisionItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.fallbackReviewers = Field("fallbackReviewers")
-        self.reviewers = Field("reviewers")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.decisions = Field("decisions")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.accessReviewStageFilterByCurrentUserOptions`.
@@ -487,31 +469,31 @@ extension CollectionRequestBuilder where Item == AccessReviewStageRequestBuilder
 public typealias AccessReviewStageSettings = Model<AccessReviewStageSettingsFields>
 
 /// The properties of a `AccessReviewStageSettings`, inherited ones included.
-public struct AccessReviewStageSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.accessReviewStageSettings",
-        fields: AccessReviewStageSettingsFields()
+public enum AccessReviewStageSettingsFields: FieldSet {
+    public typealias Table = (
+        decisionsThatWillMoveToNextStage: Field<[String]>,
+        dependsOn: Field<[String]>,
+        durationInDays: Field<Int32>,
+        fallbackReviewers: Field<[AccessReviewReviewerScope]>,
+        recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>,
+        recommendationsEnabled: Field<Bool>,
+        reviewers: Field<[AccessReviewReviewerScope]>,
+        stageId: Field<String>
     )
 
-    public let decisionsThatWillMoveToNextStage: Field<[String]>
-    public let dependsOn: Field<[String]>
-    public let durationInDays: Field<Int32>
-    public let fallbackReviewers: Field<[AccessReviewReviewerScope]>
-    public let recommendationInsightSettings: Field<[AccessReviewRecommendationInsightSetting]>
-    public let recommendationsEnabled: Field<Bool>
-    public let reviewers: Field<[AccessReviewReviewerScope]>
-    public let stageId: Field<String>
-
-    private init() {
-        self.decisionsThatWillMoveToNextStage = Field("decisionsThatWillMoveToNextStage")
-        self.dependsOn = Field("dependsOn")
-        self.durationInDays = Field("durationInDays")
-        self.fallbackReviewers = Field("fallbackReviewers")
-        self.recommendationInsightSettings = Field("recommendationInsightSettings")
-        self.recommendationsEnabled = Field("recommendationsEnabled")
-        self.reviewers = Field("reviewers")
-        self.stageId = Field("stageId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.accessReviewStageSettings",
+        fields: (
+            decisionsThatWillMoveToNextStage: Field("decisionsThatWillMoveToNextStage"),
+            dependsOn: Field("dependsOn"),
+            durationInDays: Field("durationInDays"),
+            fallbackReviewers: Field("fallbackReviewers"),
+            recommendationInsightSettings: Field("recommendationInsightSettings"),
+            recommendationsEnabled: Field("recommendationsEnabled"),
+            reviewers: Field("reviewers"),
+            stageId: Field("stageId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AccountTargetContentFields`; read and write them as `value.name`.
@@ -562,17 +544,13 @@ extension AccountTargetContentType {
 public typealias ActionItem = Model<ActionItemFields>
 
 /// The properties of a `ActionItem`, inherited ones included.
-public struct ActionItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.actionItem", fields: ActionItemFields())
-    public let ownerDisplayName: Field<String>
-    public let text: Field<String>
-    public let title: Field<String>
+public enum ActionItemFields: FieldSet {
+    public typealias Table = (ownerDisplayName: Field<String>, text: Field<String>, title: Field<String>)
 
-    private init() {
-        self.ownerDisplayName = Field("ownerDisplayName")
-        self.text = Field("text")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.actionItem",
+        fields: (ownerDisplayName: Field("ownerDisplayName"), text: Field("text"), title: Field("title")) as Table
+    )
 }
 
 /// Its properties are listed in `ActionResultPartFields`; read and write them as `value.name`.
@@ -629,22 +607,16 @@ extension ActionState {
 public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 
 /// The properties of a `ActivitiesContainer`, inherited ones included.
-public struct ActivitiesContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `contentActivities`.
+public enum ActivitiesContainerFields: FieldSet {
+    public typealias Table = (id: Field<String>, contentActivities: Field<[ContentActivity]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.activitiesContainer",
         base: Entity.self,
-        fields: ActivitiesContainerFields()
+        fields: (id: Field("id"), contentActivities: Field("contentActivities")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("contentActivities")`).
-    public let contentActivities: Field<[ContentActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.contentActivities = Field("contentActivities")
-    }
 }
 
 /// Requests for one `ActivitiesContainer`: `request()` reads, updates or deletes it.
@@ -682,32 +654,32 @@ public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
 public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFields>
 
 /// The properties of a `ActivityBasedTimeoutPolicy`, inherited ones included.
-public struct ActivityBasedTimeoutPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum ActivityBasedTimeoutPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.activityBasedTimeoutPolicy",
         base: StsPolicy.self,
-        fields: ActivityBasedTimeoutPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `ActivityBasedTimeoutPolicy`: `request()` reads, updates or deletes it.
@@ -865,38 +837,38 @@ extension ActivityDomain {
 public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 
 /// The properties of a `ActivityHistoryItem`, inherited ones included.
-public struct ActivityHistoryItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activity`.
+public enum ActivityHistoryItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeDurationSeconds: Field<Int32>,
+        createdDateTime: Field<Date>,
+        expirationDateTime: Field<Date>,
+        lastActiveDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        startedDateTime: Field<Date>,
+        status: Field<Status>,
+        userTimezone: Field<String>,
+        activity: Field<UserActivity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.activityHistoryItem",
         base: Entity.self,
-        fields: ActivityHistoryItemFields()
+        fields: (
+            id: Field("id"),
+            activeDurationSeconds: Field("activeDurationSeconds"),
+            createdDateTime: Field("createdDateTime"),
+            expirationDateTime: Field("expirationDateTime"),
+            lastActiveDateTime: Field("lastActiveDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            startedDateTime: Field("startedDateTime"),
+            status: Field("status"),
+            userTimezone: Field("userTimezone"),
+            activity: Field("activity")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeDurationSeconds: Field<Int32>
-    public let createdDateTime: Field<Date>
-    public let expirationDateTime: Field<Date>
-    public let lastActiveDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startedDateTime: Field<Date>
-    public let status: Field<Status>
-    public let userTimezone: Field<String>
-
-    /// Present when the request expanded it (`expand("activity")`).
-    public let activity: Field<UserActivity>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDurationSeconds = Field("activeDurationSeconds")
-        self.createdDateTime = Field("createdDateTime")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastActiveDateTime = Field("lastActiveDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startedDateTime = Field("startedDateTime")
-        self.status = Field("status")
-        self.userTimezone = Field("userTimezone")
-        self.activity = Field("activity")
-    }
 }
 
 /// Requests for one `ActivityHistoryItem`: `request()` reads, updates or deletes it.
@@ -965,17 +937,13 @@ extension ActivityType {
 public typealias AddIn = Model<AddInFields>
 
 /// The properties of a `AddIn`, inherited ones included.
-public struct AddInFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.addIn", fields: AddInFields())
-    public let id: Field<String>
-    public let properties: Field<[KeyValue]>
-    public let type: Field<String>
+public enum AddInFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<[KeyValue]>, type: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.addIn",
+        fields: (id: Field("id"), properties: Field("properties"), type: Field("type")) as Table
+    )
 }
 
 /// Its properties are listed in `AddLargeGalleryViewOperationFields`; read and write them as `value.name`.
@@ -985,24 +953,24 @@ public struct AddInFields: FieldSet {
 public typealias AddLargeGalleryViewOperation = Model<AddLargeGalleryViewOperationFields>
 
 /// The properties of a `AddLargeGalleryViewOperation`, inherited ones included.
-public struct AddLargeGalleryViewOperationFields: FieldSet {
+public enum AddLargeGalleryViewOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.addLargeGalleryViewOperation",
         base: CommsOperation.self,
-        fields: AddLargeGalleryViewOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `AddLargeGalleryViewOperation`: `request()` reads, updates or deletes it.
@@ -1031,20 +999,14 @@ public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
 public typealias AddressBookAccountTargetContent = Model<AddressBookAccountTargetContentFields>
 
 /// The properties of a `AddressBookAccountTargetContent`, inherited ones included.
-public struct AddressBookAccountTargetContentFields: FieldSet {
+public enum AddressBookAccountTargetContentFields: FieldSet {
+    public typealias Table = (type: Field<AccountTargetContentType>, accountTargetEmails: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.addressBookAccountTargetContent",
         base: AccountTargetContent.self,
-        fields: AddressBookAccountTargetContentFields()
+        fields: (type: Field("type"), accountTargetEmails: Field("accountTargetEmails")) as Table
     )
-
-    public let type: Field<AccountTargetContentType>
-    public let accountTargetEmails: Field<[String]>
-
-    private init() {
-        self.type = Field("type")
-        self.accountTargetEmails = Field("accountTargetEmails")
-    }
 }
 
 /// Its properties are listed in `AdhocCallFields`; read and write them as `value.name`.
@@ -1054,21 +1016,20 @@ public struct AddressBookAccountTargetContentFields: FieldSet {
 public typealias AdhocCall = Model<AdhocCallFields>
 
 /// The properties of a `AdhocCall`, inherited ones included.
-public struct AdhocCallFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.adhocCall", base: Entity.self, fields: AdhocCallFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `recordings`, `transcripts`.
+public enum AdhocCallFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        recordings: Field<[CallRecording]>,
+        transcripts: Field<[CallTranscript]>
+    )
 
-    /// Present when the request expanded it (`expand("recordings")`).
-    public let recordings: Field<[CallRecording]>
-
-    /// Present when the request expanded it (`expand("transcripts")`).
-    public let transcripts: Field<[CallTranscript]>
-
-    private init() {
-        self.id = Field("id")
-        self.recordings = Field("recordings")
-        self.transcripts = Field("transcripts")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.adhocCall",
+        base: Entity.self,
+        fields: (id: Field("id"), recordings: Field("recordings"), transcripts: Field("transcripts")) as Table
+    )
 }
 
 /// Requests for one `AdhocCall`: `request()` reads, updates or deletes it.
@@ -1159,47 +1120,36 @@ extension CollectionRequestBuilder where Item == AdhocCallRequestBuilder {
 public typealias Admin = Model<AdminFields>
 
 /// The properties of a `Admin`, inherited ones included.
-public struct AdminFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.admin", fields: AdminFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `configurationManagement`, `edge`, `exchange`,
+///   `microsoft365Apps`, `people`, `reportSettings`, `serviceAnnouncement`, `sharepoint`, `teams`.
+public enum AdminFields: FieldSet {
+    public typealias Table = (
+        configurationManagement: Field<ConfigurationManagement>,
+        edge: Field<Edge>,
+        exchange: Field<ExchangeAdmin>,
+        microsoft365Apps: Field<AdminMicrosoft365Apps>,
+        people: Field<PeopleAdminSettings>,
+        reportSettings: Field<AdminReportSettings>,
+        serviceAnnouncement: Field<ServiceAnnouncement>,
+        sharepoint: Field<Sharepoint>,
+        teams: Field<TeamsAdministrationTeamsAdminRoot>
+    )
 
-    /// Present when the request expanded it (`expand("configurationManagement")`).
-    public let configurationManagement: Field<ConfigurationManagement>
-
-    /// Present when the request expanded it (`expand("edge")`).
-    public let edge: Field<Edge>
-
-    /// Present when the request expanded it (`expand("exchange")`).
-    public let exchange: Field<ExchangeAdmin>
-
-    /// Present when the request expanded it (`expand("microsoft365Apps")`).
-    public let microsoft365Apps: Field<AdminMicrosoft365Apps>
-
-    /// Present when the request expanded it (`expand("people")`).
-    public let people: Field<PeopleAdminSettings>
-
-    /// Present when the request expanded it (`expand("reportSettings")`).
-    public let reportSettings: Field<AdminReportSettings>
-
-    /// Present when the request expanded it (`expand("serviceAnnouncement")`).
-    public let serviceAnnouncement: Field<ServiceAnnouncement>
-
-    /// Present when the request expanded it (`expand("sharepoint")`).
-    public let sharepoint: Field<Sharepoint>
-
-    /// Present when the request expanded it (`expand("teams")`).
-    public let teams: Field<TeamsAdministrationTeamsAdminRoot>
-
-    private init() {
-        self.configurationManagement = Field("configurationManagement")
-        self.edge = Field("edge")
-        self.exchange = Field("exchange")
-        self.microsoft365Apps = Field("microsoft365Apps")
-        self.people = Field("people")
-        self.reportSettings = Field("reportSettings")
-        self.serviceAnnouncement = Field("serviceAnnouncement")
-        self.sharepoint = Field("sharepoint")
-        self.teams = Field("teams")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.admin",
+        fields: (
+            configurationManagement: Field("configurationManagement"),
+            edge: Field("edge"),
+            exchange: Field("exchange"),
+            microsoft365Apps: Field("microsoft365Apps"),
+            people: Field("people"),
+            reportSettings: Field("reportSettings"),
+            serviceAnnouncement: Field("serviceAnnouncement"),
+            sharepoint: Field("sharepoint"),
+            teams: Field("teams")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AdminConsentRequestPolicyFields`; read and write them as `value.name`.
@@ -1209,30 +1159,30 @@ public struct AdminFields: FieldSet {
 public typealias AdminConsentRequestPolicy = Model<AdminConsentRequestPolicyFields>
 
 /// The properties of a `AdminConsentRequestPolicy`, inherited ones included.
-public struct AdminConsentRequestPolicyFields: FieldSet {
+public enum AdminConsentRequestPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isEnabled: Field<Bool>,
+        notifyReviewers: Field<Bool>,
+        remindersEnabled: Field<Bool>,
+        requestDurationInDays: Field<Int32>,
+        reviewers: Field<[AccessReviewReviewerScope]>,
+        version: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.adminConsentRequestPolicy",
         base: Entity.self,
-        fields: AdminConsentRequestPolicyFields()
+        fields: (
+            id: Field("id"),
+            isEnabled: Field("isEnabled"),
+            notifyReviewers: Field("notifyReviewers"),
+            remindersEnabled: Field("remindersEnabled"),
+            requestDurationInDays: Field("requestDurationInDays"),
+            reviewers: Field("reviewers"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let notifyReviewers: Field<Bool>
-    public let remindersEnabled: Field<Bool>
-    public let requestDurationInDays: Field<Int32>
-    public let reviewers: Field<[AccessReviewReviewerScope]>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.notifyReviewers = Field("notifyReviewers")
-        self.remindersEnabled = Field("remindersEnabled")
-        self.requestDurationInDays = Field("requestDurationInDays")
-        self.reviewers = Field("reviewers")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `AdminConsentRequestPolicy`: `request()` reads, updates or deletes it.
@@ -1261,22 +1211,16 @@ public struct AdminConsentRequestPolicyRequestBuilder: ModelRequestBuilder {
 public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
 
 /// The properties of a `AdminMicrosoft365Apps`, inherited ones included.
-public struct AdminMicrosoft365AppsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `installationOptions`.
+public enum AdminMicrosoft365AppsFields: FieldSet {
+    public typealias Table = (id: Field<String>, installationOptions: Field<M365AppsInstallationOptions>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.adminMicrosoft365Apps",
         base: Entity.self,
-        fields: AdminMicrosoft365AppsFields()
+        fields: (id: Field("id"), installationOptions: Field("installationOptions")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("installationOptions")`).
-    public let installationOptions: Field<M365AppsInstallationOptions>
-
-    private init() {
-        self.id = Field("id")
-        self.installationOptions = Field("installationOptions")
-    }
 }
 
 /// Requests for one `AdminMicrosoft365Apps`: `request()` reads, updates or deletes it.
@@ -1313,20 +1257,14 @@ public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
 public typealias AdminReportSettings = Model<AdminReportSettingsFields>
 
 /// The properties of a `AdminReportSettings`, inherited ones included.
-public struct AdminReportSettingsFields: FieldSet {
+public enum AdminReportSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayConcealedNames: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.adminReportSettings",
         base: Entity.self,
-        fields: AdminReportSettingsFields()
+        fields: (id: Field("id"), displayConcealedNames: Field("displayConcealedNames")) as Table
     )
-
-    public let id: Field<String>
-    public let displayConcealedNames: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.displayConcealedNames = Field("displayConcealedNames")
-    }
 }
 
 /// Requests for one `AdminReportSettings`: `request()` reads, updates or deletes it.
@@ -1420,46 +1358,42 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
 public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 
 /// The properties of a `AdministrativeUnit`, inherited ones included.
-public struct AdministrativeUnitFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `extensions`, `members`, `scopedRoleMembers`.
+public enum AdministrativeUnitFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isMemberManagementRestricted: Field<Bool>,
+        membershipRule: Field<String>,
+        membershipRuleProcessingState: Field<String>,
+        membershipType: Field<String>,
+        visibility: Field<String>,
+        extensions: Field<[Extension]>,
+        members: Field<[DirectoryObject]>,
+        scopedRoleMembers: Field<[ScopedRoleMembership]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.administrativeUnit",
         base: DirectoryObject.self,
-        fields: AdministrativeUnitFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isMemberManagementRestricted: Field("isMemberManagementRestricted"),
+            membershipRule: Field("membershipRule"),
+            membershipRuleProcessingState: Field("membershipRuleProcessingState"),
+            membershipType: Field("membershipType"),
+            visibility: Field("visibility"),
+            extensions: Field("extensions"),
+            members: Field("members"),
+            scopedRoleMembers: Field("scopedRoleMembers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isMemberManagementRestricted: Field<Bool>
-    public let membershipRule: Field<String>
-    public let membershipRuleProcessingState: Field<String>
-    public let membershipType: Field<String>
-    public let visibility: Field<String>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedRoleMembers")`).
-    public let scopedRoleMembers: Field<[ScopedRoleMembership]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isMemberManagementRestricted = Field("isMemberManagementRestricted")
-        self.membershipRule = Field("membershipRule")
-        self.membershipRuleProcessingState = Field("membershipRuleProcessingState")
-        self.membershipType = Field("membershipType")
-        self.visibility = Field("visibility")
-        self.extensions = Field("extensions")
-        self.members = Field("members")
-        self.scopedRoleMembers = Field("scopedRoleMembers")
-    }
 }
 
 /// Requests for one `AdministrativeUnit`: `request()` reads, updates or deletes it.
@@ -1631,178 +1565,141 @@ extension AdvancedConfigState {
 public typealias AgentIdentity = Model<AgentIdentityFields>
 
 /// The properties of a `AgentIdentity`, inherited ones included.
-public struct AgentIdentityFields: FieldSet {
+///
+/// - `createdByAppId`, `agentIdentityBlueprintId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
+///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
+///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
+///   `tokenLifetimePolicies`, `transitiveMemberOf`, `sponsors`.
+public enum AgentIdentityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        accountEnabled: Field<Bool>,
+        addIns: Field<[AddIn]>,
+        alternativeNames: Field<[String]>,
+        appDescription: Field<String>,
+        appDisplayName: Field<String>,
+        appId: Field<String>,
+        applicationTemplateId: Field<String>,
+        appOwnerOrganizationId: Field<String>,
+        appRoleAssignmentRequired: Field<Bool>,
+        appRoles: Field<[AppRole]>,
+        createdByAppId: Field<String>,
+        customSecurityAttributes: Field<CustomSecurityAttributeValue>,
+        description: Field<String>,
+        disabledByMicrosoftStatus: Field<String>,
+        displayName: Field<String>,
+        homepage: Field<String>,
+        info: Field<InformationalUrl>,
+        isDisabled: Field<Bool>,
+        keyCredentials: Field<[KeyCredential]>,
+        loginUrl: Field<String>,
+        logoutUrl: Field<String>,
+        notes: Field<String>,
+        notificationEmailAddresses: Field<[String]>,
+        oauth2PermissionScopes: Field<[PermissionScope]>,
+        passwordCredentials: Field<[PasswordCredential]>,
+        preferredSingleSignOnMode: Field<String>,
+        preferredTokenSigningKeyThumbprint: Field<String>,
+        replyUrls: Field<[String]>,
+        resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>,
+        samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>,
+        servicePrincipalNames: Field<[String]>,
+        servicePrincipalType: Field<String>,
+        signInAudience: Field<String>,
+        tags: Field<[String]>,
+        tokenEncryptionKeyId: Field<String>,
+        verifiedPublisher: Field<VerifiedPublisher>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        appRoleAssignedTo: Field<[AppRoleAssignment]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        claimsMappingPolicies: Field<[ClaimsMappingPolicy]>,
+        createdObjects: Field<[DirectoryObject]>,
+        delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>,
+        endpoints: Field<[Endpoint]>,
+        federatedIdentityCredentials: Field<[FederatedIdentityCredential]>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        memberOf: Field<[DirectoryObject]>,
+        oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>,
+        ownedObjects: Field<[DirectoryObject]>,
+        owners: Field<[DirectoryObject]>,
+        remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>,
+        synchronization: Field<Synchronization>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>,
+        transitiveMemberOf: Field<[DirectoryObject]>,
+        agentIdentityBlueprintId: Field<String>,
+        createdDateTime: Field<Date>,
+        sponsors: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agentIdentity",
         base: ServicePrincipal.self,
-        fields: AgentIdentityFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            accountEnabled: Field("accountEnabled"),
+            addIns: Field("addIns"),
+            alternativeNames: Field("alternativeNames"),
+            appDescription: Field("appDescription"),
+            appDisplayName: Field("appDisplayName"),
+            appId: Field("appId"),
+            applicationTemplateId: Field("applicationTemplateId"),
+            appOwnerOrganizationId: Field("appOwnerOrganizationId"),
+            appRoleAssignmentRequired: Field("appRoleAssignmentRequired"),
+            appRoles: Field("appRoles"),
+            createdByAppId: Field("createdByAppId"),
+            customSecurityAttributes: Field("customSecurityAttributes"),
+            description: Field("description"),
+            disabledByMicrosoftStatus: Field("disabledByMicrosoftStatus"),
+            displayName: Field("displayName"),
+            homepage: Field("homepage"),
+            info: Field("info"),
+            isDisabled: Field("isDisabled"),
+            keyCredentials: Field("keyCredentials"),
+            loginUrl: Field("loginUrl"),
+            logoutUrl: Field("logoutUrl"),
+            notes: Field("notes"),
+            notificationEmailAddresses: Field("notificationEmailAddresses"),
+            oauth2PermissionScopes: Field("oauth2PermissionScopes"),
+            passwordCredentials: Field("passwordCredentials"),
+            preferredSingleSignOnMode: Field("preferredSingleSignOnMode"),
+            preferredTokenSigningKeyThumbprint: Field("preferredTokenSigningKeyThumbprint"),
+            replyUrls: Field("replyUrls"),
+            resourceSpecificApplicationPermissions: Field("resourceSpecificApplicationPermissions"),
+            samlSingleSignOnSettings: Field("samlSingleSignOnSettings"),
+            servicePrincipalNames: Field("servicePrincipalNames"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            signInAudience: Field("signInAudience"),
+            tags: Field("tags"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId"),
+            verifiedPublisher: Field("verifiedPublisher"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            appRoleAssignedTo: Field("appRoleAssignedTo"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            claimsMappingPolicies: Field("claimsMappingPolicies"),
+            createdObjects: Field("createdObjects"),
+            delegatedPermissionClassifications: Field("delegatedPermissionClassifications"),
+            endpoints: Field("endpoints"),
+            federatedIdentityCredentials: Field("federatedIdentityCredentials"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            memberOf: Field("memberOf"),
+            oauth2PermissionGrants: Field("oauth2PermissionGrants"),
+            ownedObjects: Field("ownedObjects"),
+            owners: Field("owners"),
+            remoteDesktopSecurityConfiguration: Field("remoteDesktopSecurityConfiguration"),
+            synchronization: Field("synchronization"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies"),
+            transitiveMemberOf: Field("transitiveMemberOf"),
+            agentIdentityBlueprintId: Field("agentIdentityBlueprintId"),
+            createdDateTime: Field("createdDateTime"),
+            sponsors: Field("sponsors")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accountEnabled: Field<Bool>
-    public let addIns: Field<[AddIn]>
-    public let alternativeNames: Field<[String]>
-    public let appDescription: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appOwnerOrganizationId: Field<String>
-    public let appRoleAssignmentRequired: Field<Bool>
-    public let appRoles: Field<[AppRole]>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let homepage: Field<String>
-    public let info: Field<InformationalUrl>
-    public let isDisabled: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let loginUrl: Field<String>
-    public let logoutUrl: Field<String>
-    public let notes: Field<String>
-    public let notificationEmailAddresses: Field<[String]>
-    public let oauth2PermissionScopes: Field<[PermissionScope]>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let preferredSingleSignOnMode: Field<String>
-    public let preferredTokenSigningKeyThumbprint: Field<String>
-    public let replyUrls: Field<[String]>
-    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
-    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
-    public let servicePrincipalNames: Field<[String]>
-    public let servicePrincipalType: Field<String>
-    public let signInAudience: Field<String>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
-    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
-    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[Endpoint]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
-    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    /// Set by the service: read it, do not send it.
-    public let agentIdentityBlueprintId: Field<String>
-
-    public let createdDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accountEnabled = Field("accountEnabled")
-        self.addIns = Field("addIns")
-        self.alternativeNames = Field("alternativeNames")
-        self.appDescription = Field("appDescription")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
-        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
-        self.appRoles = Field("appRoles")
-        self.createdByAppId = Field("createdByAppId")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.homepage = Field("homepage")
-        self.info = Field("info")
-        self.isDisabled = Field("isDisabled")
-        self.keyCredentials = Field("keyCredentials")
-        self.loginUrl = Field("loginUrl")
-        self.logoutUrl = Field("logoutUrl")
-        self.notes = Field("notes")
-        self.notificationEmailAddresses = Field("notificationEmailAddresses")
-        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
-        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
-        self.replyUrls = Field("replyUrls")
-        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
-        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
-        self.servicePrincipalNames = Field("servicePrincipalNames")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.signInAudience = Field("signInAudience")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.appRoleAssignedTo = Field("appRoleAssignedTo")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.createdObjects = Field("createdObjects")
-        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
-        self.endpoints = Field("endpoints")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.memberOf = Field("memberOf")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.ownedObjects = Field("ownedObjects")
-        self.owners = Field("owners")
-        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-        self.agentIdentityBlueprintId = Field("agentIdentityBlueprintId")
-        self.createdDateTime = Field("createdDateTime")
-        self.sponsors = Field("sponsors")
-    }
 }
 
 /// Its properties are listed in `AgentIdentityBlueprintFields`; read and write them as `value.name`.
@@ -1812,149 +1709,129 @@ public struct AgentIdentityFields: FieldSet {
 public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
 
 /// The properties of a `AgentIdentityBlueprint`, inherited ones included.
-public struct AgentIdentityBlueprintFields: FieldSet {
+///
+/// - `createdByAppId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `createdOnBehalfOf`,
+///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
+///   `tokenIssuancePolicies`, `tokenLifetimePolicies`, `inheritablePermissions`, `sponsors`.
+public enum AgentIdentityBlueprintFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        addIns: Field<[AddIn]>,
+        api: Field<ApiApplication>,
+        appId: Field<String>,
+        applicationTemplateId: Field<String>,
+        appRoles: Field<[AppRole]>,
+        authenticationBehaviors: Field<AuthenticationBehaviors>,
+        certification: Field<Certification>,
+        createdByAppId: Field<String>,
+        createdDateTime: Field<Date>,
+        defaultRedirectUri: Field<String>,
+        description: Field<String>,
+        disabledByMicrosoftStatus: Field<String>,
+        displayName: Field<String>,
+        groupMembershipClaims: Field<String>,
+        identifierUris: Field<[String]>,
+        info: Field<InformationalUrl>,
+        isDeviceOnlyAuthSupported: Field<Bool>,
+        isDisabled: Field<Bool>,
+        isFallbackPublicClient: Field<Bool>,
+        keyCredentials: Field<[KeyCredential]>,
+        managerApplications: Field<[String]>,
+        nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>,
+        notes: Field<String>,
+        oauth2RequirePostResponse: Field<Bool>,
+        optionalClaims: Field<OptionalClaims>,
+        parentalControlSettings: Field<ParentalControlSettings>,
+        passwordCredentials: Field<[PasswordCredential]>,
+        publicClient: Field<PublicClientApplication>,
+        publisherDomain: Field<String>,
+        requestSignatureVerification: Field<RequestSignatureVerification>,
+        requiredResourceAccess: Field<[RequiredResourceAccess]>,
+        samlMetadataUrl: Field<String>,
+        serviceManagementReference: Field<String>,
+        servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>,
+        signInAudience: Field<String>,
+        spa: Field<SpaApplication>,
+        tags: Field<[String]>,
+        tokenEncryptionKeyId: Field<String>,
+        uniqueName: Field<String>,
+        verifiedPublisher: Field<VerifiedPublisher>,
+        web: Field<WebApplication>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        createdOnBehalfOf: Field<DirectoryObject>,
+        extensionProperties: Field<[ExtensionProperty]>,
+        federatedIdentityCredentials: Field<[FederatedIdentityCredential]>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        owners: Field<[DirectoryObject]>,
+        synchronization: Field<Synchronization>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>,
+        inheritablePermissions: Field<[InheritablePermission]>,
+        sponsors: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agentIdentityBlueprint",
         base: Application.self,
-        fields: AgentIdentityBlueprintFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            addIns: Field("addIns"),
+            api: Field("api"),
+            appId: Field("appId"),
+            applicationTemplateId: Field("applicationTemplateId"),
+            appRoles: Field("appRoles"),
+            authenticationBehaviors: Field("authenticationBehaviors"),
+            certification: Field("certification"),
+            createdByAppId: Field("createdByAppId"),
+            createdDateTime: Field("createdDateTime"),
+            defaultRedirectUri: Field("defaultRedirectUri"),
+            description: Field("description"),
+            disabledByMicrosoftStatus: Field("disabledByMicrosoftStatus"),
+            displayName: Field("displayName"),
+            groupMembershipClaims: Field("groupMembershipClaims"),
+            identifierUris: Field("identifierUris"),
+            info: Field("info"),
+            isDeviceOnlyAuthSupported: Field("isDeviceOnlyAuthSupported"),
+            isDisabled: Field("isDisabled"),
+            isFallbackPublicClient: Field("isFallbackPublicClient"),
+            keyCredentials: Field("keyCredentials"),
+            managerApplications: Field("managerApplications"),
+            nativeAuthenticationApisEnabled: Field("nativeAuthenticationApisEnabled"),
+            notes: Field("notes"),
+            oauth2RequirePostResponse: Field("oauth2RequirePostResponse"),
+            optionalClaims: Field("optionalClaims"),
+            parentalControlSettings: Field("parentalControlSettings"),
+            passwordCredentials: Field("passwordCredentials"),
+            publicClient: Field("publicClient"),
+            publisherDomain: Field("publisherDomain"),
+            requestSignatureVerification: Field("requestSignatureVerification"),
+            requiredResourceAccess: Field("requiredResourceAccess"),
+            samlMetadataUrl: Field("samlMetadataUrl"),
+            serviceManagementReference: Field("serviceManagementReference"),
+            servicePrincipalLockConfiguration: Field("servicePrincipalLockConfiguration"),
+            signInAudience: Field("signInAudience"),
+            spa: Field("spa"),
+            tags: Field("tags"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId"),
+            uniqueName: Field("uniqueName"),
+            verifiedPublisher: Field("verifiedPublisher"),
+            web: Field("web"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            createdOnBehalfOf: Field("createdOnBehalfOf"),
+            extensionProperties: Field("extensionProperties"),
+            federatedIdentityCredentials: Field("federatedIdentityCredentials"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            owners: Field("owners"),
+            synchronization: Field("synchronization"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies"),
+            inheritablePermissions: Field("inheritablePermissions"),
+            sponsors: Field("sponsors")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addIns: Field<[AddIn]>
-    public let api: Field<ApiApplication>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appRoles: Field<[AppRole]>
-    public let authenticationBehaviors: Field<AuthenticationBehaviors>
-    public let certification: Field<Certification>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let createdDateTime: Field<Date>
-    public let defaultRedirectUri: Field<String>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let groupMembershipClaims: Field<String>
-    public let identifierUris: Field<[String]>
-    public let info: Field<InformationalUrl>
-    public let isDeviceOnlyAuthSupported: Field<Bool>
-    public let isDisabled: Field<Bool>
-    public let isFallbackPublicClient: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let managerApplications: Field<[String]>
-    public let nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>
-    public let notes: Field<String>
-    public let oauth2RequirePostResponse: Field<Bool>
-    public let optionalClaims: Field<OptionalClaims>
-    public let parentalControlSettings: Field<ParentalControlSettings>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let publicClient: Field<PublicClientApplication>
-    public let publisherDomain: Field<String>
-    public let requestSignatureVerification: Field<RequestSignatureVerification>
-    public let requiredResourceAccess: Field<[RequiredResourceAccess]>
-    public let samlMetadataUrl: Field<String>
-    public let serviceManagementReference: Field<String>
-    public let servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>
-    public let signInAudience: Field<String>
-    public let spa: Field<SpaApplication>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let uniqueName: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-    public let web: Field<WebApplication>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
-    public let createdOnBehalfOf: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("extensionProperties")`).
-    public let extensionProperties: Field<[ExtensionProperty]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    /// Present when the request expanded it (`expand("inheritablePermissions")`).
-    public let inheritablePermissions: Field<[InheritablePermission]>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addIns = Field("addIns")
-        self.api = Field("api")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appRoles = Field("appRoles")
-        self.authenticationBehaviors = Field("authenticationBehaviors")
-        self.certification = Field("certification")
-        self.createdByAppId = Field("createdByAppId")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultRedirectUri = Field("defaultRedirectUri")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.groupMembershipClaims = Field("groupMembershipClaims")
-        self.identifierUris = Field("identifierUris")
-        self.info = Field("info")
-        self.isDeviceOnlyAuthSupported = Field("isDeviceOnlyAuthSupported")
-        self.isDisabled = Field("isDisabled")
-        self.isFallbackPublicClient = Field("isFallbackPublicClient")
-        self.keyCredentials = Field("keyCredentials")
-        self.managerApplications = Field("managerApplications")
-        self.nativeAuthenticationApisEnabled = Field("nativeAuthenticationApisEnabled")
-        self.notes = Field("notes")
-        self.oauth2RequirePostResponse = Field("oauth2RequirePostResponse")
-        self.optionalClaims = Field("optionalClaims")
-        self.parentalControlSettings = Field("parentalControlSettings")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.publicClient = Field("publicClient")
-        self.publisherDomain = Field("publisherDomain")
-        self.requestSignatureVerification = Field("requestSignatureVerification")
-        self.requiredResourceAccess = Field("requiredResourceAccess")
-        self.samlMetadataUrl = Field("samlMetadataUrl")
-        self.serviceManagementReference = Field("serviceManagementReference")
-        self.servicePrincipalLockConfiguration = Field("servicePrincipalLockConfiguration")
-        self.signInAudience = Field("signInAudience")
-        self.spa = Field("spa")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.uniqueName = Field("uniqueName")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.web = Field("web")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.createdOnBehalfOf = Field("createdOnBehalfOf")
-        self.extensionProperties = Field("extensionProperties")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.owners = Field("owners")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-        self.inheritablePermissions = Field("inheritablePermissions")
-        self.sponsors = Field("sponsors")
-    }
 }
 
 /// Its properties are listed in `AgentIdentityBlueprintPrincipalFields`; read and write them as `value.name`.
@@ -1964,171 +1841,137 @@ public struct AgentIdentityBlueprintFields: FieldSet {
 public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintPrincipalFields>
 
 /// The properties of a `AgentIdentityBlueprintPrincipal`, inherited ones included.
-public struct AgentIdentityBlueprintPrincipalFields: FieldSet {
+///
+/// - `createdByAppId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
+///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
+///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
+///   `tokenLifetimePolicies`, `transitiveMemberOf`, `sponsors`.
+public enum AgentIdentityBlueprintPrincipalFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        accountEnabled: Field<Bool>,
+        addIns: Field<[AddIn]>,
+        alternativeNames: Field<[String]>,
+        appDescription: Field<String>,
+        appDisplayName: Field<String>,
+        appId: Field<String>,
+        applicationTemplateId: Field<String>,
+        appOwnerOrganizationId: Field<String>,
+        appRoleAssignmentRequired: Field<Bool>,
+        appRoles: Field<[AppRole]>,
+        createdByAppId: Field<String>,
+        customSecurityAttributes: Field<CustomSecurityAttributeValue>,
+        description: Field<String>,
+        disabledByMicrosoftStatus: Field<String>,
+        displayName: Field<String>,
+        homepage: Field<String>,
+        info: Field<InformationalUrl>,
+        isDisabled: Field<Bool>,
+        keyCredentials: Field<[KeyCredential]>,
+        loginUrl: Field<String>,
+        logoutUrl: Field<String>,
+        notes: Field<String>,
+        notificationEmailAddresses: Field<[String]>,
+        oauth2PermissionScopes: Field<[PermissionScope]>,
+        passwordCredentials: Field<[PasswordCredential]>,
+        preferredSingleSignOnMode: Field<String>,
+        preferredTokenSigningKeyThumbprint: Field<String>,
+        replyUrls: Field<[String]>,
+        resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>,
+        samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>,
+        servicePrincipalNames: Field<[String]>,
+        servicePrincipalType: Field<String>,
+        signInAudience: Field<String>,
+        tags: Field<[String]>,
+        tokenEncryptionKeyId: Field<String>,
+        verifiedPublisher: Field<VerifiedPublisher>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        appRoleAssignedTo: Field<[AppRoleAssignment]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        claimsMappingPolicies: Field<[ClaimsMappingPolicy]>,
+        createdObjects: Field<[DirectoryObject]>,
+        delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>,
+        endpoints: Field<[Endpoint]>,
+        federatedIdentityCredentials: Field<[FederatedIdentityCredential]>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        memberOf: Field<[DirectoryObject]>,
+        oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>,
+        ownedObjects: Field<[DirectoryObject]>,
+        owners: Field<[DirectoryObject]>,
+        remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>,
+        synchronization: Field<Synchronization>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>,
+        transitiveMemberOf: Field<[DirectoryObject]>,
+        sponsors: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agentIdentityBlueprintPrincipal",
         base: ServicePrincipal.self,
-        fields: AgentIdentityBlueprintPrincipalFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            accountEnabled: Field("accountEnabled"),
+            addIns: Field("addIns"),
+            alternativeNames: Field("alternativeNames"),
+            appDescription: Field("appDescription"),
+            appDisplayName: Field("appDisplayName"),
+            appId: Field("appId"),
+            applicationTemplateId: Field("applicationTemplateId"),
+            appOwnerOrganizationId: Field("appOwnerOrganizationId"),
+            appRoleAssignmentRequired: Field("appRoleAssignmentRequired"),
+            appRoles: Field("appRoles"),
+            createdByAppId: Field("createdByAppId"),
+            customSecurityAttributes: Field("customSecurityAttributes"),
+            description: Field("description"),
+            disabledByMicrosoftStatus: Field("disabledByMicrosoftStatus"),
+            displayName: Field("displayName"),
+            homepage: Field("homepage"),
+            info: Field("info"),
+            isDisabled: Field("isDisabled"),
+            keyCredentials: Field("keyCredentials"),
+            loginUrl: Field("loginUrl"),
+            logoutUrl: Field("logoutUrl"),
+            notes: Field("notes"),
+            notificationEmailAddresses: Field("notificationEmailAddresses"),
+            oauth2PermissionScopes: Field("oauth2PermissionScopes"),
+            passwordCredentials: Field("passwordCredentials"),
+            preferredSingleSignOnMode: Field("preferredSingleSignOnMode"),
+            preferredTokenSigningKeyThumbprint: Field("preferredTokenSigningKeyThumbprint"),
+            replyUrls: Field("replyUrls"),
+            resourceSpecificApplicationPermissions: Field("resourceSpecificApplicationPermissions"),
+            samlSingleSignOnSettings: Field("samlSingleSignOnSettings"),
+            servicePrincipalNames: Field("servicePrincipalNames"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            signInAudience: Field("signInAudience"),
+            tags: Field("tags"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId"),
+            verifiedPublisher: Field("verifiedPublisher"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            appRoleAssignedTo: Field("appRoleAssignedTo"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            claimsMappingPolicies: Field("claimsMappingPolicies"),
+            createdObjects: Field("createdObjects"),
+            delegatedPermissionClassifications: Field("delegatedPermissionClassifications"),
+            endpoints: Field("endpoints"),
+            federatedIdentityCredentials: Field("federatedIdentityCredentials"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            memberOf: Field("memberOf"),
+            oauth2PermissionGrants: Field("oauth2PermissionGrants"),
+            ownedObjects: Field("ownedObjects"),
+            owners: Field("owners"),
+            remoteDesktopSecurityConfiguration: Field("remoteDesktopSecurityConfiguration"),
+            synchronization: Field("synchronization"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies"),
+            transitiveMemberOf: Field("transitiveMemberOf"),
+            sponsors: Field("sponsors")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accountEnabled: Field<Bool>
-    public let addIns: Field<[AddIn]>
-    public let alternativeNames: Field<[String]>
-    public let appDescription: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appOwnerOrganizationId: Field<String>
-    public let appRoleAssignmentRequired: Field<Bool>
-    public let appRoles: Field<[AppRole]>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let homepage: Field<String>
-    public let info: Field<InformationalUrl>
-    public let isDisabled: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let loginUrl: Field<String>
-    public let logoutUrl: Field<String>
-    public let notes: Field<String>
-    public let notificationEmailAddresses: Field<[String]>
-    public let oauth2PermissionScopes: Field<[PermissionScope]>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let preferredSingleSignOnMode: Field<String>
-    public let preferredTokenSigningKeyThumbprint: Field<String>
-    public let replyUrls: Field<[String]>
-    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
-    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
-    public let servicePrincipalNames: Field<[String]>
-    public let servicePrincipalType: Field<String>
-    public let signInAudience: Field<String>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
-    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
-    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[Endpoint]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
-    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accountEnabled = Field("accountEnabled")
-        self.addIns = Field("addIns")
-        self.alternativeNames = Field("alternativeNames")
-        self.appDescription = Field("appDescription")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
-        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
-        self.appRoles = Field("appRoles")
-        self.createdByAppId = Field("createdByAppId")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.homepage = Field("homepage")
-        self.info = Field("info")
-        self.isDisabled = Field("isDisabled")
-        self.keyCredentials = Field("keyCredentials")
-        self.loginUrl = Field("loginUrl")
-        self.logoutUrl = Field("logoutUrl")
-        self.notes = Field("notes")
-        self.notificationEmailAddresses = Field("notificationEmailAddresses")
-        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
-        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
-        self.replyUrls = Field("replyUrls")
-        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
-        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
-        self.servicePrincipalNames = Field("servicePrincipalNames")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.signInAudience = Field("signInAudience")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.appRoleAssignedTo = Field("appRoleAssignedTo")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.createdObjects = Field("createdObjects")
-        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
-        self.endpoints = Field("endpoints")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.memberOf = Field("memberOf")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.ownedObjects = Field("ownedObjects")
-        self.owners = Field("owners")
-        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-        self.sponsors = Field("sponsors")
-    }
 }
 
 /// Requests for one `AgentIdentityBlueprintPrincipal`: `request()` reads, updates or deletes it.

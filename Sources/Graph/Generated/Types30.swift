@@ -130,32 +130,32 @@ public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilde
 public typealias EntraRecoveryServicesRecoveryPreviewJob = Model<EntraRecoveryServicesRecoveryPreviewJobFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryPreviewJob`, inherited ones included.
-public struct EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
+public enum EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>,
+        jobCompletionDateTime: Field<Date>,
+        jobStartDateTime: Field<Date>,
+        status: Field<EntraRecoveryServicesRecoveryStatus>,
+        targetStateDateTime: Field<Date>,
+        totalChangedLinksCalculated: Field<Int32>,
+        totalChangedObjectsCalculated: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.recoveryPreviewJob",
         base: EntraRecoveryServicesRecoveryJobBase.self,
-        fields: EntraRecoveryServicesRecoveryPreviewJobFields()
+        fields: (
+            id: Field("id"),
+            filteringCriteria: Field("filteringCriteria"),
+            jobCompletionDateTime: Field("jobCompletionDateTime"),
+            jobStartDateTime: Field("jobStartDateTime"),
+            status: Field("status"),
+            targetStateDateTime: Field("targetStateDateTime"),
+            totalChangedLinksCalculated: Field("totalChangedLinksCalculated"),
+            totalChangedObjectsCalculated: Field("totalChangedObjectsCalculated")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let filteringCriteria: Field<EntraRecoveryServicesRecoveryJobFilteringCriteriaBase>
-    public let jobCompletionDateTime: Field<Date>
-    public let jobStartDateTime: Field<Date>
-    public let status: Field<EntraRecoveryServicesRecoveryStatus>
-    public let targetStateDateTime: Field<Date>
-    public let totalChangedLinksCalculated: Field<Int32>
-    public let totalChangedObjectsCalculated: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.filteringCriteria = Field("filteringCriteria")
-        self.jobCompletionDateTime = Field("jobCompletionDateTime")
-        self.jobStartDateTime = Field("jobStartDateTime")
-        self.status = Field("status")
-        self.targetStateDateTime = Field("targetStateDateTime")
-        self.totalChangedLinksCalculated = Field("totalChangedLinksCalculated")
-        self.totalChangedObjectsCalculated = Field("totalChangedObjectsCalculated")
-    }
 }
 
 /// Requests for one `EntraRecoveryServicesRecoveryPreviewJob`: `request()` reads, updates or deletes it.
@@ -332,30 +332,28 @@ extension EntraRecoveryServicesResourceTypeName {
 public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnapshotFields>
 
 /// The properties of a `EntraRecoveryServicesSnapshot`, inherited ones included.
-public struct EntraRecoveryServicesSnapshotFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `recoveryJobs`, `recoveryPreviewJobs`.
+public enum EntraRecoveryServicesSnapshotFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        totalChangedObjects: Field<Int32>,
+        recoveryJobs: Field<[EntraRecoveryServicesRecoveryJob]>,
+        recoveryPreviewJobs: Field<[EntraRecoveryServicesRecoveryPreviewJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.entraRecoveryServices.snapshot",
         base: Entity.self,
-        fields: EntraRecoveryServicesSnapshotFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            totalChangedObjects: Field("totalChangedObjects"),
+            recoveryJobs: Field("recoveryJobs"),
+            recoveryPreviewJobs: Field("recoveryPreviewJobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let totalChangedObjects: Field<Int32>
-
-    /// Present when the request expanded it (`expand("recoveryJobs")`).
-    public let recoveryJobs: Field<[EntraRecoveryServicesRecoveryJob]>
-
-    /// Present when the request expanded it (`expand("recoveryPreviewJobs")`).
-    public let recoveryPreviewJobs: Field<[EntraRecoveryServicesRecoveryPreviewJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.totalChangedObjects = Field("totalChangedObjects")
-        self.recoveryJobs = Field("recoveryJobs")
-        self.recoveryPreviewJobs = Field("recoveryPreviewJobs")
-    }
 }
 
 /// Requests for one `EntraRecoveryServicesSnapshot`: `request()` reads, updates or deletes it.
@@ -444,20 +442,14 @@ extension EntrySyncOperation {
 public typealias EnumeratedDeviceRegistrationMembership = Model<EnumeratedDeviceRegistrationMembershipFields>
 
 /// The properties of a `EnumeratedDeviceRegistrationMembership`, inherited ones included.
-public struct EnumeratedDeviceRegistrationMembershipFields: FieldSet {
+public enum EnumeratedDeviceRegistrationMembershipFields: FieldSet {
+    public typealias Table = (groups: Field<[String]>, users: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedDeviceRegistrationMembership",
         base: DeviceRegistrationMembership.self,
-        fields: EnumeratedDeviceRegistrationMembershipFields()
+        fields: (groups: Field("groups"), users: Field("users")) as Table
     )
-
-    public let groups: Field<[String]>
-    public let users: Field<[String]>
-
-    private init() {
-        self.groups = Field("groups")
-        self.users = Field("users")
-    }
 }
 
 /// Its properties are listed in `EnumeratedDomainsFields`; read and write them as `value.name`.
@@ -467,20 +459,14 @@ public struct EnumeratedDeviceRegistrationMembershipFields: FieldSet {
 public typealias EnumeratedDomains = Model<EnumeratedDomainsFields>
 
 /// The properties of a `EnumeratedDomains`, inherited ones included.
-public struct EnumeratedDomainsFields: FieldSet {
+public enum EnumeratedDomainsFields: FieldSet {
+    public typealias Table = (rootDomains: Field<RootDomains>, domainNames: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedDomains",
         base: ValidatingDomains.self,
-        fields: EnumeratedDomainsFields()
+        fields: (rootDomains: Field("rootDomains"), domainNames: Field("domainNames")) as Table
     )
-
-    public let rootDomains: Field<RootDomains>
-    public let domainNames: Field<[String]>
-
-    private init() {
-        self.rootDomains = Field("rootDomains")
-        self.domainNames = Field("domainNames")
-    }
 }
 
 /// Its properties are listed in `EnumeratedScopesFields`; read and write them as `value.name`.
@@ -490,20 +476,14 @@ public struct EnumeratedDomainsFields: FieldSet {
 public typealias EnumeratedScopes = Model<EnumeratedScopesFields>
 
 /// The properties of a `EnumeratedScopes`, inherited ones included.
-public struct EnumeratedScopesFields: FieldSet {
+public enum EnumeratedScopesFields: FieldSet {
+    public typealias Table = (kind: Field<ScopeCollectionKind>, scopes: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.enumeratedScopes",
         base: InheritableScopes.self,
-        fields: EnumeratedScopesFields()
+        fields: (kind: Field("kind"), scopes: Field("scopes")) as Table
     )
-
-    public let kind: Field<ScopeCollectionKind>
-    public let scopes: Field<[String]>
-
-    private init() {
-        self.kind = Field("kind")
-        self.scopes = Field("scopes")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.errorCorrectionLevel`.
@@ -533,23 +513,23 @@ extension ErrorCorrectionLevel {
 public typealias ErrorDetail = Model<ErrorDetailFields>
 
 /// The properties of a `ErrorDetail`, inherited ones included.
-public struct ErrorDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.errorDetail", fields: ErrorDetailFields())
+///
+/// - `errorMessage`, `resourceInstanceName`, `resourceType`: Set by the service: read it, do not send it.
+public enum ErrorDetailFields: FieldSet {
+    public typealias Table = (
+        errorMessage: Field<String>,
+        resourceInstanceName: Field<String>,
+        resourceType: Field<String>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let errorMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceInstanceName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceType: Field<String>
-
-    private init() {
-        self.errorMessage = Field("errorMessage")
-        self.resourceInstanceName = Field("resourceInstanceName")
-        self.resourceType = Field("resourceType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.errorDetail",
+        fields: (
+            errorMessage: Field("errorMessage"),
+            resourceInstanceName: Field("resourceInstanceName"),
+            resourceType: Field("resourceType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.escrowBehavior`.
@@ -575,123 +555,117 @@ extension EscrowBehavior {
 public typealias Event = Model<EventFields>
 
 /// The properties of a `Event`, inherited ones included.
-public struct EventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.event", base: OutlookItem.self, fields: EventFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let allowNewTimeProposals: Field<Bool>
-    public let attendees: Field<[Attendee]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let cancelledOccurrences: Field<[String]>
-    public let end: Field<DateTimeTimeZone>
-    public let hasAttachments: Field<Bool>
-    public let hideAttendees: Field<Bool>
-    public let iCalUId: Field<String>
-    public let importance: Field<Importance>
-    public let isAllDay: Field<Bool>
-    public let isCancelled: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isOnlineMeeting: Field<Bool>
-    public let isOrganizer: Field<Bool>
-    public let isReminderOn: Field<Bool>
-    public let location: Field<Location>
-    public let locations: Field<[Location]>
-    public let onlineMeeting: Field<OnlineMeetingInfo>
-    public let onlineMeetingProvider: Field<OnlineMeetingProviderType>
-    public let onlineMeetingUrl: Field<String>
-    public let organizer: Field<Recipient>
-    public let originalEndTimeZone: Field<String>
-    public let originalStart: Field<Date>
-    public let originalStartTimeZone: Field<String>
-    public let recurrence: Field<PatternedRecurrence>
-    public let reminderMinutesBeforeStart: Field<Int32>
-    public let responseRequested: Field<Bool>
-    public let responseStatus: Field<ResponseStatus>
-    public let sensitivity: Field<Sensitivity>
-    public let seriesMasterId: Field<String>
-    public let showAs: Field<FreeBusyStatus>
-    public let start: Field<DateTimeTimeZone>
-    public let subject: Field<String>
-    public let transactionId: Field<String>
-    public let type: Field<EventType>
-    public let webLink: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `calendar`, `exceptionOccurrences`,
+///   `extensions`, `instances`, `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum EventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        allowNewTimeProposals: Field<Bool>,
+        attendees: Field<[Attendee]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        cancelledOccurrences: Field<[String]>,
+        end: Field<DateTimeTimeZone>,
+        hasAttachments: Field<Bool>,
+        hideAttendees: Field<Bool>,
+        iCalUId: Field<String>,
+        importance: Field<Importance>,
+        isAllDay: Field<Bool>,
+        isCancelled: Field<Bool>,
+        isDraft: Field<Bool>,
+        isOnlineMeeting: Field<Bool>,
+        isOrganizer: Field<Bool>,
+        isReminderOn: Field<Bool>,
+        location: Field<Location>,
+        locations: Field<[Location]>,
+        onlineMeeting: Field<OnlineMeetingInfo>,
+        onlineMeetingProvider: Field<OnlineMeetingProviderType>,
+        onlineMeetingUrl: Field<String>,
+        organizer: Field<Recipient>,
+        originalEndTimeZone: Field<String>,
+        originalStart: Field<Date>,
+        originalStartTimeZone: Field<String>,
+        recurrence: Field<PatternedRecurrence>,
+        reminderMinutesBeforeStart: Field<Int32>,
+        responseRequested: Field<Bool>,
+        responseStatus: Field<ResponseStatus>,
+        sensitivity: Field<Sensitivity>,
+        seriesMasterId: Field<String>,
+        showAs: Field<FreeBusyStatus>,
+        start: Field<DateTimeTimeZone>,
+        subject: Field<String>,
+        transactionId: Field<String>,
+        type: Field<EventType>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        calendar: Field<OutlookCalendar>,
+        exceptionOccurrences: Field<[Event]>,
+        extensions: Field<[Extension]>,
+        instances: Field<[Event]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
 
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("exceptionOccurrences")`).
-    public let exceptionOccurrences: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("instances")`).
-    public let instances: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.allowNewTimeProposals = Field("allowNewTimeProposals")
-        self.attendees = Field("attendees")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.cancelledOccurrences = Field("cancelledOccurrences")
-        self.end = Field("end")
-        self.hasAttachments = Field("hasAttachments")
-        self.hideAttendees = Field("hideAttendees")
-        self.iCalUId = Field("iCalUId")
-        self.importance = Field("importance")
-        self.isAllDay = Field("isAllDay")
-        self.isCancelled = Field("isCancelled")
-        self.isDraft = Field("isDraft")
-        self.isOnlineMeeting = Field("isOnlineMeeting")
-        self.isOrganizer = Field("isOrganizer")
-        self.isReminderOn = Field("isReminderOn")
-        self.location = Field("location")
-        self.locations = Field("locations")
-        self.onlineMeeting = Field("onlineMeeting")
-        self.onlineMeetingProvider = Field("onlineMeetingProvider")
-        self.onlineMeetingUrl = Field("onlineMeetingUrl")
-        self.organizer = Field("organizer")
-        self.originalEndTimeZone = Field("originalEndTimeZone")
-        self.originalStart = Field("originalStart")
-        self.originalStartTimeZone = Field("originalStartTimeZone")
-        self.recurrence = Field("recurrence")
-        self.reminderMinutesBeforeStart = Field("reminderMinutesBeforeStart")
-        self.responseRequested = Field("responseRequested")
-        self.responseStatus = Field("responseStatus")
-        self.sensitivity = Field("sensitivity")
-        self.seriesMasterId = Field("seriesMasterId")
-        self.showAs = Field("showAs")
-        self.start = Field("start")
-        self.subject = Field("subject")
-        self.transactionId = Field("transactionId")
-        self.type = Field("type")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.calendar = Field("calendar")
-        self.exceptionOccurrences = Field("exceptionOccurrences")
-        self.extensions = Field("extensions")
-        self.instances = Field("instances")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.event",
+        base: OutlookItem.self,
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            allowNewTimeProposals: Field("allowNewTimeProposals"),
+            attendees: Field("attendees"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            cancelledOccurrences: Field("cancelledOccurrences"),
+            end: Field("end"),
+            hasAttachments: Field("hasAttachments"),
+            hideAttendees: Field("hideAttendees"),
+            iCalUId: Field("iCalUId"),
+            importance: Field("importance"),
+            isAllDay: Field("isAllDay"),
+            isCancelled: Field("isCancelled"),
+            isDraft: Field("isDraft"),
+            isOnlineMeeting: Field("isOnlineMeeting"),
+            isOrganizer: Field("isOrganizer"),
+            isReminderOn: Field("isReminderOn"),
+            location: Field("location"),
+            locations: Field("locations"),
+            onlineMeeting: Field("onlineMeeting"),
+            onlineMeetingProvider: Field("onlineMeetingProvider"),
+            onlineMeetingUrl: Field("onlineMeetingUrl"),
+            organizer: Field("organizer"),
+            originalEndTimeZone: Field("originalEndTimeZone"),
+            originalStart: Field("originalStart"),
+            originalStartTimeZone: Field("originalStartTimeZone"),
+            recurrence: Field("recurrence"),
+            reminderMinutesBeforeStart: Field("reminderMinutesBeforeStart"),
+            responseRequested: Field("responseRequested"),
+            responseStatus: Field("responseStatus"),
+            sensitivity: Field("sensitivity"),
+            seriesMasterId: Field("seriesMasterId"),
+            showAs: Field("showAs"),
+            start: Field("start"),
+            subject: Field("subject"),
+            transactionId: Field("transactionId"),
+            type: Field("type"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            calendar: Field("calendar"),
+            exceptionOccurrences: Field("exceptionOccurrences"),
+            extensions: Field("extensions"),
+            instances: Field("instances"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `EventMessageFields`; read and write them as `value.name`.
@@ -701,118 +675,110 @@ public struct EventFields: FieldSet {
 public typealias EventMessage = Model<EventMessageFields>
 
 /// The properties of a `EventMessage`, inherited ones included.
-public struct EventMessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+public enum EventMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        bccRecipients: Field<[Recipient]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        conversationId: Field<String>,
+        conversationIndex: Field<Data>,
+        flag: Field<FollowupFlag>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        inferenceClassification: Field<InferenceClassificationType>,
+        internetMessageHeaders: Field<[InternetMessageHeader]>,
+        internetMessageId: Field<String>,
+        isDeliveryReceiptRequested: Field<Bool>,
+        isDraft: Field<Bool>,
+        isRead: Field<Bool>,
+        isReadReceiptRequested: Field<Bool>,
+        parentFolderId: Field<String>,
+        receivedDateTime: Field<Date>,
+        replyTo: Field<[Recipient]>,
+        sender: Field<Recipient>,
+        sentDateTime: Field<Date>,
+        subject: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueBody: Field<ItemBody>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>,
+        endDateTime: Field<DateTimeTimeZone>,
+        isAllDay: Field<Bool>,
+        isDelegated: Field<Bool>,
+        isOutOfDate: Field<Bool>,
+        location: Field<Location>,
+        meetingMessageType: Field<MeetingMessageType>,
+        recurrence: Field<PatternedRecurrence>,
+        startDateTime: Field<DateTimeTimeZone>,
+        type: Field<EventType>,
+        event: Field<Event>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.eventMessage",
         base: Message.self,
         derived: [EventMessageRequest.self, EventMessageResponse.self],
-        fields: EventMessageFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            bccRecipients: Field("bccRecipients"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            ccRecipients: Field("ccRecipients"),
+            conversationId: Field("conversationId"),
+            conversationIndex: Field("conversationIndex"),
+            flag: Field("flag"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            inferenceClassification: Field("inferenceClassification"),
+            internetMessageHeaders: Field("internetMessageHeaders"),
+            internetMessageId: Field("internetMessageId"),
+            isDeliveryReceiptRequested: Field("isDeliveryReceiptRequested"),
+            isDraft: Field("isDraft"),
+            isRead: Field("isRead"),
+            isReadReceiptRequested: Field("isReadReceiptRequested"),
+            parentFolderId: Field("parentFolderId"),
+            receivedDateTime: Field("receivedDateTime"),
+            replyTo: Field("replyTo"),
+            sender: Field("sender"),
+            sentDateTime: Field("sentDateTime"),
+            subject: Field("subject"),
+            toRecipients: Field("toRecipients"),
+            uniqueBody: Field("uniqueBody"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties"),
+            endDateTime: Field("endDateTime"),
+            isAllDay: Field("isAllDay"),
+            isDelegated: Field("isDelegated"),
+            isOutOfDate: Field("isOutOfDate"),
+            location: Field("location"),
+            meetingMessageType: Field("meetingMessageType"),
+            recurrence: Field("recurrence"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            event: Field("event")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-    }
 }
 
 /// Its properties are listed in `EventMessageDetailFields`; read and write them as `value.name`.
@@ -873,130 +839,121 @@ public struct EventMessageDetailFields: FieldSet {
 public typealias EventMessageRequest = Model<EventMessageRequestFields>
 
 /// The properties of a `EventMessageRequest`, inherited ones included.
-public struct EventMessageRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+public enum EventMessageRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        bccRecipients: Field<[Recipient]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        conversationId: Field<String>,
+        conversationIndex: Field<Data>,
+        flag: Field<FollowupFlag>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        inferenceClassification: Field<InferenceClassificationType>,
+        internetMessageHeaders: Field<[InternetMessageHeader]>,
+        internetMessageId: Field<String>,
+        isDeliveryReceiptRequested: Field<Bool>,
+        isDraft: Field<Bool>,
+        isRead: Field<Bool>,
+        isReadReceiptRequested: Field<Bool>,
+        parentFolderId: Field<String>,
+        receivedDateTime: Field<Date>,
+        replyTo: Field<[Recipient]>,
+        sender: Field<Recipient>,
+        sentDateTime: Field<Date>,
+        subject: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueBody: Field<ItemBody>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>,
+        endDateTime: Field<DateTimeTimeZone>,
+        isAllDay: Field<Bool>,
+        isDelegated: Field<Bool>,
+        isOutOfDate: Field<Bool>,
+        location: Field<Location>,
+        meetingMessageType: Field<MeetingMessageType>,
+        recurrence: Field<PatternedRecurrence>,
+        startDateTime: Field<DateTimeTimeZone>,
+        type: Field<EventType>,
+        event: Field<Event>,
+        allowNewTimeProposals: Field<Bool>,
+        meetingRequestType: Field<MeetingRequestType>,
+        previousEndDateTime: Field<DateTimeTimeZone>,
+        previousLocation: Field<Location>,
+        previousStartDateTime: Field<DateTimeTimeZone>,
+        responseRequested: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.eventMessageRequest",
         base: EventMessage.self,
-        fields: EventMessageRequestFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            bccRecipients: Field("bccRecipients"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            ccRecipients: Field("ccRecipients"),
+            conversationId: Field("conversationId"),
+            conversationIndex: Field("conversationIndex"),
+            flag: Field("flag"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            inferenceClassification: Field("inferenceClassification"),
+            internetMessageHeaders: Field("internetMessageHeaders"),
+            internetMessageId: Field("internetMessageId"),
+            isDeliveryReceiptRequested: Field("isDeliveryReceiptRequested"),
+            isDraft: Field("isDraft"),
+            isRead: Field("isRead"),
+            isReadReceiptRequested: Field("isReadReceiptRequested"),
+            parentFolderId: Field("parentFolderId"),
+            receivedDateTime: Field("receivedDateTime"),
+            replyTo: Field("replyTo"),
+            sender: Field("sender"),
+            sentDateTime: Field("sentDateTime"),
+            subject: Field("subject"),
+            toRecipients: Field("toRecipients"),
+            uniqueBody: Field("uniqueBody"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties"),
+            endDateTime: Field("endDateTime"),
+            isAllDay: Field("isAllDay"),
+            isDelegated: Field("isDelegated"),
+            isOutOfDate: Field("isOutOfDate"),
+            location: Field("location"),
+            meetingMessageType: Field("meetingMessageType"),
+            recurrence: Field("recurrence"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            event: Field("event"),
+            allowNewTimeProposals: Field("allowNewTimeProposals"),
+            meetingRequestType: Field("meetingRequestType"),
+            previousEndDateTime: Field("previousEndDateTime"),
+            previousLocation: Field("previousLocation"),
+            previousStartDateTime: Field("previousStartDateTime"),
+            responseRequested: Field("responseRequested")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    public let allowNewTimeProposals: Field<Bool>
-    public let meetingRequestType: Field<MeetingRequestType>
-    public let previousEndDateTime: Field<DateTimeTimeZone>
-    public let previousLocation: Field<Location>
-    public let previousStartDateTime: Field<DateTimeTimeZone>
-    public let responseRequested: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-        self.allowNewTimeProposals = Field("allowNewTimeProposals")
-        self.meetingRequestType = Field("meetingRequestType")
-        self.previousEndDateTime = Field("previousEndDateTime")
-        self.previousLocation = Field("previousLocation")
-        self.previousStartDateTime = Field("previousStartDateTime")
-        self.responseRequested = Field("responseRequested")
-    }
 }
 
 /// Requests for one `EventMessage`: `request()` reads, updates or deletes it.
@@ -1380,122 +1337,113 @@ extension CollectionRequestBuilder where Item == EventMessageRequestRequestBuild
 public typealias EventMessageResponse = Model<EventMessageResponseFields>
 
 /// The properties of a `EventMessageResponse`, inherited ones included.
-public struct EventMessageResponseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+public enum EventMessageResponseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        bccRecipients: Field<[Recipient]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        conversationId: Field<String>,
+        conversationIndex: Field<Data>,
+        flag: Field<FollowupFlag>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        inferenceClassification: Field<InferenceClassificationType>,
+        internetMessageHeaders: Field<[InternetMessageHeader]>,
+        internetMessageId: Field<String>,
+        isDeliveryReceiptRequested: Field<Bool>,
+        isDraft: Field<Bool>,
+        isRead: Field<Bool>,
+        isReadReceiptRequested: Field<Bool>,
+        parentFolderId: Field<String>,
+        receivedDateTime: Field<Date>,
+        replyTo: Field<[Recipient]>,
+        sender: Field<Recipient>,
+        sentDateTime: Field<Date>,
+        subject: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueBody: Field<ItemBody>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>,
+        endDateTime: Field<DateTimeTimeZone>,
+        isAllDay: Field<Bool>,
+        isDelegated: Field<Bool>,
+        isOutOfDate: Field<Bool>,
+        location: Field<Location>,
+        meetingMessageType: Field<MeetingMessageType>,
+        recurrence: Field<PatternedRecurrence>,
+        startDateTime: Field<DateTimeTimeZone>,
+        type: Field<EventType>,
+        event: Field<Event>,
+        proposedNewTime: Field<TimeSlot>,
+        responseType: Field<ResponseType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.eventMessageResponse",
         base: EventMessage.self,
-        fields: EventMessageResponseFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            bccRecipients: Field("bccRecipients"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            ccRecipients: Field("ccRecipients"),
+            conversationId: Field("conversationId"),
+            conversationIndex: Field("conversationIndex"),
+            flag: Field("flag"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            inferenceClassification: Field("inferenceClassification"),
+            internetMessageHeaders: Field("internetMessageHeaders"),
+            internetMessageId: Field("internetMessageId"),
+            isDeliveryReceiptRequested: Field("isDeliveryReceiptRequested"),
+            isDraft: Field("isDraft"),
+            isRead: Field("isRead"),
+            isReadReceiptRequested: Field("isReadReceiptRequested"),
+            parentFolderId: Field("parentFolderId"),
+            receivedDateTime: Field("receivedDateTime"),
+            replyTo: Field("replyTo"),
+            sender: Field("sender"),
+            sentDateTime: Field("sentDateTime"),
+            subject: Field("subject"),
+            toRecipients: Field("toRecipients"),
+            uniqueBody: Field("uniqueBody"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties"),
+            endDateTime: Field("endDateTime"),
+            isAllDay: Field("isAllDay"),
+            isDelegated: Field("isDelegated"),
+            isOutOfDate: Field("isOutOfDate"),
+            location: Field("location"),
+            meetingMessageType: Field("meetingMessageType"),
+            recurrence: Field("recurrence"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            event: Field("event"),
+            proposedNewTime: Field("proposedNewTime"),
+            responseType: Field("responseType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let isAllDay: Field<Bool>
-    public let isDelegated: Field<Bool>
-    public let isOutOfDate: Field<Bool>
-    public let location: Field<Location>
-    public let meetingMessageType: Field<MeetingMessageType>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let type: Field<EventType>
-
-    /// Present when the request expanded it (`expand("event")`).
-    public let event: Field<Event>
-
-    public let proposedNewTime: Field<TimeSlot>
-    public let responseType: Field<ResponseType>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.endDateTime = Field("endDateTime")
-        self.isAllDay = Field("isAllDay")
-        self.isDelegated = Field("isDelegated")
-        self.isOutOfDate = Field("isOutOfDate")
-        self.location = Field("location")
-        self.meetingMessageType = Field("meetingMessageType")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.event = Field("event")
-        self.proposedNewTime = Field("proposedNewTime")
-        self.responseType = Field("responseType")
-    }
 }
 
 /// Requests for one `EventMessageResponse`: `request()` reads, updates or deletes it.
@@ -1911,26 +1859,16 @@ extension EventType {
 public typealias ExchangeAdmin = Model<ExchangeAdminFields>
 
 /// The properties of a `ExchangeAdmin`, inherited ones included.
-public struct ExchangeAdminFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `mailboxes`, `tracing`.
+public enum ExchangeAdminFields: FieldSet {
+    public typealias Table = (id: Field<String>, mailboxes: Field<[Mailbox]>, tracing: Field<MessageTracingRoot>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeAdmin",
         base: Entity.self,
-        fields: ExchangeAdminFields()
+        fields: (id: Field("id"), mailboxes: Field("mailboxes"), tracing: Field("tracing")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("mailboxes")`).
-    public let mailboxes: Field<[Mailbox]>
-
-    /// Present when the request expanded it (`expand("tracing")`).
-    public let tracing: Field<MessageTracingRoot>
-
-    private init() {
-        self.id = Field("id")
-        self.mailboxes = Field("mailboxes")
-        self.tracing = Field("tracing")
-    }
 }
 
 /// Requests for one `ExchangeAdmin`: `request()` reads, updates or deletes it.
@@ -1993,36 +1931,36 @@ extension ExchangeIdFormat {
 public typealias ExchangeMessageTrace = Model<ExchangeMessageTraceFields>
 
 /// The properties of a `ExchangeMessageTrace`, inherited ones included.
-public struct ExchangeMessageTraceFields: FieldSet {
+public enum ExchangeMessageTraceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        fromIP: Field<String>,
+        messageId: Field<String>,
+        receivedDateTime: Field<Date>,
+        recipientAddress: Field<String>,
+        senderAddress: Field<String>,
+        size: Field<Int32>,
+        status: Field<ExchangeMessageTraceStatus>,
+        subject: Field<String>,
+        toIP: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeMessageTrace",
         base: Entity.self,
-        fields: ExchangeMessageTraceFields()
+        fields: (
+            id: Field("id"),
+            fromIP: Field("fromIP"),
+            messageId: Field("messageId"),
+            receivedDateTime: Field("receivedDateTime"),
+            recipientAddress: Field("recipientAddress"),
+            senderAddress: Field("senderAddress"),
+            size: Field("size"),
+            status: Field("status"),
+            subject: Field("subject"),
+            toIP: Field("toIP")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let fromIP: Field<String>
-    public let messageId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let recipientAddress: Field<String>
-    public let senderAddress: Field<String>
-    public let size: Field<Int32>
-    public let status: Field<ExchangeMessageTraceStatus>
-    public let subject: Field<String>
-    public let toIP: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.fromIP = Field("fromIP")
-        self.messageId = Field("messageId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipientAddress = Field("recipientAddress")
-        self.senderAddress = Field("senderAddress")
-        self.size = Field("size")
-        self.status = Field("status")
-        self.subject = Field("subject")
-        self.toIP = Field("toIP")
-    }
 }
 
 /// Its properties are listed in `ExchangeMessageTraceDetailFields`; read and write them as `value.name`.
@@ -2032,30 +1970,30 @@ public struct ExchangeMessageTraceFields: FieldSet {
 public typealias ExchangeMessageTraceDetail = Model<ExchangeMessageTraceDetailFields>
 
 /// The properties of a `ExchangeMessageTraceDetail`, inherited ones included.
-public struct ExchangeMessageTraceDetailFields: FieldSet {
+public enum ExchangeMessageTraceDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<String>,
+        data: Field<String>,
+        dateTime: Field<Date>,
+        description: Field<String>,
+        event: Field<String>,
+        messageId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeMessageTraceDetail",
         base: Entity.self,
-        fields: ExchangeMessageTraceDetailFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            data: Field("data"),
+            dateTime: Field("dateTime"),
+            description: Field("description"),
+            event: Field("event"),
+            messageId: Field("messageId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<String>
-    public let data: Field<String>
-    public let dateTime: Field<Date>
-    public let description: Field<String>
-    public let event: Field<String>
-    public let messageId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.data = Field("data")
-        self.dateTime = Field("dateTime")
-        self.description = Field("description")
-        self.event = Field("event")
-        self.messageId = Field("messageId")
-    }
 }
 
 /// Requests for one `ExchangeMessageTraceDetail`: `request()` reads, updates or deletes it.
@@ -2156,48 +2094,45 @@ extension ExchangeMessageTraceStatus {
 public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields>
 
 /// The properties of a `ExchangeProtectionPolicy`, inherited ones included.
-public struct ExchangeProtectionPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `mailboxInclusionRules`, `mailboxProtectionUnits`,
+///   `mailboxProtectionUnitsBulkAdditionJobs`.
+public enum ExchangeProtectionPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>,
+        retentionSettings: Field<[RetentionSetting]>,
+        status: Field<ProtectionPolicyStatus>,
+        mailboxInclusionRules: Field<[MailboxProtectionRule]>,
+        mailboxProtectionUnits: Field<[MailboxProtectionUnit]>,
+        mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: ExchangeProtectionPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionPolicyArtifactCount: Field("protectionPolicyArtifactCount"),
+            retentionSettings: Field("retentionSettings"),
+            status: Field("status"),
+            mailboxInclusionRules: Field("mailboxInclusionRules"),
+            mailboxProtectionUnits: Field("mailboxProtectionUnits"),
+            mailboxProtectionUnitsBulkAdditionJobs: Field("mailboxProtectionUnitsBulkAdditionJobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    /// Present when the request expanded it (`expand("mailboxInclusionRules")`).
-    public let mailboxInclusionRules: Field<[MailboxProtectionRule]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnits")`).
-    public let mailboxProtectionUnits: Field<[MailboxProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("mailboxProtectionUnitsBulkAdditionJobs")`).
-    public let mailboxProtectionUnitsBulkAdditionJobs: Field<[MailboxProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.mailboxInclusionRules = Field("mailboxInclusionRules")
-        self.mailboxProtectionUnits = Field("mailboxProtectionUnits")
-        self.mailboxProtectionUnitsBulkAdditionJobs = Field("mailboxProtectionUnitsBulkAdditionJobs")
-    }
 }
 
 /// Requests for one `ExchangeProtectionPolicy`: `request()` reads, updates or deletes it.
@@ -2273,48 +2208,45 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
 public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
 
 /// The properties of a `ExchangeRestoreSession`, inherited ones included.
-public struct ExchangeRestoreSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `granularMailboxRestoreArtifacts`,
+///   `mailboxRestoreArtifacts`, `mailboxRestoreArtifactsBulkAdditionRequests`.
+public enum ExchangeRestoreSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        restoreJobType: Field<RestoreJobType>,
+        restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>,
+        status: Field<RestoreSessionStatus>,
+        granularMailboxRestoreArtifacts: Field<[GranularMailboxRestoreArtifact]>,
+        mailboxRestoreArtifacts: Field<[MailboxRestoreArtifact]>,
+        mailboxRestoreArtifactsBulkAdditionRequests: Field<[MailboxRestoreArtifactsBulkAdditionRequest]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeRestoreSession",
         base: RestoreSessionBase.self,
-        fields: ExchangeRestoreSessionFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            restoreJobType: Field("restoreJobType"),
+            restoreSessionArtifactCount: Field("restoreSessionArtifactCount"),
+            status: Field("status"),
+            granularMailboxRestoreArtifacts: Field("granularMailboxRestoreArtifacts"),
+            mailboxRestoreArtifacts: Field("mailboxRestoreArtifacts"),
+            mailboxRestoreArtifactsBulkAdditionRequests: Field("mailboxRestoreArtifactsBulkAdditionRequests")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    /// Present when the request expanded it (`expand("granularMailboxRestoreArtifacts")`).
-    public let granularMailboxRestoreArtifacts: Field<[GranularMailboxRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("mailboxRestoreArtifacts")`).
-    public let mailboxRestoreArtifacts: Field<[MailboxRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("mailboxRestoreArtifactsBulkAdditionRequests")`).
-    public let mailboxRestoreArtifactsBulkAdditionRequests: Field<[MailboxRestoreArtifactsBulkAdditionRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.granularMailboxRestoreArtifacts = Field("granularMailboxRestoreArtifacts")
-        self.mailboxRestoreArtifacts = Field("mailboxRestoreArtifacts")
-        self.mailboxRestoreArtifactsBulkAdditionRequests = Field("mailboxRestoreArtifactsBulkAdditionRequests")
-    }
 }
 
 /// Requests for one `ExchangeRestoreSession`: `request()` reads, updates or deletes it.
@@ -2386,20 +2318,14 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
 public typealias ExchangeSettings = Model<ExchangeSettingsFields>
 
 /// The properties of a `ExchangeSettings`, inherited ones included.
-public struct ExchangeSettingsFields: FieldSet {
+public enum ExchangeSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, primaryMailboxId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.exchangeSettings",
         base: Entity.self,
-        fields: ExchangeSettingsFields()
+        fields: (id: Field("id"), primaryMailboxId: Field("primaryMailboxId")) as Table
     )
-
-    public let id: Field<String>
-    public let primaryMailboxId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.primaryMailboxId = Field("primaryMailboxId")
-    }
 }
 
 /// Requests for one `ExchangeSettings`: `request()` reads, updates or deletes it.
@@ -2428,15 +2354,13 @@ public struct ExchangeSettingsRequestBuilder: ModelRequestBuilder {
 public typealias ExcludeTarget = Model<ExcludeTargetFields>
 
 /// The properties of a `ExcludeTarget`, inherited ones included.
-public struct ExcludeTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.excludeTarget", fields: ExcludeTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
+public enum ExcludeTargetFields: FieldSet {
+    public typealias Table = (id: Field<String>, targetType: Field<AuthenticationMethodTargetType>)
 
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.excludeTarget",
+        fields: (id: Field("id"), targetType: Field("targetType")) as Table
+    )
 }
 
 /// Its properties are listed in `ExclusionGroupAssignmentTargetFields`; read and write them as `value.name`.
@@ -2483,17 +2407,13 @@ extension ExecutionMode {
 public typealias ExpirationPattern = Model<ExpirationPatternFields>
 
 /// The properties of a `ExpirationPattern`, inherited ones included.
-public struct ExpirationPatternFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.expirationPattern", fields: ExpirationPatternFields())
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let type: Field<ExpirationPatternType>
+public enum ExpirationPatternFields: FieldSet {
+    public typealias Table = (duration: Field<String>, endDateTime: Field<Date>, type: Field<ExpirationPatternType>)
 
-    private init() {
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.expirationPattern",
+        fields: (duration: Field("duration"), endDateTime: Field("endDateTime"), type: Field("type")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.expirationPatternType`.
@@ -2521,17 +2441,13 @@ extension ExpirationPatternType {
 public typealias ExportItemResponse = Model<ExportItemResponseFields>
 
 /// The properties of a `ExportItemResponse`, inherited ones included.
-public struct ExportItemResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.exportItemResponse", fields: ExportItemResponseFields())
-    public let changeKey: Field<String>
-    public let error: Field<MailTipsError>
-    public let itemId: Field<String>
+public enum ExportItemResponseFields: FieldSet {
+    public typealias Table = (changeKey: Field<String>, error: Field<MailTipsError>, itemId: Field<String>)
 
-    private init() {
-        self.changeKey = Field("changeKey")
-        self.error = Field("error")
-        self.itemId = Field("itemId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.exportItemResponse",
+        fields: (changeKey: Field("changeKey"), error: Field("error"), itemId: Field("itemId")) as Table
+    )
 }
 
 /// Its properties are listed in `ExpressionInputObjectFields`; read and write them as `value.name`.
@@ -2541,18 +2457,13 @@ public struct ExportItemResponseFields: FieldSet {
 public typealias ExpressionInputObject = Model<ExpressionInputObjectFields>
 
 /// The properties of a `ExpressionInputObject`, inherited ones included.
-public struct ExpressionInputObjectFields: FieldSet {
+public enum ExpressionInputObjectFields: FieldSet {
+    public typealias Table = (definition: Field<ObjectDefinition>, properties: Field<[StringKeyObjectValuePair]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.expressionInputObject",
-        fields: ExpressionInputObjectFields()
+        fields: (definition: Field("definition"), properties: Field("properties")) as Table
     )
-    public let definition: Field<ObjectDefinition>
-    public let properties: Field<[StringKeyObjectValuePair]>
-
-    private init() {
-        self.definition = Field("definition")
-        self.properties = Field("properties")
-    }
 }
 
 /// Its properties are listed in `ExtensionFields`; read and write them as `value.name`.

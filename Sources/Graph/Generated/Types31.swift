@@ -11,32 +11,32 @@ import Foundation
 public typealias ExtensionProperty = Model<ExtensionPropertyFields>
 
 /// The properties of a `ExtensionProperty`, inherited ones included.
-public struct ExtensionPropertyFields: FieldSet {
+public enum ExtensionPropertyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        appDisplayName: Field<String>,
+        dataType: Field<String>,
+        isMultiValued: Field<Bool>,
+        isSyncedFromOnPremises: Field<Bool>,
+        name: Field<String>,
+        targetObjects: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.extensionProperty",
         base: DirectoryObject.self,
-        fields: ExtensionPropertyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            appDisplayName: Field("appDisplayName"),
+            dataType: Field("dataType"),
+            isMultiValued: Field("isMultiValued"),
+            isSyncedFromOnPremises: Field("isSyncedFromOnPremises"),
+            name: Field("name"),
+            targetObjects: Field("targetObjects")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let appDisplayName: Field<String>
-    public let dataType: Field<String>
-    public let isMultiValued: Field<Bool>
-    public let isSyncedFromOnPremises: Field<Bool>
-    public let name: Field<String>
-    public let targetObjects: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.appDisplayName = Field("appDisplayName")
-        self.dataType = Field("dataType")
-        self.isMultiValued = Field("isMultiValued")
-        self.isSyncedFromOnPremises = Field("isSyncedFromOnPremises")
-        self.name = Field("name")
-        self.targetObjects = Field("targetObjects")
-    }
 }
 
 /// Requests for one `ExtensionProperty`: `request()` reads, updates or deletes it.
@@ -187,19 +187,13 @@ public struct ExtensionRequestBuilder: ModelRequestBuilder {
 public typealias ExtensionSchemaProperty = Model<ExtensionSchemaPropertyFields>
 
 /// The properties of a `ExtensionSchemaProperty`, inherited ones included.
-public struct ExtensionSchemaPropertyFields: FieldSet {
+public enum ExtensionSchemaPropertyFields: FieldSet {
+    public typealias Table = (name: Field<String>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.extensionSchemaProperty",
-        fields: ExtensionSchemaPropertyFields()
+        fields: (name: Field("name"), type: Field("type")) as Table
     )
-
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.type = Field("type")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalAudienceScope`.
@@ -225,24 +219,24 @@ extension ExternalAudienceScope {
 public typealias ExternalAuthenticationMethod = Model<ExternalAuthenticationMethodFields>
 
 /// The properties of a `ExternalAuthenticationMethod`, inherited ones included.
-public struct ExternalAuthenticationMethodFields: FieldSet {
+public enum ExternalAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        configurationId: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: ExternalAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            configurationId: Field("configurationId"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let configurationId: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.configurationId = Field("configurationId")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Its properties are listed in `ExternalAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
@@ -253,32 +247,32 @@ public struct ExternalAuthenticationMethodFields: FieldSet {
 public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthenticationMethodConfigurationFields>
 
 /// The properties of a `ExternalAuthenticationMethodConfiguration`, inherited ones included.
-public struct ExternalAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum ExternalAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        appId: Field<String>,
+        displayName: Field<String>,
+        openIdConnectSetting: Field<OpenIdConnectSetting>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: ExternalAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            openIdConnectSetting: Field("openIdConnectSetting"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let openIdConnectSetting: Field<OpenIdConnectSetting>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.openIdConnectSetting = Field("openIdConnectSetting")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `ExternalAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -364,20 +358,17 @@ extension ExternalConnectorsAccessType {
 public typealias ExternalConnectorsAcl = Model<ExternalConnectorsAclFields>
 
 /// The properties of a `ExternalConnectorsAcl`, inherited ones included.
-public struct ExternalConnectorsAclFields: FieldSet {
+public enum ExternalConnectorsAclFields: FieldSet {
+    public typealias Table = (
+        accessType: Field<ExternalConnectorsAccessType>,
+        type: Field<ExternalConnectorsAclType>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.acl",
-        fields: ExternalConnectorsAclFields()
+        fields: (accessType: Field("accessType"), type: Field("type"), value: Field("value")) as Table
     )
-    public let accessType: Field<ExternalConnectorsAccessType>
-    public let type: Field<ExternalConnectorsAclType>
-    public let value: Field<String>
-
-    private init() {
-        self.accessType = Field("accessType")
-        self.type = Field("type")
-        self.value = Field("value")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.aclType`.
@@ -457,22 +448,18 @@ public struct ExternalConnectorsConfigurationFields: FieldSet {
 public typealias ExternalConnectorsConnectionOperation = Model<ExternalConnectorsConnectionOperationFields>
 
 /// The properties of a `ExternalConnectorsConnectionOperation`, inherited ones included.
-public struct ExternalConnectorsConnectionOperationFields: FieldSet {
+public enum ExternalConnectorsConnectionOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        error: Field<PublicError>,
+        status: Field<ExternalConnectorsConnectionOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.connectionOperation",
         base: Entity.self,
-        fields: ExternalConnectorsConnectionOperationFields()
+        fields: (id: Field("id"), error: Field("error"), status: Field("status")) as Table
     )
-
-    public let id: Field<String>
-    public let error: Field<PublicError>
-    public let status: Field<ExternalConnectorsConnectionOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.error = Field("error")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ExternalConnectorsConnectionOperation`: `request()` reads, updates or deletes it.
@@ -601,23 +588,18 @@ extension ExternalConnectorsContentCategory {
 public typealias ExternalConnectorsDisplayTemplate = Model<ExternalConnectorsDisplayTemplateFields>
 
 /// The properties of a `ExternalConnectorsDisplayTemplate`, inherited ones included.
-public struct ExternalConnectorsDisplayTemplateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.displayTemplate",
-        fields: ExternalConnectorsDisplayTemplateFields()
+public enum ExternalConnectorsDisplayTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        layout: Field<JSONValue>,
+        priority: Field<Int32>,
+        rules: Field<[ExternalConnectorsPropertyRule]>
     )
 
-    public let id: Field<String>
-    public let layout: Field<JSONValue>
-    public let priority: Field<Int32>
-    public let rules: Field<[ExternalConnectorsPropertyRule]>
-
-    private init() {
-        self.id = Field("id")
-        self.layout = Field("layout")
-        self.priority = Field("priority")
-        self.rules = Field("rules")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.displayTemplate",
+        fields: (id: Field("id"), layout: Field("layout"), priority: Field("priority"), rules: Field("rules")) as Table
+    )
 }
 
 /// Its properties are listed in `ExternalConnectorsExternalFields`; read and write them as `value.name`.
@@ -648,27 +630,27 @@ public struct ExternalConnectorsExternalFields: FieldSet {
 public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsExternalActivityFields>
 
 /// The properties of a `ExternalConnectorsExternalActivity`, inherited ones included.
-public struct ExternalConnectorsExternalActivityFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `performedBy`.
+public enum ExternalConnectorsExternalActivityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        startDateTime: Field<Date>,
+        type: Field<ExternalConnectorsExternalActivityType>,
+        performedBy: Field<ExternalConnectorsIdentity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalActivity",
         base: Entity.self,
         derived: [ExternalConnectorsExternalActivityResult.self],
-        fields: ExternalConnectorsExternalActivityFields()
+        fields: (
+            id: Field("id"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            performedBy: Field("performedBy")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let startDateTime: Field<Date>
-    public let type: Field<ExternalConnectorsExternalActivityType>
-
-    /// Present when the request expanded it (`expand("performedBy")`).
-    public let performedBy: Field<ExternalConnectorsIdentity>
-
-    private init() {
-        self.id = Field("id")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.performedBy = Field("performedBy")
-    }
 }
 
 /// Requests for one `ExternalConnectorsExternalActivity`: `request()` reads, updates or deletes it.
@@ -706,29 +688,28 @@ public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuil
 public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnectorsExternalActivityResultFields>
 
 /// The properties of a `ExternalConnectorsExternalActivityResult`, inherited ones included.
-public struct ExternalConnectorsExternalActivityResultFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `performedBy`.
+public enum ExternalConnectorsExternalActivityResultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        startDateTime: Field<Date>,
+        type: Field<ExternalConnectorsExternalActivityType>,
+        performedBy: Field<ExternalConnectorsIdentity>,
+        error: Field<PublicError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalActivityResult",
         base: ExternalConnectorsExternalActivity.self,
-        fields: ExternalConnectorsExternalActivityResultFields()
+        fields: (
+            id: Field("id"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            performedBy: Field("performedBy"),
+            error: Field("error")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let startDateTime: Field<Date>
-    public let type: Field<ExternalConnectorsExternalActivityType>
-
-    /// Present when the request expanded it (`expand("performedBy")`).
-    public let performedBy: Field<ExternalConnectorsIdentity>
-
-    public let error: Field<PublicError>
-
-    private init() {
-        self.id = Field("id")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.performedBy = Field("performedBy")
-        self.error = Field("error")
-    }
 }
 
 /// Requests for one `ExternalConnectorsExternalActivityResult`: `request()` reads, updates or deletes it.
@@ -786,52 +767,45 @@ extension ExternalConnectorsExternalActivityType {
 public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectorsExternalConnectionFields>
 
 /// The properties of a `ExternalConnectorsExternalConnection`, inherited ones included.
-public struct ExternalConnectorsExternalConnectionFields: FieldSet {
+///
+/// - `state`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `groups`, `items`, `operations`, `schemaValue`.
+public enum ExternalConnectorsExternalConnectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activitySettings: Field<ExternalConnectorsActivitySettings>,
+        configuration: Field<ExternalConnectorsConfiguration>,
+        connectorId: Field<String>,
+        contentCategory: Field<ExternalConnectorsContentCategory>,
+        description: Field<String>,
+        name: Field<String>,
+        searchSettings: Field<ExternalConnectorsSearchSettings>,
+        state: Field<ExternalConnectorsConnectionState>,
+        groups: Field<[ExternalConnectorsExternalGroup]>,
+        items: Field<[ExternalConnectorsExternalItem]>,
+        operations: Field<[ExternalConnectorsConnectionOperation]>,
+        schemaValue: Field<ExternalConnectorsSchema>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalConnection",
         base: Entity.self,
-        fields: ExternalConnectorsExternalConnectionFields()
+        fields: (
+            id: Field("id"),
+            activitySettings: Field("activitySettings"),
+            configuration: Field("configuration"),
+            connectorId: Field("connectorId"),
+            contentCategory: Field("contentCategory"),
+            description: Field("description"),
+            name: Field("name"),
+            searchSettings: Field("searchSettings"),
+            state: Field("state"),
+            groups: Field("groups"),
+            items: Field("items"),
+            operations: Field("operations"),
+            schemaValue: Field("schema")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activitySettings: Field<ExternalConnectorsActivitySettings>
-    public let configuration: Field<ExternalConnectorsConfiguration>
-    public let connectorId: Field<String>
-    public let contentCategory: Field<ExternalConnectorsContentCategory>
-    public let description: Field<String>
-    public let name: Field<String>
-    public let searchSettings: Field<ExternalConnectorsSearchSettings>
-
-    /// Set by the service: read it, do not send it.
-    public let state: Field<ExternalConnectorsConnectionState>
-
-    /// Present when the request expanded it (`expand("groups")`).
-    public let groups: Field<[ExternalConnectorsExternalGroup]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[ExternalConnectorsExternalItem]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[ExternalConnectorsConnectionOperation]>
-
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<ExternalConnectorsSchema>
-
-    private init() {
-        self.id = Field("id")
-        self.activitySettings = Field("activitySettings")
-        self.configuration = Field("configuration")
-        self.connectorId = Field("connectorId")
-        self.contentCategory = Field("contentCategory")
-        self.description = Field("description")
-        self.name = Field("name")
-        self.searchSettings = Field("searchSettings")
-        self.state = Field("state")
-        self.groups = Field("groups")
-        self.items = Field("items")
-        self.operations = Field("operations")
-        self.schemaValue = Field("schema")
-    }
 }
 
 /// Requests for one `ExternalConnectorsExternalConnection`: `request()` reads, updates or deletes it.
@@ -890,26 +864,26 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
 public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExternalGroupFields>
 
 /// The properties of a `ExternalConnectorsExternalGroup`, inherited ones included.
-public struct ExternalConnectorsExternalGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `members`.
+public enum ExternalConnectorsExternalGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        members: Field<[ExternalConnectorsIdentity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalGroup",
         base: Entity.self,
-        fields: ExternalConnectorsExternalGroupFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            members: Field("members")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ExternalConnectorsIdentity]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.members = Field("members")
-    }
 }
 
 /// Requests for one `ExternalConnectorsExternalGroup`: `request()` reads, updates or deletes it.
@@ -947,30 +921,30 @@ public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder
 public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExternalItemFields>
 
 /// The properties of a `ExternalConnectorsExternalItem`, inherited ones included.
-public struct ExternalConnectorsExternalItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activities`.
+public enum ExternalConnectorsExternalItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        acl: Field<[ExternalConnectorsAcl]>,
+        content: Field<ExternalConnectorsExternalItemContent>,
+        informationProtectionLabel: Field<ExternalConnectorsExternalItemInformationProtectionLabel>,
+        properties: Field<ExternalConnectorsProperties>,
+        activities: Field<[ExternalConnectorsExternalActivity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalItem",
         base: Entity.self,
-        fields: ExternalConnectorsExternalItemFields()
+        fields: (
+            id: Field("id"),
+            acl: Field("acl"),
+            content: Field("content"),
+            informationProtectionLabel: Field("informationProtectionLabel"),
+            properties: Field("properties"),
+            activities: Field("activities")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let acl: Field<[ExternalConnectorsAcl]>
-    public let content: Field<ExternalConnectorsExternalItemContent>
-    public let informationProtectionLabel: Field<ExternalConnectorsExternalItemInformationProtectionLabel>
-    public let properties: Field<ExternalConnectorsProperties>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[ExternalConnectorsExternalActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.acl = Field("acl")
-        self.content = Field("content")
-        self.informationProtectionLabel = Field("informationProtectionLabel")
-        self.properties = Field("properties")
-        self.activities = Field("activities")
-    }
 }
 
 /// Its properties are listed in `ExternalConnectorsExternalItemContentFields`; read and write them as `value.name`.
@@ -981,19 +955,13 @@ public struct ExternalConnectorsExternalItemFields: FieldSet {
 public typealias ExternalConnectorsExternalItemContent = Model<ExternalConnectorsExternalItemContentFields>
 
 /// The properties of a `ExternalConnectorsExternalItemContent`, inherited ones included.
-public struct ExternalConnectorsExternalItemContentFields: FieldSet {
+public enum ExternalConnectorsExternalItemContentFields: FieldSet {
+    public typealias Table = (type: Field<ExternalConnectorsExternalItemContentType>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.externalItemContent",
-        fields: ExternalConnectorsExternalItemContentFields()
+        fields: (type: Field("type"), value: Field("value")) as Table
     )
-
-    public let type: Field<ExternalConnectorsExternalItemContentType>
-    public let value: Field<String>
-
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItemContentType`.
@@ -1124,20 +1092,14 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
 public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
 
 /// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
-public struct ExternalConnectorsIdentityFields: FieldSet {
+public enum ExternalConnectorsIdentityFields: FieldSet {
+    public typealias Table = (id: Field<String>, type: Field<ExternalConnectorsIdentityType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.identity",
         base: Entity.self,
-        fields: ExternalConnectorsIdentityFields()
+        fields: (id: Field("id"), type: Field("type")) as Table
     )
-
-    public let id: Field<String>
-    public let type: Field<ExternalConnectorsIdentityType>
-
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-    }
 }
 
 /// Requests for one `ExternalConnectorsIdentity`: `request()` reads, updates or deletes it.
@@ -1184,22 +1146,18 @@ extension ExternalConnectorsIdentityType {
 public typealias ExternalConnectorsItemIdResolver = Model<ExternalConnectorsItemIdResolverFields>
 
 /// The properties of a `ExternalConnectorsItemIdResolver`, inherited ones included.
-public struct ExternalConnectorsItemIdResolverFields: FieldSet {
+public enum ExternalConnectorsItemIdResolverFields: FieldSet {
+    public typealias Table = (
+        priority: Field<Int32>,
+        itemId: Field<String>,
+        urlMatchInfo: Field<ExternalConnectorsUrlMatchInfo>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.itemIdResolver",
         base: ExternalConnectorsUrlToItemResolverBase.self,
-        fields: ExternalConnectorsItemIdResolverFields()
+        fields: (priority: Field("priority"), itemId: Field("itemId"), urlMatchInfo: Field("urlMatchInfo")) as Table
     )
-
-    public let priority: Field<Int32>
-    public let itemId: Field<String>
-    public let urlMatchInfo: Field<ExternalConnectorsUrlMatchInfo>
-
-    private init() {
-        self.priority = Field("priority")
-        self.itemId = Field("itemId")
-        self.urlMatchInfo = Field("urlMatchInfo")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.label`.
@@ -1385,29 +1343,29 @@ extension ExternalConnectorsLabel {
 public typealias ExternalConnectorsPrincipal = Model<ExternalConnectorsPrincipalFields>
 
 /// The properties of a `ExternalConnectorsPrincipal`, inherited ones included.
-public struct ExternalConnectorsPrincipalFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.principal",
-        fields: ExternalConnectorsPrincipalFields()
+public enum ExternalConnectorsPrincipalFields: FieldSet {
+    public typealias Table = (
+        email: Field<String>,
+        entraDisplayName: Field<String>,
+        entraId: Field<String>,
+        externalId: Field<String>,
+        externalName: Field<String>,
+        tenantId: Field<String>,
+        upn: Field<String>
     )
 
-    public let email: Field<String>
-    public let entraDisplayName: Field<String>
-    public let entraId: Field<String>
-    public let externalId: Field<String>
-    public let externalName: Field<String>
-    public let tenantId: Field<String>
-    public let upn: Field<String>
-
-    private init() {
-        self.email = Field("email")
-        self.entraDisplayName = Field("entraDisplayName")
-        self.entraId = Field("entraId")
-        self.externalId = Field("externalId")
-        self.externalName = Field("externalName")
-        self.tenantId = Field("tenantId")
-        self.upn = Field("upn")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.principal",
+        fields: (
+            email: Field("email"),
+            entraDisplayName: Field("entraDisplayName"),
+            entraId: Field("entraId"),
+            externalId: Field("externalId"),
+            externalName: Field("externalName"),
+            tenantId: Field("tenantId"),
+            upn: Field("upn")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ExternalConnectorsPropertiesFields`; read and write them as `value.name`.
@@ -1434,33 +1392,33 @@ public struct ExternalConnectorsPropertiesFields: FieldSet {
 public typealias ExternalConnectorsProperty = Model<ExternalConnectorsPropertyFields>
 
 /// The properties of a `ExternalConnectorsProperty`, inherited ones included.
-public struct ExternalConnectorsPropertyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.property",
-        fields: ExternalConnectorsPropertyFields()
+public enum ExternalConnectorsPropertyFields: FieldSet {
+    public typealias Table = (
+        aliases: Field<[String]>,
+        description: Field<String>,
+        isQueryable: Field<Bool>,
+        isRefinable: Field<Bool>,
+        isRetrievable: Field<Bool>,
+        isSearchable: Field<Bool>,
+        labels: Field<[ExternalConnectorsLabel]>,
+        name: Field<String>,
+        type: Field<ExternalConnectorsPropertyType>
     )
 
-    public let aliases: Field<[String]>
-    public let description: Field<String>
-    public let isQueryable: Field<Bool>
-    public let isRefinable: Field<Bool>
-    public let isRetrievable: Field<Bool>
-    public let isSearchable: Field<Bool>
-    public let labels: Field<[ExternalConnectorsLabel]>
-    public let name: Field<String>
-    public let type: Field<ExternalConnectorsPropertyType>
-
-    private init() {
-        self.aliases = Field("aliases")
-        self.description = Field("description")
-        self.isQueryable = Field("isQueryable")
-        self.isRefinable = Field("isRefinable")
-        self.isRetrievable = Field("isRetrievable")
-        self.isSearchable = Field("isSearchable")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.property",
+        fields: (
+            aliases: Field("aliases"),
+            description: Field("description"),
+            isQueryable: Field("isQueryable"),
+            isRefinable: Field("isRefinable"),
+            isRetrievable: Field("isRetrievable"),
+            isSearchable: Field("isSearchable"),
+            labels: Field("labels"),
+            name: Field("name"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ExternalConnectorsPropertyRuleFields`; read and write them as `value.name`.
@@ -1470,23 +1428,23 @@ public struct ExternalConnectorsPropertyFields: FieldSet {
 public typealias ExternalConnectorsPropertyRule = Model<ExternalConnectorsPropertyRuleFields>
 
 /// The properties of a `ExternalConnectorsPropertyRule`, inherited ones included.
-public struct ExternalConnectorsPropertyRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.externalConnectors.propertyRule",
-        fields: ExternalConnectorsPropertyRuleFields()
+public enum ExternalConnectorsPropertyRuleFields: FieldSet {
+    public typealias Table = (
+        operation: Field<ExternalConnectorsRuleOperation>,
+        property: Field<String>,
+        values: Field<[String]>,
+        valuesJoinedBy: Field<BinaryOperator>
     )
 
-    public let operation: Field<ExternalConnectorsRuleOperation>
-    public let property: Field<String>
-    public let values: Field<[String]>
-    public let valuesJoinedBy: Field<BinaryOperator>
-
-    private init() {
-        self.operation = Field("operation")
-        self.property = Field("property")
-        self.values = Field("values")
-        self.valuesJoinedBy = Field("valuesJoinedBy")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.externalConnectors.propertyRule",
+        fields: (
+            operation: Field("operation"),
+            property: Field("property"),
+            values: Field("values"),
+            valuesJoinedBy: Field("valuesJoinedBy")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.externalConnectors.propertyType`.
@@ -1581,22 +1539,18 @@ extension ExternalConnectorsRuleOperation {
 public typealias ExternalConnectorsSchema = Model<ExternalConnectorsSchemaFields>
 
 /// The properties of a `ExternalConnectorsSchema`, inherited ones included.
-public struct ExternalConnectorsSchemaFields: FieldSet {
+public enum ExternalConnectorsSchemaFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        baseType: Field<String>,
+        properties: Field<[ExternalConnectorsProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.schema",
         base: Entity.self,
-        fields: ExternalConnectorsSchemaFields()
+        fields: (id: Field("id"), baseType: Field("baseType"), properties: Field("properties")) as Table
     )
-
-    public let id: Field<String>
-    public let baseType: Field<String>
-    public let properties: Field<[ExternalConnectorsProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.baseType = Field("baseType")
-        self.properties = Field("properties")
-    }
 }
 
 /// Requests for one `ExternalConnectorsSchema`: `request()` reads, updates or deletes it.
@@ -1645,17 +1599,11 @@ public struct ExternalConnectorsSearchSettingsFields: FieldSet {
 public typealias ExternalConnectorsUrlMatchInfo = Model<ExternalConnectorsUrlMatchInfoFields>
 
 /// The properties of a `ExternalConnectorsUrlMatchInfo`, inherited ones included.
-public struct ExternalConnectorsUrlMatchInfoFields: FieldSet {
+public enum ExternalConnectorsUrlMatchInfoFields: FieldSet {
+    public typealias Table = (baseUrls: Field<[String]>, urlPattern: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalConnectors.urlMatchInfo",
-        fields: ExternalConnectorsUrlMatchInfoFields()
+        fields: (baseUrls: Field("baseUrls"), urlPattern: Field("urlPattern")) as Table
     )
-
-    public let baseUrls: Field<[String]>
-    public let urlPattern: Field<String>
-
-    private init() {
-        self.baseUrls = Field("baseUrls")
-        self.urlPattern = Field("urlPattern")
-    }
 }

@@ -35,22 +35,18 @@ public struct ExternalConnectorsUrlToItemResolverBaseFields: FieldSet {
 public typealias ExternalDomainFederation = Model<ExternalDomainFederationFields>
 
 /// The properties of a `ExternalDomainFederation`, inherited ones included.
-public struct ExternalDomainFederationFields: FieldSet {
+public enum ExternalDomainFederationFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, domainName: Field<String>, issuerUri: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalDomainFederation",
         base: IdentitySource.self,
-        fields: ExternalDomainFederationFields()
+        fields: (
+            displayName: Field("displayName"),
+            domainName: Field("domainName"),
+            issuerUri: Field("issuerUri")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let issuerUri: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.issuerUri = Field("issuerUri")
-    }
 }
 
 /// Its properties are listed in `ExternalDomainNameFields`; read and write them as `value.name`.
@@ -173,36 +169,36 @@ public struct ExternalSponsorsFields: FieldSet {
 public typealias ExternalUsersSelfServiceSignUpEventsFlow = Model<ExternalUsersSelfServiceSignUpEventsFlowFields>
 
 /// The properties of a `ExternalUsersSelfServiceSignUpEventsFlow`, inherited ones included.
-public struct ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
+public enum ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        description: Field<String>,
+        displayName: Field<String>,
+        onAttributeCollection: Field<OnAttributeCollectionHandler>,
+        onAttributeCollectionStart: Field<OnAttributeCollectionStartHandler>,
+        onAttributeCollectionSubmit: Field<OnAttributeCollectionSubmitHandler>,
+        onAuthenticationMethodLoadStart: Field<OnAuthenticationMethodLoadStartHandler>,
+        onInteractiveAuthFlowStart: Field<OnInteractiveAuthFlowStartHandler>,
+        onUserCreateStart: Field<OnUserCreateStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.externalUsersSelfServiceSignUpEventsFlow",
         base: AuthenticationEventsFlow.self,
-        fields: ExternalUsersSelfServiceSignUpEventsFlowFields()
+        fields: (
+            id: Field("id"),
+            conditions: Field("conditions"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            onAttributeCollection: Field("onAttributeCollection"),
+            onAttributeCollectionStart: Field("onAttributeCollectionStart"),
+            onAttributeCollectionSubmit: Field("onAttributeCollectionSubmit"),
+            onAuthenticationMethodLoadStart: Field("onAuthenticationMethodLoadStart"),
+            onInteractiveAuthFlowStart: Field("onInteractiveAuthFlowStart"),
+            onUserCreateStart: Field("onUserCreateStart")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let onAttributeCollection: Field<OnAttributeCollectionHandler>
-    public let onAttributeCollectionStart: Field<OnAttributeCollectionStartHandler>
-    public let onAttributeCollectionSubmit: Field<OnAttributeCollectionSubmitHandler>
-    public let onAuthenticationMethodLoadStart: Field<OnAuthenticationMethodLoadStartHandler>
-    public let onInteractiveAuthFlowStart: Field<OnInteractiveAuthFlowStartHandler>
-    public let onUserCreateStart: Field<OnUserCreateStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.conditions = Field("conditions")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.onAttributeCollection = Field("onAttributeCollection")
-        self.onAttributeCollectionStart = Field("onAttributeCollectionStart")
-        self.onAttributeCollectionSubmit = Field("onAttributeCollectionSubmit")
-        self.onAuthenticationMethodLoadStart = Field("onAuthenticationMethodLoadStart")
-        self.onInteractiveAuthFlowStart = Field("onInteractiveAuthFlowStart")
-        self.onUserCreateStart = Field("onUserCreateStart")
-    }
 }
 
 /// Requests for one `ExternalUsersSelfServiceSignUpEventsFlow`: `request()` reads, updates or deletes it.
@@ -254,19 +250,13 @@ public struct ExtractSensitivityLabelsResultFields: FieldSet {
 public typealias FaceCheckConfiguration = Model<FaceCheckConfigurationFields>
 
 /// The properties of a `FaceCheckConfiguration`, inherited ones included.
-public struct FaceCheckConfigurationFields: FieldSet {
+public enum FaceCheckConfigurationFields: FieldSet {
+    public typealias Table = (isEnabled: Field<Bool>, sourcePhotoClaimName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.faceCheckConfiguration",
-        fields: FaceCheckConfigurationFields()
+        fields: (isEnabled: Field("isEnabled"), sourcePhotoClaimName: Field("sourcePhotoClaimName")) as Table
     )
-
-    public let isEnabled: Field<Bool>
-    public let sourcePhotoClaimName: Field<String>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.sourcePhotoClaimName = Field("sourcePhotoClaimName")
-    }
 }
 
 /// Its properties are listed in `FallbackToMicrosoftProviderOnErrorFields`; read and write them as `value.name`.
@@ -294,32 +284,32 @@ public struct FallbackToMicrosoftProviderOnErrorFields: FieldSet {
 public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
 
 /// The properties of a `FeatureRolloutPolicy`, inherited ones included.
-public struct FeatureRolloutPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum FeatureRolloutPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        feature: Field<StagedFeatureName>,
+        isAppliedToOrganization: Field<Bool>,
+        isEnabled: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.featureRolloutPolicy",
         base: Entity.self,
-        fields: FeatureRolloutPolicyFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            feature: Field("feature"),
+            isAppliedToOrganization: Field("isAppliedToOrganization"),
+            isEnabled: Field("isEnabled"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let feature: Field<StagedFeatureName>
-    public let isAppliedToOrganization: Field<Bool>
-    public let isEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.feature = Field("feature")
-        self.isAppliedToOrganization = Field("isAppliedToOrganization")
-        self.isEnabled = Field("isEnabled")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `FeatureRolloutPolicy`: `request()` reads, updates or deletes it.
@@ -357,15 +347,13 @@ public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
 public typealias FeatureTarget = Model<FeatureTargetFields>
 
 /// The properties of a `FeatureTarget`, inherited ones included.
-public struct FeatureTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.featureTarget", fields: FeatureTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<FeatureTargetType>
+public enum FeatureTargetFields: FieldSet {
+    public typealias Table = (id: Field<String>, targetType: Field<FeatureTargetType>)
 
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.featureTarget",
+        fields: (id: Field("id"), targetType: Field("targetType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.featureTargetType`.
@@ -441,28 +429,28 @@ extension FedRampLevel {
 public typealias FederatedIdentityCredential = Model<FederatedIdentityCredentialFields>
 
 /// The properties of a `FederatedIdentityCredential`, inherited ones included.
-public struct FederatedIdentityCredentialFields: FieldSet {
+public enum FederatedIdentityCredentialFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        audiences: Field<[String]>,
+        description: Field<String>,
+        issuer: Field<String>,
+        name: Field<String>,
+        subject: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.federatedIdentityCredential",
         base: Entity.self,
-        fields: FederatedIdentityCredentialFields()
+        fields: (
+            id: Field("id"),
+            audiences: Field("audiences"),
+            description: Field("description"),
+            issuer: Field("issuer"),
+            name: Field("name"),
+            subject: Field("subject")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let audiences: Field<[String]>
-    public let description: Field<String>
-    public let issuer: Field<String>
-    public let name: Field<String>
-    public let subject: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.audiences = Field("audiences")
-        self.description = Field("description")
-        self.issuer = Field("issuer")
-        self.name = Field("name")
-        self.subject = Field("subject")
-    }
 }
 
 /// Requests for one `FederatedIdentityCredential`: `request()` reads, updates or deletes it.
@@ -514,22 +502,22 @@ extension FederatedIdpMfaBehavior {
 public typealias FederatedTokenValidationPolicy = Model<FederatedTokenValidationPolicyFields>
 
 /// The properties of a `FederatedTokenValidationPolicy`, inherited ones included.
-public struct FederatedTokenValidationPolicyFields: FieldSet {
+public enum FederatedTokenValidationPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        validatingDomains: Field<ValidatingDomains>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.federatedTokenValidationPolicy",
         base: DirectoryObject.self,
-        fields: FederatedTokenValidationPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            validatingDomains: Field("validatingDomains")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let validatingDomains: Field<ValidatingDomains>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.validatingDomains = Field("validatingDomains")
-    }
 }
 
 /// Requests for one `FederatedTokenValidationPolicy`: `request()` reads, updates or deletes it.
@@ -664,34 +652,34 @@ extension CollectionRequestBuilder where Item == FederatedTokenValidationPolicyR
 public typealias Fido2AuthenticationMethod = Model<Fido2AuthenticationMethodFields>
 
 /// The properties of a `Fido2AuthenticationMethod`, inherited ones included.
-public struct Fido2AuthenticationMethodFields: FieldSet {
+public enum Fido2AuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        aaGuid: Field<String>,
+        attestationCertificates: Field<[String]>,
+        attestationLevel: Field<AttestationLevel>,
+        displayName: Field<String>,
+        model: Field<String>,
+        passkeyType: Field<PasskeyType>,
+        publicKeyCredential: Field<WebauthnPublicKeyCredential>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fido2AuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: Fido2AuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            aaGuid: Field("aaGuid"),
+            attestationCertificates: Field("attestationCertificates"),
+            attestationLevel: Field("attestationLevel"),
+            displayName: Field("displayName"),
+            model: Field("model"),
+            passkeyType: Field("passkeyType"),
+            publicKeyCredential: Field("publicKeyCredential")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let aaGuid: Field<String>
-    public let attestationCertificates: Field<[String]>
-    public let attestationLevel: Field<AttestationLevel>
-    public let displayName: Field<String>
-    public let model: Field<String>
-    public let passkeyType: Field<PasskeyType>
-    public let publicKeyCredential: Field<WebauthnPublicKeyCredential>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.aaGuid = Field("aaGuid")
-        self.attestationCertificates = Field("attestationCertificates")
-        self.attestationLevel = Field("attestationLevel")
-        self.displayName = Field("displayName")
-        self.model = Field("model")
-        self.passkeyType = Field("passkeyType")
-        self.publicKeyCredential = Field("publicKeyCredential")
-    }
 }
 
 /// Its properties are listed in `Fido2AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
@@ -702,38 +690,36 @@ public struct Fido2AuthenticationMethodFields: FieldSet {
 public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2AuthenticationMethodConfigurationFields>
 
 /// The properties of a `Fido2AuthenticationMethodConfiguration`, inherited ones included.
-public struct Fido2AuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`, `passkeyProfiles`.
+public enum Fido2AuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        defaultPasskeyProfile: Field<String>,
+        isAttestationEnforced: Field<Bool>,
+        isSelfServiceRegistrationAllowed: Field<Bool>,
+        keyRestrictions: Field<Fido2KeyRestrictions>,
+        includeTargets: Field<[PasskeyAuthenticationMethodTarget]>,
+        passkeyProfiles: Field<[PasskeyProfile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fido2AuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: Fido2AuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            defaultPasskeyProfile: Field("defaultPasskeyProfile"),
+            isAttestationEnforced: Field("isAttestationEnforced"),
+            isSelfServiceRegistrationAllowed: Field("isSelfServiceRegistrationAllowed"),
+            keyRestrictions: Field("keyRestrictions"),
+            includeTargets: Field("includeTargets"),
+            passkeyProfiles: Field("passkeyProfiles")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let defaultPasskeyProfile: Field<String>
-    public let isAttestationEnforced: Field<Bool>
-    public let isSelfServiceRegistrationAllowed: Field<Bool>
-    public let keyRestrictions: Field<Fido2KeyRestrictions>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[PasskeyAuthenticationMethodTarget]>
-
-    /// Present when the request expanded it (`expand("passkeyProfiles")`).
-    public let passkeyProfiles: Field<[PasskeyProfile]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.defaultPasskeyProfile = Field("defaultPasskeyProfile")
-        self.isAttestationEnforced = Field("isAttestationEnforced")
-        self.isSelfServiceRegistrationAllowed = Field("isSelfServiceRegistrationAllowed")
-        self.keyRestrictions = Field("keyRestrictions")
-        self.includeTargets = Field("includeTargets")
-        self.passkeyProfiles = Field("passkeyProfiles")
-    }
 }
 
 /// Requests for one `Fido2AuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -831,22 +817,22 @@ extension CollectionRequestBuilder where Item == Fido2AuthenticationMethodReques
 public typealias Fido2CombinationConfiguration = Model<Fido2CombinationConfigurationFields>
 
 /// The properties of a `Fido2CombinationConfiguration`, inherited ones included.
-public struct Fido2CombinationConfigurationFields: FieldSet {
+public enum Fido2CombinationConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appliesToCombinations: Field<[AuthenticationMethodModes]>,
+        allowedAAGUIDs: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fido2CombinationConfiguration",
         base: AuthenticationCombinationConfiguration.self,
-        fields: Fido2CombinationConfigurationFields()
+        fields: (
+            id: Field("id"),
+            appliesToCombinations: Field("appliesToCombinations"),
+            allowedAAGUIDs: Field("allowedAAGUIDs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
-    public let allowedAAGUIDs: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.appliesToCombinations = Field("appliesToCombinations")
-        self.allowedAAGUIDs = Field("allowedAAGUIDs")
-    }
 }
 
 /// Requests for one `Fido2CombinationConfiguration`: `request()` reads, updates or deletes it.
@@ -875,17 +861,21 @@ public struct Fido2CombinationConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias Fido2KeyRestrictions = Model<Fido2KeyRestrictionsFields>
 
 /// The properties of a `Fido2KeyRestrictions`, inherited ones included.
-public struct Fido2KeyRestrictionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fido2KeyRestrictions", fields: Fido2KeyRestrictionsFields())
-    public let aaGuids: Field<[String]>
-    public let enforcementType: Field<Fido2RestrictionEnforcementType>
-    public let isEnforced: Field<Bool>
+public enum Fido2KeyRestrictionsFields: FieldSet {
+    public typealias Table = (
+        aaGuids: Field<[String]>,
+        enforcementType: Field<Fido2RestrictionEnforcementType>,
+        isEnforced: Field<Bool>
+    )
 
-    private init() {
-        self.aaGuids = Field("aaGuids")
-        self.enforcementType = Field("enforcementType")
-        self.isEnforced = Field("isEnforced")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fido2KeyRestrictions",
+        fields: (
+            aaGuids: Field("aaGuids"),
+            enforcementType: Field("enforcementType"),
+            isEnforced: Field("isEnforced")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.fido2RestrictionEnforcementType`.
@@ -949,17 +939,17 @@ public struct FieldValueSetRequestBuilder: ModelRequestBuilder {
 public typealias File = Model<FileFields>
 
 /// The properties of a `File`, inherited ones included.
-public struct FileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.file", fields: FileFields())
-    public let hashes: Field<Hashes>
-    public let mimeType: Field<String>
-    public let processingMetadata: Field<Bool>
+public enum FileFields: FieldSet {
+    public typealias Table = (hashes: Field<Hashes>, mimeType: Field<String>, processingMetadata: Field<Bool>)
 
-    private init() {
-        self.hashes = Field("hashes")
-        self.mimeType = Field("mimeType")
-        self.processingMetadata = Field("processingMetadata")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.file",
+        fields: (
+            hashes: Field("hashes"),
+            mimeType: Field("mimeType"),
+            processingMetadata: Field("processingMetadata")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FileAssessmentRequestFields`; read and write them as `value.name`.
@@ -969,41 +959,40 @@ public struct FileFields: FieldSet {
 public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
 
 /// The properties of a `FileAssessmentRequest`, inherited ones included.
-public struct FileAssessmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `results`.
+public enum FileAssessmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<ThreatCategory>,
+        contentType: Field<ThreatAssessmentContentType>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        expectedAssessment: Field<ThreatExpectedAssessment>,
+        requestSource: Field<ThreatAssessmentRequestSource>,
+        status: Field<ThreatAssessmentStatus>,
+        results: Field<[ThreatAssessmentResult]>,
+        contentData: Field<String>,
+        fileName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: FileAssessmentRequestFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            contentType: Field("contentType"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            expectedAssessment: Field("expectedAssessment"),
+            requestSource: Field("requestSource"),
+            status: Field("status"),
+            results: Field("results"),
+            contentData: Field("contentData"),
+            fileName: Field("fileName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let contentData: Field<String>
-    public let fileName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.contentData = Field("contentData")
-        self.fileName = Field("fileName")
-    }
 }
 
 /// Requests for one `FileAssessmentRequest`: `request()` reads, updates or deletes it.
@@ -1041,34 +1030,34 @@ public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 public typealias FileAttachment = Model<FileAttachmentFields>
 
 /// The properties of a `FileAttachment`, inherited ones included.
-public struct FileAttachmentFields: FieldSet {
+public enum FileAttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        isInline: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>,
+        contentBytes: Field<Data>,
+        contentId: Field<String>,
+        contentLocation: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileAttachment",
         base: Attachment.self,
-        fields: FileAttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            isInline: Field("isInline"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size"),
+            contentBytes: Field("contentBytes"),
+            contentId: Field("contentId"),
+            contentLocation: Field("contentLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-    public let contentBytes: Field<Data>
-    public let contentId: Field<String>
-    public let contentLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.contentBytes = Field("contentBytes")
-        self.contentId = Field("contentId")
-        self.contentLocation = Field("contentLocation")
-    }
 }
 
 /// Requests for one `FileAttachment`: `request()` reads, updates or deletes it.
@@ -1112,25 +1101,29 @@ extension CollectionRequestBuilder where Item == FileAttachmentRequestBuilder {
 public typealias FileEncryptionInfo = Model<FileEncryptionInfoFields>
 
 /// The properties of a `FileEncryptionInfo`, inherited ones included.
-public struct FileEncryptionInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileEncryptionInfo", fields: FileEncryptionInfoFields())
-    public let encryptionKey: Field<Data>
-    public let fileDigest: Field<Data>
-    public let fileDigestAlgorithm: Field<String>
-    public let initializationVector: Field<Data>
-    public let mac: Field<Data>
-    public let macKey: Field<Data>
-    public let profileIdentifier: Field<String>
+public enum FileEncryptionInfoFields: FieldSet {
+    public typealias Table = (
+        encryptionKey: Field<Data>,
+        fileDigest: Field<Data>,
+        fileDigestAlgorithm: Field<String>,
+        initializationVector: Field<Data>,
+        mac: Field<Data>,
+        macKey: Field<Data>,
+        profileIdentifier: Field<String>
+    )
 
-    private init() {
-        self.encryptionKey = Field("encryptionKey")
-        self.fileDigest = Field("fileDigest")
-        self.fileDigestAlgorithm = Field("fileDigestAlgorithm")
-        self.initializationVector = Field("initializationVector")
-        self.mac = Field("mac")
-        self.macKey = Field("macKey")
-        self.profileIdentifier = Field("profileIdentifier")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileEncryptionInfo",
+        fields: (
+            encryptionKey: Field("encryptionKey"),
+            fileDigest: Field("fileDigest"),
+            fileDigestAlgorithm: Field("fileDigestAlgorithm"),
+            initializationVector: Field("initializationVector"),
+            mac: Field("mac"),
+            macKey: Field("macKey"),
+            profileIdentifier: Field("profileIdentifier")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FileHashFields`; read and write them as `value.name`.
@@ -1140,15 +1133,13 @@ public struct FileEncryptionInfoFields: FieldSet {
 public typealias FileHash = Model<FileHashFields>
 
 /// The properties of a `FileHash`, inherited ones included.
-public struct FileHashFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileHash", fields: FileHashFields())
-    public let hashType: Field<FileHashType>
-    public let hashValueValue: Field<String>
+public enum FileHashFields: FieldSet {
+    public typealias Table = (hashType: Field<FileHashType>, hashValueValue: Field<String>)
 
-    private init() {
-        self.hashType = Field("hashType")
-        self.hashValueValue = Field("hashValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileHash",
+        fields: (hashType: Field("hashType"), hashValueValue: Field("hashValue")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.fileHashType`.
@@ -1193,19 +1184,23 @@ extension FileHashType {
 public typealias FileSecurityState = Model<FileSecurityStateFields>
 
 /// The properties of a `FileSecurityState`, inherited ones included.
-public struct FileSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileSecurityState", fields: FileSecurityStateFields())
-    public let fileHash: Field<FileHash>
-    public let name: Field<String>
-    public let path: Field<String>
-    public let riskScore: Field<String>
+public enum FileSecurityStateFields: FieldSet {
+    public typealias Table = (
+        fileHash: Field<FileHash>,
+        name: Field<String>,
+        path: Field<String>,
+        riskScore: Field<String>
+    )
 
-    private init() {
-        self.fileHash = Field("fileHash")
-        self.name = Field("name")
-        self.path = Field("path")
-        self.riskScore = Field("riskScore")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileSecurityState",
+        fields: (
+            fileHash: Field("fileHash"),
+            name: Field("name"),
+            path: Field("path"),
+            riskScore: Field("riskScore")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FileStorageFields`; read and write them as `value.name`.
@@ -1215,33 +1210,29 @@ public struct FileSecurityStateFields: FieldSet {
 public typealias FileStorage = Model<FileStorageFields>
 
 /// The properties of a `FileStorage`, inherited ones included.
-public struct FileStorageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `containers`, `containerTypeRegistrations`,
+///   `containerTypes`, `deletedContainers`.
+public enum FileStorageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        containers: Field<[FileStorageContainer]>,
+        containerTypeRegistrations: Field<[FileStorageContainerTypeRegistration]>,
+        containerTypes: Field<[FileStorageContainerType]>,
+        deletedContainers: Field<[FileStorageContainer]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorage",
         base: Entity.self,
-        fields: FileStorageFields()
+        fields: (
+            id: Field("id"),
+            containers: Field("containers"),
+            containerTypeRegistrations: Field("containerTypeRegistrations"),
+            containerTypes: Field("containerTypes"),
+            deletedContainers: Field("deletedContainers")
+        ) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("containers")`).
-    public let containers: Field<[FileStorageContainer]>
-
-    /// Present when the request expanded it (`expand("containerTypeRegistrations")`).
-    public let containerTypeRegistrations: Field<[FileStorageContainerTypeRegistration]>
-
-    /// Present when the request expanded it (`expand("containerTypes")`).
-    public let containerTypes: Field<[FileStorageContainerType]>
-
-    /// Present when the request expanded it (`expand("deletedContainers")`).
-    public let deletedContainers: Field<[FileStorageContainer]>
-
-    private init() {
-        self.id = Field("id")
-        self.containers = Field("containers")
-        self.containerTypeRegistrations = Field("containerTypeRegistrations")
-        self.containerTypes = Field("containerTypes")
-        self.deletedContainers = Field("deletedContainers")
-    }
 }
 
 /// Its properties are listed in `FileStorageContainerFields`; read and write them as `value.name`.
@@ -1251,62 +1242,53 @@ public struct FileStorageFields: FieldSet {
 public typealias FileStorageContainer = Model<FileStorageContainerFields>
 
 /// The properties of a `FileStorageContainer`, inherited ones included.
-public struct FileStorageContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `columns`, `drive`, `migrationJobs`, `permissions`,
+///   `recycleBin`, `sharePointGroups`.
+public enum FileStorageContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedSensitivityLabel: Field<AssignedLabel>,
+        containerTypeId: Field<String>,
+        createdDateTime: Field<Date>,
+        customProperties: Field<FileStorageContainerCustomPropertyDictionary>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lockState: Field<SiteLockState>,
+        settings: Field<FileStorageContainerSettings>,
+        status: Field<FileStorageContainerStatus>,
+        viewpoint: Field<FileStorageContainerViewpoint>,
+        columns: Field<[ColumnDefinition]>,
+        drive: Field<Drive>,
+        migrationJobs: Field<[SharePointMigrationJob]>,
+        permissions: Field<[Permission]>,
+        recycleBin: Field<RecycleBin>,
+        sharePointGroups: Field<[SharePointGroup]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainer",
         base: Entity.self,
-        fields: FileStorageContainerFields()
+        fields: (
+            id: Field("id"),
+            assignedSensitivityLabel: Field("assignedSensitivityLabel"),
+            containerTypeId: Field("containerTypeId"),
+            createdDateTime: Field("createdDateTime"),
+            customProperties: Field("customProperties"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lockState: Field("lockState"),
+            settings: Field("settings"),
+            status: Field("status"),
+            viewpoint: Field("viewpoint"),
+            columns: Field("columns"),
+            drive: Field("drive"),
+            migrationJobs: Field("migrationJobs"),
+            permissions: Field("permissions"),
+            recycleBin: Field("recycleBin"),
+            sharePointGroups: Field("sharePointGroups")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignedSensitivityLabel: Field<AssignedLabel>
-    public let containerTypeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customProperties: Field<FileStorageContainerCustomPropertyDictionary>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lockState: Field<SiteLockState>
-    public let settings: Field<FileStorageContainerSettings>
-    public let status: Field<FileStorageContainerStatus>
-    public let viewpoint: Field<FileStorageContainerViewpoint>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("migrationJobs")`).
-    public let migrationJobs: Field<[SharePointMigrationJob]>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("recycleBin")`).
-    public let recycleBin: Field<RecycleBin>
-
-    /// Present when the request expanded it (`expand("sharePointGroups")`).
-    public let sharePointGroups: Field<[SharePointGroup]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedSensitivityLabel = Field("assignedSensitivityLabel")
-        self.containerTypeId = Field("containerTypeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.customProperties = Field("customProperties")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lockState = Field("lockState")
-        self.settings = Field("settings")
-        self.status = Field("status")
-        self.viewpoint = Field("viewpoint")
-        self.columns = Field("columns")
-        self.drive = Field("drive")
-        self.migrationJobs = Field("migrationJobs")
-        self.permissions = Field("permissions")
-        self.recycleBin = Field("recycleBin")
-        self.sharePointGroups = Field("sharePointGroups")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerBillingClassification`.
@@ -1372,19 +1354,13 @@ public struct FileStorageContainerCustomPropertyDictionaryFields: FieldSet {
 public typealias FileStorageContainerCustomPropertyValue = Model<FileStorageContainerCustomPropertyValueFields>
 
 /// The properties of a `FileStorageContainerCustomPropertyValue`, inherited ones included.
-public struct FileStorageContainerCustomPropertyValueFields: FieldSet {
+public enum FileStorageContainerCustomPropertyValueFields: FieldSet {
+    public typealias Table = (isSearchable: Field<Bool>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainerCustomPropertyValue",
-        fields: FileStorageContainerCustomPropertyValueFields()
+        fields: (isSearchable: Field("isSearchable"), value: Field("value")) as Table
     )
-
-    public let isSearchable: Field<Bool>
-    public let value: Field<String>
-
-    private init() {
-        self.isSearchable = Field("isSearchable")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `FileStorageContainer`: `request()` reads, updates or deletes it.
@@ -1499,19 +1475,19 @@ public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
 public typealias FileStorageContainerSettings = Model<FileStorageContainerSettingsFields>
 
 /// The properties of a `FileStorageContainerSettings`, inherited ones included.
-public struct FileStorageContainerSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerSettings",
-        fields: FileStorageContainerSettingsFields()
+public enum FileStorageContainerSettingsFields: FieldSet {
+    public typealias Table = (
+        isItemVersioningEnabled: Field<Bool>,
+        isOcrEnabled: Field<Bool>,
+        itemMajorVersionLimit: Field<Int32>
     )
 
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isOcrEnabled: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int32>
-
-    private init() {
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isOcrEnabled = Field("isOcrEnabled")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerSettings",
+        fields: (
+            isItemVersioningEnabled: Field("isItemVersioningEnabled"),
+            isOcrEnabled: Field("isOcrEnabled"),
+            itemMajorVersionLimit: Field("itemMajorVersionLimit")
+        ) as Table
+    )
 }

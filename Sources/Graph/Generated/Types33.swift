@@ -27,34 +27,34 @@ extension FileStorageContainerStatus {
 public typealias FileStorageContainerType = Model<FileStorageContainerTypeFields>
 
 /// The properties of a `FileStorageContainerType`, inherited ones included.
-public struct FileStorageContainerTypeFields: FieldSet {
+public enum FileStorageContainerTypeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        billingClassification: Field<FileStorageContainerBillingClassification>,
+        billingStatus: Field<FileStorageContainerBillingStatus>,
+        createdDateTime: Field<Date>,
+        etag: Field<String>,
+        expirationDateTime: Field<Date>,
+        name: Field<String>,
+        owningAppId: Field<String>,
+        settings: Field<FileStorageContainerTypeSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainerType",
         base: Entity.self,
-        fields: FileStorageContainerTypeFields()
+        fields: (
+            id: Field("id"),
+            billingClassification: Field("billingClassification"),
+            billingStatus: Field("billingStatus"),
+            createdDateTime: Field("createdDateTime"),
+            etag: Field("etag"),
+            expirationDateTime: Field("expirationDateTime"),
+            name: Field("name"),
+            owningAppId: Field("owningAppId"),
+            settings: Field("settings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let billingClassification: Field<FileStorageContainerBillingClassification>
-    public let billingStatus: Field<FileStorageContainerBillingStatus>
-    public let createdDateTime: Field<Date>
-    public let etag: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let name: Field<String>
-    public let owningAppId: Field<String>
-    public let settings: Field<FileStorageContainerTypeSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.billingClassification = Field("billingClassification")
-        self.billingStatus = Field("billingStatus")
-        self.createdDateTime = Field("createdDateTime")
-        self.etag = Field("etag")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.name = Field("name")
-        self.owningAppId = Field("owningAppId")
-        self.settings = Field("settings")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermission`.
@@ -125,21 +125,21 @@ extension FileStorageContainerTypeAppPermission {
 public typealias FileStorageContainerTypeAppPermissionGrant = Model<FileStorageContainerTypeAppPermissionGrantFields>
 
 /// The properties of a `FileStorageContainerTypeAppPermissionGrant`, inherited ones included.
-public struct FileStorageContainerTypeAppPermissionGrantFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
-        fields: FileStorageContainerTypeAppPermissionGrantFields()
+public enum FileStorageContainerTypeAppPermissionGrantFields: FieldSet {
+    public typealias Table = (
+        appId: Field<String>,
+        applicationPermissions: Field<[FileStorageContainerTypeAppPermission]>,
+        delegatedPermissions: Field<[FileStorageContainerTypeAppPermission]>
     )
 
-    public let appId: Field<String>
-    public let applicationPermissions: Field<[FileStorageContainerTypeAppPermission]>
-    public let delegatedPermissions: Field<[FileStorageContainerTypeAppPermission]>
-
-    private init() {
-        self.appId = Field("appId")
-        self.applicationPermissions = Field("applicationPermissions")
-        self.delegatedPermissions = Field("delegatedPermissions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeAppPermissionGrant",
+        fields: (
+            appId: Field("appId"),
+            applicationPermissions: Field("applicationPermissions"),
+            delegatedPermissions: Field("delegatedPermissions")
+        ) as Table
+    )
 }
 
 /// Requests for one `FileStorageContainerTypeAppPermissionGrant`: `request()` reads, updates or deletes it.
@@ -172,38 +172,38 @@ public struct FileStorageContainerTypeAppPermissionGrantRequestBuilder: ModelReq
 public typealias FileStorageContainerTypeRegistration = Model<FileStorageContainerTypeRegistrationFields>
 
 /// The properties of a `FileStorageContainerTypeRegistration`, inherited ones included.
-public struct FileStorageContainerTypeRegistrationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `applicationPermissionGrants`.
+public enum FileStorageContainerTypeRegistrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        billingClassification: Field<FileStorageContainerBillingClassification>,
+        billingStatus: Field<FileStorageContainerBillingStatus>,
+        etag: Field<String>,
+        expirationDateTime: Field<Date>,
+        name: Field<String>,
+        owningAppId: Field<String>,
+        registeredDateTime: Field<Date>,
+        settings: Field<FileStorageContainerTypeRegistrationSettings>,
+        applicationPermissionGrants: Field<[FileStorageContainerTypeAppPermissionGrant]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.fileStorageContainerTypeRegistration",
         base: Entity.self,
-        fields: FileStorageContainerTypeRegistrationFields()
+        fields: (
+            id: Field("id"),
+            billingClassification: Field("billingClassification"),
+            billingStatus: Field("billingStatus"),
+            etag: Field("etag"),
+            expirationDateTime: Field("expirationDateTime"),
+            name: Field("name"),
+            owningAppId: Field("owningAppId"),
+            registeredDateTime: Field("registeredDateTime"),
+            settings: Field("settings"),
+            applicationPermissionGrants: Field("applicationPermissionGrants")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let billingClassification: Field<FileStorageContainerBillingClassification>
-    public let billingStatus: Field<FileStorageContainerBillingStatus>
-    public let etag: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let name: Field<String>
-    public let owningAppId: Field<String>
-    public let registeredDateTime: Field<Date>
-    public let settings: Field<FileStorageContainerTypeRegistrationSettings>
-
-    /// Present when the request expanded it (`expand("applicationPermissionGrants")`).
-    public let applicationPermissionGrants: Field<[FileStorageContainerTypeAppPermissionGrant]>
-
-    private init() {
-        self.id = Field("id")
-        self.billingClassification = Field("billingClassification")
-        self.billingStatus = Field("billingStatus")
-        self.etag = Field("etag")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.name = Field("name")
-        self.owningAppId = Field("owningAppId")
-        self.registeredDateTime = Field("registeredDateTime")
-        self.settings = Field("settings")
-        self.applicationPermissionGrants = Field("applicationPermissionGrants")
-    }
 }
 
 /// Requests for one `FileStorageContainerTypeRegistration`: `request()` reads, updates or deletes it.
@@ -252,31 +252,31 @@ public typealias FileStorageContainerTypeRegistrationSettings =
     Model<FileStorageContainerTypeRegistrationSettingsFields>
 
 /// The properties of a `FileStorageContainerTypeRegistrationSettings`, inherited ones included.
-public struct FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeRegistrationSettings",
-        fields: FileStorageContainerTypeRegistrationSettingsFields()
+public enum FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
+    public typealias Table = (
+        isDiscoverabilityEnabled: Field<Bool>,
+        isItemVersioningEnabled: Field<Bool>,
+        isSearchEnabled: Field<Bool>,
+        isSharingRestricted: Field<Bool>,
+        itemMajorVersionLimit: Field<Int64>,
+        maxStoragePerContainerInBytes: Field<Int64>,
+        sharingCapability: Field<SharingCapabilities>,
+        urlTemplate: Field<String>
     )
 
-    public let isDiscoverabilityEnabled: Field<Bool>
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isSearchEnabled: Field<Bool>
-    public let isSharingRestricted: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int64>
-    public let maxStoragePerContainerInBytes: Field<Int64>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let urlTemplate: Field<String>
-
-    private init() {
-        self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isSearchEnabled = Field("isSearchEnabled")
-        self.isSharingRestricted = Field("isSharingRestricted")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-        self.maxStoragePerContainerInBytes = Field("maxStoragePerContainerInBytes")
-        self.sharingCapability = Field("sharingCapability")
-        self.urlTemplate = Field("urlTemplate")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeRegistrationSettings",
+        fields: (
+            isDiscoverabilityEnabled: Field("isDiscoverabilityEnabled"),
+            isItemVersioningEnabled: Field("isItemVersioningEnabled"),
+            isSearchEnabled: Field("isSearchEnabled"),
+            isSharingRestricted: Field("isSharingRestricted"),
+            itemMajorVersionLimit: Field("itemMajorVersionLimit"),
+            maxStoragePerContainerInBytes: Field("maxStoragePerContainerInBytes"),
+            sharingCapability: Field("sharingCapability"),
+            urlTemplate: Field("urlTemplate")
+        ) as Table
+    )
 }
 
 /// Requests for one `FileStorageContainerType`: `request()` reads, updates or deletes it.
@@ -305,33 +305,33 @@ public struct FileStorageContainerTypeRequestBuilder: ModelRequestBuilder {
 public typealias FileStorageContainerTypeSettings = Model<FileStorageContainerTypeSettingsFields>
 
 /// The properties of a `FileStorageContainerTypeSettings`, inherited ones included.
-public struct FileStorageContainerTypeSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.fileStorageContainerTypeSettings",
-        fields: FileStorageContainerTypeSettingsFields()
+public enum FileStorageContainerTypeSettingsFields: FieldSet {
+    public typealias Table = (
+        consumingTenantOverridables: Field<FileStorageContainerTypeSettingsOverride>,
+        isDiscoverabilityEnabled: Field<Bool>,
+        isItemVersioningEnabled: Field<Bool>,
+        isSearchEnabled: Field<Bool>,
+        isSharingRestricted: Field<Bool>,
+        itemMajorVersionLimit: Field<Int64>,
+        maxStoragePerContainerInBytes: Field<Int64>,
+        sharingCapability: Field<SharingCapabilities>,
+        urlTemplate: Field<String>
     )
 
-    public let consumingTenantOverridables: Field<FileStorageContainerTypeSettingsOverride>
-    public let isDiscoverabilityEnabled: Field<Bool>
-    public let isItemVersioningEnabled: Field<Bool>
-    public let isSearchEnabled: Field<Bool>
-    public let isSharingRestricted: Field<Bool>
-    public let itemMajorVersionLimit: Field<Int64>
-    public let maxStoragePerContainerInBytes: Field<Int64>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let urlTemplate: Field<String>
-
-    private init() {
-        self.consumingTenantOverridables = Field("consumingTenantOverridables")
-        self.isDiscoverabilityEnabled = Field("isDiscoverabilityEnabled")
-        self.isItemVersioningEnabled = Field("isItemVersioningEnabled")
-        self.isSearchEnabled = Field("isSearchEnabled")
-        self.isSharingRestricted = Field("isSharingRestricted")
-        self.itemMajorVersionLimit = Field("itemMajorVersionLimit")
-        self.maxStoragePerContainerInBytes = Field("maxStoragePerContainerInBytes")
-        self.sharingCapability = Field("sharingCapability")
-        self.urlTemplate = Field("urlTemplate")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileStorageContainerTypeSettings",
+        fields: (
+            consumingTenantOverridables: Field("consumingTenantOverridables"),
+            isDiscoverabilityEnabled: Field("isDiscoverabilityEnabled"),
+            isItemVersioningEnabled: Field("isItemVersioningEnabled"),
+            isSearchEnabled: Field("isSearchEnabled"),
+            isSharingRestricted: Field("isSharingRestricted"),
+            itemMajorVersionLimit: Field("itemMajorVersionLimit"),
+            maxStoragePerContainerInBytes: Field("maxStoragePerContainerInBytes"),
+            sharingCapability: Field("sharingCapability"),
+            urlTemplate: Field("urlTemplate")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -450,17 +450,21 @@ public struct FileStorageRequestBuilder: ModelRequestBuilder {
 public typealias FileSystemInfo = Model<FileSystemInfoFields>
 
 /// The properties of a `FileSystemInfo`, inherited ones included.
-public struct FileSystemInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.fileSystemInfo", fields: FileSystemInfoFields())
-    public let createdDateTime: Field<Date>
-    public let lastAccessedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
+public enum FileSystemInfoFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        lastAccessedDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>
+    )
 
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.lastAccessedDateTime = Field("lastAccessedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.fileSystemInfo",
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            lastAccessedDateTime: Field("lastAccessedDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FilterFields`; read and write them as `value.name`.
@@ -470,17 +474,21 @@ public struct FileSystemInfoFields: FieldSet {
 public typealias Filter = Model<FilterFields>
 
 /// The properties of a `Filter`, inherited ones included.
-public struct FilterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filter", fields: FilterFields())
-    public let categoryFilterGroups: Field<[FilterGroup]>
-    public let groups: Field<[FilterGroup]>
-    public let inputFilterGroups: Field<[FilterGroup]>
+public enum FilterFields: FieldSet {
+    public typealias Table = (
+        categoryFilterGroups: Field<[FilterGroup]>,
+        groups: Field<[FilterGroup]>,
+        inputFilterGroups: Field<[FilterGroup]>
+    )
 
-    private init() {
-        self.categoryFilterGroups = Field("categoryFilterGroups")
-        self.groups = Field("groups")
-        self.inputFilterGroups = Field("inputFilterGroups")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.filter",
+        fields: (
+            categoryFilterGroups: Field("categoryFilterGroups"),
+            groups: Field("groups"),
+            inputFilterGroups: Field("inputFilterGroups")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FilterClauseFields`; read and write them as `value.name`.
@@ -490,17 +498,21 @@ public struct FilterFields: FieldSet {
 public typealias FilterClause = Model<FilterClauseFields>
 
 /// The properties of a `FilterClause`, inherited ones included.
-public struct FilterClauseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filterClause", fields: FilterClauseFields())
-    public let operatorName: Field<String>
-    public let sourceOperandName: Field<String>
-    public let targetOperand: Field<FilterOperand>
+public enum FilterClauseFields: FieldSet {
+    public typealias Table = (
+        operatorName: Field<String>,
+        sourceOperandName: Field<String>,
+        targetOperand: Field<FilterOperand>
+    )
 
-    private init() {
-        self.operatorName = Field("operatorName")
-        self.sourceOperandName = Field("sourceOperandName")
-        self.targetOperand = Field("targetOperand")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.filterClause",
+        fields: (
+            operatorName: Field("operatorName"),
+            sourceOperandName: Field("sourceOperandName"),
+            targetOperand: Field("targetOperand")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `FilterGroupFields`; read and write them as `value.name`.
@@ -510,15 +522,13 @@ public struct FilterClauseFields: FieldSet {
 public typealias FilterGroup = Model<FilterGroupFields>
 
 /// The properties of a `FilterGroup`, inherited ones included.
-public struct FilterGroupFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.filterGroup", fields: FilterGroupFields())
-    public let clauses: Field<[FilterClause]>
-    public let name: Field<String>
+public enum FilterGroupFields: FieldSet {
+    public typealias Table = (clauses: Field<[FilterClause]>, name: Field<String>)
 
-    private init() {
-        self.clauses = Field("clauses")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.filterGroup",
+        fields: (clauses: Field("clauses"), name: Field("name")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.filterMode`.
@@ -558,24 +568,24 @@ public struct FilterOperandFields: FieldSet {
 public typealias FilterOperatorSchema = Model<FilterOperatorSchemaFields>
 
 /// The properties of a `FilterOperatorSchema`, inherited ones included.
-public struct FilterOperatorSchemaFields: FieldSet {
+public enum FilterOperatorSchemaFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        arity: Field<ScopeOperatorType>,
+        multivaluedComparisonType: Field<ScopeOperatorMultiValuedComparisonType>,
+        supportedAttributeTypes: Field<[AttributeType]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.filterOperatorSchema",
         base: Entity.self,
-        fields: FilterOperatorSchemaFields()
+        fields: (
+            id: Field("id"),
+            arity: Field("arity"),
+            multivaluedComparisonType: Field("multivaluedComparisonType"),
+            supportedAttributeTypes: Field("supportedAttributeTypes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let arity: Field<ScopeOperatorType>
-    public let multivaluedComparisonType: Field<ScopeOperatorMultiValuedComparisonType>
-    public let supportedAttributeTypes: Field<[AttributeType]>
-
-    private init() {
-        self.id = Field("id")
-        self.arity = Field("arity")
-        self.multivaluedComparisonType = Field("multivaluedComparisonType")
-        self.supportedAttributeTypes = Field("supportedAttributeTypes")
-    }
 }
 
 /// Requests for one `FilterOperatorSchema`: `request()` reads, updates or deletes it.
@@ -660,22 +670,14 @@ extension FirewallPreSharedKeyEncodingMethodType {
 public typealias FixtureMap = Model<FixtureMapFields>
 
 /// The properties of a `FixtureMap`, inherited ones included.
-public struct FixtureMapFields: FieldSet {
+public enum FixtureMapFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.fixtureMap",
         base: BaseMapFeature.self,
-        fields: FixtureMapFields()
+        fields: (id: Field("id"), properties: Field("properties"), placeId: Field("placeId")) as Table
     )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-    }
 }
 
 /// Requests for one `FixtureMap`: `request()` reads, updates or deletes it.
@@ -702,38 +704,42 @@ public struct FixtureMapRequestBuilder: ModelRequestBuilder {
 public typealias Floor = Model<FloorFields>
 
 /// The properties of a `Floor`, inherited ones included.
-public struct FloorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.floor", base: Place.self, fields: FloorFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum FloorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        sortOrder: Field<Int32>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let sortOrder: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.sortOrder = Field("sortOrder")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.floor",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            sortOrder: Field("sortOrder")
+        ) as Table
+    )
 }
 
 /// Requests for one `Floor`: `request()` reads, updates or deletes it.
@@ -778,15 +784,13 @@ public struct FloorRequestBuilder: ModelRequestBuilder {
 public typealias Folder = Model<FolderFields>
 
 /// The properties of a `Folder`, inherited ones included.
-public struct FolderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.folder", fields: FolderFields())
-    public let childCount: Field<Int32>
-    public let view: Field<FolderView>
+public enum FolderFields: FieldSet {
+    public typealias Table = (childCount: Field<Int32>, view: Field<FolderView>)
 
-    private init() {
-        self.childCount = Field("childCount")
-        self.view = Field("view")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.folder",
+        fields: (childCount: Field("childCount"), view: Field("view")) as Table
+    )
 }
 
 /// Its properties are listed in `FolderViewFields`; read and write them as `value.name`.
@@ -796,17 +800,13 @@ public struct FolderFields: FieldSet {
 public typealias FolderView = Model<FolderViewFields>
 
 /// The properties of a `FolderView`, inherited ones included.
-public struct FolderViewFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.folderView", fields: FolderViewFields())
-    public let sortBy: Field<String>
-    public let sortOrder: Field<String>
-    public let viewType: Field<String>
+public enum FolderViewFields: FieldSet {
+    public typealias Table = (sortBy: Field<String>, sortOrder: Field<String>, viewType: Field<String>)
 
-    private init() {
-        self.sortBy = Field("sortBy")
-        self.sortOrder = Field("sortOrder")
-        self.viewType = Field("viewType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.folderView",
+        fields: (sortBy: Field("sortBy"), sortOrder: Field("sortOrder"), viewType: Field("viewType")) as Table
+    )
 }
 
 /// Its properties are listed in `FollowupFlagFields`; read and write them as `value.name`.
@@ -816,19 +816,23 @@ public struct FolderViewFields: FieldSet {
 public typealias FollowupFlag = Model<FollowupFlagFields>
 
 /// The properties of a `FollowupFlag`, inherited ones included.
-public struct FollowupFlagFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.followupFlag", fields: FollowupFlagFields())
-    public let completedDateTime: Field<DateTimeTimeZone>
-    public let dueDateTime: Field<DateTimeTimeZone>
-    public let flagStatus: Field<FollowupFlagStatus>
-    public let startDateTime: Field<DateTimeTimeZone>
+public enum FollowupFlagFields: FieldSet {
+    public typealias Table = (
+        completedDateTime: Field<DateTimeTimeZone>,
+        dueDateTime: Field<DateTimeTimeZone>,
+        flagStatus: Field<FollowupFlagStatus>,
+        startDateTime: Field<DateTimeTimeZone>
+    )
 
-    private init() {
-        self.completedDateTime = Field("completedDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.flagStatus = Field("flagStatus")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.followupFlag",
+        fields: (
+            completedDateTime: Field("completedDateTime"),
+            dueDateTime: Field("dueDateTime"),
+            flagStatus: Field("flagStatus"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.followupFlagStatus`.
@@ -854,20 +858,14 @@ extension FollowupFlagStatus {
 public typealias FootprintMap = Model<FootprintMapFields>
 
 /// The properties of a `FootprintMap`, inherited ones included.
-public struct FootprintMapFields: FieldSet {
+public enum FootprintMapFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.footprintMap",
         base: BaseMapFeature.self,
-        fields: FootprintMapFields()
+        fields: (id: Field("id"), properties: Field("properties")) as Table
     )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-    }
 }
 
 /// Requests for one `FootprintMap`: `request()` reads, updates or deletes it.
@@ -916,21 +914,15 @@ public struct FraudProtectionConfigurationFields: FieldSet {
 public typealias FraudProtectionProvider = Model<FraudProtectionProviderFields>
 
 /// The properties of a `FraudProtectionProvider`, inherited ones included.
-public struct FraudProtectionProviderFields: FieldSet {
+public enum FraudProtectionProviderFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.fraudProtectionProvider",
         base: Entity.self,
         derived: [ArkoseFraudProtectionProvider.self, HumanSecurityFraudProtectionProvider.self],
-        fields: FraudProtectionProviderFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Its properties are listed in `FraudProtectionProviderConfigurationFields`; read and write them as `value.name`.
@@ -982,15 +974,13 @@ public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
 public typealias FreeBusyError = Model<FreeBusyErrorFields>
 
 /// The properties of a `FreeBusyError`, inherited ones included.
-public struct FreeBusyErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.freeBusyError", fields: FreeBusyErrorFields())
-    public let message: Field<String>
-    public let responseCode: Field<String>
+public enum FreeBusyErrorFields: FieldSet {
+    public typealias Table = (message: Field<String>, responseCode: Field<String>)
 
-    private init() {
-        self.message = Field("message")
-        self.responseCode = Field("responseCode")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.freeBusyError",
+        fields: (message: Field("message"), responseCode: Field("responseCode")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.freeBusyStatus`.
@@ -1022,15 +1012,13 @@ extension FreeBusyStatus {
 public typealias GenericError = Model<GenericErrorFields>
 
 /// The properties of a `GenericError`, inherited ones included.
-public struct GenericErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.genericError", fields: GenericErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
+public enum GenericErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.genericError",
+        fields: (code: Field("code"), message: Field("message")) as Table
+    )
 }
 
 /// Its properties are listed in `GeoCoordinatesFields`; read and write them as `value.name`.
@@ -1040,17 +1028,13 @@ public struct GenericErrorFields: FieldSet {
 public typealias GeoCoordinates = Model<GeoCoordinatesFields>
 
 /// The properties of a `GeoCoordinates`, inherited ones included.
-public struct GeoCoordinatesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.geoCoordinates", fields: GeoCoordinatesFields())
-    public let altitude: Field<Double>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
+public enum GeoCoordinatesFields: FieldSet {
+    public typealias Table = (altitude: Field<Double>, latitude: Field<Double>, longitude: Field<Double>)
 
-    private init() {
-        self.altitude = Field("altitude")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.geoCoordinates",
+        fields: (altitude: Field("altitude"), latitude: Field("latitude"), longitude: Field("longitude")) as Table
+    )
 }
 
 /// Its properties are listed in `GeolocationColumnFields`; read and write them as `value.name`.
@@ -1092,21 +1076,15 @@ extension GiphyRatingType {
 public typealias GovernanceInsight = Model<GovernanceInsightFields>
 
 /// The properties of a `GovernanceInsight`, inherited ones included.
-public struct GovernanceInsightFields: FieldSet {
+public enum GovernanceInsightFields: FieldSet {
+    public typealias Table = (id: Field<String>, insightCreatedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.governanceInsight",
         base: Entity.self,
         derived: [MembershipOutlierInsight.self, UserSignInInsight.self],
-        fields: GovernanceInsightFields()
+        fields: (id: Field("id"), insightCreatedDateTime: Field("insightCreatedDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-    }
 }
 
 /// Requests for one `GovernanceInsight`: `request()` reads, updates or deletes it.
@@ -1135,38 +1113,38 @@ public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
 public typealias GranularDriveRestoreArtifact = Model<GranularDriveRestoreArtifactFields>
 
 /// The properties of a `GranularDriveRestoreArtifact`, inherited ones included.
-public struct GranularDriveRestoreArtifactFields: FieldSet {
+public enum GranularDriveRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        browseSessionId: Field<String>,
+        completionDateTime: Field<Date>,
+        restoredItemKey: Field<String>,
+        restoredItemPath: Field<String>,
+        restoredItemWebUrl: Field<String>,
+        restorePointDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        webUrl: Field<String>,
+        directoryObjectId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.granularDriveRestoreArtifact",
         base: GranularRestoreArtifactBase.self,
-        fields: GranularDriveRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            browseSessionId: Field("browseSessionId"),
+            completionDateTime: Field("completionDateTime"),
+            restoredItemKey: Field("restoredItemKey"),
+            restoredItemPath: Field("restoredItemPath"),
+            restoredItemWebUrl: Field("restoredItemWebUrl"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            webUrl: Field("webUrl"),
+            directoryObjectId: Field("directoryObjectId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-    public let directoryObjectId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.directoryObjectId = Field("directoryObjectId")
-    }
 }
 
 /// Requests for one `GranularDriveRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -1195,46 +1173,43 @@ public struct GranularDriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreArtifactFields>
 
 /// The properties of a `GranularMailboxRestoreArtifact`, inherited ones included.
-public struct GranularMailboxRestoreArtifactFields: FieldSet {
+///
+/// - `restoredFolderName`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum GranularMailboxRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completionDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        error: Field<PublicError>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        restorePoint: Field<RestorePoint>,
+        restoredFolderId: Field<String>,
+        restoredFolderName: Field<String>,
+        restoredItemCount: Field<Int32>,
+        artifactCount: Field<Int32>,
+        searchResponseId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.granularMailboxRestoreArtifact",
         base: MailboxRestoreArtifact.self,
-        fields: GranularMailboxRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            completionDateTime: Field("completionDateTime"),
+            destinationType: Field("destinationType"),
+            error: Field("error"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            restorePoint: Field("restorePoint"),
+            restoredFolderId: Field("restoredFolderId"),
+            restoredFolderName: Field("restoredFolderName"),
+            restoredItemCount: Field("restoredItemCount"),
+            artifactCount: Field("artifactCount"),
+            searchResponseId: Field("searchResponseId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredFolderId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredFolderName: Field<String>
-
-    public let restoredItemCount: Field<Int32>
-    public let artifactCount: Field<Int32>
-    public let searchResponseId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredFolderId = Field("restoredFolderId")
-        self.restoredFolderName = Field("restoredFolderName")
-        self.restoredItemCount = Field("restoredItemCount")
-        self.artifactCount = Field("artifactCount")
-        self.searchResponseId = Field("searchResponseId")
-    }
 }
 
 /// Requests for one `GranularMailboxRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -1269,35 +1244,35 @@ public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder 
 public typealias GranularRestoreArtifactBase = Model<GranularRestoreArtifactBaseFields>
 
 /// The properties of a `GranularRestoreArtifactBase`, inherited ones included.
-public struct GranularRestoreArtifactBaseFields: FieldSet {
+public enum GranularRestoreArtifactBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        browseSessionId: Field<String>,
+        completionDateTime: Field<Date>,
+        restoredItemKey: Field<String>,
+        restoredItemPath: Field<String>,
+        restoredItemWebUrl: Field<String>,
+        restorePointDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.granularRestoreArtifactBase",
         base: Entity.self,
         derived: [GranularDriveRestoreArtifact.self, GranularSiteRestoreArtifact.self],
-        fields: GranularRestoreArtifactBaseFields()
+        fields: (
+            id: Field("id"),
+            browseSessionId: Field("browseSessionId"),
+            completionDateTime: Field("completionDateTime"),
+            restoredItemKey: Field("restoredItemKey"),
+            restoredItemPath: Field("restoredItemPath"),
+            restoredItemWebUrl: Field("restoredItemWebUrl"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-    }
 }

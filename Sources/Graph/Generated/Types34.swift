@@ -30,38 +30,38 @@ public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 public typealias GranularSiteRestoreArtifact = Model<GranularSiteRestoreArtifactFields>
 
 /// The properties of a `GranularSiteRestoreArtifact`, inherited ones included.
-public struct GranularSiteRestoreArtifactFields: FieldSet {
+public enum GranularSiteRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        browseSessionId: Field<String>,
+        completionDateTime: Field<Date>,
+        restoredItemKey: Field<String>,
+        restoredItemPath: Field<String>,
+        restoredItemWebUrl: Field<String>,
+        restorePointDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        webUrl: Field<String>,
+        siteId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.granularSiteRestoreArtifact",
         base: GranularRestoreArtifactBase.self,
-        fields: GranularSiteRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            browseSessionId: Field("browseSessionId"),
+            completionDateTime: Field("completionDateTime"),
+            restoredItemKey: Field("restoredItemKey"),
+            restoredItemPath: Field("restoredItemPath"),
+            restoredItemWebUrl: Field("restoredItemWebUrl"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            webUrl: Field("webUrl"),
+            siteId: Field("siteId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let browseSessionId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let restoredItemKey: Field<String>
-    public let restoredItemPath: Field<String>
-    public let restoredItemWebUrl: Field<String>
-    public let restorePointDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-    public let webUrl: Field<String>
-    public let siteId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.browseSessionId = Field("browseSessionId")
-        self.completionDateTime = Field("completionDateTime")
-        self.restoredItemKey = Field("restoredItemKey")
-        self.restoredItemPath = Field("restoredItemPath")
-        self.restoredItemWebUrl = Field("restoredItemWebUrl")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.webUrl = Field("webUrl")
-        self.siteId = Field("siteId")
-    }
 }
 
 /// Requests for one `GranularSiteRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -90,229 +90,184 @@ public struct GranularSiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias Group = Model<GroupFields>
 
 /// The properties of a `Group`, inherited ones included.
-public struct GroupFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.group", base: DirectoryObject.self, fields: GroupFields())
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accessType: Field<GroupAccessType>
-    public let allowExternalSenders: Field<Bool>
-    public let assignedLabels: Field<[AssignedLabel]>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let autoSubscribeNewMembers: Field<Bool>
-    public let classification: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let groupTypes: Field<[String]>
-    public let hasMembersWithLicenseErrors: Field<Bool>
-    public let hideFromAddressLists: Field<Bool>
-    public let hideFromOutlookClients: Field<Bool>
-    public let infoCatalogs: Field<[String]>
-    public let isArchived: Field<Bool>
-    public let isAssignableToRole: Field<Bool>
-    public let isFavorite: Field<Bool>
-    public let isManagementRestricted: Field<Bool>
-    public let isSubscribedByMail: Field<Bool>
-    public let licenseProcessingState: Field<LicenseProcessingState>
-    public let mail: Field<String>
-    public let mailEnabled: Field<Bool>
-    public let mailNickname: Field<String>
-    public let membershipRule: Field<String>
-    public let membershipRuleProcessingState: Field<String>
-    public let onPremisesDomainName: Field<String>
-    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesNetBiosName: Field<String>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSamAccountName: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let organizationId: Field<String>
-    public let preferredDataLocation: Field<String>
-    public let preferredLanguage: Field<String>
-    public let proxyAddresses: Field<[String]>
-    public let renewedDateTime: Field<Date>
-    public let resourceBehaviorOptions: Field<[String]>
-    public let resourceProvisioningOptions: Field<[String]>
-    public let securityEnabled: Field<Bool>
-    public let securityIdentifier: Field<String>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let theme: Field<String>
-    public let uniqueName: Field<String>
-    public let unseenConversationsCount: Field<Int32>
-    public let unseenCount: Field<Int32>
-    public let unseenMessagesCount: Field<Int32>
-    public let visibility: Field<String>
-    public let welcomeMessageEnabled: Field<Bool>
+///
+/// - Present when the request expanded them (`expand("name")`): `acceptedSenders`, `appRoleAssignments`, `calendar`,
+///   `calendarView`, `conversations`, `createdOnBehalfOf`, `drive`, `drives`, `events`, `extensions`,
+///   `groupLifecyclePolicies`, `memberOf`, `members`, `membersWithLicenseErrors`, `onenote`, `onPremisesSyncBehavior`,
+///   `owners`, `permissionGrants`, `photo`, `photos`, `planner`, `rejectedSenders`, `settings`, `sites`, `team`,
+///   `threads`, `transitiveMemberOf`, `transitiveMembers`.
+public enum GroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        accessType: Field<GroupAccessType>,
+        allowExternalSenders: Field<Bool>,
+        assignedLabels: Field<[AssignedLabel]>,
+        assignedLicenses: Field<[AssignedLicense]>,
+        autoSubscribeNewMembers: Field<Bool>,
+        classification: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        expirationDateTime: Field<Date>,
+        groupTypes: Field<[String]>,
+        hasMembersWithLicenseErrors: Field<Bool>,
+        hideFromAddressLists: Field<Bool>,
+        hideFromOutlookClients: Field<Bool>,
+        infoCatalogs: Field<[String]>,
+        isArchived: Field<Bool>,
+        isAssignableToRole: Field<Bool>,
+        isFavorite: Field<Bool>,
+        isManagementRestricted: Field<Bool>,
+        isSubscribedByMail: Field<Bool>,
+        licenseProcessingState: Field<LicenseProcessingState>,
+        mail: Field<String>,
+        mailEnabled: Field<Bool>,
+        mailNickname: Field<String>,
+        membershipRule: Field<String>,
+        membershipRuleProcessingState: Field<String>,
+        onPremisesDomainName: Field<String>,
+        onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesNetBiosName: Field<String>,
+        onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>,
+        onPremisesSamAccountName: Field<String>,
+        onPremisesSecurityIdentifier: Field<String>,
+        onPremisesSyncEnabled: Field<Bool>,
+        organizationId: Field<String>,
+        preferredDataLocation: Field<String>,
+        preferredLanguage: Field<String>,
+        proxyAddresses: Field<[String]>,
+        renewedDateTime: Field<Date>,
+        resourceBehaviorOptions: Field<[String]>,
+        resourceProvisioningOptions: Field<[String]>,
+        securityEnabled: Field<Bool>,
+        securityIdentifier: Field<String>,
+        serviceProvisioningErrors: Field<[ServiceProvisioningError]>,
+        theme: Field<String>,
+        uniqueName: Field<String>,
+        unseenConversationsCount: Field<Int32>,
+        unseenCount: Field<Int32>,
+        unseenMessagesCount: Field<Int32>,
+        visibility: Field<String>,
+        welcomeMessageEnabled: Field<Bool>,
+        acceptedSenders: Field<[DirectoryObject]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        calendar: Field<OutlookCalendar>,
+        calendarView: Field<[Event]>,
+        conversations: Field<[Conversation]>,
+        createdOnBehalfOf: Field<DirectoryObject>,
+        drive: Field<Drive>,
+        drives: Field<[Drive]>,
+        events: Field<[Event]>,
+        extensions: Field<[Extension]>,
+        groupLifecyclePolicies: Field<[GroupLifecyclePolicy]>,
+        memberOf: Field<[DirectoryObject]>,
+        members: Field<[DirectoryObject]>,
+        membersWithLicenseErrors: Field<[DirectoryObject]>,
+        onenote: Field<Onenote>,
+        onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>,
+        owners: Field<[DirectoryObject]>,
+        permissionGrants: Field<[ResourceSpecificPermissionGrant]>,
+        photo: Field<ProfilePhoto>,
+        photos: Field<[ProfilePhoto]>,
+        planner: Field<PlannerGroup>,
+        rejectedSenders: Field<[DirectoryObject]>,
+        settings: Field<[GroupSetting]>,
+        sites: Field<[Site]>,
+        team: Field<Team>,
+        threads: Field<[ConversationThread]>,
+        transitiveMemberOf: Field<[DirectoryObject]>,
+        transitiveMembers: Field<[DirectoryObject]>
+    )
 
-    /// Present when the request expanded it (`expand("acceptedSenders")`).
-    public let acceptedSenders: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("conversations")`).
-    public let conversations: Field<[Conversation]>
-
-    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
-    public let createdOnBehalfOf: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("groupLifecyclePolicies")`).
-    public let groupLifecyclePolicies: Field<[GroupLifecyclePolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("membersWithLicenseErrors")`).
-    public let membersWithLicenseErrors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("photos")`).
-    public let photos: Field<[ProfilePhoto]>
-
-    /// Present when the request expanded it (`expand("planner")`).
-    public let planner: Field<PlannerGroup>
-
-    /// Present when the request expanded it (`expand("rejectedSenders")`).
-    public let rejectedSenders: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<[GroupSetting]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    /// Present when the request expanded it (`expand("threads")`).
-    public let threads: Field<[ConversationThread]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("transitiveMembers")`).
-    public let transitiveMembers: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accessType = Field("accessType")
-        self.allowExternalSenders = Field("allowExternalSenders")
-        self.assignedLabels = Field("assignedLabels")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.autoSubscribeNewMembers = Field("autoSubscribeNewMembers")
-        self.classification = Field("classification")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.groupTypes = Field("groupTypes")
-        self.hasMembersWithLicenseErrors = Field("hasMembersWithLicenseErrors")
-        self.hideFromAddressLists = Field("hideFromAddressLists")
-        self.hideFromOutlookClients = Field("hideFromOutlookClients")
-        self.infoCatalogs = Field("infoCatalogs")
-        self.isArchived = Field("isArchived")
-        self.isAssignableToRole = Field("isAssignableToRole")
-        self.isFavorite = Field("isFavorite")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isSubscribedByMail = Field("isSubscribedByMail")
-        self.licenseProcessingState = Field("licenseProcessingState")
-        self.mail = Field("mail")
-        self.mailEnabled = Field("mailEnabled")
-        self.mailNickname = Field("mailNickname")
-        self.membershipRule = Field("membershipRule")
-        self.membershipRuleProcessingState = Field("membershipRuleProcessingState")
-        self.onPremisesDomainName = Field("onPremisesDomainName")
-        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesNetBiosName = Field("onPremisesNetBiosName")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.organizationId = Field("organizationId")
-        self.preferredDataLocation = Field("preferredDataLocation")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.renewedDateTime = Field("renewedDateTime")
-        self.resourceBehaviorOptions = Field("resourceBehaviorOptions")
-        self.resourceProvisioningOptions = Field("resourceProvisioningOptions")
-        self.securityEnabled = Field("securityEnabled")
-        self.securityIdentifier = Field("securityIdentifier")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.theme = Field("theme")
-        self.uniqueName = Field("uniqueName")
-        self.unseenConversationsCount = Field("unseenConversationsCount")
-        self.unseenCount = Field("unseenCount")
-        self.unseenMessagesCount = Field("unseenMessagesCount")
-        self.visibility = Field("visibility")
-        self.welcomeMessageEnabled = Field("welcomeMessageEnabled")
-        self.acceptedSenders = Field("acceptedSenders")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.calendar = Field("calendar")
-        self.calendarView = Field("calendarView")
-        self.conversations = Field("conversations")
-        self.createdOnBehalfOf = Field("createdOnBehalfOf")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.events = Field("events")
-        self.extensions = Field("extensions")
-        self.groupLifecyclePolicies = Field("groupLifecyclePolicies")
-        self.memberOf = Field("memberOf")
-        self.members = Field("members")
-        self.membersWithLicenseErrors = Field("membersWithLicenseErrors")
-        self.onenote = Field("onenote")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.owners = Field("owners")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.photos = Field("photos")
-        self.planner = Field("planner")
-        self.rejectedSenders = Field("rejectedSenders")
-        self.settings = Field("settings")
-        self.sites = Field("sites")
-        self.team = Field("team")
-        self.threads = Field("threads")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-        self.transitiveMembers = Field("transitiveMembers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.group",
+        base: DirectoryObject.self,
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            accessType: Field("accessType"),
+            allowExternalSenders: Field("allowExternalSenders"),
+            assignedLabels: Field("assignedLabels"),
+            assignedLicenses: Field("assignedLicenses"),
+            autoSubscribeNewMembers: Field("autoSubscribeNewMembers"),
+            classification: Field("classification"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            expirationDateTime: Field("expirationDateTime"),
+            groupTypes: Field("groupTypes"),
+            hasMembersWithLicenseErrors: Field("hasMembersWithLicenseErrors"),
+            hideFromAddressLists: Field("hideFromAddressLists"),
+            hideFromOutlookClients: Field("hideFromOutlookClients"),
+            infoCatalogs: Field("infoCatalogs"),
+            isArchived: Field("isArchived"),
+            isAssignableToRole: Field("isAssignableToRole"),
+            isFavorite: Field("isFavorite"),
+            isManagementRestricted: Field("isManagementRestricted"),
+            isSubscribedByMail: Field("isSubscribedByMail"),
+            licenseProcessingState: Field("licenseProcessingState"),
+            mail: Field("mail"),
+            mailEnabled: Field("mailEnabled"),
+            mailNickname: Field("mailNickname"),
+            membershipRule: Field("membershipRule"),
+            membershipRuleProcessingState: Field("membershipRuleProcessingState"),
+            onPremisesDomainName: Field("onPremisesDomainName"),
+            onPremisesExtensionAttributes: Field("onPremisesExtensionAttributes"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesNetBiosName: Field("onPremisesNetBiosName"),
+            onPremisesProvisioningErrors: Field("onPremisesProvisioningErrors"),
+            onPremisesSamAccountName: Field("onPremisesSamAccountName"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            organizationId: Field("organizationId"),
+            preferredDataLocation: Field("preferredDataLocation"),
+            preferredLanguage: Field("preferredLanguage"),
+            proxyAddresses: Field("proxyAddresses"),
+            renewedDateTime: Field("renewedDateTime"),
+            resourceBehaviorOptions: Field("resourceBehaviorOptions"),
+            resourceProvisioningOptions: Field("resourceProvisioningOptions"),
+            securityEnabled: Field("securityEnabled"),
+            securityIdentifier: Field("securityIdentifier"),
+            serviceProvisioningErrors: Field("serviceProvisioningErrors"),
+            theme: Field("theme"),
+            uniqueName: Field("uniqueName"),
+            unseenConversationsCount: Field("unseenConversationsCount"),
+            unseenCount: Field("unseenCount"),
+            unseenMessagesCount: Field("unseenMessagesCount"),
+            visibility: Field("visibility"),
+            welcomeMessageEnabled: Field("welcomeMessageEnabled"),
+            acceptedSenders: Field("acceptedSenders"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            calendar: Field("calendar"),
+            calendarView: Field("calendarView"),
+            conversations: Field("conversations"),
+            createdOnBehalfOf: Field("createdOnBehalfOf"),
+            drive: Field("drive"),
+            drives: Field("drives"),
+            events: Field("events"),
+            extensions: Field("extensions"),
+            groupLifecyclePolicies: Field("groupLifecyclePolicies"),
+            memberOf: Field("memberOf"),
+            members: Field("members"),
+            membersWithLicenseErrors: Field("membersWithLicenseErrors"),
+            onenote: Field("onenote"),
+            onPremisesSyncBehavior: Field("onPremisesSyncBehavior"),
+            owners: Field("owners"),
+            permissionGrants: Field("permissionGrants"),
+            photo: Field("photo"),
+            photos: Field("photos"),
+            planner: Field("planner"),
+            rejectedSenders: Field("rejectedSenders"),
+            settings: Field("settings"),
+            sites: Field("sites"),
+            team: Field("team"),
+            threads: Field("threads"),
+            transitiveMemberOf: Field("transitiveMemberOf"),
+            transitiveMembers: Field("transitiveMembers")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.groupAccessType`.
@@ -380,24 +335,24 @@ public struct GroupFilterFields: FieldSet {
 public typealias GroupLifecyclePolicy = Model<GroupLifecyclePolicyFields>
 
 /// The properties of a `GroupLifecyclePolicy`, inherited ones included.
-public struct GroupLifecyclePolicyFields: FieldSet {
+public enum GroupLifecyclePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        alternateNotificationEmails: Field<String>,
+        groupLifetimeInDays: Field<Int32>,
+        managedGroupTypes: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.groupLifecyclePolicy",
         base: Entity.self,
-        fields: GroupLifecyclePolicyFields()
+        fields: (
+            id: Field("id"),
+            alternateNotificationEmails: Field("alternateNotificationEmails"),
+            groupLifetimeInDays: Field("groupLifetimeInDays"),
+            managedGroupTypes: Field("managedGroupTypes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let alternateNotificationEmails: Field<String>
-    public let groupLifetimeInDays: Field<Int32>
-    public let managedGroupTypes: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.alternateNotificationEmails = Field("alternateNotificationEmails")
-        self.groupLifetimeInDays = Field("groupLifetimeInDays")
-        self.managedGroupTypes = Field("managedGroupTypes")
-    }
 }
 
 /// Requests for one `GroupLifecyclePolicy`: `request()` reads, updates or deletes it.
@@ -448,20 +403,14 @@ public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
 public typealias GroupMembers = Model<GroupMembersFields>
 
 /// The properties of a `GroupMembers`, inherited ones included.
-public struct GroupMembersFields: FieldSet {
+public enum GroupMembersFields: FieldSet {
+    public typealias Table = (description: Field<String>, groupId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.groupMembers",
         base: SubjectSet.self,
-        fields: GroupMembersFields()
+        fields: (description: Field("description"), groupId: Field("groupId")) as Table
     )
-
-    public let description: Field<String>
-    public let groupId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.groupId = Field("groupId")
-    }
 }
 
 /// Its properties are listed in `GroupPeerOutlierRecommendationInsightSettingsFields`; read and write them as
@@ -925,23 +874,24 @@ public struct GroupScopeFields: FieldSet {
 public typealias GroupSetting = Model<GroupSettingFields>
 
 /// The properties of a `GroupSetting`, inherited ones included.
-public struct GroupSettingFields: FieldSet {
+public enum GroupSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        templateId: Field<String>,
+        values: Field<[SettingValue]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.groupSetting",
         base: Entity.self,
-        fields: GroupSettingFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            templateId: Field("templateId"),
+            values: Field("values")
+        ) as Table
     )
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let templateId: Field<String>
-    public let values: Field<[SettingValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.templateId = Field("templateId")
-        self.values = Field("values")
-    }
 }
 
 /// Requests for one `GroupSetting`: `request()` reads, updates or deletes it.
@@ -968,26 +918,26 @@ public struct GroupSettingRequestBuilder: ModelRequestBuilder {
 public typealias GroupSettingTemplate = Model<GroupSettingTemplateFields>
 
 /// The properties of a `GroupSettingTemplate`, inherited ones included.
-public struct GroupSettingTemplateFields: FieldSet {
+public enum GroupSettingTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        values: Field<[SettingTemplateValue]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.groupSettingTemplate",
         base: DirectoryObject.self,
-        fields: GroupSettingTemplateFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            values: Field("values")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let values: Field<[SettingTemplateValue]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.values = Field("values")
-    }
 }
 
 /// Requests for one `GroupSettingTemplate`: `request()` reads, updates or deletes it.
@@ -1137,19 +1087,23 @@ extension GroupType {
 public typealias Hashes = Model<HashesFields>
 
 /// The properties of a `Hashes`, inherited ones included.
-public struct HashesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.hashes", fields: HashesFields())
-    public let crc32Hash: Field<String>
-    public let quickXorHash: Field<String>
-    public let sha1Hash: Field<String>
-    public let sha256Hash: Field<String>
+public enum HashesFields: FieldSet {
+    public typealias Table = (
+        crc32Hash: Field<String>,
+        quickXorHash: Field<String>,
+        sha1Hash: Field<String>,
+        sha256Hash: Field<String>
+    )
 
-    private init() {
-        self.crc32Hash = Field("crc32Hash")
-        self.quickXorHash = Field("quickXorHash")
-        self.sha1Hash = Field("sha1Hash")
-        self.sha256Hash = Field("sha256Hash")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.hashes",
+        fields: (
+            crc32Hash: Field("crc32Hash"),
+            quickXorHash: Field("quickXorHash"),
+            sha1Hash: Field("sha1Hash"),
+            sha256Hash: Field("sha256Hash")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.holdType`.
@@ -1177,32 +1131,32 @@ extension HoldType {
 public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields>
 
 /// The properties of a `HomeRealmDiscoveryPolicy`, inherited ones included.
-public struct HomeRealmDiscoveryPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum HomeRealmDiscoveryPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.homeRealmDiscoveryPolicy",
         base: StsPolicy.self,
-        fields: HomeRealmDiscoveryPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `HomeRealmDiscoveryPolicy`: `request()` reads, updates or deletes it.
@@ -1342,26 +1296,26 @@ extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequest
 public typealias HorizontalSection = Model<HorizontalSectionFields>
 
 /// The properties of a `HorizontalSection`, inherited ones included.
-public struct HorizontalSectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `columns`.
+public enum HorizontalSectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        emphasis: Field<SectionEmphasisType>,
+        layout: Field<HorizontalSectionLayoutType>,
+        columns: Field<[HorizontalSectionColumn]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.horizontalSection",
         base: Entity.self,
-        fields: HorizontalSectionFields()
+        fields: (
+            id: Field("id"),
+            emphasis: Field("emphasis"),
+            layout: Field("layout"),
+            columns: Field("columns")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let emphasis: Field<SectionEmphasisType>
-    public let layout: Field<HorizontalSectionLayoutType>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[HorizontalSectionColumn]>
-
-    private init() {
-        self.id = Field("id")
-        self.emphasis = Field("emphasis")
-        self.layout = Field("layout")
-        self.columns = Field("columns")
-    }
 }
 
 /// Its properties are listed in `HorizontalSectionColumnFields`; read and write them as `value.name`.
@@ -1371,24 +1325,16 @@ public struct HorizontalSectionFields: FieldSet {
 public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
 
 /// The properties of a `HorizontalSectionColumn`, inherited ones included.
-public struct HorizontalSectionColumnFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `webparts`.
+public enum HorizontalSectionColumnFields: FieldSet {
+    public typealias Table = (id: Field<String>, width: Field<Int32>, webparts: Field<[WebPart]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.horizontalSectionColumn",
         base: Entity.self,
-        fields: HorizontalSectionColumnFields()
+        fields: (id: Field("id"), width: Field("width"), webparts: Field("webparts")) as Table
     )
-
-    public let id: Field<String>
-    public let width: Field<Int32>
-
-    /// Present when the request expanded it (`expand("webparts")`).
-    public let webparts: Field<[WebPart]>
-
-    private init() {
-        self.id = Field("id")
-        self.width = Field("width")
-        self.webparts = Field("webparts")
-    }
 }
 
 /// Requests for one `HorizontalSectionColumn`: `request()` reads, updates or deletes it.
@@ -1489,29 +1435,33 @@ public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
 public typealias HostSecurityState = Model<HostSecurityStateFields>
 
 /// The properties of a `HostSecurityState`, inherited ones included.
-public struct HostSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.hostSecurityState", fields: HostSecurityStateFields())
-    public let fqdn: Field<String>
-    public let isAzureAdJoined: Field<Bool>
-    public let isAzureAdRegistered: Field<Bool>
-    public let isHybridAzureDomainJoined: Field<Bool>
-    public let netBiosName: Field<String>
-    public let os: Field<String>
-    public let privateIpAddress: Field<String>
-    public let publicIpAddress: Field<String>
-    public let riskScore: Field<String>
+public enum HostSecurityStateFields: FieldSet {
+    public typealias Table = (
+        fqdn: Field<String>,
+        isAzureAdJoined: Field<Bool>,
+        isAzureAdRegistered: Field<Bool>,
+        isHybridAzureDomainJoined: Field<Bool>,
+        netBiosName: Field<String>,
+        os: Field<String>,
+        privateIpAddress: Field<String>,
+        publicIpAddress: Field<String>,
+        riskScore: Field<String>
+    )
 
-    private init() {
-        self.fqdn = Field("fqdn")
-        self.isAzureAdJoined = Field("isAzureAdJoined")
-        self.isAzureAdRegistered = Field("isAzureAdRegistered")
-        self.isHybridAzureDomainJoined = Field("isHybridAzureDomainJoined")
-        self.netBiosName = Field("netBiosName")
-        self.os = Field("os")
-        self.privateIpAddress = Field("privateIpAddress")
-        self.publicIpAddress = Field("publicIpAddress")
-        self.riskScore = Field("riskScore")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.hostSecurityState",
+        fields: (
+            fqdn: Field("fqdn"),
+            isAzureAdJoined: Field("isAzureAdJoined"),
+            isAzureAdRegistered: Field("isAzureAdRegistered"),
+            isHybridAzureDomainJoined: Field("isHybridAzureDomainJoined"),
+            netBiosName: Field("netBiosName"),
+            os: Field("os"),
+            privateIpAddress: Field("privateIpAddress"),
+            publicIpAddress: Field("publicIpAddress"),
+            riskScore: Field("riskScore")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `HttpRequestEndpointFields`; read and write them as `value.name`.
@@ -1543,24 +1493,24 @@ public struct HttpRequestEndpointFields: FieldSet {
 public typealias HumanSecurityFraudProtectionProvider = Model<HumanSecurityFraudProtectionProviderFields>
 
 /// The properties of a `HumanSecurityFraudProtectionProvider`, inherited ones included.
-public struct HumanSecurityFraudProtectionProviderFields: FieldSet {
+public enum HumanSecurityFraudProtectionProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        appId: Field<String>,
+        serverToken: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.humanSecurityFraudProtectionProvider",
         base: FraudProtectionProvider.self,
-        fields: HumanSecurityFraudProtectionProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            appId: Field("appId"),
+            serverToken: Field("serverToken")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let appId: Field<String>
-    public let serverToken: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.appId = Field("appId")
-        self.serverToken = Field("serverToken")
-    }
 }
 
 /// Requests for one `HumanSecurityFraudProtectionProvider`: `request()` reads, updates or deletes it.
@@ -1633,15 +1583,14 @@ public struct IPv4CidrRangeFields: FieldSet {
 public typealias IPv4Range = Model<IPv4RangeFields>
 
 /// The properties of a `IPv4Range`, inherited ones included.
-public struct IPv4RangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iPv4Range", base: IpRange.self, fields: IPv4RangeFields())
-    public let lowerAddress: Field<String>
-    public let upperAddress: Field<String>
+public enum IPv4RangeFields: FieldSet {
+    public typealias Table = (lowerAddress: Field<String>, upperAddress: Field<String>)
 
-    private init() {
-        self.lowerAddress = Field("lowerAddress")
-        self.upperAddress = Field("upperAddress")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iPv4Range",
+        base: IpRange.self,
+        fields: (lowerAddress: Field("lowerAddress"), upperAddress: Field("upperAddress")) as Table
+    )
 }
 
 /// Its properties are listed in `IPv6CidrRangeFields`; read and write them as `value.name`.
@@ -1672,15 +1621,14 @@ public struct IPv6CidrRangeFields: FieldSet {
 public typealias IPv6Range = Model<IPv6RangeFields>
 
 /// The properties of a `IPv6Range`, inherited ones included.
-public struct IPv6RangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iPv6Range", base: IpRange.self, fields: IPv6RangeFields())
-    public let lowerAddress: Field<String>
-    public let upperAddress: Field<String>
+public enum IPv6RangeFields: FieldSet {
+    public typealias Table = (lowerAddress: Field<String>, upperAddress: Field<String>)
 
-    private init() {
-        self.lowerAddress = Field("lowerAddress")
-        self.upperAddress = Field("upperAddress")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iPv6Range",
+        base: IpRange.self,
+        fields: (lowerAddress: Field("lowerAddress"), upperAddress: Field("upperAddress")) as Table
+    )
 }
 
 /// Its properties are listed in `IdentifierUriConfigurationFields`; read and write them as `value.name`.
@@ -1690,19 +1638,19 @@ public struct IPv6RangeFields: FieldSet {
 public typealias IdentifierUriConfiguration = Model<IdentifierUriConfigurationFields>
 
 /// The properties of a `IdentifierUriConfiguration`, inherited ones included.
-public struct IdentifierUriConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identifierUriConfiguration",
-        fields: IdentifierUriConfigurationFields()
+public enum IdentifierUriConfigurationFields: FieldSet {
+    public typealias Table = (
+        nonDefaultUriAddition: Field<IdentifierUriRestriction>,
+        uriAdditionWithoutUniqueTenantIdentifier: Field<IdentifierUriRestriction>
     )
 
-    public let nonDefaultUriAddition: Field<IdentifierUriRestriction>
-    public let uriAdditionWithoutUniqueTenantIdentifier: Field<IdentifierUriRestriction>
-
-    private init() {
-        self.nonDefaultUriAddition = Field("nonDefaultUriAddition")
-        self.uriAdditionWithoutUniqueTenantIdentifier = Field("uriAdditionWithoutUniqueTenantIdentifier")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identifierUriConfiguration",
+        fields: (
+            nonDefaultUriAddition: Field("nonDefaultUriAddition"),
+            uriAdditionWithoutUniqueTenantIdentifier: Field("uriAdditionWithoutUniqueTenantIdentifier")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentifierUriRestrictionFields`; read and write them as `value.name`.
@@ -1712,30 +1660,29 @@ public struct IdentifierUriConfigurationFields: FieldSet {
 public typealias IdentifierUriRestriction = Model<IdentifierUriRestrictionFields>
 
 /// The properties of a `IdentifierUriRestriction`, inherited ones included.
-public struct IdentifierUriRestrictionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identifierUriRestriction",
-        fields: IdentifierUriRestrictionFields()
+///
+/// - `isStateSetByMicrosoft`: Set by the service: read it, do not send it.
+public enum IdentifierUriRestrictionFields: FieldSet {
+    public typealias Table = (
+        excludeActors: Field<AppManagementPolicyActorExemptions>,
+        excludeAppsReceivingV2Tokens: Field<Bool>,
+        excludeSaml: Field<Bool>,
+        isStateSetByMicrosoft: Field<Bool>,
+        restrictForAppsCreatedAfterDateTime: Field<Date>,
+        state: Field<AppManagementRestrictionState>
     )
 
-    public let excludeActors: Field<AppManagementPolicyActorExemptions>
-    public let excludeAppsReceivingV2Tokens: Field<Bool>
-    public let excludeSaml: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let isStateSetByMicrosoft: Field<Bool>
-
-    public let restrictForAppsCreatedAfterDateTime: Field<Date>
-    public let state: Field<AppManagementRestrictionState>
-
-    private init() {
-        self.excludeActors = Field("excludeActors")
-        self.excludeAppsReceivingV2Tokens = Field("excludeAppsReceivingV2Tokens")
-        self.excludeSaml = Field("excludeSaml")
-        self.isStateSetByMicrosoft = Field("isStateSetByMicrosoft")
-        self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identifierUriRestriction",
+        fields: (
+            excludeActors: Field("excludeActors"),
+            excludeAppsReceivingV2Tokens: Field("excludeAppsReceivingV2Tokens"),
+            excludeSaml: Field("excludeSaml"),
+            isStateSetByMicrosoft: Field("isStateSetByMicrosoft"),
+            restrictForAppsCreatedAfterDateTime: Field("restrictForAppsCreatedAfterDateTime"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityFields`; read and write them as `value.name`.
@@ -1745,7 +1692,9 @@ public struct IdentifierUriRestrictionFields: FieldSet {
 public typealias Identity = Model<IdentityFields>
 
 /// The properties of a `Identity`, inherited ones included.
-public struct IdentityFields: FieldSet {
+public enum IdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identity",
         derived: [
@@ -1771,16 +1720,8 @@ public struct IdentityFields: FieldSet {
             UserIdentity.self,
             CallRecordsUserIdentity.self,
         ],
-        fields: IdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
 
 /// Its properties are listed in `IdentityApiConnectorFields`; read and write them as `value.name`.
@@ -1790,24 +1731,24 @@ public struct IdentityFields: FieldSet {
 public typealias IdentityApiConnector = Model<IdentityApiConnectorFields>
 
 /// The properties of a `IdentityApiConnector`, inherited ones included.
-public struct IdentityApiConnectorFields: FieldSet {
+public enum IdentityApiConnectorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<ApiAuthenticationConfigurationBase>,
+        displayName: Field<String>,
+        targetUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityApiConnector",
         base: Entity.self,
-        fields: IdentityApiConnectorFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            displayName: Field("displayName"),
+            targetUrl: Field("targetUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<ApiAuthenticationConfigurationBase>
-    public let displayName: Field<String>
-    public let targetUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.displayName = Field("displayName")
-        self.targetUrl = Field("targetUrl")
-    }
 }
 
 /// Requests for one `IdentityApiConnector`: `request()` reads, updates or deletes it.
@@ -1853,26 +1794,26 @@ public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
 public typealias IdentityBuiltInUserFlowAttribute = Model<IdentityBuiltInUserFlowAttributeFields>
 
 /// The properties of a `IdentityBuiltInUserFlowAttribute`, inherited ones included.
-public struct IdentityBuiltInUserFlowAttributeFields: FieldSet {
+public enum IdentityBuiltInUserFlowAttributeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        dataType: Field<IdentityUserFlowAttributeDataType>,
+        description: Field<String>,
+        displayName: Field<String>,
+        userFlowAttributeType: Field<IdentityUserFlowAttributeType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityBuiltInUserFlowAttribute",
         base: IdentityUserFlowAttribute.self,
-        fields: IdentityBuiltInUserFlowAttributeFields()
+        fields: (
+            id: Field("id"),
+            dataType: Field("dataType"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            userFlowAttributeType: Field("userFlowAttributeType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
 }
 
 /// Requests for one `IdentityBuiltInUserFlowAttribute`: `request()` reads, updates or deletes it.
@@ -1901,58 +1842,42 @@ public struct IdentityBuiltInUserFlowAttributeRequestBuilder: ModelRequestBuilde
 public typealias IdentityContainer = Model<IdentityContainerFields>
 
 /// The properties of a `IdentityContainer`, inherited ones included.
-public struct IdentityContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `apiConnectors`, `authenticationEventListeners`,
+///   `authenticationEventsFlows`, `b2xUserFlows`, `conditionalAccess`, `customAuthenticationExtensions`,
+///   `identityProviders`, `riskPrevention`, `userFlowAttributes`, `verifiedId`.
+public enum IdentityContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        apiConnectors: Field<[IdentityApiConnector]>,
+        authenticationEventListeners: Field<[AuthenticationEventListener]>,
+        authenticationEventsFlows: Field<[AuthenticationEventsFlow]>,
+        b2xUserFlows: Field<[B2xIdentityUserFlow]>,
+        conditionalAccess: Field<ConditionalAccessRoot>,
+        customAuthenticationExtensions: Field<[CustomAuthenticationExtension]>,
+        identityProviders: Field<[IdentityProviderBase]>,
+        riskPrevention: Field<RiskPreventionContainer>,
+        userFlowAttributes: Field<[IdentityUserFlowAttribute]>,
+        verifiedId: Field<IdentityVerifiedIdRoot>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityContainer",
         base: Entity.self,
-        fields: IdentityContainerFields()
+        fields: (
+            id: Field("id"),
+            apiConnectors: Field("apiConnectors"),
+            authenticationEventListeners: Field("authenticationEventListeners"),
+            authenticationEventsFlows: Field("authenticationEventsFlows"),
+            b2xUserFlows: Field("b2xUserFlows"),
+            conditionalAccess: Field("conditionalAccess"),
+            customAuthenticationExtensions: Field("customAuthenticationExtensions"),
+            identityProviders: Field("identityProviders"),
+            riskPrevention: Field("riskPrevention"),
+            userFlowAttributes: Field("userFlowAttributes"),
+            verifiedId: Field("verifiedId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("apiConnectors")`).
-    public let apiConnectors: Field<[IdentityApiConnector]>
-
-    /// Present when the request expanded it (`expand("authenticationEventListeners")`).
-    public let authenticationEventListeners: Field<[AuthenticationEventListener]>
-
-    /// Present when the request expanded it (`expand("authenticationEventsFlows")`).
-    public let authenticationEventsFlows: Field<[AuthenticationEventsFlow]>
-
-    /// Present when the request expanded it (`expand("b2xUserFlows")`).
-    public let b2xUserFlows: Field<[B2xIdentityUserFlow]>
-
-    /// Present when the request expanded it (`expand("conditionalAccess")`).
-    public let conditionalAccess: Field<ConditionalAccessRoot>
-
-    /// Present when the request expanded it (`expand("customAuthenticationExtensions")`).
-    public let customAuthenticationExtensions: Field<[CustomAuthenticationExtension]>
-
-    /// Present when the request expanded it (`expand("identityProviders")`).
-    public let identityProviders: Field<[IdentityProviderBase]>
-
-    /// Present when the request expanded it (`expand("riskPrevention")`).
-    public let riskPrevention: Field<RiskPreventionContainer>
-
-    /// Present when the request expanded it (`expand("userFlowAttributes")`).
-    public let userFlowAttributes: Field<[IdentityUserFlowAttribute]>
-
-    /// Present when the request expanded it (`expand("verifiedId")`).
-    public let verifiedId: Field<IdentityVerifiedIdRoot>
-
-    private init() {
-        self.id = Field("id")
-        self.apiConnectors = Field("apiConnectors")
-        self.authenticationEventListeners = Field("authenticationEventListeners")
-        self.authenticationEventsFlows = Field("authenticationEventsFlows")
-        self.b2xUserFlows = Field("b2xUserFlows")
-        self.conditionalAccess = Field("conditionalAccess")
-        self.customAuthenticationExtensions = Field("customAuthenticationExtensions")
-        self.identityProviders = Field("identityProviders")
-        self.riskPrevention = Field("riskPrevention")
-        self.userFlowAttributes = Field("userFlowAttributes")
-        self.verifiedId = Field("verifiedId")
-    }
 }
 
 /// Requests for one `IdentityContainer`: `request()` reads, updates or deletes it.
@@ -2057,26 +1982,26 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
 public typealias IdentityCustomUserFlowAttribute = Model<IdentityCustomUserFlowAttributeFields>
 
 /// The properties of a `IdentityCustomUserFlowAttribute`, inherited ones included.
-public struct IdentityCustomUserFlowAttributeFields: FieldSet {
+public enum IdentityCustomUserFlowAttributeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        dataType: Field<IdentityUserFlowAttributeDataType>,
+        description: Field<String>,
+        displayName: Field<String>,
+        userFlowAttributeType: Field<IdentityUserFlowAttributeType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityCustomUserFlowAttribute",
         base: IdentityUserFlowAttribute.self,
-        fields: IdentityCustomUserFlowAttributeFields()
+        fields: (
+            id: Field("id"),
+            dataType: Field("dataType"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            userFlowAttributeType: Field("userFlowAttributeType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
 }
 
 /// Requests for one `IdentityCustomUserFlowAttribute`: `request()` reads, updates or deletes it.
@@ -2105,39 +2030,32 @@ public struct IdentityCustomUserFlowAttributeRequestBuilder: ModelRequestBuilder
 public typealias IdentityGovernance = Model<IdentityGovernanceFields>
 
 /// The properties of a `IdentityGovernance`, inherited ones included.
-public struct IdentityGovernanceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.identityGovernance", fields: IdentityGovernanceFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `accessReviews`, `appConsent`, `catalogs`,
+///   `entitlementManagement`, `lifecycleWorkflows`, `privilegedAccess`, `termsOfUse`.
+public enum IdentityGovernanceFields: FieldSet {
+    public typealias Table = (
+        accessReviews: Field<AccessReviewSet>,
+        appConsent: Field<AppConsentApprovalRoute>,
+        catalogs: Field<[AccessPackageCatalog]>,
+        entitlementManagement: Field<EntitlementManagement>,
+        lifecycleWorkflows: Field<IdentityGovernanceLifecycleWorkflowsContainer>,
+        privilegedAccess: Field<PrivilegedAccessRoot>,
+        termsOfUse: Field<TermsOfUseContainer>
+    )
 
-    /// Present when the request expanded it (`expand("accessReviews")`).
-    public let accessReviews: Field<AccessReviewSet>
-
-    /// Present when the request expanded it (`expand("appConsent")`).
-    public let appConsent: Field<AppConsentApprovalRoute>
-
-    /// Present when the request expanded it (`expand("catalogs")`).
-    public let catalogs: Field<[AccessPackageCatalog]>
-
-    /// Present when the request expanded it (`expand("entitlementManagement")`).
-    public let entitlementManagement: Field<EntitlementManagement>
-
-    /// Present when the request expanded it (`expand("lifecycleWorkflows")`).
-    public let lifecycleWorkflows: Field<IdentityGovernanceLifecycleWorkflowsContainer>
-
-    /// Present when the request expanded it (`expand("privilegedAccess")`).
-    public let privilegedAccess: Field<PrivilegedAccessRoot>
-
-    /// Present when the request expanded it (`expand("termsOfUse")`).
-    public let termsOfUse: Field<TermsOfUseContainer>
-
-    private init() {
-        self.accessReviews = Field("accessReviews")
-        self.appConsent = Field("appConsent")
-        self.catalogs = Field("catalogs")
-        self.entitlementManagement = Field("entitlementManagement")
-        self.lifecycleWorkflows = Field("lifecycleWorkflows")
-        self.privilegedAccess = Field("privilegedAccess")
-        self.termsOfUse = Field("termsOfUse")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance",
+        fields: (
+            accessReviews: Field("accessReviews"),
+            appConsent: Field("appConsent"),
+            catalogs: Field("catalogs"),
+            entitlementManagement: Field("entitlementManagement"),
+            lifecycleWorkflows: Field("lifecycleWorkflows"),
+            privilegedAccess: Field("privilegedAccess"),
+            termsOfUse: Field("termsOfUse")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceActivateGroupScopeFields`; read and write them as `value.name`.
@@ -2173,22 +2091,19 @@ public typealias IdentityGovernanceActivateProcessingResultScope =
     Model<IdentityGovernanceActivateProcessingResultScopeFields>
 
 /// The properties of a `IdentityGovernanceActivateProcessingResultScope`, inherited ones included.
-public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `processingResults`.
+public enum IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
+    public typealias Table = (
+        taskScope: Field<IdentityGovernanceActivationTaskScopeType>,
+        processingResults: Field<[IdentityGovernanceUserProcessingResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateProcessingResultScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateProcessingResultScopeFields()
+        fields: (taskScope: Field("taskScope"), processingResults: Field("processingResults")) as Table
     )
-
-    public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
-
-    /// Present when the request expanded it (`expand("processingResults")`).
-    public let processingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    private init() {
-        self.taskScope = Field("taskScope")
-        self.processingResults = Field("processingResults")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceActivateRunScopeFields`; read and write them as `value.name`.
@@ -2198,22 +2113,18 @@ public struct IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
 public typealias IdentityGovernanceActivateRunScope = Model<IdentityGovernanceActivateRunScopeFields>
 
 /// The properties of a `IdentityGovernanceActivateRunScope`, inherited ones included.
-public struct IdentityGovernanceActivateRunScopeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `run`.
+public enum IdentityGovernanceActivateRunScopeFields: FieldSet {
+    public typealias Table = (
+        taskScope: Field<IdentityGovernanceActivationTaskScopeType>,
+        userScope: Field<IdentityGovernanceActivationUserScopeType>,
+        run: Field<IdentityGovernanceRun>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.activateRunScope",
         base: IdentityGovernanceActivationScope.self,
-        fields: IdentityGovernanceActivateRunScopeFields()
+        fields: (taskScope: Field("taskScope"), userScope: Field("userScope"), run: Field("run")) as Table
     )
-
-    public let taskScope: Field<IdentityGovernanceActivationTaskScopeType>
-    public let userScope: Field<IdentityGovernanceActivationUserScopeType>
-
-    /// Present when the request expanded it (`expand("run")`).
-    public let run: Field<IdentityGovernanceRun>
-
-    private init() {
-        self.taskScope = Field("taskScope")
-        self.userScope = Field("userScope")
-        self.run = Field("run")
-    }
 }

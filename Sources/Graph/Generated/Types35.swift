@@ -180,42 +180,40 @@ public struct IdentityGovernanceCountBasedQuarantineConditionFields: FieldSet {
 public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanceCustomTaskExtensionFields>
 
 /// The properties of a `IdentityGovernanceCustomTaskExtension`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdBy`, `lastModifiedBy`.
+public enum IdentityGovernanceCustomTaskExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        callbackConfiguration: Field<CustomExtensionCallbackConfiguration>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        createdBy: Field<User>,
+        lastModifiedBy: Field<User>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtension",
         base: CustomCalloutExtension.self,
-        fields: IdentityGovernanceCustomTaskExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            callbackConfiguration: Field("callbackConfiguration"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            createdBy: Field("createdBy"),
+            lastModifiedBy: Field("lastModifiedBy")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let callbackConfiguration: Field<CustomExtensionCallbackConfiguration>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.callbackConfiguration = Field("callbackConfiguration")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields`; read and write them
@@ -228,22 +226,16 @@ public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
     Model<IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields>
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackConfiguration`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authorizedApps`.
+public enum IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
+    public typealias Table = (timeoutDuration: Field<String>, authorizedApps: Field<[Application]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration",
         base: CustomExtensionCallbackConfiguration.self,
-        fields: IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields()
+        fields: (timeoutDuration: Field("timeoutDuration"), authorizedApps: Field("authorizedApps")) as Table
     )
-
-    public let timeoutDuration: Field<String>
-
-    /// Present when the request expanded it (`expand("authorizedApps")`).
-    public let authorizedApps: Field<[Application]>
-
-    private init() {
-        self.timeoutDuration = Field("timeoutDuration")
-        self.authorizedApps = Field("authorizedApps")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceCustomTaskExtensionCallbackDataFields`; read and write them as
@@ -280,31 +272,26 @@ public typealias IdentityGovernanceCustomTaskExtensionCalloutData =
     Model<IdentityGovernanceCustomTaskExtensionCalloutDataFields>
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCalloutData`, inherited ones included.
-public struct IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `subject`, `task`, `taskProcessingresult`, `workflow`.
+public enum IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
+    public typealias Table = (
+        subject: Field<User>,
+        task: Field<IdentityGovernanceTask>,
+        taskProcessingresult: Field<IdentityGovernanceTaskProcessingResult>,
+        workflow: Field<IdentityGovernanceWorkflow>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.customTaskExtensionCalloutData",
         base: CustomExtensionData.self,
-        fields: IdentityGovernanceCustomTaskExtensionCalloutDataFields()
+        fields: (
+            subject: Field("subject"),
+            task: Field("task"),
+            taskProcessingresult: Field("taskProcessingresult"),
+            workflow: Field("workflow")
+        ) as Table
     )
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    /// Present when the request expanded it (`expand("taskProcessingresult")`).
-    public let taskProcessingresult: Field<IdentityGovernanceTaskProcessingResult>
-
-    /// Present when the request expanded it (`expand("workflow")`).
-    public let workflow: Field<IdentityGovernanceWorkflow>
-
-    private init() {
-        self.subject = Field("subject")
-        self.task = Field("task")
-        self.taskProcessingresult = Field("taskProcessingresult")
-        self.workflow = Field("workflow")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionOperationStatus`.
@@ -537,24 +524,24 @@ public typealias IdentityGovernanceLifecycleManagementSettings =
     Model<IdentityGovernanceLifecycleManagementSettingsFields>
 
 /// The properties of a `IdentityGovernanceLifecycleManagementSettings`, inherited ones included.
-public struct IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
+public enum IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        emailSettings: Field<EmailSettings>,
+        quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>,
+        workflowScheduleIntervalInHours: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.lifecycleManagementSettings",
         base: Entity.self,
-        fields: IdentityGovernanceLifecycleManagementSettingsFields()
+        fields: (
+            id: Field("id"),
+            emailSettings: Field("emailSettings"),
+            quarantineConfiguration: Field("quarantineConfiguration"),
+            workflowScheduleIntervalInHours: Field("workflowScheduleIntervalInHours")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let emailSettings: Field<EmailSettings>
-    public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
-    public let workflowScheduleIntervalInHours: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.emailSettings = Field("emailSettings")
-        self.quarantineConfiguration = Field("quarantineConfiguration")
-        self.workflowScheduleIntervalInHours = Field("workflowScheduleIntervalInHours")
-    }
 }
 
 /// Requests for one `IdentityGovernanceLifecycleManagementSettings`: `request()` reads, updates or deletes it.
@@ -668,46 +655,35 @@ public typealias IdentityGovernanceLifecycleWorkflowsContainer =
     Model<IdentityGovernanceLifecycleWorkflowsContainerFields>
 
 /// The properties of a `IdentityGovernanceLifecycleWorkflowsContainer`, inherited ones included.
-public struct IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customTaskExtensions`, `deletedItems`, `insights`,
+///   `settings`, `taskDefinitions`, `workflows`, `workflowTemplates`.
+public enum IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        customTaskExtensions: Field<[IdentityGovernanceCustomTaskExtension]>,
+        deletedItems: Field<DeletedItemContainer>,
+        insights: Field<IdentityGovernanceInsights>,
+        settings: Field<IdentityGovernanceLifecycleManagementSettings>,
+        taskDefinitions: Field<[IdentityGovernanceTaskDefinition]>,
+        workflows: Field<[IdentityGovernanceWorkflow]>,
+        workflowTemplates: Field<[IdentityGovernanceWorkflowTemplate]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.lifecycleWorkflowsContainer",
         base: Entity.self,
-        fields: IdentityGovernanceLifecycleWorkflowsContainerFields()
+        fields: (
+            id: Field("id"),
+            customTaskExtensions: Field("customTaskExtensions"),
+            deletedItems: Field("deletedItems"),
+            insights: Field("insights"),
+            settings: Field("settings"),
+            taskDefinitions: Field("taskDefinitions"),
+            workflows: Field("workflows"),
+            workflowTemplates: Field("workflowTemplates")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("customTaskExtensions")`).
-    public let customTaskExtensions: Field<[IdentityGovernanceCustomTaskExtension]>
-
-    /// Present when the request expanded it (`expand("deletedItems")`).
-    public let deletedItems: Field<DeletedItemContainer>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<IdentityGovernanceInsights>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<IdentityGovernanceLifecycleManagementSettings>
-
-    /// Present when the request expanded it (`expand("taskDefinitions")`).
-    public let taskDefinitions: Field<[IdentityGovernanceTaskDefinition]>
-
-    /// Present when the request expanded it (`expand("workflows")`).
-    public let workflows: Field<[IdentityGovernanceWorkflow]>
-
-    /// Present when the request expanded it (`expand("workflowTemplates")`).
-    public let workflowTemplates: Field<[IdentityGovernanceWorkflowTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.customTaskExtensions = Field("customTaskExtensions")
-        self.deletedItems = Field("deletedItems")
-        self.insights = Field("insights")
-        self.settings = Field("settings")
-        self.taskDefinitions = Field("taskDefinitions")
-        self.workflows = Field("workflows")
-        self.workflowTemplates = Field("workflowTemplates")
-    }
 }
 
 /// Requests for one `IdentityGovernanceLifecycleWorkflowsContainer`: `request()` reads, updates or deletes it.
@@ -890,21 +866,17 @@ public struct IdentityGovernanceOnDemandExecutionOnlyFields: FieldSet {
 public typealias IdentityGovernanceParameter = Model<IdentityGovernanceParameterFields>
 
 /// The properties of a `IdentityGovernanceParameter`, inherited ones included.
-public struct IdentityGovernanceParameterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.parameter",
-        fields: IdentityGovernanceParameterFields()
+public enum IdentityGovernanceParameterFields: FieldSet {
+    public typealias Table = (
+        name: Field<String>,
+        values: Field<[String]>,
+        valueType: Field<IdentityGovernanceValueType>
     )
 
-    public let name: Field<String>
-    public let values: Field<[String]>
-    public let valueType: Field<IdentityGovernanceValueType>
-
-    private init() {
-        self.name = Field("name")
-        self.values = Field("values")
-        self.valueType = Field("valueType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.parameter",
+        fields: (name: Field("name"), values: Field("values"), valueType: Field("valueType")) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernancePercentageBasedQuarantineConditionFields`; read and write them as
@@ -939,23 +911,23 @@ public struct IdentityGovernancePercentageBasedQuarantineConditionFields: FieldS
 public typealias IdentityGovernancePreviewFailedTask = Model<IdentityGovernancePreviewFailedTaskFields>
 
 /// The properties of a `IdentityGovernancePreviewFailedTask`, inherited ones included.
-public struct IdentityGovernancePreviewFailedTaskFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.previewFailedTask",
-        fields: IdentityGovernancePreviewFailedTaskFields()
+public enum IdentityGovernancePreviewFailedTaskFields: FieldSet {
+    public typealias Table = (
+        definitionId: Field<String>,
+        failureReason: Field<String>,
+        name: Field<String>,
+        taskId: Field<String>
     )
 
-    public let definitionId: Field<String>
-    public let failureReason: Field<String>
-    public let name: Field<String>
-    public let taskId: Field<String>
-
-    private init() {
-        self.definitionId = Field("definitionId")
-        self.failureReason = Field("failureReason")
-        self.name = Field("name")
-        self.taskId = Field("taskId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.previewFailedTask",
+        fields: (
+            definitionId: Field("definitionId"),
+            failureReason: Field("failureReason"),
+            name: Field("name"),
+            taskId: Field("taskId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceQuarantineConditionFields`; read and write them as `value.name`.
@@ -990,19 +962,16 @@ public struct IdentityGovernanceQuarantineConditionFields: FieldSet {
 public typealias IdentityGovernanceQuarantineConfiguration = Model<IdentityGovernanceQuarantineConfigurationFields>
 
 /// The properties of a `IdentityGovernanceQuarantineConfiguration`, inherited ones included.
-public struct IdentityGovernanceQuarantineConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.quarantineConfiguration",
-        fields: IdentityGovernanceQuarantineConfigurationFields()
+public enum IdentityGovernanceQuarantineConfigurationFields: FieldSet {
+    public typealias Table = (
+        conditions: Field<[IdentityGovernanceQuarantineCondition]>,
+        matchMode: Field<IdentityGovernanceMatchMode>
     )
 
-    public let conditions: Field<[IdentityGovernanceQuarantineCondition]>
-    public let matchMode: Field<IdentityGovernanceMatchMode>
-
-    private init() {
-        self.conditions = Field("conditions")
-        self.matchMode = Field("matchMode")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.quarantineConfiguration",
+        fields: (conditions: Field("conditions"), matchMode: Field("matchMode")) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceQuarantineDetailsFields`; read and write them as `value.name`.
@@ -1013,21 +982,21 @@ public struct IdentityGovernanceQuarantineConfigurationFields: FieldSet {
 public typealias IdentityGovernanceQuarantineDetails = Model<IdentityGovernanceQuarantineDetailsFields>
 
 /// The properties of a `IdentityGovernanceQuarantineDetails`, inherited ones included.
-public struct IdentityGovernanceQuarantineDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.quarantineDetails",
-        fields: IdentityGovernanceQuarantineDetailsFields()
+public enum IdentityGovernanceQuarantineDetailsFields: FieldSet {
+    public typealias Table = (
+        quarantinedDateTime: Field<Date>,
+        quarantineReason: Field<String>,
+        quarantineType: Field<IdentityGovernanceQuarantineType>
     )
 
-    public let quarantinedDateTime: Field<Date>
-    public let quarantineReason: Field<String>
-    public let quarantineType: Field<IdentityGovernanceQuarantineType>
-
-    private init() {
-        self.quarantinedDateTime = Field("quarantinedDateTime")
-        self.quarantineReason = Field("quarantineReason")
-        self.quarantineType = Field("quarantineType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.quarantineDetails",
+        fields: (
+            quarantinedDateTime: Field("quarantinedDateTime"),
+            quarantineReason: Field("quarantineReason"),
+            quarantineType: Field("quarantineType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.identityGovernance.quarantineType`.
@@ -1149,56 +1118,53 @@ public struct IdentityGovernanceRuleBasedSubjectSetFields: FieldSet {
 public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
 
 /// The properties of a `IdentityGovernanceRun`, inherited ones included.
-public struct IdentityGovernanceRunFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `reprocessedRuns`, `taskProcessingResults`,
+///   `userProcessingResults`.
+public enum IdentityGovernanceRunFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activatedOnScope: Field<IdentityGovernanceActivationScope>,
+        completedDateTime: Field<Date>,
+        failedTasksCount: Field<Int32>,
+        failedUsersCount: Field<Int32>,
+        lastUpdatedDateTime: Field<Date>,
+        processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>,
+        scheduledDateTime: Field<Date>,
+        startedDateTime: Field<Date>,
+        successfulUsersCount: Field<Int32>,
+        totalTasksCount: Field<Int32>,
+        totalUnprocessedTasksCount: Field<Int32>,
+        totalUsersCount: Field<Int32>,
+        workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>,
+        reprocessedRuns: Field<[IdentityGovernanceRun]>,
+        taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>,
+        userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.run",
         base: Entity.self,
-        fields: IdentityGovernanceRunFields()
+        fields: (
+            id: Field("id"),
+            activatedOnScope: Field("activatedOnScope"),
+            completedDateTime: Field("completedDateTime"),
+            failedTasksCount: Field("failedTasksCount"),
+            failedUsersCount: Field("failedUsersCount"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            processingStatus: Field("processingStatus"),
+            scheduledDateTime: Field("scheduledDateTime"),
+            startedDateTime: Field("startedDateTime"),
+            successfulUsersCount: Field("successfulUsersCount"),
+            totalTasksCount: Field("totalTasksCount"),
+            totalUnprocessedTasksCount: Field("totalUnprocessedTasksCount"),
+            totalUsersCount: Field("totalUsersCount"),
+            workflowExecutionType: Field("workflowExecutionType"),
+            reprocessedRuns: Field("reprocessedRuns"),
+            taskProcessingResults: Field("taskProcessingResults"),
+            userProcessingResults: Field("userProcessingResults")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activatedOnScope: Field<IdentityGovernanceActivationScope>
-    public let completedDateTime: Field<Date>
-    public let failedTasksCount: Field<Int32>
-    public let failedUsersCount: Field<Int32>
-    public let lastUpdatedDateTime: Field<Date>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let scheduledDateTime: Field<Date>
-    public let startedDateTime: Field<Date>
-    public let successfulUsersCount: Field<Int32>
-    public let totalTasksCount: Field<Int32>
-    public let totalUnprocessedTasksCount: Field<Int32>
-    public let totalUsersCount: Field<Int32>
-    public let workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>
-
-    /// Present when the request expanded it (`expand("reprocessedRuns")`).
-    public let reprocessedRuns: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    /// Present when the request expanded it (`expand("userProcessingResults")`).
-    public let userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.activatedOnScope = Field("activatedOnScope")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedTasksCount = Field("failedTasksCount")
-        self.failedUsersCount = Field("failedUsersCount")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.processingStatus = Field("processingStatus")
-        self.scheduledDateTime = Field("scheduledDateTime")
-        self.startedDateTime = Field("startedDateTime")
-        self.successfulUsersCount = Field("successfulUsersCount")
-        self.totalTasksCount = Field("totalTasksCount")
-        self.totalUnprocessedTasksCount = Field("totalUnprocessedTasksCount")
-        self.totalUsersCount = Field("totalUsersCount")
-        self.workflowExecutionType = Field("workflowExecutionType")
-        self.reprocessedRuns = Field("reprocessedRuns")
-        self.taskProcessingResults = Field("taskProcessingResults")
-        self.userProcessingResults = Field("userProcessingResults")
-    }
 }
 
 /// Requests for one `IdentityGovernanceRun`: `request()` reads, updates or deletes it.
@@ -1300,27 +1266,27 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceRunRequestBui
 public typealias IdentityGovernanceRunSummary = Model<IdentityGovernanceRunSummaryFields>
 
 /// The properties of a `IdentityGovernanceRunSummary`, inherited ones included.
-public struct IdentityGovernanceRunSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.runSummary",
-        fields: IdentityGovernanceRunSummaryFields()
+public enum IdentityGovernanceRunSummaryFields: FieldSet {
+    public typealias Table = (
+        failedRuns: Field<Int32>,
+        failedTasks: Field<Int32>,
+        successfulRuns: Field<Int32>,
+        totalRuns: Field<Int32>,
+        totalTasks: Field<Int32>,
+        totalUsers: Field<Int32>
     )
 
-    public let failedRuns: Field<Int32>
-    public let failedTasks: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedTasks = Field("failedTasks")
-        self.successfulRuns = Field("successfulRuns")
-        self.totalRuns = Field("totalRuns")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.runSummary",
+        fields: (
+            failedRuns: Field("failedRuns"),
+            failedTasks: Field("failedTasks"),
+            successfulRuns: Field("successfulRuns"),
+            totalRuns: Field("totalRuns"),
+            totalTasks: Field("totalTasks"),
+            totalUsers: Field("totalUsers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceTaskFields`; read and write them as `value.name`.
@@ -1330,38 +1296,38 @@ public struct IdentityGovernanceRunSummaryFields: FieldSet {
 public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
 
 /// The properties of a `IdentityGovernanceTask`, inherited ones included.
-public struct IdentityGovernanceTaskFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `taskProcessingResults`.
+public enum IdentityGovernanceTaskFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        arguments: Field<[KeyValuePair]>,
+        category: Field<IdentityGovernanceLifecycleTaskCategory>,
+        continueOnError: Field<Bool>,
+        description: Field<String>,
+        displayName: Field<String>,
+        executionSequence: Field<Int32>,
+        isEnabled: Field<Bool>,
+        taskDefinitionId: Field<String>,
+        taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.task",
         base: Entity.self,
-        fields: IdentityGovernanceTaskFields()
+        fields: (
+            id: Field("id"),
+            arguments: Field("arguments"),
+            category: Field("category"),
+            continueOnError: Field("continueOnError"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            executionSequence: Field("executionSequence"),
+            isEnabled: Field("isEnabled"),
+            taskDefinitionId: Field("taskDefinitionId"),
+            taskProcessingResults: Field("taskProcessingResults")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let arguments: Field<[KeyValuePair]>
-    public let category: Field<IdentityGovernanceLifecycleTaskCategory>
-    public let continueOnError: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionSequence: Field<Int32>
-    public let isEnabled: Field<Bool>
-    public let taskDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.arguments = Field("arguments")
-        self.category = Field("category")
-        self.continueOnError = Field("continueOnError")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionSequence = Field("executionSequence")
-        self.isEnabled = Field("isEnabled")
-        self.taskDefinitionId = Field("taskDefinitionId")
-        self.taskProcessingResults = Field("taskProcessingResults")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceTaskDefinitionFields`; read and write them as `value.name`.
@@ -1371,30 +1337,30 @@ public struct IdentityGovernanceTaskFields: FieldSet {
 public typealias IdentityGovernanceTaskDefinition = Model<IdentityGovernanceTaskDefinitionFields>
 
 /// The properties of a `IdentityGovernanceTaskDefinition`, inherited ones included.
-public struct IdentityGovernanceTaskDefinitionFields: FieldSet {
+public enum IdentityGovernanceTaskDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<IdentityGovernanceLifecycleTaskCategory>,
+        continueOnError: Field<Bool>,
+        description: Field<String>,
+        displayName: Field<String>,
+        parameters: Field<[IdentityGovernanceParameter]>,
+        version: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskDefinition",
         base: Entity.self,
-        fields: IdentityGovernanceTaskDefinitionFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            continueOnError: Field("continueOnError"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            parameters: Field("parameters"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<IdentityGovernanceLifecycleTaskCategory>
-    public let continueOnError: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parameters: Field<[IdentityGovernanceParameter]>
-    public let version: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.continueOnError = Field("continueOnError")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parameters = Field("parameters")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `IdentityGovernanceTaskDefinition`: `request()` reads, updates or deletes it.
@@ -1424,38 +1390,36 @@ public struct IdentityGovernanceTaskDefinitionRequestBuilder: ModelRequestBuilde
 public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernanceTaskProcessingResultFields>
 
 /// The properties of a `IdentityGovernanceTaskProcessingResult`, inherited ones included.
-public struct IdentityGovernanceTaskProcessingResultFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `subject`, `task`.
+public enum IdentityGovernanceTaskProcessingResultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        failureReason: Field<String>,
+        processingInfo: Field<String>,
+        processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>,
+        startedDateTime: Field<Date>,
+        subject: Field<User>,
+        task: Field<IdentityGovernanceTask>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskProcessingResult",
         base: Entity.self,
-        fields: IdentityGovernanceTaskProcessingResultFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            failureReason: Field("failureReason"),
+            processingInfo: Field("processingInfo"),
+            processingStatus: Field("processingStatus"),
+            startedDateTime: Field("startedDateTime"),
+            subject: Field("subject"),
+            task: Field("task")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let failureReason: Field<String>
-    public let processingInfo: Field<String>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let startedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.failureReason = Field("failureReason")
-        self.processingInfo = Field("processingInfo")
-        self.processingStatus = Field("processingStatus")
-        self.startedDateTime = Field("startedDateTime")
-        self.subject = Field("subject")
-        self.task = Field("task")
-    }
 }
 
 /// Requests for one `IdentityGovernanceTaskProcessingResult`: `request()` reads, updates or deletes it.
@@ -1511,48 +1475,44 @@ public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequest
 public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskReportFields>
 
 /// The properties of a `IdentityGovernanceTaskReport`, inherited ones included.
-public struct IdentityGovernanceTaskReportFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `task`, `taskDefinition`, `taskProcessingResults`.
+public enum IdentityGovernanceTaskReportFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        failedUsersCount: Field<Int32>,
+        lastUpdatedDateTime: Field<Date>,
+        processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>,
+        runId: Field<String>,
+        startedDateTime: Field<Date>,
+        successfulUsersCount: Field<Int32>,
+        totalUsersCount: Field<Int32>,
+        unprocessedUsersCount: Field<Int32>,
+        task: Field<IdentityGovernanceTask>,
+        taskDefinition: Field<IdentityGovernanceTaskDefinition>,
+        taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.taskReport",
         base: Entity.self,
-        fields: IdentityGovernanceTaskReportFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            failedUsersCount: Field("failedUsersCount"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            processingStatus: Field("processingStatus"),
+            runId: Field("runId"),
+            startedDateTime: Field("startedDateTime"),
+            successfulUsersCount: Field("successfulUsersCount"),
+            totalUsersCount: Field("totalUsersCount"),
+            unprocessedUsersCount: Field("unprocessedUsersCount"),
+            task: Field("task"),
+            taskDefinition: Field("taskDefinition"),
+            taskProcessingResults: Field("taskProcessingResults")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let failedUsersCount: Field<Int32>
-    public let lastUpdatedDateTime: Field<Date>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let runId: Field<String>
-    public let startedDateTime: Field<Date>
-    public let successfulUsersCount: Field<Int32>
-    public let totalUsersCount: Field<Int32>
-    public let unprocessedUsersCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("task")`).
-    public let task: Field<IdentityGovernanceTask>
-
-    /// Present when the request expanded it (`expand("taskDefinition")`).
-    public let taskDefinition: Field<IdentityGovernanceTaskDefinition>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedUsersCount = Field("failedUsersCount")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.processingStatus = Field("processingStatus")
-        self.runId = Field("runId")
-        self.startedDateTime = Field("startedDateTime")
-        self.successfulUsersCount = Field("successfulUsersCount")
-        self.totalUsersCount = Field("totalUsersCount")
-        self.unprocessedUsersCount = Field("unprocessedUsersCount")
-        self.task = Field("task")
-        self.taskDefinition = Field("taskDefinition")
-        self.taskProcessingResults = Field("taskProcessingResults")
-    }
 }
 
 /// Requests for one `IdentityGovernanceTaskReport`: `request()` reads, updates or deletes it.
@@ -1653,23 +1613,23 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceTaskReportReq
 public typealias IdentityGovernanceTaskReportSummary = Model<IdentityGovernanceTaskReportSummaryFields>
 
 /// The properties of a `IdentityGovernanceTaskReportSummary`, inherited ones included.
-public struct IdentityGovernanceTaskReportSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.taskReportSummary",
-        fields: IdentityGovernanceTaskReportSummaryFields()
+public enum IdentityGovernanceTaskReportSummaryFields: FieldSet {
+    public typealias Table = (
+        failedTasks: Field<Int32>,
+        successfulTasks: Field<Int32>,
+        totalTasks: Field<Int32>,
+        unprocessedTasks: Field<Int32>
     )
 
-    public let failedTasks: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let unprocessedTasks: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.successfulTasks = Field("successfulTasks")
-        self.totalTasks = Field("totalTasks")
-        self.unprocessedTasks = Field("unprocessedTasks")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.taskReportSummary",
+        fields: (
+            failedTasks: Field("failedTasks"),
+            successfulTasks: Field("successfulTasks"),
+            totalTasks: Field("totalTasks"),
+            unprocessedTasks: Field("unprocessedTasks")
+        ) as Table
+    )
 }
 
 /// Requests for one `IdentityGovernanceTask`: `request()` reads, updates or deletes it.
@@ -1723,20 +1683,17 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
 public typealias IdentityGovernanceTimeBasedAttributeTrigger = Model<IdentityGovernanceTimeBasedAttributeTriggerFields>
 
 /// The properties of a `IdentityGovernanceTimeBasedAttributeTrigger`, inherited ones included.
-public struct IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
+public enum IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
+    public typealias Table = (
+        offsetInDays: Field<Int32>,
+        timeBasedAttribute: Field<IdentityGovernanceWorkflowTriggerTimeBasedAttribute>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.timeBasedAttributeTrigger",
         base: IdentityGovernanceWorkflowExecutionTrigger.self,
-        fields: IdentityGovernanceTimeBasedAttributeTriggerFields()
+        fields: (offsetInDays: Field("offsetInDays"), timeBasedAttribute: Field("timeBasedAttribute")) as Table
     )
-
-    public let offsetInDays: Field<Int32>
-    public let timeBasedAttribute: Field<IdentityGovernanceWorkflowTriggerTimeBasedAttribute>
-
-    private init() {
-        self.offsetInDays = Field("offsetInDays")
-        self.timeBasedAttribute = Field("timeBasedAttribute")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceTopTasksInsightsSummaryFields`; read and write them as `value.name`.
@@ -1747,29 +1704,29 @@ public struct IdentityGovernanceTimeBasedAttributeTriggerFields: FieldSet {
 public typealias IdentityGovernanceTopTasksInsightsSummary = Model<IdentityGovernanceTopTasksInsightsSummaryFields>
 
 /// The properties of a `IdentityGovernanceTopTasksInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.topTasksInsightsSummary",
-        fields: IdentityGovernanceTopTasksInsightsSummaryFields()
+public enum IdentityGovernanceTopTasksInsightsSummaryFields: FieldSet {
+    public typealias Table = (
+        failedTasks: Field<Int32>,
+        failedUsers: Field<Int32>,
+        successfulTasks: Field<Int32>,
+        successfulUsers: Field<Int32>,
+        taskDefinitionDisplayName: Field<String>,
+        taskDefinitionId: Field<String>,
+        totalTasks: Field<Int32>,
+        totalUsers: Field<Int32>
     )
 
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let taskDefinitionDisplayName: Field<String>
-    public let taskDefinitionId: Field<String>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulTasks = Field("successfulTasks")
-        self.successfulUsers = Field("successfulUsers")
-        self.taskDefinitionDisplayName = Field("taskDefinitionDisplayName")
-        self.taskDefinitionId = Field("taskDefinitionId")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.topTasksInsightsSummary",
+        fields: (
+            failedTasks: Field("failedTasks"),
+            failedUsers: Field("failedUsers"),
+            successfulTasks: Field("successfulTasks"),
+            successfulUsers: Field("successfulUsers"),
+            taskDefinitionDisplayName: Field("taskDefinitionDisplayName"),
+            taskDefinitionId: Field("taskDefinitionId"),
+            totalTasks: Field("totalTasks"),
+            totalUsers: Field("totalUsers")
+        ) as Table
+    )
 }

@@ -14,35 +14,35 @@ public typealias IdentityGovernanceTopWorkflowsInsightsSummary =
     Model<IdentityGovernanceTopWorkflowsInsightsSummaryFields>
 
 /// The properties of a `IdentityGovernanceTopWorkflowsInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.topWorkflowsInsightsSummary",
-        fields: IdentityGovernanceTopWorkflowsInsightsSummaryFields()
+public enum IdentityGovernanceTopWorkflowsInsightsSummaryFields: FieldSet {
+    public typealias Table = (
+        failedRuns: Field<Int32>,
+        failedUsers: Field<Int32>,
+        successfulRuns: Field<Int32>,
+        successfulUsers: Field<Int32>,
+        totalRuns: Field<Int32>,
+        totalUsers: Field<Int32>,
+        workflowCategory: Field<IdentityGovernanceLifecycleWorkflowCategory>,
+        workflowDisplayName: Field<String>,
+        workflowId: Field<String>,
+        workflowVersion: Field<Int32>
     )
 
-    public let failedRuns: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalUsers: Field<Int32>
-    public let workflowCategory: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let workflowDisplayName: Field<String>
-    public let workflowId: Field<String>
-    public let workflowVersion: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedUsers = Field("failedUsers")
-        self.successfulRuns = Field("successfulRuns")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalRuns = Field("totalRuns")
-        self.totalUsers = Field("totalUsers")
-        self.workflowCategory = Field("workflowCategory")
-        self.workflowDisplayName = Field("workflowDisplayName")
-        self.workflowId = Field("workflowId")
-        self.workflowVersion = Field("workflowVersion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.topWorkflowsInsightsSummary",
+        fields: (
+            failedRuns: Field("failedRuns"),
+            failedUsers: Field("failedUsers"),
+            successfulRuns: Field("successfulRuns"),
+            successfulUsers: Field("successfulUsers"),
+            totalRuns: Field("totalRuns"),
+            totalUsers: Field("totalUsers"),
+            workflowCategory: Field("workflowCategory"),
+            workflowDisplayName: Field("workflowDisplayName"),
+            workflowId: Field("workflowId"),
+            workflowVersion: Field("workflowVersion")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceTriggerAndScopeBasedConditionsFields`; read and write them as
@@ -55,20 +55,14 @@ public typealias IdentityGovernanceTriggerAndScopeBasedConditions =
     Model<IdentityGovernanceTriggerAndScopeBasedConditionsFields>
 
 /// The properties of a `IdentityGovernanceTriggerAndScopeBasedConditions`, inherited ones included.
-public struct IdentityGovernanceTriggerAndScopeBasedConditionsFields: FieldSet {
+public enum IdentityGovernanceTriggerAndScopeBasedConditionsFields: FieldSet {
+    public typealias Table = (scope: Field<SubjectSet>, trigger: Field<IdentityGovernanceWorkflowExecutionTrigger>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.triggerAndScopeBasedConditions",
         base: IdentityGovernanceWorkflowExecutionConditions.self,
-        fields: IdentityGovernanceTriggerAndScopeBasedConditionsFields()
+        fields: (scope: Field("scope"), trigger: Field("trigger")) as Table
     )
-
-    public let scope: Field<SubjectSet>
-    public let trigger: Field<IdentityGovernanceWorkflowExecutionTrigger>
-
-    private init() {
-        self.scope = Field("scope")
-        self.trigger = Field("trigger")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceTriggerAttributeFields`; read and write them as `value.name`.
@@ -121,48 +115,44 @@ public struct IdentityGovernanceUserInactivityTriggerFields: FieldSet {
 public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernanceUserProcessingResultFields>
 
 /// The properties of a `IdentityGovernanceUserProcessingResult`, inherited ones included.
-public struct IdentityGovernanceUserProcessingResultFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `reprocessedRuns`, `subject`, `taskProcessingResults`.
+public enum IdentityGovernanceUserProcessingResultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        failedTasksCount: Field<Int32>,
+        processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>,
+        scheduledDateTime: Field<Date>,
+        startedDateTime: Field<Date>,
+        totalTasksCount: Field<Int32>,
+        totalUnprocessedTasksCount: Field<Int32>,
+        workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>,
+        workflowVersion: Field<Int32>,
+        reprocessedRuns: Field<[IdentityGovernanceRun]>,
+        subject: Field<User>,
+        taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.userProcessingResult",
         base: Entity.self,
-        fields: IdentityGovernanceUserProcessingResultFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            failedTasksCount: Field("failedTasksCount"),
+            processingStatus: Field("processingStatus"),
+            scheduledDateTime: Field("scheduledDateTime"),
+            startedDateTime: Field("startedDateTime"),
+            totalTasksCount: Field("totalTasksCount"),
+            totalUnprocessedTasksCount: Field("totalUnprocessedTasksCount"),
+            workflowExecutionType: Field("workflowExecutionType"),
+            workflowVersion: Field("workflowVersion"),
+            reprocessedRuns: Field("reprocessedRuns"),
+            subject: Field("subject"),
+            taskProcessingResults: Field("taskProcessingResults")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let failedTasksCount: Field<Int32>
-    public let processingStatus: Field<IdentityGovernanceLifecycleWorkflowProcessingStatus>
-    public let scheduledDateTime: Field<Date>
-    public let startedDateTime: Field<Date>
-    public let totalTasksCount: Field<Int32>
-    public let totalUnprocessedTasksCount: Field<Int32>
-    public let workflowExecutionType: Field<IdentityGovernanceWorkflowExecutionType>
-    public let workflowVersion: Field<Int32>
-
-    /// Present when the request expanded it (`expand("reprocessedRuns")`).
-    public let reprocessedRuns: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("subject")`).
-    public let subject: Field<User>
-
-    /// Present when the request expanded it (`expand("taskProcessingResults")`).
-    public let taskProcessingResults: Field<[IdentityGovernanceTaskProcessingResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.failedTasksCount = Field("failedTasksCount")
-        self.processingStatus = Field("processingStatus")
-        self.scheduledDateTime = Field("scheduledDateTime")
-        self.startedDateTime = Field("startedDateTime")
-        self.totalTasksCount = Field("totalTasksCount")
-        self.totalUnprocessedTasksCount = Field("totalUnprocessedTasksCount")
-        self.workflowExecutionType = Field("workflowExecutionType")
-        self.workflowVersion = Field("workflowVersion")
-        self.reprocessedRuns = Field("reprocessedRuns")
-        self.subject = Field("subject")
-        self.taskProcessingResults = Field("taskProcessingResults")
-    }
 }
 
 /// Requests for one `IdentityGovernanceUserProcessingResult`: `request()` reads, updates or deletes it.
@@ -249,25 +239,25 @@ extension CollectionRequestBuilder where Item == IdentityGovernanceUserProcessin
 public typealias IdentityGovernanceUserSummary = Model<IdentityGovernanceUserSummaryFields>
 
 /// The properties of a `IdentityGovernanceUserSummary`, inherited ones included.
-public struct IdentityGovernanceUserSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.userSummary",
-        fields: IdentityGovernanceUserSummaryFields()
+public enum IdentityGovernanceUserSummaryFields: FieldSet {
+    public typealias Table = (
+        failedTasks: Field<Int32>,
+        failedUsers: Field<Int32>,
+        successfulUsers: Field<Int32>,
+        totalTasks: Field<Int32>,
+        totalUsers: Field<Int32>
     )
 
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.userSummary",
+        fields: (
+            failedTasks: Field("failedTasks"),
+            failedUsers: Field("failedUsers"),
+            successfulUsers: Field("successfulUsers"),
+            totalTasks: Field("totalTasks"),
+            totalUsers: Field("totalUsers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceUsersProcessingSummaryFields`; read and write them as `value.name`.
@@ -278,25 +268,25 @@ public struct IdentityGovernanceUserSummaryFields: FieldSet {
 public typealias IdentityGovernanceUsersProcessingSummary = Model<IdentityGovernanceUsersProcessingSummaryFields>
 
 /// The properties of a `IdentityGovernanceUsersProcessingSummary`, inherited ones included.
-public struct IdentityGovernanceUsersProcessingSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.usersProcessingSummary",
-        fields: IdentityGovernanceUsersProcessingSummaryFields()
+public enum IdentityGovernanceUsersProcessingSummaryFields: FieldSet {
+    public typealias Table = (
+        failedTasks: Field<Int32>,
+        failedUsers: Field<Int32>,
+        successfulUsers: Field<Int32>,
+        totalTasks: Field<Int32>,
+        totalUsers: Field<Int32>
     )
 
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.usersProcessingSummary",
+        fields: (
+            failedTasks: Field("failedTasks"),
+            failedUsers: Field("failedUsers"),
+            successfulUsers: Field("successfulUsers"),
+            totalTasks: Field("totalTasks"),
+            totalUsers: Field("totalUsers")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.identityGovernance.valueType`.
@@ -326,85 +316,68 @@ extension IdentityGovernanceValueType {
 public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFields>
 
 /// The properties of a `IdentityGovernanceWorkflow`, inherited ones included.
-public struct IdentityGovernanceWorkflowFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+///   `lastModifiedBy`, `tasks`, `executionScope`, `previewScope`, `runs`, `taskReports`, `userProcessingResults`,
+///   `versions`.
+public enum IdentityGovernanceWorkflowFields: FieldSet {
+    public typealias Table = (
+        category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>,
+        isEnabled: Field<Bool>,
+        isSchedulingEnabled: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        administrationScopeTargets: Field<[DirectoryObject]>,
+        createdBy: Field<User>,
+        lastModifiedBy: Field<User>,
+        tasks: Field<[IdentityGovernanceTask]>,
+        deletedDateTime: Field<Date>,
+        id: Field<String>,
+        nextScheduleRunDateTime: Field<Date>,
+        quarantineDetails: Field<IdentityGovernanceQuarantineDetails>,
+        settings: Field<IdentityGovernanceWorkflowSetting>,
+        version: Field<Int32>,
+        executionScope: Field<[IdentityGovernanceUserProcessingResult]>,
+        previewScope: Field<[DirectoryObject]>,
+        runs: Field<[IdentityGovernanceRun]>,
+        taskReports: Field<[IdentityGovernanceTaskReport]>,
+        userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>,
+        versions: Field<[IdentityGovernanceWorkflowVersion]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflow",
         base: IdentityGovernanceWorkflowBase.self,
-        fields: IdentityGovernanceWorkflowFields()
+        fields: (
+            category: Field("category"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            executionConditions: Field("executionConditions"),
+            isEnabled: Field("isEnabled"),
+            isSchedulingEnabled: Field("isSchedulingEnabled"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            administrationScopeTargets: Field("administrationScopeTargets"),
+            createdBy: Field("createdBy"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            tasks: Field("tasks"),
+            deletedDateTime: Field("deletedDateTime"),
+            id: Field("id"),
+            nextScheduleRunDateTime: Field("nextScheduleRunDateTime"),
+            quarantineDetails: Field("quarantineDetails"),
+            settings: Field("settings"),
+            version: Field("version"),
+            executionScope: Field("executionScope"),
+            previewScope: Field("previewScope"),
+            runs: Field("runs"),
+            taskReports: Field("taskReports"),
+            userProcessingResults: Field("userProcessingResults"),
+            versions: Field("versions")
+        ) as Table
     )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    public let deletedDateTime: Field<Date>
-    public let id: Field<String>
-    public let nextScheduleRunDateTime: Field<Date>
-    public let quarantineDetails: Field<IdentityGovernanceQuarantineDetails>
-    public let settings: Field<IdentityGovernanceWorkflowSetting>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("executionScope")`).
-    public let executionScope: Field<[IdentityGovernanceUserProcessingResult]>
-
-    /// Present when the request expanded it (`expand("previewScope")`).
-    public let previewScope: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("runs")`).
-    public let runs: Field<[IdentityGovernanceRun]>
-
-    /// Present when the request expanded it (`expand("taskReports")`).
-    public let taskReports: Field<[IdentityGovernanceTaskReport]>
-
-    /// Present when the request expanded it (`expand("userProcessingResults")`).
-    public let userProcessingResults: Field<[IdentityGovernanceUserProcessingResult]>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[IdentityGovernanceWorkflowVersion]>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.id = Field("id")
-        self.nextScheduleRunDateTime = Field("nextScheduleRunDateTime")
-        self.quarantineDetails = Field("quarantineDetails")
-        self.settings = Field("settings")
-        self.version = Field("version")
-        self.executionScope = Field("executionScope")
-        self.previewScope = Field("previewScope")
-        self.runs = Field("runs")
-        self.taskReports = Field("taskReports")
-        self.userProcessingResults = Field("userProcessingResults")
-        self.versions = Field("versions")
-    }
 }
 
 /// Its properties are listed in `IdentityGovernanceWorkflowBaseFields`; read and write them as `value.name`.
@@ -416,48 +389,43 @@ public struct IdentityGovernanceWorkflowFields: FieldSet {
 public typealias IdentityGovernanceWorkflowBase = Model<IdentityGovernanceWorkflowBaseFields>
 
 /// The properties of a `IdentityGovernanceWorkflowBase`, inherited ones included.
-public struct IdentityGovernanceWorkflowBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+///   `lastModifiedBy`, `tasks`.
+public enum IdentityGovernanceWorkflowBaseFields: FieldSet {
+    public typealias Table = (
+        category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>,
+        isEnabled: Field<Bool>,
+        isSchedulingEnabled: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        administrationScopeTargets: Field<[DirectoryObject]>,
+        createdBy: Field<User>,
+        lastModifiedBy: Field<User>,
+        tasks: Field<[IdentityGovernanceTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowBase",
         derived: [IdentityGovernanceWorkflow.self, IdentityGovernanceWorkflowVersion.self],
-        fields: IdentityGovernanceWorkflowBaseFields()
+        fields: (
+            category: Field("category"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            executionConditions: Field("executionConditions"),
+            isEnabled: Field("isEnabled"),
+            isSchedulingEnabled: Field("isSchedulingEnabled"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            administrationScopeTargets: Field("administrationScopeTargets"),
+            createdBy: Field("createdBy"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            tasks: Field("tasks")
+        ) as Table
     )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Requests for one `IdentityGovernanceWorkflowBase`: `request()` reads, updates or deletes it.
@@ -839,30 +807,30 @@ public struct IdentityGovernanceWorkflowSettingFields: FieldSet {
 public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWorkflowTemplateFields>
 
 /// The properties of a `IdentityGovernanceWorkflowTemplate`, inherited ones included.
-public struct IdentityGovernanceWorkflowTemplateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `tasks`.
+public enum IdentityGovernanceWorkflowTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
+        description: Field<String>,
+        displayName: Field<String>,
+        executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>,
+        tasks: Field<[IdentityGovernanceTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowTemplate",
         base: Entity.self,
-        fields: IdentityGovernanceWorkflowTemplateFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            executionConditions: Field("executionConditions"),
+            tasks: Field("tasks")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Requests for one `IdentityGovernanceWorkflowTemplate`: `request()` reads, updates or deletes it.
@@ -936,53 +904,47 @@ extension IdentityGovernanceWorkflowTriggerTimeBasedAttribute {
 public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWorkflowVersionFields>
 
 /// The properties of a `IdentityGovernanceWorkflowVersion`, inherited ones included.
-public struct IdentityGovernanceWorkflowVersionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+///   `lastModifiedBy`, `tasks`.
+public enum IdentityGovernanceWorkflowVersionFields: FieldSet {
+    public typealias Table = (
+        category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>,
+        isEnabled: Field<Bool>,
+        isSchedulingEnabled: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        administrationScopeTargets: Field<[DirectoryObject]>,
+        createdBy: Field<User>,
+        lastModifiedBy: Field<User>,
+        tasks: Field<[IdentityGovernanceTask]>,
+        settings: Field<IdentityGovernanceWorkflowSetting>,
+        versionNumber: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityGovernance.workflowVersion",
         base: IdentityGovernanceWorkflowBase.self,
-        fields: IdentityGovernanceWorkflowVersionFields()
+        fields: (
+            category: Field("category"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            executionConditions: Field("executionConditions"),
+            isEnabled: Field("isEnabled"),
+            isSchedulingEnabled: Field("isSchedulingEnabled"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            administrationScopeTargets: Field("administrationScopeTargets"),
+            createdBy: Field("createdBy"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            tasks: Field("tasks"),
+            settings: Field("settings"),
+            versionNumber: Field("versionNumber")
+        ) as Table
     )
-
-    public let category: Field<IdentityGovernanceLifecycleWorkflowCategory>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let executionConditions: Field<IdentityGovernanceWorkflowExecutionConditions>
-    public let isEnabled: Field<Bool>
-    public let isSchedulingEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("administrationScopeTargets")`).
-    public let administrationScopeTargets: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("createdBy")`).
-    public let createdBy: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[IdentityGovernanceTask]>
-
-    public let settings: Field<IdentityGovernanceWorkflowSetting>
-    public let versionNumber: Field<Int32>
-
-    private init() {
-        self.category = Field("category")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.executionConditions = Field("executionConditions")
-        self.isEnabled = Field("isEnabled")
-        self.isSchedulingEnabled = Field("isSchedulingEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.administrationScopeTargets = Field("administrationScopeTargets")
-        self.createdBy = Field("createdBy")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.tasks = Field("tasks")
-        self.settings = Field("settings")
-        self.versionNumber = Field("versionNumber")
-    }
 }
 
 /// Requests for one `IdentityGovernanceWorkflowVersion`: `request()` reads, updates or deletes it.
@@ -1038,33 +1000,33 @@ public typealias IdentityGovernanceWorkflowsInsightsByCategory =
     Model<IdentityGovernanceWorkflowsInsightsByCategoryFields>
 
 /// The properties of a `IdentityGovernanceWorkflowsInsightsByCategory`, inherited ones included.
-public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowsInsightsByCategory",
-        fields: IdentityGovernanceWorkflowsInsightsByCategoryFields()
+public enum IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
+    public typealias Table = (
+        failedJoinerRuns: Field<Int32>,
+        failedLeaverRuns: Field<Int32>,
+        failedMoverRuns: Field<Int32>,
+        successfulJoinerRuns: Field<Int32>,
+        successfulLeaverRuns: Field<Int32>,
+        successfulMoverRuns: Field<Int32>,
+        totalJoinerRuns: Field<Int32>,
+        totalLeaverRuns: Field<Int32>,
+        totalMoverRuns: Field<Int32>
     )
 
-    public let failedJoinerRuns: Field<Int32>
-    public let failedLeaverRuns: Field<Int32>
-    public let failedMoverRuns: Field<Int32>
-    public let successfulJoinerRuns: Field<Int32>
-    public let successfulLeaverRuns: Field<Int32>
-    public let successfulMoverRuns: Field<Int32>
-    public let totalJoinerRuns: Field<Int32>
-    public let totalLeaverRuns: Field<Int32>
-    public let totalMoverRuns: Field<Int32>
-
-    private init() {
-        self.failedJoinerRuns = Field("failedJoinerRuns")
-        self.failedLeaverRuns = Field("failedLeaverRuns")
-        self.failedMoverRuns = Field("failedMoverRuns")
-        self.successfulJoinerRuns = Field("successfulJoinerRuns")
-        self.successfulLeaverRuns = Field("successfulLeaverRuns")
-        self.successfulMoverRuns = Field("successfulMoverRuns")
-        self.totalJoinerRuns = Field("totalJoinerRuns")
-        self.totalLeaverRuns = Field("totalLeaverRuns")
-        self.totalMoverRuns = Field("totalMoverRuns")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.workflowsInsightsByCategory",
+        fields: (
+            failedJoinerRuns: Field("failedJoinerRuns"),
+            failedLeaverRuns: Field("failedLeaverRuns"),
+            failedMoverRuns: Field("failedMoverRuns"),
+            successfulJoinerRuns: Field("successfulJoinerRuns"),
+            successfulLeaverRuns: Field("successfulLeaverRuns"),
+            successfulMoverRuns: Field("successfulMoverRuns"),
+            totalJoinerRuns: Field("totalJoinerRuns"),
+            totalLeaverRuns: Field("totalLeaverRuns"),
+            totalMoverRuns: Field("totalMoverRuns")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityGovernanceWorkflowsInsightsSummaryFields`; read and write them as
@@ -1076,33 +1038,33 @@ public struct IdentityGovernanceWorkflowsInsightsByCategoryFields: FieldSet {
 public typealias IdentityGovernanceWorkflowsInsightsSummary = Model<IdentityGovernanceWorkflowsInsightsSummaryFields>
 
 /// The properties of a `IdentityGovernanceWorkflowsInsightsSummary`, inherited ones included.
-public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityGovernance.workflowsInsightsSummary",
-        fields: IdentityGovernanceWorkflowsInsightsSummaryFields()
+public enum IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
+    public typealias Table = (
+        failedRuns: Field<Int32>,
+        failedTasks: Field<Int32>,
+        failedUsers: Field<Int32>,
+        successfulRuns: Field<Int32>,
+        successfulTasks: Field<Int32>,
+        successfulUsers: Field<Int32>,
+        totalRuns: Field<Int32>,
+        totalTasks: Field<Int32>,
+        totalUsers: Field<Int32>
     )
 
-    public let failedRuns: Field<Int32>
-    public let failedTasks: Field<Int32>
-    public let failedUsers: Field<Int32>
-    public let successfulRuns: Field<Int32>
-    public let successfulTasks: Field<Int32>
-    public let successfulUsers: Field<Int32>
-    public let totalRuns: Field<Int32>
-    public let totalTasks: Field<Int32>
-    public let totalUsers: Field<Int32>
-
-    private init() {
-        self.failedRuns = Field("failedRuns")
-        self.failedTasks = Field("failedTasks")
-        self.failedUsers = Field("failedUsers")
-        self.successfulRuns = Field("successfulRuns")
-        self.successfulTasks = Field("successfulTasks")
-        self.successfulUsers = Field("successfulUsers")
-        self.totalRuns = Field("totalRuns")
-        self.totalTasks = Field("totalTasks")
-        self.totalUsers = Field("totalUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityGovernance.workflowsInsightsSummary",
+        fields: (
+            failedRuns: Field("failedRuns"),
+            failedTasks: Field("failedTasks"),
+            failedUsers: Field("failedUsers"),
+            successfulRuns: Field("successfulRuns"),
+            successfulTasks: Field("successfulTasks"),
+            successfulUsers: Field("successfulUsers"),
+            totalRuns: Field("totalRuns"),
+            totalTasks: Field("totalTasks"),
+            totalUsers: Field("totalUsers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IdentityProtectionRootFields`; read and write them as `value.name`.
@@ -1112,30 +1074,26 @@ public struct IdentityGovernanceWorkflowsInsightsSummaryFields: FieldSet {
 public typealias IdentityProtectionRoot = Model<IdentityProtectionRootFields>
 
 /// The properties of a `IdentityProtectionRoot`, inherited ones included.
-public struct IdentityProtectionRootFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.identityProtectionRoot",
-        fields: IdentityProtectionRootFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `riskDetections`, `riskyServicePrincipals`,
+///   `riskyUsers`, `servicePrincipalRiskDetections`.
+public enum IdentityProtectionRootFields: FieldSet {
+    public typealias Table = (
+        riskDetections: Field<[RiskDetection]>,
+        riskyServicePrincipals: Field<[RiskyServicePrincipal]>,
+        riskyUsers: Field<[RiskyUser]>,
+        servicePrincipalRiskDetections: Field<[ServicePrincipalRiskDetection]>
     )
 
-    /// Present when the request expanded it (`expand("riskDetections")`).
-    public let riskDetections: Field<[RiskDetection]>
-
-    /// Present when the request expanded it (`expand("riskyServicePrincipals")`).
-    public let riskyServicePrincipals: Field<[RiskyServicePrincipal]>
-
-    /// Present when the request expanded it (`expand("riskyUsers")`).
-    public let riskyUsers: Field<[RiskyUser]>
-
-    /// Present when the request expanded it (`expand("servicePrincipalRiskDetections")`).
-    public let servicePrincipalRiskDetections: Field<[ServicePrincipalRiskDetection]>
-
-    private init() {
-        self.riskDetections = Field("riskDetections")
-        self.riskyServicePrincipals = Field("riskyServicePrincipals")
-        self.riskyUsers = Field("riskyUsers")
-        self.servicePrincipalRiskDetections = Field("servicePrincipalRiskDetections")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.identityProtectionRoot",
+        fields: (
+            riskDetections: Field("riskDetections"),
+            riskyServicePrincipals: Field("riskyServicePrincipals"),
+            riskyUsers: Field("riskyUsers"),
+            servicePrincipalRiskDetections: Field("servicePrincipalRiskDetections")
+        ) as Table
+    )
 }
 
 /// Requests for one `IdentityProtectionRoot`: `request()` reads, updates or deletes it.
@@ -1199,26 +1157,26 @@ public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
 public typealias IdentityProvider = Model<IdentityProviderFields>
 
 /// The properties of a `IdentityProvider`, inherited ones included.
-public struct IdentityProviderFields: FieldSet {
+public enum IdentityProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientId: Field<String>,
+        clientSecret: Field<String>,
+        name: Field<String>,
+        type: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityProvider",
         base: Entity.self,
-        fields: IdentityProviderFields()
+        fields: (
+            id: Field("id"),
+            clientId: Field("clientId"),
+            clientSecret: Field("clientSecret"),
+            name: Field("name"),
+            type: Field("type")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientId: Field<String>
-    public let clientSecret: Field<String>
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientId = Field("clientId")
-        self.clientSecret = Field("clientSecret")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `IdentityProviderBaseFields`; read and write them as `value.name`.
@@ -1230,7 +1188,9 @@ public struct IdentityProviderFields: FieldSet {
 public typealias IdentityProviderBase = Model<IdentityProviderBaseFields>
 
 /// The properties of a `IdentityProviderBase`, inherited ones included.
-public struct IdentityProviderBaseFields: FieldSet {
+public enum IdentityProviderBaseFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityProviderBase",
         base: Entity.self,
@@ -1241,16 +1201,8 @@ public struct IdentityProviderBaseFields: FieldSet {
             SamlOrWsFedProvider.self,
             SocialIdentityProvider.self,
         ],
-        fields: IdentityProviderBaseFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `IdentityProviderBase`: `request()` reads, updates or deletes it.
@@ -1323,26 +1275,26 @@ extension CollectionRequestBuilder where Item == IdentityProviderRequestBuilder 
 public typealias IdentitySecurityDefaultsEnforcementPolicy = Model<IdentitySecurityDefaultsEnforcementPolicyFields>
 
 /// The properties of a `IdentitySecurityDefaultsEnforcementPolicy`, inherited ones included.
-public struct IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
+public enum IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identitySecurityDefaultsEnforcementPolicy",
         base: PolicyBase.self,
-        fields: IdentitySecurityDefaultsEnforcementPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-    }
 }
 
 /// Requests for one `IdentitySecurityDefaultsEnforcementPolicy`: `request()` reads, updates or deletes it.
@@ -1477,7 +1429,9 @@ extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforce
 public typealias IdentitySet = Model<IdentitySetFields>
 
 /// The properties of a `IdentitySet`, inherited ones included.
-public struct IdentitySetFields: FieldSet {
+public enum IdentitySetFields: FieldSet {
+    public typealias Table = (application: Field<Identity>, device: Field<Identity>, user: Field<Identity>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identitySet",
         derived: [
@@ -1489,18 +1443,8 @@ public struct IdentitySetFields: FieldSet {
             EngagementIdentitySet.self,
             SharePointIdentitySet.self,
         ],
-        fields: IdentitySetFields()
+        fields: (application: Field("application"), device: Field("device"), user: Field("user")) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
 }
 
 /// Its properties are listed in `IdentitySourceFields`; read and write them as `value.name`.
@@ -1536,23 +1480,19 @@ public struct IdentitySourceFields: FieldSet {
 public typealias IdentityUserFlow = Model<IdentityUserFlowFields>
 
 /// The properties of a `IdentityUserFlow`, inherited ones included.
-public struct IdentityUserFlowFields: FieldSet {
+public enum IdentityUserFlowFields: FieldSet {
+    public typealias Table = (id: Field<String>, userFlowType: Field<UserFlowType>, userFlowTypeVersion: Field<Float>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlow",
         base: Entity.self,
         derived: [B2xIdentityUserFlow.self],
-        fields: IdentityUserFlowFields()
+        fields: (
+            id: Field("id"),
+            userFlowType: Field("userFlowType"),
+            userFlowTypeVersion: Field("userFlowTypeVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let userFlowType: Field<UserFlowType>
-    public let userFlowTypeVersion: Field<Float>
-
-    private init() {
-        self.id = Field("id")
-        self.userFlowType = Field("userFlowType")
-        self.userFlowTypeVersion = Field("userFlowTypeVersion")
-    }
 }
 
 /// Its properties are listed in `IdentityUserFlowAttributeFields`; read and write them as `value.name`.
@@ -1562,27 +1502,27 @@ public struct IdentityUserFlowFields: FieldSet {
 public typealias IdentityUserFlowAttribute = Model<IdentityUserFlowAttributeFields>
 
 /// The properties of a `IdentityUserFlowAttribute`, inherited ones included.
-public struct IdentityUserFlowAttributeFields: FieldSet {
+public enum IdentityUserFlowAttributeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        dataType: Field<IdentityUserFlowAttributeDataType>,
+        description: Field<String>,
+        displayName: Field<String>,
+        userFlowAttributeType: Field<IdentityUserFlowAttributeType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlowAttribute",
         base: Entity.self,
         derived: [IdentityBuiltInUserFlowAttribute.self, IdentityCustomUserFlowAttribute.self],
-        fields: IdentityUserFlowAttributeFields()
+        fields: (
+            id: Field("id"),
+            dataType: Field("dataType"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            userFlowAttributeType: Field("userFlowAttributeType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let dataType: Field<IdentityUserFlowAttributeDataType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let userFlowAttributeType: Field<IdentityUserFlowAttributeType>
-
-    private init() {
-        self.id = Field("id")
-        self.dataType = Field("dataType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.userFlowAttributeType = Field("userFlowAttributeType")
-    }
 }
 
 /// Its properties are listed in `IdentityUserFlowAttributeAssignmentFields`; read and write them as `value.name`.
@@ -1592,32 +1532,32 @@ public struct IdentityUserFlowAttributeFields: FieldSet {
 public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAttributeAssignmentFields>
 
 /// The properties of a `IdentityUserFlowAttributeAssignment`, inherited ones included.
-public struct IdentityUserFlowAttributeAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `userAttribute`.
+public enum IdentityUserFlowAttributeAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isOptional: Field<Bool>,
+        requiresVerification: Field<Bool>,
+        userAttributeValues: Field<[UserAttributeValuesItem]>,
+        userInputType: Field<IdentityUserFlowAttributeInputType>,
+        userAttribute: Field<IdentityUserFlowAttribute>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityUserFlowAttributeAssignment",
         base: Entity.self,
-        fields: IdentityUserFlowAttributeAssignmentFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isOptional: Field("isOptional"),
+            requiresVerification: Field("requiresVerification"),
+            userAttributeValues: Field("userAttributeValues"),
+            userInputType: Field("userInputType"),
+            userAttribute: Field("userAttribute")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isOptional: Field<Bool>
-    public let requiresVerification: Field<Bool>
-    public let userAttributeValues: Field<[UserAttributeValuesItem]>
-    public let userInputType: Field<IdentityUserFlowAttributeInputType>
-
-    /// Present when the request expanded it (`expand("userAttribute")`).
-    public let userAttribute: Field<IdentityUserFlowAttribute>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isOptional = Field("isOptional")
-        self.requiresVerification = Field("requiresVerification")
-        self.userAttributeValues = Field("userAttributeValues")
-        self.userInputType = Field("userInputType")
-        self.userAttribute = Field("userAttribute")
-    }
 }
 
 /// Requests for one `IdentityUserFlowAttributeAssignment`: `request()` reads, updates or deletes it.
@@ -1789,22 +1729,16 @@ public struct IdentityUserFlowRequestBuilder: ModelRequestBuilder {
 public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
 
 /// The properties of a `IdentityVerifiedIdRoot`, inherited ones included.
-public struct IdentityVerifiedIdRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `profiles`.
+public enum IdentityVerifiedIdRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, profiles: Field<[VerifiedIdProfile]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.identityVerifiedIdRoot",
         base: Entity.self,
-        fields: IdentityVerifiedIdRootFields()
+        fields: (id: Field("id"), profiles: Field("profiles")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("profiles")`).
-    public let profiles: Field<[VerifiedIdProfile]>
-
-    private init() {
-        self.id = Field("id")
-        self.profiles = Field("profiles")
-    }
 }
 
 /// Requests for one `IdentityVerifiedIdRoot`: `request()` reads, updates or deletes it.
@@ -1842,17 +1776,21 @@ public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
 public typealias IdleSessionSignOut = Model<IdleSessionSignOutFields>
 
 /// The properties of a `IdleSessionSignOut`, inherited ones included.
-public struct IdleSessionSignOutFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.idleSessionSignOut", fields: IdleSessionSignOutFields())
-    public let isEnabled: Field<Bool>
-    public let signOutAfterInSeconds: Field<Int64>
-    public let warnAfterInSeconds: Field<Int64>
+public enum IdleSessionSignOutFields: FieldSet {
+    public typealias Table = (
+        isEnabled: Field<Bool>,
+        signOutAfterInSeconds: Field<Int64>,
+        warnAfterInSeconds: Field<Int64>
+    )
 
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.signOutAfterInSeconds = Field("signOutAfterInSeconds")
-        self.warnAfterInSeconds = Field("warnAfterInSeconds")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.idleSessionSignOut",
+        fields: (
+            isEnabled: Field("isEnabled"),
+            signOutAfterInSeconds: Field("signOutAfterInSeconds"),
+            warnAfterInSeconds: Field("warnAfterInSeconds")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ImageFields`; read and write them as `value.name`.
@@ -1862,15 +1800,13 @@ public struct IdleSessionSignOutFields: FieldSet {
 public typealias Image = Model<ImageFields>
 
 /// The properties of a `Image`, inherited ones included.
-public struct ImageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.image", fields: ImageFields())
-    public let height: Field<Int32>
-    public let width: Field<Int32>
+public enum ImageFields: FieldSet {
+    public typealias Table = (height: Field<Int32>, width: Field<Int32>)
 
-    private init() {
-        self.height = Field("height")
-        self.width = Field("width")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.image",
+        fields: (height: Field("height"), width: Field("width")) as Table
+    )
 }
 
 /// Its properties are listed in `ImageInfoFields`; read and write them as `value.name`.
@@ -1880,19 +1816,23 @@ public struct ImageFields: FieldSet {
 public typealias ImageInfo = Model<ImageInfoFields>
 
 /// The properties of a `ImageInfo`, inherited ones included.
-public struct ImageInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.imageInfo", fields: ImageInfoFields())
-    public let addImageQuery: Field<Bool>
-    public let alternateText: Field<String>
-    public let alternativeText: Field<String>
-    public let iconUrl: Field<String>
+public enum ImageInfoFields: FieldSet {
+    public typealias Table = (
+        addImageQuery: Field<Bool>,
+        alternateText: Field<String>,
+        alternativeText: Field<String>,
+        iconUrl: Field<String>
+    )
 
-    private init() {
-        self.addImageQuery = Field("addImageQuery")
-        self.alternateText = Field("alternateText")
-        self.alternativeText = Field("alternativeText")
-        self.iconUrl = Field("iconUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.imageInfo",
+        fields: (
+            addImageQuery: Field("addImageQuery"),
+            alternateText: Field("alternateText"),
+            alternativeText: Field("alternativeText"),
+            iconUrl: Field("iconUrl")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.imageTaggingChoice`.
@@ -1920,18 +1860,16 @@ extension ImageTaggingChoice {
 public typealias ImplicitGrantSettings = Model<ImplicitGrantSettingsFields>
 
 /// The properties of a `ImplicitGrantSettings`, inherited ones included.
-public struct ImplicitGrantSettingsFields: FieldSet {
+public enum ImplicitGrantSettingsFields: FieldSet {
+    public typealias Table = (enableAccessTokenIssuance: Field<Bool>, enableIdTokenIssuance: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.implicitGrantSettings",
-        fields: ImplicitGrantSettingsFields()
+        fields: (
+            enableAccessTokenIssuance: Field("enableAccessTokenIssuance"),
+            enableIdTokenIssuance: Field("enableIdTokenIssuance")
+        ) as Table
     )
-    public let enableAccessTokenIssuance: Field<Bool>
-    public let enableIdTokenIssuance: Field<Bool>
-
-    private init() {
-        self.enableAccessTokenIssuance = Field("enableAccessTokenIssuance")
-        self.enableIdTokenIssuance = Field("enableIdTokenIssuance")
-    }
 }
 
 /// Its properties are listed in `ImportBuildingMapSettingFields`; read and write them as `value.name`.

@@ -28,32 +28,32 @@ extension Importance {
 public typealias ImportedWindowsAutopilotDeviceIdentity = Model<ImportedWindowsAutopilotDeviceIdentityFields>
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentity`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
+public enum ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedUserPrincipalName: Field<String>,
+        groupTag: Field<String>,
+        hardwareIdentifier: Field<Data>,
+        importId: Field<String>,
+        productKey: Field<String>,
+        serialNumber: Field<String>,
+        state: Field<ImportedWindowsAutopilotDeviceIdentityState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.importedWindowsAutopilotDeviceIdentity",
         base: Entity.self,
-        fields: ImportedWindowsAutopilotDeviceIdentityFields()
+        fields: (
+            id: Field("id"),
+            assignedUserPrincipalName: Field("assignedUserPrincipalName"),
+            groupTag: Field("groupTag"),
+            hardwareIdentifier: Field("hardwareIdentifier"),
+            importId: Field("importId"),
+            productKey: Field("productKey"),
+            serialNumber: Field("serialNumber"),
+            state: Field("state")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignedUserPrincipalName: Field<String>
-    public let groupTag: Field<String>
-    public let hardwareIdentifier: Field<Data>
-    public let importId: Field<String>
-    public let productKey: Field<String>
-    public let serialNumber: Field<String>
-    public let state: Field<ImportedWindowsAutopilotDeviceIdentityState>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedUserPrincipalName = Field("assignedUserPrincipalName")
-        self.groupTag = Field("groupTag")
-        self.hardwareIdentifier = Field("hardwareIdentifier")
-        self.importId = Field("importId")
-        self.productKey = Field("productKey")
-        self.serialNumber = Field("serialNumber")
-        self.state = Field("state")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityImportStatus`.
@@ -134,23 +134,23 @@ extension CollectionRequestBuilder where Item == ImportedWindowsAutopilotDeviceI
 public typealias ImportedWindowsAutopilotDeviceIdentityState = Model<ImportedWindowsAutopilotDeviceIdentityStateFields>
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityState`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.importedWindowsAutopilotDeviceIdentityState",
-        fields: ImportedWindowsAutopilotDeviceIdentityStateFields()
+public enum ImportedWindowsAutopilotDeviceIdentityStateFields: FieldSet {
+    public typealias Table = (
+        deviceErrorCode: Field<Int32>,
+        deviceErrorName: Field<String>,
+        deviceImportStatus: Field<ImportedWindowsAutopilotDeviceIdentityImportStatus>,
+        deviceRegistrationId: Field<String>
     )
 
-    public let deviceErrorCode: Field<Int32>
-    public let deviceErrorName: Field<String>
-    public let deviceImportStatus: Field<ImportedWindowsAutopilotDeviceIdentityImportStatus>
-    public let deviceRegistrationId: Field<String>
-
-    private init() {
-        self.deviceErrorCode = Field("deviceErrorCode")
-        self.deviceErrorName = Field("deviceErrorName")
-        self.deviceImportStatus = Field("deviceImportStatus")
-        self.deviceRegistrationId = Field("deviceRegistrationId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.importedWindowsAutopilotDeviceIdentityState",
+        fields: (
+            deviceErrorCode: Field("deviceErrorCode"),
+            deviceErrorName: Field("deviceErrorName"),
+            deviceImportStatus: Field("deviceImportStatus"),
+            deviceRegistrationId: Field("deviceRegistrationId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ImportedWindowsAutopilotDeviceIdentityUploadFields`; read and write them as
@@ -163,26 +163,26 @@ public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
     Model<ImportedWindowsAutopilotDeviceIdentityUploadFields>
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityUpload`, inherited ones included.
-public struct ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `deviceIdentities`.
+public enum ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTimeUtc: Field<Date>,
+        status: Field<ImportedWindowsAutopilotDeviceIdentityUploadStatus>,
+        deviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload",
         base: Entity.self,
-        fields: ImportedWindowsAutopilotDeviceIdentityUploadFields()
+        fields: (
+            id: Field("id"),
+            createdDateTimeUtc: Field("createdDateTimeUtc"),
+            status: Field("status"),
+            deviceIdentities: Field("deviceIdentities")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTimeUtc: Field<Date>
-    public let status: Field<ImportedWindowsAutopilotDeviceIdentityUploadStatus>
-
-    /// Present when the request expanded it (`expand("deviceIdentities")`).
-    public let deviceIdentities: Field<[ImportedWindowsAutopilotDeviceIdentity]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTimeUtc = Field("createdDateTimeUtc")
-        self.status = Field("status")
-        self.deviceIdentities = Field("deviceIdentities")
-    }
 }
 
 /// Requests for one `ImportedWindowsAutopilotDeviceIdentityUpload`: `request()` reads, updates or deletes it.
@@ -243,19 +243,13 @@ extension ImportedWindowsAutopilotDeviceIdentityUploadStatus {
 public typealias InboundOutboundPolicyConfiguration = Model<InboundOutboundPolicyConfigurationFields>
 
 /// The properties of a `InboundOutboundPolicyConfiguration`, inherited ones included.
-public struct InboundOutboundPolicyConfigurationFields: FieldSet {
+public enum InboundOutboundPolicyConfigurationFields: FieldSet {
+    public typealias Table = (inboundAllowed: Field<Bool>, outboundAllowed: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.inboundOutboundPolicyConfiguration",
-        fields: InboundOutboundPolicyConfigurationFields()
+        fields: (inboundAllowed: Field("inboundAllowed"), outboundAllowed: Field("outboundAllowed")) as Table
     )
-
-    public let inboundAllowed: Field<Bool>
-    public let outboundAllowed: Field<Bool>
-
-    private init() {
-        self.inboundAllowed = Field("inboundAllowed")
-        self.outboundAllowed = Field("outboundAllowed")
-    }
 }
 
 /// Its properties are listed in `IncludeAllAccountTargetContentFields`; read and write them as `value.name`.
@@ -286,15 +280,13 @@ public struct IncludeAllAccountTargetContentFields: FieldSet {
 public typealias IncludeTarget = Model<IncludeTargetFields>
 
 /// The properties of a `IncludeTarget`, inherited ones included.
-public struct IncludeTargetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.includeTarget", fields: IncludeTargetFields())
-    public let id: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
+public enum IncludeTargetFields: FieldSet {
+    public typealias Table = (id: Field<String>, targetType: Field<AuthenticationMethodTargetType>)
 
-    private init() {
-        self.id = Field("id")
-        self.targetType = Field("targetType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.includeTarget",
+        fields: (id: Field("id"), targetType: Field("targetType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.includedUserRoles`.
@@ -342,24 +334,24 @@ extension IncludedUserTypes {
 public typealias IncomingCallOptions = Model<IncomingCallOptionsFields>
 
 /// The properties of a `IncomingCallOptions`, inherited ones included.
-public struct IncomingCallOptionsFields: FieldSet {
+public enum IncomingCallOptionsFields: FieldSet {
+    public typealias Table = (
+        hideBotAfterEscalation: Field<Bool>,
+        isContentSharingNotificationEnabled: Field<Bool>,
+        isDeltaRosterEnabled: Field<Bool>,
+        isInteractiveRosterEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.incomingCallOptions",
         base: CallOptions.self,
-        fields: IncomingCallOptionsFields()
+        fields: (
+            hideBotAfterEscalation: Field("hideBotAfterEscalation"),
+            isContentSharingNotificationEnabled: Field("isContentSharingNotificationEnabled"),
+            isDeltaRosterEnabled: Field("isDeltaRosterEnabled"),
+            isInteractiveRosterEnabled: Field("isInteractiveRosterEnabled")
+        ) as Table
     )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
 }
 
 /// Its properties are listed in `IncomingContextFields`; read and write them as `value.name`.
@@ -369,19 +361,23 @@ public struct IncomingCallOptionsFields: FieldSet {
 public typealias IncomingContext = Model<IncomingContextFields>
 
 /// The properties of a `IncomingContext`, inherited ones included.
-public struct IncomingContextFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.incomingContext", fields: IncomingContextFields())
-    public let observedParticipantId: Field<String>
-    public let onBehalfOf: Field<IdentitySet>
-    public let sourceParticipantId: Field<String>
-    public let transferor: Field<IdentitySet>
+public enum IncomingContextFields: FieldSet {
+    public typealias Table = (
+        observedParticipantId: Field<String>,
+        onBehalfOf: Field<IdentitySet>,
+        sourceParticipantId: Field<String>,
+        transferor: Field<IdentitySet>
+    )
 
-    private init() {
-        self.observedParticipantId = Field("observedParticipantId")
-        self.onBehalfOf = Field("onBehalfOf")
-        self.sourceParticipantId = Field("sourceParticipantId")
-        self.transferor = Field("transferor")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.incomingContext",
+        fields: (
+            observedParticipantId: Field("observedParticipantId"),
+            onBehalfOf: Field("onBehalfOf"),
+            sourceParticipantId: Field("sourceParticipantId"),
+            transferor: Field("transferor")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.incompatiblePrinterSettings`.
@@ -407,15 +403,16 @@ extension IncompatiblePrinterSettings {
 public typealias IncompleteData = Model<IncompleteDataFields>
 
 /// The properties of a `IncompleteData`, inherited ones included.
-public struct IncompleteDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.incompleteData", fields: IncompleteDataFields())
-    public let missingDataBeforeDateTime: Field<Date>
-    public let wasThrottled: Field<Bool>
+public enum IncompleteDataFields: FieldSet {
+    public typealias Table = (missingDataBeforeDateTime: Field<Date>, wasThrottled: Field<Bool>)
 
-    private init() {
-        self.missingDataBeforeDateTime = Field("missingDataBeforeDateTime")
-        self.wasThrottled = Field("wasThrottled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.incompleteData",
+        fields: (
+            missingDataBeforeDateTime: Field("missingDataBeforeDateTime"),
+            wasThrottled: Field("wasThrottled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `InferenceClassificationFields`; read and write them as `value.name`.
@@ -425,22 +422,16 @@ public struct IncompleteDataFields: FieldSet {
 public typealias InferenceClassification = Model<InferenceClassificationFields>
 
 /// The properties of a `InferenceClassification`, inherited ones included.
-public struct InferenceClassificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `overrides`.
+public enum InferenceClassificationFields: FieldSet {
+    public typealias Table = (id: Field<String>, overrides: Field<[InferenceClassificationOverride]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.inferenceClassification",
         base: Entity.self,
-        fields: InferenceClassificationFields()
+        fields: (id: Field("id"), overrides: Field("overrides")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("overrides")`).
-    public let overrides: Field<[InferenceClassificationOverride]>
-
-    private init() {
-        self.id = Field("id")
-        self.overrides = Field("overrides")
-    }
 }
 
 /// Its properties are listed in `InferenceClassificationOverrideFields`; read and write them as `value.name`.
@@ -450,22 +441,22 @@ public struct InferenceClassificationFields: FieldSet {
 public typealias InferenceClassificationOverride = Model<InferenceClassificationOverrideFields>
 
 /// The properties of a `InferenceClassificationOverride`, inherited ones included.
-public struct InferenceClassificationOverrideFields: FieldSet {
+public enum InferenceClassificationOverrideFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        classifyAs: Field<InferenceClassificationType>,
+        senderEmailAddress: Field<EmailAddress>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.inferenceClassificationOverride",
         base: Entity.self,
-        fields: InferenceClassificationOverrideFields()
+        fields: (
+            id: Field("id"),
+            classifyAs: Field("classifyAs"),
+            senderEmailAddress: Field("senderEmailAddress")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let classifyAs: Field<InferenceClassificationType>
-    public let senderEmailAddress: Field<EmailAddress>
-
-    private init() {
-        self.id = Field("id")
-        self.classifyAs = Field("classifyAs")
-        self.senderEmailAddress = Field("senderEmailAddress")
-    }
 }
 
 /// Requests for one `InferenceClassificationOverride`: `request()` reads, updates or deletes it.
@@ -536,22 +527,15 @@ extension InferenceClassificationType {
 public typealias InformationProtection = Model<InformationProtectionFields>
 
 /// The properties of a `InformationProtection`, inherited ones included.
-public struct InformationProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `bitlocker`, `threatAssessmentRequests`.
+public enum InformationProtectionFields: FieldSet {
+    public typealias Table = (bitlocker: Field<Bitlocker>, threatAssessmentRequests: Field<[ThreatAssessmentRequest]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.informationProtection",
-        fields: InformationProtectionFields()
+        fields: (bitlocker: Field("bitlocker"), threatAssessmentRequests: Field("threatAssessmentRequests")) as Table
     )
-
-    /// Present when the request expanded it (`expand("bitlocker")`).
-    public let bitlocker: Field<Bitlocker>
-
-    /// Present when the request expanded it (`expand("threatAssessmentRequests")`).
-    public let threatAssessmentRequests: Field<[ThreatAssessmentRequest]>
-
-    private init() {
-        self.bitlocker = Field("bitlocker")
-        self.threatAssessmentRequests = Field("threatAssessmentRequests")
-    }
 }
 
 /// Requests for one `InformationProtection`: `request()` reads, updates or deletes it.
@@ -599,21 +583,25 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
 public typealias InformationalUrl = Model<InformationalUrlFields>
 
 /// The properties of a `InformationalUrl`, inherited ones included.
-public struct InformationalUrlFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.informationalUrl", fields: InformationalUrlFields())
-    public let logoUrl: Field<String>
-    public let marketingUrl: Field<String>
-    public let privacyStatementUrl: Field<String>
-    public let supportUrl: Field<String>
-    public let termsOfServiceUrl: Field<String>
+public enum InformationalUrlFields: FieldSet {
+    public typealias Table = (
+        logoUrl: Field<String>,
+        marketingUrl: Field<String>,
+        privacyStatementUrl: Field<String>,
+        supportUrl: Field<String>,
+        termsOfServiceUrl: Field<String>
+    )
 
-    private init() {
-        self.logoUrl = Field("logoUrl")
-        self.marketingUrl = Field("marketingUrl")
-        self.privacyStatementUrl = Field("privacyStatementUrl")
-        self.supportUrl = Field("supportUrl")
-        self.termsOfServiceUrl = Field("termsOfServiceUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.informationalUrl",
+        fields: (
+            logoUrl: Field("logoUrl"),
+            marketingUrl: Field("marketingUrl"),
+            privacyStatementUrl: Field("privacyStatementUrl"),
+            supportUrl: Field("supportUrl"),
+            termsOfServiceUrl: Field("termsOfServiceUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `InheritablePermissionFields`; read and write them as `value.name`.
@@ -623,18 +611,13 @@ public struct InformationalUrlFields: FieldSet {
 public typealias InheritablePermission = Model<InheritablePermissionFields>
 
 /// The properties of a `InheritablePermission`, inherited ones included.
-public struct InheritablePermissionFields: FieldSet {
+public enum InheritablePermissionFields: FieldSet {
+    public typealias Table = (inheritableScopes: Field<InheritableScopes>, resourceAppId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.inheritablePermission",
-        fields: InheritablePermissionFields()
+        fields: (inheritableScopes: Field("inheritableScopes"), resourceAppId: Field("resourceAppId")) as Table
     )
-    public let inheritableScopes: Field<InheritableScopes>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.inheritableScopes = Field("inheritableScopes")
-        self.resourceAppId = Field("resourceAppId")
-    }
 }
 
 /// Requests for one `InheritablePermission`: `request()` reads, updates or deletes it.
@@ -686,17 +669,14 @@ public struct InheritableScopesFields: FieldSet {
 public typealias Initiator = Model<InitiatorFields>
 
 /// The properties of a `Initiator`, inherited ones included.
-public struct InitiatorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.initiator", base: Identity.self, fields: InitiatorFields())
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let initiatorType: Field<InitiatorType>
+public enum InitiatorFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, initiatorType: Field<InitiatorType>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.initiatorType = Field("initiatorType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.initiator",
+        base: Identity.self,
+        fields: (displayName: Field("displayName"), id: Field("id"), initiatorType: Field("initiatorType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.initiatorType`.
@@ -724,17 +704,17 @@ extension InitiatorType {
 public typealias InnerError = Model<InnerErrorFields>
 
 /// The properties of a `InnerError`, inherited ones included.
-public struct InnerErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.InnerError", fields: InnerErrorFields())
-    public let requestId: Field<String>
-    public let clientRequestId: Field<String>
-    public let date: Field<Date>
+public enum InnerErrorFields: FieldSet {
+    public typealias Table = (requestId: Field<String>, clientRequestId: Field<String>, date: Field<Date>)
 
-    private init() {
-        self.requestId = Field("request-id")
-        self.clientRequestId = Field("client-request-id")
-        self.date = Field("date")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.InnerError",
+        fields: (
+            requestId: Field("request-id"),
+            clientRequestId: Field("client-request-id"),
+            date: Field("date")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.insiderRiskLevel`.
@@ -764,17 +744,13 @@ extension InsiderRiskLevel {
 public typealias InsightIdentity = Model<InsightIdentityFields>
 
 /// The properties of a `InsightIdentity`, inherited ones included.
-public struct InsightIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.insightIdentity", fields: InsightIdentityFields())
-    public let address: Field<String>
-    public let displayName: Field<String>
-    public let id: Field<String>
+public enum InsightIdentityFields: FieldSet {
+    public typealias Table = (address: Field<String>, displayName: Field<String>, id: Field<String>)
 
-    private init() {
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.insightIdentity",
+        fields: (address: Field("address"), displayName: Field("displayName"), id: Field("id")) as Table
+    )
 }
 
 /// Its properties are listed in `InsightValueDoubleFields`; read and write them as `value.name`.
@@ -826,22 +802,18 @@ public struct InsightValueIntFields: FieldSet {
 public typealias InsightsSettings = Model<InsightsSettingsFields>
 
 /// The properties of a `InsightsSettings`, inherited ones included.
-public struct InsightsSettingsFields: FieldSet {
+public enum InsightsSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, disabledForGroup: Field<String>, isEnabledInOrganization: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.insightsSettings",
         base: Entity.self,
-        fields: InsightsSettingsFields()
+        fields: (
+            id: Field("id"),
+            disabledForGroup: Field("disabledForGroup"),
+            isEnabledInOrganization: Field("isEnabledInOrganization")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let disabledForGroup: Field<String>
-    public let isEnabledInOrganization: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.disabledForGroup = Field("disabledForGroup")
-        self.isEnabledInOrganization = Field("isEnabledInOrganization")
-    }
 }
 
 /// Requests for one `InsightsSettings`: `request()` reads, updates or deletes it.
@@ -917,19 +889,13 @@ extension InstallState {
 public typealias InstanceResourceAccess = Model<InstanceResourceAccessFields>
 
 /// The properties of a `InstanceResourceAccess`, inherited ones included.
-public struct InstanceResourceAccessFields: FieldSet {
+public enum InstanceResourceAccessFields: FieldSet {
+    public typealias Table = (permissions: Field<[ResourcePermission]>, resourceAppId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.instanceResourceAccess",
-        fields: InstanceResourceAccessFields()
+        fields: (permissions: Field("permissions"), resourceAppId: Field("resourceAppId")) as Table
     )
-
-    public let permissions: Field<[ResourcePermission]>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.permissions = Field("permissions")
-        self.resourceAppId = Field("resourceAppId")
-    }
 }
 
 /// Its properties are listed in `IntegerRangeFields`; read and write them as `value.name`.
@@ -939,15 +905,13 @@ public struct InstanceResourceAccessFields: FieldSet {
 public typealias IntegerRange = Model<IntegerRangeFields>
 
 /// The properties of a `IntegerRange`, inherited ones included.
-public struct IntegerRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.integerRange", fields: IntegerRangeFields())
-    public let end: Field<Int64>
-    public let start: Field<Int64>
+public enum IntegerRangeFields: FieldSet {
+    public typealias Table = (end: Field<Int64>, start: Field<Int64>)
 
-    private init() {
-        self.end = Field("end")
-        self.start = Field("start")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.integerRange",
+        fields: (end: Field("end"), start: Field("start")) as Table
+    )
 }
 
 /// Its properties are listed in `IntegratedApplicationMetadataFields`; read and write them as `value.name`.
@@ -957,20 +921,14 @@ public struct IntegerRangeFields: FieldSet {
 public typealias IntegratedApplicationMetadata = Model<IntegratedApplicationMetadataFields>
 
 /// The properties of a `IntegratedApplicationMetadata`, inherited ones included.
-public struct IntegratedApplicationMetadataFields: FieldSet {
+public enum IntegratedApplicationMetadataFields: FieldSet {
+    public typealias Table = (name: Field<String>, version: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.integratedApplicationMetadata",
         derived: [ProtectedApplicationMetadata.self],
-        fields: IntegratedApplicationMetadataFields()
+        fields: (name: Field("name"), version: Field("version")) as Table
     )
-
-    public let name: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `InternalDomainFederationFields`; read and write them as `value.name`.
@@ -980,46 +938,46 @@ public struct IntegratedApplicationMetadataFields: FieldSet {
 public typealias InternalDomainFederation = Model<InternalDomainFederationFields>
 
 /// The properties of a `InternalDomainFederation`, inherited ones included.
-public struct InternalDomainFederationFields: FieldSet {
+public enum InternalDomainFederationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        issuerUri: Field<String>,
+        metadataExchangeUri: Field<String>,
+        passiveSignInUri: Field<String>,
+        preferredAuthenticationProtocol: Field<AuthenticationProtocol>,
+        signingCertificate: Field<String>,
+        activeSignInUri: Field<String>,
+        federatedIdpMfaBehavior: Field<FederatedIdpMfaBehavior>,
+        isSignedAuthenticationRequestRequired: Field<Bool>,
+        nextSigningCertificate: Field<String>,
+        passwordResetUri: Field<String>,
+        promptLoginBehavior: Field<PromptLoginBehavior>,
+        signingCertificateUpdateStatus: Field<SigningCertificateUpdateStatus>,
+        signOutUri: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.internalDomainFederation",
         base: SamlOrWsFedProvider.self,
-        fields: InternalDomainFederationFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            issuerUri: Field("issuerUri"),
+            metadataExchangeUri: Field("metadataExchangeUri"),
+            passiveSignInUri: Field("passiveSignInUri"),
+            preferredAuthenticationProtocol: Field("preferredAuthenticationProtocol"),
+            signingCertificate: Field("signingCertificate"),
+            activeSignInUri: Field("activeSignInUri"),
+            federatedIdpMfaBehavior: Field("federatedIdpMfaBehavior"),
+            isSignedAuthenticationRequestRequired: Field("isSignedAuthenticationRequestRequired"),
+            nextSigningCertificate: Field("nextSigningCertificate"),
+            passwordResetUri: Field("passwordResetUri"),
+            promptLoginBehavior: Field("promptLoginBehavior"),
+            signingCertificateUpdateStatus: Field("signingCertificateUpdateStatus"),
+            signOutUri: Field("signOutUri")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-    public let activeSignInUri: Field<String>
-    public let federatedIdpMfaBehavior: Field<FederatedIdpMfaBehavior>
-    public let isSignedAuthenticationRequestRequired: Field<Bool>
-    public let nextSigningCertificate: Field<String>
-    public let passwordResetUri: Field<String>
-    public let promptLoginBehavior: Field<PromptLoginBehavior>
-    public let signingCertificateUpdateStatus: Field<SigningCertificateUpdateStatus>
-    public let signOutUri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
-        self.activeSignInUri = Field("activeSignInUri")
-        self.federatedIdpMfaBehavior = Field("federatedIdpMfaBehavior")
-        self.isSignedAuthenticationRequestRequired = Field("isSignedAuthenticationRequestRequired")
-        self.nextSigningCertificate = Field("nextSigningCertificate")
-        self.passwordResetUri = Field("passwordResetUri")
-        self.promptLoginBehavior = Field("promptLoginBehavior")
-        self.signingCertificateUpdateStatus = Field("signingCertificateUpdateStatus")
-        self.signOutUri = Field("signOutUri")
-    }
 }
 
 /// Requests for one `InternalDomainFederation`: `request()` reads, updates or deletes it.
@@ -1078,22 +1036,16 @@ public struct InternalSponsorsFields: FieldSet {
 public typealias InternetExplorerMode = Model<InternetExplorerModeFields>
 
 /// The properties of a `InternetExplorerMode`, inherited ones included.
-public struct InternetExplorerModeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `siteLists`.
+public enum InternetExplorerModeFields: FieldSet {
+    public typealias Table = (id: Field<String>, siteLists: Field<[BrowserSiteList]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.internetExplorerMode",
         base: Entity.self,
-        fields: InternetExplorerModeFields()
+        fields: (id: Field("id"), siteLists: Field("siteLists")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("siteLists")`).
-    public let siteLists: Field<[BrowserSiteList]>
-
-    private init() {
-        self.id = Field("id")
-        self.siteLists = Field("siteLists")
-    }
 }
 
 /// Requests for one `InternetExplorerMode`: `request()` reads, updates or deletes it.
@@ -1131,18 +1083,13 @@ public struct InternetExplorerModeRequestBuilder: ModelRequestBuilder {
 public typealias InternetMessageHeader = Model<InternetMessageHeaderFields>
 
 /// The properties of a `InternetMessageHeader`, inherited ones included.
-public struct InternetMessageHeaderFields: FieldSet {
+public enum InternetMessageHeaderFields: FieldSet {
+    public typealias Table = (name: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.internetMessageHeader",
-        fields: InternetMessageHeaderFields()
+        fields: (name: Field("name"), value: Field("value")) as Table
     )
-    public let name: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.value = Field("value")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.internetSiteSecurityLevel`.
@@ -1170,39 +1117,43 @@ extension InternetSiteSecurityLevel {
 public typealias IntuneBrand = Model<IntuneBrandFields>
 
 /// The properties of a `IntuneBrand`, inherited ones included.
-public struct IntuneBrandFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.intuneBrand", fields: IntuneBrandFields())
-    public let contactITEmailAddress: Field<String>
-    public let contactITName: Field<String>
-    public let contactITNotes: Field<String>
-    public let contactITPhoneNumber: Field<String>
-    public let darkBackgroundLogo: Field<MimeContent>
-    public let displayName: Field<String>
-    public let lightBackgroundLogo: Field<MimeContent>
-    public let onlineSupportSiteName: Field<String>
-    public let onlineSupportSiteUrl: Field<String>
-    public let privacyUrl: Field<String>
-    public let showDisplayNameNextToLogo: Field<Bool>
-    public let showLogo: Field<Bool>
-    public let showNameNextToLogo: Field<Bool>
-    public let themeColor: Field<RgbColor>
+public enum IntuneBrandFields: FieldSet {
+    public typealias Table = (
+        contactITEmailAddress: Field<String>,
+        contactITName: Field<String>,
+        contactITNotes: Field<String>,
+        contactITPhoneNumber: Field<String>,
+        darkBackgroundLogo: Field<MimeContent>,
+        displayName: Field<String>,
+        lightBackgroundLogo: Field<MimeContent>,
+        onlineSupportSiteName: Field<String>,
+        onlineSupportSiteUrl: Field<String>,
+        privacyUrl: Field<String>,
+        showDisplayNameNextToLogo: Field<Bool>,
+        showLogo: Field<Bool>,
+        showNameNextToLogo: Field<Bool>,
+        themeColor: Field<RgbColor>
+    )
 
-    private init() {
-        self.contactITEmailAddress = Field("contactITEmailAddress")
-        self.contactITName = Field("contactITName")
-        self.contactITNotes = Field("contactITNotes")
-        self.contactITPhoneNumber = Field("contactITPhoneNumber")
-        self.darkBackgroundLogo = Field("darkBackgroundLogo")
-        self.displayName = Field("displayName")
-        self.lightBackgroundLogo = Field("lightBackgroundLogo")
-        self.onlineSupportSiteName = Field("onlineSupportSiteName")
-        self.onlineSupportSiteUrl = Field("onlineSupportSiteUrl")
-        self.privacyUrl = Field("privacyUrl")
-        self.showDisplayNameNextToLogo = Field("showDisplayNameNextToLogo")
-        self.showLogo = Field("showLogo")
-        self.showNameNextToLogo = Field("showNameNextToLogo")
-        self.themeColor = Field("themeColor")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.intuneBrand",
+        fields: (
+            contactITEmailAddress: Field("contactITEmailAddress"),
+            contactITName: Field("contactITName"),
+            contactITNotes: Field("contactITNotes"),
+            contactITPhoneNumber: Field("contactITPhoneNumber"),
+            darkBackgroundLogo: Field("darkBackgroundLogo"),
+            displayName: Field("displayName"),
+            lightBackgroundLogo: Field("lightBackgroundLogo"),
+            onlineSupportSiteName: Field("onlineSupportSiteName"),
+            onlineSupportSiteUrl: Field("onlineSupportSiteUrl"),
+            privacyUrl: Field("privacyUrl"),
+            showDisplayNameNextToLogo: Field("showDisplayNameNextToLogo"),
+            showLogo: Field("showLogo"),
+            showNameNextToLogo: Field("showNameNextToLogo"),
+            themeColor: Field("themeColor")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `InvestigationSecurityStateFields`; read and write them as `value.name`.
@@ -1212,17 +1163,11 @@ public struct IntuneBrandFields: FieldSet {
 public typealias InvestigationSecurityState = Model<InvestigationSecurityStateFields>
 
 /// The properties of a `InvestigationSecurityState`, inherited ones included.
-public struct InvestigationSecurityStateFields: FieldSet {
+public enum InvestigationSecurityStateFields: FieldSet {
+    public typealias Table = (name: Field<String>, status: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.investigationSecurityState",
-        fields: InvestigationSecurityStateFields()
+        fields: (name: Field("name"), status: Field("status")) as Table
     )
-
-    public let name: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.status = Field("status")
-    }
 }

@@ -11,39 +11,42 @@ import Foundation
 public typealias Invitation = Model<InvitationFields>
 
 /// The properties of a `Invitation`, inherited ones included.
-public struct InvitationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.invitation", base: Entity.self, fields: InvitationFields())
-    public let id: Field<String>
-    public let invitedUserDisplayName: Field<String>
-    public let invitedUserEmailAddress: Field<String>
-    public let invitedUserMessageInfo: Field<InvitedUserMessageInfo>
-    public let invitedUserType: Field<String>
-    public let inviteRedeemUrl: Field<String>
-    public let inviteRedirectUrl: Field<String>
-    public let resetRedemption: Field<Bool>
-    public let sendInvitationMessage: Field<Bool>
-    public let status: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `invitedUser`, `invitedUserSponsors`.
+public enum InvitationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        invitedUserDisplayName: Field<String>,
+        invitedUserEmailAddress: Field<String>,
+        invitedUserMessageInfo: Field<InvitedUserMessageInfo>,
+        invitedUserType: Field<String>,
+        inviteRedeemUrl: Field<String>,
+        inviteRedirectUrl: Field<String>,
+        resetRedemption: Field<Bool>,
+        sendInvitationMessage: Field<Bool>,
+        status: Field<String>,
+        invitedUser: Field<User>,
+        invitedUserSponsors: Field<[DirectoryObject]>
+    )
 
-    /// Present when the request expanded it (`expand("invitedUser")`).
-    public let invitedUser: Field<User>
-
-    /// Present when the request expanded it (`expand("invitedUserSponsors")`).
-    public let invitedUserSponsors: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.invitedUserDisplayName = Field("invitedUserDisplayName")
-        self.invitedUserEmailAddress = Field("invitedUserEmailAddress")
-        self.invitedUserMessageInfo = Field("invitedUserMessageInfo")
-        self.invitedUserType = Field("invitedUserType")
-        self.inviteRedeemUrl = Field("inviteRedeemUrl")
-        self.inviteRedirectUrl = Field("inviteRedirectUrl")
-        self.resetRedemption = Field("resetRedemption")
-        self.sendInvitationMessage = Field("sendInvitationMessage")
-        self.status = Field("status")
-        self.invitedUser = Field("invitedUser")
-        self.invitedUserSponsors = Field("invitedUserSponsors")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.invitation",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            invitedUserDisplayName: Field("invitedUserDisplayName"),
+            invitedUserEmailAddress: Field("invitedUserEmailAddress"),
+            invitedUserMessageInfo: Field("invitedUserMessageInfo"),
+            invitedUserType: Field("invitedUserType"),
+            inviteRedeemUrl: Field("inviteRedeemUrl"),
+            inviteRedirectUrl: Field("inviteRedirectUrl"),
+            resetRedemption: Field("resetRedemption"),
+            sendInvitationMessage: Field("sendInvitationMessage"),
+            status: Field("status"),
+            invitedUser: Field("invitedUser"),
+            invitedUserSponsors: Field("invitedUserSponsors")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `InvitationParticipantInfoFields`; read and write them as `value.name`.
@@ -53,25 +56,25 @@ public struct InvitationFields: FieldSet {
 public typealias InvitationParticipantInfo = Model<InvitationParticipantInfoFields>
 
 /// The properties of a `InvitationParticipantInfo`, inherited ones included.
-public struct InvitationParticipantInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.invitationParticipantInfo",
-        fields: InvitationParticipantInfoFields()
+public enum InvitationParticipantInfoFields: FieldSet {
+    public typealias Table = (
+        hidden: Field<Bool>,
+        identity: Field<IdentitySet>,
+        participantId: Field<String>,
+        removeFromDefaultAudioRoutingGroup: Field<Bool>,
+        replacesCallId: Field<String>
     )
 
-    public let hidden: Field<Bool>
-    public let identity: Field<IdentitySet>
-    public let participantId: Field<String>
-    public let removeFromDefaultAudioRoutingGroup: Field<Bool>
-    public let replacesCallId: Field<String>
-
-    private init() {
-        self.hidden = Field("hidden")
-        self.identity = Field("identity")
-        self.participantId = Field("participantId")
-        self.removeFromDefaultAudioRoutingGroup = Field("removeFromDefaultAudioRoutingGroup")
-        self.replacesCallId = Field("replacesCallId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.invitationParticipantInfo",
+        fields: (
+            hidden: Field("hidden"),
+            identity: Field("identity"),
+            participantId: Field("participantId"),
+            removeFromDefaultAudioRoutingGroup: Field("removeFromDefaultAudioRoutingGroup"),
+            replacesCallId: Field("replacesCallId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `InvitationRedemptionIdentityProviderConfigurationFields`; read and write them as
@@ -84,20 +87,20 @@ public typealias InvitationRedemptionIdentityProviderConfiguration =
     Model<InvitationRedemptionIdentityProviderConfigurationFields>
 
 /// The properties of a `InvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
-public struct InvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
+public enum InvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
+    public typealias Table = (
+        fallbackIdentityProvider: Field<B2bIdentityProvidersType>,
+        primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.invitationRedemptionIdentityProviderConfiguration",
         derived: [DefaultInvitationRedemptionIdentityProviderConfiguration.self],
-        fields: InvitationRedemptionIdentityProviderConfigurationFields()
+        fields: (
+            fallbackIdentityProvider: Field("fallbackIdentityProvider"),
+            primaryIdentityProviderPrecedenceOrder: Field("primaryIdentityProviderPrecedenceOrder")
+        ) as Table
     )
-
-    public let fallbackIdentityProvider: Field<B2bIdentityProvidersType>
-    public let primaryIdentityProviderPrecedenceOrder: Field<[B2bIdentityProvidersType]>
-
-    private init() {
-        self.fallbackIdentityProvider = Field("fallbackIdentityProvider")
-        self.primaryIdentityProviderPrecedenceOrder = Field("primaryIdentityProviderPrecedenceOrder")
-    }
 }
 
 /// Requests for one `Invitation`: `request()` reads, updates or deletes it.
@@ -161,26 +164,26 @@ public struct InviteNewBotResponseFields: FieldSet {
 public typealias InviteParticipantsOperation = Model<InviteParticipantsOperationFields>
 
 /// The properties of a `InviteParticipantsOperation`, inherited ones included.
-public struct InviteParticipantsOperationFields: FieldSet {
+public enum InviteParticipantsOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>,
+        participants: Field<[InvitationParticipantInfo]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.inviteParticipantsOperation",
         base: CommsOperation.self,
-        fields: InviteParticipantsOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            participants: Field("participants")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-    public let participants: Field<[InvitationParticipantInfo]>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.participants = Field("participants")
-    }
 }
 
 /// Requests for one `InviteParticipantsOperation`: `request()` reads, updates or deletes it.
@@ -209,21 +212,21 @@ public struct InviteParticipantsOperationRequestBuilder: ModelRequestBuilder {
 public typealias InvitedUserMessageInfo = Model<InvitedUserMessageInfoFields>
 
 /// The properties of a `InvitedUserMessageInfo`, inherited ones included.
-public struct InvitedUserMessageInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.invitedUserMessageInfo",
-        fields: InvitedUserMessageInfoFields()
+public enum InvitedUserMessageInfoFields: FieldSet {
+    public typealias Table = (
+        ccRecipients: Field<[Recipient]>,
+        customizedMessageBody: Field<String>,
+        messageLanguage: Field<String>
     )
 
-    public let ccRecipients: Field<[Recipient]>
-    public let customizedMessageBody: Field<String>
-    public let messageLanguage: Field<String>
-
-    private init() {
-        self.ccRecipients = Field("ccRecipients")
-        self.customizedMessageBody = Field("customizedMessageBody")
-        self.messageLanguage = Field("messageLanguage")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.invitedUserMessageInfo",
+        fields: (
+            ccRecipients: Field("ccRecipients"),
+            customizedMessageBody: Field("customizedMessageBody"),
+            messageLanguage: Field("messageLanguage")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IosCertificateProfileFields`; read and write them as `value.name`.
@@ -235,52 +238,43 @@ public struct InvitedUserMessageInfoFields: FieldSet {
 public typealias IosCertificateProfile = Model<IosCertificateProfileFields>
 
 /// The properties of a `IosCertificateProfile`, inherited ones included.
-public struct IosCertificateProfileFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum IosCertificateProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosCertificateProfile",
         base: DeviceConfiguration.self,
-        fields: IosCertificateProfileFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
 }
 
 /// Requests for one `IosCertificateProfile`: `request()` reads, updates or deletes it.
@@ -376,85 +370,73 @@ public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
 public typealias IosCompliancePolicy = Model<IosCompliancePolicyFields>
 
 /// The properties of a `IosCompliancePolicy`, inherited ones included.
-public struct IosCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum IosCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        deviceThreatProtectionEnabled: Field<Bool>,
+        deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>,
+        managedEmailProfileRequired: Field<Bool>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passcodeBlockSimple: Field<Bool>,
+        passcodeExpirationDays: Field<Int32>,
+        passcodeMinimumCharacterSetCount: Field<Int32>,
+        passcodeMinimumLength: Field<Int32>,
+        passcodeMinutesOfInactivityBeforeLock: Field<Int32>,
+        passcodePreviousPasscodeBlockCount: Field<Int32>,
+        passcodeRequired: Field<Bool>,
+        passcodeRequiredType: Field<RequiredPasswordType>,
+        securityBlockJailbrokenDevices: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: IosCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            deviceThreatProtectionEnabled: Field("deviceThreatProtectionEnabled"),
+            deviceThreatProtectionRequiredSecurityLevel: Field("deviceThreatProtectionRequiredSecurityLevel"),
+            managedEmailProfileRequired: Field("managedEmailProfileRequired"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passcodeBlockSimple: Field("passcodeBlockSimple"),
+            passcodeExpirationDays: Field("passcodeExpirationDays"),
+            passcodeMinimumCharacterSetCount: Field("passcodeMinimumCharacterSetCount"),
+            passcodeMinimumLength: Field("passcodeMinimumLength"),
+            passcodeMinutesOfInactivityBeforeLock: Field("passcodeMinutesOfInactivityBeforeLock"),
+            passcodePreviousPasscodeBlockCount: Field("passcodePreviousPasscodeBlockCount"),
+            passcodeRequired: Field("passcodeRequired"),
+            passcodeRequiredType: Field("passcodeRequiredType"),
+            securityBlockJailbrokenDevices: Field("securityBlockJailbrokenDevices")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let deviceThreatProtectionEnabled: Field<Bool>
-    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
-    public let managedEmailProfileRequired: Field<Bool>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passcodeBlockSimple: Field<Bool>
-    public let passcodeExpirationDays: Field<Int32>
-    public let passcodeMinimumCharacterSetCount: Field<Int32>
-    public let passcodeMinimumLength: Field<Int32>
-    public let passcodeMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passcodePreviousPasscodeBlockCount: Field<Int32>
-    public let passcodeRequired: Field<Bool>
-    public let passcodeRequiredType: Field<RequiredPasswordType>
-    public let securityBlockJailbrokenDevices: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
-        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
-        self.managedEmailProfileRequired = Field("managedEmailProfileRequired")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passcodeBlockSimple = Field("passcodeBlockSimple")
-        self.passcodeExpirationDays = Field("passcodeExpirationDays")
-        self.passcodeMinimumCharacterSetCount = Field("passcodeMinimumCharacterSetCount")
-        self.passcodeMinimumLength = Field("passcodeMinimumLength")
-        self.passcodeMinutesOfInactivityBeforeLock = Field("passcodeMinutesOfInactivityBeforeLock")
-        self.passcodePreviousPasscodeBlockCount = Field("passcodePreviousPasscodeBlockCount")
-        self.passcodeRequired = Field("passcodeRequired")
-        self.passcodeRequiredType = Field("passcodeRequiredType")
-        self.securityBlockJailbrokenDevices = Field("securityBlockJailbrokenDevices")
-    }
 }
 
 /// Requests for one `IosCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -564,59 +546,49 @@ public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias IosCustomConfiguration = Model<IosCustomConfigurationFields>
 
 /// The properties of a `IosCustomConfiguration`, inherited ones included.
-public struct IosCustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum IosCustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        payload: Field<Data>,
+        payloadFileName: Field<String>,
+        payloadName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: IosCustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            payload: Field("payload"),
+            payloadFileName: Field("payloadFileName"),
+            payloadName: Field("payloadName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let payload: Field<Data>
-    public let payloadFileName: Field<String>
-    public let payloadName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.payload = Field("payload")
-        self.payloadFileName = Field("payloadFileName")
-        self.payloadName = Field("payloadName")
-    }
 }
 
 /// Requests for one `IosCustomConfiguration`: `request()` reads, updates or deletes it.
@@ -712,63 +684,53 @@ public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias IosDeviceFeaturesConfiguration = Model<IosDeviceFeaturesConfigurationFields>
 
 /// The properties of a `IosDeviceFeaturesConfiguration`, inherited ones included.
-public struct IosDeviceFeaturesConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum IosDeviceFeaturesConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        assetTagTemplate: Field<String>,
+        homeScreenDockIcons: Field<[IosHomeScreenItem]>,
+        homeScreenPages: Field<[IosHomeScreenPage]>,
+        lockScreenFootnote: Field<String>,
+        notificationSettings: Field<[IosNotificationSettings]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosDeviceFeaturesConfiguration",
         base: AppleDeviceFeaturesConfigurationBase.self,
-        fields: IosDeviceFeaturesConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            assetTagTemplate: Field("assetTagTemplate"),
+            homeScreenDockIcons: Field("homeScreenDockIcons"),
+            homeScreenPages: Field("homeScreenPages"),
+            lockScreenFootnote: Field("lockScreenFootnote"),
+            notificationSettings: Field("notificationSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let assetTagTemplate: Field<String>
-    public let homeScreenDockIcons: Field<[IosHomeScreenItem]>
-    public let homeScreenPages: Field<[IosHomeScreenPage]>
-    public let lockScreenFootnote: Field<String>
-    public let notificationSettings: Field<[IosNotificationSettings]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.assetTagTemplate = Field("assetTagTemplate")
-        self.homeScreenDockIcons = Field("homeScreenDockIcons")
-        self.homeScreenPages = Field("homeScreenPages")
-        self.lockScreenFootnote = Field("lockScreenFootnote")
-        self.notificationSettings = Field("notificationSettings")
-    }
 }
 
 /// Requests for one `IosDeviceFeaturesConfiguration`: `request()` reads, updates or deletes it.
@@ -864,15 +826,13 @@ public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder 
 public typealias IosDeviceType = Model<IosDeviceTypeFields>
 
 /// The properties of a `IosDeviceType`, inherited ones included.
-public struct IosDeviceTypeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iosDeviceType", fields: IosDeviceTypeFields())
-    public let iPad: Field<Bool>
-    public let iPhoneAndIPod: Field<Bool>
+public enum IosDeviceTypeFields: FieldSet {
+    public typealias Table = (iPad: Field<Bool>, iPhoneAndIPod: Field<Bool>)
 
-    private init() {
-        self.iPad = Field("iPad")
-        self.iPhoneAndIPod = Field("iPhoneAndIPod")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosDeviceType",
+        fields: (iPad: Field("iPad"), iPhoneAndIPod: Field("iPhoneAndIPod")) as Table
+    )
 }
 
 /// Its properties are listed in `IosGeneralDeviceConfigurationFields`; read and write them as `value.name`.
@@ -882,315 +842,305 @@ public struct IosDeviceTypeFields: FieldSet {
 public typealias IosGeneralDeviceConfiguration = Model<IosGeneralDeviceConfigurationFields>
 
 /// The properties of a `IosGeneralDeviceConfiguration`, inherited ones included.
-public struct IosGeneralDeviceConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum IosGeneralDeviceConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        accountBlockModification: Field<Bool>,
+        activationLockAllowWhenSupervised: Field<Bool>,
+        airDropBlocked: Field<Bool>,
+        airDropForceUnmanagedDropTarget: Field<Bool>,
+        airPlayForcePairingPasswordForOutgoingRequests: Field<Bool>,
+        appleNewsBlocked: Field<Bool>,
+        appleWatchBlockPairing: Field<Bool>,
+        appleWatchForceWristDetection: Field<Bool>,
+        appsSingleAppModeList: Field<[AppListItem]>,
+        appStoreBlockAutomaticDownloads: Field<Bool>,
+        appStoreBlocked: Field<Bool>,
+        appStoreBlockInAppPurchases: Field<Bool>,
+        appStoreBlockUIAppInstallation: Field<Bool>,
+        appStoreRequirePassword: Field<Bool>,
+        appsVisibilityList: Field<[AppListItem]>,
+        appsVisibilityListType: Field<AppListType>,
+        bluetoothBlockModification: Field<Bool>,
+        cameraBlocked: Field<Bool>,
+        cellularBlockDataRoaming: Field<Bool>,
+        cellularBlockGlobalBackgroundFetchWhileRoaming: Field<Bool>,
+        cellularBlockPerAppDataModification: Field<Bool>,
+        cellularBlockPersonalHotspot: Field<Bool>,
+        cellularBlockVoiceRoaming: Field<Bool>,
+        certificatesBlockUntrustedTlsCertificates: Field<Bool>,
+        classroomAppBlockRemoteScreenObservation: Field<Bool>,
+        classroomAppForceUnpromptedScreenObservation: Field<Bool>,
+        compliantAppListType: Field<AppListType>,
+        compliantAppsList: Field<[AppListItem]>,
+        configurationProfileBlockChanges: Field<Bool>,
+        definitionLookupBlocked: Field<Bool>,
+        deviceBlockEnableRestrictions: Field<Bool>,
+        deviceBlockEraseContentAndSettings: Field<Bool>,
+        deviceBlockNameModification: Field<Bool>,
+        diagnosticDataBlockSubmission: Field<Bool>,
+        diagnosticDataBlockSubmissionModification: Field<Bool>,
+        documentsBlockManagedDocumentsInUnmanagedApps: Field<Bool>,
+        documentsBlockUnmanagedDocumentsInManagedApps: Field<Bool>,
+        emailInDomainSuffixes: Field<[String]>,
+        enterpriseAppBlockTrust: Field<Bool>,
+        enterpriseAppBlockTrustModification: Field<Bool>,
+        faceTimeBlocked: Field<Bool>,
+        findMyFriendsBlocked: Field<Bool>,
+        gameCenterBlocked: Field<Bool>,
+        gamingBlockGameCenterFriends: Field<Bool>,
+        gamingBlockMultiplayer: Field<Bool>,
+        hostPairingBlocked: Field<Bool>,
+        iBooksStoreBlocked: Field<Bool>,
+        iBooksStoreBlockErotica: Field<Bool>,
+        iCloudBlockActivityContinuation: Field<Bool>,
+        iCloudBlockBackup: Field<Bool>,
+        iCloudBlockDocumentSync: Field<Bool>,
+        iCloudBlockManagedAppsSync: Field<Bool>,
+        iCloudBlockPhotoLibrary: Field<Bool>,
+        iCloudBlockPhotoStreamSync: Field<Bool>,
+        iCloudBlockSharedPhotoStream: Field<Bool>,
+        iCloudRequireEncryptedBackup: Field<Bool>,
+        iTunesBlockExplicitContent: Field<Bool>,
+        iTunesBlockMusicService: Field<Bool>,
+        iTunesBlockRadio: Field<Bool>,
+        keyboardBlockAutoCorrect: Field<Bool>,
+        keyboardBlockDictation: Field<Bool>,
+        keyboardBlockPredictive: Field<Bool>,
+        keyboardBlockShortcuts: Field<Bool>,
+        keyboardBlockSpellCheck: Field<Bool>,
+        kioskModeAllowAssistiveSpeak: Field<Bool>,
+        kioskModeAllowAssistiveTouchSettings: Field<Bool>,
+        kioskModeAllowAutoLock: Field<Bool>,
+        kioskModeAllowColorInversionSettings: Field<Bool>,
+        kioskModeAllowRingerSwitch: Field<Bool>,
+        kioskModeAllowScreenRotation: Field<Bool>,
+        kioskModeAllowSleepButton: Field<Bool>,
+        kioskModeAllowTouchscreen: Field<Bool>,
+        kioskModeAllowVoiceOverSettings: Field<Bool>,
+        kioskModeAllowVolumeButtons: Field<Bool>,
+        kioskModeAllowZoomSettings: Field<Bool>,
+        kioskModeAppStoreUrl: Field<String>,
+        kioskModeBuiltInAppId: Field<String>,
+        kioskModeManagedAppId: Field<String>,
+        kioskModeRequireAssistiveTouch: Field<Bool>,
+        kioskModeRequireColorInversion: Field<Bool>,
+        kioskModeRequireMonoAudio: Field<Bool>,
+        kioskModeRequireVoiceOver: Field<Bool>,
+        kioskModeRequireZoom: Field<Bool>,
+        lockScreenBlockControlCenter: Field<Bool>,
+        lockScreenBlockNotificationView: Field<Bool>,
+        lockScreenBlockPassbook: Field<Bool>,
+        lockScreenBlockTodayView: Field<Bool>,
+        mediaContentRatingApps: Field<RatingAppsType>,
+        mediaContentRatingAustralia: Field<MediaContentRatingAustralia>,
+        mediaContentRatingCanada: Field<MediaContentRatingCanada>,
+        mediaContentRatingFrance: Field<MediaContentRatingFrance>,
+        mediaContentRatingGermany: Field<MediaContentRatingGermany>,
+        mediaContentRatingIreland: Field<MediaContentRatingIreland>,
+        mediaContentRatingJapan: Field<MediaContentRatingJapan>,
+        mediaContentRatingNewZealand: Field<MediaContentRatingNewZealand>,
+        mediaContentRatingUnitedKingdom: Field<MediaContentRatingUnitedKingdom>,
+        mediaContentRatingUnitedStates: Field<MediaContentRatingUnitedStates>,
+        messagesBlocked: Field<Bool>,
+        networkUsageRules: Field<[IosNetworkUsageRule]>,
+        notificationsBlockSettingsModification: Field<Bool>,
+        passcodeBlockFingerprintModification: Field<Bool>,
+        passcodeBlockFingerprintUnlock: Field<Bool>,
+        passcodeBlockModification: Field<Bool>,
+        passcodeBlockSimple: Field<Bool>,
+        passcodeExpirationDays: Field<Int32>,
+        passcodeMinimumCharacterSetCount: Field<Int32>,
+        passcodeMinimumLength: Field<Int32>,
+        passcodeMinutesOfInactivityBeforeLock: Field<Int32>,
+        passcodeMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passcodePreviousPasscodeBlockCount: Field<Int32>,
+        passcodeRequired: Field<Bool>,
+        passcodeRequiredType: Field<RequiredPasswordType>,
+        passcodeSignInFailureCountBeforeWipe: Field<Int32>,
+        podcastsBlocked: Field<Bool>,
+        safariBlockAutofill: Field<Bool>,
+        safariBlocked: Field<Bool>,
+        safariBlockJavaScript: Field<Bool>,
+        safariBlockPopups: Field<Bool>,
+        safariCookieSettings: Field<WebBrowserCookieSettings>,
+        safariManagedDomains: Field<[String]>,
+        safariPasswordAutoFillDomains: Field<[String]>,
+        safariRequireFraudWarning: Field<Bool>,
+        screenCaptureBlocked: Field<Bool>,
+        siriBlocked: Field<Bool>,
+        siriBlockedWhenLocked: Field<Bool>,
+        siriBlockUserGeneratedContent: Field<Bool>,
+        siriRequireProfanityFilter: Field<Bool>,
+        spotlightBlockInternetResults: Field<Bool>,
+        voiceDialingBlocked: Field<Bool>,
+        wallpaperBlockModification: Field<Bool>,
+        wiFiConnectOnlyToConfiguredNetworks: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: IosGeneralDeviceConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            accountBlockModification: Field("accountBlockModification"),
+            activationLockAllowWhenSupervised: Field("activationLockAllowWhenSupervised"),
+            airDropBlocked: Field("airDropBlocked"),
+            airDropForceUnmanagedDropTarget: Field("airDropForceUnmanagedDropTarget"),
+            airPlayForcePairingPasswordForOutgoingRequests: Field("airPlayForcePairingPasswordForOutgoingRequests"),
+            appleNewsBlocked: Field("appleNewsBlocked"),
+            appleWatchBlockPairing: Field("appleWatchBlockPairing"),
+            appleWatchForceWristDetection: Field("appleWatchForceWristDetection"),
+            appsSingleAppModeList: Field("appsSingleAppModeList"),
+            appStoreBlockAutomaticDownloads: Field("appStoreBlockAutomaticDownloads"),
+            appStoreBlocked: Field("appStoreBlocked"),
+            appStoreBlockInAppPurchases: Field("appStoreBlockInAppPurchases"),
+            appStoreBlockUIAppInstallation: Field("appStoreBlockUIAppInstallation"),
+            appStoreRequirePassword: Field("appStoreRequirePassword"),
+            appsVisibilityList: Field("appsVisibilityList"),
+            appsVisibilityListType: Field("appsVisibilityListType"),
+            bluetoothBlockModification: Field("bluetoothBlockModification"),
+            cameraBlocked: Field("cameraBlocked"),
+            cellularBlockDataRoaming: Field("cellularBlockDataRoaming"),
+            cellularBlockGlobalBackgroundFetchWhileRoaming: Field("cellularBlockGlobalBackgroundFetchWhileRoaming"),
+            cellularBlockPerAppDataModification: Field("cellularBlockPerAppDataModification"),
+            cellularBlockPersonalHotspot: Field("cellularBlockPersonalHotspot"),
+            cellularBlockVoiceRoaming: Field("cellularBlockVoiceRoaming"),
+            certificatesBlockUntrustedTlsCertificates: Field("certificatesBlockUntrustedTlsCertificates"),
+            classroomAppBlockRemoteScreenObservation: Field("classroomAppBlockRemoteScreenObservation"),
+            classroomAppForceUnpromptedScreenObservation: Field("classroomAppForceUnpromptedScreenObservation"),
+            compliantAppListType: Field("compliantAppListType"),
+            compliantAppsList: Field("compliantAppsList"),
+            configurationProfileBlockChanges: Field("configurationProfileBlockChanges"),
+            definitionLookupBlocked: Field("definitionLookupBlocked"),
+            deviceBlockEnableRestrictions: Field("deviceBlockEnableRestrictions"),
+            deviceBlockEraseContentAndSettings: Field("deviceBlockEraseContentAndSettings"),
+            deviceBlockNameModification: Field("deviceBlockNameModification"),
+            diagnosticDataBlockSubmission: Field("diagnosticDataBlockSubmission"),
+            diagnosticDataBlockSubmissionModification: Field("diagnosticDataBlockSubmissionModification"),
+            documentsBlockManagedDocumentsInUnmanagedApps: Field("documentsBlockManagedDocumentsInUnmanagedApps"),
+            documentsBlockUnmanagedDocumentsInManagedApps: Field("documentsBlockUnmanagedDocumentsInManagedApps"),
+            emailInDomainSuffixes: Field("emailInDomainSuffixes"),
+            enterpriseAppBlockTrust: Field("enterpriseAppBlockTrust"),
+            enterpriseAppBlockTrustModification: Field("enterpriseAppBlockTrustModification"),
+            faceTimeBlocked: Field("faceTimeBlocked"),
+            findMyFriendsBlocked: Field("findMyFriendsBlocked"),
+            gameCenterBlocked: Field("gameCenterBlocked"),
+            gamingBlockGameCenterFriends: Field("gamingBlockGameCenterFriends"),
+            gamingBlockMultiplayer: Field("gamingBlockMultiplayer"),
+            hostPairingBlocked: Field("hostPairingBlocked"),
+            iBooksStoreBlocked: Field("iBooksStoreBlocked"),
+            iBooksStoreBlockErotica: Field("iBooksStoreBlockErotica"),
+            iCloudBlockActivityContinuation: Field("iCloudBlockActivityContinuation"),
+            iCloudBlockBackup: Field("iCloudBlockBackup"),
+            iCloudBlockDocumentSync: Field("iCloudBlockDocumentSync"),
+            iCloudBlockManagedAppsSync: Field("iCloudBlockManagedAppsSync"),
+            iCloudBlockPhotoLibrary: Field("iCloudBlockPhotoLibrary"),
+            iCloudBlockPhotoStreamSync: Field("iCloudBlockPhotoStreamSync"),
+            iCloudBlockSharedPhotoStream: Field("iCloudBlockSharedPhotoStream"),
+            iCloudRequireEncryptedBackup: Field("iCloudRequireEncryptedBackup"),
+            iTunesBlockExplicitContent: Field("iTunesBlockExplicitContent"),
+            iTunesBlockMusicService: Field("iTunesBlockMusicService"),
+            iTunesBlockRadio: Field("iTunesBlockRadio"),
+            keyboardBlockAutoCorrect: Field("keyboardBlockAutoCorrect"),
+            keyboardBlockDictation: Field("keyboardBlockDictation"),
+            keyboardBlockPredictive: Field("keyboardBlockPredictive"),
+            keyboardBlockShortcuts: Field("keyboardBlockShortcuts"),
+            keyboardBlockSpellCheck: Field("keyboardBlockSpellCheck"),
+            kioskModeAllowAssistiveSpeak: Field("kioskModeAllowAssistiveSpeak"),
+            kioskModeAllowAssistiveTouchSettings: Field("kioskModeAllowAssistiveTouchSettings"),
+            kioskModeAllowAutoLock: Field("kioskModeAllowAutoLock"),
+            kioskModeAllowColorInversionSettings: Field("kioskModeAllowColorInversionSettings"),
+            kioskModeAllowRingerSwitch: Field("kioskModeAllowRingerSwitch"),
+            kioskModeAllowScreenRotation: Field("kioskModeAllowScreenRotation"),
+            kioskModeAllowSleepButton: Field("kioskModeAllowSleepButton"),
+            kioskModeAllowTouchscreen: Field("kioskModeAllowTouchscreen"),
+            kioskModeAllowVoiceOverSettings: Field("kioskModeAllowVoiceOverSettings"),
+            kioskModeAllowVolumeButtons: Field("kioskModeAllowVolumeButtons"),
+            kioskModeAllowZoomSettings: Field("kioskModeAllowZoomSettings"),
+            kioskModeAppStoreUrl: Field("kioskModeAppStoreUrl"),
+            kioskModeBuiltInAppId: Field("kioskModeBuiltInAppId"),
+            kioskModeManagedAppId: Field("kioskModeManagedAppId"),
+            kioskModeRequireAssistiveTouch: Field("kioskModeRequireAssistiveTouch"),
+            kioskModeRequireColorInversion: Field("kioskModeRequireColorInversion"),
+            kioskModeRequireMonoAudio: Field("kioskModeRequireMonoAudio"),
+            kioskModeRequireVoiceOver: Field("kioskModeRequireVoiceOver"),
+            kioskModeRequireZoom: Field("kioskModeRequireZoom"),
+            lockScreenBlockControlCenter: Field("lockScreenBlockControlCenter"),
+            lockScreenBlockNotificationView: Field("lockScreenBlockNotificationView"),
+            lockScreenBlockPassbook: Field("lockScreenBlockPassbook"),
+            lockScreenBlockTodayView: Field("lockScreenBlockTodayView"),
+            mediaContentRatingApps: Field("mediaContentRatingApps"),
+            mediaContentRatingAustralia: Field("mediaContentRatingAustralia"),
+            mediaContentRatingCanada: Field("mediaContentRatingCanada"),
+            mediaContentRatingFrance: Field("mediaContentRatingFrance"),
+            mediaContentRatingGermany: Field("mediaContentRatingGermany"),
+            mediaContentRatingIreland: Field("mediaContentRatingIreland"),
+            mediaContentRatingJapan: Field("mediaContentRatingJapan"),
+            mediaContentRatingNewZealand: Field("mediaContentRatingNewZealand"),
+            mediaContentRatingUnitedKingdom: Field("mediaContentRatingUnitedKingdom"),
+            mediaContentRatingUnitedStates: Field("mediaContentRatingUnitedStates"),
+            messagesBlocked: Field("messagesBlocked"),
+            networkUsageRules: Field("networkUsageRules"),
+            notificationsBlockSettingsModification: Field("notificationsBlockSettingsModification"),
+            passcodeBlockFingerprintModification: Field("passcodeBlockFingerprintModification"),
+            passcodeBlockFingerprintUnlock: Field("passcodeBlockFingerprintUnlock"),
+            passcodeBlockModification: Field("passcodeBlockModification"),
+            passcodeBlockSimple: Field("passcodeBlockSimple"),
+            passcodeExpirationDays: Field("passcodeExpirationDays"),
+            passcodeMinimumCharacterSetCount: Field("passcodeMinimumCharacterSetCount"),
+            passcodeMinimumLength: Field("passcodeMinimumLength"),
+            passcodeMinutesOfInactivityBeforeLock: Field("passcodeMinutesOfInactivityBeforeLock"),
+            passcodeMinutesOfInactivityBeforeScreenTimeout: Field("passcodeMinutesOfInactivityBeforeScreenTimeout"),
+            passcodePreviousPasscodeBlockCount: Field("passcodePreviousPasscodeBlockCount"),
+            passcodeRequired: Field("passcodeRequired"),
+            passcodeRequiredType: Field("passcodeRequiredType"),
+            passcodeSignInFailureCountBeforeWipe: Field("passcodeSignInFailureCountBeforeWipe"),
+            podcastsBlocked: Field("podcastsBlocked"),
+            safariBlockAutofill: Field("safariBlockAutofill"),
+            safariBlocked: Field("safariBlocked"),
+            safariBlockJavaScript: Field("safariBlockJavaScript"),
+            safariBlockPopups: Field("safariBlockPopups"),
+            safariCookieSettings: Field("safariCookieSettings"),
+            safariManagedDomains: Field("safariManagedDomains"),
+            safariPasswordAutoFillDomains: Field("safariPasswordAutoFillDomains"),
+            safariRequireFraudWarning: Field("safariRequireFraudWarning"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            siriBlocked: Field("siriBlocked"),
+            siriBlockedWhenLocked: Field("siriBlockedWhenLocked"),
+            siriBlockUserGeneratedContent: Field("siriBlockUserGeneratedContent"),
+            siriRequireProfanityFilter: Field("siriRequireProfanityFilter"),
+            spotlightBlockInternetResults: Field("spotlightBlockInternetResults"),
+            voiceDialingBlocked: Field("voiceDialingBlocked"),
+            wallpaperBlockModification: Field("wallpaperBlockModification"),
+            wiFiConnectOnlyToConfiguredNetworks: Field("wiFiConnectOnlyToConfiguredNetworks")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let accountBlockModification: Field<Bool>
-    public let activationLockAllowWhenSupervised: Field<Bool>
-    public let airDropBlocked: Field<Bool>
-    public let airDropForceUnmanagedDropTarget: Field<Bool>
-    public let airPlayForcePairingPasswordForOutgoingRequests: Field<Bool>
-    public let appleNewsBlocked: Field<Bool>
-    public let appleWatchBlockPairing: Field<Bool>
-    public let appleWatchForceWristDetection: Field<Bool>
-    public let appsSingleAppModeList: Field<[AppListItem]>
-    public let appStoreBlockAutomaticDownloads: Field<Bool>
-    public let appStoreBlocked: Field<Bool>
-    public let appStoreBlockInAppPurchases: Field<Bool>
-    public let appStoreBlockUIAppInstallation: Field<Bool>
-    public let appStoreRequirePassword: Field<Bool>
-    public let appsVisibilityList: Field<[AppListItem]>
-    public let appsVisibilityListType: Field<AppListType>
-    public let bluetoothBlockModification: Field<Bool>
-    public let cameraBlocked: Field<Bool>
-    public let cellularBlockDataRoaming: Field<Bool>
-    public let cellularBlockGlobalBackgroundFetchWhileRoaming: Field<Bool>
-    public let cellularBlockPerAppDataModification: Field<Bool>
-    public let cellularBlockPersonalHotspot: Field<Bool>
-    public let cellularBlockVoiceRoaming: Field<Bool>
-    public let certificatesBlockUntrustedTlsCertificates: Field<Bool>
-    public let classroomAppBlockRemoteScreenObservation: Field<Bool>
-    public let classroomAppForceUnpromptedScreenObservation: Field<Bool>
-    public let compliantAppListType: Field<AppListType>
-    public let compliantAppsList: Field<[AppListItem]>
-    public let configurationProfileBlockChanges: Field<Bool>
-    public let definitionLookupBlocked: Field<Bool>
-    public let deviceBlockEnableRestrictions: Field<Bool>
-    public let deviceBlockEraseContentAndSettings: Field<Bool>
-    public let deviceBlockNameModification: Field<Bool>
-    public let diagnosticDataBlockSubmission: Field<Bool>
-    public let diagnosticDataBlockSubmissionModification: Field<Bool>
-    public let documentsBlockManagedDocumentsInUnmanagedApps: Field<Bool>
-    public let documentsBlockUnmanagedDocumentsInManagedApps: Field<Bool>
-    public let emailInDomainSuffixes: Field<[String]>
-    public let enterpriseAppBlockTrust: Field<Bool>
-    public let enterpriseAppBlockTrustModification: Field<Bool>
-    public let faceTimeBlocked: Field<Bool>
-    public let findMyFriendsBlocked: Field<Bool>
-    public let gameCenterBlocked: Field<Bool>
-    public let gamingBlockGameCenterFriends: Field<Bool>
-    public let gamingBlockMultiplayer: Field<Bool>
-    public let hostPairingBlocked: Field<Bool>
-    public let iBooksStoreBlocked: Field<Bool>
-    public let iBooksStoreBlockErotica: Field<Bool>
-    public let iCloudBlockActivityContinuation: Field<Bool>
-    public let iCloudBlockBackup: Field<Bool>
-    public let iCloudBlockDocumentSync: Field<Bool>
-    public let iCloudBlockManagedAppsSync: Field<Bool>
-    public let iCloudBlockPhotoLibrary: Field<Bool>
-    public let iCloudBlockPhotoStreamSync: Field<Bool>
-    public let iCloudBlockSharedPhotoStream: Field<Bool>
-    public let iCloudRequireEncryptedBackup: Field<Bool>
-    public let iTunesBlockExplicitContent: Field<Bool>
-    public let iTunesBlockMusicService: Field<Bool>
-    public let iTunesBlockRadio: Field<Bool>
-    public let keyboardBlockAutoCorrect: Field<Bool>
-    public let keyboardBlockDictation: Field<Bool>
-    public let keyboardBlockPredictive: Field<Bool>
-    public let keyboardBlockShortcuts: Field<Bool>
-    public let keyboardBlockSpellCheck: Field<Bool>
-    public let kioskModeAllowAssistiveSpeak: Field<Bool>
-    public let kioskModeAllowAssistiveTouchSettings: Field<Bool>
-    public let kioskModeAllowAutoLock: Field<Bool>
-    public let kioskModeAllowColorInversionSettings: Field<Bool>
-    public let kioskModeAllowRingerSwitch: Field<Bool>
-    public let kioskModeAllowScreenRotation: Field<Bool>
-    public let kioskModeAllowSleepButton: Field<Bool>
-    public let kioskModeAllowTouchscreen: Field<Bool>
-    public let kioskModeAllowVoiceOverSettings: Field<Bool>
-    public let kioskModeAllowVolumeButtons: Field<Bool>
-    public let kioskModeAllowZoomSettings: Field<Bool>
-    public let kioskModeAppStoreUrl: Field<String>
-    public let kioskModeBuiltInAppId: Field<String>
-    public let kioskModeManagedAppId: Field<String>
-    public let kioskModeRequireAssistiveTouch: Field<Bool>
-    public let kioskModeRequireColorInversion: Field<Bool>
-    public let kioskModeRequireMonoAudio: Field<Bool>
-    public let kioskModeRequireVoiceOver: Field<Bool>
-    public let kioskModeRequireZoom: Field<Bool>
-    public let lockScreenBlockControlCenter: Field<Bool>
-    public let lockScreenBlockNotificationView: Field<Bool>
-    public let lockScreenBlockPassbook: Field<Bool>
-    public let lockScreenBlockTodayView: Field<Bool>
-    public let mediaContentRatingApps: Field<RatingAppsType>
-    public let mediaContentRatingAustralia: Field<MediaContentRatingAustralia>
-    public let mediaContentRatingCanada: Field<MediaContentRatingCanada>
-    public let mediaContentRatingFrance: Field<MediaContentRatingFrance>
-    public let mediaContentRatingGermany: Field<MediaContentRatingGermany>
-    public let mediaContentRatingIreland: Field<MediaContentRatingIreland>
-    public let mediaContentRatingJapan: Field<MediaContentRatingJapan>
-    public let mediaContentRatingNewZealand: Field<MediaContentRatingNewZealand>
-    public let mediaContentRatingUnitedKingdom: Field<MediaContentRatingUnitedKingdom>
-    public let mediaContentRatingUnitedStates: Field<MediaContentRatingUnitedStates>
-    public let messagesBlocked: Field<Bool>
-    public let networkUsageRules: Field<[IosNetworkUsageRule]>
-    public let notificationsBlockSettingsModification: Field<Bool>
-    public let passcodeBlockFingerprintModification: Field<Bool>
-    public let passcodeBlockFingerprintUnlock: Field<Bool>
-    public let passcodeBlockModification: Field<Bool>
-    public let passcodeBlockSimple: Field<Bool>
-    public let passcodeExpirationDays: Field<Int32>
-    public let passcodeMinimumCharacterSetCount: Field<Int32>
-    public let passcodeMinimumLength: Field<Int32>
-    public let passcodeMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passcodeMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passcodePreviousPasscodeBlockCount: Field<Int32>
-    public let passcodeRequired: Field<Bool>
-    public let passcodeRequiredType: Field<RequiredPasswordType>
-    public let passcodeSignInFailureCountBeforeWipe: Field<Int32>
-    public let podcastsBlocked: Field<Bool>
-    public let safariBlockAutofill: Field<Bool>
-    public let safariBlocked: Field<Bool>
-    public let safariBlockJavaScript: Field<Bool>
-    public let safariBlockPopups: Field<Bool>
-    public let safariCookieSettings: Field<WebBrowserCookieSettings>
-    public let safariManagedDomains: Field<[String]>
-    public let safariPasswordAutoFillDomains: Field<[String]>
-    public let safariRequireFraudWarning: Field<Bool>
-    public let screenCaptureBlocked: Field<Bool>
-    public let siriBlocked: Field<Bool>
-    public let siriBlockedWhenLocked: Field<Bool>
-    public let siriBlockUserGeneratedContent: Field<Bool>
-    public let siriRequireProfanityFilter: Field<Bool>
-    public let spotlightBlockInternetResults: Field<Bool>
-    public let voiceDialingBlocked: Field<Bool>
-    public let wallpaperBlockModification: Field<Bool>
-    public let wiFiConnectOnlyToConfiguredNetworks: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.accountBlockModification = Field("accountBlockModification")
-        self.activationLockAllowWhenSupervised = Field("activationLockAllowWhenSupervised")
-        self.airDropBlocked = Field("airDropBlocked")
-        self.airDropForceUnmanagedDropTarget = Field("airDropForceUnmanagedDropTarget")
-        self.airPlayForcePairingPasswordForOutgoingRequests = Field("airPlayForcePairingPasswordForOutgoingRequests")
-        self.appleNewsBlocked = Field("appleNewsBlocked")
-        self.appleWatchBlockPairing = Field("appleWatchBlockPairing")
-        self.appleWatchForceWristDetection = Field("appleWatchForceWristDetection")
-        self.appsSingleAppModeList = Field("appsSingleAppModeList")
-        self.appStoreBlockAutomaticDownloads = Field("appStoreBlockAutomaticDownloads")
-        self.appStoreBlocked = Field("appStoreBlocked")
-        self.appStoreBlockInAppPurchases = Field("appStoreBlockInAppPurchases")
-        self.appStoreBlockUIAppInstallation = Field("appStoreBlockUIAppInstallation")
-        self.appStoreRequirePassword = Field("appStoreRequirePassword")
-        self.appsVisibilityList = Field("appsVisibilityList")
-        self.appsVisibilityListType = Field("appsVisibilityListType")
-        self.bluetoothBlockModification = Field("bluetoothBlockModification")
-        self.cameraBlocked = Field("cameraBlocked")
-        self.cellularBlockDataRoaming = Field("cellularBlockDataRoaming")
-        self.cellularBlockGlobalBackgroundFetchWhileRoaming = Field("cellularBlockGlobalBackgroundFetchWhileRoaming")
-        self.cellularBlockPerAppDataModification = Field("cellularBlockPerAppDataModification")
-        self.cellularBlockPersonalHotspot = Field("cellularBlockPersonalHotspot")
-        self.cellularBlockVoiceRoaming = Field("cellularBlockVoiceRoaming")
-        self.certificatesBlockUntrustedTlsCertificates = Field("certificatesBlockUntrustedTlsCertificates")
-        self.classroomAppBlockRemoteScreenObservation = Field("classroomAppBlockRemoteScreenObservation")
-        self.classroomAppForceUnpromptedScreenObservation = Field("classroomAppForceUnpromptedScreenObservation")
-        self.compliantAppListType = Field("compliantAppListType")
-        self.compliantAppsList = Field("compliantAppsList")
-        self.configurationProfileBlockChanges = Field("configurationProfileBlockChanges")
-        self.definitionLookupBlocked = Field("definitionLookupBlocked")
-        self.deviceBlockEnableRestrictions = Field("deviceBlockEnableRestrictions")
-        self.deviceBlockEraseContentAndSettings = Field("deviceBlockEraseContentAndSettings")
-        self.deviceBlockNameModification = Field("deviceBlockNameModification")
-        self.diagnosticDataBlockSubmission = Field("diagnosticDataBlockSubmission")
-        self.diagnosticDataBlockSubmissionModification = Field("diagnosticDataBlockSubmissionModification")
-        self.documentsBlockManagedDocumentsInUnmanagedApps = Field("documentsBlockManagedDocumentsInUnmanagedApps")
-        self.documentsBlockUnmanagedDocumentsInManagedApps = Field("documentsBlockUnmanagedDocumentsInManagedApps")
-        self.emailInDomainSuffixes = Field("emailInDomainSuffixes")
-        self.enterpriseAppBlockTrust = Field("enterpriseAppBlockTrust")
-        self.enterpriseAppBlockTrustModification = Field("enterpriseAppBlockTrustModification")
-        self.faceTimeBlocked = Field("faceTimeBlocked")
-        self.findMyFriendsBlocked = Field("findMyFriendsBlocked")
-        self.gameCenterBlocked = Field("gameCenterBlocked")
-        self.gamingBlockGameCenterFriends = Field("gamingBlockGameCenterFriends")
-        self.gamingBlockMultiplayer = Field("gamingBlockMultiplayer")
-        self.hostPairingBlocked = Field("hostPairingBlocked")
-        self.iBooksStoreBlocked = Field("iBooksStoreBlocked")
-        self.iBooksStoreBlockErotica = Field("iBooksStoreBlockErotica")
-        self.iCloudBlockActivityContinuation = Field("iCloudBlockActivityContinuation")
-        self.iCloudBlockBackup = Field("iCloudBlockBackup")
-        self.iCloudBlockDocumentSync = Field("iCloudBlockDocumentSync")
-        self.iCloudBlockManagedAppsSync = Field("iCloudBlockManagedAppsSync")
-        self.iCloudBlockPhotoLibrary = Field("iCloudBlockPhotoLibrary")
-        self.iCloudBlockPhotoStreamSync = Field("iCloudBlockPhotoStreamSync")
-        self.iCloudBlockSharedPhotoStream = Field("iCloudBlockSharedPhotoStream")
-        self.iCloudRequireEncryptedBackup = Field("iCloudRequireEncryptedBackup")
-        self.iTunesBlockExplicitContent = Field("iTunesBlockExplicitContent")
-        self.iTunesBlockMusicService = Field("iTunesBlockMusicService")
-        self.iTunesBlockRadio = Field("iTunesBlockRadio")
-        self.keyboardBlockAutoCorrect = Field("keyboardBlockAutoCorrect")
-        self.keyboardBlockDictation = Field("keyboardBlockDictation")
-        self.keyboardBlockPredictive = Field("keyboardBlockPredictive")
-        self.keyboardBlockShortcuts = Field("keyboardBlockShortcuts")
-        self.keyboardBlockSpellCheck = Field("keyboardBlockSpellCheck")
-        self.kioskModeAllowAssistiveSpeak = Field("kioskModeAllowAssistiveSpeak")
-        self.kioskModeAllowAssistiveTouchSettings = Field("kioskModeAllowAssistiveTouchSettings")
-        self.kioskModeAllowAutoLock = Field("kioskModeAllowAutoLock")
-        self.kioskModeAllowColorInversionSettings = Field("kioskModeAllowColorInversionSettings")
-        self.kioskModeAllowRingerSwitch = Field("kioskModeAllowRingerSwitch")
-        self.kioskModeAllowScreenRotation = Field("kioskModeAllowScreenRotation")
-        self.kioskModeAllowSleepButton = Field("kioskModeAllowSleepButton")
-        self.kioskModeAllowTouchscreen = Field("kioskModeAllowTouchscreen")
-        self.kioskModeAllowVoiceOverSettings = Field("kioskModeAllowVoiceOverSettings")
-        self.kioskModeAllowVolumeButtons = Field("kioskModeAllowVolumeButtons")
-        self.kioskModeAllowZoomSettings = Field("kioskModeAllowZoomSettings")
-        self.kioskModeAppStoreUrl = Field("kioskModeAppStoreUrl")
-        self.kioskModeBuiltInAppId = Field("kioskModeBuiltInAppId")
-        self.kioskModeManagedAppId = Field("kioskModeManagedAppId")
-        self.kioskModeRequireAssistiveTouch = Field("kioskModeRequireAssistiveTouch")
-        self.kioskModeRequireColorInversion = Field("kioskModeRequireColorInversion")
-        self.kioskModeRequireMonoAudio = Field("kioskModeRequireMonoAudio")
-        self.kioskModeRequireVoiceOver = Field("kioskModeRequireVoiceOver")
-        self.kioskModeRequireZoom = Field("kioskModeRequireZoom")
-        self.lockScreenBlockControlCenter = Field("lockScreenBlockControlCenter")
-        self.lockScreenBlockNotificationView = Field("lockScreenBlockNotificationView")
-        self.lockScreenBlockPassbook = Field("lockScreenBlockPassbook")
-        self.lockScreenBlockTodayView = Field("lockScreenBlockTodayView")
-        self.mediaContentRatingApps = Field("mediaContentRatingApps")
-        self.mediaContentRatingAustralia = Field("mediaContentRatingAustralia")
-        self.mediaContentRatingCanada = Field("mediaContentRatingCanada")
-        self.mediaContentRatingFrance = Field("mediaContentRatingFrance")
-        self.mediaContentRatingGermany = Field("mediaContentRatingGermany")
-        self.mediaContentRatingIreland = Field("mediaContentRatingIreland")
-        self.mediaContentRatingJapan = Field("mediaContentRatingJapan")
-        self.mediaContentRatingNewZealand = Field("mediaContentRatingNewZealand")
-        self.mediaContentRatingUnitedKingdom = Field("mediaContentRatingUnitedKingdom")
-        self.mediaContentRatingUnitedStates = Field("mediaContentRatingUnitedStates")
-        self.messagesBlocked = Field("messagesBlocked")
-        self.networkUsageRules = Field("networkUsageRules")
-        self.notificationsBlockSettingsModification = Field("notificationsBlockSettingsModification")
-        self.passcodeBlockFingerprintModification = Field("passcodeBlockFingerprintModification")
-        self.passcodeBlockFingerprintUnlock = Field("passcodeBlockFingerprintUnlock")
-        self.passcodeBlockModification = Field("passcodeBlockModification")
-        self.passcodeBlockSimple = Field("passcodeBlockSimple")
-        self.passcodeExpirationDays = Field("passcodeExpirationDays")
-        self.passcodeMinimumCharacterSetCount = Field("passcodeMinimumCharacterSetCount")
-        self.passcodeMinimumLength = Field("passcodeMinimumLength")
-        self.passcodeMinutesOfInactivityBeforeLock = Field("passcodeMinutesOfInactivityBeforeLock")
-        self.passcodeMinutesOfInactivityBeforeScreenTimeout = Field("passcodeMinutesOfInactivityBeforeScreenTimeout")
-        self.passcodePreviousPasscodeBlockCount = Field("passcodePreviousPasscodeBlockCount")
-        self.passcodeRequired = Field("passcodeRequired")
-        self.passcodeRequiredType = Field("passcodeRequiredType")
-        self.passcodeSignInFailureCountBeforeWipe = Field("passcodeSignInFailureCountBeforeWipe")
-        self.podcastsBlocked = Field("podcastsBlocked")
-        self.safariBlockAutofill = Field("safariBlockAutofill")
-        self.safariBlocked = Field("safariBlocked")
-        self.safariBlockJavaScript = Field("safariBlockJavaScript")
-        self.safariBlockPopups = Field("safariBlockPopups")
-        self.safariCookieSettings = Field("safariCookieSettings")
-        self.safariManagedDomains = Field("safariManagedDomains")
-        self.safariPasswordAutoFillDomains = Field("safariPasswordAutoFillDomains")
-        self.safariRequireFraudWarning = Field("safariRequireFraudWarning")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.siriBlocked = Field("siriBlocked")
-        self.siriBlockedWhenLocked = Field("siriBlockedWhenLocked")
-        self.siriBlockUserGeneratedContent = Field("siriBlockUserGeneratedContent")
-        self.siriRequireProfanityFilter = Field("siriRequireProfanityFilter")
-        self.spotlightBlockInternetResults = Field("spotlightBlockInternetResults")
-        self.voiceDialingBlocked = Field("voiceDialingBlocked")
-        self.wallpaperBlockModification = Field("wallpaperBlockModification")
-        self.wiFiConnectOnlyToConfiguredNetworks = Field("wiFiConnectOnlyToConfiguredNetworks")
-    }
 }
 
 /// Requests for one `IosGeneralDeviceConfiguration`: `request()` reads, updates or deletes it.
@@ -1286,20 +1236,14 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias IosHomeScreenApp = Model<IosHomeScreenAppFields>
 
 /// The properties of a `IosHomeScreenApp`, inherited ones included.
-public struct IosHomeScreenAppFields: FieldSet {
+public enum IosHomeScreenAppFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, bundleID: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenApp",
         base: IosHomeScreenItem.self,
-        fields: IosHomeScreenAppFields()
+        fields: (displayName: Field("displayName"), bundleID: Field("bundleID")) as Table
     )
-
-    public let displayName: Field<String>
-    public let bundleID: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.bundleID = Field("bundleID")
-    }
 }
 
 /// Its properties are listed in `IosHomeScreenFolderFields`; read and write them as `value.name`.
@@ -1309,20 +1253,14 @@ public struct IosHomeScreenAppFields: FieldSet {
 public typealias IosHomeScreenFolder = Model<IosHomeScreenFolderFields>
 
 /// The properties of a `IosHomeScreenFolder`, inherited ones included.
-public struct IosHomeScreenFolderFields: FieldSet {
+public enum IosHomeScreenFolderFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, pages: Field<[IosHomeScreenFolderPage]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenFolder",
         base: IosHomeScreenItem.self,
-        fields: IosHomeScreenFolderFields()
+        fields: (displayName: Field("displayName"), pages: Field("pages")) as Table
     )
-
-    public let displayName: Field<String>
-    public let pages: Field<[IosHomeScreenFolderPage]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.pages = Field("pages")
-    }
 }
 
 /// Its properties are listed in `IosHomeScreenFolderPageFields`; read and write them as `value.name`.
@@ -1332,19 +1270,13 @@ public struct IosHomeScreenFolderFields: FieldSet {
 public typealias IosHomeScreenFolderPage = Model<IosHomeScreenFolderPageFields>
 
 /// The properties of a `IosHomeScreenFolderPage`, inherited ones included.
-public struct IosHomeScreenFolderPageFields: FieldSet {
+public enum IosHomeScreenFolderPageFields: FieldSet {
+    public typealias Table = (apps: Field<[IosHomeScreenApp]>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosHomeScreenFolderPage",
-        fields: IosHomeScreenFolderPageFields()
+        fields: (apps: Field("apps"), displayName: Field("displayName")) as Table
     )
-
-    public let apps: Field<[IosHomeScreenApp]>
-    public let displayName: Field<String>
-
-    private init() {
-        self.apps = Field("apps")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Its properties are listed in `IosHomeScreenItemFields`; read and write them as `value.name`.
@@ -1377,15 +1309,13 @@ public struct IosHomeScreenItemFields: FieldSet {
 public typealias IosHomeScreenPage = Model<IosHomeScreenPageFields>
 
 /// The properties of a `IosHomeScreenPage`, inherited ones included.
-public struct IosHomeScreenPageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iosHomeScreenPage", fields: IosHomeScreenPageFields())
-    public let displayName: Field<String>
-    public let icons: Field<[IosHomeScreenItem]>
+public enum IosHomeScreenPageFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, icons: Field<[IosHomeScreenItem]>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.icons = Field("icons")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosHomeScreenPage",
+        fields: (displayName: Field("displayName"), icons: Field("icons")) as Table
+    )
 }
 
 /// Its properties are listed in `IosLobAppFields`; read and write them as `value.name`.
@@ -1395,85 +1325,71 @@ public struct IosHomeScreenPageFields: FieldSet {
 public typealias IosLobApp = Model<IosLobAppFields>
 
 /// The properties of a `IosLobApp`, inherited ones included.
-public struct IosLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum IosLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        applicableDeviceType: Field<IosDeviceType>,
+        buildNumber: Field<String>,
+        bundleId: Field<String>,
+        expirationDateTime: Field<Date>,
+        minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>,
+        versionNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosLobApp",
         base: MobileLobApp.self,
-        fields: IosLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            applicableDeviceType: Field("applicableDeviceType"),
+            buildNumber: Field("buildNumber"),
+            bundleId: Field("bundleId"),
+            expirationDateTime: Field("expirationDateTime"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            versionNumber: Field("versionNumber")
+        ) as Table
     )
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let applicableDeviceType: Field<IosDeviceType>
-    public let buildNumber: Field<String>
-    public let bundleId: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
-    public let versionNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.applicableDeviceType = Field("applicableDeviceType")
-        self.buildNumber = Field("buildNumber")
-        self.bundleId = Field("bundleId")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.versionNumber = Field("versionNumber")
-    }
 }
 
 /// Its properties are listed in `IosLobAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -1483,22 +1399,22 @@ public struct IosLobAppFields: FieldSet {
 public typealias IosLobAppAssignmentSettings = Model<IosLobAppAssignmentSettingsFields>
 
 /// The properties of a `IosLobAppAssignmentSettings`, inherited ones included.
-public struct IosLobAppAssignmentSettingsFields: FieldSet {
+public enum IosLobAppAssignmentSettingsFields: FieldSet {
+    public typealias Table = (
+        isRemovable: Field<Bool>,
+        uninstallOnDeviceRemoval: Field<Bool>,
+        vpnConfigurationId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosLobAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: IosLobAppAssignmentSettingsFields()
+        fields: (
+            isRemovable: Field("isRemovable"),
+            uninstallOnDeviceRemoval: Field("uninstallOnDeviceRemoval"),
+            vpnConfigurationId: Field("vpnConfigurationId")
+        ) as Table
     )
-
-    public let isRemovable: Field<Bool>
-    public let uninstallOnDeviceRemoval: Field<Bool>
-    public let vpnConfigurationId: Field<String>
-
-    private init() {
-        self.isRemovable = Field("isRemovable")
-        self.uninstallOnDeviceRemoval = Field("uninstallOnDeviceRemoval")
-        self.vpnConfigurationId = Field("vpnConfigurationId")
-    }
 }
 
 /// Its properties are listed in `IosLobAppProvisioningConfigurationAssignmentFields`; read and write them as
@@ -1511,20 +1427,14 @@ public typealias IosLobAppProvisioningConfigurationAssignment =
     Model<IosLobAppProvisioningConfigurationAssignmentFields>
 
 /// The properties of a `IosLobAppProvisioningConfigurationAssignment`, inherited ones included.
-public struct IosLobAppProvisioningConfigurationAssignmentFields: FieldSet {
+public enum IosLobAppProvisioningConfigurationAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosLobAppProvisioningConfigurationAssignment",
         base: Entity.self,
-        fields: IosLobAppProvisioningConfigurationAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `IosLobAppProvisioningConfigurationAssignment`: `request()` reads, updates or deletes it.
@@ -1608,107 +1518,102 @@ public struct IosLobAppRequestBuilder: ModelRequestBuilder {
 public typealias IosManagedAppProtection = Model<IosManagedAppProtectionFields>
 
 /// The properties of a `IosManagedAppProtection`, inherited ones included.
-public struct IosManagedAppProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `apps`, `deploymentSummary`.
+public enum IosManagedAppProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>,
+        allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>,
+        allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>,
+        allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>,
+        contactSyncBlocked: Field<Bool>,
+        dataBackupBlocked: Field<Bool>,
+        deviceComplianceRequired: Field<Bool>,
+        disableAppPinIfDevicePinIsSet: Field<Bool>,
+        fingerprintBlocked: Field<Bool>,
+        managedBrowser: Field<ManagedBrowserType>,
+        managedBrowserToOpenLinksRequired: Field<Bool>,
+        maximumPinRetries: Field<Int32>,
+        minimumPinLength: Field<Int32>,
+        minimumRequiredAppVersion: Field<String>,
+        minimumRequiredOsVersion: Field<String>,
+        minimumWarningAppVersion: Field<String>,
+        minimumWarningOsVersion: Field<String>,
+        organizationalCredentialsRequired: Field<Bool>,
+        periodBeforePinReset: Field<String>,
+        periodOfflineBeforeAccessCheck: Field<String>,
+        periodOfflineBeforeWipeIsEnforced: Field<String>,
+        periodOnlineBeforeAccessCheck: Field<String>,
+        pinCharacterSet: Field<ManagedAppPinCharacterSet>,
+        pinRequired: Field<Bool>,
+        printBlocked: Field<Bool>,
+        saveAsBlocked: Field<Bool>,
+        simplePinBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        appDataEncryptionType: Field<ManagedAppDataEncryptionType>,
+        customBrowserProtocol: Field<String>,
+        deployedAppCount: Field<Int32>,
+        faceIdBlocked: Field<Bool>,
+        minimumRequiredSdkVersion: Field<String>,
+        apps: Field<[ManagedMobileApp]>,
+        deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosManagedAppProtection",
         base: TargetedManagedAppProtection.self,
-        fields: IosManagedAppProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            allowedDataStorageLocations: Field("allowedDataStorageLocations"),
+            allowedInboundDataTransferSources: Field("allowedInboundDataTransferSources"),
+            allowedOutboundClipboardSharingLevel: Field("allowedOutboundClipboardSharingLevel"),
+            allowedOutboundDataTransferDestinations: Field("allowedOutboundDataTransferDestinations"),
+            contactSyncBlocked: Field("contactSyncBlocked"),
+            dataBackupBlocked: Field("dataBackupBlocked"),
+            deviceComplianceRequired: Field("deviceComplianceRequired"),
+            disableAppPinIfDevicePinIsSet: Field("disableAppPinIfDevicePinIsSet"),
+            fingerprintBlocked: Field("fingerprintBlocked"),
+            managedBrowser: Field("managedBrowser"),
+            managedBrowserToOpenLinksRequired: Field("managedBrowserToOpenLinksRequired"),
+            maximumPinRetries: Field("maximumPinRetries"),
+            minimumPinLength: Field("minimumPinLength"),
+            minimumRequiredAppVersion: Field("minimumRequiredAppVersion"),
+            minimumRequiredOsVersion: Field("minimumRequiredOsVersion"),
+            minimumWarningAppVersion: Field("minimumWarningAppVersion"),
+            minimumWarningOsVersion: Field("minimumWarningOsVersion"),
+            organizationalCredentialsRequired: Field("organizationalCredentialsRequired"),
+            periodBeforePinReset: Field("periodBeforePinReset"),
+            periodOfflineBeforeAccessCheck: Field("periodOfflineBeforeAccessCheck"),
+            periodOfflineBeforeWipeIsEnforced: Field("periodOfflineBeforeWipeIsEnforced"),
+            periodOnlineBeforeAccessCheck: Field("periodOnlineBeforeAccessCheck"),
+            pinCharacterSet: Field("pinCharacterSet"),
+            pinRequired: Field("pinRequired"),
+            printBlocked: Field("printBlocked"),
+            saveAsBlocked: Field("saveAsBlocked"),
+            simplePinBlocked: Field("simplePinBlocked"),
+            isAssigned: Field("isAssigned"),
+            assignments: Field("assignments"),
+            appDataEncryptionType: Field("appDataEncryptionType"),
+            customBrowserProtocol: Field("customBrowserProtocol"),
+            deployedAppCount: Field("deployedAppCount"),
+            faceIdBlocked: Field("faceIdBlocked"),
+            minimumRequiredSdkVersion: Field("minimumRequiredSdkVersion"),
+            apps: Field("apps"),
+            deploymentSummary: Field("deploymentSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    public let appDataEncryptionType: Field<ManagedAppDataEncryptionType>
-    public let customBrowserProtocol: Field<String>
-    public let deployedAppCount: Field<Int32>
-    public let faceIdBlocked: Field<Bool>
-    public let minimumRequiredSdkVersion: Field<String>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.assignments = Field("assignments")
-        self.appDataEncryptionType = Field("appDataEncryptionType")
-        self.customBrowserProtocol = Field("customBrowserProtocol")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.faceIdBlocked = Field("faceIdBlocked")
-        self.minimumRequiredSdkVersion = Field("minimumRequiredSdkVersion")
-        self.apps = Field("apps")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
 }
 
 /// Requests for one `IosManagedAppProtection`: `request()` reads, updates or deletes it.
@@ -1791,54 +1696,50 @@ public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 public typealias IosManagedAppRegistration = Model<IosManagedAppRegistrationFields>
 
 /// The properties of a `IosManagedAppRegistration`, inherited ones included.
-public struct IosManagedAppRegistrationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+public enum IosManagedAppRegistrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appIdentifier: Field<MobileAppIdentifier>,
+        applicationVersion: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceName: Field<String>,
+        deviceTag: Field<String>,
+        deviceType: Field<String>,
+        flaggedReasons: Field<[ManagedAppFlaggedReason]>,
+        lastSyncDateTime: Field<Date>,
+        managementSdkVersion: Field<String>,
+        platformVersion: Field<String>,
+        userId: Field<String>,
+        version: Field<String>,
+        appliedPolicies: Field<[ManagedAppPolicy]>,
+        intendedPolicies: Field<[ManagedAppPolicy]>,
+        operations: Field<[ManagedAppOperation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosManagedAppRegistration",
         base: ManagedAppRegistration.self,
-        fields: IosManagedAppRegistrationFields()
+        fields: (
+            id: Field("id"),
+            appIdentifier: Field("appIdentifier"),
+            applicationVersion: Field("applicationVersion"),
+            createdDateTime: Field("createdDateTime"),
+            deviceName: Field("deviceName"),
+            deviceTag: Field("deviceTag"),
+            deviceType: Field("deviceType"),
+            flaggedReasons: Field("flaggedReasons"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            managementSdkVersion: Field("managementSdkVersion"),
+            platformVersion: Field("platformVersion"),
+            userId: Field("userId"),
+            version: Field("version"),
+            appliedPolicies: Field("appliedPolicies"),
+            intendedPolicies: Field("intendedPolicies"),
+            operations: Field("operations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appIdentifier: Field<MobileAppIdentifier>
-    public let applicationVersion: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceName: Field<String>
-    public let deviceTag: Field<String>
-    public let deviceType: Field<String>
-    public let flaggedReasons: Field<[ManagedAppFlaggedReason]>
-    public let lastSyncDateTime: Field<Date>
-    public let managementSdkVersion: Field<String>
-    public let platformVersion: Field<String>
-    public let userId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("appliedPolicies")`).
-    public let appliedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("intendedPolicies")`).
-    public let intendedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[ManagedAppOperation]>
-
-    private init() {
-        self.id = Field("id")
-        self.appIdentifier = Field("appIdentifier")
-        self.applicationVersion = Field("applicationVersion")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceName = Field("deviceName")
-        self.deviceTag = Field("deviceTag")
-        self.deviceType = Field("deviceType")
-        self.flaggedReasons = Field("flaggedReasons")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.managementSdkVersion = Field("managementSdkVersion")
-        self.platformVersion = Field("platformVersion")
-        self.userId = Field("userId")
-        self.version = Field("version")
-        self.appliedPolicies = Field("appliedPolicies")
-        self.intendedPolicies = Field("intendedPolicies")
-        self.operations = Field("operations")
-    }
 }
 
 /// Requests for one `IosManagedAppRegistration`: `request()` reads, updates or deletes it.
@@ -1904,31 +1805,31 @@ extension CollectionRequestBuilder where Item == IosManagedAppRegistrationReques
 public typealias IosMinimumOperatingSystem = Model<IosMinimumOperatingSystemFields>
 
 /// The properties of a `IosMinimumOperatingSystem`, inherited ones included.
-public struct IosMinimumOperatingSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.iosMinimumOperatingSystem",
-        fields: IosMinimumOperatingSystemFields()
+public enum IosMinimumOperatingSystemFields: FieldSet {
+    public typealias Table = (
+        v100: Field<Bool>,
+        v110: Field<Bool>,
+        v120: Field<Bool>,
+        v130: Field<Bool>,
+        v140: Field<Bool>,
+        v150: Field<Bool>,
+        v80: Field<Bool>,
+        v90: Field<Bool>
     )
 
-    public let v100: Field<Bool>
-    public let v110: Field<Bool>
-    public let v120: Field<Bool>
-    public let v130: Field<Bool>
-    public let v140: Field<Bool>
-    public let v150: Field<Bool>
-    public let v80: Field<Bool>
-    public let v90: Field<Bool>
-
-    private init() {
-        self.v100 = Field("v10_0")
-        self.v110 = Field("v11_0")
-        self.v120 = Field("v12_0")
-        self.v130 = Field("v13_0")
-        self.v140 = Field("v14_0")
-        self.v150 = Field("v15_0")
-        self.v80 = Field("v8_0")
-        self.v90 = Field("v9_0")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosMinimumOperatingSystem",
+        fields: (
+            v100: Field("v10_0"),
+            v110: Field("v11_0"),
+            v120: Field("v12_0"),
+            v130: Field("v13_0"),
+            v140: Field("v14_0"),
+            v150: Field("v15_0"),
+            v80: Field("v8_0"),
+            v90: Field("v9_0")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IosMobileAppConfigurationFields`; read and write them as `value.name`.
@@ -1938,55 +1839,47 @@ public struct IosMinimumOperatingSystemFields: FieldSet {
 public typealias IosMobileAppConfiguration = Model<IosMobileAppConfigurationFields>
 
 /// The properties of a `IosMobileAppConfiguration`, inherited ones included.
-public struct IosMobileAppConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
+///   `userStatuses`, `userStatusSummary`.
+public enum IosMobileAppConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        targetedMobileApps: Field<[String]>,
+        version: Field<Int32>,
+        assignments: Field<[ManagedDeviceMobileAppConfigurationAssignment]>,
+        deviceStatuses: Field<[ManagedDeviceMobileAppConfigurationDeviceStatus]>,
+        deviceStatusSummary: Field<ManagedDeviceMobileAppConfigurationDeviceSummary>,
+        userStatuses: Field<[ManagedDeviceMobileAppConfigurationUserStatus]>,
+        userStatusSummary: Field<ManagedDeviceMobileAppConfigurationUserSummary>,
+        encodedSettingXml: Field<Data>,
+        settings: Field<[AppConfigurationSettingItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosMobileAppConfiguration",
         base: ManagedDeviceMobileAppConfiguration.self,
-        fields: IosMobileAppConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            targetedMobileApps: Field("targetedMobileApps"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusSummary: Field("deviceStatusSummary"),
+            userStatuses: Field("userStatuses"),
+            userStatusSummary: Field("userStatusSummary"),
+            encodedSettingXml: Field("encodedSettingXml"),
+            settings: Field("settings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let targetedMobileApps: Field<[String]>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[ManagedDeviceMobileAppConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[ManagedDeviceMobileAppConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusSummary")`).
-    public let deviceStatusSummary: Field<ManagedDeviceMobileAppConfigurationDeviceSummary>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[ManagedDeviceMobileAppConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusSummary")`).
-    public let userStatusSummary: Field<ManagedDeviceMobileAppConfigurationUserSummary>
-
-    public let encodedSettingXml: Field<Data>
-    public let settings: Field<[AppConfigurationSettingItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.targetedMobileApps = Field("targetedMobileApps")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusSummary = Field("deviceStatusSummary")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusSummary = Field("userStatusSummary")
-        self.encodedSettingXml = Field("encodedSettingXml")
-        self.settings = Field("settings")
-    }
 }
 
 /// Requests for one `IosMobileAppConfiguration`: `request()` reads, updates or deletes it.
@@ -2098,17 +1991,21 @@ public struct IosMobileAppIdentifierFields: FieldSet {
 public typealias IosNetworkUsageRule = Model<IosNetworkUsageRuleFields>
 
 /// The properties of a `IosNetworkUsageRule`, inherited ones included.
-public struct IosNetworkUsageRuleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iosNetworkUsageRule", fields: IosNetworkUsageRuleFields())
-    public let cellularDataBlocked: Field<Bool>
-    public let cellularDataBlockWhenRoaming: Field<Bool>
-    public let managedApps: Field<[AppListItem]>
+public enum IosNetworkUsageRuleFields: FieldSet {
+    public typealias Table = (
+        cellularDataBlocked: Field<Bool>,
+        cellularDataBlockWhenRoaming: Field<Bool>,
+        managedApps: Field<[AppListItem]>
+    )
 
-    private init() {
-        self.cellularDataBlocked = Field("cellularDataBlocked")
-        self.cellularDataBlockWhenRoaming = Field("cellularDataBlockWhenRoaming")
-        self.managedApps = Field("managedApps")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosNetworkUsageRule",
+        fields: (
+            cellularDataBlocked: Field("cellularDataBlocked"),
+            cellularDataBlockWhenRoaming: Field("cellularDataBlockWhenRoaming"),
+            managedApps: Field("managedApps")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.iosNotificationAlertType`.
@@ -2136,33 +2033,33 @@ extension IosNotificationAlertType {
 public typealias IosNotificationSettings = Model<IosNotificationSettingsFields>
 
 /// The properties of a `IosNotificationSettings`, inherited ones included.
-public struct IosNotificationSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.iosNotificationSettings",
-        fields: IosNotificationSettingsFields()
+public enum IosNotificationSettingsFields: FieldSet {
+    public typealias Table = (
+        alertType: Field<IosNotificationAlertType>,
+        appName: Field<String>,
+        badgesEnabled: Field<Bool>,
+        bundleID: Field<String>,
+        enabled: Field<Bool>,
+        publisher: Field<String>,
+        showInNotificationCenter: Field<Bool>,
+        showOnLockScreen: Field<Bool>,
+        soundsEnabled: Field<Bool>
     )
 
-    public let alertType: Field<IosNotificationAlertType>
-    public let appName: Field<String>
-    public let badgesEnabled: Field<Bool>
-    public let bundleID: Field<String>
-    public let enabled: Field<Bool>
-    public let publisher: Field<String>
-    public let showInNotificationCenter: Field<Bool>
-    public let showOnLockScreen: Field<Bool>
-    public let soundsEnabled: Field<Bool>
-
-    private init() {
-        self.alertType = Field("alertType")
-        self.appName = Field("appName")
-        self.badgesEnabled = Field("badgesEnabled")
-        self.bundleID = Field("bundleID")
-        self.enabled = Field("enabled")
-        self.publisher = Field("publisher")
-        self.showInNotificationCenter = Field("showInNotificationCenter")
-        self.showOnLockScreen = Field("showOnLockScreen")
-        self.soundsEnabled = Field("soundsEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosNotificationSettings",
+        fields: (
+            alertType: Field("alertType"),
+            appName: Field("appName"),
+            badgesEnabled: Field("badgesEnabled"),
+            bundleID: Field("bundleID"),
+            enabled: Field("enabled"),
+            publisher: Field("publisher"),
+            showInNotificationCenter: Field("showInNotificationCenter"),
+            showOnLockScreen: Field("showOnLockScreen"),
+            soundsEnabled: Field("soundsEnabled")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IosStoreAppFields`; read and write them as `value.name`.
@@ -2172,69 +2069,59 @@ public struct IosNotificationSettingsFields: FieldSet {
 public typealias IosStoreApp = Model<IosStoreAppFields>
 
 /// The properties of a `IosStoreApp`, inherited ones included.
-public struct IosStoreAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum IosStoreAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        applicableDeviceType: Field<IosDeviceType>,
+        appStoreUrl: Field<String>,
+        bundleId: Field<String>,
+        minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosStoreApp",
         base: MobileApp.self,
-        fields: IosStoreAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            applicableDeviceType: Field("applicableDeviceType"),
+            appStoreUrl: Field("appStoreUrl"),
+            bundleId: Field("bundleId"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let applicableDeviceType: Field<IosDeviceType>
-    public let appStoreUrl: Field<String>
-    public let bundleId: Field<String>
-    public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.applicableDeviceType = Field("applicableDeviceType")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.bundleId = Field("bundleId")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-    }
 }
 
 /// Its properties are listed in `IosStoreAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -2244,22 +2131,22 @@ public struct IosStoreAppFields: FieldSet {
 public typealias IosStoreAppAssignmentSettings = Model<IosStoreAppAssignmentSettingsFields>
 
 /// The properties of a `IosStoreAppAssignmentSettings`, inherited ones included.
-public struct IosStoreAppAssignmentSettingsFields: FieldSet {
+public enum IosStoreAppAssignmentSettingsFields: FieldSet {
+    public typealias Table = (
+        isRemovable: Field<Bool>,
+        uninstallOnDeviceRemoval: Field<Bool>,
+        vpnConfigurationId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosStoreAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: IosStoreAppAssignmentSettingsFields()
+        fields: (
+            isRemovable: Field("isRemovable"),
+            uninstallOnDeviceRemoval: Field("uninstallOnDeviceRemoval"),
+            vpnConfigurationId: Field("vpnConfigurationId")
+        ) as Table
     )
-
-    public let isRemovable: Field<Bool>
-    public let uninstallOnDeviceRemoval: Field<Bool>
-    public let vpnConfigurationId: Field<String>
-
-    private init() {
-        self.isRemovable = Field("isRemovable")
-        self.uninstallOnDeviceRemoval = Field("uninstallOnDeviceRemoval")
-        self.vpnConfigurationId = Field("vpnConfigurationId")
-    }
 }
 
 /// Requests for one `IosStoreApp`: `request()` reads, updates or deletes it.
@@ -2315,61 +2202,51 @@ public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
 public typealias IosUpdateConfiguration = Model<IosUpdateConfigurationFields>
 
 /// The properties of a `IosUpdateConfiguration`, inherited ones included.
-public struct IosUpdateConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum IosUpdateConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        activeHoursEnd: Field<TimeOfDay>,
+        activeHoursStart: Field<TimeOfDay>,
+        scheduledInstallDays: Field<[DayOfWeek]>,
+        utcTimeOffsetInMinutes: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosUpdateConfiguration",
         base: DeviceConfiguration.self,
-        fields: IosUpdateConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            activeHoursEnd: Field("activeHoursEnd"),
+            activeHoursStart: Field("activeHoursStart"),
+            scheduledInstallDays: Field("scheduledInstallDays"),
+            utcTimeOffsetInMinutes: Field("utcTimeOffsetInMinutes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let activeHoursEnd: Field<TimeOfDay>
-    public let activeHoursStart: Field<TimeOfDay>
-    public let scheduledInstallDays: Field<[DayOfWeek]>
-    public let utcTimeOffsetInMinutes: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.activeHoursEnd = Field("activeHoursEnd")
-        self.activeHoursStart = Field("activeHoursStart")
-        self.scheduledInstallDays = Field("scheduledInstallDays")
-        self.utcTimeOffsetInMinutes = Field("utcTimeOffsetInMinutes")
-    }
 }
 
 /// Requests for one `IosUpdateConfiguration`: `request()` reads, updates or deletes it.
@@ -2465,40 +2342,40 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias IosUpdateDeviceStatus = Model<IosUpdateDeviceStatusFields>
 
 /// The properties of a `IosUpdateDeviceStatus`, inherited ones included.
-public struct IosUpdateDeviceStatusFields: FieldSet {
+public enum IosUpdateDeviceStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        deviceDisplayName: Field<String>,
+        deviceId: Field<String>,
+        deviceModel: Field<String>,
+        installStatus: Field<IosUpdatesInstallStatus>,
+        lastReportedDateTime: Field<Date>,
+        osVersion: Field<String>,
+        status: Field<ComplianceStatus>,
+        userId: Field<String>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosUpdateDeviceStatus",
         base: Entity.self,
-        fields: IosUpdateDeviceStatusFields()
+        fields: (
+            id: Field("id"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceId: Field("deviceId"),
+            deviceModel: Field("deviceModel"),
+            installStatus: Field("installStatus"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            osVersion: Field("osVersion"),
+            status: Field("status"),
+            userId: Field("userId"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let deviceModel: Field<String>
-    public let installStatus: Field<IosUpdatesInstallStatus>
-    public let lastReportedDateTime: Field<Date>
-    public let osVersion: Field<String>
-    public let status: Field<ComplianceStatus>
-    public let userId: Field<String>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.deviceModel = Field("deviceModel")
-        self.installStatus = Field("installStatus")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.osVersion = Field("osVersion")
-        self.status = Field("status")
-        self.userId = Field("userId")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `IosUpdateDeviceStatus`: `request()` reads, updates or deletes it.
@@ -2592,76 +2469,71 @@ extension IosUpdatesInstallStatus {
 public typealias IosVppApp = Model<IosVppAppFields>
 
 /// The properties of a `IosVppApp`, inherited ones included.
-public struct IosVppAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.iosVppApp", base: MobileApp.self, fields: IosVppAppFields())
-    public let id: Field<String>
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum IosVppAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        applicableDeviceType: Field<IosDeviceType>,
+        appStoreUrl: Field<String>,
+        bundleId: Field<String>,
+        licensingType: Field<VppLicensingType>,
+        releaseDateTime: Field<Date>,
+        totalLicenseCount: Field<Int32>,
+        usedLicenseCount: Field<Int32>,
+        vppTokenAccountType: Field<VppTokenAccountType>,
+        vppTokenAppleId: Field<String>,
+        vppTokenOrganizationName: Field<String>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let applicableDeviceType: Field<IosDeviceType>
-    public let appStoreUrl: Field<String>
-    public let bundleId: Field<String>
-    public let licensingType: Field<VppLicensingType>
-    public let releaseDateTime: Field<Date>
-    public let totalLicenseCount: Field<Int32>
-    public let usedLicenseCount: Field<Int32>
-    public let vppTokenAccountType: Field<VppTokenAccountType>
-    public let vppTokenAppleId: Field<String>
-    public let vppTokenOrganizationName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.applicableDeviceType = Field("applicableDeviceType")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.bundleId = Field("bundleId")
-        self.licensingType = Field("licensingType")
-        self.releaseDateTime = Field("releaseDateTime")
-        self.totalLicenseCount = Field("totalLicenseCount")
-        self.usedLicenseCount = Field("usedLicenseCount")
-        self.vppTokenAccountType = Field("vppTokenAccountType")
-        self.vppTokenAppleId = Field("vppTokenAppleId")
-        self.vppTokenOrganizationName = Field("vppTokenOrganizationName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.iosVppApp",
+        base: MobileApp.self,
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            applicableDeviceType: Field("applicableDeviceType"),
+            appStoreUrl: Field("appStoreUrl"),
+            bundleId: Field("bundleId"),
+            licensingType: Field("licensingType"),
+            releaseDateTime: Field("releaseDateTime"),
+            totalLicenseCount: Field("totalLicenseCount"),
+            usedLicenseCount: Field("usedLicenseCount"),
+            vppTokenAccountType: Field("vppTokenAccountType"),
+            vppTokenAppleId: Field("vppTokenAppleId"),
+            vppTokenOrganizationName: Field("vppTokenOrganizationName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `IosVppAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -2671,20 +2543,17 @@ public struct IosVppAppFields: FieldSet {
 public typealias IosVppAppAssignmentSettings = Model<IosVppAppAssignmentSettingsFields>
 
 /// The properties of a `IosVppAppAssignmentSettings`, inherited ones included.
-public struct IosVppAppAssignmentSettingsFields: FieldSet {
+public enum IosVppAppAssignmentSettingsFields: FieldSet {
+    public typealias Table = (useDeviceLicensing: Field<Bool>, vpnConfigurationId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosVppAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: IosVppAppAssignmentSettingsFields()
+        fields: (
+            useDeviceLicensing: Field("useDeviceLicensing"),
+            vpnConfigurationId: Field("vpnConfigurationId")
+        ) as Table
     )
-
-    public let useDeviceLicensing: Field<Bool>
-    public let vpnConfigurationId: Field<String>
-
-    private init() {
-        self.useDeviceLicensing = Field("useDeviceLicensing")
-        self.vpnConfigurationId = Field("vpnConfigurationId")
-    }
 }
 
 /// Requests for one `IosVppApp`: `request()` reads, updates or deletes it.

@@ -11,69 +11,63 @@ import Foundation
 public typealias IosVppEBook = Model<IosVppEBookFields>
 
 /// The properties of a `IosVppEBook`, inherited ones included.
-public struct IosVppEBookFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStates`, `installSummary`,
+///   `userStateSummary`.
+public enum IosVppEBookFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        largeCover: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        privacyInformationUrl: Field<String>,
+        publishedDateTime: Field<Date>,
+        publisher: Field<String>,
+        assignments: Field<[ManagedEBookAssignment]>,
+        deviceStates: Field<[DeviceInstallState]>,
+        installSummary: Field<EBookInstallSummary>,
+        userStateSummary: Field<[UserInstallStateSummary]>,
+        appleId: Field<String>,
+        genres: Field<[String]>,
+        language: Field<String>,
+        seller: Field<String>,
+        totalLicenseCount: Field<Int32>,
+        usedLicenseCount: Field<Int32>,
+        vppOrganizationName: Field<String>,
+        vppTokenId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosVppEBook",
         base: ManagedEBook.self,
-        fields: IosVppEBookFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            largeCover: Field("largeCover"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publishedDateTime: Field("publishedDateTime"),
+            publisher: Field("publisher"),
+            assignments: Field("assignments"),
+            deviceStates: Field("deviceStates"),
+            installSummary: Field("installSummary"),
+            userStateSummary: Field("userStateSummary"),
+            appleId: Field("appleId"),
+            genres: Field("genres"),
+            language: Field("language"),
+            seller: Field("seller"),
+            totalLicenseCount: Field("totalLicenseCount"),
+            usedLicenseCount: Field("usedLicenseCount"),
+            vppOrganizationName: Field("vppOrganizationName"),
+            vppTokenId: Field("vppTokenId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let largeCover: Field<MimeContent>
-    public let lastModifiedDateTime: Field<Date>
-    public let privacyInformationUrl: Field<String>
-    public let publishedDateTime: Field<Date>
-    public let publisher: Field<String>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[ManagedEBookAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceStates")`).
-    public let deviceStates: Field<[DeviceInstallState]>
-
-    /// Present when the request expanded it (`expand("installSummary")`).
-    public let installSummary: Field<EBookInstallSummary>
-
-    /// Present when the request expanded it (`expand("userStateSummary")`).
-    public let userStateSummary: Field<[UserInstallStateSummary]>
-
-    public let appleId: Field<String>
-    public let genres: Field<[String]>
-    public let language: Field<String>
-    public let seller: Field<String>
-    public let totalLicenseCount: Field<Int32>
-    public let usedLicenseCount: Field<Int32>
-    public let vppOrganizationName: Field<String>
-    public let vppTokenId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.largeCover = Field("largeCover")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.publisher = Field("publisher")
-        self.assignments = Field("assignments")
-        self.deviceStates = Field("deviceStates")
-        self.installSummary = Field("installSummary")
-        self.userStateSummary = Field("userStateSummary")
-        self.appleId = Field("appleId")
-        self.genres = Field("genres")
-        self.language = Field("language")
-        self.seller = Field("seller")
-        self.totalLicenseCount = Field("totalLicenseCount")
-        self.usedLicenseCount = Field("usedLicenseCount")
-        self.vppOrganizationName = Field("vppOrganizationName")
-        self.vppTokenId = Field("vppTokenId")
-    }
 }
 
 /// Its properties are listed in `IosVppEBookAssignmentFields`; read and write them as `value.name`.
@@ -83,22 +77,18 @@ public struct IosVppEBookFields: FieldSet {
 public typealias IosVppEBookAssignment = Model<IosVppEBookAssignmentFields>
 
 /// The properties of a `IosVppEBookAssignment`, inherited ones included.
-public struct IosVppEBookAssignmentFields: FieldSet {
+public enum IosVppEBookAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        installIntent: Field<InstallIntent>,
+        target: Field<DeviceAndAppManagementAssignmentTarget>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosVppEBookAssignment",
         base: ManagedEBookAssignment.self,
-        fields: IosVppEBookAssignmentFields()
+        fields: (id: Field("id"), installIntent: Field("installIntent"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let installIntent: Field<InstallIntent>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.installIntent = Field("installIntent")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `IosVppEBookAssignment`: `request()` reads, updates or deletes it.
@@ -184,65 +174,55 @@ public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
 public typealias IosiPadOSWebClip = Model<IosiPadOSWebClipFields>
 
 /// The properties of a `IosiPadOSWebClip`, inherited ones included.
-public struct IosiPadOSWebClipFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum IosiPadOSWebClipFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appUrl: Field<String>,
+        useManagedBrowser: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.iosiPadOSWebClip",
         base: MobileApp.self,
-        fields: IosiPadOSWebClipFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appUrl: Field("appUrl"),
+            useManagedBrowser: Field("useManagedBrowser")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let appUrl: Field<String>
-    public let useManagedBrowser: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appUrl = Field("appUrl")
-        self.useManagedBrowser = Field("useManagedBrowser")
-    }
 }
 
 /// Requests for one `IosiPadOSWebClip`: `request()` reads, updates or deletes it.
@@ -298,30 +278,30 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
 public typealias IpNamedLocation = Model<IpNamedLocationFields>
 
 /// The properties of a `IpNamedLocation`, inherited ones included.
-public struct IpNamedLocationFields: FieldSet {
+public enum IpNamedLocationFields: FieldSet {
+    public typealias Table = (
+        deletedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        id: Field<String>,
+        modifiedDateTime: Field<Date>,
+        ipRanges: Field<[IpRange]>,
+        isTrusted: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.ipNamedLocation",
         base: NamedLocation.self,
-        fields: IpNamedLocationFields()
+        fields: (
+            deletedDateTime: Field("deletedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            id: Field("id"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            ipRanges: Field("ipRanges"),
+            isTrusted: Field("isTrusted")
+        ) as Table
     )
-
-    public let deletedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let ipRanges: Field<[IpRange]>
-    public let isTrusted: Field<Bool>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.ipRanges = Field("ipRanges")
-        self.isTrusted = Field("isTrusted")
-    }
 }
 
 /// Requests for one `IpNamedLocation`: `request()` reads, updates or deletes it.
@@ -380,15 +360,13 @@ public struct IpRangeFields: FieldSet {
 public typealias ItemActionStat = Model<ItemActionStatFields>
 
 /// The properties of a `ItemActionStat`, inherited ones included.
-public struct ItemActionStatFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.itemActionStat", fields: ItemActionStatFields())
-    public let actionCount: Field<Int32>
-    public let actorCount: Field<Int32>
+public enum ItemActionStatFields: FieldSet {
+    public typealias Table = (actionCount: Field<Int32>, actorCount: Field<Int32>)
 
-    private init() {
-        self.actionCount = Field("actionCount")
-        self.actorCount = Field("actorCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemActionStat",
+        fields: (actionCount: Field("actionCount"), actorCount: Field("actorCount")) as Table
+    )
 }
 
 /// Its properties are listed in `ItemActivityFields`; read and write them as `value.name`.
@@ -398,27 +376,28 @@ public struct ItemActionStatFields: FieldSet {
 public typealias ItemActivity = Model<ItemActivityFields>
 
 /// The properties of a `ItemActivity`, inherited ones included.
-public struct ItemActivityFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `driveItem`.
+public enum ItemActivityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        access: Field<AccessAction>,
+        activityDateTime: Field<Date>,
+        actor: Field<IdentitySet>,
+        driveItem: Field<DriveItem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemActivity",
         base: Entity.self,
-        fields: ItemActivityFields()
+        fields: (
+            id: Field("id"),
+            access: Field("access"),
+            activityDateTime: Field("activityDateTime"),
+            actor: Field("actor"),
+            driveItem: Field("driveItem")
+        ) as Table
     )
-    public let id: Field<String>
-    public let access: Field<AccessAction>
-    public let activityDateTime: Field<Date>
-    public let actor: Field<IdentitySet>
-
-    /// Present when the request expanded it (`expand("driveItem")`).
-    public let driveItem: Field<DriveItem>
-
-    private init() {
-        self.id = Field("id")
-        self.access = Field("access")
-        self.activityDateTime = Field("activityDateTime")
-        self.actor = Field("actor")
-        self.driveItem = Field("driveItem")
-    }
 }
 
 /// Requests for one `ItemActivity`: `request()` reads, updates or deletes it.
@@ -453,40 +432,40 @@ public struct ItemActivityRequestBuilder: ModelRequestBuilder {
 public typealias ItemActivityStat = Model<ItemActivityStatFields>
 
 /// The properties of a `ItemActivityStat`, inherited ones included.
-public struct ItemActivityStatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activities`.
+public enum ItemActivityStatFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        access: Field<ItemActionStat>,
+        create: Field<ItemActionStat>,
+        delete: Field<ItemActionStat>,
+        edit: Field<ItemActionStat>,
+        endDateTime: Field<Date>,
+        incompleteData: Field<IncompleteData>,
+        isTrending: Field<Bool>,
+        move: Field<ItemActionStat>,
+        startDateTime: Field<Date>,
+        activities: Field<[ItemActivity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemActivityStat",
         base: Entity.self,
-        fields: ItemActivityStatFields()
+        fields: (
+            id: Field("id"),
+            access: Field("access"),
+            create: Field("create"),
+            delete: Field("delete"),
+            edit: Field("edit"),
+            endDateTime: Field("endDateTime"),
+            incompleteData: Field("incompleteData"),
+            isTrending: Field("isTrending"),
+            move: Field("move"),
+            startDateTime: Field("startDateTime"),
+            activities: Field("activities")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let access: Field<ItemActionStat>
-    public let create: Field<ItemActionStat>
-    public let delete: Field<ItemActionStat>
-    public let edit: Field<ItemActionStat>
-    public let endDateTime: Field<Date>
-    public let incompleteData: Field<IncompleteData>
-    public let isTrending: Field<Bool>
-    public let move: Field<ItemActionStat>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[ItemActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.access = Field("access")
-        self.create = Field("create")
-        self.delete = Field("delete")
-        self.edit = Field("edit")
-        self.endDateTime = Field("endDateTime")
-        self.incompleteData = Field("incompleteData")
-        self.isTrending = Field("isTrending")
-        self.move = Field("move")
-        self.startDateTime = Field("startDateTime")
-        self.activities = Field("activities")
-    }
 }
 
 /// Requests for one `ItemActivityStat`: `request()` reads, updates or deletes it.
@@ -524,30 +503,26 @@ public struct ItemActivityStatRequestBuilder: ModelRequestBuilder {
 public typealias ItemAnalytics = Model<ItemAnalyticsFields>
 
 /// The properties of a `ItemAnalytics`, inherited ones included.
-public struct ItemAnalyticsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `allTime`, `itemActivityStats`, `lastSevenDays`.
+public enum ItemAnalyticsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allTime: Field<ItemActivityStat>,
+        itemActivityStats: Field<[ItemActivityStat]>,
+        lastSevenDays: Field<ItemActivityStat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemAnalytics",
         base: Entity.self,
-        fields: ItemAnalyticsFields()
+        fields: (
+            id: Field("id"),
+            allTime: Field("allTime"),
+            itemActivityStats: Field("itemActivityStats"),
+            lastSevenDays: Field("lastSevenDays")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("allTime")`).
-    public let allTime: Field<ItemActivityStat>
-
-    /// Present when the request expanded it (`expand("itemActivityStats")`).
-    public let itemActivityStats: Field<[ItemActivityStat]>
-
-    /// Present when the request expanded it (`expand("lastSevenDays")`).
-    public let lastSevenDays: Field<ItemActivityStat>
-
-    private init() {
-        self.id = Field("id")
-        self.allTime = Field("allTime")
-        self.itemActivityStats = Field("itemActivityStats")
-        self.lastSevenDays = Field("lastSevenDays")
-    }
 }
 
 /// Requests for one `ItemAnalytics`: `request()` reads, updates or deletes it.
@@ -595,32 +570,32 @@ public struct ItemAnalyticsRequestBuilder: ModelRequestBuilder {
 public typealias ItemAttachment = Model<ItemAttachmentFields>
 
 /// The properties of a `ItemAttachment`, inherited ones included.
-public struct ItemAttachmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `item`.
+public enum ItemAttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        isInline: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>,
+        item: Field<OutlookItem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemAttachment",
         base: Attachment.self,
-        fields: ItemAttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            isInline: Field("isInline"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size"),
+            item: Field("item")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    /// Present when the request expanded it (`expand("item")`).
-    public let item: Field<OutlookItem>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.item = Field("item")
-    }
 }
 
 /// Requests for one `ItemAttachment`: `request()` reads, updates or deletes it.
@@ -671,15 +646,13 @@ extension CollectionRequestBuilder where Item == ItemAttachmentRequestBuilder {
 public typealias ItemBody = Model<ItemBodyFields>
 
 /// The properties of a `ItemBody`, inherited ones included.
-public struct ItemBodyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.itemBody", fields: ItemBodyFields())
-    public let content: Field<String>
-    public let contentType: Field<BodyType>
+public enum ItemBodyFields: FieldSet {
+    public typealias Table = (content: Field<String>, contentType: Field<BodyType>)
 
-    private init() {
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemBody",
+        fields: (content: Field("content"), contentType: Field("contentType")) as Table
+    )
 }
 
 /// Its properties are listed in `ItemInsightsFields`; read and write them as `value.name`.
@@ -689,30 +662,21 @@ public struct ItemBodyFields: FieldSet {
 public typealias ItemInsights = Model<ItemInsightsFields>
 
 /// The properties of a `ItemInsights`, inherited ones included.
-public struct ItemInsightsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `shared`, `trending`, `used`.
+public enum ItemInsightsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        shared: Field<[SharedInsight]>,
+        trending: Field<[Trending]>,
+        used: Field<[UsedInsight]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemInsights",
         base: OfficeGraphInsights.self,
-        fields: ItemInsightsFields()
+        fields: (id: Field("id"), shared: Field("shared"), trending: Field("trending"), used: Field("used")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("shared")`).
-    public let shared: Field<[SharedInsight]>
-
-    /// Present when the request expanded it (`expand("trending")`).
-    public let trending: Field<[Trending]>
-
-    /// Present when the request expanded it (`expand("used")`).
-    public let used: Field<[UsedInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.shared = Field("shared")
-        self.trending = Field("trending")
-        self.used = Field("used")
-    }
 }
 
 /// Requests for one `ItemInsights`: `request()` reads, updates or deletes it.
@@ -764,17 +728,13 @@ public struct ItemInsightsRequestBuilder: ModelRequestBuilder {
 public typealias ItemPreviewInfo = Model<ItemPreviewInfoFields>
 
 /// The properties of a `ItemPreviewInfo`, inherited ones included.
-public struct ItemPreviewInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.itemPreviewInfo", fields: ItemPreviewInfoFields())
-    public let getUrl: Field<String>
-    public let postParameters: Field<String>
-    public let postUrl: Field<String>
+public enum ItemPreviewInfoFields: FieldSet {
+    public typealias Table = (getUrl: Field<String>, postParameters: Field<String>, postUrl: Field<String>)
 
-    private init() {
-        self.getUrl = Field("getUrl")
-        self.postParameters = Field("postParameters")
-        self.postUrl = Field("postUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemPreviewInfo",
+        fields: (getUrl: Field("getUrl"), postParameters: Field("postParameters"), postUrl: Field("postUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `ItemReferenceFields`; read and write them as `value.name`.
@@ -784,27 +744,31 @@ public struct ItemPreviewInfoFields: FieldSet {
 public typealias ItemReference = Model<ItemReferenceFields>
 
 /// The properties of a `ItemReference`, inherited ones included.
-public struct ItemReferenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.itemReference", fields: ItemReferenceFields())
-    public let driveId: Field<String>
-    public let driveType: Field<String>
-    public let id: Field<String>
-    public let name: Field<String>
-    public let path: Field<String>
-    public let shareId: Field<String>
-    public let sharepointIds: Field<SharepointIds>
-    public let siteId: Field<String>
+public enum ItemReferenceFields: FieldSet {
+    public typealias Table = (
+        driveId: Field<String>,
+        driveType: Field<String>,
+        id: Field<String>,
+        name: Field<String>,
+        path: Field<String>,
+        shareId: Field<String>,
+        sharepointIds: Field<SharepointIds>,
+        siteId: Field<String>
+    )
 
-    private init() {
-        self.driveId = Field("driveId")
-        self.driveType = Field("driveType")
-        self.id = Field("id")
-        self.name = Field("name")
-        self.path = Field("path")
-        self.shareId = Field("shareId")
-        self.sharepointIds = Field("sharepointIds")
-        self.siteId = Field("siteId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.itemReference",
+        fields: (
+            driveId: Field("driveId"),
+            driveType: Field("driveType"),
+            id: Field("id"),
+            name: Field("name"),
+            path: Field("path"),
+            shareId: Field("shareId"),
+            sharepointIds: Field("sharepointIds"),
+            siteId: Field("siteId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ItemRetentionLabelFields`; read and write them as `value.name`.
@@ -814,28 +778,28 @@ public struct ItemReferenceFields: FieldSet {
 public typealias ItemRetentionLabel = Model<ItemRetentionLabelFields>
 
 /// The properties of a `ItemRetentionLabel`, inherited ones included.
-public struct ItemRetentionLabelFields: FieldSet {
+public enum ItemRetentionLabelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isLabelAppliedExplicitly: Field<Bool>,
+        labelAppliedBy: Field<IdentitySet>,
+        labelAppliedDateTime: Field<Date>,
+        name: Field<String>,
+        retentionSettings: Field<RetentionLabelSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.itemRetentionLabel",
         base: Entity.self,
-        fields: ItemRetentionLabelFields()
+        fields: (
+            id: Field("id"),
+            isLabelAppliedExplicitly: Field("isLabelAppliedExplicitly"),
+            labelAppliedBy: Field("labelAppliedBy"),
+            labelAppliedDateTime: Field("labelAppliedDateTime"),
+            name: Field("name"),
+            retentionSettings: Field("retentionSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isLabelAppliedExplicitly: Field<Bool>
-    public let labelAppliedBy: Field<IdentitySet>
-    public let labelAppliedDateTime: Field<Date>
-    public let name: Field<String>
-    public let retentionSettings: Field<RetentionLabelSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.isLabelAppliedExplicitly = Field("isLabelAppliedExplicitly")
-        self.labelAppliedBy = Field("labelAppliedBy")
-        self.labelAppliedDateTime = Field("labelAppliedDateTime")
-        self.name = Field("name")
-        self.retentionSettings = Field("retentionSettings")
-    }
 }
 
 /// Requests for one `ItemRetentionLabel`: `request()` reads, updates or deletes it.
@@ -864,20 +828,14 @@ public struct ItemRetentionLabelRequestBuilder: ModelRequestBuilder {
 public typealias JoinMeetingIdMeetingInfo = Model<JoinMeetingIdMeetingInfoFields>
 
 /// The properties of a `JoinMeetingIdMeetingInfo`, inherited ones included.
-public struct JoinMeetingIdMeetingInfoFields: FieldSet {
+public enum JoinMeetingIdMeetingInfoFields: FieldSet {
+    public typealias Table = (joinMeetingId: Field<String>, passcode: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.joinMeetingIdMeetingInfo",
         base: MeetingInfo.self,
-        fields: JoinMeetingIdMeetingInfoFields()
+        fields: (joinMeetingId: Field("joinMeetingId"), passcode: Field("passcode")) as Table
     )
-
-    public let joinMeetingId: Field<String>
-    public let passcode: Field<String>
-
-    private init() {
-        self.joinMeetingId = Field("joinMeetingId")
-        self.passcode = Field("passcode")
-    }
 }
 
 /// Its properties are listed in `JoinMeetingIdSettingsFields`; read and write them as `value.name`.
@@ -887,20 +845,17 @@ public struct JoinMeetingIdMeetingInfoFields: FieldSet {
 public typealias JoinMeetingIdSettings = Model<JoinMeetingIdSettingsFields>
 
 /// The properties of a `JoinMeetingIdSettings`, inherited ones included.
-public struct JoinMeetingIdSettingsFields: FieldSet {
+public enum JoinMeetingIdSettingsFields: FieldSet {
+    public typealias Table = (isPasscodeRequired: Field<Bool>, joinMeetingId: Field<String>, passcode: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.joinMeetingIdSettings",
-        fields: JoinMeetingIdSettingsFields()
+        fields: (
+            isPasscodeRequired: Field("isPasscodeRequired"),
+            joinMeetingId: Field("joinMeetingId"),
+            passcode: Field("passcode")
+        ) as Table
     )
-    public let isPasscodeRequired: Field<Bool>
-    public let joinMeetingId: Field<String>
-    public let passcode: Field<String>
-
-    private init() {
-        self.isPasscodeRequired = Field("isPasscodeRequired")
-        self.joinMeetingId = Field("joinMeetingId")
-        self.passcode = Field("passcode")
-    }
 }
 
 /// Its properties are listed in `JsonFields`; read and write them as `value.name`.
@@ -924,27 +879,31 @@ public struct JsonFields: FieldSet {
 public typealias KeyCredential = Model<KeyCredentialFields>
 
 /// The properties of a `KeyCredential`, inherited ones included.
-public struct KeyCredentialFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.keyCredential", fields: KeyCredentialFields())
-    public let customKeyIdentifier: Field<Data>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let key: Field<Data>
-    public let keyId: Field<String>
-    public let startDateTime: Field<Date>
-    public let type: Field<String>
-    public let usage: Field<String>
+public enum KeyCredentialFields: FieldSet {
+    public typealias Table = (
+        customKeyIdentifier: Field<Data>,
+        displayName: Field<String>,
+        endDateTime: Field<Date>,
+        key: Field<Data>,
+        keyId: Field<String>,
+        startDateTime: Field<Date>,
+        type: Field<String>,
+        usage: Field<String>
+    )
 
-    private init() {
-        self.customKeyIdentifier = Field("customKeyIdentifier")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.key = Field("key")
-        self.keyId = Field("keyId")
-        self.startDateTime = Field("startDateTime")
-        self.type = Field("type")
-        self.usage = Field("usage")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.keyCredential",
+        fields: (
+            customKeyIdentifier: Field("customKeyIdentifier"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            key: Field("key"),
+            keyId: Field("keyId"),
+            startDateTime: Field("startDateTime"),
+            type: Field("type"),
+            usage: Field("usage")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `KeyCredentialConfigurationFields`; read and write them as `value.name`.
@@ -954,25 +913,25 @@ public struct KeyCredentialFields: FieldSet {
 public typealias KeyCredentialConfiguration = Model<KeyCredentialConfigurationFields>
 
 /// The properties of a `KeyCredentialConfiguration`, inherited ones included.
-public struct KeyCredentialConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.keyCredentialConfiguration",
-        fields: KeyCredentialConfigurationFields()
+public enum KeyCredentialConfigurationFields: FieldSet {
+    public typealias Table = (
+        excludeActors: Field<AppManagementPolicyActorExemptions>,
+        maxLifetime: Field<String>,
+        restrictForAppsCreatedAfterDateTime: Field<Date>,
+        restrictionType: Field<AppKeyCredentialRestrictionType>,
+        state: Field<AppManagementRestrictionState>
     )
 
-    public let excludeActors: Field<AppManagementPolicyActorExemptions>
-    public let maxLifetime: Field<String>
-    public let restrictForAppsCreatedAfterDateTime: Field<Date>
-    public let restrictionType: Field<AppKeyCredentialRestrictionType>
-    public let state: Field<AppManagementRestrictionState>
-
-    private init() {
-        self.excludeActors = Field("excludeActors")
-        self.maxLifetime = Field("maxLifetime")
-        self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
-        self.restrictionType = Field("restrictionType")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.keyCredentialConfiguration",
+        fields: (
+            excludeActors: Field("excludeActors"),
+            maxLifetime: Field("maxLifetime"),
+            restrictForAppsCreatedAfterDateTime: Field("restrictForAppsCreatedAfterDateTime"),
+            restrictionType: Field("restrictionType"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `KeyValueFields`; read and write them as `value.name`.
@@ -982,15 +941,13 @@ public struct KeyCredentialConfigurationFields: FieldSet {
 public typealias KeyValue = Model<KeyValueFields>
 
 /// The properties of a `KeyValue`, inherited ones included.
-public struct KeyValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.keyValue", fields: KeyValueFields())
-    public let key: Field<String>
-    public let value: Field<String>
+public enum KeyValueFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<String>)
 
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.keyValue",
+        fields: (key: Field("key"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `KeyValuePairFields`; read and write them as `value.name`.
@@ -1000,15 +957,13 @@ public struct KeyValueFields: FieldSet {
 public typealias KeyValuePair = Model<KeyValuePairFields>
 
 /// The properties of a `KeyValuePair`, inherited ones included.
-public struct KeyValuePairFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.keyValuePair", fields: KeyValuePairFields())
-    public let name: Field<String>
-    public let value: Field<String>
+public enum KeyValuePairFields: FieldSet {
+    public typealias Table = (name: Field<String>, value: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.keyValuePair",
+        fields: (name: Field("name"), value: Field("value")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.labelActionSource`.
@@ -1038,28 +993,28 @@ extension LabelActionSource {
 public typealias LabelContentRight = Model<LabelContentRightFields>
 
 /// The properties of a `LabelContentRight`, inherited ones included.
-public struct LabelContentRightFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `label`.
+public enum LabelContentRightFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        cid: Field<String>,
+        format: Field<String>,
+        rights: Field<UsageRights>,
+        label: Field<SensitivityLabel>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.labelContentRight",
         base: Entity.self,
-        fields: LabelContentRightFields()
+        fields: (
+            id: Field("id"),
+            cid: Field("cid"),
+            format: Field("format"),
+            rights: Field("rights"),
+            label: Field("label")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let cid: Field<String>
-    public let format: Field<String>
-    public let rights: Field<UsageRights>
-
-    /// Present when the request expanded it (`expand("label")`).
-    public let label: Field<SensitivityLabel>
-
-    private init() {
-        self.id = Field("id")
-        self.cid = Field("cid")
-        self.format = Field("format")
-        self.rights = Field("rights")
-        self.label = Field("label")
-    }
 }
 
 /// Requests for one `LabelContentRight`: `request()` reads, updates or deletes it.
@@ -1094,41 +1049,42 @@ public struct LabelContentRightRequestBuilder: ModelRequestBuilder {
 public typealias LandingPage = Model<LandingPageFields>
 
 /// The properties of a `LandingPage`, inherited ones included.
-public struct LandingPageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `details`.
+public enum LandingPageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>,
+        source: Field<SimulationContentSource>,
+        status: Field<SimulationContentStatus>,
+        supportedLocales: Field<[String]>,
+        details: Field<[LandingPageDetail]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.landingPage",
         base: Entity.self,
-        fields: LandingPageFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale"),
+            source: Field("source"),
+            status: Field("status"),
+            supportedLocales: Field("supportedLocales"),
+            details: Field("details")
+        ) as Table
     )
-    public let id: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
-    public let supportedLocales: Field<[String]>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<[LandingPageDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.source = Field("source")
-        self.status = Field("status")
-        self.supportedLocales = Field("supportedLocales")
-        self.details = Field("details")
-    }
 }
 
 /// Its properties are listed in `LandingPageDetailFields`; read and write them as `value.name`.
@@ -1138,24 +1094,24 @@ public struct LandingPageFields: FieldSet {
 public typealias LandingPageDetail = Model<LandingPageDetailFields>
 
 /// The properties of a `LandingPageDetail`, inherited ones included.
-public struct LandingPageDetailFields: FieldSet {
+public enum LandingPageDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        content: Field<String>,
+        isDefaultLangauge: Field<Bool>,
+        language: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.landingPageDetail",
         base: Entity.self,
-        fields: LandingPageDetailFields()
+        fields: (
+            id: Field("id"),
+            content: Field("content"),
+            isDefaultLangauge: Field("isDefaultLangauge"),
+            language: Field("language")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let content: Field<String>
-    public let isDefaultLangauge: Field<Bool>
-    public let language: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.isDefaultLangauge = Field("isDefaultLangauge")
-        self.language = Field("language")
-    }
 }
 
 /// Requests for one `LandingPageDetail`: `request()` reads, updates or deletes it.
@@ -1228,42 +1184,42 @@ extension LayoutTemplateType {
 public typealias LearningAssignment = Model<LearningAssignmentFields>
 
 /// The properties of a `LearningAssignment`, inherited ones included.
-public struct LearningAssignmentFields: FieldSet {
+public enum LearningAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        completionPercentage: Field<Int32>,
+        externalcourseActivityId: Field<String>,
+        learnerUserId: Field<String>,
+        learningContentId: Field<String>,
+        learningProviderId: Field<String>,
+        status: Field<CourseStatus>,
+        assignedDateTime: Field<Date>,
+        assignerUserId: Field<String>,
+        assignmentType: Field<AssignmentType>,
+        dueDateTime: Field<DateTimeTimeZone>,
+        notes: Field<ItemBody>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.learningAssignment",
         base: LearningCourseActivity.self,
-        fields: LearningAssignmentFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            completionPercentage: Field("completionPercentage"),
+            externalcourseActivityId: Field("externalcourseActivityId"),
+            learnerUserId: Field("learnerUserId"),
+            learningContentId: Field("learningContentId"),
+            learningProviderId: Field("learningProviderId"),
+            status: Field("status"),
+            assignedDateTime: Field("assignedDateTime"),
+            assignerUserId: Field("assignerUserId"),
+            assignmentType: Field("assignmentType"),
+            dueDateTime: Field("dueDateTime"),
+            notes: Field("notes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let completionPercentage: Field<Int32>
-    public let externalcourseActivityId: Field<String>
-    public let learnerUserId: Field<String>
-    public let learningContentId: Field<String>
-    public let learningProviderId: Field<String>
-    public let status: Field<CourseStatus>
-    public let assignedDateTime: Field<Date>
-    public let assignerUserId: Field<String>
-    public let assignmentType: Field<AssignmentType>
-    public let dueDateTime: Field<DateTimeTimeZone>
-    public let notes: Field<ItemBody>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.completionPercentage = Field("completionPercentage")
-        self.externalcourseActivityId = Field("externalcourseActivityId")
-        self.learnerUserId = Field("learnerUserId")
-        self.learningContentId = Field("learningContentId")
-        self.learningProviderId = Field("learningProviderId")
-        self.status = Field("status")
-        self.assignedDateTime = Field("assignedDateTime")
-        self.assignerUserId = Field("assignerUserId")
-        self.assignmentType = Field("assignmentType")
-        self.dueDateTime = Field("dueDateTime")
-        self.notes = Field("notes")
-    }
 }
 
 /// Requests for one `LearningAssignment`: `request()` reads, updates or deletes it.
@@ -1292,56 +1248,56 @@ public struct LearningAssignmentRequestBuilder: ModelRequestBuilder {
 public typealias LearningContent = Model<LearningContentFields>
 
 /// The properties of a `LearningContent`, inherited ones included.
-public struct LearningContentFields: FieldSet {
+public enum LearningContentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalTags: Field<[String]>,
+        contentWebUrl: Field<String>,
+        contributors: Field<[String]>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        duration: Field<String>,
+        externalId: Field<String>,
+        format: Field<String>,
+        isActive: Field<Bool>,
+        isPremium: Field<Bool>,
+        isSearchable: Field<Bool>,
+        languageTag: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        level: Field<Level>,
+        numberOfPages: Field<Int32>,
+        skillTags: Field<[String]>,
+        sourceName: Field<String>,
+        thumbnailWebUrl: Field<String>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.learningContent",
         base: Entity.self,
-        fields: LearningContentFields()
+        fields: (
+            id: Field("id"),
+            additionalTags: Field("additionalTags"),
+            contentWebUrl: Field("contentWebUrl"),
+            contributors: Field("contributors"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            duration: Field("duration"),
+            externalId: Field("externalId"),
+            format: Field("format"),
+            isActive: Field("isActive"),
+            isPremium: Field("isPremium"),
+            isSearchable: Field("isSearchable"),
+            languageTag: Field("languageTag"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            level: Field("level"),
+            numberOfPages: Field("numberOfPages"),
+            skillTags: Field("skillTags"),
+            sourceName: Field("sourceName"),
+            thumbnailWebUrl: Field("thumbnailWebUrl"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalTags: Field<[String]>
-    public let contentWebUrl: Field<String>
-    public let contributors: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let duration: Field<String>
-    public let externalId: Field<String>
-    public let format: Field<String>
-    public let isActive: Field<Bool>
-    public let isPremium: Field<Bool>
-    public let isSearchable: Field<Bool>
-    public let languageTag: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let level: Field<Level>
-    public let numberOfPages: Field<Int32>
-    public let skillTags: Field<[String]>
-    public let sourceName: Field<String>
-    public let thumbnailWebUrl: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalTags = Field("additionalTags")
-        self.contentWebUrl = Field("contentWebUrl")
-        self.contributors = Field("contributors")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.duration = Field("duration")
-        self.externalId = Field("externalId")
-        self.format = Field("format")
-        self.isActive = Field("isActive")
-        self.isPremium = Field("isPremium")
-        self.isSearchable = Field("isSearchable")
-        self.languageTag = Field("languageTag")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.level = Field("level")
-        self.numberOfPages = Field("numberOfPages")
-        self.skillTags = Field("skillTags")
-        self.sourceName = Field("sourceName")
-        self.thumbnailWebUrl = Field("thumbnailWebUrl")
-        self.title = Field("title")
-    }
 }
 
 /// Requests for one `LearningContent`: `request()` reads, updates or deletes it.
@@ -1370,33 +1326,33 @@ public struct LearningContentRequestBuilder: ModelRequestBuilder {
 public typealias LearningCourseActivity = Model<LearningCourseActivityFields>
 
 /// The properties of a `LearningCourseActivity`, inherited ones included.
-public struct LearningCourseActivityFields: FieldSet {
+public enum LearningCourseActivityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        completionPercentage: Field<Int32>,
+        externalcourseActivityId: Field<String>,
+        learnerUserId: Field<String>,
+        learningContentId: Field<String>,
+        learningProviderId: Field<String>,
+        status: Field<CourseStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.learningCourseActivity",
         base: Entity.self,
         derived: [LearningAssignment.self, LearningSelfInitiatedCourse.self],
-        fields: LearningCourseActivityFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            completionPercentage: Field("completionPercentage"),
+            externalcourseActivityId: Field("externalcourseActivityId"),
+            learnerUserId: Field("learnerUserId"),
+            learningContentId: Field("learningContentId"),
+            learningProviderId: Field("learningProviderId"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let completionPercentage: Field<Int32>
-    public let externalcourseActivityId: Field<String>
-    public let learnerUserId: Field<String>
-    public let learningContentId: Field<String>
-    public let learningProviderId: Field<String>
-    public let status: Field<CourseStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.completionPercentage = Field("completionPercentage")
-        self.externalcourseActivityId = Field("externalcourseActivityId")
-        self.learnerUserId = Field("learnerUserId")
-        self.learningContentId = Field("learningContentId")
-        self.learningProviderId = Field("learningProviderId")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `LearningCourseActivity`: `request()` reads, updates or deletes it.
@@ -1425,40 +1381,38 @@ public struct LearningCourseActivityRequestBuilder: ModelRequestBuilder {
 public typealias LearningProvider = Model<LearningProviderFields>
 
 /// The properties of a `LearningProvider`, inherited ones included.
-public struct LearningProviderFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `learningContents`, `learningCourseActivities`.
+public enum LearningProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isCourseActivitySyncEnabled: Field<Bool>,
+        loginWebUrl: Field<String>,
+        longLogoWebUrlForDarkTheme: Field<String>,
+        longLogoWebUrlForLightTheme: Field<String>,
+        squareLogoWebUrlForDarkTheme: Field<String>,
+        squareLogoWebUrlForLightTheme: Field<String>,
+        learningContents: Field<[LearningContent]>,
+        learningCourseActivities: Field<[LearningCourseActivity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.learningProvider",
         base: Entity.self,
-        fields: LearningProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isCourseActivitySyncEnabled: Field("isCourseActivitySyncEnabled"),
+            loginWebUrl: Field("loginWebUrl"),
+            longLogoWebUrlForDarkTheme: Field("longLogoWebUrlForDarkTheme"),
+            longLogoWebUrlForLightTheme: Field("longLogoWebUrlForLightTheme"),
+            squareLogoWebUrlForDarkTheme: Field("squareLogoWebUrlForDarkTheme"),
+            squareLogoWebUrlForLightTheme: Field("squareLogoWebUrlForLightTheme"),
+            learningContents: Field("learningContents"),
+            learningCourseActivities: Field("learningCourseActivities")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isCourseActivitySyncEnabled: Field<Bool>
-    public let loginWebUrl: Field<String>
-    public let longLogoWebUrlForDarkTheme: Field<String>
-    public let longLogoWebUrlForLightTheme: Field<String>
-    public let squareLogoWebUrlForDarkTheme: Field<String>
-    public let squareLogoWebUrlForLightTheme: Field<String>
-
-    /// Present when the request expanded it (`expand("learningContents")`).
-    public let learningContents: Field<[LearningContent]>
-
-    /// Present when the request expanded it (`expand("learningCourseActivities")`).
-    public let learningCourseActivities: Field<[LearningCourseActivity]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isCourseActivitySyncEnabled = Field("isCourseActivitySyncEnabled")
-        self.loginWebUrl = Field("loginWebUrl")
-        self.longLogoWebUrlForDarkTheme = Field("longLogoWebUrlForDarkTheme")
-        self.longLogoWebUrlForLightTheme = Field("longLogoWebUrlForLightTheme")
-        self.squareLogoWebUrlForDarkTheme = Field("squareLogoWebUrlForDarkTheme")
-        self.squareLogoWebUrlForLightTheme = Field("squareLogoWebUrlForLightTheme")
-        self.learningContents = Field("learningContents")
-        self.learningCourseActivities = Field("learningCourseActivities")
-    }
 }
 
 /// Requests for one `LearningProvider`: `request()` reads, updates or deletes it.
@@ -1505,34 +1459,34 @@ public struct LearningProviderRequestBuilder: ModelRequestBuilder {
 public typealias LearningSelfInitiatedCourse = Model<LearningSelfInitiatedCourseFields>
 
 /// The properties of a `LearningSelfInitiatedCourse`, inherited ones included.
-public struct LearningSelfInitiatedCourseFields: FieldSet {
+public enum LearningSelfInitiatedCourseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        completionPercentage: Field<Int32>,
+        externalcourseActivityId: Field<String>,
+        learnerUserId: Field<String>,
+        learningContentId: Field<String>,
+        learningProviderId: Field<String>,
+        status: Field<CourseStatus>,
+        startedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.learningSelfInitiatedCourse",
         base: LearningCourseActivity.self,
-        fields: LearningSelfInitiatedCourseFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            completionPercentage: Field("completionPercentage"),
+            externalcourseActivityId: Field("externalcourseActivityId"),
+            learnerUserId: Field("learnerUserId"),
+            learningContentId: Field("learningContentId"),
+            learningProviderId: Field("learningProviderId"),
+            status: Field("status"),
+            startedDateTime: Field("startedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let completionPercentage: Field<Int32>
-    public let externalcourseActivityId: Field<String>
-    public let learnerUserId: Field<String>
-    public let learningContentId: Field<String>
-    public let learningProviderId: Field<String>
-    public let status: Field<CourseStatus>
-    public let startedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.completionPercentage = Field("completionPercentage")
-        self.externalcourseActivityId = Field("externalcourseActivityId")
-        self.learnerUserId = Field("learnerUserId")
-        self.learningContentId = Field("learningContentId")
-        self.learningProviderId = Field("learningProviderId")
-        self.status = Field("status")
-        self.startedDateTime = Field("startedDateTime")
-    }
 }
 
 /// Requests for one `LearningSelfInitiatedCourse`: `request()` reads, updates or deletes it.

@@ -586,397 +586,300 @@ extension CollectionRequestBuilder where Item == AgentIdentityRequestBuilder {
 public typealias AgentUser = Model<AgentUserFields>
 
 /// The properties of a `AgentUser`, inherited ones included.
-public struct AgentUserFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.agentUser", base: User.self, fields: AgentUserFields())
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let aboutMe: Field<String>
-    public let accountEnabled: Field<Bool>
-    public let ageGroup: Field<String>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let authorizationInfo: Field<AuthorizationInfo>
-    public let birthday: Field<Date>
-    public let businessPhones: Field<[String]>
-    public let city: Field<String>
-    public let companyName: Field<String>
-    public let consentProvidedForMinor: Field<String>
-    public let country: Field<String>
-    public let createdDateTime: Field<Date>
-    public let creationType: Field<String>
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let department: Field<String>
-    public let deviceEnrollmentLimit: Field<Int32>
-    public let displayName: Field<String>
-    public let employeeHireDate: Field<Date>
-    public let employeeId: Field<String>
-    public let employeeLeaveDateTime: Field<Date>
-    public let employeeOrgData: Field<EmployeeOrgData>
-    public let employeeType: Field<String>
-    public let externalUserState: Field<String>
-    public let externalUserStateChangeDateTime: Field<Date>
-    public let faxNumber: Field<String>
-    public let givenName: Field<String>
-    public let hireDate: Field<Date>
-    public let identities: Field<[ObjectIdentity]>
-    public let identityParentId: Field<String>
-    public let imAddresses: Field<[String]>
-    public let interests: Field<[String]>
-    public let isManagementRestricted: Field<Bool>
-    public let isResourceAccount: Field<Bool>
-    public let jobTitle: Field<String>
-    public let lastPasswordChangeDateTime: Field<Date>
-    public let legalAgeGroupClassification: Field<String>
-    public let licenseAssignmentStates: Field<[LicenseAssignmentState]>
-    public let mail: Field<String>
-    public let mailboxSettings: Field<MailboxSettings>
-    public let mailNickname: Field<String>
-    public let mobilePhone: Field<String>
-    public let mySite: Field<String>
-    public let officeLocation: Field<String>
-    public let onPremisesDistinguishedName: Field<String>
-    public let onPremisesDomainName: Field<String>
-    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
-    public let onPremisesImmutableId: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSamAccountName: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let onPremisesUserPrincipalName: Field<String>
-    public let otherMails: Field<[String]>
-    public let passwordPolicies: Field<String>
-    public let passwordProfile: Field<PasswordProfile>
-    public let pastProjects: Field<[String]>
-    public let postalCode: Field<String>
-    public let preferredDataLocation: Field<String>
-    public let preferredLanguage: Field<String>
-    public let preferredName: Field<String>
-    public let print: Field<UserPrint>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let proxyAddresses: Field<[String]>
-    public let responsibilities: Field<[String]>
-    public let schools: Field<[String]>
-    public let securityIdentifier: Field<String>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let showInAddressList: Field<Bool>
-    public let signInActivity: Field<SignInActivity>
-    public let signInSessionsValidFromDateTime: Field<Date>
-    public let skills: Field<[String]>
-    public let state: Field<String>
-    public let streetAddress: Field<String>
-    public let surname: Field<String>
-    public let usageLocation: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `activities`, `adhocCalls`, `agreementAcceptances`,
+///   `appRoleAssignments`, `authentication`, `calendar`, `calendarGroups`, `calendars`, `calendarView`, `chats`,
+///   `cloudClipboard`, `cloudPCs`, `contactFolders`, `contacts`, `createdObjects`, `dataSecurityAndGovernance`,
+///   `deviceManagementTroubleshootingEvents`, `directReports`, `drive`, `drives`, `employeeExperience`, `events`,
+///   `extensions`, `followedSites`, `inferenceClassification`, `insights`, `joinedTeams`, `licenseDetails`,
+///   `mailFolders`, `managedAppRegistrations`, `managedDevices`, `manager`, `memberOf`, `messages`,
+///   `oauth2PermissionGrants`, `onenote`, `onlineMeetings`, `onPremisesSyncBehavior`, `outlook`, `ownedDevices`,
+///   `ownedObjects`, `people`, `permissionGrants`, `photo`, `photos`, `planner`, `presence`, `registeredDevices`,
+///   `scopedRoleMemberOf`, `settings`, `solutions`, `sponsorOf`, `sponsors`, `teamwork`, `todo`, `transitiveMemberOf`.
+public enum AgentUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        aboutMe: Field<String>,
+        accountEnabled: Field<Bool>,
+        ageGroup: Field<String>,
+        assignedLicenses: Field<[AssignedLicense]>,
+        assignedPlans: Field<[AssignedPlan]>,
+        authorizationInfo: Field<AuthorizationInfo>,
+        birthday: Field<Date>,
+        businessPhones: Field<[String]>,
+        city: Field<String>,
+        companyName: Field<String>,
+        consentProvidedForMinor: Field<String>,
+        country: Field<String>,
+        createdDateTime: Field<Date>,
+        creationType: Field<String>,
+        customSecurityAttributes: Field<CustomSecurityAttributeValue>,
+        department: Field<String>,
+        deviceEnrollmentLimit: Field<Int32>,
+        displayName: Field<String>,
+        employeeHireDate: Field<Date>,
+        employeeId: Field<String>,
+        employeeLeaveDateTime: Field<Date>,
+        employeeOrgData: Field<EmployeeOrgData>,
+        employeeType: Field<String>,
+        externalUserState: Field<String>,
+        externalUserStateChangeDateTime: Field<Date>,
+        faxNumber: Field<String>,
+        givenName: Field<String>,
+        hireDate: Field<Date>,
+        identities: Field<[ObjectIdentity]>,
+        identityParentId: Field<String>,
+        imAddresses: Field<[String]>,
+        interests: Field<[String]>,
+        isManagementRestricted: Field<Bool>,
+        isResourceAccount: Field<Bool>,
+        jobTitle: Field<String>,
+        lastPasswordChangeDateTime: Field<Date>,
+        legalAgeGroupClassification: Field<String>,
+        licenseAssignmentStates: Field<[LicenseAssignmentState]>,
+        mail: Field<String>,
+        mailboxSettings: Field<MailboxSettings>,
+        mailNickname: Field<String>,
+        mobilePhone: Field<String>,
+        mySite: Field<String>,
+        officeLocation: Field<String>,
+        onPremisesDistinguishedName: Field<String>,
+        onPremisesDomainName: Field<String>,
+        onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>,
+        onPremisesImmutableId: Field<String>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>,
+        onPremisesSamAccountName: Field<String>,
+        onPremisesSecurityIdentifier: Field<String>,
+        onPremisesSyncEnabled: Field<Bool>,
+        onPremisesUserPrincipalName: Field<String>,
+        otherMails: Field<[String]>,
+        passwordPolicies: Field<String>,
+        passwordProfile: Field<PasswordProfile>,
+        pastProjects: Field<[String]>,
+        postalCode: Field<String>,
+        preferredDataLocation: Field<String>,
+        preferredLanguage: Field<String>,
+        preferredName: Field<String>,
+        print: Field<UserPrint>,
+        provisionedPlans: Field<[ProvisionedPlan]>,
+        proxyAddresses: Field<[String]>,
+        responsibilities: Field<[String]>,
+        schools: Field<[String]>,
+        securityIdentifier: Field<String>,
+        serviceProvisioningErrors: Field<[ServiceProvisioningError]>,
+        showInAddressList: Field<Bool>,
+        signInActivity: Field<SignInActivity>,
+        signInSessionsValidFromDateTime: Field<Date>,
+        skills: Field<[String]>,
+        state: Field<String>,
+        streetAddress: Field<String>,
+        surname: Field<String>,
+        usageLocation: Field<String>,
+        userPrincipalName: Field<String>,
+        userType: Field<String>,
+        activities: Field<[UserActivity]>,
+        adhocCalls: Field<[AdhocCall]>,
+        agreementAcceptances: Field<[AgreementAcceptance]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        authentication: Field<Authentication>,
+        calendar: Field<OutlookCalendar>,
+        calendarGroups: Field<[CalendarGroup]>,
+        calendars: Field<[OutlookCalendar]>,
+        calendarView: Field<[Event]>,
+        chats: Field<[Chat]>,
+        cloudClipboard: Field<CloudClipboardRoot>,
+        cloudPCs: Field<[CloudPC]>,
+        contactFolders: Field<[ContactFolder]>,
+        contacts: Field<[Contact]>,
+        createdObjects: Field<[DirectoryObject]>,
+        dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>,
+        deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>,
+        directReports: Field<[DirectoryObject]>,
+        drive: Field<Drive>,
+        drives: Field<[Drive]>,
+        employeeExperience: Field<EmployeeExperienceUser>,
+        events: Field<[Event]>,
+        extensions: Field<[Extension]>,
+        followedSites: Field<[Site]>,
+        inferenceClassification: Field<InferenceClassification>,
+        insights: Field<ItemInsights>,
+        joinedTeams: Field<[Team]>,
+        licenseDetails: Field<[LicenseDetails]>,
+        mailFolders: Field<[MailFolder]>,
+        managedAppRegistrations: Field<[ManagedAppRegistration]>,
+        managedDevices: Field<[ManagedDevice]>,
+        manager: Field<DirectoryObject>,
+        memberOf: Field<[DirectoryObject]>,
+        messages: Field<[Message]>,
+        oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>,
+        onenote: Field<Onenote>,
+        onlineMeetings: Field<[OnlineMeeting]>,
+        onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>,
+        outlook: Field<OutlookUser>,
+        ownedDevices: Field<[DirectoryObject]>,
+        ownedObjects: Field<[DirectoryObject]>,
+        people: Field<[Person]>,
+        permissionGrants: Field<[ResourceSpecificPermissionGrant]>,
+        photo: Field<ProfilePhoto>,
+        photos: Field<[ProfilePhoto]>,
+        planner: Field<PlannerUser>,
+        presence: Field<Presence>,
+        registeredDevices: Field<[DirectoryObject]>,
+        scopedRoleMemberOf: Field<[ScopedRoleMembership]>,
+        settings: Field<UserSettings>,
+        solutions: Field<UserSolutionRoot>,
+        sponsorOf: Field<[DirectoryObject]>,
+        sponsors: Field<[DirectoryObject]>,
+        teamwork: Field<UserTeamwork>,
+        todo: Field<Todo>,
+        transitiveMemberOf: Field<[DirectoryObject]>
+    )
 
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[UserActivity]>
-
-    /// Present when the request expanded it (`expand("adhocCalls")`).
-    public let adhocCalls: Field<[AdhocCall]>
-
-    /// Present when the request expanded it (`expand("agreementAcceptances")`).
-    public let agreementAcceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("authentication")`).
-    public let authentication: Field<Authentication>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("calendarGroups")`).
-    public let calendarGroups: Field<[CalendarGroup]>
-
-    /// Present when the request expanded it (`expand("calendars")`).
-    public let calendars: Field<[OutlookCalendar]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("chats")`).
-    public let chats: Field<[Chat]>
-
-    /// Present when the request expanded it (`expand("cloudClipboard")`).
-    public let cloudClipboard: Field<CloudClipboardRoot>
-
-    /// Present when the request expanded it (`expand("cloudPCs")`).
-    public let cloudPCs: Field<[CloudPC]>
-
-    /// Present when the request expanded it (`expand("contactFolders")`).
-    public let contactFolders: Field<[ContactFolder]>
-
-    /// Present when the request expanded it (`expand("contacts")`).
-    public let contacts: Field<[Contact]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
-    public let dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>
-
-    /// Present when the request expanded it (`expand("deviceManagementTroubleshootingEvents")`).
-    public let deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("directReports")`).
-    public let directReports: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("employeeExperience")`).
-    public let employeeExperience: Field<EmployeeExperienceUser>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("followedSites")`).
-    public let followedSites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("inferenceClassification")`).
-    public let inferenceClassification: Field<InferenceClassification>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<ItemInsights>
-
-    /// Present when the request expanded it (`expand("joinedTeams")`).
-    public let joinedTeams: Field<[Team]>
-
-    /// Present when the request expanded it (`expand("licenseDetails")`).
-    public let licenseDetails: Field<[LicenseDetails]>
-
-    /// Present when the request expanded it (`expand("mailFolders")`).
-    public let mailFolders: Field<[MailFolder]>
-
-    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
-    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    /// Present when the request expanded it (`expand("manager")`).
-    public let manager: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[Message]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[OnlineMeeting]>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("outlook")`).
-    public let outlook: Field<OutlookUser>
-
-    /// Present when the request expanded it (`expand("ownedDevices")`).
-    public let ownedDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("people")`).
-    public let people: Field<[Person]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("photos")`).
-    public let photos: Field<[ProfilePhoto]>
-
-    /// Present when the request expanded it (`expand("planner")`).
-    public let planner: Field<PlannerUser>
-
-    /// Present when the request expanded it (`expand("presence")`).
-    public let presence: Field<Presence>
-
-    /// Present when the request expanded it (`expand("registeredDevices")`).
-    public let registeredDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedRoleMemberOf")`).
-    public let scopedRoleMemberOf: Field<[ScopedRoleMembership]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<UserSettings>
-
-    /// Present when the request expanded it (`expand("solutions")`).
-    public let solutions: Field<UserSolutionRoot>
-
-    /// Present when the request expanded it (`expand("sponsorOf")`).
-    public let sponsorOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("teamwork")`).
-    public let teamwork: Field<UserTeamwork>
-
-    /// Present when the request expanded it (`expand("todo")`).
-    public let todo: Field<Todo>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.aboutMe = Field("aboutMe")
-        self.accountEnabled = Field("accountEnabled")
-        self.ageGroup = Field("ageGroup")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.assignedPlans = Field("assignedPlans")
-        self.authorizationInfo = Field("authorizationInfo")
-        self.birthday = Field("birthday")
-        self.businessPhones = Field("businessPhones")
-        self.city = Field("city")
-        self.companyName = Field("companyName")
-        self.consentProvidedForMinor = Field("consentProvidedForMinor")
-        self.country = Field("country")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationType = Field("creationType")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.department = Field("department")
-        self.deviceEnrollmentLimit = Field("deviceEnrollmentLimit")
-        self.displayName = Field("displayName")
-        self.employeeHireDate = Field("employeeHireDate")
-        self.employeeId = Field("employeeId")
-        self.employeeLeaveDateTime = Field("employeeLeaveDateTime")
-        self.employeeOrgData = Field("employeeOrgData")
-        self.employeeType = Field("employeeType")
-        self.externalUserState = Field("externalUserState")
-        self.externalUserStateChangeDateTime = Field("externalUserStateChangeDateTime")
-        self.faxNumber = Field("faxNumber")
-        self.givenName = Field("givenName")
-        self.hireDate = Field("hireDate")
-        self.identities = Field("identities")
-        self.identityParentId = Field("identityParentId")
-        self.imAddresses = Field("imAddresses")
-        self.interests = Field("interests")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isResourceAccount = Field("isResourceAccount")
-        self.jobTitle = Field("jobTitle")
-        self.lastPasswordChangeDateTime = Field("lastPasswordChangeDateTime")
-        self.legalAgeGroupClassification = Field("legalAgeGroupClassification")
-        self.licenseAssignmentStates = Field("licenseAssignmentStates")
-        self.mail = Field("mail")
-        self.mailboxSettings = Field("mailboxSettings")
-        self.mailNickname = Field("mailNickname")
-        self.mobilePhone = Field("mobilePhone")
-        self.mySite = Field("mySite")
-        self.officeLocation = Field("officeLocation")
-        self.onPremisesDistinguishedName = Field("onPremisesDistinguishedName")
-        self.onPremisesDomainName = Field("onPremisesDomainName")
-        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
-        self.onPremisesImmutableId = Field("onPremisesImmutableId")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.onPremisesUserPrincipalName = Field("onPremisesUserPrincipalName")
-        self.otherMails = Field("otherMails")
-        self.passwordPolicies = Field("passwordPolicies")
-        self.passwordProfile = Field("passwordProfile")
-        self.pastProjects = Field("pastProjects")
-        self.postalCode = Field("postalCode")
-        self.preferredDataLocation = Field("preferredDataLocation")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.preferredName = Field("preferredName")
-        self.print = Field("print")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.responsibilities = Field("responsibilities")
-        self.schools = Field("schools")
-        self.securityIdentifier = Field("securityIdentifier")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.showInAddressList = Field("showInAddressList")
-        self.signInActivity = Field("signInActivity")
-        self.signInSessionsValidFromDateTime = Field("signInSessionsValidFromDateTime")
-        self.skills = Field("skills")
-        self.state = Field("state")
-        self.streetAddress = Field("streetAddress")
-        self.surname = Field("surname")
-        self.usageLocation = Field("usageLocation")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-        self.activities = Field("activities")
-        self.adhocCalls = Field("adhocCalls")
-        self.agreementAcceptances = Field("agreementAcceptances")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.authentication = Field("authentication")
-        self.calendar = Field("calendar")
-        self.calendarGroups = Field("calendarGroups")
-        self.calendars = Field("calendars")
-        self.calendarView = Field("calendarView")
-        self.chats = Field("chats")
-        self.cloudClipboard = Field("cloudClipboard")
-        self.cloudPCs = Field("cloudPCs")
-        self.contactFolders = Field("contactFolders")
-        self.contacts = Field("contacts")
-        self.createdObjects = Field("createdObjects")
-        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
-        self.deviceManagementTroubleshootingEvents = Field("deviceManagementTroubleshootingEvents")
-        self.directReports = Field("directReports")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.employeeExperience = Field("employeeExperience")
-        self.events = Field("events")
-        self.extensions = Field("extensions")
-        self.followedSites = Field("followedSites")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.insights = Field("insights")
-        self.joinedTeams = Field("joinedTeams")
-        self.licenseDetails = Field("licenseDetails")
-        self.mailFolders = Field("mailFolders")
-        self.managedAppRegistrations = Field("managedAppRegistrations")
-        self.managedDevices = Field("managedDevices")
-        self.manager = Field("manager")
-        self.memberOf = Field("memberOf")
-        self.messages = Field("messages")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.onenote = Field("onenote")
-        self.onlineMeetings = Field("onlineMeetings")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.outlook = Field("outlook")
-        self.ownedDevices = Field("ownedDevices")
-        self.ownedObjects = Field("ownedObjects")
-        self.people = Field("people")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.photos = Field("photos")
-        self.planner = Field("planner")
-        self.presence = Field("presence")
-        self.registeredDevices = Field("registeredDevices")
-        self.scopedRoleMemberOf = Field("scopedRoleMemberOf")
-        self.settings = Field("settings")
-        self.solutions = Field("solutions")
-        self.sponsorOf = Field("sponsorOf")
-        self.sponsors = Field("sponsors")
-        self.teamwork = Field("teamwork")
-        self.todo = Field("todo")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.agentUser",
+        base: User.self,
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            aboutMe: Field("aboutMe"),
+            accountEnabled: Field("accountEnabled"),
+            ageGroup: Field("ageGroup"),
+            assignedLicenses: Field("assignedLicenses"),
+            assignedPlans: Field("assignedPlans"),
+            authorizationInfo: Field("authorizationInfo"),
+            birthday: Field("birthday"),
+            businessPhones: Field("businessPhones"),
+            city: Field("city"),
+            companyName: Field("companyName"),
+            consentProvidedForMinor: Field("consentProvidedForMinor"),
+            country: Field("country"),
+            createdDateTime: Field("createdDateTime"),
+            creationType: Field("creationType"),
+            customSecurityAttributes: Field("customSecurityAttributes"),
+            department: Field("department"),
+            deviceEnrollmentLimit: Field("deviceEnrollmentLimit"),
+            displayName: Field("displayName"),
+            employeeHireDate: Field("employeeHireDate"),
+            employeeId: Field("employeeId"),
+            employeeLeaveDateTime: Field("employeeLeaveDateTime"),
+            employeeOrgData: Field("employeeOrgData"),
+            employeeType: Field("employeeType"),
+            externalUserState: Field("externalUserState"),
+            externalUserStateChangeDateTime: Field("externalUserStateChangeDateTime"),
+            faxNumber: Field("faxNumber"),
+            givenName: Field("givenName"),
+            hireDate: Field("hireDate"),
+            identities: Field("identities"),
+            identityParentId: Field("identityParentId"),
+            imAddresses: Field("imAddresses"),
+            interests: Field("interests"),
+            isManagementRestricted: Field("isManagementRestricted"),
+            isResourceAccount: Field("isResourceAccount"),
+            jobTitle: Field("jobTitle"),
+            lastPasswordChangeDateTime: Field("lastPasswordChangeDateTime"),
+            legalAgeGroupClassification: Field("legalAgeGroupClassification"),
+            licenseAssignmentStates: Field("licenseAssignmentStates"),
+            mail: Field("mail"),
+            mailboxSettings: Field("mailboxSettings"),
+            mailNickname: Field("mailNickname"),
+            mobilePhone: Field("mobilePhone"),
+            mySite: Field("mySite"),
+            officeLocation: Field("officeLocation"),
+            onPremisesDistinguishedName: Field("onPremisesDistinguishedName"),
+            onPremisesDomainName: Field("onPremisesDomainName"),
+            onPremisesExtensionAttributes: Field("onPremisesExtensionAttributes"),
+            onPremisesImmutableId: Field("onPremisesImmutableId"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesProvisioningErrors: Field("onPremisesProvisioningErrors"),
+            onPremisesSamAccountName: Field("onPremisesSamAccountName"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            onPremisesUserPrincipalName: Field("onPremisesUserPrincipalName"),
+            otherMails: Field("otherMails"),
+            passwordPolicies: Field("passwordPolicies"),
+            passwordProfile: Field("passwordProfile"),
+            pastProjects: Field("pastProjects"),
+            postalCode: Field("postalCode"),
+            preferredDataLocation: Field("preferredDataLocation"),
+            preferredLanguage: Field("preferredLanguage"),
+            preferredName: Field("preferredName"),
+            print: Field("print"),
+            provisionedPlans: Field("provisionedPlans"),
+            proxyAddresses: Field("proxyAddresses"),
+            responsibilities: Field("responsibilities"),
+            schools: Field("schools"),
+            securityIdentifier: Field("securityIdentifier"),
+            serviceProvisioningErrors: Field("serviceProvisioningErrors"),
+            showInAddressList: Field("showInAddressList"),
+            signInActivity: Field("signInActivity"),
+            signInSessionsValidFromDateTime: Field("signInSessionsValidFromDateTime"),
+            skills: Field("skills"),
+            state: Field("state"),
+            streetAddress: Field("streetAddress"),
+            surname: Field("surname"),
+            usageLocation: Field("usageLocation"),
+            userPrincipalName: Field("userPrincipalName"),
+            userType: Field("userType"),
+            activities: Field("activities"),
+            adhocCalls: Field("adhocCalls"),
+            agreementAcceptances: Field("agreementAcceptances"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            authentication: Field("authentication"),
+            calendar: Field("calendar"),
+            calendarGroups: Field("calendarGroups"),
+            calendars: Field("calendars"),
+            calendarView: Field("calendarView"),
+            chats: Field("chats"),
+            cloudClipboard: Field("cloudClipboard"),
+            cloudPCs: Field("cloudPCs"),
+            contactFolders: Field("contactFolders"),
+            contacts: Field("contacts"),
+            createdObjects: Field("createdObjects"),
+            dataSecurityAndGovernance: Field("dataSecurityAndGovernance"),
+            deviceManagementTroubleshootingEvents: Field("deviceManagementTroubleshootingEvents"),
+            directReports: Field("directReports"),
+            drive: Field("drive"),
+            drives: Field("drives"),
+            employeeExperience: Field("employeeExperience"),
+            events: Field("events"),
+            extensions: Field("extensions"),
+            followedSites: Field("followedSites"),
+            inferenceClassification: Field("inferenceClassification"),
+            insights: Field("insights"),
+            joinedTeams: Field("joinedTeams"),
+            licenseDetails: Field("licenseDetails"),
+            mailFolders: Field("mailFolders"),
+            managedAppRegistrations: Field("managedAppRegistrations"),
+            managedDevices: Field("managedDevices"),
+            manager: Field("manager"),
+            memberOf: Field("memberOf"),
+            messages: Field("messages"),
+            oauth2PermissionGrants: Field("oauth2PermissionGrants"),
+            onenote: Field("onenote"),
+            onlineMeetings: Field("onlineMeetings"),
+            onPremisesSyncBehavior: Field("onPremisesSyncBehavior"),
+            outlook: Field("outlook"),
+            ownedDevices: Field("ownedDevices"),
+            ownedObjects: Field("ownedObjects"),
+            people: Field("people"),
+            permissionGrants: Field("permissionGrants"),
+            photo: Field("photo"),
+            photos: Field("photos"),
+            planner: Field("planner"),
+            presence: Field("presence"),
+            registeredDevices: Field("registeredDevices"),
+            scopedRoleMemberOf: Field("scopedRoleMemberOf"),
+            settings: Field("settings"),
+            solutions: Field("solutions"),
+            sponsorOf: Field("sponsorOf"),
+            sponsors: Field("sponsors"),
+            teamwork: Field("teamwork"),
+            todo: Field("todo"),
+            transitiveMemberOf: Field("transitiveMemberOf")
+        ) as Table
+    )
 }
 
 /// Requests for one `AgentUser`: `request()` reads, updates or deletes it.
@@ -1672,17 +1575,17 @@ extension CollectionRequestBuilder where Item == AgentUserRequestBuilder {
 public typealias AggregationOption = Model<AggregationOptionFields>
 
 /// The properties of a `AggregationOption`, inherited ones included.
-public struct AggregationOptionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.aggregationOption", fields: AggregationOptionFields())
-    public let bucketDefinition: Field<BucketAggregationDefinition>
-    public let field: Field<String>
-    public let size: Field<Int32>
+public enum AggregationOptionFields: FieldSet {
+    public typealias Table = (
+        bucketDefinition: Field<BucketAggregationDefinition>,
+        field: Field<String>,
+        size: Field<Int32>
+    )
 
-    private init() {
-        self.bucketDefinition = Field("bucketDefinition")
-        self.field = Field("field")
-        self.size = Field("size")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aggregationOption",
+        fields: (bucketDefinition: Field("bucketDefinition"), field: Field("field"), size: Field("size")) as Table
+    )
 }
 
 /// Its properties are listed in `AgreementFields`; read and write them as `value.name`.
@@ -1692,35 +1595,36 @@ public struct AggregationOptionFields: FieldSet {
 public typealias Agreement = Model<AgreementFields>
 
 /// The properties of a `Agreement`, inherited ones included.
-public struct AgreementFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.agreement", base: Entity.self, fields: AgreementFields())
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isPerDeviceAcceptanceRequired: Field<Bool>
-    public let isViewingBeforeAcceptanceRequired: Field<Bool>
-    public let termsExpiration: Field<TermsExpiration>
-    public let userReacceptRequiredFrequency: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `acceptances`, `file`, `files`.
+public enum AgreementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isPerDeviceAcceptanceRequired: Field<Bool>,
+        isViewingBeforeAcceptanceRequired: Field<Bool>,
+        termsExpiration: Field<TermsExpiration>,
+        userReacceptRequiredFrequency: Field<String>,
+        acceptances: Field<[AgreementAcceptance]>,
+        file: Field<AgreementFile>,
+        files: Field<[AgreementFileLocalization]>
+    )
 
-    /// Present when the request expanded it (`expand("acceptances")`).
-    public let acceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("file")`).
-    public let file: Field<AgreementFile>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[AgreementFileLocalization]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isPerDeviceAcceptanceRequired = Field("isPerDeviceAcceptanceRequired")
-        self.isViewingBeforeAcceptanceRequired = Field("isViewingBeforeAcceptanceRequired")
-        self.termsExpiration = Field("termsExpiration")
-        self.userReacceptRequiredFrequency = Field("userReacceptRequiredFrequency")
-        self.acceptances = Field("acceptances")
-        self.file = Field("file")
-        self.files = Field("files")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.agreement",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isPerDeviceAcceptanceRequired: Field("isPerDeviceAcceptanceRequired"),
+            isViewingBeforeAcceptanceRequired: Field("isViewingBeforeAcceptanceRequired"),
+            termsExpiration: Field("termsExpiration"),
+            userReacceptRequiredFrequency: Field("userReacceptRequiredFrequency"),
+            acceptances: Field("acceptances"),
+            file: Field("file"),
+            files: Field("files")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AgreementAcceptanceFields`; read and write them as `value.name`.
@@ -1730,44 +1634,44 @@ public struct AgreementFields: FieldSet {
 public typealias AgreementAcceptance = Model<AgreementAcceptanceFields>
 
 /// The properties of a `AgreementAcceptance`, inherited ones included.
-public struct AgreementAcceptanceFields: FieldSet {
+public enum AgreementAcceptanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        agreementFileId: Field<String>,
+        agreementId: Field<String>,
+        deviceDisplayName: Field<String>,
+        deviceId: Field<String>,
+        deviceOSType: Field<String>,
+        deviceOSVersion: Field<String>,
+        expirationDateTime: Field<Date>,
+        recordedDateTime: Field<Date>,
+        state: Field<AgreementAcceptanceState>,
+        userDisplayName: Field<String>,
+        userEmail: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agreementAcceptance",
         base: Entity.self,
-        fields: AgreementAcceptanceFields()
+        fields: (
+            id: Field("id"),
+            agreementFileId: Field("agreementFileId"),
+            agreementId: Field("agreementId"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceId: Field("deviceId"),
+            deviceOSType: Field("deviceOSType"),
+            deviceOSVersion: Field("deviceOSVersion"),
+            expirationDateTime: Field("expirationDateTime"),
+            recordedDateTime: Field("recordedDateTime"),
+            state: Field("state"),
+            userDisplayName: Field("userDisplayName"),
+            userEmail: Field("userEmail"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let agreementFileId: Field<String>
-    public let agreementId: Field<String>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let deviceOSType: Field<String>
-    public let deviceOSVersion: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let recordedDateTime: Field<Date>
-    public let state: Field<AgreementAcceptanceState>
-    public let userDisplayName: Field<String>
-    public let userEmail: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.agreementFileId = Field("agreementFileId")
-        self.agreementId = Field("agreementId")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.deviceOSType = Field("deviceOSType")
-        self.deviceOSVersion = Field("deviceOSVersion")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.recordedDateTime = Field("recordedDateTime")
-        self.state = Field("state")
-        self.userDisplayName = Field("userDisplayName")
-        self.userEmail = Field("userEmail")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `AgreementAcceptance`: `request()` reads, updates or deletes it.
@@ -1812,36 +1716,36 @@ extension AgreementAcceptanceState {
 public typealias AgreementFile = Model<AgreementFileFields>
 
 /// The properties of a `AgreementFile`, inherited ones included.
-public struct AgreementFileFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `localizations`.
+public enum AgreementFileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        fileData: Field<AgreementFileData>,
+        fileName: Field<String>,
+        isDefault: Field<Bool>,
+        isMajorVersion: Field<Bool>,
+        language: Field<String>,
+        localizations: Field<[AgreementFileLocalization]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFile",
         base: AgreementFileProperties.self,
-        fields: AgreementFileFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            fileData: Field("fileData"),
+            fileName: Field("fileName"),
+            isDefault: Field("isDefault"),
+            isMajorVersion: Field("isMajorVersion"),
+            language: Field("language"),
+            localizations: Field("localizations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let fileData: Field<AgreementFileData>
-    public let fileName: Field<String>
-    public let isDefault: Field<Bool>
-    public let isMajorVersion: Field<Bool>
-    public let language: Field<String>
-
-    /// Present when the request expanded it (`expand("localizations")`).
-    public let localizations: Field<[AgreementFileLocalization]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.fileData = Field("fileData")
-        self.fileName = Field("fileName")
-        self.isDefault = Field("isDefault")
-        self.isMajorVersion = Field("isMajorVersion")
-        self.language = Field("language")
-        self.localizations = Field("localizations")
-    }
 }
 
 /// Its properties are listed in `AgreementFileDataFields`; read and write them as `value.name`.
@@ -1867,36 +1771,36 @@ public struct AgreementFileDataFields: FieldSet {
 public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFields>
 
 /// The properties of a `AgreementFileLocalization`, inherited ones included.
-public struct AgreementFileLocalizationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `versions`.
+public enum AgreementFileLocalizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        fileData: Field<AgreementFileData>,
+        fileName: Field<String>,
+        isDefault: Field<Bool>,
+        isMajorVersion: Field<Bool>,
+        language: Field<String>,
+        versions: Field<[AgreementFileVersion]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileLocalization",
         base: AgreementFileProperties.self,
-        fields: AgreementFileLocalizationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            fileData: Field("fileData"),
+            fileName: Field("fileName"),
+            isDefault: Field("isDefault"),
+            isMajorVersion: Field("isMajorVersion"),
+            language: Field("language"),
+            versions: Field("versions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let fileData: Field<AgreementFileData>
-    public let fileName: Field<String>
-    public let isDefault: Field<Bool>
-    public let isMajorVersion: Field<Bool>
-    public let language: Field<String>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[AgreementFileVersion]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.fileData = Field("fileData")
-        self.fileName = Field("fileName")
-        self.isDefault = Field("isDefault")
-        self.isMajorVersion = Field("isMajorVersion")
-        self.language = Field("language")
-        self.versions = Field("versions")
-    }
 }
 
 /// Requests for one `AgreementFileLocalization`: `request()` reads, updates or deletes it.
@@ -1934,33 +1838,33 @@ public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
 public typealias AgreementFileProperties = Model<AgreementFilePropertiesFields>
 
 /// The properties of a `AgreementFileProperties`, inherited ones included.
-public struct AgreementFilePropertiesFields: FieldSet {
+public enum AgreementFilePropertiesFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        fileData: Field<AgreementFileData>,
+        fileName: Field<String>,
+        isDefault: Field<Bool>,
+        isMajorVersion: Field<Bool>,
+        language: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileProperties",
         base: Entity.self,
         derived: [AgreementFile.self, AgreementFileLocalization.self, AgreementFileVersion.self],
-        fields: AgreementFilePropertiesFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            fileData: Field("fileData"),
+            fileName: Field("fileName"),
+            isDefault: Field("isDefault"),
+            isMajorVersion: Field("isMajorVersion"),
+            language: Field("language")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let fileData: Field<AgreementFileData>
-    public let fileName: Field<String>
-    public let isDefault: Field<Bool>
-    public let isMajorVersion: Field<Bool>
-    public let language: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.fileData = Field("fileData")
-        self.fileName = Field("fileName")
-        self.isDefault = Field("isDefault")
-        self.isMajorVersion = Field("isMajorVersion")
-        self.language = Field("language")
-    }
 }
 
 /// Requests for one `AgreementFileProperties`: `request()` reads, updates or deletes it.
@@ -2017,32 +1921,32 @@ public struct AgreementFileRequestBuilder: ModelRequestBuilder {
 public typealias AgreementFileVersion = Model<AgreementFileVersionFields>
 
 /// The properties of a `AgreementFileVersion`, inherited ones included.
-public struct AgreementFileVersionFields: FieldSet {
+public enum AgreementFileVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        fileData: Field<AgreementFileData>,
+        fileName: Field<String>,
+        isDefault: Field<Bool>,
+        isMajorVersion: Field<Bool>,
+        language: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.agreementFileVersion",
         base: AgreementFileProperties.self,
-        fields: AgreementFileVersionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            fileData: Field("fileData"),
+            fileName: Field("fileName"),
+            isDefault: Field("isDefault"),
+            isMajorVersion: Field("isMajorVersion"),
+            language: Field("language")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let fileData: Field<AgreementFileData>
-    public let fileName: Field<String>
-    public let isDefault: Field<Bool>
-    public let isMajorVersion: Field<Bool>
-    public let language: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.fileData = Field("fileData")
-        self.fileName = Field("fileName")
-        self.isDefault = Field("isDefault")
-        self.isMajorVersion = Field("isMajorVersion")
-        self.language = Field("language")
-    }
 }
 
 /// Requests for one `AgreementFileVersion`: `request()` reads, updates or deletes it.
@@ -2110,24 +2014,24 @@ public struct AgreementRequestBuilder: ModelRequestBuilder {
 public typealias AiAgentInfo = Model<AiAgentInfoFields>
 
 /// The properties of a `AiAgentInfo`, inherited ones included.
-public struct AiAgentInfoFields: FieldSet {
+public enum AiAgentInfoFields: FieldSet {
+    public typealias Table = (
+        identifier: Field<String>,
+        name: Field<String>,
+        version: Field<String>,
+        blueprintId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiAgentInfo",
         base: AiInteractionEntity.self,
-        fields: AiAgentInfoFields()
+        fields: (
+            identifier: Field("identifier"),
+            name: Field("name"),
+            version: Field("version"),
+            blueprintId: Field("blueprintId")
+        ) as Table
     )
-
-    public let identifier: Field<String>
-    public let name: Field<String>
-    public let version: Field<String>
-    public let blueprintId: Field<String>
-
-    private init() {
-        self.identifier = Field("identifier")
-        self.name = Field("name")
-        self.version = Field("version")
-        self.blueprintId = Field("blueprintId")
-    }
 }
 
 /// Its properties are listed in `AiInteractionFields`; read and write them as `value.name`.
@@ -2137,46 +2041,46 @@ public struct AiAgentInfoFields: FieldSet {
 public typealias AiInteraction = Model<AiInteractionFields>
 
 /// The properties of a `AiInteraction`, inherited ones included.
-public struct AiInteractionFields: FieldSet {
+public enum AiInteractionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appClass: Field<String>,
+        attachments: Field<[AiInteractionAttachment]>,
+        body: Field<ItemBody>,
+        contexts: Field<[AiInteractionContext]>,
+        conversationType: Field<String>,
+        createdDateTime: Field<Date>,
+        etag: Field<String>,
+        from: Field<IdentitySet>,
+        interactionType: Field<AiInteractionType>,
+        links: Field<[AiInteractionLink]>,
+        locale: Field<String>,
+        mentions: Field<[AiInteractionMention]>,
+        requestId: Field<String>,
+        sessionId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteraction",
         base: Entity.self,
-        fields: AiInteractionFields()
+        fields: (
+            id: Field("id"),
+            appClass: Field("appClass"),
+            attachments: Field("attachments"),
+            body: Field("body"),
+            contexts: Field("contexts"),
+            conversationType: Field("conversationType"),
+            createdDateTime: Field("createdDateTime"),
+            etag: Field("etag"),
+            from: Field("from"),
+            interactionType: Field("interactionType"),
+            links: Field("links"),
+            locale: Field("locale"),
+            mentions: Field("mentions"),
+            requestId: Field("requestId"),
+            sessionId: Field("sessionId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appClass: Field<String>
-    public let attachments: Field<[AiInteractionAttachment]>
-    public let body: Field<ItemBody>
-    public let contexts: Field<[AiInteractionContext]>
-    public let conversationType: Field<String>
-    public let createdDateTime: Field<Date>
-    public let etag: Field<String>
-    public let from: Field<IdentitySet>
-    public let interactionType: Field<AiInteractionType>
-    public let links: Field<[AiInteractionLink]>
-    public let locale: Field<String>
-    public let mentions: Field<[AiInteractionMention]>
-    public let requestId: Field<String>
-    public let sessionId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appClass = Field("appClass")
-        self.attachments = Field("attachments")
-        self.body = Field("body")
-        self.contexts = Field("contexts")
-        self.conversationType = Field("conversationType")
-        self.createdDateTime = Field("createdDateTime")
-        self.etag = Field("etag")
-        self.from = Field("from")
-        self.interactionType = Field("interactionType")
-        self.links = Field("links")
-        self.locale = Field("locale")
-        self.mentions = Field("mentions")
-        self.requestId = Field("requestId")
-        self.sessionId = Field("sessionId")
-    }
 }
 
 /// Its properties are listed in `AiInteractionAttachmentFields`; read and write them as `value.name`.
@@ -2186,25 +2090,25 @@ public struct AiInteractionFields: FieldSet {
 public typealias AiInteractionAttachment = Model<AiInteractionAttachmentFields>
 
 /// The properties of a `AiInteractionAttachment`, inherited ones included.
-public struct AiInteractionAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.aiInteractionAttachment",
-        fields: AiInteractionAttachmentFields()
+public enum AiInteractionAttachmentFields: FieldSet {
+    public typealias Table = (
+        attachmentId: Field<String>,
+        content: Field<String>,
+        contentType: Field<String>,
+        contentUrl: Field<String>,
+        name: Field<String>
     )
 
-    public let attachmentId: Field<String>
-    public let content: Field<String>
-    public let contentType: Field<String>
-    public let contentUrl: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.attachmentId = Field("attachmentId")
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-        self.contentUrl = Field("contentUrl")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionAttachment",
+        fields: (
+            attachmentId: Field("attachmentId"),
+            content: Field("content"),
+            contentType: Field("contentType"),
+            contentUrl: Field("contentUrl"),
+            name: Field("name")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AiInteractionContextFields`; read and write them as `value.name`.
@@ -2214,17 +2118,17 @@ public struct AiInteractionAttachmentFields: FieldSet {
 public typealias AiInteractionContext = Model<AiInteractionContextFields>
 
 /// The properties of a `AiInteractionContext`, inherited ones included.
-public struct AiInteractionContextFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionContext", fields: AiInteractionContextFields())
-    public let contextReference: Field<String>
-    public let contextType: Field<String>
-    public let displayName: Field<String>
+public enum AiInteractionContextFields: FieldSet {
+    public typealias Table = (contextReference: Field<String>, contextType: Field<String>, displayName: Field<String>)
 
-    private init() {
-        self.contextReference = Field("contextReference")
-        self.contextType = Field("contextType")
-        self.displayName = Field("displayName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionContext",
+        fields: (
+            contextReference: Field("contextReference"),
+            contextType: Field("contextType"),
+            displayName: Field("displayName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AiInteractionEntityFields`; read and write them as `value.name`.
@@ -2234,22 +2138,14 @@ public struct AiInteractionContextFields: FieldSet {
 public typealias AiInteractionEntity = Model<AiInteractionEntityFields>
 
 /// The properties of a `AiInteractionEntity`, inherited ones included.
-public struct AiInteractionEntityFields: FieldSet {
+public enum AiInteractionEntityFields: FieldSet {
+    public typealias Table = (identifier: Field<String>, name: Field<String>, version: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionEntity",
         derived: [AiAgentInfo.self, AiInteractionPlugin.self],
-        fields: AiInteractionEntityFields()
+        fields: (identifier: Field("identifier"), name: Field("name"), version: Field("version")) as Table
     )
-
-    public let identifier: Field<String>
-    public let name: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.identifier = Field("identifier")
-        self.name = Field("name")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `AiInteractionHistoryFields`; read and write them as `value.name`.
@@ -2312,17 +2208,13 @@ public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
 public typealias AiInteractionLink = Model<AiInteractionLinkFields>
 
 /// The properties of a `AiInteractionLink`, inherited ones included.
-public struct AiInteractionLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionLink", fields: AiInteractionLinkFields())
-    public let displayName: Field<String>
-    public let linkType: Field<String>
-    public let linkUrl: Field<String>
+public enum AiInteractionLinkFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, linkType: Field<String>, linkUrl: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.linkType = Field("linkType")
-        self.linkUrl = Field("linkUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionLink",
+        fields: (displayName: Field("displayName"), linkType: Field("linkType"), linkUrl: Field("linkUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `AiInteractionMentionFields`; read and write them as `value.name`.
@@ -2332,17 +2224,21 @@ public struct AiInteractionLinkFields: FieldSet {
 public typealias AiInteractionMention = Model<AiInteractionMentionFields>
 
 /// The properties of a `AiInteractionMention`, inherited ones included.
-public struct AiInteractionMentionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.aiInteractionMention", fields: AiInteractionMentionFields())
-    public let mentioned: Field<AiInteractionMentionedIdentitySet>
-    public let mentionId: Field<Int32>
-    public let mentionText: Field<String>
+public enum AiInteractionMentionFields: FieldSet {
+    public typealias Table = (
+        mentioned: Field<AiInteractionMentionedIdentitySet>,
+        mentionId: Field<Int32>,
+        mentionText: Field<String>
+    )
 
-    private init() {
-        self.mentioned = Field("mentioned")
-        self.mentionId = Field("mentionId")
-        self.mentionText = Field("mentionText")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiInteractionMention",
+        fields: (
+            mentioned: Field("mentioned"),
+            mentionId: Field("mentionId"),
+            mentionText: Field("mentionText")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AiInteractionMentionedIdentitySetFields`; read and write them as `value.name`.
@@ -2352,26 +2248,26 @@ public struct AiInteractionMentionFields: FieldSet {
 public typealias AiInteractionMentionedIdentitySet = Model<AiInteractionMentionedIdentitySetFields>
 
 /// The properties of a `AiInteractionMentionedIdentitySet`, inherited ones included.
-public struct AiInteractionMentionedIdentitySetFields: FieldSet {
+public enum AiInteractionMentionedIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        device: Field<Identity>,
+        user: Field<Identity>,
+        conversation: Field<TeamworkConversationIdentity>,
+        tag: Field<TeamworkTagIdentity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionMentionedIdentitySet",
         base: IdentitySet.self,
-        fields: AiInteractionMentionedIdentitySetFields()
+        fields: (
+            application: Field("application"),
+            device: Field("device"),
+            user: Field("user"),
+            conversation: Field("conversation"),
+            tag: Field("tag")
+        ) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let conversation: Field<TeamworkConversationIdentity>
-    public let tag: Field<TeamworkTagIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.conversation = Field("conversation")
-        self.tag = Field("tag")
-    }
 }
 
 /// Its properties are listed in `AiInteractionPluginFields`; read and write them as `value.name`.
@@ -2381,22 +2277,14 @@ public struct AiInteractionMentionedIdentitySetFields: FieldSet {
 public typealias AiInteractionPlugin = Model<AiInteractionPluginFields>
 
 /// The properties of a `AiInteractionPlugin`, inherited ones included.
-public struct AiInteractionPluginFields: FieldSet {
+public enum AiInteractionPluginFields: FieldSet {
+    public typealias Table = (identifier: Field<String>, name: Field<String>, version: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiInteractionPlugin",
         base: AiInteractionEntity.self,
-        fields: AiInteractionPluginFields()
+        fields: (identifier: Field("identifier"), name: Field("name"), version: Field("version")) as Table
     )
-
-    public let identifier: Field<String>
-    public let name: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.identifier = Field("identifier")
-        self.name = Field("name")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `AiInteraction`: `request()` reads, updates or deletes it.
@@ -2439,22 +2327,16 @@ extension AiInteractionType {
 public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
 
 /// The properties of a `AiOnlineMeeting`, inherited ones included.
-public struct AiOnlineMeetingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `aiInsights`.
+public enum AiOnlineMeetingFields: FieldSet {
+    public typealias Table = (id: Field<String>, aiInsights: Field<[CallAiInsight]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.aiOnlineMeeting",
         base: Entity.self,
-        fields: AiOnlineMeetingFields()
+        fields: (id: Field("id"), aiInsights: Field("aiInsights")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("aiInsights")`).
-    public let aiInsights: Field<[CallAiInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.aiInsights = Field("aiInsights")
-    }
 }
 
 /// Requests for one `AiOnlineMeeting`: `request()` reads, updates or deletes it.
@@ -2492,21 +2374,24 @@ public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
 public typealias AiUser = Model<AiUserFields>
 
 /// The properties of a `AiUser`, inherited ones included.
-public struct AiUserFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.aiUser", base: Entity.self, fields: AiUserFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `interactionHistory`, `onlineMeetings`.
+public enum AiUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        interactionHistory: Field<AiInteractionHistory>,
+        onlineMeetings: Field<[AiOnlineMeeting]>
+    )
 
-    /// Present when the request expanded it (`expand("interactionHistory")`).
-    public let interactionHistory: Field<AiInteractionHistory>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[AiOnlineMeeting]>
-
-    private init() {
-        self.id = Field("id")
-        self.interactionHistory = Field("interactionHistory")
-        self.onlineMeetings = Field("onlineMeetings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.aiUser",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            interactionHistory: Field("interactionHistory"),
+            onlineMeetings: Field("onlineMeetings")
+        ) as Table
+    )
 }
 
 /// Requests for one `AiUser`: `request()` reads, updates or deletes it.
@@ -2567,19 +2452,13 @@ public struct AirPrintSettingsFields: FieldSet {
 public typealias AkamaiAttackGroupActionModel = Model<AkamaiAttackGroupActionModelFields>
 
 /// The properties of a `AkamaiAttackGroupActionModel`, inherited ones included.
-public struct AkamaiAttackGroupActionModelFields: FieldSet {
+public enum AkamaiAttackGroupActionModelFields: FieldSet {
+    public typealias Table = (action: Field<String>, group: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiAttackGroupActionModel",
-        fields: AkamaiAttackGroupActionModelFields()
+        fields: (action: Field("action"), group: Field("group")) as Table
     )
-
-    public let action: Field<String>
-    public let group: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.group = Field("group")
-    }
 }
 
 /// Its properties are listed in `AkamaiCustomRuleModelFields`; read and write them as `value.name`.
@@ -2589,20 +2468,13 @@ public struct AkamaiAttackGroupActionModelFields: FieldSet {
 public typealias AkamaiCustomRuleModel = Model<AkamaiCustomRuleModelFields>
 
 /// The properties of a `AkamaiCustomRuleModel`, inherited ones included.
-public struct AkamaiCustomRuleModelFields: FieldSet {
+public enum AkamaiCustomRuleModelFields: FieldSet {
+    public typealias Table = (action: Field<String>, name: Field<String>, ruleId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiCustomRuleModel",
-        fields: AkamaiCustomRuleModelFields()
+        fields: (action: Field("action"), name: Field("name"), ruleId: Field("ruleId")) as Table
     )
-    public let action: Field<String>
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
 }
 
 /// Its properties are listed in `AkamaiRapidRulesModelFields`; read and write them as `value.name`.
@@ -2612,18 +2484,13 @@ public struct AkamaiCustomRuleModelFields: FieldSet {
 public typealias AkamaiRapidRulesModel = Model<AkamaiRapidRulesModelFields>
 
 /// The properties of a `AkamaiRapidRulesModel`, inherited ones included.
-public struct AkamaiRapidRulesModelFields: FieldSet {
+public enum AkamaiRapidRulesModelFields: FieldSet {
+    public typealias Table = (defaultAction: Field<String>, isEnabled: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiRapidRulesModel",
-        fields: AkamaiRapidRulesModelFields()
+        fields: (defaultAction: Field("defaultAction"), isEnabled: Field("isEnabled")) as Table
     )
-    public let defaultAction: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.defaultAction = Field("defaultAction")
-        self.isEnabled = Field("isEnabled")
-    }
 }
 
 /// Its properties are listed in `AkamaiVerifiedDetailsModelFields`; read and write them as `value.name`.
@@ -2633,24 +2500,24 @@ public struct AkamaiRapidRulesModelFields: FieldSet {
 public typealias AkamaiVerifiedDetailsModel = Model<AkamaiVerifiedDetailsModelFields>
 
 /// The properties of a `AkamaiVerifiedDetailsModel`, inherited ones included.
-public struct AkamaiVerifiedDetailsModelFields: FieldSet {
+public enum AkamaiVerifiedDetailsModelFields: FieldSet {
+    public typealias Table = (
+        dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>,
+        activeAttackGroups: Field<[AkamaiAttackGroupActionModel]>,
+        activeCustomRules: Field<[AkamaiCustomRuleModel]>,
+        rapidRules: Field<AkamaiRapidRulesModel>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiVerifiedDetailsModel",
         base: WebApplicationFirewallVerifiedDetails.self,
-        fields: AkamaiVerifiedDetailsModelFields()
+        fields: (
+            dnsConfiguration: Field("dnsConfiguration"),
+            activeAttackGroups: Field("activeAttackGroups"),
+            activeCustomRules: Field("activeCustomRules"),
+            rapidRules: Field("rapidRules")
+        ) as Table
     )
-
-    public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
-    public let activeAttackGroups: Field<[AkamaiAttackGroupActionModel]>
-    public let activeCustomRules: Field<[AkamaiCustomRuleModel]>
-    public let rapidRules: Field<AkamaiRapidRulesModel>
-
-    private init() {
-        self.dnsConfiguration = Field("dnsConfiguration")
-        self.activeAttackGroups = Field("activeAttackGroups")
-        self.activeCustomRules = Field("activeCustomRules")
-        self.rapidRules = Field("rapidRules")
-    }
 }
 
 /// Its properties are listed in `AkamaiWebApplicationFirewallProviderFields`; read and write them as `value.name`.
@@ -2661,28 +2528,28 @@ public struct AkamaiVerifiedDetailsModelFields: FieldSet {
 public typealias AkamaiWebApplicationFirewallProvider = Model<AkamaiWebApplicationFirewallProviderFields>
 
 /// The properties of a `AkamaiWebApplicationFirewallProvider`, inherited ones included.
-public struct AkamaiWebApplicationFirewallProviderFields: FieldSet {
+public enum AkamaiWebApplicationFirewallProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        accessToken: Field<String>,
+        clientSecret: Field<String>,
+        clientToken: Field<String>,
+        hostPrefix: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.akamaiWebApplicationFirewallProvider",
         base: WebApplicationFirewallProvider.self,
-        fields: AkamaiWebApplicationFirewallProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            accessToken: Field("accessToken"),
+            clientSecret: Field("clientSecret"),
+            clientToken: Field("clientToken"),
+            hostPrefix: Field("hostPrefix")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let accessToken: Field<String>
-    public let clientSecret: Field<String>
-    public let clientToken: Field<String>
-    public let hostPrefix: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.accessToken = Field("accessToken")
-        self.clientSecret = Field("clientSecret")
-        self.clientToken = Field("clientToken")
-        self.hostPrefix = Field("hostPrefix")
-    }
 }
 
 /// Requests for one `AkamaiWebApplicationFirewallProvider`: `request()` reads, updates or deletes it.
@@ -2744,91 +2611,96 @@ public struct AlbumFields: FieldSet {
 public typealias Alert = Model<AlertFields>
 
 /// The properties of a `Alert`, inherited ones included.
-public struct AlertFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alert", base: Entity.self, fields: AlertFields())
-    public let id: Field<String>
-    public let activityGroupName: Field<String>
-    public let alertDetections: Field<[AlertDetection]>
-    public let assignedTo: Field<String>
-    public let azureSubscriptionId: Field<String>
-    public let azureTenantId: Field<String>
-    public let category: Field<String>
-    public let closedDateTime: Field<Date>
-    public let cloudAppStates: Field<[CloudAppSecurityState]>
-    public let comments: Field<[String]>
-    public let confidence: Field<Int32>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let detectionIds: Field<[String]>
-    public let eventDateTime: Field<Date>
-    public let feedback: Field<AlertFeedback>
-    public let fileStates: Field<[FileSecurityState]>
-    public let historyStates: Field<[AlertHistoryState]>
-    public let hostStates: Field<[HostSecurityState]>
-    public let incidentIds: Field<[String]>
-    public let investigationSecurityStates: Field<[InvestigationSecurityState]>
-    public let lastEventDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let malwareStates: Field<[MalwareState]>
-    public let messageSecurityStates: Field<[MessageSecurityState]>
-    public let networkConnections: Field<[NetworkConnection]>
-    public let processes: Field<[Process]>
-    public let recommendedActions: Field<[String]>
-    public let registryKeyStates: Field<[RegistryKeyState]>
-    public let securityResources: Field<[SecurityResource]>
-    public let severity: Field<AlertSeverity>
-    public let sourceMaterials: Field<[String]>
-    public let status: Field<AlertStatus>
-    public let tags: Field<[String]>
-    public let title: Field<String>
-    public let triggers: Field<[AlertTrigger]>
-    public let uriClickSecurityStates: Field<[UriClickSecurityState]>
-    public let userStates: Field<[UserSecurityState]>
-    public let vendorInformation: Field<SecurityVendorInformation>
-    public let vulnerabilityStates: Field<[VulnerabilityState]>
+public enum AlertFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activityGroupName: Field<String>,
+        alertDetections: Field<[AlertDetection]>,
+        assignedTo: Field<String>,
+        azureSubscriptionId: Field<String>,
+        azureTenantId: Field<String>,
+        category: Field<String>,
+        closedDateTime: Field<Date>,
+        cloudAppStates: Field<[CloudAppSecurityState]>,
+        comments: Field<[String]>,
+        confidence: Field<Int32>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        detectionIds: Field<[String]>,
+        eventDateTime: Field<Date>,
+        feedback: Field<AlertFeedback>,
+        fileStates: Field<[FileSecurityState]>,
+        historyStates: Field<[AlertHistoryState]>,
+        hostStates: Field<[HostSecurityState]>,
+        incidentIds: Field<[String]>,
+        investigationSecurityStates: Field<[InvestigationSecurityState]>,
+        lastEventDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        malwareStates: Field<[MalwareState]>,
+        messageSecurityStates: Field<[MessageSecurityState]>,
+        networkConnections: Field<[NetworkConnection]>,
+        processes: Field<[Process]>,
+        recommendedActions: Field<[String]>,
+        registryKeyStates: Field<[RegistryKeyState]>,
+        securityResources: Field<[SecurityResource]>,
+        severity: Field<AlertSeverity>,
+        sourceMaterials: Field<[String]>,
+        status: Field<AlertStatus>,
+        tags: Field<[String]>,
+        title: Field<String>,
+        triggers: Field<[AlertTrigger]>,
+        uriClickSecurityStates: Field<[UriClickSecurityState]>,
+        userStates: Field<[UserSecurityState]>,
+        vendorInformation: Field<SecurityVendorInformation>,
+        vulnerabilityStates: Field<[VulnerabilityState]>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.activityGroupName = Field("activityGroupName")
-        self.alertDetections = Field("alertDetections")
-        self.assignedTo = Field("assignedTo")
-        self.azureSubscriptionId = Field("azureSubscriptionId")
-        self.azureTenantId = Field("azureTenantId")
-        self.category = Field("category")
-        self.closedDateTime = Field("closedDateTime")
-        self.cloudAppStates = Field("cloudAppStates")
-        self.comments = Field("comments")
-        self.confidence = Field("confidence")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.detectionIds = Field("detectionIds")
-        self.eventDateTime = Field("eventDateTime")
-        self.feedback = Field("feedback")
-        self.fileStates = Field("fileStates")
-        self.historyStates = Field("historyStates")
-        self.hostStates = Field("hostStates")
-        self.incidentIds = Field("incidentIds")
-        self.investigationSecurityStates = Field("investigationSecurityStates")
-        self.lastEventDateTime = Field("lastEventDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.malwareStates = Field("malwareStates")
-        self.messageSecurityStates = Field("messageSecurityStates")
-        self.networkConnections = Field("networkConnections")
-        self.processes = Field("processes")
-        self.recommendedActions = Field("recommendedActions")
-        self.registryKeyStates = Field("registryKeyStates")
-        self.securityResources = Field("securityResources")
-        self.severity = Field("severity")
-        self.sourceMaterials = Field("sourceMaterials")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.title = Field("title")
-        self.triggers = Field("triggers")
-        self.uriClickSecurityStates = Field("uriClickSecurityStates")
-        self.userStates = Field("userStates")
-        self.vendorInformation = Field("vendorInformation")
-        self.vulnerabilityStates = Field("vulnerabilityStates")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alert",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            activityGroupName: Field("activityGroupName"),
+            alertDetections: Field("alertDetections"),
+            assignedTo: Field("assignedTo"),
+            azureSubscriptionId: Field("azureSubscriptionId"),
+            azureTenantId: Field("azureTenantId"),
+            category: Field("category"),
+            closedDateTime: Field("closedDateTime"),
+            cloudAppStates: Field("cloudAppStates"),
+            comments: Field("comments"),
+            confidence: Field("confidence"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            detectionIds: Field("detectionIds"),
+            eventDateTime: Field("eventDateTime"),
+            feedback: Field("feedback"),
+            fileStates: Field("fileStates"),
+            historyStates: Field("historyStates"),
+            hostStates: Field("hostStates"),
+            incidentIds: Field("incidentIds"),
+            investigationSecurityStates: Field("investigationSecurityStates"),
+            lastEventDateTime: Field("lastEventDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            malwareStates: Field("malwareStates"),
+            messageSecurityStates: Field("messageSecurityStates"),
+            networkConnections: Field("networkConnections"),
+            processes: Field("processes"),
+            recommendedActions: Field("recommendedActions"),
+            registryKeyStates: Field("registryKeyStates"),
+            securityResources: Field("securityResources"),
+            severity: Field("severity"),
+            sourceMaterials: Field("sourceMaterials"),
+            status: Field("status"),
+            tags: Field("tags"),
+            title: Field("title"),
+            triggers: Field("triggers"),
+            uriClickSecurityStates: Field("uriClickSecurityStates"),
+            userStates: Field("userStates"),
+            vendorInformation: Field("vendorInformation"),
+            vulnerabilityStates: Field("vulnerabilityStates")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AlertDetectionFields`; read and write them as `value.name`.
@@ -2838,17 +2710,13 @@ public struct AlertFields: FieldSet {
 public typealias AlertDetection = Model<AlertDetectionFields>
 
 /// The properties of a `AlertDetection`, inherited ones included.
-public struct AlertDetectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alertDetection", fields: AlertDetectionFields())
-    public let detectionType: Field<String>
-    public let method: Field<String>
-    public let name: Field<String>
+public enum AlertDetectionFields: FieldSet {
+    public typealias Table = (detectionType: Field<String>, method: Field<String>, name: Field<String>)
 
-    private init() {
-        self.detectionType = Field("detectionType")
-        self.method = Field("method")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alertDetection",
+        fields: (detectionType: Field("detectionType"), method: Field("method"), name: Field("name")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.alertFeedback`.
@@ -2884,25 +2752,29 @@ extension AlertFeedback {
 public typealias AlertHistoryState = Model<AlertHistoryStateFields>
 
 /// The properties of a `AlertHistoryState`, inherited ones included.
-public struct AlertHistoryStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alertHistoryState", fields: AlertHistoryStateFields())
-    public let appId: Field<String>
-    public let assignedTo: Field<String>
-    public let comments: Field<[String]>
-    public let feedback: Field<AlertFeedback>
-    public let status: Field<AlertStatus>
-    public let updatedDateTime: Field<Date>
-    public let user: Field<String>
+public enum AlertHistoryStateFields: FieldSet {
+    public typealias Table = (
+        appId: Field<String>,
+        assignedTo: Field<String>,
+        comments: Field<[String]>,
+        feedback: Field<AlertFeedback>,
+        status: Field<AlertStatus>,
+        updatedDateTime: Field<Date>,
+        user: Field<String>
+    )
 
-    private init() {
-        self.appId = Field("appId")
-        self.assignedTo = Field("assignedTo")
-        self.comments = Field("comments")
-        self.feedback = Field("feedback")
-        self.status = Field("status")
-        self.updatedDateTime = Field("updatedDateTime")
-        self.user = Field("user")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alertHistoryState",
+        fields: (
+            appId: Field("appId"),
+            assignedTo: Field("assignedTo"),
+            comments: Field("comments"),
+            feedback: Field("feedback"),
+            status: Field("status"),
+            updatedDateTime: Field("updatedDateTime"),
+            user: Field("user")
+        ) as Table
+    )
 }
 
 /// Requests for one `Alert`: `request()` reads, updates or deletes it.

@@ -11,33 +11,30 @@ import Foundation
 public typealias LevelMap = Model<LevelMapFields>
 
 /// The properties of a `LevelMap`, inherited ones included.
-public struct LevelMapFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fixtures`, `sections`, `units`.
+public enum LevelMapFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        properties: Field<String>,
+        placeId: Field<String>,
+        fixtures: Field<[FixtureMap]>,
+        sections: Field<[SectionMap]>,
+        units: Field<[UnitMap]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.levelMap",
         base: BaseMapFeature.self,
-        fields: LevelMapFields()
+        fields: (
+            id: Field("id"),
+            properties: Field("properties"),
+            placeId: Field("placeId"),
+            fixtures: Field("fixtures"),
+            sections: Field("sections"),
+            units: Field("units")
+        ) as Table
     )
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    /// Present when the request expanded it (`expand("fixtures")`).
-    public let fixtures: Field<[FixtureMap]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[SectionMap]>
-
-    /// Present when the request expanded it (`expand("units")`).
-    public let units: Field<[UnitMap]>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-        self.fixtures = Field("fixtures")
-        self.sections = Field("sections")
-        self.units = Field("units")
-    }
 }
 
 /// Requests for one `LevelMap`: `request()` reads, updates or deletes it.
@@ -89,27 +86,27 @@ public struct LevelMapRequestBuilder: ModelRequestBuilder {
 public typealias LicenseAssignmentState = Model<LicenseAssignmentStateFields>
 
 /// The properties of a `LicenseAssignmentState`, inherited ones included.
-public struct LicenseAssignmentStateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.licenseAssignmentState",
-        fields: LicenseAssignmentStateFields()
+public enum LicenseAssignmentStateFields: FieldSet {
+    public typealias Table = (
+        assignedByGroup: Field<String>,
+        disabledPlans: Field<[String]>,
+        error: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        skuId: Field<String>,
+        state: Field<String>
     )
 
-    public let assignedByGroup: Field<String>
-    public let disabledPlans: Field<[String]>
-    public let error: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let skuId: Field<String>
-    public let state: Field<String>
-
-    private init() {
-        self.assignedByGroup = Field("assignedByGroup")
-        self.disabledPlans = Field("disabledPlans")
-        self.error = Field("error")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.skuId = Field("skuId")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.licenseAssignmentState",
+        fields: (
+            assignedByGroup: Field("assignedByGroup"),
+            disabledPlans: Field("disabledPlans"),
+            error: Field("error"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            skuId: Field("skuId"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `LicenseDetailsFields`; read and write them as `value.name`.
@@ -119,24 +116,24 @@ public struct LicenseAssignmentStateFields: FieldSet {
 public typealias LicenseDetails = Model<LicenseDetailsFields>
 
 /// The properties of a `LicenseDetails`, inherited ones included.
-public struct LicenseDetailsFields: FieldSet {
+public enum LicenseDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        servicePlans: Field<[ServicePlanInfo]>,
+        skuId: Field<String>,
+        skuPartNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.licenseDetails",
         base: Entity.self,
-        fields: LicenseDetailsFields()
+        fields: (
+            id: Field("id"),
+            servicePlans: Field("servicePlans"),
+            skuId: Field("skuId"),
+            skuPartNumber: Field("skuPartNumber")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let servicePlans: Field<[ServicePlanInfo]>
-    public let skuId: Field<String>
-    public let skuPartNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.servicePlans = Field("servicePlans")
-        self.skuId = Field("skuId")
-        self.skuPartNumber = Field("skuPartNumber")
-    }
 }
 
 /// Requests for one `LicenseDetails`: `request()` reads, updates or deletes it.
@@ -207,19 +204,23 @@ public struct LicenseProcessingStateFields: FieldSet {
 public typealias LicenseUnitsDetail = Model<LicenseUnitsDetailFields>
 
 /// The properties of a `LicenseUnitsDetail`, inherited ones included.
-public struct LicenseUnitsDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.licenseUnitsDetail", fields: LicenseUnitsDetailFields())
-    public let enabled: Field<Int32>
-    public let lockedOut: Field<Int32>
-    public let suspended: Field<Int32>
-    public let warning: Field<Int32>
+public enum LicenseUnitsDetailFields: FieldSet {
+    public typealias Table = (
+        enabled: Field<Int32>,
+        lockedOut: Field<Int32>,
+        suspended: Field<Int32>,
+        warning: Field<Int32>
+    )
 
-    private init() {
-        self.enabled = Field("enabled")
-        self.lockedOut = Field("lockedOut")
-        self.suspended = Field("suspended")
-        self.warning = Field("warning")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.licenseUnitsDetail",
+        fields: (
+            enabled: Field("enabled"),
+            lockedOut: Field("lockedOut"),
+            suspended: Field("suspended"),
+            warning: Field("warning")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.lifecycleEventType`.
@@ -245,26 +246,26 @@ extension LifecycleEventType {
 public typealias LinkedResource = Model<LinkedResourceFields>
 
 /// The properties of a `LinkedResource`, inherited ones included.
-public struct LinkedResourceFields: FieldSet {
+public enum LinkedResourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        applicationName: Field<String>,
+        displayName: Field<String>,
+        externalId: Field<String>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.linkedResource",
         base: Entity.self,
-        fields: LinkedResourceFields()
+        fields: (
+            id: Field("id"),
+            applicationName: Field("applicationName"),
+            displayName: Field("displayName"),
+            externalId: Field("externalId"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let applicationName: Field<String>
-    public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.applicationName = Field("applicationName")
-        self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Requests for one `LinkedResource`: `request()` reads, updates or deletes it.
@@ -293,76 +294,65 @@ public struct LinkedResourceRequestBuilder: ModelRequestBuilder {
 public typealias List = Model<ListFields>
 
 /// The properties of a `List`, inherited ones included.
-public struct ListFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.list", base: BaseItem.self, fields: ListFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `columns`,
+///   `contentTypes`, `drive`, `items`, `operations`, `permissions`, `subscriptions`.
+public enum ListFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        displayName: Field<String>,
+        list: Field<ListInfo>,
+        sharepointIds: Field<SharepointIds>,
+        system: Field<SystemFacet>,
+        columns: Field<[ColumnDefinition]>,
+        contentTypes: Field<[ContentType]>,
+        drive: Field<Drive>,
+        items: Field<[ListItem]>,
+        operations: Field<[RichLongRunningOperation]>,
+        permissions: Field<[Permission]>,
+        subscriptions: Field<[Subscription]>
+    )
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let displayName: Field<String>
-    public let list: Field<ListInfo>
-    public let sharepointIds: Field<SharepointIds>
-    public let system: Field<SystemFacet>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("contentTypes")`).
-    public let contentTypes: Field<[ContentType]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[ListItem]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[RichLongRunningOperation]>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("subscriptions")`).
-    public let subscriptions: Field<[Subscription]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.displayName = Field("displayName")
-        self.list = Field("list")
-        self.sharepointIds = Field("sharepointIds")
-        self.system = Field("system")
-        self.columns = Field("columns")
-        self.contentTypes = Field("contentTypes")
-        self.drive = Field("drive")
-        self.items = Field("items")
-        self.operations = Field("operations")
-        self.permissions = Field("permissions")
-        self.subscriptions = Field("subscriptions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.list",
+        base: BaseItem.self,
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            displayName: Field("displayName"),
+            list: Field("list"),
+            sharepointIds: Field("sharepointIds"),
+            system: Field("system"),
+            columns: Field("columns"),
+            contentTypes: Field("contentTypes"),
+            drive: Field("drive"),
+            items: Field("items"),
+            operations: Field("operations"),
+            permissions: Field("permissions"),
+            subscriptions: Field("subscriptions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ListInfoFields`; read and write them as `value.name`.
@@ -372,17 +362,17 @@ public struct ListFields: FieldSet {
 public typealias ListInfo = Model<ListInfoFields>
 
 /// The properties of a `ListInfo`, inherited ones included.
-public struct ListInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.listInfo", fields: ListInfoFields())
-    public let contentTypesEnabled: Field<Bool>
-    public let hidden: Field<Bool>
-    public let template: Field<String>
+public enum ListInfoFields: FieldSet {
+    public typealias Table = (contentTypesEnabled: Field<Bool>, hidden: Field<Bool>, template: Field<String>)
 
-    private init() {
-        self.contentTypesEnabled = Field("contentTypesEnabled")
-        self.hidden = Field("hidden")
-        self.template = Field("template")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.listInfo",
+        fields: (
+            contentTypesEnabled: Field("contentTypesEnabled"),
+            hidden: Field("hidden"),
+            template: Field("template")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ListItemFields`; read and write them as `value.name`.
@@ -392,70 +382,61 @@ public struct ListInfoFields: FieldSet {
 public typealias ListItem = Model<ListItemFields>
 
 /// The properties of a `ListItem`, inherited ones included.
-public struct ListItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.listItem", base: BaseItem.self, fields: ListItemFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+///   `documentSetVersions`, `driveItem`, `fields`, `permissions`, `versions`.
+public enum ListItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        contentType: Field<ContentTypeInfo>,
+        deleted: Field<Deleted>,
+        sharepointIds: Field<SharepointIds>,
+        analytics: Field<ItemAnalytics>,
+        documentSetVersions: Field<[DocumentSetVersion]>,
+        driveItem: Field<DriveItem>,
+        fields: Field<FieldValueSet>,
+        permissions: Field<[Permission]>,
+        versions: Field<[ListItemVersion]>
+    )
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let contentType: Field<ContentTypeInfo>
-    public let deleted: Field<Deleted>
-    public let sharepointIds: Field<SharepointIds>
-
-    /// Present when the request expanded it (`expand("analytics")`).
-    public let analytics: Field<ItemAnalytics>
-
-    /// Present when the request expanded it (`expand("documentSetVersions")`).
-    public let documentSetVersions: Field<[DocumentSetVersion]>
-
-    /// Present when the request expanded it (`expand("driveItem")`).
-    public let driveItem: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("fields")`).
-    public let fields: Field<FieldValueSet>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("versions")`).
-    public let versions: Field<[ListItemVersion]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.contentType = Field("contentType")
-        self.deleted = Field("deleted")
-        self.sharepointIds = Field("sharepointIds")
-        self.analytics = Field("analytics")
-        self.documentSetVersions = Field("documentSetVersions")
-        self.driveItem = Field("driveItem")
-        self.fields = Field("fields")
-        self.permissions = Field("permissions")
-        self.versions = Field("versions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.listItem",
+        base: BaseItem.self,
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            contentType: Field("contentType"),
+            deleted: Field("deleted"),
+            sharepointIds: Field("sharepointIds"),
+            analytics: Field("analytics"),
+            documentSetVersions: Field("documentSetVersions"),
+            driveItem: Field("driveItem"),
+            fields: Field("fields"),
+            permissions: Field("permissions"),
+            versions: Field("versions")
+        ) as Table
+    )
 }
 
 /// Requests for one `ListItem`: `request()` reads, updates or deletes it.
@@ -600,29 +581,29 @@ extension CollectionRequestBuilder where Item == ListItemRequestBuilder {
 public typealias ListItemVersion = Model<ListItemVersionFields>
 
 /// The properties of a `ListItemVersion`, inherited ones included.
-public struct ListItemVersionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fields`.
+public enum ListItemVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        publication: Field<PublicationFacet>,
+        fields: Field<FieldValueSet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.listItemVersion",
         base: BaseItemVersion.self,
         derived: [DocumentSetVersion.self],
-        fields: ListItemVersionFields()
+        fields: (
+            id: Field("id"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publication: Field("publication"),
+            fields: Field("fields")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let publication: Field<PublicationFacet>
-
-    /// Present when the request expanded it (`expand("fields")`).
-    public let fields: Field<FieldValueSet>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publication = Field("publication")
-        self.fields = Field("fields")
-    }
 }
 
 /// Requests for one `ListItemVersion`: `request()` reads, updates or deletes it.
@@ -767,15 +748,13 @@ extension LobbyBypassScope {
 public typealias LobbyBypassSettings = Model<LobbyBypassSettingsFields>
 
 /// The properties of a `LobbyBypassSettings`, inherited ones included.
-public struct LobbyBypassSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.lobbyBypassSettings", fields: LobbyBypassSettingsFields())
-    public let isDialInBypassEnabled: Field<Bool>
-    public let scope: Field<LobbyBypassScope>
+public enum LobbyBypassSettingsFields: FieldSet {
+    public typealias Table = (isDialInBypassEnabled: Field<Bool>, scope: Field<LobbyBypassScope>)
 
-    private init() {
-        self.isDialInBypassEnabled = Field("isDialInBypassEnabled")
-        self.scope = Field("scope")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.lobbyBypassSettings",
+        fields: (isDialInBypassEnabled: Field("isDialInBypassEnabled"), scope: Field("scope")) as Table
+    )
 }
 
 /// Its properties are listed in `LocalAdminPasswordSettingsFields`; read and write them as `value.name`.
@@ -805,15 +784,13 @@ public struct LocalAdminPasswordSettingsFields: FieldSet {
 public typealias LocalAdminSettings = Model<LocalAdminSettingsFields>
 
 /// The properties of a `LocalAdminSettings`, inherited ones included.
-public struct LocalAdminSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.localAdminSettings", fields: LocalAdminSettingsFields())
-    public let enableGlobalAdmins: Field<Bool>
-    public let registeringUsers: Field<DeviceRegistrationMembership>
+public enum LocalAdminSettingsFields: FieldSet {
+    public typealias Table = (enableGlobalAdmins: Field<Bool>, registeringUsers: Field<DeviceRegistrationMembership>)
 
-    private init() {
-        self.enableGlobalAdmins = Field("enableGlobalAdmins")
-        self.registeringUsers = Field("registeringUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.localAdminSettings",
+        fields: (enableGlobalAdmins: Field("enableGlobalAdmins"), registeringUsers: Field("registeringUsers")) as Table
+    )
 }
 
 /// Its properties are listed in `LocaleInfoFields`; read and write them as `value.name`.
@@ -823,15 +800,13 @@ public struct LocalAdminSettingsFields: FieldSet {
 public typealias LocaleInfo = Model<LocaleInfoFields>
 
 /// The properties of a `LocaleInfo`, inherited ones included.
-public struct LocaleInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.localeInfo", fields: LocaleInfoFields())
-    public let displayName: Field<String>
-    public let locale: Field<String>
+public enum LocaleInfoFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, locale: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.locale = Field("locale")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.localeInfo",
+        fields: (displayName: Field("displayName"), locale: Field("locale")) as Table
+    )
 }
 
 /// Its properties are listed in `LocalizedNotificationMessageFields`; read and write them as `value.name`.
@@ -841,28 +816,28 @@ public struct LocaleInfoFields: FieldSet {
 public typealias LocalizedNotificationMessage = Model<LocalizedNotificationMessageFields>
 
 /// The properties of a `LocalizedNotificationMessage`, inherited ones included.
-public struct LocalizedNotificationMessageFields: FieldSet {
+public enum LocalizedNotificationMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isDefault: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>,
+        messageTemplate: Field<String>,
+        subject: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.localizedNotificationMessage",
         base: Entity.self,
-        fields: LocalizedNotificationMessageFields()
+        fields: (
+            id: Field("id"),
+            isDefault: Field("isDefault"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale"),
+            messageTemplate: Field("messageTemplate"),
+            subject: Field("subject")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isDefault: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let messageTemplate: Field<String>
-    public let subject: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isDefault = Field("isDefault")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.messageTemplate = Field("messageTemplate")
-        self.subject = Field("subject")
-    }
 }
 
 /// Requests for one `LocalizedNotificationMessage`: `request()` reads, updates or deletes it.
@@ -891,26 +866,26 @@ public struct LocalizedNotificationMessageRequestBuilder: ModelRequestBuilder {
 public typealias LocateDeviceActionResult = Model<LocateDeviceActionResultFields>
 
 /// The properties of a `LocateDeviceActionResult`, inherited ones included.
-public struct LocateDeviceActionResultFields: FieldSet {
+public enum LocateDeviceActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        deviceLocation: Field<DeviceGeoLocation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.locateDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: LocateDeviceActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            deviceLocation: Field("deviceLocation")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let deviceLocation: Field<DeviceGeoLocation>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.deviceLocation = Field("deviceLocation")
-    }
 }
 
 /// Its properties are listed in `LocationFields`; read and write them as `value.name`.
@@ -920,32 +895,32 @@ public struct LocateDeviceActionResultFields: FieldSet {
 public typealias Location = Model<LocationFields>
 
 /// The properties of a `Location`, inherited ones included.
-public struct LocationFields: FieldSet {
+public enum LocationFields: FieldSet {
+    public typealias Table = (
+        address: Field<PhysicalAddress>,
+        coordinates: Field<OutlookGeoCoordinates>,
+        displayName: Field<String>,
+        locationEmailAddress: Field<String>,
+        locationType: Field<LocationType>,
+        locationUri: Field<String>,
+        uniqueId: Field<String>,
+        uniqueIdType: Field<LocationUniqueIdType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.location",
         derived: [LocationConstraintItem.self],
-        fields: LocationFields()
+        fields: (
+            address: Field("address"),
+            coordinates: Field("coordinates"),
+            displayName: Field("displayName"),
+            locationEmailAddress: Field("locationEmailAddress"),
+            locationType: Field("locationType"),
+            locationUri: Field("locationUri"),
+            uniqueId: Field("uniqueId"),
+            uniqueIdType: Field("uniqueIdType")
+        ) as Table
     )
-
-    public let address: Field<PhysicalAddress>
-    public let coordinates: Field<OutlookGeoCoordinates>
-    public let displayName: Field<String>
-    public let locationEmailAddress: Field<String>
-    public let locationType: Field<LocationType>
-    public let locationUri: Field<String>
-    public let uniqueId: Field<String>
-    public let uniqueIdType: Field<LocationUniqueIdType>
-
-    private init() {
-        self.address = Field("address")
-        self.coordinates = Field("coordinates")
-        self.displayName = Field("displayName")
-        self.locationEmailAddress = Field("locationEmailAddress")
-        self.locationType = Field("locationType")
-        self.locationUri = Field("locationUri")
-        self.uniqueId = Field("uniqueId")
-        self.uniqueIdType = Field("uniqueIdType")
-    }
 }
 
 /// Its properties are listed in `LocationConstraintFields`; read and write them as `value.name`.
@@ -955,17 +930,21 @@ public struct LocationFields: FieldSet {
 public typealias LocationConstraint = Model<LocationConstraintFields>
 
 /// The properties of a `LocationConstraint`, inherited ones included.
-public struct LocationConstraintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.locationConstraint", fields: LocationConstraintFields())
-    public let isRequired: Field<Bool>
-    public let locations: Field<[LocationConstraintItem]>
-    public let suggestLocation: Field<Bool>
+public enum LocationConstraintFields: FieldSet {
+    public typealias Table = (
+        isRequired: Field<Bool>,
+        locations: Field<[LocationConstraintItem]>,
+        suggestLocation: Field<Bool>
+    )
 
-    private init() {
-        self.isRequired = Field("isRequired")
-        self.locations = Field("locations")
-        self.suggestLocation = Field("suggestLocation")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.locationConstraint",
+        fields: (
+            isRequired: Field("isRequired"),
+            locations: Field("locations"),
+            suggestLocation: Field("suggestLocation")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `LocationConstraintItemFields`; read and write them as `value.name`.
@@ -975,34 +954,34 @@ public struct LocationConstraintFields: FieldSet {
 public typealias LocationConstraintItem = Model<LocationConstraintItemFields>
 
 /// The properties of a `LocationConstraintItem`, inherited ones included.
-public struct LocationConstraintItemFields: FieldSet {
+public enum LocationConstraintItemFields: FieldSet {
+    public typealias Table = (
+        address: Field<PhysicalAddress>,
+        coordinates: Field<OutlookGeoCoordinates>,
+        displayName: Field<String>,
+        locationEmailAddress: Field<String>,
+        locationType: Field<LocationType>,
+        locationUri: Field<String>,
+        uniqueId: Field<String>,
+        uniqueIdType: Field<LocationUniqueIdType>,
+        resolveAvailability: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.locationConstraintItem",
         base: Location.self,
-        fields: LocationConstraintItemFields()
+        fields: (
+            address: Field("address"),
+            coordinates: Field("coordinates"),
+            displayName: Field("displayName"),
+            locationEmailAddress: Field("locationEmailAddress"),
+            locationType: Field("locationType"),
+            locationUri: Field("locationUri"),
+            uniqueId: Field("uniqueId"),
+            uniqueIdType: Field("uniqueIdType"),
+            resolveAvailability: Field("resolveAvailability")
+        ) as Table
     )
-
-    public let address: Field<PhysicalAddress>
-    public let coordinates: Field<OutlookGeoCoordinates>
-    public let displayName: Field<String>
-    public let locationEmailAddress: Field<String>
-    public let locationType: Field<LocationType>
-    public let locationUri: Field<String>
-    public let uniqueId: Field<String>
-    public let uniqueIdType: Field<LocationUniqueIdType>
-    public let resolveAvailability: Field<Bool>
-
-    private init() {
-        self.address = Field("address")
-        self.coordinates = Field("coordinates")
-        self.displayName = Field("displayName")
-        self.locationEmailAddress = Field("locationEmailAddress")
-        self.locationType = Field("locationType")
-        self.locationUri = Field("locationUri")
-        self.uniqueId = Field("uniqueId")
-        self.uniqueIdType = Field("uniqueIdType")
-        self.resolveAvailability = Field("resolveAvailability")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.locationType`.
@@ -1074,24 +1053,24 @@ extension LocationUniqueIdType {
 public typealias LogicAppTriggerEndpointConfiguration = Model<LogicAppTriggerEndpointConfigurationFields>
 
 /// The properties of a `LogicAppTriggerEndpointConfiguration`, inherited ones included.
-public struct LogicAppTriggerEndpointConfigurationFields: FieldSet {
+public enum LogicAppTriggerEndpointConfigurationFields: FieldSet {
+    public typealias Table = (
+        logicAppWorkflowName: Field<String>,
+        resourceGroupName: Field<String>,
+        subscriptionId: Field<String>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.logicAppTriggerEndpointConfiguration",
         base: CustomExtensionEndpointConfiguration.self,
-        fields: LogicAppTriggerEndpointConfigurationFields()
+        fields: (
+            logicAppWorkflowName: Field("logicAppWorkflowName"),
+            resourceGroupName: Field("resourceGroupName"),
+            subscriptionId: Field("subscriptionId"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let logicAppWorkflowName: Field<String>
-    public let resourceGroupName: Field<String>
-    public let subscriptionId: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.logicAppWorkflowName = Field("logicAppWorkflowName")
-        self.resourceGroupName = Field("resourceGroupName")
-        self.subscriptionId = Field("subscriptionId")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `LoginPageFields`; read and write them as `value.name`.
@@ -1101,33 +1080,38 @@ public struct LogicAppTriggerEndpointConfigurationFields: FieldSet {
 public typealias LoginPage = Model<LoginPageFields>
 
 /// The properties of a `LoginPage`, inherited ones included.
-public struct LoginPageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.loginPage", base: Entity.self, fields: LoginPageFields())
-    public let id: Field<String>
-    public let content: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let language: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
+public enum LoginPageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        content: Field<String>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        language: Field<String>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        source: Field<SimulationContentSource>,
+        status: Field<SimulationContentStatus>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.language = Field("language")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.source = Field("source")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.loginPage",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            content: Field("content"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            language: Field("language"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            source: Field("source"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `LoginPageLayoutConfigurationFields`; read and write them as `value.name`.
@@ -1137,21 +1121,21 @@ public struct LoginPageFields: FieldSet {
 public typealias LoginPageLayoutConfiguration = Model<LoginPageLayoutConfigurationFields>
 
 /// The properties of a `LoginPageLayoutConfiguration`, inherited ones included.
-public struct LoginPageLayoutConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.loginPageLayoutConfiguration",
-        fields: LoginPageLayoutConfigurationFields()
+public enum LoginPageLayoutConfigurationFields: FieldSet {
+    public typealias Table = (
+        isFooterShown: Field<Bool>,
+        isHeaderShown: Field<Bool>,
+        layoutTemplateType: Field<LayoutTemplateType>
     )
 
-    public let isFooterShown: Field<Bool>
-    public let isHeaderShown: Field<Bool>
-    public let layoutTemplateType: Field<LayoutTemplateType>
-
-    private init() {
-        self.isFooterShown = Field("isFooterShown")
-        self.isHeaderShown = Field("isHeaderShown")
-        self.layoutTemplateType = Field("layoutTemplateType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.loginPageLayoutConfiguration",
+        fields: (
+            isFooterShown: Field("isFooterShown"),
+            isHeaderShown: Field("isHeaderShown"),
+            layoutTemplateType: Field("layoutTemplateType")
+        ) as Table
+    )
 }
 
 /// Requests for one `LoginPage`: `request()` reads, updates or deletes it.
@@ -1178,27 +1162,27 @@ public struct LoginPageRequestBuilder: ModelRequestBuilder {
 public typealias LoginPageTextVisibilitySettings = Model<LoginPageTextVisibilitySettingsFields>
 
 /// The properties of a `LoginPageTextVisibilitySettings`, inherited ones included.
-public struct LoginPageTextVisibilitySettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.loginPageTextVisibilitySettings",
-        fields: LoginPageTextVisibilitySettingsFields()
+public enum LoginPageTextVisibilitySettingsFields: FieldSet {
+    public typealias Table = (
+        hideAccountResetCredentials: Field<Bool>,
+        hideCannotAccessYourAccount: Field<Bool>,
+        hideForgotMyPassword: Field<Bool>,
+        hidePrivacyAndCookies: Field<Bool>,
+        hideResetItNow: Field<Bool>,
+        hideTermsOfUse: Field<Bool>
     )
 
-    public let hideAccountResetCredentials: Field<Bool>
-    public let hideCannotAccessYourAccount: Field<Bool>
-    public let hideForgotMyPassword: Field<Bool>
-    public let hidePrivacyAndCookies: Field<Bool>
-    public let hideResetItNow: Field<Bool>
-    public let hideTermsOfUse: Field<Bool>
-
-    private init() {
-        self.hideAccountResetCredentials = Field("hideAccountResetCredentials")
-        self.hideCannotAccessYourAccount = Field("hideCannotAccessYourAccount")
-        self.hideForgotMyPassword = Field("hideForgotMyPassword")
-        self.hidePrivacyAndCookies = Field("hidePrivacyAndCookies")
-        self.hideResetItNow = Field("hideResetItNow")
-        self.hideTermsOfUse = Field("hideTermsOfUse")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.loginPageTextVisibilitySettings",
+        fields: (
+            hideAccountResetCredentials: Field("hideAccountResetCredentials"),
+            hideCannotAccessYourAccount: Field("hideCannotAccessYourAccount"),
+            hideForgotMyPassword: Field("hideForgotMyPassword"),
+            hidePrivacyAndCookies: Field("hidePrivacyAndCookies"),
+            hideResetItNow: Field("hideResetItNow"),
+            hideTermsOfUse: Field("hideTermsOfUse")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.logonType`.
@@ -1240,29 +1224,29 @@ extension LogonType {
 public typealias LongRunningOperation = Model<LongRunningOperationFields>
 
 /// The properties of a `LongRunningOperation`, inherited ones included.
-public struct LongRunningOperationFields: FieldSet {
+public enum LongRunningOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        resourceLocation: Field<String>,
+        status: Field<LongRunningOperationStatus>,
+        statusDetail: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.longRunningOperation",
         base: Entity.self,
         derived: [AttackSimulationOperation.self, EngagementAsyncOperation.self, RichLongRunningOperation.self],
-        fields: LongRunningOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status"),
+            statusDetail: Field("statusDetail")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-    }
 }
 
 /// Requests for one `LongRunningOperation`: `request()` reads, updates or deletes it.
@@ -1311,21 +1295,25 @@ extension LongRunningOperationStatus {
 public typealias LookupColumn = Model<LookupColumnFields>
 
 /// The properties of a `LookupColumn`, inherited ones included.
-public struct LookupColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.lookupColumn", fields: LookupColumnFields())
-    public let allowMultipleValues: Field<Bool>
-    public let allowUnlimitedLength: Field<Bool>
-    public let columnName: Field<String>
-    public let listId: Field<String>
-    public let primaryLookupColumnId: Field<String>
+public enum LookupColumnFields: FieldSet {
+    public typealias Table = (
+        allowMultipleValues: Field<Bool>,
+        allowUnlimitedLength: Field<Bool>,
+        columnName: Field<String>,
+        listId: Field<String>,
+        primaryLookupColumnId: Field<String>
+    )
 
-    private init() {
-        self.allowMultipleValues = Field("allowMultipleValues")
-        self.allowUnlimitedLength = Field("allowUnlimitedLength")
-        self.columnName = Field("columnName")
-        self.listId = Field("listId")
-        self.primaryLookupColumnId = Field("primaryLookupColumnId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.lookupColumn",
+        fields: (
+            allowMultipleValues: Field("allowMultipleValues"),
+            allowUnlimitedLength: Field("allowUnlimitedLength"),
+            columnName: Field("columnName"),
+            listId: Field("listId"),
+            primaryLookupColumnId: Field("primaryLookupColumnId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `M365AppsInstallationOptionsFields`; read and write them as `value.name`.
@@ -1335,24 +1323,24 @@ public struct LookupColumnFields: FieldSet {
 public typealias M365AppsInstallationOptions = Model<M365AppsInstallationOptionsFields>
 
 /// The properties of a `M365AppsInstallationOptions`, inherited ones included.
-public struct M365AppsInstallationOptionsFields: FieldSet {
+public enum M365AppsInstallationOptionsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appsForMac: Field<AppsInstallationOptionsForMac>,
+        appsForWindows: Field<AppsInstallationOptionsForWindows>,
+        updateChannel: Field<AppsUpdateChannelType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.m365AppsInstallationOptions",
         base: Entity.self,
-        fields: M365AppsInstallationOptionsFields()
+        fields: (
+            id: Field("id"),
+            appsForMac: Field("appsForMac"),
+            appsForWindows: Field("appsForWindows"),
+            updateChannel: Field("updateChannel")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appsForMac: Field<AppsInstallationOptionsForMac>
-    public let appsForWindows: Field<AppsInstallationOptionsForWindows>
-    public let updateChannel: Field<AppsUpdateChannelType>
-
-    private init() {
-        self.id = Field("id")
-        self.appsForMac = Field("appsForMac")
-        self.appsForWindows = Field("appsForWindows")
-        self.updateChannel = Field("updateChannel")
-    }
 }
 
 /// Requests for one `M365AppsInstallationOptions`: `request()` reads, updates or deletes it.
@@ -1381,91 +1369,79 @@ public struct M365AppsInstallationOptionsRequestBuilder: ModelRequestBuilder {
 public typealias MacOSCompliancePolicy = Model<MacOSCompliancePolicyFields>
 
 /// The properties of a `MacOSCompliancePolicy`, inherited ones included.
-public struct MacOSCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum MacOSCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        deviceThreatProtectionEnabled: Field<Bool>,
+        deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>,
+        firewallBlockAllIncoming: Field<Bool>,
+        firewallEnabled: Field<Bool>,
+        firewallEnableStealthMode: Field<Bool>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        storageRequireEncryption: Field<Bool>,
+        systemIntegrityProtectionEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: MacOSCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            deviceThreatProtectionEnabled: Field("deviceThreatProtectionEnabled"),
+            deviceThreatProtectionRequiredSecurityLevel: Field("deviceThreatProtectionRequiredSecurityLevel"),
+            firewallBlockAllIncoming: Field("firewallBlockAllIncoming"),
+            firewallEnabled: Field("firewallEnabled"),
+            firewallEnableStealthMode: Field("firewallEnableStealthMode"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            storageRequireEncryption: Field("storageRequireEncryption"),
+            systemIntegrityProtectionEnabled: Field("systemIntegrityProtectionEnabled")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let deviceThreatProtectionEnabled: Field<Bool>
-    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
-    public let firewallBlockAllIncoming: Field<Bool>
-    public let firewallEnabled: Field<Bool>
-    public let firewallEnableStealthMode: Field<Bool>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let storageRequireEncryption: Field<Bool>
-    public let systemIntegrityProtectionEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
-        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
-        self.firewallBlockAllIncoming = Field("firewallBlockAllIncoming")
-        self.firewallEnabled = Field("firewallEnabled")
-        self.firewallEnableStealthMode = Field("firewallEnableStealthMode")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-        self.systemIntegrityProtectionEnabled = Field("systemIntegrityProtectionEnabled")
-    }
 }
 
 /// Requests for one `MacOSCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -1575,59 +1551,49 @@ public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias MacOSCustomConfiguration = Model<MacOSCustomConfigurationFields>
 
 /// The properties of a `MacOSCustomConfiguration`, inherited ones included.
-public struct MacOSCustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum MacOSCustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        payload: Field<Data>,
+        payloadFileName: Field<String>,
+        payloadName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: MacOSCustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            payload: Field("payload"),
+            payloadFileName: Field("payloadFileName"),
+            payloadName: Field("payloadName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let payload: Field<Data>
-    public let payloadFileName: Field<String>
-    public let payloadName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.payload = Field("payload")
-        self.payloadFileName = Field("payloadFileName")
-        self.payloadName = Field("payloadName")
-    }
 }
 
 /// Requests for one `MacOSCustomConfiguration`: `request()` reads, updates or deletes it.
@@ -1723,52 +1689,43 @@ public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias MacOSDeviceFeaturesConfiguration = Model<MacOSDeviceFeaturesConfigurationFields>
 
 /// The properties of a `MacOSDeviceFeaturesConfiguration`, inherited ones included.
-public struct MacOSDeviceFeaturesConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum MacOSDeviceFeaturesConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSDeviceFeaturesConfiguration",
         base: AppleDeviceFeaturesConfigurationBase.self,
-        fields: MacOSDeviceFeaturesConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
 }
 
 /// Requests for one `MacOSDeviceFeaturesConfiguration`: `request()` reads, updates or deletes it.
@@ -1864,84 +1821,69 @@ public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilde
 public typealias MacOSDmgApp = Model<MacOSDmgAppFields>
 
 /// The properties of a `MacOSDmgApp`, inherited ones included.
-public struct MacOSDmgAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum MacOSDmgAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        ignoreVersionDetection: Field<Bool>,
+        includedApps: Field<[MacOSIncludedApp]>,
+        minimumSupportedOperatingSystem: Field<MacOSMinimumOperatingSystem>,
+        primaryBundleId: Field<String>,
+        primaryBundleVersion: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSDmgApp",
         base: MobileLobApp.self,
-        fields: MacOSDmgAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            ignoreVersionDetection: Field("ignoreVersionDetection"),
+            includedApps: Field("includedApps"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            primaryBundleId: Field("primaryBundleId"),
+            primaryBundleVersion: Field("primaryBundleVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let ignoreVersionDetection: Field<Bool>
-    public let includedApps: Field<[MacOSIncludedApp]>
-    public let minimumSupportedOperatingSystem: Field<MacOSMinimumOperatingSystem>
-    public let primaryBundleId: Field<String>
-    public let primaryBundleVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.ignoreVersionDetection = Field("ignoreVersionDetection")
-        self.includedApps = Field("includedApps")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.primaryBundleId = Field("primaryBundleId")
-        self.primaryBundleVersion = Field("primaryBundleVersion")
-    }
 }
 
 /// Requests for one `MacOSDmgApp`: `request()` reads, updates or deletes it.
@@ -2003,75 +1945,65 @@ public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
 public typealias MacOSGeneralDeviceConfiguration = Model<MacOSGeneralDeviceConfigurationFields>
 
 /// The properties of a `MacOSGeneralDeviceConfiguration`, inherited ones included.
-public struct MacOSGeneralDeviceConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum MacOSGeneralDeviceConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        compliantAppListType: Field<AppListType>,
+        compliantAppsList: Field<[AppListItem]>,
+        emailInDomainSuffixes: Field<[String]>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: MacOSGeneralDeviceConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            compliantAppListType: Field("compliantAppListType"),
+            compliantAppsList: Field("compliantAppsList"),
+            emailInDomainSuffixes: Field("emailInDomainSuffixes"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let compliantAppListType: Field<AppListType>
-    public let compliantAppsList: Field<[AppListItem]>
-    public let emailInDomainSuffixes: Field<[String]>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.compliantAppListType = Field("compliantAppListType")
-        self.compliantAppsList = Field("compliantAppsList")
-        self.emailInDomainSuffixes = Field("emailInDomainSuffixes")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-    }
 }

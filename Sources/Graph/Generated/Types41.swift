@@ -97,15 +97,13 @@ public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder
 public typealias MacOSIncludedApp = Model<MacOSIncludedAppFields>
 
 /// The properties of a `MacOSIncludedApp`, inherited ones included.
-public struct MacOSIncludedAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.macOSIncludedApp", fields: MacOSIncludedAppFields())
-    public let bundleId: Field<String>
-    public let bundleVersion: Field<String>
+public enum MacOSIncludedAppFields: FieldSet {
+    public typealias Table = (bundleId: Field<String>, bundleVersion: Field<String>)
 
-    private init() {
-        self.bundleId = Field("bundleId")
-        self.bundleVersion = Field("bundleVersion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSIncludedApp",
+        fields: (bundleId: Field("bundleId"), bundleVersion: Field("bundleVersion")) as Table
+    )
 }
 
 /// Its properties are listed in `MacOSLobAppFields`; read and write them as `value.name`.
@@ -115,92 +113,77 @@ public struct MacOSIncludedAppFields: FieldSet {
 public typealias MacOSLobApp = Model<MacOSLobAppFields>
 
 /// The properties of a `MacOSLobApp`, inherited ones included.
-public struct MacOSLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum MacOSLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        buildNumber: Field<String>,
+        bundleId: Field<String>,
+        childApps: Field<[MacOSLobChildApp]>,
+        ignoreVersionDetection: Field<Bool>,
+        installAsManaged: Field<Bool>,
+        md5Hash: Field<[String]>,
+        md5HashChunkSize: Field<Int32>,
+        minimumSupportedOperatingSystem: Field<MacOSMinimumOperatingSystem>,
+        versionNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSLobApp",
         base: MobileLobApp.self,
-        fields: MacOSLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            buildNumber: Field("buildNumber"),
+            bundleId: Field("bundleId"),
+            childApps: Field("childApps"),
+            ignoreVersionDetection: Field("ignoreVersionDetection"),
+            installAsManaged: Field("installAsManaged"),
+            md5Hash: Field("md5Hash"),
+            md5HashChunkSize: Field("md5HashChunkSize"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            versionNumber: Field("versionNumber")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let buildNumber: Field<String>
-    public let bundleId: Field<String>
-    public let childApps: Field<[MacOSLobChildApp]>
-    public let ignoreVersionDetection: Field<Bool>
-    public let installAsManaged: Field<Bool>
-    public let md5Hash: Field<[String]>
-    public let md5HashChunkSize: Field<Int32>
-    public let minimumSupportedOperatingSystem: Field<MacOSMinimumOperatingSystem>
-    public let versionNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.buildNumber = Field("buildNumber")
-        self.bundleId = Field("bundleId")
-        self.childApps = Field("childApps")
-        self.ignoreVersionDetection = Field("ignoreVersionDetection")
-        self.installAsManaged = Field("installAsManaged")
-        self.md5Hash = Field("md5Hash")
-        self.md5HashChunkSize = Field("md5HashChunkSize")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.versionNumber = Field("versionNumber")
-    }
 }
 
 /// Requests for one `MacOSLobApp`: `request()` reads, updates or deletes it.
@@ -262,17 +245,17 @@ public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
 public typealias MacOSLobChildApp = Model<MacOSLobChildAppFields>
 
 /// The properties of a `MacOSLobChildApp`, inherited ones included.
-public struct MacOSLobChildAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.macOSLobChildApp", fields: MacOSLobChildAppFields())
-    public let buildNumber: Field<String>
-    public let bundleId: Field<String>
-    public let versionNumber: Field<String>
+public enum MacOSLobChildAppFields: FieldSet {
+    public typealias Table = (buildNumber: Field<String>, bundleId: Field<String>, versionNumber: Field<String>)
 
-    private init() {
-        self.buildNumber = Field("buildNumber")
-        self.bundleId = Field("bundleId")
-        self.versionNumber = Field("versionNumber")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSLobChildApp",
+        fields: (
+            buildNumber: Field("buildNumber"),
+            bundleId: Field("bundleId"),
+            versionNumber: Field("versionNumber")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MacOSMicrosoftDefenderAppFields`; read and write them as `value.name`.
@@ -282,60 +265,51 @@ public struct MacOSLobChildAppFields: FieldSet {
 public typealias MacOSMicrosoftDefenderApp = Model<MacOSMicrosoftDefenderAppFields>
 
 /// The properties of a `MacOSMicrosoftDefenderApp`, inherited ones included.
-public struct MacOSMicrosoftDefenderAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum MacOSMicrosoftDefenderAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSMicrosoftDefenderApp",
         base: MobileApp.self,
-        fields: MacOSMicrosoftDefenderAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-    }
 }
 
 /// Requests for one `MacOSMicrosoftDefenderApp`: `request()` reads, updates or deletes it.
@@ -391,63 +365,53 @@ public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
 public typealias MacOSMicrosoftEdgeApp = Model<MacOSMicrosoftEdgeAppFields>
 
 /// The properties of a `MacOSMicrosoftEdgeApp`, inherited ones included.
-public struct MacOSMicrosoftEdgeAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum MacOSMicrosoftEdgeAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        channel: Field<MicrosoftEdgeChannel>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSMicrosoftEdgeApp",
         base: MobileApp.self,
-        fields: MacOSMicrosoftEdgeAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            channel: Field("channel")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let channel: Field<MicrosoftEdgeChannel>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.channel = Field("channel")
-    }
 }
 
 /// Requests for one `MacOSMicrosoftEdgeApp`: `request()` reads, updates or deletes it.
@@ -503,39 +467,39 @@ public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
 public typealias MacOSMinimumOperatingSystem = Model<MacOSMinimumOperatingSystemFields>
 
 /// The properties of a `MacOSMinimumOperatingSystem`, inherited ones included.
-public struct MacOSMinimumOperatingSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.macOSMinimumOperatingSystem",
-        fields: MacOSMinimumOperatingSystemFields()
+public enum MacOSMinimumOperatingSystemFields: FieldSet {
+    public typealias Table = (
+        v1010: Field<Bool>,
+        v1011: Field<Bool>,
+        v1012: Field<Bool>,
+        v1013: Field<Bool>,
+        v1014: Field<Bool>,
+        v1015: Field<Bool>,
+        v107: Field<Bool>,
+        v108: Field<Bool>,
+        v109: Field<Bool>,
+        v110: Field<Bool>,
+        v120: Field<Bool>,
+        v130: Field<Bool>
     )
 
-    public let v1010: Field<Bool>
-    public let v1011: Field<Bool>
-    public let v1012: Field<Bool>
-    public let v1013: Field<Bool>
-    public let v1014: Field<Bool>
-    public let v1015: Field<Bool>
-    public let v107: Field<Bool>
-    public let v108: Field<Bool>
-    public let v109: Field<Bool>
-    public let v110: Field<Bool>
-    public let v120: Field<Bool>
-    public let v130: Field<Bool>
-
-    private init() {
-        self.v1010 = Field("v10_10")
-        self.v1011 = Field("v10_11")
-        self.v1012 = Field("v10_12")
-        self.v1013 = Field("v10_13")
-        self.v1014 = Field("v10_14")
-        self.v1015 = Field("v10_15")
-        self.v107 = Field("v10_7")
-        self.v108 = Field("v10_8")
-        self.v109 = Field("v10_9")
-        self.v110 = Field("v11_0")
-        self.v120 = Field("v12_0")
-        self.v130 = Field("v13_0")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.macOSMinimumOperatingSystem",
+        fields: (
+            v1010: Field("v10_10"),
+            v1011: Field("v10_11"),
+            v1012: Field("v10_12"),
+            v1013: Field("v10_13"),
+            v1014: Field("v10_14"),
+            v1015: Field("v10_15"),
+            v107: Field("v10_7"),
+            v108: Field("v10_8"),
+            v109: Field("v10_9"),
+            v110: Field("v11_0"),
+            v120: Field("v12_0"),
+            v130: Field("v13_0")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MacOSOfficeSuiteAppFields`; read and write them as `value.name`.
@@ -545,60 +509,51 @@ public struct MacOSMinimumOperatingSystemFields: FieldSet {
 public typealias MacOSOfficeSuiteApp = Model<MacOSOfficeSuiteAppFields>
 
 /// The properties of a `MacOSOfficeSuiteApp`, inherited ones included.
-public struct MacOSOfficeSuiteAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum MacOSOfficeSuiteAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.macOSOfficeSuiteApp",
         base: MobileApp.self,
-        fields: MacOSOfficeSuiteAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-    }
 }
 
 /// Requests for one `MacOSOfficeSuiteApp`: `request()` reads, updates or deletes it.
@@ -675,43 +630,42 @@ public struct MacOsLobAppAssignmentSettingsFields: FieldSet {
 public typealias MailAssessmentRequest = Model<MailAssessmentRequestFields>
 
 /// The properties of a `MailAssessmentRequest`, inherited ones included.
-public struct MailAssessmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `results`.
+public enum MailAssessmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<ThreatCategory>,
+        contentType: Field<ThreatAssessmentContentType>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        expectedAssessment: Field<ThreatExpectedAssessment>,
+        requestSource: Field<ThreatAssessmentRequestSource>,
+        status: Field<ThreatAssessmentStatus>,
+        results: Field<[ThreatAssessmentResult]>,
+        destinationRoutingReason: Field<MailDestinationRoutingReason>,
+        messageUri: Field<String>,
+        recipientEmail: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: MailAssessmentRequestFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            contentType: Field("contentType"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            expectedAssessment: Field("expectedAssessment"),
+            requestSource: Field("requestSource"),
+            status: Field("status"),
+            results: Field("results"),
+            destinationRoutingReason: Field("destinationRoutingReason"),
+            messageUri: Field("messageUri"),
+            recipientEmail: Field("recipientEmail")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let destinationRoutingReason: Field<MailDestinationRoutingReason>
-    public let messageUri: Field<String>
-    public let recipientEmail: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.destinationRoutingReason = Field("destinationRoutingReason")
-        self.messageUri = Field("messageUri")
-        self.recipientEmail = Field("recipientEmail")
-    }
 }
 
 /// Requests for one `MailAssessmentRequest`: `request()` reads, updates or deletes it.
@@ -808,51 +762,44 @@ extension MailDestinationRoutingReason {
 public typealias MailFolder = Model<MailFolderFields>
 
 /// The properties of a `MailFolder`, inherited ones included.
-public struct MailFolderFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childFolders`, `messageRules`, `messages`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum MailFolderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        childFolderCount: Field<Int32>,
+        displayName: Field<String>,
+        isHidden: Field<Bool>,
+        parentFolderId: Field<String>,
+        totalItemCount: Field<Int32>,
+        unreadItemCount: Field<Int32>,
+        childFolders: Field<[MailFolder]>,
+        messageRules: Field<[MessageRule]>,
+        messages: Field<[Message]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailFolder",
         base: Entity.self,
         derived: [MailSearchFolder.self],
-        fields: MailFolderFields()
+        fields: (
+            id: Field("id"),
+            childFolderCount: Field("childFolderCount"),
+            displayName: Field("displayName"),
+            isHidden: Field("isHidden"),
+            parentFolderId: Field("parentFolderId"),
+            totalItemCount: Field("totalItemCount"),
+            unreadItemCount: Field("unreadItemCount"),
+            childFolders: Field("childFolders"),
+            messageRules: Field("messageRules"),
+            messages: Field("messages"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let childFolderCount: Field<Int32>
-    public let displayName: Field<String>
-    public let isHidden: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let totalItemCount: Field<Int32>
-    public let unreadItemCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("childFolders")`).
-    public let childFolders: Field<[MailFolder]>
-
-    /// Present when the request expanded it (`expand("messageRules")`).
-    public let messageRules: Field<[MessageRule]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[Message]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.childFolderCount = Field("childFolderCount")
-        self.displayName = Field("displayName")
-        self.isHidden = Field("isHidden")
-        self.parentFolderId = Field("parentFolderId")
-        self.totalItemCount = Field("totalItemCount")
-        self.unreadItemCount = Field("unreadItemCount")
-        self.childFolders = Field("childFolders")
-        self.messageRules = Field("messageRules")
-        self.messages = Field("messages")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// Requests for one `MailFolder`: `request()` reads, updates or deletes it.
@@ -966,59 +913,51 @@ extension CollectionRequestBuilder where Item == MailFolderRequestBuilder {
 public typealias MailSearchFolder = Model<MailSearchFolderFields>
 
 /// The properties of a `MailSearchFolder`, inherited ones included.
-public struct MailSearchFolderFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childFolders`, `messageRules`, `messages`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum MailSearchFolderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        childFolderCount: Field<Int32>,
+        displayName: Field<String>,
+        isHidden: Field<Bool>,
+        parentFolderId: Field<String>,
+        totalItemCount: Field<Int32>,
+        unreadItemCount: Field<Int32>,
+        childFolders: Field<[MailFolder]>,
+        messageRules: Field<[MessageRule]>,
+        messages: Field<[Message]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>,
+        filterQuery: Field<String>,
+        includeNestedFolders: Field<Bool>,
+        isSupported: Field<Bool>,
+        sourceFolderIds: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailSearchFolder",
         base: MailFolder.self,
-        fields: MailSearchFolderFields()
+        fields: (
+            id: Field("id"),
+            childFolderCount: Field("childFolderCount"),
+            displayName: Field("displayName"),
+            isHidden: Field("isHidden"),
+            parentFolderId: Field("parentFolderId"),
+            totalItemCount: Field("totalItemCount"),
+            unreadItemCount: Field("unreadItemCount"),
+            childFolders: Field("childFolders"),
+            messageRules: Field("messageRules"),
+            messages: Field("messages"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties"),
+            filterQuery: Field("filterQuery"),
+            includeNestedFolders: Field("includeNestedFolders"),
+            isSupported: Field("isSupported"),
+            sourceFolderIds: Field("sourceFolderIds")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let childFolderCount: Field<Int32>
-    public let displayName: Field<String>
-    public let isHidden: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let totalItemCount: Field<Int32>
-    public let unreadItemCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("childFolders")`).
-    public let childFolders: Field<[MailFolder]>
-
-    /// Present when the request expanded it (`expand("messageRules")`).
-    public let messageRules: Field<[MessageRule]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[Message]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    public let filterQuery: Field<String>
-    public let includeNestedFolders: Field<Bool>
-    public let isSupported: Field<Bool>
-    public let sourceFolderIds: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.childFolderCount = Field("childFolderCount")
-        self.displayName = Field("displayName")
-        self.isHidden = Field("isHidden")
-        self.parentFolderId = Field("parentFolderId")
-        self.totalItemCount = Field("totalItemCount")
-        self.unreadItemCount = Field("unreadItemCount")
-        self.childFolders = Field("childFolders")
-        self.messageRules = Field("messageRules")
-        self.messages = Field("messages")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-        self.filterQuery = Field("filterQuery")
-        self.includeNestedFolders = Field("includeNestedFolders")
-        self.isSupported = Field("isSupported")
-        self.sourceFolderIds = Field("sourceFolderIds")
-    }
 }
 
 /// Requests for one `MailSearchFolder`: `request()` reads, updates or deletes it.
@@ -1132,35 +1071,39 @@ extension CollectionRequestBuilder where Item == MailSearchFolderRequestBuilder 
 public typealias MailTips = Model<MailTipsFields>
 
 /// The properties of a `MailTips`, inherited ones included.
-public struct MailTipsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mailTips", fields: MailTipsFields())
-    public let automaticReplies: Field<AutomaticRepliesMailTips>
-    public let customMailTip: Field<String>
-    public let deliveryRestricted: Field<Bool>
-    public let emailAddress: Field<EmailAddress>
-    public let error: Field<MailTipsError>
-    public let externalMemberCount: Field<Int32>
-    public let isModerated: Field<Bool>
-    public let mailboxFull: Field<Bool>
-    public let maxMessageSize: Field<Int32>
-    public let recipientScope: Field<RecipientScopeType>
-    public let recipientSuggestions: Field<[Recipient]>
-    public let totalMemberCount: Field<Int32>
+public enum MailTipsFields: FieldSet {
+    public typealias Table = (
+        automaticReplies: Field<AutomaticRepliesMailTips>,
+        customMailTip: Field<String>,
+        deliveryRestricted: Field<Bool>,
+        emailAddress: Field<EmailAddress>,
+        error: Field<MailTipsError>,
+        externalMemberCount: Field<Int32>,
+        isModerated: Field<Bool>,
+        mailboxFull: Field<Bool>,
+        maxMessageSize: Field<Int32>,
+        recipientScope: Field<RecipientScopeType>,
+        recipientSuggestions: Field<[Recipient]>,
+        totalMemberCount: Field<Int32>
+    )
 
-    private init() {
-        self.automaticReplies = Field("automaticReplies")
-        self.customMailTip = Field("customMailTip")
-        self.deliveryRestricted = Field("deliveryRestricted")
-        self.emailAddress = Field("emailAddress")
-        self.error = Field("error")
-        self.externalMemberCount = Field("externalMemberCount")
-        self.isModerated = Field("isModerated")
-        self.mailboxFull = Field("mailboxFull")
-        self.maxMessageSize = Field("maxMessageSize")
-        self.recipientScope = Field("recipientScope")
-        self.recipientSuggestions = Field("recipientSuggestions")
-        self.totalMemberCount = Field("totalMemberCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailTips",
+        fields: (
+            automaticReplies: Field("automaticReplies"),
+            customMailTip: Field("customMailTip"),
+            deliveryRestricted: Field("deliveryRestricted"),
+            emailAddress: Field("emailAddress"),
+            error: Field("error"),
+            externalMemberCount: Field("externalMemberCount"),
+            isModerated: Field("isModerated"),
+            mailboxFull: Field("mailboxFull"),
+            maxMessageSize: Field("maxMessageSize"),
+            recipientScope: Field("recipientScope"),
+            recipientSuggestions: Field("recipientSuggestions"),
+            totalMemberCount: Field("totalMemberCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MailTipsErrorFields`; read and write them as `value.name`.
@@ -1170,15 +1113,13 @@ public struct MailTipsFields: FieldSet {
 public typealias MailTipsError = Model<MailTipsErrorFields>
 
 /// The properties of a `MailTipsError`, inherited ones included.
-public struct MailTipsErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mailTipsError", fields: MailTipsErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
+public enum MailTipsErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailTipsError",
+        fields: (code: Field("code"), message: Field("message")) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1231,23 +1172,16 @@ extension MailTipsType {
 public typealias Mailbox = Model<MailboxFields>
 
 /// The properties of a `Mailbox`, inherited ones included.
-public struct MailboxFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `folders`.
+public enum MailboxFields: FieldSet {
+    public typealias Table = (id: Field<String>, deletedDateTime: Field<Date>, folders: Field<[MailboxFolder]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailbox",
         base: DirectoryObject.self,
-        fields: MailboxFields()
+        fields: (id: Field("id"), deletedDateTime: Field("deletedDateTime"), folders: Field("folders")) as Table
     )
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("folders")`).
-    public let folders: Field<[MailboxFolder]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.folders = Field("folders")
-    }
 }
 
 /// Its properties are listed in `MailboxDetailsFields`; read and write them as `value.name`.
@@ -1257,15 +1191,16 @@ public struct MailboxFields: FieldSet {
 public typealias MailboxDetails = Model<MailboxDetailsFields>
 
 /// The properties of a `MailboxDetails`, inherited ones included.
-public struct MailboxDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mailboxDetails", fields: MailboxDetailsFields())
-    public let emailAddress: Field<String>
-    public let externalDirectoryObjectId: Field<String>
+public enum MailboxDetailsFields: FieldSet {
+    public typealias Table = (emailAddress: Field<String>, externalDirectoryObjectId: Field<String>)
 
-    private init() {
-        self.emailAddress = Field("emailAddress")
-        self.externalDirectoryObjectId = Field("externalDirectoryObjectId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailboxDetails",
+        fields: (
+            emailAddress: Field("emailAddress"),
+            externalDirectoryObjectId: Field("externalDirectoryObjectId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MailboxFolderFields`; read and write them as `value.name`.
@@ -1275,44 +1210,39 @@ public struct MailboxDetailsFields: FieldSet {
 public typealias MailboxFolder = Model<MailboxFolderFields>
 
 /// The properties of a `MailboxFolder`, inherited ones included.
-public struct MailboxFolderFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childFolders`, `items`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum MailboxFolderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        childFolderCount: Field<Int32>,
+        displayName: Field<String>,
+        parentFolderId: Field<String>,
+        totalItemCount: Field<Int32>,
+        type: Field<String>,
+        childFolders: Field<[MailboxFolder]>,
+        items: Field<[MailboxItem]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxFolder",
         base: Entity.self,
-        fields: MailboxFolderFields()
+        fields: (
+            id: Field("id"),
+            childFolderCount: Field("childFolderCount"),
+            displayName: Field("displayName"),
+            parentFolderId: Field("parentFolderId"),
+            totalItemCount: Field("totalItemCount"),
+            type: Field("type"),
+            childFolders: Field("childFolders"),
+            items: Field("items"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let childFolderCount: Field<Int32>
-    public let displayName: Field<String>
-    public let parentFolderId: Field<String>
-    public let totalItemCount: Field<Int32>
-    public let type: Field<String>
-
-    /// Present when the request expanded it (`expand("childFolders")`).
-    public let childFolders: Field<[MailboxFolder]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[MailboxItem]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.childFolderCount = Field("childFolderCount")
-        self.displayName = Field("displayName")
-        self.parentFolderId = Field("parentFolderId")
-        self.totalItemCount = Field("totalItemCount")
-        self.type = Field("type")
-        self.childFolders = Field("childFolders")
-        self.items = Field("items")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// Requests for one `MailboxFolder`: `request()` reads, updates or deletes it.
@@ -1412,38 +1342,37 @@ extension CollectionRequestBuilder where Item == MailboxFolderRequestBuilder {
 public typealias MailboxItem = Model<MailboxItemFields>
 
 /// The properties of a `MailboxItem`, inherited ones included.
-public struct MailboxItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `multiValueExtendedProperties`,
+///   `singleValueExtendedProperties`.
+public enum MailboxItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        size: Field<Int64>,
+        type: Field<String>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxItem",
         base: OutlookItem.self,
-        fields: MailboxItemFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            size: Field("size"),
+            type: Field("type"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let size: Field<Int64>
-    public let type: Field<String>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.size = Field("size")
-        self.type = Field("type")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// Its properties are listed in `MailboxItemImportSessionFields`; read and write them as `value.name`.
@@ -1453,19 +1382,13 @@ public struct MailboxItemFields: FieldSet {
 public typealias MailboxItemImportSession = Model<MailboxItemImportSessionFields>
 
 /// The properties of a `MailboxItemImportSession`, inherited ones included.
-public struct MailboxItemImportSessionFields: FieldSet {
+public enum MailboxItemImportSessionFields: FieldSet {
+    public typealias Table = (expirationDateTime: Field<Date>, importUrl: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxItemImportSession",
-        fields: MailboxItemImportSessionFields()
+        fields: (expirationDateTime: Field("expirationDateTime"), importUrl: Field("importUrl")) as Table
     )
-
-    public let expirationDateTime: Field<Date>
-    public let importUrl: Field<String>
-
-    private init() {
-        self.expirationDateTime = Field("expirationDateTime")
-        self.importUrl = Field("importUrl")
-    }
 }
 
 /// Requests for one `MailboxItem`: `request()` reads, updates or deletes it.
@@ -1532,34 +1455,34 @@ extension CollectionRequestBuilder where Item == MailboxItemRequestBuilder {
 public typealias MailboxProtectionRule = Model<MailboxProtectionRuleFields>
 
 /// The properties of a `MailboxProtectionRule`, inherited ones included.
-public struct MailboxProtectionRuleFields: FieldSet {
+public enum MailboxProtectionRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        isAutoApplyEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionRuleStatus>,
+        mailboxExpression: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: MailboxProtectionRuleFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            isAutoApplyEnabled: Field("isAutoApplyEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            mailboxExpression: Field("mailboxExpression")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-    public let mailboxExpression: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.mailboxExpression = Field("mailboxExpression")
-    }
 }
 
 /// Requests for one `MailboxProtectionRule`: `request()` reads, updates or deletes it.
@@ -1607,46 +1530,44 @@ public struct MailboxProtectionRuleRequestBuilder: ModelRequestBuilder {
 public typealias MailboxProtectionUnit = Model<MailboxProtectionUnitFields>
 
 /// The properties of a `MailboxProtectionUnit`, inherited ones included.
-public struct MailboxProtectionUnitFields: FieldSet {
+///
+/// - `displayName`, `email`: Set by the service: read it, do not send it.
+public enum MailboxProtectionUnitFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        offboardRequestedDateTime: Field<Date>,
+        policyId: Field<String>,
+        protectionSources: Field<ProtectionSource>,
+        status: Field<ProtectionUnitStatus>,
+        directoryObjectId: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: MailboxProtectionUnitFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            offboardRequestedDateTime: Field("offboardRequestedDateTime"),
+            policyId: Field("policyId"),
+            protectionSources: Field("protectionSources"),
+            status: Field("status"),
+            directoryObjectId: Field("directoryObjectId"),
+            displayName: Field("displayName"),
+            email: Field("email")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-    public let directoryObjectId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let email: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-        self.directoryObjectId = Field("directoryObjectId")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-    }
 }
 
 /// Requests for one `MailboxProtectionUnit`: `request()` reads, updates or deletes it.
@@ -1695,36 +1616,36 @@ public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias MailboxProtectionUnitsBulkAdditionJob = Model<MailboxProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `MailboxProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
+public enum MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionUnitsBulkJobStatus>,
+        directoryObjectIds: Field<[String]>,
+        mailboxes: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: MailboxProtectionUnitsBulkAdditionJobFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            directoryObjectIds: Field("directoryObjectIds"),
+            mailboxes: Field("mailboxes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let directoryObjectIds: Field<[String]>
-    public let mailboxes: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.mailboxes = Field("mailboxes")
-    }
 }
 
 /// Requests for one `MailboxProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
@@ -1917,43 +1838,40 @@ extension CollectionRequestBuilder where Item == MailboxRequestBuilder {
 public typealias MailboxRestoreArtifact = Model<MailboxRestoreArtifactFields>
 
 /// The properties of a `MailboxRestoreArtifact`, inherited ones included.
-public struct MailboxRestoreArtifactFields: FieldSet {
+///
+/// - `restoredFolderName`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum MailboxRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completionDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        error: Field<PublicError>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        restorePoint: Field<RestorePoint>,
+        restoredFolderId: Field<String>,
+        restoredFolderName: Field<String>,
+        restoredItemCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxRestoreArtifact",
         base: RestoreArtifactBase.self,
         derived: [GranularMailboxRestoreArtifact.self],
-        fields: MailboxRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            completionDateTime: Field("completionDateTime"),
+            destinationType: Field("destinationType"),
+            error: Field("error"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            restorePoint: Field("restorePoint"),
+            restoredFolderId: Field("restoredFolderId"),
+            restoredFolderName: Field("restoredFolderName"),
+            restoredItemCount: Field("restoredItemCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredFolderId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredFolderName: Field<String>
-
-    public let restoredItemCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredFolderId = Field("restoredFolderId")
-        self.restoredFolderName = Field("restoredFolderName")
-        self.restoredItemCount = Field("restoredItemCount")
-    }
 }
 
 /// Requests for one `MailboxRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -1990,46 +1908,46 @@ public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias MailboxRestoreArtifactsBulkAdditionRequest = Model<MailboxRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `MailboxRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+public enum MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionTimePeriod: Field<TimePeriod>,
+        protectionUnitIds: Field<[String]>,
+        restorePointPreference: Field<RestorePointPreference>,
+        status: Field<RestoreArtifactsBulkRequestStatus>,
+        tags: Field<RestorePointTags>,
+        directoryObjectIds: Field<[String]>,
+        mailboxes: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: MailboxRestoreArtifactsBulkAdditionRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            destinationType: Field("destinationType"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionTimePeriod: Field("protectionTimePeriod"),
+            protectionUnitIds: Field("protectionUnitIds"),
+            restorePointPreference: Field("restorePointPreference"),
+            status: Field("status"),
+            tags: Field("tags"),
+            directoryObjectIds: Field("directoryObjectIds"),
+            mailboxes: Field("mailboxes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let directoryObjectIds: Field<[String]>
-    public let mailboxes: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.directoryObjectIds = Field("directoryObjectIds")
-        self.mailboxes = Field("mailboxes")
-    }
 }
 
 /// Requests for one `MailboxRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
@@ -2061,29 +1979,33 @@ public struct MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelReq
 public typealias MailboxSettings = Model<MailboxSettingsFields>
 
 /// The properties of a `MailboxSettings`, inherited ones included.
-public struct MailboxSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mailboxSettings", fields: MailboxSettingsFields())
-    public let archiveFolder: Field<String>
-    public let automaticRepliesSetting: Field<AutomaticRepliesSetting>
-    public let dateFormat: Field<String>
-    public let delegateMeetingMessageDeliveryOptions: Field<DelegateMeetingMessageDeliveryOptions>
-    public let language: Field<LocaleInfo>
-    public let timeFormat: Field<String>
-    public let timeZone: Field<String>
-    public let userPurpose: Field<UserPurpose>
-    public let workingHours: Field<WorkingHours>
+public enum MailboxSettingsFields: FieldSet {
+    public typealias Table = (
+        archiveFolder: Field<String>,
+        automaticRepliesSetting: Field<AutomaticRepliesSetting>,
+        dateFormat: Field<String>,
+        delegateMeetingMessageDeliveryOptions: Field<DelegateMeetingMessageDeliveryOptions>,
+        language: Field<LocaleInfo>,
+        timeFormat: Field<String>,
+        timeZone: Field<String>,
+        userPurpose: Field<UserPurpose>,
+        workingHours: Field<WorkingHours>
+    )
 
-    private init() {
-        self.archiveFolder = Field("archiveFolder")
-        self.automaticRepliesSetting = Field("automaticRepliesSetting")
-        self.dateFormat = Field("dateFormat")
-        self.delegateMeetingMessageDeliveryOptions = Field("delegateMeetingMessageDeliveryOptions")
-        self.language = Field("language")
-        self.timeFormat = Field("timeFormat")
-        self.timeZone = Field("timeZone")
-        self.userPurpose = Field("userPurpose")
-        self.workingHours = Field("workingHours")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mailboxSettings",
+        fields: (
+            archiveFolder: Field("archiveFolder"),
+            automaticRepliesSetting: Field("automaticRepliesSetting"),
+            dateFormat: Field("dateFormat"),
+            delegateMeetingMessageDeliveryOptions: Field("delegateMeetingMessageDeliveryOptions"),
+            language: Field("language"),
+            timeFormat: Field("timeFormat"),
+            timeZone: Field("timeZone"),
+            userPurpose: Field("userPurpose"),
+            workingHours: Field("workingHours")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MalwareFields`; read and write them as `value.name`.
@@ -2109,21 +2031,25 @@ public struct MalwareFields: FieldSet {
 public typealias MalwareState = Model<MalwareStateFields>
 
 /// The properties of a `MalwareState`, inherited ones included.
-public struct MalwareStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.malwareState", fields: MalwareStateFields())
-    public let category: Field<String>
-    public let family: Field<String>
-    public let name: Field<String>
-    public let severity: Field<String>
-    public let wasRunning: Field<Bool>
+public enum MalwareStateFields: FieldSet {
+    public typealias Table = (
+        category: Field<String>,
+        family: Field<String>,
+        name: Field<String>,
+        severity: Field<String>,
+        wasRunning: Field<Bool>
+    )
 
-    private init() {
-        self.category = Field("category")
-        self.family = Field("family")
-        self.name = Field("name")
-        self.severity = Field("severity")
-        self.wasRunning = Field("wasRunning")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.malwareState",
+        fields: (
+            category: Field("category"),
+            family: Field("family"),
+            name: Field("name"),
+            severity: Field("severity"),
+            wasRunning: Field("wasRunning")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MalwareStateForWindowsDeviceFields`; read and write them as `value.name`.
@@ -2133,30 +2059,30 @@ public struct MalwareStateFields: FieldSet {
 public typealias MalwareStateForWindowsDevice = Model<MalwareStateForWindowsDeviceFields>
 
 /// The properties of a `MalwareStateForWindowsDevice`, inherited ones included.
-public struct MalwareStateForWindowsDeviceFields: FieldSet {
+public enum MalwareStateForWindowsDeviceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        detectionCount: Field<Int32>,
+        deviceName: Field<String>,
+        executionState: Field<WindowsMalwareExecutionState>,
+        initialDetectionDateTime: Field<Date>,
+        lastStateChangeDateTime: Field<Date>,
+        threatState: Field<WindowsMalwareThreatState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.malwareStateForWindowsDevice",
         base: Entity.self,
-        fields: MalwareStateForWindowsDeviceFields()
+        fields: (
+            id: Field("id"),
+            detectionCount: Field("detectionCount"),
+            deviceName: Field("deviceName"),
+            executionState: Field("executionState"),
+            initialDetectionDateTime: Field("initialDetectionDateTime"),
+            lastStateChangeDateTime: Field("lastStateChangeDateTime"),
+            threatState: Field("threatState")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let detectionCount: Field<Int32>
-    public let deviceName: Field<String>
-    public let executionState: Field<WindowsMalwareExecutionState>
-    public let initialDetectionDateTime: Field<Date>
-    public let lastStateChangeDateTime: Field<Date>
-    public let threatState: Field<WindowsMalwareThreatState>
-
-    private init() {
-        self.id = Field("id")
-        self.detectionCount = Field("detectionCount")
-        self.deviceName = Field("deviceName")
-        self.executionState = Field("executionState")
-        self.initialDetectionDateTime = Field("initialDetectionDateTime")
-        self.lastStateChangeDateTime = Field("lastStateChangeDateTime")
-        self.threatState = Field("threatState")
-    }
 }
 
 /// Requests for one `MalwareStateForWindowsDevice`: `request()` reads, updates or deletes it.
@@ -2185,88 +2111,72 @@ public struct MalwareStateForWindowsDeviceRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAndroidLobApp = Model<ManagedAndroidLobAppFields>
 
 /// The properties of a `ManagedAndroidLobApp`, inherited ones included.
-public struct ManagedAndroidLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
+///   it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum ManagedAndroidLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>,
+        packageId: Field<String>,
+        versionCode: Field<String>,
+        versionName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAndroidLobApp",
         base: ManagedMobileLobApp.self,
-        fields: ManagedAndroidLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            packageId: Field("packageId"),
+            versionCode: Field("versionCode"),
+            versionName: Field("versionName")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
-    public let packageId: Field<String>
-    public let versionCode: Field<String>
-    public let versionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.packageId = Field("packageId")
-        self.versionCode = Field("versionCode")
-        self.versionName = Field("versionName")
-    }
 }
 
 /// Requests for one `ManagedAndroidLobApp`: `request()` reads, updates or deletes it.
@@ -2328,73 +2238,62 @@ public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAndroidStoreApp = Model<ManagedAndroidStoreAppFields>
 
 /// The properties of a `ManagedAndroidStoreApp`, inherited ones included.
-public struct ManagedAndroidStoreAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
+///   not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum ManagedAndroidStoreAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>,
+        appStoreUrl: Field<String>,
+        minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>,
+        packageId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAndroidStoreApp",
         base: ManagedApp.self,
-        fields: ManagedAndroidStoreAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version"),
+            appStoreUrl: Field("appStoreUrl"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            packageId: Field("packageId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-    public let appStoreUrl: Field<String>
-    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
-    public let packageId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.packageId = Field("packageId")
-    }
 }
 
 /// Requests for one `ManagedAndroidStoreApp`: `request()` reads, updates or deletes it.
@@ -2452,66 +2351,55 @@ public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedApp = Model<ManagedAppFields>
 
 /// The properties of a `ManagedApp`, inherited ones included.
-public struct ManagedAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
+///   not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum ManagedAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedApp",
         base: MobileApp.self,
         derived: [ManagedAndroidStoreApp.self, ManagedIOSStoreApp.self, ManagedMobileLobApp.self],
-        fields: ManagedAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-    }
 }

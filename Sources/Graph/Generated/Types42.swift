@@ -45,31 +45,31 @@ extension ManagedAppClipboardSharingLevel {
 public typealias ManagedAppConfiguration = Model<ManagedAppConfigurationFields>
 
 /// The properties of a `ManagedAppConfiguration`, inherited ones included.
-public struct ManagedAppConfigurationFields: FieldSet {
+public enum ManagedAppConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        customSettings: Field<[KeyValuePair]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppConfiguration",
         base: ManagedAppPolicy.self,
         derived: [TargetedManagedAppConfiguration.self],
-        fields: ManagedAppConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            customSettings: Field("customSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let customSettings: Field<[KeyValuePair]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.customSettings = Field("customSettings")
-    }
 }
 
 /// Requests for one `ManagedAppConfiguration`: `request()` reads, updates or deletes it.
@@ -168,21 +168,17 @@ extension ManagedAppDataTransferLevel {
 public typealias ManagedAppDiagnosticStatus = Model<ManagedAppDiagnosticStatusFields>
 
 /// The properties of a `ManagedAppDiagnosticStatus`, inherited ones included.
-public struct ManagedAppDiagnosticStatusFields: FieldSet {
+public enum ManagedAppDiagnosticStatusFields: FieldSet {
+    public typealias Table = (mitigationInstruction: Field<String>, state: Field<String>, validationName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppDiagnosticStatus",
-        fields: ManagedAppDiagnosticStatusFields()
+        fields: (
+            mitigationInstruction: Field("mitigationInstruction"),
+            state: Field("state"),
+            validationName: Field("validationName")
+        ) as Table
     )
-
-    public let mitigationInstruction: Field<String>
-    public let state: Field<String>
-    public let validationName: Field<String>
-
-    private init() {
-        self.mitigationInstruction = Field("mitigationInstruction")
-        self.state = Field("state")
-        self.validationName = Field("validationName")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.managedAppFlaggedReason`.
@@ -206,26 +202,26 @@ extension ManagedAppFlaggedReason {
 public typealias ManagedAppOperation = Model<ManagedAppOperationFields>
 
 /// The properties of a `ManagedAppOperation`, inherited ones included.
-public struct ManagedAppOperationFields: FieldSet {
+public enum ManagedAppOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        state: Field<String>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppOperation",
         base: Entity.self,
-        fields: ManagedAppOperationFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            state: Field("state"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let state: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.state = Field("state")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `ManagedAppOperation`: `request()` reads, updates or deletes it.
@@ -270,29 +266,29 @@ extension ManagedAppPinCharacterSet {
 public typealias ManagedAppPolicy = Model<ManagedAppPolicyFields>
 
 /// The properties of a `ManagedAppPolicy`, inherited ones included.
-public struct ManagedAppPolicyFields: FieldSet {
+public enum ManagedAppPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppPolicy",
         base: Entity.self,
         derived: [ManagedAppConfiguration.self, ManagedAppProtection.self, WindowsInformationProtection.self],
-        fields: ManagedAppPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `ManagedAppPolicyDeploymentSummaryFields`; read and write them as `value.name`.
@@ -302,28 +298,28 @@ public struct ManagedAppPolicyFields: FieldSet {
 public typealias ManagedAppPolicyDeploymentSummary = Model<ManagedAppPolicyDeploymentSummaryFields>
 
 /// The properties of a `ManagedAppPolicyDeploymentSummary`, inherited ones included.
-public struct ManagedAppPolicyDeploymentSummaryFields: FieldSet {
+public enum ManagedAppPolicyDeploymentSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationDeployedUserCount: Field<Int32>,
+        configurationDeploymentSummaryPerApp: Field<[ManagedAppPolicyDeploymentSummaryPerApp]>,
+        displayName: Field<String>,
+        lastRefreshTime: Field<Date>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppPolicyDeploymentSummary",
         base: Entity.self,
-        fields: ManagedAppPolicyDeploymentSummaryFields()
+        fields: (
+            id: Field("id"),
+            configurationDeployedUserCount: Field("configurationDeployedUserCount"),
+            configurationDeploymentSummaryPerApp: Field("configurationDeploymentSummaryPerApp"),
+            displayName: Field("displayName"),
+            lastRefreshTime: Field("lastRefreshTime"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationDeployedUserCount: Field<Int32>
-    public let configurationDeploymentSummaryPerApp: Field<[ManagedAppPolicyDeploymentSummaryPerApp]>
-    public let displayName: Field<String>
-    public let lastRefreshTime: Field<Date>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationDeployedUserCount = Field("configurationDeployedUserCount")
-        self.configurationDeploymentSummaryPerApp = Field("configurationDeploymentSummaryPerApp")
-        self.displayName = Field("displayName")
-        self.lastRefreshTime = Field("lastRefreshTime")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `ManagedAppPolicyDeploymentSummaryPerAppFields`; read and write them as `value.name`.
@@ -334,19 +330,19 @@ public struct ManagedAppPolicyDeploymentSummaryFields: FieldSet {
 public typealias ManagedAppPolicyDeploymentSummaryPerApp = Model<ManagedAppPolicyDeploymentSummaryPerAppFields>
 
 /// The properties of a `ManagedAppPolicyDeploymentSummaryPerApp`, inherited ones included.
-public struct ManagedAppPolicyDeploymentSummaryPerAppFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.managedAppPolicyDeploymentSummaryPerApp",
-        fields: ManagedAppPolicyDeploymentSummaryPerAppFields()
+public enum ManagedAppPolicyDeploymentSummaryPerAppFields: FieldSet {
+    public typealias Table = (
+        configurationAppliedUserCount: Field<Int32>,
+        mobileAppIdentifier: Field<MobileAppIdentifier>
     )
 
-    public let configurationAppliedUserCount: Field<Int32>
-    public let mobileAppIdentifier: Field<MobileAppIdentifier>
-
-    private init() {
-        self.configurationAppliedUserCount = Field("configurationAppliedUserCount")
-        self.mobileAppIdentifier = Field("mobileAppIdentifier")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.managedAppPolicyDeploymentSummaryPerApp",
+        fields: (
+            configurationAppliedUserCount: Field("configurationAppliedUserCount"),
+            mobileAppIdentifier: Field("mobileAppIdentifier")
+        ) as Table
+    )
 }
 
 /// Requests for one `ManagedAppPolicyDeploymentSummary`: `request()` reads, updates or deletes it.
@@ -412,83 +408,83 @@ public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAppProtection = Model<ManagedAppProtectionFields>
 
 /// The properties of a `ManagedAppProtection`, inherited ones included.
-public struct ManagedAppProtectionFields: FieldSet {
+public enum ManagedAppProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>,
+        allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>,
+        allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>,
+        allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>,
+        contactSyncBlocked: Field<Bool>,
+        dataBackupBlocked: Field<Bool>,
+        deviceComplianceRequired: Field<Bool>,
+        disableAppPinIfDevicePinIsSet: Field<Bool>,
+        fingerprintBlocked: Field<Bool>,
+        managedBrowser: Field<ManagedBrowserType>,
+        managedBrowserToOpenLinksRequired: Field<Bool>,
+        maximumPinRetries: Field<Int32>,
+        minimumPinLength: Field<Int32>,
+        minimumRequiredAppVersion: Field<String>,
+        minimumRequiredOsVersion: Field<String>,
+        minimumWarningAppVersion: Field<String>,
+        minimumWarningOsVersion: Field<String>,
+        organizationalCredentialsRequired: Field<Bool>,
+        periodBeforePinReset: Field<String>,
+        periodOfflineBeforeAccessCheck: Field<String>,
+        periodOfflineBeforeWipeIsEnforced: Field<String>,
+        periodOnlineBeforeAccessCheck: Field<String>,
+        pinCharacterSet: Field<ManagedAppPinCharacterSet>,
+        pinRequired: Field<Bool>,
+        printBlocked: Field<Bool>,
+        saveAsBlocked: Field<Bool>,
+        simplePinBlocked: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppProtection",
         base: ManagedAppPolicy.self,
         derived: [DefaultManagedAppProtection.self, TargetedManagedAppProtection.self],
-        fields: ManagedAppProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            allowedDataStorageLocations: Field("allowedDataStorageLocations"),
+            allowedInboundDataTransferSources: Field("allowedInboundDataTransferSources"),
+            allowedOutboundClipboardSharingLevel: Field("allowedOutboundClipboardSharingLevel"),
+            allowedOutboundDataTransferDestinations: Field("allowedOutboundDataTransferDestinations"),
+            contactSyncBlocked: Field("contactSyncBlocked"),
+            dataBackupBlocked: Field("dataBackupBlocked"),
+            deviceComplianceRequired: Field("deviceComplianceRequired"),
+            disableAppPinIfDevicePinIsSet: Field("disableAppPinIfDevicePinIsSet"),
+            fingerprintBlocked: Field("fingerprintBlocked"),
+            managedBrowser: Field("managedBrowser"),
+            managedBrowserToOpenLinksRequired: Field("managedBrowserToOpenLinksRequired"),
+            maximumPinRetries: Field("maximumPinRetries"),
+            minimumPinLength: Field("minimumPinLength"),
+            minimumRequiredAppVersion: Field("minimumRequiredAppVersion"),
+            minimumRequiredOsVersion: Field("minimumRequiredOsVersion"),
+            minimumWarningAppVersion: Field("minimumWarningAppVersion"),
+            minimumWarningOsVersion: Field("minimumWarningOsVersion"),
+            organizationalCredentialsRequired: Field("organizationalCredentialsRequired"),
+            periodBeforePinReset: Field("periodBeforePinReset"),
+            periodOfflineBeforeAccessCheck: Field("periodOfflineBeforeAccessCheck"),
+            periodOfflineBeforeWipeIsEnforced: Field("periodOfflineBeforeWipeIsEnforced"),
+            periodOnlineBeforeAccessCheck: Field("periodOnlineBeforeAccessCheck"),
+            pinCharacterSet: Field("pinCharacterSet"),
+            pinRequired: Field("pinRequired"),
+            printBlocked: Field("printBlocked"),
+            saveAsBlocked: Field("saveAsBlocked"),
+            simplePinBlocked: Field("simplePinBlocked")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-    }
 }
 
 /// Requests for one `ManagedAppProtection`: `request()` reads, updates or deletes it.
@@ -532,55 +528,51 @@ public struct ManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAppRegistration = Model<ManagedAppRegistrationFields>
 
 /// The properties of a `ManagedAppRegistration`, inherited ones included.
-public struct ManagedAppRegistrationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+public enum ManagedAppRegistrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appIdentifier: Field<MobileAppIdentifier>,
+        applicationVersion: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceName: Field<String>,
+        deviceTag: Field<String>,
+        deviceType: Field<String>,
+        flaggedReasons: Field<[ManagedAppFlaggedReason]>,
+        lastSyncDateTime: Field<Date>,
+        managementSdkVersion: Field<String>,
+        platformVersion: Field<String>,
+        userId: Field<String>,
+        version: Field<String>,
+        appliedPolicies: Field<[ManagedAppPolicy]>,
+        intendedPolicies: Field<[ManagedAppPolicy]>,
+        operations: Field<[ManagedAppOperation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppRegistration",
         base: Entity.self,
         derived: [AndroidManagedAppRegistration.self, IosManagedAppRegistration.self],
-        fields: ManagedAppRegistrationFields()
+        fields: (
+            id: Field("id"),
+            appIdentifier: Field("appIdentifier"),
+            applicationVersion: Field("applicationVersion"),
+            createdDateTime: Field("createdDateTime"),
+            deviceName: Field("deviceName"),
+            deviceTag: Field("deviceTag"),
+            deviceType: Field("deviceType"),
+            flaggedReasons: Field("flaggedReasons"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            managementSdkVersion: Field("managementSdkVersion"),
+            platformVersion: Field("platformVersion"),
+            userId: Field("userId"),
+            version: Field("version"),
+            appliedPolicies: Field("appliedPolicies"),
+            intendedPolicies: Field("intendedPolicies"),
+            operations: Field("operations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appIdentifier: Field<MobileAppIdentifier>
-    public let applicationVersion: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceName: Field<String>
-    public let deviceTag: Field<String>
-    public let deviceType: Field<String>
-    public let flaggedReasons: Field<[ManagedAppFlaggedReason]>
-    public let lastSyncDateTime: Field<Date>
-    public let managementSdkVersion: Field<String>
-    public let platformVersion: Field<String>
-    public let userId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("appliedPolicies")`).
-    public let appliedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("intendedPolicies")`).
-    public let intendedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[ManagedAppOperation]>
-
-    private init() {
-        self.id = Field("id")
-        self.appIdentifier = Field("appIdentifier")
-        self.applicationVersion = Field("applicationVersion")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceName = Field("deviceName")
-        self.deviceTag = Field("deviceTag")
-        self.deviceType = Field("deviceType")
-        self.flaggedReasons = Field("flaggedReasons")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.managementSdkVersion = Field("managementSdkVersion")
-        self.platformVersion = Field("platformVersion")
-        self.userId = Field("userId")
-        self.version = Field("version")
-        self.appliedPolicies = Field("appliedPolicies")
-        self.intendedPolicies = Field("intendedPolicies")
-        self.operations = Field("operations")
-    }
 }
 
 /// Requests for one `ManagedAppRegistration`: `request()` reads, updates or deletes it.
@@ -694,23 +686,15 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAppStatus = Model<ManagedAppStatusFields>
 
 /// The properties of a `ManagedAppStatus`, inherited ones included.
-public struct ManagedAppStatusFields: FieldSet {
+public enum ManagedAppStatusFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, version: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppStatus",
         base: Entity.self,
         derived: [ManagedAppStatusRaw.self],
-        fields: ManagedAppStatusFields()
+        fields: (id: Field("id"), displayName: Field("displayName"), version: Field("version")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `ManagedAppStatusRawFields`; read and write them as `value.name`.
@@ -720,24 +704,24 @@ public struct ManagedAppStatusFields: FieldSet {
 public typealias ManagedAppStatusRaw = Model<ManagedAppStatusRawFields>
 
 /// The properties of a `ManagedAppStatusRaw`, inherited ones included.
-public struct ManagedAppStatusRawFields: FieldSet {
+public enum ManagedAppStatusRawFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        version: Field<String>,
+        content: Field<JSONValue>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedAppStatusRaw",
         base: ManagedAppStatus.self,
-        fields: ManagedAppStatusRawFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            version: Field("version"),
+            content: Field("content")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let version: Field<String>
-    public let content: Field<JSONValue>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.version = Field("version")
-        self.content = Field("content")
-    }
 }
 
 /// Requests for one `ManagedAppStatusRaw`: `request()` reads, updates or deletes it.
@@ -801,258 +785,155 @@ extension ManagedBrowserType {
 public typealias ManagedDevice = Model<ManagedDeviceFields>
 
 /// The properties of a `ManagedDevice`, inherited ones included.
-public struct ManagedDeviceFields: FieldSet {
+///
+/// - `activationLockBypassCode`, `androidSecurityPatchLevel`, `azureADDeviceId`, `azureADRegistered`,
+///   `complianceGracePeriodExpirationDateTime`, `complianceState`, `configurationManagerClientEnabledFeatures`,
+///   `deviceActionResults`, `deviceCategoryDisplayName`, `deviceEnrollmentType`, `deviceHealthAttestationState`,
+///   `deviceName`, `deviceRegistrationState`, `easActivated`, `easActivationDateTime`, `easDeviceId`, `emailAddress`,
+///   `enrolledDateTime`, `enrollmentProfileName`, `ethernetMacAddress`, `exchangeAccessState`,
+///   `exchangeAccessStateReason`, `exchangeLastSuccessfulSyncDateTime`, `freeStorageSpaceInBytes`, `iccid`, `imei`,
+///   `isEncrypted`, `isSupervised`, `jailBroken`, `lastSyncDateTime`, `managementAgent`,
+///   `managementCertificateExpirationDate`, `managementState`, `manufacturer`, `meid`, `model`, `operatingSystem`,
+///   `osVersion`, `partnerReportedThreatState`, `phoneNumber`, `physicalMemoryInBytes`,
+///   `remoteAssistanceSessionErrorDetails`, `remoteAssistanceSessionUrl`, `requireUserEnrollmentApproval`,
+///   `serialNumber`, `subscriberCarrier`, `totalStorageSpaceInBytes`, `udid`, `userDisplayName`, `userId`,
+///   `userPrincipalName`, `wiFiMacAddress`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `deviceCategory`, `deviceCompliancePolicyStates`,
+///   `deviceConfigurationStates`, `logCollectionRequests`, `users`, `windowsProtectionState`.
+public enum ManagedDeviceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activationLockBypassCode: Field<String>,
+        androidSecurityPatchLevel: Field<String>,
+        azureADDeviceId: Field<String>,
+        azureADRegistered: Field<Bool>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        complianceState: Field<ComplianceState>,
+        configurationManagerClientEnabledFeatures: Field<ConfigurationManagerClientEnabledFeatures>,
+        deviceActionResults: Field<[DeviceActionResult]>,
+        deviceCategoryDisplayName: Field<String>,
+        deviceEnrollmentType: Field<DeviceEnrollmentType>,
+        deviceHealthAttestationState: Field<DeviceHealthAttestationState>,
+        deviceName: Field<String>,
+        deviceRegistrationState: Field<DeviceRegistrationState>,
+        easActivated: Field<Bool>,
+        easActivationDateTime: Field<Date>,
+        easDeviceId: Field<String>,
+        emailAddress: Field<String>,
+        enrolledDateTime: Field<Date>,
+        enrollmentProfileName: Field<String>,
+        ethernetMacAddress: Field<String>,
+        exchangeAccessState: Field<DeviceManagementExchangeAccessState>,
+        exchangeAccessStateReason: Field<DeviceManagementExchangeAccessStateReason>,
+        exchangeLastSuccessfulSyncDateTime: Field<Date>,
+        freeStorageSpaceInBytes: Field<Int64>,
+        iccid: Field<String>,
+        imei: Field<String>,
+        isEncrypted: Field<Bool>,
+        isSupervised: Field<Bool>,
+        jailBroken: Field<String>,
+        lastSyncDateTime: Field<Date>,
+        managedDeviceName: Field<String>,
+        managedDeviceOwnerType: Field<ManagedDeviceOwnerType>,
+        managementAgent: Field<ManagementAgentType>,
+        managementCertificateExpirationDate: Field<Date>,
+        managementState: Field<ManagementState>,
+        manufacturer: Field<String>,
+        meid: Field<String>,
+        model: Field<String>,
+        notes: Field<String>,
+        operatingSystem: Field<String>,
+        osVersion: Field<String>,
+        partnerReportedThreatState: Field<ManagedDevicePartnerReportedHealthState>,
+        phoneNumber: Field<String>,
+        physicalMemoryInBytes: Field<Int64>,
+        remoteAssistanceSessionErrorDetails: Field<String>,
+        remoteAssistanceSessionUrl: Field<String>,
+        requireUserEnrollmentApproval: Field<Bool>,
+        serialNumber: Field<String>,
+        subscriberCarrier: Field<String>,
+        totalStorageSpaceInBytes: Field<Int64>,
+        udid: Field<String>,
+        userDisplayName: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>,
+        wiFiMacAddress: Field<String>,
+        deviceCategory: Field<DeviceCategory>,
+        deviceCompliancePolicyStates: Field<[DeviceCompliancePolicyState]>,
+        deviceConfigurationStates: Field<[DeviceConfigurationState]>,
+        logCollectionRequests: Field<[DeviceLogCollectionResponse]>,
+        users: Field<[User]>,
+        windowsProtectionState: Field<WindowsProtectionState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDevice",
         base: Entity.self,
-        fields: ManagedDeviceFields()
+        fields: (
+            id: Field("id"),
+            activationLockBypassCode: Field("activationLockBypassCode"),
+            androidSecurityPatchLevel: Field("androidSecurityPatchLevel"),
+            azureADDeviceId: Field("azureADDeviceId"),
+            azureADRegistered: Field("azureADRegistered"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            complianceState: Field("complianceState"),
+            configurationManagerClientEnabledFeatures: Field("configurationManagerClientEnabledFeatures"),
+            deviceActionResults: Field("deviceActionResults"),
+            deviceCategoryDisplayName: Field("deviceCategoryDisplayName"),
+            deviceEnrollmentType: Field("deviceEnrollmentType"),
+            deviceHealthAttestationState: Field("deviceHealthAttestationState"),
+            deviceName: Field("deviceName"),
+            deviceRegistrationState: Field("deviceRegistrationState"),
+            easActivated: Field("easActivated"),
+            easActivationDateTime: Field("easActivationDateTime"),
+            easDeviceId: Field("easDeviceId"),
+            emailAddress: Field("emailAddress"),
+            enrolledDateTime: Field("enrolledDateTime"),
+            enrollmentProfileName: Field("enrollmentProfileName"),
+            ethernetMacAddress: Field("ethernetMacAddress"),
+            exchangeAccessState: Field("exchangeAccessState"),
+            exchangeAccessStateReason: Field("exchangeAccessStateReason"),
+            exchangeLastSuccessfulSyncDateTime: Field("exchangeLastSuccessfulSyncDateTime"),
+            freeStorageSpaceInBytes: Field("freeStorageSpaceInBytes"),
+            iccid: Field("iccid"),
+            imei: Field("imei"),
+            isEncrypted: Field("isEncrypted"),
+            isSupervised: Field("isSupervised"),
+            jailBroken: Field("jailBroken"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            managedDeviceName: Field("managedDeviceName"),
+            managedDeviceOwnerType: Field("managedDeviceOwnerType"),
+            managementAgent: Field("managementAgent"),
+            managementCertificateExpirationDate: Field("managementCertificateExpirationDate"),
+            managementState: Field("managementState"),
+            manufacturer: Field("manufacturer"),
+            meid: Field("meid"),
+            model: Field("model"),
+            notes: Field("notes"),
+            operatingSystem: Field("operatingSystem"),
+            osVersion: Field("osVersion"),
+            partnerReportedThreatState: Field("partnerReportedThreatState"),
+            phoneNumber: Field("phoneNumber"),
+            physicalMemoryInBytes: Field("physicalMemoryInBytes"),
+            remoteAssistanceSessionErrorDetails: Field("remoteAssistanceSessionErrorDetails"),
+            remoteAssistanceSessionUrl: Field("remoteAssistanceSessionUrl"),
+            requireUserEnrollmentApproval: Field("requireUserEnrollmentApproval"),
+            serialNumber: Field("serialNumber"),
+            subscriberCarrier: Field("subscriberCarrier"),
+            totalStorageSpaceInBytes: Field("totalStorageSpaceInBytes"),
+            udid: Field("udid"),
+            userDisplayName: Field("userDisplayName"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName"),
+            wiFiMacAddress: Field("wiFiMacAddress"),
+            deviceCategory: Field("deviceCategory"),
+            deviceCompliancePolicyStates: Field("deviceCompliancePolicyStates"),
+            deviceConfigurationStates: Field("deviceConfigurationStates"),
+            logCollectionRequests: Field("logCollectionRequests"),
+            users: Field("users"),
+            windowsProtectionState: Field("windowsProtectionState")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let activationLockBypassCode: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let androidSecurityPatchLevel: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureADDeviceId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureADRegistered: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let complianceState: Field<ComplianceState>
-
-    /// Set by the service: read it, do not send it.
-    public let configurationManagerClientEnabledFeatures: Field<ConfigurationManagerClientEnabledFeatures>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceActionResults: Field<[DeviceActionResult]>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceCategoryDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceEnrollmentType: Field<DeviceEnrollmentType>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceHealthAttestationState: Field<DeviceHealthAttestationState>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let deviceRegistrationState: Field<DeviceRegistrationState>
-
-    /// Set by the service: read it, do not send it.
-    public let easActivated: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let easActivationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let easDeviceId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let emailAddress: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let enrolledDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let enrollmentProfileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let ethernetMacAddress: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let exchangeAccessState: Field<DeviceManagementExchangeAccessState>
-
-    /// Set by the service: read it, do not send it.
-    public let exchangeAccessStateReason: Field<DeviceManagementExchangeAccessStateReason>
-
-    /// Set by the service: read it, do not send it.
-    public let exchangeLastSuccessfulSyncDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let freeStorageSpaceInBytes: Field<Int64>
-
-    /// Set by the service: read it, do not send it.
-    public let iccid: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let imei: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let isEncrypted: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let isSupervised: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let jailBroken: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastSyncDateTime: Field<Date>
-
-    public let managedDeviceName: Field<String>
-    public let managedDeviceOwnerType: Field<ManagedDeviceOwnerType>
-
-    /// Set by the service: read it, do not send it.
-    public let managementAgent: Field<ManagementAgentType>
-
-    /// Set by the service: read it, do not send it.
-    public let managementCertificateExpirationDate: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let managementState: Field<ManagementState>
-
-    /// Set by the service: read it, do not send it.
-    public let manufacturer: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let meid: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let model: Field<String>
-
-    public let notes: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let operatingSystem: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let osVersion: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let partnerReportedThreatState: Field<ManagedDevicePartnerReportedHealthState>
-
-    /// Set by the service: read it, do not send it.
-    public let phoneNumber: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let physicalMemoryInBytes: Field<Int64>
-
-    /// Set by the service: read it, do not send it.
-    public let remoteAssistanceSessionErrorDetails: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let remoteAssistanceSessionUrl: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let requireUserEnrollmentApproval: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let serialNumber: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let subscriberCarrier: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let totalStorageSpaceInBytes: Field<Int64>
-
-    /// Set by the service: read it, do not send it.
-    public let udid: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let userDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let userId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let userPrincipalName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let wiFiMacAddress: Field<String>
-
-    /// Present when the request expanded it (`expand("deviceCategory")`).
-    public let deviceCategory: Field<DeviceCategory>
-
-    /// Present when the request expanded it (`expand("deviceCompliancePolicyStates")`).
-    public let deviceCompliancePolicyStates: Field<[DeviceCompliancePolicyState]>
-
-    /// Present when the request expanded it (`expand("deviceConfigurationStates")`).
-    public let deviceConfigurationStates: Field<[DeviceConfigurationState]>
-
-    /// Present when the request expanded it (`expand("logCollectionRequests")`).
-    public let logCollectionRequests: Field<[DeviceLogCollectionResponse]>
-
-    /// Present when the request expanded it (`expand("users")`).
-    public let users: Field<[User]>
-
-    /// Present when the request expanded it (`expand("windowsProtectionState")`).
-    public let windowsProtectionState: Field<WindowsProtectionState>
-
-    private init() {
-        self.id = Field("id")
-        self.activationLockBypassCode = Field("activationLockBypassCode")
-        self.androidSecurityPatchLevel = Field("androidSecurityPatchLevel")
-        self.azureADDeviceId = Field("azureADDeviceId")
-        self.azureADRegistered = Field("azureADRegistered")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.complianceState = Field("complianceState")
-        self.configurationManagerClientEnabledFeatures = Field("configurationManagerClientEnabledFeatures")
-        self.deviceActionResults = Field("deviceActionResults")
-        self.deviceCategoryDisplayName = Field("deviceCategoryDisplayName")
-        self.deviceEnrollmentType = Field("deviceEnrollmentType")
-        self.deviceHealthAttestationState = Field("deviceHealthAttestationState")
-        self.deviceName = Field("deviceName")
-        self.deviceRegistrationState = Field("deviceRegistrationState")
-        self.easActivated = Field("easActivated")
-        self.easActivationDateTime = Field("easActivationDateTime")
-        self.easDeviceId = Field("easDeviceId")
-        self.emailAddress = Field("emailAddress")
-        self.enrolledDateTime = Field("enrolledDateTime")
-        self.enrollmentProfileName = Field("enrollmentProfileName")
-        self.ethernetMacAddress = Field("ethernetMacAddress")
-        self.exchangeAccessState = Field("exchangeAccessState")
-        self.exchangeAccessStateReason = Field("exchangeAccessStateReason")
-        self.exchangeLastSuccessfulSyncDateTime = Field("exchangeLastSuccessfulSyncDateTime")
-        self.freeStorageSpaceInBytes = Field("freeStorageSpaceInBytes")
-        self.iccid = Field("iccid")
-        self.imei = Field("imei")
-        self.isEncrypted = Field("isEncrypted")
-        self.isSupervised = Field("isSupervised")
-        self.jailBroken = Field("jailBroken")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.managedDeviceName = Field("managedDeviceName")
-        self.managedDeviceOwnerType = Field("managedDeviceOwnerType")
-        self.managementAgent = Field("managementAgent")
-        self.managementCertificateExpirationDate = Field("managementCertificateExpirationDate")
-        self.managementState = Field("managementState")
-        self.manufacturer = Field("manufacturer")
-        self.meid = Field("meid")
-        self.model = Field("model")
-        self.notes = Field("notes")
-        self.operatingSystem = Field("operatingSystem")
-        self.osVersion = Field("osVersion")
-        self.partnerReportedThreatState = Field("partnerReportedThreatState")
-        self.phoneNumber = Field("phoneNumber")
-        self.physicalMemoryInBytes = Field("physicalMemoryInBytes")
-        self.remoteAssistanceSessionErrorDetails = Field("remoteAssistanceSessionErrorDetails")
-        self.remoteAssistanceSessionUrl = Field("remoteAssistanceSessionUrl")
-        self.requireUserEnrollmentApproval = Field("requireUserEnrollmentApproval")
-        self.serialNumber = Field("serialNumber")
-        self.subscriberCarrier = Field("subscriberCarrier")
-        self.totalStorageSpaceInBytes = Field("totalStorageSpaceInBytes")
-        self.udid = Field("udid")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.wiFiMacAddress = Field("wiFiMacAddress")
-        self.deviceCategory = Field("deviceCategory")
-        self.deviceCompliancePolicyStates = Field("deviceCompliancePolicyStates")
-        self.deviceConfigurationStates = Field("deviceConfigurationStates")
-        self.logCollectionRequests = Field("logCollectionRequests")
-        self.users = Field("users")
-        self.windowsProtectionState = Field("windowsProtectionState")
-    }
 }
 
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationFields`; read and write them as `value.name`.
@@ -1064,51 +945,44 @@ public struct ManagedDeviceFields: FieldSet {
 public typealias ManagedDeviceMobileAppConfiguration = Model<ManagedDeviceMobileAppConfigurationFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfiguration`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
+///   `userStatuses`, `userStatusSummary`.
+public enum ManagedDeviceMobileAppConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        targetedMobileApps: Field<[String]>,
+        version: Field<Int32>,
+        assignments: Field<[ManagedDeviceMobileAppConfigurationAssignment]>,
+        deviceStatuses: Field<[ManagedDeviceMobileAppConfigurationDeviceStatus]>,
+        deviceStatusSummary: Field<ManagedDeviceMobileAppConfigurationDeviceSummary>,
+        userStatuses: Field<[ManagedDeviceMobileAppConfigurationUserStatus]>,
+        userStatusSummary: Field<ManagedDeviceMobileAppConfigurationUserSummary>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfiguration",
         base: Entity.self,
         derived: [IosMobileAppConfiguration.self],
-        fields: ManagedDeviceMobileAppConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            targetedMobileApps: Field("targetedMobileApps"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusSummary: Field("deviceStatusSummary"),
+            userStatuses: Field("userStatuses"),
+            userStatusSummary: Field("userStatusSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let targetedMobileApps: Field<[String]>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[ManagedDeviceMobileAppConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[ManagedDeviceMobileAppConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusSummary")`).
-    public let deviceStatusSummary: Field<ManagedDeviceMobileAppConfigurationDeviceSummary>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[ManagedDeviceMobileAppConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusSummary")`).
-    public let userStatusSummary: Field<ManagedDeviceMobileAppConfigurationUserSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.targetedMobileApps = Field("targetedMobileApps")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusSummary = Field("deviceStatusSummary")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusSummary = Field("userStatusSummary")
-    }
 }
 
 /// Its properties are listed in `ManagedDeviceMobileAppConfigurationAssignmentFields`; read and write them as
@@ -1121,20 +995,14 @@ public typealias ManagedDeviceMobileAppConfigurationAssignment =
     Model<ManagedDeviceMobileAppConfigurationAssignmentFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationAssignment`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationAssignmentFields: FieldSet {
+public enum ManagedDeviceMobileAppConfigurationAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationAssignment",
         base: Entity.self,
-        fields: ManagedDeviceMobileAppConfigurationAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfigurationAssignment`: `request()` reads, updates or deletes it.
@@ -1169,32 +1037,32 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceStatus =
     Model<ManagedDeviceMobileAppConfigurationDeviceStatusFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceStatus`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
+public enum ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        complianceGracePeriodExpirationDateTime: Field<Date>,
+        deviceDisplayName: Field<String>,
+        deviceModel: Field<String>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus",
         base: Entity.self,
-        fields: ManagedDeviceMobileAppConfigurationDeviceStatusFields()
+        fields: (
+            id: Field("id"),
+            complianceGracePeriodExpirationDateTime: Field("complianceGracePeriodExpirationDateTime"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceModel: Field("deviceModel"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userName: Field("userName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let complianceGracePeriodExpirationDateTime: Field<Date>
-    public let deviceDisplayName: Field<String>
-    public let deviceModel: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.complianceGracePeriodExpirationDateTime = Field("complianceGracePeriodExpirationDateTime")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceModel = Field("deviceModel")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userName = Field("userName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfigurationDeviceStatus`: `request()` reads, updates or deletes it.
@@ -1229,32 +1097,32 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceSummary =
     Model<ManagedDeviceMobileAppConfigurationDeviceSummaryFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceSummary`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
+public enum ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary",
         base: Entity.self,
-        fields: ManagedDeviceMobileAppConfigurationDeviceSummaryFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfigurationDeviceSummary`: `request()` reads, updates or deletes it.
@@ -1370,28 +1238,28 @@ public typealias ManagedDeviceMobileAppConfigurationUserStatus =
     Model<ManagedDeviceMobileAppConfigurationUserStatusFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserStatus`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
+public enum ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        devicesCount: Field<Int32>,
+        lastReportedDateTime: Field<Date>,
+        status: Field<ComplianceStatus>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationUserStatus",
         base: Entity.self,
-        fields: ManagedDeviceMobileAppConfigurationUserStatusFields()
+        fields: (
+            id: Field("id"),
+            devicesCount: Field("devicesCount"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            status: Field("status"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let devicesCount: Field<Int32>
-    public let lastReportedDateTime: Field<Date>
-    public let status: Field<ComplianceStatus>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.devicesCount = Field("devicesCount")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.status = Field("status")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfigurationUserStatus`: `request()` reads, updates or deletes it.
@@ -1426,32 +1294,32 @@ public typealias ManagedDeviceMobileAppConfigurationUserSummary =
     Model<ManagedDeviceMobileAppConfigurationUserSummaryFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserSummary`, inherited ones included.
-public struct ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
+public enum ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configurationVersion: Field<Int32>,
+        errorCount: Field<Int32>,
+        failedCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        notApplicableCount: Field<Int32>,
+        pendingCount: Field<Int32>,
+        successCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceMobileAppConfigurationUserSummary",
         base: Entity.self,
-        fields: ManagedDeviceMobileAppConfigurationUserSummaryFields()
+        fields: (
+            id: Field("id"),
+            configurationVersion: Field("configurationVersion"),
+            errorCount: Field("errorCount"),
+            failedCount: Field("failedCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            notApplicableCount: Field("notApplicableCount"),
+            pendingCount: Field("pendingCount"),
+            successCount: Field("successCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let configurationVersion: Field<Int32>
-    public let errorCount: Field<Int32>
-    public let failedCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let notApplicableCount: Field<Int32>
-    public let pendingCount: Field<Int32>
-    public let successCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.configurationVersion = Field("configurationVersion")
-        self.errorCount = Field("errorCount")
-        self.failedCount = Field("failedCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.notApplicableCount = Field("notApplicableCount")
-        self.pendingCount = Field("pendingCount")
-        self.successCount = Field("successCount")
-    }
 }
 
 /// Requests for one `ManagedDeviceMobileAppConfigurationUserSummary`: `request()` reads, updates or deletes it.
@@ -1483,28 +1351,28 @@ public struct ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder: Mode
 public typealias ManagedDeviceOverview = Model<ManagedDeviceOverviewFields>
 
 /// The properties of a `ManagedDeviceOverview`, inherited ones included.
-public struct ManagedDeviceOverviewFields: FieldSet {
+public enum ManagedDeviceOverviewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceExchangeAccessStateSummary: Field<DeviceExchangeAccessStateSummary>,
+        deviceOperatingSystemSummary: Field<DeviceOperatingSystemSummary>,
+        dualEnrolledDeviceCount: Field<Int32>,
+        enrolledDeviceCount: Field<Int32>,
+        mdmEnrolledCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedDeviceOverview",
         base: Entity.self,
-        fields: ManagedDeviceOverviewFields()
+        fields: (
+            id: Field("id"),
+            deviceExchangeAccessStateSummary: Field("deviceExchangeAccessStateSummary"),
+            deviceOperatingSystemSummary: Field("deviceOperatingSystemSummary"),
+            dualEnrolledDeviceCount: Field("dualEnrolledDeviceCount"),
+            enrolledDeviceCount: Field("enrolledDeviceCount"),
+            mdmEnrolledCount: Field("mdmEnrolledCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deviceExchangeAccessStateSummary: Field<DeviceExchangeAccessStateSummary>
-    public let deviceOperatingSystemSummary: Field<DeviceOperatingSystemSummary>
-    public let dualEnrolledDeviceCount: Field<Int32>
-    public let enrolledDeviceCount: Field<Int32>
-    public let mdmEnrolledCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceExchangeAccessStateSummary = Field("deviceExchangeAccessStateSummary")
-        self.deviceOperatingSystemSummary = Field("deviceOperatingSystemSummary")
-        self.dualEnrolledDeviceCount = Field("dualEnrolledDeviceCount")
-        self.enrolledDeviceCount = Field("enrolledDeviceCount")
-        self.mdmEnrolledCount = Field("mdmEnrolledCount")
-    }
 }
 
 /// Requests for one `ManagedDeviceOverview`: `request()` reads, updates or deletes it.
@@ -1808,53 +1676,48 @@ public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
 public typealias ManagedEBook = Model<ManagedEBookFields>
 
 /// The properties of a `ManagedEBook`, inherited ones included.
-public struct ManagedEBookFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStates`, `installSummary`,
+///   `userStateSummary`.
+public enum ManagedEBookFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        largeCover: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        privacyInformationUrl: Field<String>,
+        publishedDateTime: Field<Date>,
+        publisher: Field<String>,
+        assignments: Field<[ManagedEBookAssignment]>,
+        deviceStates: Field<[DeviceInstallState]>,
+        installSummary: Field<EBookInstallSummary>,
+        userStateSummary: Field<[UserInstallStateSummary]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedEBook",
         base: Entity.self,
         derived: [IosVppEBook.self],
-        fields: ManagedEBookFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            largeCover: Field("largeCover"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publishedDateTime: Field("publishedDateTime"),
+            publisher: Field("publisher"),
+            assignments: Field("assignments"),
+            deviceStates: Field("deviceStates"),
+            installSummary: Field("installSummary"),
+            userStateSummary: Field("userStateSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let largeCover: Field<MimeContent>
-    public let lastModifiedDateTime: Field<Date>
-    public let privacyInformationUrl: Field<String>
-    public let publishedDateTime: Field<Date>
-    public let publisher: Field<String>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[ManagedEBookAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceStates")`).
-    public let deviceStates: Field<[DeviceInstallState]>
-
-    /// Present when the request expanded it (`expand("installSummary")`).
-    public let installSummary: Field<EBookInstallSummary>
-
-    /// Present when the request expanded it (`expand("userStateSummary")`).
-    public let userStateSummary: Field<[UserInstallStateSummary]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.largeCover = Field("largeCover")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.publisher = Field("publisher")
-        self.assignments = Field("assignments")
-        self.deviceStates = Field("deviceStates")
-        self.installSummary = Field("installSummary")
-        self.userStateSummary = Field("userStateSummary")
-    }
 }
 
 /// Its properties are listed in `ManagedEBookAssignmentFields`; read and write them as `value.name`.
@@ -1864,23 +1727,19 @@ public struct ManagedEBookFields: FieldSet {
 public typealias ManagedEBookAssignment = Model<ManagedEBookAssignmentFields>
 
 /// The properties of a `ManagedEBookAssignment`, inherited ones included.
-public struct ManagedEBookAssignmentFields: FieldSet {
+public enum ManagedEBookAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        installIntent: Field<InstallIntent>,
+        target: Field<DeviceAndAppManagementAssignmentTarget>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedEBookAssignment",
         base: Entity.self,
         derived: [IosVppEBookAssignment.self],
-        fields: ManagedEBookAssignmentFields()
+        fields: (id: Field("id"), installIntent: Field("installIntent"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let installIntent: Field<InstallIntent>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.installIntent = Field("installIntent")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `ManagedEBookAssignment`: `request()` reads, updates or deletes it.
@@ -1966,92 +1825,76 @@ public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
 public typealias ManagedIOSLobApp = Model<ManagedIOSLobAppFields>
 
 /// The properties of a `ManagedIOSLobApp`, inherited ones included.
-public struct ManagedIOSLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
+///   it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum ManagedIOSLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        applicableDeviceType: Field<IosDeviceType>,
+        buildNumber: Field<String>,
+        bundleId: Field<String>,
+        expirationDateTime: Field<Date>,
+        minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>,
+        versionNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedIOSLobApp",
         base: ManagedMobileLobApp.self,
-        fields: ManagedIOSLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            applicableDeviceType: Field("applicableDeviceType"),
+            buildNumber: Field("buildNumber"),
+            bundleId: Field("bundleId"),
+            expirationDateTime: Field("expirationDateTime"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            versionNumber: Field("versionNumber")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let applicableDeviceType: Field<IosDeviceType>
-    public let buildNumber: Field<String>
-    public let bundleId: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
-    public let versionNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.applicableDeviceType = Field("applicableDeviceType")
-        self.buildNumber = Field("buildNumber")
-        self.bundleId = Field("bundleId")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.versionNumber = Field("versionNumber")
-    }
 }
 
 /// Requests for one `ManagedIOSLobApp`: `request()` reads, updates or deletes it.

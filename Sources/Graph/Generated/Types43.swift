@@ -11,75 +11,64 @@ import Foundation
 public typealias ManagedIOSStoreApp = Model<ManagedIOSStoreAppFields>
 
 /// The properties of a `ManagedIOSStoreApp`, inherited ones included.
-public struct ManagedIOSStoreAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
+///   not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum ManagedIOSStoreAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>,
+        applicableDeviceType: Field<IosDeviceType>,
+        appStoreUrl: Field<String>,
+        bundleId: Field<String>,
+        minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedIOSStoreApp",
         base: ManagedApp.self,
-        fields: ManagedIOSStoreAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version"),
+            applicableDeviceType: Field("applicableDeviceType"),
+            appStoreUrl: Field("appStoreUrl"),
+            bundleId: Field("bundleId"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-    public let applicableDeviceType: Field<IosDeviceType>
-    public let appStoreUrl: Field<String>
-    public let bundleId: Field<String>
-    public let minimumSupportedOperatingSystem: Field<IosMinimumOperatingSystem>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-        self.applicableDeviceType = Field("applicableDeviceType")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.bundleId = Field("bundleId")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-    }
 }
 
 /// Requests for one `ManagedIOSStoreApp`: `request()` reads, updates or deletes it.
@@ -135,22 +124,18 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedMobileApp = Model<ManagedMobileAppFields>
 
 /// The properties of a `ManagedMobileApp`, inherited ones included.
-public struct ManagedMobileAppFields: FieldSet {
+public enum ManagedMobileAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        mobileAppIdentifier: Field<MobileAppIdentifier>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedMobileApp",
         base: Entity.self,
-        fields: ManagedMobileAppFields()
+        fields: (id: Field("id"), mobileAppIdentifier: Field("mobileAppIdentifier"), version: Field("version")) as Table
     )
-
-    public let id: Field<String>
-    public let mobileAppIdentifier: Field<MobileAppIdentifier>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.mobileAppIdentifier = Field("mobileAppIdentifier")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `ManagedMobileApp`: `request()` reads, updates or deletes it.
@@ -181,80 +166,65 @@ public struct ManagedMobileAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedMobileLobApp = Model<ManagedMobileLobAppFields>
 
 /// The properties of a `ManagedMobileLobApp`, inherited ones included.
-public struct ManagedMobileLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
+///   it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum ManagedMobileLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appAvailability: Field<ManagedAppAvailability>,
+        version: Field<String>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.managedMobileLobApp",
         base: ManagedApp.self,
         derived: [ManagedAndroidLobApp.self, ManagedIOSLobApp.self],
-        fields: ManagedMobileLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appAvailability: Field("appAvailability"),
+            version: Field("version"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    /// Set by the service: read it, do not send it.
-    public let appAvailability: Field<ManagedAppAvailability>
-
-    public let version: Field<String>
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appAvailability = Field("appAvailability")
-        self.version = Field("version")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-    }
 }
 
 /// Requests for one `ManagedMobileLobApp`: `request()` reads, updates or deletes it.
@@ -491,84 +461,81 @@ extension MdmAuthority {
 public typealias MdmWindowsInformationProtectionPolicy = Model<MdmWindowsInformationProtectionPolicyFields>
 
 /// The properties of a `MdmWindowsInformationProtectionPolicy`, inherited ones included.
-public struct MdmWindowsInformationProtectionPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+///   `protectedAppLockerFiles`.
+public enum MdmWindowsInformationProtectionPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        azureRightsManagementServicesAllowed: Field<Bool>,
+        dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>,
+        enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>,
+        enterpriseDomain: Field<String>,
+        enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>,
+        enterpriseIPRangesAreAuthoritative: Field<Bool>,
+        enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>,
+        enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxyServersAreAuthoritative: Field<Bool>,
+        exemptApps: Field<[WindowsInformationProtectionApp]>,
+        iconsVisible: Field<Bool>,
+        indexingEncryptedStoresOrItemsBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>,
+        protectedApps: Field<[WindowsInformationProtectionApp]>,
+        protectionUnderLockConfigRequired: Field<Bool>,
+        revokeOnUnenrollDisabled: Field<Bool>,
+        rightsManagementServicesTemplateId: Field<String>,
+        smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>,
+        protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mdmWindowsInformationProtectionPolicy",
         base: WindowsInformationProtection.self,
-        fields: MdmWindowsInformationProtectionPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            azureRightsManagementServicesAllowed: Field("azureRightsManagementServicesAllowed"),
+            dataRecoveryCertificate: Field("dataRecoveryCertificate"),
+            enforcementLevel: Field("enforcementLevel"),
+            enterpriseDomain: Field("enterpriseDomain"),
+            enterpriseInternalProxyServers: Field("enterpriseInternalProxyServers"),
+            enterpriseIPRanges: Field("enterpriseIPRanges"),
+            enterpriseIPRangesAreAuthoritative: Field("enterpriseIPRangesAreAuthoritative"),
+            enterpriseNetworkDomainNames: Field("enterpriseNetworkDomainNames"),
+            enterpriseProtectedDomainNames: Field("enterpriseProtectedDomainNames"),
+            enterpriseProxiedDomains: Field("enterpriseProxiedDomains"),
+            enterpriseProxyServers: Field("enterpriseProxyServers"),
+            enterpriseProxyServersAreAuthoritative: Field("enterpriseProxyServersAreAuthoritative"),
+            exemptApps: Field("exemptApps"),
+            iconsVisible: Field("iconsVisible"),
+            indexingEncryptedStoresOrItemsBlocked: Field("indexingEncryptedStoresOrItemsBlocked"),
+            isAssigned: Field("isAssigned"),
+            neutralDomainResources: Field("neutralDomainResources"),
+            protectedApps: Field("protectedApps"),
+            protectionUnderLockConfigRequired: Field("protectionUnderLockConfigRequired"),
+            revokeOnUnenrollDisabled: Field("revokeOnUnenrollDisabled"),
+            rightsManagementServicesTemplateId: Field("rightsManagementServicesTemplateId"),
+            smbAutoEncryptedFileExtensions: Field("smbAutoEncryptedFileExtensions"),
+            assignments: Field("assignments"),
+            exemptAppLockerFiles: Field("exemptAppLockerFiles"),
+            protectedAppLockerFiles: Field("protectedAppLockerFiles")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let azureRightsManagementServicesAllowed: Field<Bool>
-    public let dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>
-    public let enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>
-    public let enterpriseDomain: Field<String>
-    public let enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>
-    public let enterpriseIPRangesAreAuthoritative: Field<Bool>
-    public let enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>
-    public let enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxyServersAreAuthoritative: Field<Bool>
-    public let exemptApps: Field<[WindowsInformationProtectionApp]>
-    public let iconsVisible: Field<Bool>
-    public let indexingEncryptedStoresOrItemsBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-    public let neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>
-    public let protectedApps: Field<[WindowsInformationProtectionApp]>
-    public let protectionUnderLockConfigRequired: Field<Bool>
-    public let revokeOnUnenrollDisabled: Field<Bool>
-    public let rightsManagementServicesTemplateId: Field<String>
-    public let smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("exemptAppLockerFiles")`).
-    public let exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    /// Present when the request expanded it (`expand("protectedAppLockerFiles")`).
-    public let protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.azureRightsManagementServicesAllowed = Field("azureRightsManagementServicesAllowed")
-        self.dataRecoveryCertificate = Field("dataRecoveryCertificate")
-        self.enforcementLevel = Field("enforcementLevel")
-        self.enterpriseDomain = Field("enterpriseDomain")
-        self.enterpriseInternalProxyServers = Field("enterpriseInternalProxyServers")
-        self.enterpriseIPRanges = Field("enterpriseIPRanges")
-        self.enterpriseIPRangesAreAuthoritative = Field("enterpriseIPRangesAreAuthoritative")
-        self.enterpriseNetworkDomainNames = Field("enterpriseNetworkDomainNames")
-        self.enterpriseProtectedDomainNames = Field("enterpriseProtectedDomainNames")
-        self.enterpriseProxiedDomains = Field("enterpriseProxiedDomains")
-        self.enterpriseProxyServers = Field("enterpriseProxyServers")
-        self.enterpriseProxyServersAreAuthoritative = Field("enterpriseProxyServersAreAuthoritative")
-        self.exemptApps = Field("exemptApps")
-        self.iconsVisible = Field("iconsVisible")
-        self.indexingEncryptedStoresOrItemsBlocked = Field("indexingEncryptedStoresOrItemsBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.neutralDomainResources = Field("neutralDomainResources")
-        self.protectedApps = Field("protectedApps")
-        self.protectionUnderLockConfigRequired = Field("protectionUnderLockConfigRequired")
-        self.revokeOnUnenrollDisabled = Field("revokeOnUnenrollDisabled")
-        self.rightsManagementServicesTemplateId = Field("rightsManagementServicesTemplateId")
-        self.smbAutoEncryptedFileExtensions = Field("smbAutoEncryptedFileExtensions")
-        self.assignments = Field("assignments")
-        self.exemptAppLockerFiles = Field("exemptAppLockerFiles")
-        self.protectedAppLockerFiles = Field("protectedAppLockerFiles")
-    }
 }
 
 /// Requests for one `MdmWindowsInformationProtectionPolicy`: `request()` reads, updates or deletes it.
@@ -671,19 +638,16 @@ public struct MediaConfigFields: FieldSet {
 public typealias MediaContentRatingAustralia = Model<MediaContentRatingAustraliaFields>
 
 /// The properties of a `MediaContentRatingAustralia`, inherited ones included.
-public struct MediaContentRatingAustraliaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mediaContentRatingAustralia",
-        fields: MediaContentRatingAustraliaFields()
+public enum MediaContentRatingAustraliaFields: FieldSet {
+    public typealias Table = (
+        movieRating: Field<RatingAustraliaMoviesType>,
+        tvRating: Field<RatingAustraliaTelevisionType>
     )
 
-    public let movieRating: Field<RatingAustraliaMoviesType>
-    public let tvRating: Field<RatingAustraliaTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingAustralia",
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
+    )
 }
 
 /// Its properties are listed in `MediaContentRatingCanadaFields`; read and write them as `value.name`.
@@ -693,19 +657,13 @@ public struct MediaContentRatingAustraliaFields: FieldSet {
 public typealias MediaContentRatingCanada = Model<MediaContentRatingCanadaFields>
 
 /// The properties of a `MediaContentRatingCanada`, inherited ones included.
-public struct MediaContentRatingCanadaFields: FieldSet {
+public enum MediaContentRatingCanadaFields: FieldSet {
+    public typealias Table = (movieRating: Field<RatingCanadaMoviesType>, tvRating: Field<RatingCanadaTelevisionType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mediaContentRatingCanada",
-        fields: MediaContentRatingCanadaFields()
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
     )
-
-    public let movieRating: Field<RatingCanadaMoviesType>
-    public let tvRating: Field<RatingCanadaTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
 }
 
 /// Its properties are listed in `MediaContentRatingFranceFields`; read and write them as `value.name`.
@@ -715,19 +673,13 @@ public struct MediaContentRatingCanadaFields: FieldSet {
 public typealias MediaContentRatingFrance = Model<MediaContentRatingFranceFields>
 
 /// The properties of a `MediaContentRatingFrance`, inherited ones included.
-public struct MediaContentRatingFranceFields: FieldSet {
+public enum MediaContentRatingFranceFields: FieldSet {
+    public typealias Table = (movieRating: Field<RatingFranceMoviesType>, tvRating: Field<RatingFranceTelevisionType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mediaContentRatingFrance",
-        fields: MediaContentRatingFranceFields()
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
     )
-
-    public let movieRating: Field<RatingFranceMoviesType>
-    public let tvRating: Field<RatingFranceTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
 }
 
 /// Its properties are listed in `MediaContentRatingGermanyFields`; read and write them as `value.name`.
@@ -737,19 +689,13 @@ public struct MediaContentRatingFranceFields: FieldSet {
 public typealias MediaContentRatingGermany = Model<MediaContentRatingGermanyFields>
 
 /// The properties of a `MediaContentRatingGermany`, inherited ones included.
-public struct MediaContentRatingGermanyFields: FieldSet {
+public enum MediaContentRatingGermanyFields: FieldSet {
+    public typealias Table = (movieRating: Field<RatingGermanyMoviesType>, tvRating: Field<RatingGermanyTelevisionType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mediaContentRatingGermany",
-        fields: MediaContentRatingGermanyFields()
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
     )
-
-    public let movieRating: Field<RatingGermanyMoviesType>
-    public let tvRating: Field<RatingGermanyTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
 }
 
 /// Its properties are listed in `MediaContentRatingIrelandFields`; read and write them as `value.name`.
@@ -759,19 +705,13 @@ public struct MediaContentRatingGermanyFields: FieldSet {
 public typealias MediaContentRatingIreland = Model<MediaContentRatingIrelandFields>
 
 /// The properties of a `MediaContentRatingIreland`, inherited ones included.
-public struct MediaContentRatingIrelandFields: FieldSet {
+public enum MediaContentRatingIrelandFields: FieldSet {
+    public typealias Table = (movieRating: Field<RatingIrelandMoviesType>, tvRating: Field<RatingIrelandTelevisionType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mediaContentRatingIreland",
-        fields: MediaContentRatingIrelandFields()
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
     )
-
-    public let movieRating: Field<RatingIrelandMoviesType>
-    public let tvRating: Field<RatingIrelandTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
 }
 
 /// Its properties are listed in `MediaContentRatingJapanFields`; read and write them as `value.name`.
@@ -781,19 +721,13 @@ public struct MediaContentRatingIrelandFields: FieldSet {
 public typealias MediaContentRatingJapan = Model<MediaContentRatingJapanFields>
 
 /// The properties of a `MediaContentRatingJapan`, inherited ones included.
-public struct MediaContentRatingJapanFields: FieldSet {
+public enum MediaContentRatingJapanFields: FieldSet {
+    public typealias Table = (movieRating: Field<RatingJapanMoviesType>, tvRating: Field<RatingJapanTelevisionType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mediaContentRatingJapan",
-        fields: MediaContentRatingJapanFields()
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
     )
-
-    public let movieRating: Field<RatingJapanMoviesType>
-    public let tvRating: Field<RatingJapanTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
 }
 
 /// Its properties are listed in `MediaContentRatingNewZealandFields`; read and write them as `value.name`.
@@ -803,19 +737,16 @@ public struct MediaContentRatingJapanFields: FieldSet {
 public typealias MediaContentRatingNewZealand = Model<MediaContentRatingNewZealandFields>
 
 /// The properties of a `MediaContentRatingNewZealand`, inherited ones included.
-public struct MediaContentRatingNewZealandFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mediaContentRatingNewZealand",
-        fields: MediaContentRatingNewZealandFields()
+public enum MediaContentRatingNewZealandFields: FieldSet {
+    public typealias Table = (
+        movieRating: Field<RatingNewZealandMoviesType>,
+        tvRating: Field<RatingNewZealandTelevisionType>
     )
 
-    public let movieRating: Field<RatingNewZealandMoviesType>
-    public let tvRating: Field<RatingNewZealandTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingNewZealand",
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
+    )
 }
 
 /// Its properties are listed in `MediaContentRatingUnitedKingdomFields`; read and write them as `value.name`.
@@ -825,19 +756,16 @@ public struct MediaContentRatingNewZealandFields: FieldSet {
 public typealias MediaContentRatingUnitedKingdom = Model<MediaContentRatingUnitedKingdomFields>
 
 /// The properties of a `MediaContentRatingUnitedKingdom`, inherited ones included.
-public struct MediaContentRatingUnitedKingdomFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mediaContentRatingUnitedKingdom",
-        fields: MediaContentRatingUnitedKingdomFields()
+public enum MediaContentRatingUnitedKingdomFields: FieldSet {
+    public typealias Table = (
+        movieRating: Field<RatingUnitedKingdomMoviesType>,
+        tvRating: Field<RatingUnitedKingdomTelevisionType>
     )
 
-    public let movieRating: Field<RatingUnitedKingdomMoviesType>
-    public let tvRating: Field<RatingUnitedKingdomTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingUnitedKingdom",
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
+    )
 }
 
 /// Its properties are listed in `MediaContentRatingUnitedStatesFields`; read and write them as `value.name`.
@@ -847,19 +775,16 @@ public struct MediaContentRatingUnitedKingdomFields: FieldSet {
 public typealias MediaContentRatingUnitedStates = Model<MediaContentRatingUnitedStatesFields>
 
 /// The properties of a `MediaContentRatingUnitedStates`, inherited ones included.
-public struct MediaContentRatingUnitedStatesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.mediaContentRatingUnitedStates",
-        fields: MediaContentRatingUnitedStatesFields()
+public enum MediaContentRatingUnitedStatesFields: FieldSet {
+    public typealias Table = (
+        movieRating: Field<RatingUnitedStatesMoviesType>,
+        tvRating: Field<RatingUnitedStatesTelevisionType>
     )
 
-    public let movieRating: Field<RatingUnitedStatesMoviesType>
-    public let tvRating: Field<RatingUnitedStatesTelevisionType>
-
-    private init() {
-        self.movieRating = Field("movieRating")
-        self.tvRating = Field("tvRating")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaContentRatingUnitedStates",
+        fields: (movieRating: Field("movieRating"), tvRating: Field("tvRating")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.mediaDirection`.
@@ -887,15 +812,13 @@ extension MediaDirection {
 public typealias MediaInfo = Model<MediaInfoFields>
 
 /// The properties of a `MediaInfo`, inherited ones included.
-public struct MediaInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mediaInfo", fields: MediaInfoFields())
-    public let resourceId: Field<String>
-    public let uri: Field<String>
+public enum MediaInfoFields: FieldSet {
+    public typealias Table = (resourceId: Field<String>, uri: Field<String>)
 
-    private init() {
-        self.resourceId = Field("resourceId")
-        self.uri = Field("uri")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaInfo",
+        fields: (resourceId: Field("resourceId"), uri: Field("uri")) as Table
+    )
 }
 
 /// Its properties are listed in `MediaPromptFields`; read and write them as `value.name`.
@@ -998,21 +921,25 @@ extension MediaState {
 public typealias MediaStream = Model<MediaStreamFields>
 
 /// The properties of a `MediaStream`, inherited ones included.
-public struct MediaStreamFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mediaStream", fields: MediaStreamFields())
-    public let direction: Field<MediaDirection>
-    public let label: Field<String>
-    public let mediaType: Field<Modality>
-    public let serverMuted: Field<Bool>
-    public let sourceId: Field<String>
+public enum MediaStreamFields: FieldSet {
+    public typealias Table = (
+        direction: Field<MediaDirection>,
+        label: Field<String>,
+        mediaType: Field<Modality>,
+        serverMuted: Field<Bool>,
+        sourceId: Field<String>
+    )
 
-    private init() {
-        self.direction = Field("direction")
-        self.label = Field("label")
-        self.mediaType = Field("mediaType")
-        self.serverMuted = Field("serverMuted")
-        self.sourceId = Field("sourceId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mediaStream",
+        fields: (
+            direction: Field("direction"),
+            label: Field("label"),
+            mediaType: Field("mediaType"),
+            serverMuted: Field("serverMuted"),
+            sourceId: Field("sourceId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MeetingAttendanceReportFields`; read and write them as `value.name`.
@@ -1022,30 +949,30 @@ public struct MediaStreamFields: FieldSet {
 public typealias MeetingAttendanceReport = Model<MeetingAttendanceReportFields>
 
 /// The properties of a `MeetingAttendanceReport`, inherited ones included.
-public struct MeetingAttendanceReportFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attendanceRecords`.
+public enum MeetingAttendanceReportFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        externalEventInformation: Field<[VirtualEventExternalInformation]>,
+        meetingEndDateTime: Field<Date>,
+        meetingStartDateTime: Field<Date>,
+        totalParticipantCount: Field<Int32>,
+        attendanceRecords: Field<[AttendanceRecord]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.meetingAttendanceReport",
         base: Entity.self,
-        fields: MeetingAttendanceReportFields()
+        fields: (
+            id: Field("id"),
+            externalEventInformation: Field("externalEventInformation"),
+            meetingEndDateTime: Field("meetingEndDateTime"),
+            meetingStartDateTime: Field("meetingStartDateTime"),
+            totalParticipantCount: Field("totalParticipantCount"),
+            attendanceRecords: Field("attendanceRecords")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let meetingEndDateTime: Field<Date>
-    public let meetingStartDateTime: Field<Date>
-    public let totalParticipantCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("attendanceRecords")`).
-    public let attendanceRecords: Field<[AttendanceRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.meetingEndDateTime = Field("meetingEndDateTime")
-        self.meetingStartDateTime = Field("meetingStartDateTime")
-        self.totalParticipantCount = Field("totalParticipantCount")
-        self.attendanceRecords = Field("attendanceRecords")
-    }
 }
 
 /// Requests for one `MeetingAttendanceReport`: `request()` reads, updates or deletes it.
@@ -1198,17 +1125,13 @@ extension MeetingMessageType {
 public typealias MeetingNote = Model<MeetingNoteFields>
 
 /// The properties of a `MeetingNote`, inherited ones included.
-public struct MeetingNoteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.meetingNote", fields: MeetingNoteFields())
-    public let subpoints: Field<[MeetingNoteSubpoint]>
-    public let text: Field<String>
-    public let title: Field<String>
+public enum MeetingNoteFields: FieldSet {
+    public typealias Table = (subpoints: Field<[MeetingNoteSubpoint]>, text: Field<String>, title: Field<String>)
 
-    private init() {
-        self.subpoints = Field("subpoints")
-        self.text = Field("text")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingNote",
+        fields: (subpoints: Field("subpoints"), text: Field("text"), title: Field("title")) as Table
+    )
 }
 
 /// Its properties are listed in `MeetingNoteSubpointFields`; read and write them as `value.name`.
@@ -1218,15 +1141,13 @@ public struct MeetingNoteFields: FieldSet {
 public typealias MeetingNoteSubpoint = Model<MeetingNoteSubpointFields>
 
 /// The properties of a `MeetingNoteSubpoint`, inherited ones included.
-public struct MeetingNoteSubpointFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.meetingNoteSubpoint", fields: MeetingNoteSubpointFields())
-    public let text: Field<String>
-    public let title: Field<String>
+public enum MeetingNoteSubpointFields: FieldSet {
+    public typealias Table = (text: Field<String>, title: Field<String>)
 
-    private init() {
-        self.text = Field("text")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingNoteSubpoint",
+        fields: (text: Field("text"), title: Field("title")) as Table
+    )
 }
 
 /// Its properties are listed in `MeetingParticipantInfoFields`; read and write them as `value.name`.
@@ -1236,22 +1157,14 @@ public struct MeetingNoteSubpointFields: FieldSet {
 public typealias MeetingParticipantInfo = Model<MeetingParticipantInfoFields>
 
 /// The properties of a `MeetingParticipantInfo`, inherited ones included.
-public struct MeetingParticipantInfoFields: FieldSet {
+public enum MeetingParticipantInfoFields: FieldSet {
+    public typealias Table = (identity: Field<IdentitySet>, role: Field<OnlineMeetingRole>, upn: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.meetingParticipantInfo",
         derived: [VirtualEventPresenterInfo.self],
-        fields: MeetingParticipantInfoFields()
+        fields: (identity: Field("identity"), role: Field("role"), upn: Field("upn")) as Table
     )
-
-    public let identity: Field<IdentitySet>
-    public let role: Field<OnlineMeetingRole>
-    public let upn: Field<String>
-
-    private init() {
-        self.identity = Field("identity")
-        self.role = Field("role")
-        self.upn = Field("upn")
-    }
 }
 
 /// Its properties are listed in `MeetingParticipantsFields`; read and write them as `value.name`.
@@ -1261,15 +1174,13 @@ public struct MeetingParticipantInfoFields: FieldSet {
 public typealias MeetingParticipants = Model<MeetingParticipantsFields>
 
 /// The properties of a `MeetingParticipants`, inherited ones included.
-public struct MeetingParticipantsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.meetingParticipants", fields: MeetingParticipantsFields())
-    public let attendees: Field<[MeetingParticipantInfo]>
-    public let organizer: Field<MeetingParticipantInfo>
+public enum MeetingParticipantsFields: FieldSet {
+    public typealias Table = (attendees: Field<[MeetingParticipantInfo]>, organizer: Field<MeetingParticipantInfo>)
 
-    private init() {
-        self.attendees = Field("attendees")
-        self.organizer = Field("organizer")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingParticipants",
+        fields: (attendees: Field("attendees"), organizer: Field("organizer")) as Table
+    )
 }
 
 /// Its properties are listed in `MeetingPolicyUpdatedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1280,22 +1191,22 @@ public struct MeetingParticipantsFields: FieldSet {
 public typealias MeetingPolicyUpdatedEventMessageDetail = Model<MeetingPolicyUpdatedEventMessageDetailFields>
 
 /// The properties of a `MeetingPolicyUpdatedEventMessageDetail`, inherited ones included.
-public struct MeetingPolicyUpdatedEventMessageDetailFields: FieldSet {
+public enum MeetingPolicyUpdatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        meetingChatEnabled: Field<Bool>,
+        meetingChatId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.meetingPolicyUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MeetingPolicyUpdatedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            meetingChatEnabled: Field("meetingChatEnabled"),
+            meetingChatId: Field("meetingChatId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let meetingChatEnabled: Field<Bool>
-    public let meetingChatId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.meetingChatEnabled = Field("meetingChatEnabled")
-        self.meetingChatId = Field("meetingChatId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.meetingRequestType`.
@@ -1337,28 +1248,29 @@ extension MeetingRequestType {
 public typealias MeetingTimeSuggestion = Model<MeetingTimeSuggestionFields>
 
 /// The properties of a `MeetingTimeSuggestion`, inherited ones included.
-public struct MeetingTimeSuggestionFields: FieldSet {
+public enum MeetingTimeSuggestionFields: FieldSet {
+    public typealias Table = (
+        attendeeAvailability: Field<[AttendeeAvailability]>,
+        confidence: Field<Double>,
+        locations: Field<[Location]>,
+        meetingTimeSlot: Field<TimeSlot>,
+        order: Field<Int32>,
+        organizerAvailability: Field<FreeBusyStatus>,
+        suggestionReason: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.meetingTimeSuggestion",
-        fields: MeetingTimeSuggestionFields()
+        fields: (
+            attendeeAvailability: Field("attendeeAvailability"),
+            confidence: Field("confidence"),
+            locations: Field("locations"),
+            meetingTimeSlot: Field("meetingTimeSlot"),
+            order: Field("order"),
+            organizerAvailability: Field("organizerAvailability"),
+            suggestionReason: Field("suggestionReason")
+        ) as Table
     )
-    public let attendeeAvailability: Field<[AttendeeAvailability]>
-    public let confidence: Field<Double>
-    public let locations: Field<[Location]>
-    public let meetingTimeSlot: Field<TimeSlot>
-    public let order: Field<Int32>
-    public let organizerAvailability: Field<FreeBusyStatus>
-    public let suggestionReason: Field<String>
-
-    private init() {
-        self.attendeeAvailability = Field("attendeeAvailability")
-        self.confidence = Field("confidence")
-        self.locations = Field("locations")
-        self.meetingTimeSlot = Field("meetingTimeSlot")
-        self.order = Field("order")
-        self.organizerAvailability = Field("organizerAvailability")
-        self.suggestionReason = Field("suggestionReason")
-    }
 }
 
 /// Its properties are listed in `MeetingTimeSuggestionsResultFields`; read and write them as `value.name`.
@@ -1368,19 +1280,19 @@ public struct MeetingTimeSuggestionFields: FieldSet {
 public typealias MeetingTimeSuggestionsResult = Model<MeetingTimeSuggestionsResultFields>
 
 /// The properties of a `MeetingTimeSuggestionsResult`, inherited ones included.
-public struct MeetingTimeSuggestionsResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.meetingTimeSuggestionsResult",
-        fields: MeetingTimeSuggestionsResultFields()
+public enum MeetingTimeSuggestionsResultFields: FieldSet {
+    public typealias Table = (
+        emptySuggestionsReason: Field<String>,
+        meetingTimeSuggestions: Field<[MeetingTimeSuggestion]>
     )
 
-    public let emptySuggestionsReason: Field<String>
-    public let meetingTimeSuggestions: Field<[MeetingTimeSuggestion]>
-
-    private init() {
-        self.emptySuggestionsReason = Field("emptySuggestionsReason")
-        self.meetingTimeSuggestions = Field("meetingTimeSuggestions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.meetingTimeSuggestionsResult",
+        fields: (
+            emptySuggestionsReason: Field("emptySuggestionsReason"),
+            meetingTimeSuggestions: Field("meetingTimeSuggestions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MembersAddedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1390,22 +1302,22 @@ public struct MeetingTimeSuggestionsResultFields: FieldSet {
 public typealias MembersAddedEventMessageDetail = Model<MembersAddedEventMessageDetailFields>
 
 /// The properties of a `MembersAddedEventMessageDetail`, inherited ones included.
-public struct MembersAddedEventMessageDetailFields: FieldSet {
+public enum MembersAddedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        members: Field<[TeamworkUserIdentity]>,
+        visibleHistoryStartDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.membersAddedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MembersAddedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            members: Field("members"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-    public let visibleHistoryStartDateTime: Field<Date>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-    }
 }
 
 /// Its properties are listed in `MembersDeletedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1415,20 +1327,14 @@ public struct MembersAddedEventMessageDetailFields: FieldSet {
 public typealias MembersDeletedEventMessageDetail = Model<MembersDeletedEventMessageDetailFields>
 
 /// The properties of a `MembersDeletedEventMessageDetail`, inherited ones included.
-public struct MembersDeletedEventMessageDetailFields: FieldSet {
+public enum MembersDeletedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, members: Field<[TeamworkUserIdentity]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.membersDeletedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MembersDeletedEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), members: Field("members")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `MembersJoinedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1438,20 +1344,14 @@ public struct MembersDeletedEventMessageDetailFields: FieldSet {
 public typealias MembersJoinedEventMessageDetail = Model<MembersJoinedEventMessageDetailFields>
 
 /// The properties of a `MembersJoinedEventMessageDetail`, inherited ones included.
-public struct MembersJoinedEventMessageDetailFields: FieldSet {
+public enum MembersJoinedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, members: Field<[TeamworkUserIdentity]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.membersJoinedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MembersJoinedEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), members: Field("members")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `MembersLeftEventMessageDetailFields`; read and write them as `value.name`.
@@ -1461,18 +1361,12 @@ public struct MembersJoinedEventMessageDetailFields: FieldSet {
 public typealias MembersLeftEventMessageDetail = Model<MembersLeftEventMessageDetailFields>
 
 /// The properties of a `MembersLeftEventMessageDetail`, inherited ones included.
-public struct MembersLeftEventMessageDetailFields: FieldSet {
+public enum MembersLeftEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, members: Field<[TeamworkUserIdentity]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.membersLeftEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MembersLeftEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), members: Field("members")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let members: Field<[TeamworkUserIdentity]>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.members = Field("members")
-    }
 }

@@ -11,40 +11,36 @@ import Foundation
 public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields>
 
 /// The properties of a `MembershipOutlierInsight`, inherited ones included.
-public struct MembershipOutlierInsightFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `container`, `lastModifiedBy`, `member`.
+public enum MembershipOutlierInsightFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        insightCreatedDateTime: Field<Date>,
+        containerId: Field<String>,
+        memberId: Field<String>,
+        outlierContainerType: Field<OutlierContainerType>,
+        outlierMemberType: Field<OutlierMemberType>,
+        container: Field<DirectoryObject>,
+        lastModifiedBy: Field<User>,
+        member: Field<DirectoryObject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.membershipOutlierInsight",
         base: GovernanceInsight.self,
-        fields: MembershipOutlierInsightFields()
+        fields: (
+            id: Field("id"),
+            insightCreatedDateTime: Field("insightCreatedDateTime"),
+            containerId: Field("containerId"),
+            memberId: Field("memberId"),
+            outlierContainerType: Field("outlierContainerType"),
+            outlierMemberType: Field("outlierMemberType"),
+            container: Field("container"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            member: Field("member")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-    public let containerId: Field<String>
-    public let memberId: Field<String>
-    public let outlierContainerType: Field<OutlierContainerType>
-    public let outlierMemberType: Field<OutlierMemberType>
-
-    /// Present when the request expanded it (`expand("container")`).
-    public let container: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("lastModifiedBy")`).
-    public let lastModifiedBy: Field<User>
-
-    /// Present when the request expanded it (`expand("member")`).
-    public let member: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-        self.containerId = Field("containerId")
-        self.memberId = Field("memberId")
-        self.outlierContainerType = Field("outlierContainerType")
-        self.outlierMemberType = Field("outlierMemberType")
-        self.container = Field("container")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.member = Field("member")
-    }
 }
 
 /// Requests for one `MembershipOutlierInsight`: `request()` reads, updates or deletes it.
@@ -103,17 +99,21 @@ public struct MentionActionFields: FieldSet {
 public typealias MentionEvent = Model<MentionEventFields>
 
 /// The properties of a `MentionEvent`, inherited ones included.
-public struct MentionEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mentionEvent", fields: MentionEventFields())
-    public let eventDateTime: Field<Date>
-    public let speaker: Field<IdentitySet>
-    public let transcriptUtterance: Field<String>
+public enum MentionEventFields: FieldSet {
+    public typealias Table = (
+        eventDateTime: Field<Date>,
+        speaker: Field<IdentitySet>,
+        transcriptUtterance: Field<String>
+    )
 
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.speaker = Field("speaker")
-        self.transcriptUtterance = Field("transcriptUtterance")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mentionEvent",
+        fields: (
+            eventDateTime: Field("eventDateTime"),
+            speaker: Field("speaker"),
+            transcriptUtterance: Field("transcriptUtterance")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MessageFields`; read and write them as `value.name`.
@@ -123,95 +123,90 @@ public struct MentionEventFields: FieldSet {
 public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
-public struct MessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum MessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        bccRecipients: Field<[Recipient]>,
+        body: Field<ItemBody>,
+        bodyPreview: Field<String>,
+        ccRecipients: Field<[Recipient]>,
+        conversationId: Field<String>,
+        conversationIndex: Field<Data>,
+        flag: Field<FollowupFlag>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        inferenceClassification: Field<InferenceClassificationType>,
+        internetMessageHeaders: Field<[InternetMessageHeader]>,
+        internetMessageId: Field<String>,
+        isDeliveryReceiptRequested: Field<Bool>,
+        isDraft: Field<Bool>,
+        isRead: Field<Bool>,
+        isReadReceiptRequested: Field<Bool>,
+        parentFolderId: Field<String>,
+        receivedDateTime: Field<Date>,
+        replyTo: Field<[Recipient]>,
+        sender: Field<Recipient>,
+        sentDateTime: Field<Date>,
+        subject: Field<String>,
+        toRecipients: Field<[Recipient]>,
+        uniqueBody: Field<ItemBody>,
+        webLink: Field<String>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.message",
         base: OutlookItem.self,
         derived: [CalendarSharingMessage.self, EventMessage.self],
-        fields: MessageFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            bccRecipients: Field("bccRecipients"),
+            body: Field("body"),
+            bodyPreview: Field("bodyPreview"),
+            ccRecipients: Field("ccRecipients"),
+            conversationId: Field("conversationId"),
+            conversationIndex: Field("conversationIndex"),
+            flag: Field("flag"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            inferenceClassification: Field("inferenceClassification"),
+            internetMessageHeaders: Field("internetMessageHeaders"),
+            internetMessageId: Field("internetMessageId"),
+            isDeliveryReceiptRequested: Field("isDeliveryReceiptRequested"),
+            isDraft: Field("isDraft"),
+            isRead: Field("isRead"),
+            isReadReceiptRequested: Field("isReadReceiptRequested"),
+            parentFolderId: Field("parentFolderId"),
+            receivedDateTime: Field("receivedDateTime"),
+            replyTo: Field("replyTo"),
+            sender: Field("sender"),
+            sentDateTime: Field("sentDateTime"),
+            subject: Field("subject"),
+            toRecipients: Field("toRecipients"),
+            uniqueBody: Field("uniqueBody"),
+            webLink: Field("webLink"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let bccRecipients: Field<[Recipient]>
-    public let body: Field<ItemBody>
-    public let bodyPreview: Field<String>
-    public let ccRecipients: Field<[Recipient]>
-    public let conversationId: Field<String>
-    public let conversationIndex: Field<Data>
-    public let flag: Field<FollowupFlag>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let inferenceClassification: Field<InferenceClassificationType>
-    public let internetMessageHeaders: Field<[InternetMessageHeader]>
-    public let internetMessageId: Field<String>
-    public let isDeliveryReceiptRequested: Field<Bool>
-    public let isDraft: Field<Bool>
-    public let isRead: Field<Bool>
-    public let isReadReceiptRequested: Field<Bool>
-    public let parentFolderId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let replyTo: Field<[Recipient]>
-    public let sender: Field<Recipient>
-    public let sentDateTime: Field<Date>
-    public let subject: Field<String>
-    public let toRecipients: Field<[Recipient]>
-    public let uniqueBody: Field<ItemBody>
-    public let webLink: Field<String>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.bccRecipients = Field("bccRecipients")
-        self.body = Field("body")
-        self.bodyPreview = Field("bodyPreview")
-        self.ccRecipients = Field("ccRecipients")
-        self.conversationId = Field("conversationId")
-        self.conversationIndex = Field("conversationIndex")
-        self.flag = Field("flag")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.internetMessageHeaders = Field("internetMessageHeaders")
-        self.internetMessageId = Field("internetMessageId")
-        self.isDeliveryReceiptRequested = Field("isDeliveryReceiptRequested")
-        self.isDraft = Field("isDraft")
-        self.isRead = Field("isRead")
-        self.isReadReceiptRequested = Field("isReadReceiptRequested")
-        self.parentFolderId = Field("parentFolderId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.replyTo = Field("replyTo")
-        self.sender = Field("sender")
-        self.sentDateTime = Field("sentDateTime")
-        self.subject = Field("subject")
-        self.toRecipients = Field("toRecipients")
-        self.uniqueBody = Field("uniqueBody")
-        self.webLink = Field("webLink")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.messageActionFlag`.
@@ -265,20 +260,14 @@ extension MessageActionFlag {
 public typealias MessagePinnedEventMessageDetail = Model<MessagePinnedEventMessageDetailFields>
 
 /// The properties of a `MessagePinnedEventMessageDetail`, inherited ones included.
-public struct MessagePinnedEventMessageDetailFields: FieldSet {
+public enum MessagePinnedEventMessageDetailFields: FieldSet {
+    public typealias Table = (eventDateTime: Field<Date>, initiator: Field<IdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.messagePinnedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MessagePinnedEventMessageDetailFields()
+        fields: (eventDateTime: Field("eventDateTime"), initiator: Field("initiator")) as Table
     )
-
-    public let eventDateTime: Field<Date>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Requests for one `Message`: `request()` reads, updates or deletes it.
@@ -468,33 +457,34 @@ extension CollectionRequestBuilder where Item == MessageRequestBuilder {
 public typealias MessageRule = Model<MessageRuleFields>
 
 /// The properties of a `MessageRule`, inherited ones included.
-public struct MessageRuleFields: FieldSet {
+public enum MessageRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actions: Field<MessageRuleActions>,
+        conditions: Field<MessageRulePredicates>,
+        displayName: Field<String>,
+        exceptions: Field<MessageRulePredicates>,
+        hasError: Field<Bool>,
+        isEnabled: Field<Bool>,
+        isReadOnly: Field<Bool>,
+        sequence: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.messageRule",
         base: Entity.self,
-        fields: MessageRuleFields()
+        fields: (
+            id: Field("id"),
+            actions: Field("actions"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            exceptions: Field("exceptions"),
+            hasError: Field("hasError"),
+            isEnabled: Field("isEnabled"),
+            isReadOnly: Field("isReadOnly"),
+            sequence: Field("sequence")
+        ) as Table
     )
-    public let id: Field<String>
-    public let actions: Field<MessageRuleActions>
-    public let conditions: Field<MessageRulePredicates>
-    public let displayName: Field<String>
-    public let exceptions: Field<MessageRulePredicates>
-    public let hasError: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let isReadOnly: Field<Bool>
-    public let sequence: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.actions = Field("actions")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.exceptions = Field("exceptions")
-        self.hasError = Field("hasError")
-        self.isEnabled = Field("isEnabled")
-        self.isReadOnly = Field("isReadOnly")
-        self.sequence = Field("sequence")
-    }
 }
 
 /// Its properties are listed in `MessageRuleActionsFields`; read and write them as `value.name`.
@@ -504,33 +494,37 @@ public struct MessageRuleFields: FieldSet {
 public typealias MessageRuleActions = Model<MessageRuleActionsFields>
 
 /// The properties of a `MessageRuleActions`, inherited ones included.
-public struct MessageRuleActionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.messageRuleActions", fields: MessageRuleActionsFields())
-    public let assignCategories: Field<[String]>
-    public let copyToFolder: Field<String>
-    public let delete: Field<Bool>
-    public let forwardAsAttachmentTo: Field<[Recipient]>
-    public let forwardTo: Field<[Recipient]>
-    public let markAsRead: Field<Bool>
-    public let markImportance: Field<Importance>
-    public let moveToFolder: Field<String>
-    public let permanentDelete: Field<Bool>
-    public let redirectTo: Field<[Recipient]>
-    public let stopProcessingRules: Field<Bool>
+public enum MessageRuleActionsFields: FieldSet {
+    public typealias Table = (
+        assignCategories: Field<[String]>,
+        copyToFolder: Field<String>,
+        delete: Field<Bool>,
+        forwardAsAttachmentTo: Field<[Recipient]>,
+        forwardTo: Field<[Recipient]>,
+        markAsRead: Field<Bool>,
+        markImportance: Field<Importance>,
+        moveToFolder: Field<String>,
+        permanentDelete: Field<Bool>,
+        redirectTo: Field<[Recipient]>,
+        stopProcessingRules: Field<Bool>
+    )
 
-    private init() {
-        self.assignCategories = Field("assignCategories")
-        self.copyToFolder = Field("copyToFolder")
-        self.delete = Field("delete")
-        self.forwardAsAttachmentTo = Field("forwardAsAttachmentTo")
-        self.forwardTo = Field("forwardTo")
-        self.markAsRead = Field("markAsRead")
-        self.markImportance = Field("markImportance")
-        self.moveToFolder = Field("moveToFolder")
-        self.permanentDelete = Field("permanentDelete")
-        self.redirectTo = Field("redirectTo")
-        self.stopProcessingRules = Field("stopProcessingRules")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.messageRuleActions",
+        fields: (
+            assignCategories: Field("assignCategories"),
+            copyToFolder: Field("copyToFolder"),
+            delete: Field("delete"),
+            forwardAsAttachmentTo: Field("forwardAsAttachmentTo"),
+            forwardTo: Field("forwardTo"),
+            markAsRead: Field("markAsRead"),
+            markImportance: Field("markImportance"),
+            moveToFolder: Field("moveToFolder"),
+            permanentDelete: Field("permanentDelete"),
+            redirectTo: Field("redirectTo"),
+            stopProcessingRules: Field("stopProcessingRules")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MessageRulePredicatesFields`; read and write them as `value.name`.
@@ -540,74 +534,75 @@ public struct MessageRuleActionsFields: FieldSet {
 public typealias MessageRulePredicates = Model<MessageRulePredicatesFields>
 
 /// The properties of a `MessageRulePredicates`, inherited ones included.
-public struct MessageRulePredicatesFields: FieldSet {
+public enum MessageRulePredicatesFields: FieldSet {
+    public typealias Table = (
+        bodyContains: Field<[String]>,
+        bodyOrSubjectContains: Field<[String]>,
+        categories: Field<[String]>,
+        fromAddresses: Field<[Recipient]>,
+        hasAttachments: Field<Bool>,
+        headerContains: Field<[String]>,
+        importance: Field<Importance>,
+        isApprovalRequest: Field<Bool>,
+        isAutomaticForward: Field<Bool>,
+        isAutomaticReply: Field<Bool>,
+        isEncrypted: Field<Bool>,
+        isMeetingRequest: Field<Bool>,
+        isMeetingResponse: Field<Bool>,
+        isNonDeliveryReport: Field<Bool>,
+        isPermissionControlled: Field<Bool>,
+        isReadReceipt: Field<Bool>,
+        isSigned: Field<Bool>,
+        isVoicemail: Field<Bool>,
+        messageActionFlag: Field<MessageActionFlag>,
+        notSentToMe: Field<Bool>,
+        recipientContains: Field<[String]>,
+        senderContains: Field<[String]>,
+        sensitivity: Field<Sensitivity>,
+        sentCcMe: Field<Bool>,
+        sentOnlyToMe: Field<Bool>,
+        sentToAddresses: Field<[Recipient]>,
+        sentToMe: Field<Bool>,
+        sentToOrCcMe: Field<Bool>,
+        subjectContains: Field<[String]>,
+        withinSizeRange: Field<SizeRange>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.messageRulePredicates",
-        fields: MessageRulePredicatesFields()
+        fields: (
+            bodyContains: Field("bodyContains"),
+            bodyOrSubjectContains: Field("bodyOrSubjectContains"),
+            categories: Field("categories"),
+            fromAddresses: Field("fromAddresses"),
+            hasAttachments: Field("hasAttachments"),
+            headerContains: Field("headerContains"),
+            importance: Field("importance"),
+            isApprovalRequest: Field("isApprovalRequest"),
+            isAutomaticForward: Field("isAutomaticForward"),
+            isAutomaticReply: Field("isAutomaticReply"),
+            isEncrypted: Field("isEncrypted"),
+            isMeetingRequest: Field("isMeetingRequest"),
+            isMeetingResponse: Field("isMeetingResponse"),
+            isNonDeliveryReport: Field("isNonDeliveryReport"),
+            isPermissionControlled: Field("isPermissionControlled"),
+            isReadReceipt: Field("isReadReceipt"),
+            isSigned: Field("isSigned"),
+            isVoicemail: Field("isVoicemail"),
+            messageActionFlag: Field("messageActionFlag"),
+            notSentToMe: Field("notSentToMe"),
+            recipientContains: Field("recipientContains"),
+            senderContains: Field("senderContains"),
+            sensitivity: Field("sensitivity"),
+            sentCcMe: Field("sentCcMe"),
+            sentOnlyToMe: Field("sentOnlyToMe"),
+            sentToAddresses: Field("sentToAddresses"),
+            sentToMe: Field("sentToMe"),
+            sentToOrCcMe: Field("sentToOrCcMe"),
+            subjectContains: Field("subjectContains"),
+            withinSizeRange: Field("withinSizeRange")
+        ) as Table
     )
-    public let bodyContains: Field<[String]>
-    public let bodyOrSubjectContains: Field<[String]>
-    public let categories: Field<[String]>
-    public let fromAddresses: Field<[Recipient]>
-    public let hasAttachments: Field<Bool>
-    public let headerContains: Field<[String]>
-    public let importance: Field<Importance>
-    public let isApprovalRequest: Field<Bool>
-    public let isAutomaticForward: Field<Bool>
-    public let isAutomaticReply: Field<Bool>
-    public let isEncrypted: Field<Bool>
-    public let isMeetingRequest: Field<Bool>
-    public let isMeetingResponse: Field<Bool>
-    public let isNonDeliveryReport: Field<Bool>
-    public let isPermissionControlled: Field<Bool>
-    public let isReadReceipt: Field<Bool>
-    public let isSigned: Field<Bool>
-    public let isVoicemail: Field<Bool>
-    public let messageActionFlag: Field<MessageActionFlag>
-    public let notSentToMe: Field<Bool>
-    public let recipientContains: Field<[String]>
-    public let senderContains: Field<[String]>
-    public let sensitivity: Field<Sensitivity>
-    public let sentCcMe: Field<Bool>
-    public let sentOnlyToMe: Field<Bool>
-    public let sentToAddresses: Field<[Recipient]>
-    public let sentToMe: Field<Bool>
-    public let sentToOrCcMe: Field<Bool>
-    public let subjectContains: Field<[String]>
-    public let withinSizeRange: Field<SizeRange>
-
-    private init() {
-        self.bodyContains = Field("bodyContains")
-        self.bodyOrSubjectContains = Field("bodyOrSubjectContains")
-        self.categories = Field("categories")
-        self.fromAddresses = Field("fromAddresses")
-        self.hasAttachments = Field("hasAttachments")
-        self.headerContains = Field("headerContains")
-        self.importance = Field("importance")
-        self.isApprovalRequest = Field("isApprovalRequest")
-        self.isAutomaticForward = Field("isAutomaticForward")
-        self.isAutomaticReply = Field("isAutomaticReply")
-        self.isEncrypted = Field("isEncrypted")
-        self.isMeetingRequest = Field("isMeetingRequest")
-        self.isMeetingResponse = Field("isMeetingResponse")
-        self.isNonDeliveryReport = Field("isNonDeliveryReport")
-        self.isPermissionControlled = Field("isPermissionControlled")
-        self.isReadReceipt = Field("isReadReceipt")
-        self.isSigned = Field("isSigned")
-        self.isVoicemail = Field("isVoicemail")
-        self.messageActionFlag = Field("messageActionFlag")
-        self.notSentToMe = Field("notSentToMe")
-        self.recipientContains = Field("recipientContains")
-        self.senderContains = Field("senderContains")
-        self.sensitivity = Field("sensitivity")
-        self.sentCcMe = Field("sentCcMe")
-        self.sentOnlyToMe = Field("sentOnlyToMe")
-        self.sentToAddresses = Field("sentToAddresses")
-        self.sentToMe = Field("sentToMe")
-        self.sentToOrCcMe = Field("sentToOrCcMe")
-        self.subjectContains = Field("subjectContains")
-        self.withinSizeRange = Field("withinSizeRange")
-    }
 }
 
 /// Requests for one `MessageRule`: `request()` reads, updates or deletes it.
@@ -634,29 +629,33 @@ public struct MessageRuleRequestBuilder: ModelRequestBuilder {
 public typealias MessageSecurityState = Model<MessageSecurityStateFields>
 
 /// The properties of a `MessageSecurityState`, inherited ones included.
-public struct MessageSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.messageSecurityState", fields: MessageSecurityStateFields())
-    public let connectingIP: Field<String>
-    public let deliveryAction: Field<String>
-    public let deliveryLocation: Field<String>
-    public let directionality: Field<String>
-    public let internetMessageId: Field<String>
-    public let messageFingerprint: Field<String>
-    public let messageReceivedDateTime: Field<Date>
-    public let messageSubject: Field<String>
-    public let networkMessageId: Field<String>
+public enum MessageSecurityStateFields: FieldSet {
+    public typealias Table = (
+        connectingIP: Field<String>,
+        deliveryAction: Field<String>,
+        deliveryLocation: Field<String>,
+        directionality: Field<String>,
+        internetMessageId: Field<String>,
+        messageFingerprint: Field<String>,
+        messageReceivedDateTime: Field<Date>,
+        messageSubject: Field<String>,
+        networkMessageId: Field<String>
+    )
 
-    private init() {
-        self.connectingIP = Field("connectingIP")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.directionality = Field("directionality")
-        self.internetMessageId = Field("internetMessageId")
-        self.messageFingerprint = Field("messageFingerprint")
-        self.messageReceivedDateTime = Field("messageReceivedDateTime")
-        self.messageSubject = Field("messageSubject")
-        self.networkMessageId = Field("networkMessageId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.messageSecurityState",
+        fields: (
+            connectingIP: Field("connectingIP"),
+            deliveryAction: Field("deliveryAction"),
+            deliveryLocation: Field("deliveryLocation"),
+            directionality: Field("directionality"),
+            internetMessageId: Field("internetMessageId"),
+            messageFingerprint: Field("messageFingerprint"),
+            messageReceivedDateTime: Field("messageReceivedDateTime"),
+            messageSubject: Field("messageSubject"),
+            networkMessageId: Field("networkMessageId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MessageTracingRootFields`; read and write them as `value.name`.
@@ -666,22 +665,16 @@ public struct MessageSecurityStateFields: FieldSet {
 public typealias MessageTracingRoot = Model<MessageTracingRootFields>
 
 /// The properties of a `MessageTracingRoot`, inherited ones included.
-public struct MessageTracingRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `messageTraces`.
+public enum MessageTracingRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, messageTraces: Field<[ExchangeMessageTrace]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.messageTracingRoot",
         base: Entity.self,
-        fields: MessageTracingRootFields()
+        fields: (id: Field("id"), messageTraces: Field("messageTraces")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("messageTraces")`).
-    public let messageTraces: Field<[ExchangeMessageTrace]>
-
-    private init() {
-        self.id = Field("id")
-        self.messageTraces = Field("messageTraces")
-    }
 }
 
 /// Requests for one `MessageTracingRoot`: `request()` reads, updates or deletes it.
@@ -719,20 +712,14 @@ public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
 public typealias MessageUnpinnedEventMessageDetail = Model<MessageUnpinnedEventMessageDetailFields>
 
 /// The properties of a `MessageUnpinnedEventMessageDetail`, inherited ones included.
-public struct MessageUnpinnedEventMessageDetailFields: FieldSet {
+public enum MessageUnpinnedEventMessageDetailFields: FieldSet {
+    public typealias Table = (eventDateTime: Field<Date>, initiator: Field<IdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.messageUnpinnedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: MessageUnpinnedEventMessageDetailFields()
+        fields: (eventDateTime: Field("eventDateTime"), initiator: Field("initiator")) as Table
     )
-
-    public let eventDateTime: Field<Date>
-    public let initiator: Field<IdentitySet>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.initiator = Field("initiator")
-    }
 }
 
 /// Its properties are listed in `MetaDataKeyStringPairFields`; read and write them as `value.name`.
@@ -742,18 +729,13 @@ public struct MessageUnpinnedEventMessageDetailFields: FieldSet {
 public typealias MetaDataKeyStringPair = Model<MetaDataKeyStringPairFields>
 
 /// The properties of a `MetaDataKeyStringPair`, inherited ones included.
-public struct MetaDataKeyStringPairFields: FieldSet {
+public enum MetaDataKeyStringPairFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.metaDataKeyStringPair",
-        fields: MetaDataKeyStringPairFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-    public let key: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `MetaDataKeyValuePairFields`; read and write them as `value.name`.
@@ -763,15 +745,13 @@ public struct MetaDataKeyStringPairFields: FieldSet {
 public typealias MetaDataKeyValuePair = Model<MetaDataKeyValuePairFields>
 
 /// The properties of a `MetaDataKeyValuePair`, inherited ones included.
-public struct MetaDataKeyValuePairFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.metaDataKeyValuePair", fields: MetaDataKeyValuePairFields())
-    public let key: Field<String>
-    public let value: Field<JSONValue>
+public enum MetaDataKeyValuePairFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<JSONValue>)
 
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.metaDataKeyValuePair",
+        fields: (key: Field("key"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `MicrosoftAccountUserConversationMemberFields`; read and write them as `value.name`.
@@ -782,26 +762,26 @@ public struct MetaDataKeyValuePairFields: FieldSet {
 public typealias MicrosoftAccountUserConversationMember = Model<MicrosoftAccountUserConversationMemberFields>
 
 /// The properties of a `MicrosoftAccountUserConversationMember`, inherited ones included.
-public struct MicrosoftAccountUserConversationMemberFields: FieldSet {
+public enum MicrosoftAccountUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAccountUserConversationMember",
         base: ConversationMember.self,
-        fields: MicrosoftAccountUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `MicrosoftAccountUserConversationMember`: `request()` reads, updates or deletes it.
@@ -859,30 +839,30 @@ extension CollectionRequestBuilder where Item == MicrosoftAccountUserConversatio
 public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAuthenticatorAuthenticationMethodFields>
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethod`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `device`.
+public enum MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceTag: Field<String>,
+        displayName: Field<String>,
+        phoneAppVersion: Field<String>,
+        device: Field<Device>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            deviceTag: Field("deviceTag"),
+            displayName: Field("displayName"),
+            phoneAppVersion: Field("phoneAppVersion"),
+            device: Field("device")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceTag: Field<String>
-    public let displayName: Field<String>
-    public let phoneAppVersion: Field<String>
-
-    /// Present when the request expanded it (`expand("device")`).
-    public let device: Field<Device>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceTag = Field("deviceTag")
-        self.displayName = Field("displayName")
-        self.phoneAppVersion = Field("phoneAppVersion")
-        self.device = Field("device")
-    }
 }
 
 /// Its properties are listed in `MicrosoftAuthenticatorAuthenticationMethodConfigurationFields`; read and write them as
@@ -895,30 +875,30 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
     Model<MicrosoftAuthenticatorAuthenticationMethodConfigurationFields>
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodConfiguration`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        featureSettings: Field<MicrosoftAuthenticatorFeatureSettings>,
+        isSoftwareOathEnabled: Field<Bool>,
+        includeTargets: Field<[MicrosoftAuthenticatorAuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            featureSettings: Field("featureSettings"),
+            isSoftwareOathEnabled: Field("isSoftwareOathEnabled"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let featureSettings: Field<MicrosoftAuthenticatorFeatureSettings>
-    public let isSoftwareOathEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[MicrosoftAuthenticatorAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.featureSettings = Field("featureSettings")
-        self.isSoftwareOathEnabled = Field("isSoftwareOathEnabled")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `MicrosoftAuthenticatorAuthenticationMethodConfiguration`: `request()` reads, updates or deletes
@@ -1004,24 +984,24 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodTarget =
     Model<MicrosoftAuthenticatorAuthenticationMethodTargetFields>
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodTarget`, inherited ones included.
-public struct MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
+public enum MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRegistrationRequired: Field<Bool>,
+        targetType: Field<AuthenticationMethodTargetType>,
+        authenticationMode: Field<MicrosoftAuthenticatorAuthenticationMode>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: MicrosoftAuthenticatorAuthenticationMethodTargetFields()
+        fields: (
+            id: Field("id"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            targetType: Field("targetType"),
+            authenticationMode: Field("authenticationMode")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let authenticationMode: Field<MicrosoftAuthenticatorAuthenticationMode>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.authenticationMode = Field("authenticationMode")
-    }
 }
 
 /// Requests for one `MicrosoftAuthenticatorAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
@@ -1070,19 +1050,19 @@ extension MicrosoftAuthenticatorAuthenticationMode {
 public typealias MicrosoftAuthenticatorFeatureSettings = Model<MicrosoftAuthenticatorFeatureSettingsFields>
 
 /// The properties of a `MicrosoftAuthenticatorFeatureSettings`, inherited ones included.
-public struct MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.microsoftAuthenticatorFeatureSettings",
-        fields: MicrosoftAuthenticatorFeatureSettingsFields()
+public enum MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
+    public typealias Table = (
+        displayAppInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>,
+        displayLocationInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
     )
 
-    public let displayAppInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
-    public let displayLocationInformationRequiredState: Field<AuthenticationMethodFeatureConfiguration>
-
-    private init() {
-        self.displayAppInformationRequiredState = Field("displayAppInformationRequiredState")
-        self.displayLocationInformationRequiredState = Field("displayLocationInformationRequiredState")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.microsoftAuthenticatorFeatureSettings",
+        fields: (
+            displayAppInformationRequiredState: Field("displayAppInformationRequiredState"),
+            displayLocationInformationRequiredState: Field("displayLocationInformationRequiredState")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MicrosoftCustomTrainingSettingFields`; read and write them as `value.name`.
@@ -1092,24 +1072,24 @@ public struct MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
 public typealias MicrosoftCustomTrainingSetting = Model<MicrosoftCustomTrainingSettingFields>
 
 /// The properties of a `MicrosoftCustomTrainingSetting`, inherited ones included.
-public struct MicrosoftCustomTrainingSettingFields: FieldSet {
+public enum MicrosoftCustomTrainingSettingFields: FieldSet {
+    public typealias Table = (
+        settingType: Field<TrainingSettingType>,
+        completionDateTime: Field<Date>,
+        trainingAssignmentMappings: Field<[MicrosoftTrainingAssignmentMapping]>,
+        trainingCompletionDuration: Field<TrainingCompletionDuration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftCustomTrainingSetting",
         base: TrainingSetting.self,
-        fields: MicrosoftCustomTrainingSettingFields()
+        fields: (
+            settingType: Field("settingType"),
+            completionDateTime: Field("completionDateTime"),
+            trainingAssignmentMappings: Field("trainingAssignmentMappings"),
+            trainingCompletionDuration: Field("trainingCompletionDuration")
+        ) as Table
     )
-
-    public let settingType: Field<TrainingSettingType>
-    public let completionDateTime: Field<Date>
-    public let trainingAssignmentMappings: Field<[MicrosoftTrainingAssignmentMapping]>
-    public let trainingCompletionDuration: Field<TrainingCompletionDuration>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.completionDateTime = Field("completionDateTime")
-        self.trainingAssignmentMappings = Field("trainingAssignmentMappings")
-        self.trainingCompletionDuration = Field("trainingCompletionDuration")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.microsoftEdgeChannel`.
@@ -1137,19 +1117,13 @@ extension MicrosoftEdgeChannel {
 public typealias MicrosoftManagedDesktop = Model<MicrosoftManagedDesktopFields>
 
 /// The properties of a `MicrosoftManagedDesktop`, inherited ones included.
-public struct MicrosoftManagedDesktopFields: FieldSet {
+public enum MicrosoftManagedDesktopFields: FieldSet {
+    public typealias Table = (managedType: Field<MicrosoftManagedDesktopType>, profile: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftManagedDesktop",
-        fields: MicrosoftManagedDesktopFields()
+        fields: (managedType: Field("managedType"), profile: Field("profile")) as Table
     )
-
-    public let managedType: Field<MicrosoftManagedDesktopType>
-    public let profile: Field<String>
-
-    private init() {
-        self.managedType = Field("managedType")
-        self.profile = Field("profile")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.microsoftManagedDesktopType`.
@@ -1185,22 +1159,22 @@ extension MicrosoftManagedDesktopType {
 public typealias MicrosoftManagedTrainingSetting = Model<MicrosoftManagedTrainingSettingFields>
 
 /// The properties of a `MicrosoftManagedTrainingSetting`, inherited ones included.
-public struct MicrosoftManagedTrainingSettingFields: FieldSet {
+public enum MicrosoftManagedTrainingSettingFields: FieldSet {
+    public typealias Table = (
+        settingType: Field<TrainingSettingType>,
+        completionDateTime: Field<Date>,
+        trainingCompletionDuration: Field<TrainingCompletionDuration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftManagedTrainingSetting",
         base: TrainingSetting.self,
-        fields: MicrosoftManagedTrainingSettingFields()
+        fields: (
+            settingType: Field("settingType"),
+            completionDateTime: Field("completionDateTime"),
+            trainingCompletionDuration: Field("trainingCompletionDuration")
+        ) as Table
     )
-
-    public let settingType: Field<TrainingSettingType>
-    public let completionDateTime: Field<Date>
-    public let trainingCompletionDuration: Field<TrainingCompletionDuration>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.completionDateTime = Field("completionDateTime")
-        self.trainingCompletionDuration = Field("trainingCompletionDuration")
-    }
 }
 
 /// Its properties are listed in `MicrosoftStoreForBusinessAppFields`; read and write them as `value.name`.
@@ -1210,71 +1184,61 @@ public struct MicrosoftManagedTrainingSettingFields: FieldSet {
 public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessAppFields>
 
 /// The properties of a `MicrosoftStoreForBusinessApp`, inherited ones included.
-public struct MicrosoftStoreForBusinessAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum MicrosoftStoreForBusinessAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        licenseType: Field<MicrosoftStoreForBusinessLicenseType>,
+        packageIdentityName: Field<String>,
+        productKey: Field<String>,
+        totalLicenseCount: Field<Int32>,
+        usedLicenseCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftStoreForBusinessApp",
         base: MobileApp.self,
-        fields: MicrosoftStoreForBusinessAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            licenseType: Field("licenseType"),
+            packageIdentityName: Field("packageIdentityName"),
+            productKey: Field("productKey"),
+            totalLicenseCount: Field("totalLicenseCount"),
+            usedLicenseCount: Field("usedLicenseCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let licenseType: Field<MicrosoftStoreForBusinessLicenseType>
-    public let packageIdentityName: Field<String>
-    public let productKey: Field<String>
-    public let totalLicenseCount: Field<Int32>
-    public let usedLicenseCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.licenseType = Field("licenseType")
-        self.packageIdentityName = Field("packageIdentityName")
-        self.productKey = Field("productKey")
-        self.totalLicenseCount = Field("totalLicenseCount")
-        self.usedLicenseCount = Field("usedLicenseCount")
-    }
 }
 
 /// Its properties are listed in `MicrosoftStoreForBusinessAppAssignmentSettingsFields`; read and write them as
@@ -1368,24 +1332,24 @@ extension MicrosoftStoreForBusinessLicenseType {
 public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAssignmentMappingFields>
 
 /// The properties of a `MicrosoftTrainingAssignmentMapping`, inherited ones included.
-public struct MicrosoftTrainingAssignmentMappingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `training`.
+public enum MicrosoftTrainingAssignmentMappingFields: FieldSet {
+    public typealias Table = (
+        settingType: Field<TrainingSettingType>,
+        assignedTo: Field<[TrainingAssignedTo]>,
+        training: Field<Training>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.microsoftTrainingAssignmentMapping",
         base: TrainingSetting.self,
-        fields: MicrosoftTrainingAssignmentMappingFields()
+        fields: (
+            settingType: Field("settingType"),
+            assignedTo: Field("assignedTo"),
+            training: Field("training")
+        ) as Table
     )
-
-    public let settingType: Field<TrainingSettingType>
-    public let assignedTo: Field<[TrainingAssignedTo]>
-
-    /// Present when the request expanded it (`expand("training")`).
-    public let training: Field<Training>
-
-    private init() {
-        self.settingType = Field("settingType")
-        self.assignedTo = Field("assignedTo")
-        self.training = Field("training")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.migrationMode`.
@@ -1429,15 +1393,13 @@ extension MigrationStatus {
 public typealias MimeContent = Model<MimeContentFields>
 
 /// The properties of a `MimeContent`, inherited ones included.
-public struct MimeContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.mimeContent", fields: MimeContentFields())
-    public let type: Field<String>
-    public let value: Field<Data>
+public enum MimeContentFields: FieldSet {
+    public typealias Table = (type: Field<String>, value: Field<Data>)
 
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.mimeContent",
+        fields: (type: Field("type"), value: Field("value")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.miracastChannel`.
@@ -1523,7 +1485,29 @@ extension MiracastChannel {
 public typealias MobileApp = Model<MobileAppFields>
 
 /// The properties of a `MobileApp`, inherited ones included.
-public struct MobileAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum MobileAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileApp",
         base: Entity.self,
@@ -1542,56 +1526,25 @@ public struct MobileAppFields: FieldSet {
             WindowsMicrosoftEdgeApp.self,
             WindowsWebApp.self,
         ],
-        fields: MobileAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-    }
 }
 
 /// Its properties are listed in `MobileAppAssignmentFields`; read and write them as `value.name`.
@@ -1601,24 +1554,24 @@ public struct MobileAppFields: FieldSet {
 public typealias MobileAppAssignment = Model<MobileAppAssignmentFields>
 
 /// The properties of a `MobileAppAssignment`, inherited ones included.
-public struct MobileAppAssignmentFields: FieldSet {
+public enum MobileAppAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        intent: Field<InstallIntent>,
+        settings: Field<MobileAppAssignmentSettings>,
+        target: Field<DeviceAndAppManagementAssignmentTarget>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppAssignment",
         base: Entity.self,
-        fields: MobileAppAssignmentFields()
+        fields: (
+            id: Field("id"),
+            intent: Field("intent"),
+            settings: Field("settings"),
+            target: Field("target")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let intent: Field<InstallIntent>
-    public let settings: Field<MobileAppAssignmentSettings>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.intent = Field("intent")
-        self.settings = Field("settings")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `MobileAppAssignment`: `request()` reads, updates or deletes it.
@@ -1676,24 +1629,20 @@ public struct MobileAppAssignmentSettingsFields: FieldSet {
 public typealias MobileAppCategory = Model<MobileAppCategoryFields>
 
 /// The properties of a `MobileAppCategory`, inherited ones included.
-public struct MobileAppCategoryFields: FieldSet {
+///
+/// - `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum MobileAppCategoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, lastModifiedDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppCategory",
         base: Entity.self,
-        fields: MobileAppCategoryFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `MobileAppCategory`: `request()` reads, updates or deletes it.
@@ -1722,26 +1671,20 @@ public struct MobileAppCategoryRequestBuilder: ModelRequestBuilder {
 public typealias MobileAppContent = Model<MobileAppContentFields>
 
 /// The properties of a `MobileAppContent`, inherited ones included.
-public struct MobileAppContentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `containedApps`, `files`.
+public enum MobileAppContentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        containedApps: Field<[MobileContainedApp]>,
+        files: Field<[MobileAppContentFile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppContent",
         base: Entity.self,
-        fields: MobileAppContentFields()
+        fields: (id: Field("id"), containedApps: Field("containedApps"), files: Field("files")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("containedApps")`).
-    public let containedApps: Field<[MobileContainedApp]>
-
-    /// Present when the request expanded it (`expand("files")`).
-    public let files: Field<[MobileAppContentFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.containedApps = Field("containedApps")
-        self.files = Field("files")
-    }
 }
 
 /// Its properties are listed in `MobileAppContentFileFields`; read and write them as `value.name`.
@@ -1751,49 +1694,41 @@ public struct MobileAppContentFields: FieldSet {
 public typealias MobileAppContentFile = Model<MobileAppContentFileFields>
 
 /// The properties of a `MobileAppContentFile`, inherited ones included.
-public struct MobileAppContentFileFields: FieldSet {
+///
+/// - `azureStorageUri`, `azureStorageUriExpirationDateTime`, `createdDateTime`, `isCommitted`, `uploadState`: Set by
+///   the service: read it, do not send it.
+public enum MobileAppContentFileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        azureStorageUri: Field<String>,
+        azureStorageUriExpirationDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        isCommitted: Field<Bool>,
+        isDependency: Field<Bool>,
+        manifest: Field<Data>,
+        name: Field<String>,
+        size: Field<Int64>,
+        sizeEncrypted: Field<Int64>,
+        uploadState: Field<MobileAppContentFileUploadState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppContentFile",
         base: Entity.self,
-        fields: MobileAppContentFileFields()
+        fields: (
+            id: Field("id"),
+            azureStorageUri: Field("azureStorageUri"),
+            azureStorageUriExpirationDateTime: Field("azureStorageUriExpirationDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            isCommitted: Field("isCommitted"),
+            isDependency: Field("isDependency"),
+            manifest: Field("manifest"),
+            name: Field("name"),
+            size: Field("size"),
+            sizeEncrypted: Field("sizeEncrypted"),
+            uploadState: Field("uploadState")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureStorageUri: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let azureStorageUriExpirationDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let isCommitted: Field<Bool>
-
-    public let isDependency: Field<Bool>
-    public let manifest: Field<Data>
-    public let name: Field<String>
-    public let size: Field<Int64>
-    public let sizeEncrypted: Field<Int64>
-
-    /// Set by the service: read it, do not send it.
-    public let uploadState: Field<MobileAppContentFileUploadState>
-
-    private init() {
-        self.id = Field("id")
-        self.azureStorageUri = Field("azureStorageUri")
-        self.azureStorageUriExpirationDateTime = Field("azureStorageUriExpirationDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.isCommitted = Field("isCommitted")
-        self.isDependency = Field("isDependency")
-        self.manifest = Field("manifest")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.sizeEncrypted = Field("sizeEncrypted")
-        self.uploadState = Field("uploadState")
-    }
 }
 
 /// Requests for one `MobileAppContentFile`: `request()` reads, updates or deletes it.

@@ -126,21 +126,17 @@ public struct MobileAppIdentifierFields: FieldSet {
 public typealias MobileAppInstallTimeSettings = Model<MobileAppInstallTimeSettingsFields>
 
 /// The properties of a `MobileAppInstallTimeSettings`, inherited ones included.
-public struct MobileAppInstallTimeSettingsFields: FieldSet {
+public enum MobileAppInstallTimeSettingsFields: FieldSet {
+    public typealias Table = (deadlineDateTime: Field<Date>, startDateTime: Field<Date>, useLocalTime: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppInstallTimeSettings",
-        fields: MobileAppInstallTimeSettingsFields()
+        fields: (
+            deadlineDateTime: Field("deadlineDateTime"),
+            startDateTime: Field("startDateTime"),
+            useLocalTime: Field("useLocalTime")
+        ) as Table
     )
-
-    public let deadlineDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let useLocalTime: Field<Bool>
-
-    private init() {
-        self.deadlineDateTime = Field("deadlineDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.useLocalTime = Field("useLocalTime")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.mobileAppPublishingState`.
@@ -168,49 +164,37 @@ extension MobileAppPublishingState {
 public typealias MobileAppRelationship = Model<MobileAppRelationshipFields>
 
 /// The properties of a `MobileAppRelationship`, inherited ones included.
-public struct MobileAppRelationshipFields: FieldSet {
+///
+/// - `sourceDisplayName`, `sourceDisplayVersion`, `sourceId`, `sourcePublisherDisplayName`, `targetDisplayName`,
+///   `targetDisplayVersion`, `targetPublisherDisplayName`: Set by the service: read it, do not send it.
+public enum MobileAppRelationshipFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        sourceDisplayName: Field<String>,
+        sourceDisplayVersion: Field<String>,
+        sourceId: Field<String>,
+        sourcePublisherDisplayName: Field<String>,
+        targetDisplayName: Field<String>,
+        targetDisplayVersion: Field<String>,
+        targetId: Field<String>,
+        targetPublisherDisplayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppRelationship",
         base: Entity.self,
-        fields: MobileAppRelationshipFields()
+        fields: (
+            id: Field("id"),
+            sourceDisplayName: Field("sourceDisplayName"),
+            sourceDisplayVersion: Field("sourceDisplayVersion"),
+            sourceId: Field("sourceId"),
+            sourcePublisherDisplayName: Field("sourcePublisherDisplayName"),
+            targetDisplayName: Field("targetDisplayName"),
+            targetDisplayVersion: Field("targetDisplayVersion"),
+            targetId: Field("targetId"),
+            targetPublisherDisplayName: Field("targetPublisherDisplayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceDisplayVersion: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourceId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let sourcePublisherDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetDisplayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetDisplayVersion: Field<String>
-
-    public let targetId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let targetPublisherDisplayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.sourceDisplayName = Field("sourceDisplayName")
-        self.sourceDisplayVersion = Field("sourceDisplayVersion")
-        self.sourceId = Field("sourceId")
-        self.sourcePublisherDisplayName = Field("sourcePublisherDisplayName")
-        self.targetDisplayName = Field("targetDisplayName")
-        self.targetDisplayVersion = Field("targetDisplayVersion")
-        self.targetId = Field("targetId")
-        self.targetPublisherDisplayName = Field("targetPublisherDisplayName")
-    }
 }
 
 /// Requests for one `MobileAppRelationship`: `request()` reads, updates or deletes it.
@@ -285,22 +269,16 @@ public struct MobileAppRequestBuilder: ModelRequestBuilder {
 public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingEventFields>
 
 /// The properties of a `MobileAppTroubleshootingEvent`, inherited ones included.
-public struct MobileAppTroubleshootingEventFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appLogCollectionRequests`.
+public enum MobileAppTroubleshootingEventFields: FieldSet {
+    public typealias Table = (id: Field<String>, appLogCollectionRequests: Field<[AppLogCollectionRequest]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileAppTroubleshootingEvent",
         base: Entity.self,
-        fields: MobileAppTroubleshootingEventFields()
+        fields: (id: Field("id"), appLogCollectionRequests: Field("appLogCollectionRequests")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("appLogCollectionRequests")`).
-    public let appLogCollectionRequests: Field<[AppLogCollectionRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.appLogCollectionRequests = Field("appLogCollectionRequests")
-    }
 }
 
 /// Requests for one `MobileAppTroubleshootingEvent`: `request()` reads, updates or deletes it.
@@ -384,7 +362,33 @@ public struct MobileContainedAppRequestBuilder: ModelRequestBuilder {
 public typealias MobileLobApp = Model<MobileLobAppFields>
 
 /// The properties of a `MobileLobApp`, inherited ones included.
-public struct MobileLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum MobileLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileLobApp",
         base: MobileApp.self,
@@ -398,69 +402,29 @@ public struct MobileLobAppFields: FieldSet {
             WindowsMobileMSI.self,
             WindowsUniversalAppX.self,
         ],
-        fields: MobileLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-    }
 }
 
 /// Requests for one `MobileLobApp`: `request()` reads, updates or deletes it.
@@ -522,50 +486,50 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
 public typealias MobileThreatDefenseConnector = Model<MobileThreatDefenseConnectorFields>
 
 /// The properties of a `MobileThreatDefenseConnector`, inherited ones included.
-public struct MobileThreatDefenseConnectorFields: FieldSet {
+public enum MobileThreatDefenseConnectorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowPartnerToCollectIOSApplicationMetadata: Field<Bool>,
+        allowPartnerToCollectIOSPersonalApplicationMetadata: Field<Bool>,
+        androidDeviceBlockedOnMissingPartnerData: Field<Bool>,
+        androidEnabled: Field<Bool>,
+        androidMobileApplicationManagementEnabled: Field<Bool>,
+        iosDeviceBlockedOnMissingPartnerData: Field<Bool>,
+        iosEnabled: Field<Bool>,
+        iosMobileApplicationManagementEnabled: Field<Bool>,
+        lastHeartbeatDateTime: Field<Date>,
+        microsoftDefenderForEndpointAttachEnabled: Field<Bool>,
+        partnerState: Field<MobileThreatPartnerTenantState>,
+        partnerUnresponsivenessThresholdInDays: Field<Int32>,
+        partnerUnsupportedOsVersionBlocked: Field<Bool>,
+        windowsDeviceBlockedOnMissingPartnerData: Field<Bool>,
+        windowsEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.mobileThreatDefenseConnector",
         base: Entity.self,
-        fields: MobileThreatDefenseConnectorFields()
+        fields: (
+            id: Field("id"),
+            allowPartnerToCollectIOSApplicationMetadata: Field("allowPartnerToCollectIOSApplicationMetadata"),
+            allowPartnerToCollectIOSPersonalApplicationMetadata: Field(
+                "allowPartnerToCollectIOSPersonalApplicationMetadata"
+            ),
+            androidDeviceBlockedOnMissingPartnerData: Field("androidDeviceBlockedOnMissingPartnerData"),
+            androidEnabled: Field("androidEnabled"),
+            androidMobileApplicationManagementEnabled: Field("androidMobileApplicationManagementEnabled"),
+            iosDeviceBlockedOnMissingPartnerData: Field("iosDeviceBlockedOnMissingPartnerData"),
+            iosEnabled: Field("iosEnabled"),
+            iosMobileApplicationManagementEnabled: Field("iosMobileApplicationManagementEnabled"),
+            lastHeartbeatDateTime: Field("lastHeartbeatDateTime"),
+            microsoftDefenderForEndpointAttachEnabled: Field("microsoftDefenderForEndpointAttachEnabled"),
+            partnerState: Field("partnerState"),
+            partnerUnresponsivenessThresholdInDays: Field("partnerUnresponsivenessThresholdInDays"),
+            partnerUnsupportedOsVersionBlocked: Field("partnerUnsupportedOsVersionBlocked"),
+            windowsDeviceBlockedOnMissingPartnerData: Field("windowsDeviceBlockedOnMissingPartnerData"),
+            windowsEnabled: Field("windowsEnabled")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowPartnerToCollectIOSApplicationMetadata: Field<Bool>
-    public let allowPartnerToCollectIOSPersonalApplicationMetadata: Field<Bool>
-    public let androidDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let androidEnabled: Field<Bool>
-    public let androidMobileApplicationManagementEnabled: Field<Bool>
-    public let iosDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let iosEnabled: Field<Bool>
-    public let iosMobileApplicationManagementEnabled: Field<Bool>
-    public let lastHeartbeatDateTime: Field<Date>
-    public let microsoftDefenderForEndpointAttachEnabled: Field<Bool>
-    public let partnerState: Field<MobileThreatPartnerTenantState>
-    public let partnerUnresponsivenessThresholdInDays: Field<Int32>
-    public let partnerUnsupportedOsVersionBlocked: Field<Bool>
-    public let windowsDeviceBlockedOnMissingPartnerData: Field<Bool>
-    public let windowsEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.allowPartnerToCollectIOSApplicationMetadata = Field("allowPartnerToCollectIOSApplicationMetadata")
-        self.allowPartnerToCollectIOSPersonalApplicationMetadata = Field(
-            "allowPartnerToCollectIOSPersonalApplicationMetadata"
-        )
-        self.androidDeviceBlockedOnMissingPartnerData = Field("androidDeviceBlockedOnMissingPartnerData")
-        self.androidEnabled = Field("androidEnabled")
-        self.androidMobileApplicationManagementEnabled = Field("androidMobileApplicationManagementEnabled")
-        self.iosDeviceBlockedOnMissingPartnerData = Field("iosDeviceBlockedOnMissingPartnerData")
-        self.iosEnabled = Field("iosEnabled")
-        self.iosMobileApplicationManagementEnabled = Field("iosMobileApplicationManagementEnabled")
-        self.lastHeartbeatDateTime = Field("lastHeartbeatDateTime")
-        self.microsoftDefenderForEndpointAttachEnabled = Field("microsoftDefenderForEndpointAttachEnabled")
-        self.partnerState = Field("partnerState")
-        self.partnerUnresponsivenessThresholdInDays = Field("partnerUnresponsivenessThresholdInDays")
-        self.partnerUnsupportedOsVersionBlocked = Field("partnerUnsupportedOsVersionBlocked")
-        self.windowsDeviceBlockedOnMissingPartnerData = Field("windowsDeviceBlockedOnMissingPartnerData")
-        self.windowsEnabled = Field("windowsEnabled")
-    }
 }
 
 /// Requests for one `MobileThreatDefenseConnector`: `request()` reads, updates or deletes it.
@@ -634,17 +598,13 @@ extension Modality {
 public typealias ModifiedProperty = Model<ModifiedPropertyFields>
 
 /// The properties of a `ModifiedProperty`, inherited ones included.
-public struct ModifiedPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.modifiedProperty", fields: ModifiedPropertyFields())
-    public let displayName: Field<String>
-    public let newValue: Field<String>
-    public let oldValue: Field<String>
+public enum ModifiedPropertyFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, newValue: Field<String>, oldValue: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.newValue = Field("newValue")
-        self.oldValue = Field("oldValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.modifiedProperty",
+        fields: (displayName: Field("displayName"), newValue: Field("newValue"), oldValue: Field("oldValue")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.monitorMode`.
@@ -702,15 +662,13 @@ extension MonitorStatus {
 public typealias MoveAction = Model<MoveActionFields>
 
 /// The properties of a `MoveAction`, inherited ones included.
-public struct MoveActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.moveAction", fields: MoveActionFields())
-    public let from: Field<String>
-    public let to: Field<String>
+public enum MoveActionFields: FieldSet {
+    public typealias Table = (from: Field<String>, to: Field<String>)
 
-    private init() {
-        self.from = Field("from")
-        self.to = Field("to")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.moveAction",
+        fields: (from: Field("from"), to: Field("to")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.multiFactorAuthConfiguration`.
@@ -736,34 +694,32 @@ extension MultiFactorAuthConfiguration {
 public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
 
 /// The properties of a `MultiTenantOrganization`, inherited ones included.
-public struct MultiTenantOrganizationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `joinRequest`, `tenants`.
+public enum MultiTenantOrganizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        state: Field<MultiTenantOrganizationState>,
+        joinRequest: Field<MultiTenantOrganizationJoinRequestRecord>,
+        tenants: Field<[MultiTenantOrganizationMember]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganization",
         base: Entity.self,
-        fields: MultiTenantOrganizationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            state: Field("state"),
+            joinRequest: Field("joinRequest"),
+            tenants: Field("tenants")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let state: Field<MultiTenantOrganizationState>
-
-    /// Present when the request expanded it (`expand("joinRequest")`).
-    public let joinRequest: Field<MultiTenantOrganizationJoinRequestRecord>
-
-    /// Present when the request expanded it (`expand("tenants")`).
-    public let tenants: Field<[MultiTenantOrganizationMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.state = Field("state")
-        self.joinRequest = Field("joinRequest")
-        self.tenants = Field("tenants")
-    }
 }
 
 /// Its properties are listed in `MultiTenantOrganizationIdentitySyncPolicyTemplateFields`; read and write them as
@@ -776,22 +732,22 @@ public typealias MultiTenantOrganizationIdentitySyncPolicyTemplate =
     Model<MultiTenantOrganizationIdentitySyncPolicyTemplateFields>
 
 /// The properties of a `MultiTenantOrganizationIdentitySyncPolicyTemplate`, inherited ones included.
-public struct MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
+public enum MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        templateApplicationLevel: Field<TemplateApplicationLevel>,
+        userSyncInbound: Field<CrossTenantUserSyncInbound>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate",
         base: Entity.self,
-        fields: MultiTenantOrganizationIdentitySyncPolicyTemplateFields()
+        fields: (
+            id: Field("id"),
+            templateApplicationLevel: Field("templateApplicationLevel"),
+            userSyncInbound: Field("userSyncInbound")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let templateApplicationLevel: Field<TemplateApplicationLevel>
-    public let userSyncInbound: Field<CrossTenantUserSyncInbound>
-
-    private init() {
-        self.id = Field("id")
-        self.templateApplicationLevel = Field("templateApplicationLevel")
-        self.userSyncInbound = Field("userSyncInbound")
-    }
 }
 
 /// Requests for one `MultiTenantOrganizationIdentitySyncPolicyTemplate`: `request()` reads, updates or deletes it.
@@ -832,26 +788,26 @@ public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: M
 public typealias MultiTenantOrganizationJoinRequestRecord = Model<MultiTenantOrganizationJoinRequestRecordFields>
 
 /// The properties of a `MultiTenantOrganizationJoinRequestRecord`, inherited ones included.
-public struct MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
+public enum MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        addedByTenantId: Field<String>,
+        memberState: Field<MultiTenantOrganizationMemberState>,
+        role: Field<MultiTenantOrganizationMemberRole>,
+        transitionDetails: Field<MultiTenantOrganizationJoinRequestTransitionDetails>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationJoinRequestRecord",
         base: Entity.self,
-        fields: MultiTenantOrganizationJoinRequestRecordFields()
+        fields: (
+            id: Field("id"),
+            addedByTenantId: Field("addedByTenantId"),
+            memberState: Field("memberState"),
+            role: Field("role"),
+            transitionDetails: Field("transitionDetails")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let addedByTenantId: Field<String>
-    public let memberState: Field<MultiTenantOrganizationMemberState>
-    public let role: Field<MultiTenantOrganizationMemberRole>
-    public let transitionDetails: Field<MultiTenantOrganizationJoinRequestTransitionDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.addedByTenantId = Field("addedByTenantId")
-        self.memberState = Field("memberState")
-        self.role = Field("role")
-        self.transitionDetails = Field("transitionDetails")
-    }
 }
 
 /// Requests for one `MultiTenantOrganizationJoinRequestRecord`: `request()` reads, updates or deletes it.
@@ -886,21 +842,21 @@ public typealias MultiTenantOrganizationJoinRequestTransitionDetails =
     Model<MultiTenantOrganizationJoinRequestTransitionDetailsFields>
 
 /// The properties of a `MultiTenantOrganizationJoinRequestTransitionDetails`, inherited ones included.
-public struct MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails",
-        fields: MultiTenantOrganizationJoinRequestTransitionDetailsFields()
+public enum MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSet {
+    public typealias Table = (
+        desiredMemberState: Field<MultiTenantOrganizationMemberState>,
+        details: Field<String>,
+        status: Field<MultiTenantOrganizationMemberProcessingStatus>
     )
 
-    public let desiredMemberState: Field<MultiTenantOrganizationMemberState>
-    public let details: Field<String>
-    public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
-
-    private init() {
-        self.desiredMemberState = Field("desiredMemberState")
-        self.details = Field("details")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.multiTenantOrganizationJoinRequestTransitionDetails",
+        fields: (
+            desiredMemberState: Field("desiredMemberState"),
+            details: Field("details"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MultiTenantOrganizationMemberFields`; read and write them as `value.name`.
@@ -910,36 +866,36 @@ public struct MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSe
 public typealias MultiTenantOrganizationMember = Model<MultiTenantOrganizationMemberFields>
 
 /// The properties of a `MultiTenantOrganizationMember`, inherited ones included.
-public struct MultiTenantOrganizationMemberFields: FieldSet {
+public enum MultiTenantOrganizationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        addedByTenantId: Field<String>,
+        addedDateTime: Field<Date>,
+        displayName: Field<String>,
+        joinedDateTime: Field<Date>,
+        role: Field<MultiTenantOrganizationMemberRole>,
+        state: Field<MultiTenantOrganizationMemberState>,
+        tenantId: Field<String>,
+        transitionDetails: Field<MultiTenantOrganizationMemberTransitionDetails>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationMember",
         base: DirectoryObject.self,
-        fields: MultiTenantOrganizationMemberFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            addedByTenantId: Field("addedByTenantId"),
+            addedDateTime: Field("addedDateTime"),
+            displayName: Field("displayName"),
+            joinedDateTime: Field("joinedDateTime"),
+            role: Field("role"),
+            state: Field("state"),
+            tenantId: Field("tenantId"),
+            transitionDetails: Field("transitionDetails")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addedByTenantId: Field<String>
-    public let addedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let joinedDateTime: Field<Date>
-    public let role: Field<MultiTenantOrganizationMemberRole>
-    public let state: Field<MultiTenantOrganizationMemberState>
-    public let tenantId: Field<String>
-    public let transitionDetails: Field<MultiTenantOrganizationMemberTransitionDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addedByTenantId = Field("addedByTenantId")
-        self.addedDateTime = Field("addedDateTime")
-        self.displayName = Field("displayName")
-        self.joinedDateTime = Field("joinedDateTime")
-        self.role = Field("role")
-        self.state = Field("state")
-        self.tenantId = Field("tenantId")
-        self.transitionDetails = Field("transitionDetails")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMemberProcessingStatus`.
@@ -1132,23 +1088,23 @@ public typealias MultiTenantOrganizationMemberTransitionDetails =
     Model<MultiTenantOrganizationMemberTransitionDetailsFields>
 
 /// The properties of a `MultiTenantOrganizationMemberTransitionDetails`, inherited ones included.
-public struct MultiTenantOrganizationMemberTransitionDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.multiTenantOrganizationMemberTransitionDetails",
-        fields: MultiTenantOrganizationMemberTransitionDetailsFields()
+public enum MultiTenantOrganizationMemberTransitionDetailsFields: FieldSet {
+    public typealias Table = (
+        desiredRole: Field<MultiTenantOrganizationMemberRole>,
+        desiredState: Field<MultiTenantOrganizationMemberState>,
+        details: Field<String>,
+        status: Field<MultiTenantOrganizationMemberProcessingStatus>
     )
 
-    public let desiredRole: Field<MultiTenantOrganizationMemberRole>
-    public let desiredState: Field<MultiTenantOrganizationMemberState>
-    public let details: Field<String>
-    public let status: Field<MultiTenantOrganizationMemberProcessingStatus>
-
-    private init() {
-        self.desiredRole = Field("desiredRole")
-        self.desiredState = Field("desiredState")
-        self.details = Field("details")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.multiTenantOrganizationMemberTransitionDetails",
+        fields: (
+            desiredRole: Field("desiredRole"),
+            desiredState: Field("desiredState"),
+            details: Field("details"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `MultiTenantOrganizationPartnerConfigurationTemplateFields`; read and write them as
@@ -1161,32 +1117,32 @@ public typealias MultiTenantOrganizationPartnerConfigurationTemplate =
     Model<MultiTenantOrganizationPartnerConfigurationTemplateFields>
 
 /// The properties of a `MultiTenantOrganizationPartnerConfigurationTemplate`, inherited ones included.
-public struct MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet {
+public enum MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>,
+        b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>,
+        inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>,
+        templateApplicationLevel: Field<TemplateApplicationLevel>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate",
         base: Entity.self,
-        fields: MultiTenantOrganizationPartnerConfigurationTemplateFields()
+        fields: (
+            id: Field("id"),
+            automaticUserConsentSettings: Field("automaticUserConsentSettings"),
+            b2bCollaborationInbound: Field("b2bCollaborationInbound"),
+            b2bCollaborationOutbound: Field("b2bCollaborationOutbound"),
+            b2bDirectConnectInbound: Field("b2bDirectConnectInbound"),
+            b2bDirectConnectOutbound: Field("b2bDirectConnectOutbound"),
+            inboundTrust: Field("inboundTrust"),
+            templateApplicationLevel: Field("templateApplicationLevel")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let automaticUserConsentSettings: Field<InboundOutboundPolicyConfiguration>
-    public let b2bCollaborationInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bCollaborationOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectInbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let b2bDirectConnectOutbound: Field<CrossTenantAccessPolicyB2BSetting>
-    public let inboundTrust: Field<CrossTenantAccessPolicyInboundTrust>
-    public let templateApplicationLevel: Field<TemplateApplicationLevel>
-
-    private init() {
-        self.id = Field("id")
-        self.automaticUserConsentSettings = Field("automaticUserConsentSettings")
-        self.b2bCollaborationInbound = Field("b2bCollaborationInbound")
-        self.b2bCollaborationOutbound = Field("b2bCollaborationOutbound")
-        self.b2bDirectConnectInbound = Field("b2bDirectConnectInbound")
-        self.b2bDirectConnectOutbound = Field("b2bDirectConnectOutbound")
-        self.inboundTrust = Field("inboundTrust")
-        self.templateApplicationLevel = Field("templateApplicationLevel")
-    }
 }
 
 /// Requests for one `MultiTenantOrganizationPartnerConfigurationTemplate`: `request()` reads, updates or deletes it.
@@ -1284,20 +1240,14 @@ extension MultiTenantOrganizationState {
 public typealias MultiValueLegacyExtendedProperty = Model<MultiValueLegacyExtendedPropertyFields>
 
 /// The properties of a `MultiValueLegacyExtendedProperty`, inherited ones included.
-public struct MultiValueLegacyExtendedPropertyFields: FieldSet {
+public enum MultiValueLegacyExtendedPropertyFields: FieldSet {
+    public typealias Table = (id: Field<String>, value: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.multiValueLegacyExtendedProperty",
         base: Entity.self,
-        fields: MultiValueLegacyExtendedPropertyFields()
+        fields: (id: Field("id"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let value: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `MultiValueLegacyExtendedProperty`: `request()` reads, updates or deletes it.
@@ -1344,24 +1294,24 @@ extension Mutability {
 public typealias MuteParticipantOperation = Model<MuteParticipantOperationFields>
 
 /// The properties of a `MuteParticipantOperation`, inherited ones included.
-public struct MuteParticipantOperationFields: FieldSet {
+public enum MuteParticipantOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.muteParticipantOperation",
         base: CommsOperation.self,
-        fields: MuteParticipantOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `MuteParticipantOperation`: `request()` reads, updates or deletes it.
@@ -1390,27 +1340,27 @@ public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
 public typealias NamedLocation = Model<NamedLocationFields>
 
 /// The properties of a `NamedLocation`, inherited ones included.
-public struct NamedLocationFields: FieldSet {
+public enum NamedLocationFields: FieldSet {
+    public typealias Table = (
+        deletedDateTime: Field<Date>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        id: Field<String>,
+        modifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.namedLocation",
         base: PolicyDeletableItem.self,
         derived: [CountryNamedLocation.self, IpNamedLocation.self],
-        fields: NamedLocationFields()
+        fields: (
+            deletedDateTime: Field("deletedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            id: Field("id"),
+            modifiedDateTime: Field("modifiedDateTime")
+        ) as Table
     )
-
-    public let deletedDateTime: Field<Date>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-    }
 }
 
 /// Requests for one `NamedLocation`: `request()` reads, updates or deletes it.
@@ -1467,51 +1417,55 @@ extension NativeAuthenticationApisEnabled {
 public typealias NetworkConnection = Model<NetworkConnectionFields>
 
 /// The properties of a `NetworkConnection`, inherited ones included.
-public struct NetworkConnectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.networkConnection", fields: NetworkConnectionFields())
-    public let applicationName: Field<String>
-    public let destinationAddress: Field<String>
-    public let destinationDomain: Field<String>
-    public let destinationLocation: Field<String>
-    public let destinationPort: Field<String>
-    public let destinationUrl: Field<String>
-    public let direction: Field<ConnectionDirection>
-    public let domainRegisteredDateTime: Field<Date>
-    public let localDnsName: Field<String>
-    public let natDestinationAddress: Field<String>
-    public let natDestinationPort: Field<String>
-    public let natSourceAddress: Field<String>
-    public let natSourcePort: Field<String>
-    public let `protocol`: Field<SecurityNetworkProtocol>
-    public let riskScore: Field<String>
-    public let sourceAddress: Field<String>
-    public let sourceLocation: Field<String>
-    public let sourcePort: Field<String>
-    public let status: Field<ConnectionStatus>
-    public let urlParameters: Field<String>
+public enum NetworkConnectionFields: FieldSet {
+    public typealias Table = (
+        applicationName: Field<String>,
+        destinationAddress: Field<String>,
+        destinationDomain: Field<String>,
+        destinationLocation: Field<String>,
+        destinationPort: Field<String>,
+        destinationUrl: Field<String>,
+        direction: Field<ConnectionDirection>,
+        domainRegisteredDateTime: Field<Date>,
+        localDnsName: Field<String>,
+        natDestinationAddress: Field<String>,
+        natDestinationPort: Field<String>,
+        natSourceAddress: Field<String>,
+        natSourcePort: Field<String>,
+        `protocol`: Field<SecurityNetworkProtocol>,
+        riskScore: Field<String>,
+        sourceAddress: Field<String>,
+        sourceLocation: Field<String>,
+        sourcePort: Field<String>,
+        status: Field<ConnectionStatus>,
+        urlParameters: Field<String>
+    )
 
-    private init() {
-        self.applicationName = Field("applicationName")
-        self.destinationAddress = Field("destinationAddress")
-        self.destinationDomain = Field("destinationDomain")
-        self.destinationLocation = Field("destinationLocation")
-        self.destinationPort = Field("destinationPort")
-        self.destinationUrl = Field("destinationUrl")
-        self.direction = Field("direction")
-        self.domainRegisteredDateTime = Field("domainRegisteredDateTime")
-        self.localDnsName = Field("localDnsName")
-        self.natDestinationAddress = Field("natDestinationAddress")
-        self.natDestinationPort = Field("natDestinationPort")
-        self.natSourceAddress = Field("natSourceAddress")
-        self.natSourcePort = Field("natSourcePort")
-        self.protocol = Field("protocol")
-        self.riskScore = Field("riskScore")
-        self.sourceAddress = Field("sourceAddress")
-        self.sourceLocation = Field("sourceLocation")
-        self.sourcePort = Field("sourcePort")
-        self.status = Field("status")
-        self.urlParameters = Field("urlParameters")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.networkConnection",
+        fields: (
+            applicationName: Field("applicationName"),
+            destinationAddress: Field("destinationAddress"),
+            destinationDomain: Field("destinationDomain"),
+            destinationLocation: Field("destinationLocation"),
+            destinationPort: Field("destinationPort"),
+            destinationUrl: Field("destinationUrl"),
+            direction: Field("direction"),
+            domainRegisteredDateTime: Field("domainRegisteredDateTime"),
+            localDnsName: Field("localDnsName"),
+            natDestinationAddress: Field("natDestinationAddress"),
+            natDestinationPort: Field("natDestinationPort"),
+            natSourceAddress: Field("natSourceAddress"),
+            natSourcePort: Field("natSourcePort"),
+            protocol: Field("protocol"),
+            riskScore: Field("riskScore"),
+            sourceAddress: Field("sourceAddress"),
+            sourceLocation: Field("sourceLocation"),
+            sourcePort: Field("sourcePort"),
+            status: Field("status"),
+            urlParameters: Field("urlParameters")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `NoDeviceRegistrationMembershipFields`; read and write them as `value.name`.

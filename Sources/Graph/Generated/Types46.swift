@@ -11,24 +11,24 @@ import Foundation
 public typealias NoTrainingNotificationSetting = Model<NoTrainingNotificationSettingFields>
 
 /// The properties of a `NoTrainingNotificationSetting`, inherited ones included.
-public struct NoTrainingNotificationSettingFields: FieldSet {
+public enum NoTrainingNotificationSettingFields: FieldSet {
+    public typealias Table = (
+        notificationPreference: Field<EndUserNotificationPreference>,
+        positiveReinforcement: Field<PositiveReinforcementNotification>,
+        settingType: Field<EndUserNotificationSettingType>,
+        simulationNotification: Field<SimulationNotification>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.noTrainingNotificationSetting",
         base: EndUserNotificationSetting.self,
-        fields: NoTrainingNotificationSettingFields()
+        fields: (
+            notificationPreference: Field("notificationPreference"),
+            positiveReinforcement: Field("positiveReinforcement"),
+            settingType: Field("settingType"),
+            simulationNotification: Field("simulationNotification")
+        ) as Table
     )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-    public let simulationNotification: Field<SimulationNotification>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-        self.simulationNotification = Field("simulationNotification")
-    }
 }
 
 /// Its properties are listed in `NoTrainingSettingFields`; read and write them as `value.name`.
@@ -59,50 +59,48 @@ public struct NoTrainingSettingFields: FieldSet {
 public typealias Notebook = Model<NotebookFields>
 
 /// The properties of a `Notebook`, inherited ones included.
-public struct NotebookFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sectionGroups`, `sections`.
+public enum NotebookFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        selfValue: Field<String>,
+        createdDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        isDefault: Field<Bool>,
+        isShared: Field<Bool>,
+        links: Field<NotebookLinks>,
+        sectionGroupsUrl: Field<String>,
+        sectionsUrl: Field<String>,
+        userRole: Field<OnenoteUserRole>,
+        sectionGroups: Field<[SectionGroup]>,
+        sections: Field<[OnenoteSection]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.notebook",
         base: OnenoteEntityHierarchyModel.self,
-        fields: NotebookFields()
+        fields: (
+            id: Field("id"),
+            selfValue: Field("self"),
+            createdDateTime: Field("createdDateTime"),
+            createdBy: Field("createdBy"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            isDefault: Field("isDefault"),
+            isShared: Field("isShared"),
+            links: Field("links"),
+            sectionGroupsUrl: Field("sectionGroupsUrl"),
+            sectionsUrl: Field("sectionsUrl"),
+            userRole: Field("userRole"),
+            sectionGroups: Field("sectionGroups"),
+            sections: Field("sections")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let isDefault: Field<Bool>
-    public let isShared: Field<Bool>
-    public let links: Field<NotebookLinks>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-    public let userRole: Field<OnenoteUserRole>
-
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.isDefault = Field("isDefault")
-        self.isShared = Field("isShared")
-        self.links = Field("links")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.userRole = Field("userRole")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
-    }
 }
 
 /// Its properties are listed in `NotebookLinksFields`; read and write them as `value.name`.
@@ -112,15 +110,13 @@ public struct NotebookFields: FieldSet {
 public typealias NotebookLinks = Model<NotebookLinksFields>
 
 /// The properties of a `NotebookLinks`, inherited ones included.
-public struct NotebookLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: NotebookLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
+public enum NotebookLinksFields: FieldSet {
+    public typealias Table = (oneNoteClientUrl: Field<ExternalLink>, oneNoteWebUrl: Field<ExternalLink>)
 
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.notebookLinks",
+        fields: (oneNoteClientUrl: Field("oneNoteClientUrl"), oneNoteWebUrl: Field("oneNoteWebUrl")) as Table
+    )
 }
 
 /// Requests for one `Notebook`: `request()` reads, updates or deletes it.
@@ -277,32 +273,32 @@ extension NotificationEventsType {
 public typealias NotificationMessageTemplate = Model<NotificationMessageTemplateFields>
 
 /// The properties of a `NotificationMessageTemplate`, inherited ones included.
-public struct NotificationMessageTemplateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `localizedNotificationMessages`.
+public enum NotificationMessageTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        brandingOptions: Field<NotificationTemplateBrandingOptions>,
+        defaultLocale: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        roleScopeTagIds: Field<[String]>,
+        localizedNotificationMessages: Field<[LocalizedNotificationMessage]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.notificationMessageTemplate",
         base: Entity.self,
-        fields: NotificationMessageTemplateFields()
+        fields: (
+            id: Field("id"),
+            brandingOptions: Field("brandingOptions"),
+            defaultLocale: Field("defaultLocale"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            roleScopeTagIds: Field("roleScopeTagIds"),
+            localizedNotificationMessages: Field("localizedNotificationMessages")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let brandingOptions: Field<NotificationTemplateBrandingOptions>
-    public let defaultLocale: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let roleScopeTagIds: Field<[String]>
-
-    /// Present when the request expanded it (`expand("localizedNotificationMessages")`).
-    public let localizedNotificationMessages: Field<[LocalizedNotificationMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.brandingOptions = Field("brandingOptions")
-        self.defaultLocale = Field("defaultLocale")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.roleScopeTagIds = Field("roleScopeTagIds")
-        self.localizedNotificationMessages = Field("localizedNotificationMessages")
-    }
 }
 
 /// Requests for one `NotificationMessageTemplate`: `request()` reads, updates or deletes it.
@@ -354,19 +350,13 @@ public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
 public typealias NotificationRecipients = Model<NotificationRecipientsFields>
 
 /// The properties of a `NotificationRecipients`, inherited ones included.
-public struct NotificationRecipientsFields: FieldSet {
+public enum NotificationRecipientsFields: FieldSet {
+    public typealias Table = (customRecipients: Field<[EmailIdentity]>, role: Field<NotificationRecipientsType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.notificationRecipients",
-        fields: NotificationRecipientsFields()
+        fields: (customRecipients: Field("customRecipients"), role: Field("role")) as Table
     )
-
-    public let customRecipients: Field<[EmailIdentity]>
-    public let role: Field<NotificationRecipientsType>
-
-    private init() {
-        self.customRecipients = Field("customRecipients")
-        self.role = Field("role")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -459,19 +449,23 @@ extension NotifyMembers {
 public typealias NumberColumn = Model<NumberColumnFields>
 
 /// The properties of a `NumberColumn`, inherited ones included.
-public struct NumberColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.numberColumn", fields: NumberColumnFields())
-    public let decimalPlaces: Field<String>
-    public let displayAs: Field<String>
-    public let maximum: Field<Double>
-    public let minimum: Field<Double>
+public enum NumberColumnFields: FieldSet {
+    public typealias Table = (
+        decimalPlaces: Field<String>,
+        displayAs: Field<String>,
+        maximum: Field<Double>,
+        minimum: Field<Double>
+    )
 
-    private init() {
-        self.decimalPlaces = Field("decimalPlaces")
-        self.displayAs = Field("displayAs")
-        self.maximum = Field("maximum")
-        self.minimum = Field("minimum")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.numberColumn",
+        fields: (
+            decimalPlaces: Field("decimalPlaces"),
+            displayAs: Field("displayAs"),
+            maximum: Field("maximum"),
+            minimum: Field("minimum")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OAuth2PermissionGrantFields`; read and write them as `value.name`.
@@ -481,28 +475,28 @@ public struct NumberColumnFields: FieldSet {
 public typealias OAuth2PermissionGrant = Model<OAuth2PermissionGrantFields>
 
 /// The properties of a `OAuth2PermissionGrant`, inherited ones included.
-public struct OAuth2PermissionGrantFields: FieldSet {
+public enum OAuth2PermissionGrantFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientId: Field<String>,
+        consentType: Field<String>,
+        principalId: Field<String>,
+        resourceId: Field<String>,
+        scope: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.oAuth2PermissionGrant",
         base: Entity.self,
-        fields: OAuth2PermissionGrantFields()
+        fields: (
+            id: Field("id"),
+            clientId: Field("clientId"),
+            consentType: Field("consentType"),
+            principalId: Field("principalId"),
+            resourceId: Field("resourceId"),
+            scope: Field("scope")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientId: Field<String>
-    public let consentType: Field<String>
-    public let principalId: Field<String>
-    public let resourceId: Field<String>
-    public let scope: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientId = Field("clientId")
-        self.consentType = Field("consentType")
-        self.principalId = Field("principalId")
-        self.resourceId = Field("resourceId")
-        self.scope = Field("scope")
-    }
 }
 
 /// Requests for one `OAuth2PermissionGrant`: `request()` reads, updates or deletes it.
@@ -583,20 +577,17 @@ extension OAuthAppScope {
 public typealias OAuthConsentAppDetail = Model<OAuthConsentAppDetailFields>
 
 /// The properties of a `OAuthConsentAppDetail`, inherited ones included.
-public struct OAuthConsentAppDetailFields: FieldSet {
+public enum OAuthConsentAppDetailFields: FieldSet {
+    public typealias Table = (appScope: Field<OAuthAppScope>, displayLogo: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.oAuthConsentAppDetail",
-        fields: OAuthConsentAppDetailFields()
+        fields: (
+            appScope: Field("appScope"),
+            displayLogo: Field("displayLogo"),
+            displayName: Field("displayName")
+        ) as Table
     )
-    public let appScope: Field<OAuthAppScope>
-    public let displayLogo: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.appScope = Field("appScope")
-        self.displayLogo = Field("displayLogo")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Its properties are listed in `ObjectDefinitionFields`; read and write them as `value.name`.
@@ -606,19 +597,23 @@ public struct OAuthConsentAppDetailFields: FieldSet {
 public typealias ObjectDefinition = Model<ObjectDefinitionFields>
 
 /// The properties of a `ObjectDefinition`, inherited ones included.
-public struct ObjectDefinitionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectDefinition", fields: ObjectDefinitionFields())
-    public let attributes: Field<[AttributeDefinition]>
-    public let metadata: Field<[ObjectDefinitionMetadataEntry]>
-    public let name: Field<String>
-    public let supportedApis: Field<[String]>
+public enum ObjectDefinitionFields: FieldSet {
+    public typealias Table = (
+        attributes: Field<[AttributeDefinition]>,
+        metadata: Field<[ObjectDefinitionMetadataEntry]>,
+        name: Field<String>,
+        supportedApis: Field<[String]>
+    )
 
-    private init() {
-        self.attributes = Field("attributes")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.supportedApis = Field("supportedApis")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.objectDefinition",
+        fields: (
+            attributes: Field("attributes"),
+            metadata: Field("metadata"),
+            name: Field("name"),
+            supportedApis: Field("supportedApis")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.objectDefinitionMetadata`.
@@ -660,19 +655,13 @@ extension ObjectDefinitionMetadata {
 public typealias ObjectDefinitionMetadataEntry = Model<ObjectDefinitionMetadataEntryFields>
 
 /// The properties of a `ObjectDefinitionMetadataEntry`, inherited ones included.
-public struct ObjectDefinitionMetadataEntryFields: FieldSet {
+public enum ObjectDefinitionMetadataEntryFields: FieldSet {
+    public typealias Table = (key: Field<ObjectDefinitionMetadata>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.objectDefinitionMetadataEntry",
-        fields: ObjectDefinitionMetadataEntryFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<ObjectDefinitionMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -702,17 +691,17 @@ extension ObjectFlowTypes {
 public typealias ObjectIdentity = Model<ObjectIdentityFields>
 
 /// The properties of a `ObjectIdentity`, inherited ones included.
-public struct ObjectIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectIdentity", fields: ObjectIdentityFields())
-    public let issuer: Field<String>
-    public let issuerAssignedId: Field<String>
-    public let signInType: Field<String>
+public enum ObjectIdentityFields: FieldSet {
+    public typealias Table = (issuer: Field<String>, issuerAssignedId: Field<String>, signInType: Field<String>)
 
-    private init() {
-        self.issuer = Field("issuer")
-        self.issuerAssignedId = Field("issuerAssignedId")
-        self.signInType = Field("signInType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.objectIdentity",
+        fields: (
+            issuer: Field("issuer"),
+            issuerAssignedId: Field("issuerAssignedId"),
+            signInType: Field("signInType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ObjectMappingFields`; read and write them as `value.name`.
@@ -722,27 +711,31 @@ public struct ObjectIdentityFields: FieldSet {
 public typealias ObjectMapping = Model<ObjectMappingFields>
 
 /// The properties of a `ObjectMapping`, inherited ones included.
-public struct ObjectMappingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.objectMapping", fields: ObjectMappingFields())
-    public let attributeMappings: Field<[AttributeMapping]>
-    public let enabled: Field<Bool>
-    public let flowTypes: Field<ObjectFlowTypes>
-    public let metadata: Field<[ObjectMappingMetadataEntry]>
-    public let name: Field<String>
-    public let scope: Field<Filter>
-    public let sourceObjectName: Field<String>
-    public let targetObjectName: Field<String>
+public enum ObjectMappingFields: FieldSet {
+    public typealias Table = (
+        attributeMappings: Field<[AttributeMapping]>,
+        enabled: Field<Bool>,
+        flowTypes: Field<ObjectFlowTypes>,
+        metadata: Field<[ObjectMappingMetadataEntry]>,
+        name: Field<String>,
+        scope: Field<Filter>,
+        sourceObjectName: Field<String>,
+        targetObjectName: Field<String>
+    )
 
-    private init() {
-        self.attributeMappings = Field("attributeMappings")
-        self.enabled = Field("enabled")
-        self.flowTypes = Field("flowTypes")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.scope = Field("scope")
-        self.sourceObjectName = Field("sourceObjectName")
-        self.targetObjectName = Field("targetObjectName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.objectMapping",
+        fields: (
+            attributeMappings: Field("attributeMappings"),
+            enabled: Field("enabled"),
+            flowTypes: Field("flowTypes"),
+            metadata: Field("metadata"),
+            name: Field("name"),
+            scope: Field("scope"),
+            sourceObjectName: Field("sourceObjectName"),
+            targetObjectName: Field("targetObjectName")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.objectMappingMetadata`.
@@ -784,19 +777,13 @@ extension ObjectMappingMetadata {
 public typealias ObjectMappingMetadataEntry = Model<ObjectMappingMetadataEntryFields>
 
 /// The properties of a `ObjectMappingMetadataEntry`, inherited ones included.
-public struct ObjectMappingMetadataEntryFields: FieldSet {
+public enum ObjectMappingMetadataEntryFields: FieldSet {
+    public typealias Table = (key: Field<ObjectMappingMetadata>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.objectMappingMetadataEntry",
-        fields: ObjectMappingMetadataEntryFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<ObjectMappingMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.obliterationBehavior`.
@@ -832,72 +819,54 @@ extension ObliterationBehavior {
 public typealias OfferShiftRequest = Model<OfferShiftRequestFields>
 
 /// The properties of a `OfferShiftRequest`, inherited ones included.
-public struct OfferShiftRequestFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
+///   `senderDateTime`, `senderUserId`, `recipientActionDateTime`: Set by the service: read it, do not send it.
+public enum OfferShiftRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        assignedTo: Field<ScheduleChangeRequestActor>,
+        managerActionDateTime: Field<Date>,
+        managerActionMessage: Field<String>,
+        managerUserId: Field<String>,
+        senderDateTime: Field<Date>,
+        senderMessage: Field<String>,
+        senderUserId: Field<String>,
+        state: Field<ScheduleChangeState>,
+        recipientActionDateTime: Field<Date>,
+        recipientActionMessage: Field<String>,
+        recipientUserId: Field<String>,
+        senderShiftId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.offerShiftRequest",
         base: ScheduleChangeRequest.self,
         derived: [SwapShiftsChangeRequest.self],
-        fields: OfferShiftRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assignedTo: Field("assignedTo"),
+            managerActionDateTime: Field("managerActionDateTime"),
+            managerActionMessage: Field("managerActionMessage"),
+            managerUserId: Field("managerUserId"),
+            senderDateTime: Field("senderDateTime"),
+            senderMessage: Field("senderMessage"),
+            senderUserId: Field("senderUserId"),
+            state: Field("state"),
+            recipientActionDateTime: Field("recipientActionDateTime"),
+            recipientActionMessage: Field("recipientActionMessage"),
+            recipientUserId: Field("recipientUserId"),
+            senderShiftId: Field("senderShiftId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    /// Set by the service: read it, do not send it.
-    public let recipientActionDateTime: Field<Date>
-
-    public let recipientActionMessage: Field<String>
-    public let recipientUserId: Field<String>
-    public let senderShiftId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.recipientActionDateTime = Field("recipientActionDateTime")
-        self.recipientActionMessage = Field("recipientActionMessage")
-        self.recipientUserId = Field("recipientUserId")
-        self.senderShiftId = Field("senderShiftId")
-    }
 }
 
 /// Requests for one `OfferShiftRequest`: `request()` reads, updates or deletes it.
@@ -954,31 +923,22 @@ public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
 public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
 
 /// The properties of a `OfficeGraphInsights`, inherited ones included.
-public struct OfficeGraphInsightsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `shared`, `trending`, `used`.
+public enum OfficeGraphInsightsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        shared: Field<[SharedInsight]>,
+        trending: Field<[Trending]>,
+        used: Field<[UsedInsight]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.officeGraphInsights",
         base: Entity.self,
         derived: [ItemInsights.self],
-        fields: OfficeGraphInsightsFields()
+        fields: (id: Field("id"), shared: Field("shared"), trending: Field("trending"), used: Field("used")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("shared")`).
-    public let shared: Field<[SharedInsight]>
-
-    /// Present when the request expanded it (`expand("trending")`).
-    public let trending: Field<[Trending]>
-
-    /// Present when the request expanded it (`expand("used")`).
-    public let used: Field<[UsedInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.shared = Field("shared")
-        self.trending = Field("trending")
-        self.used = Field("used")
-    }
 }
 
 /// Requests for one `OfficeGraphInsights`: `request()` reads, updates or deletes it.
@@ -1030,25 +990,25 @@ public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
 public typealias OidcAddressInboundClaims = Model<OidcAddressInboundClaimsFields>
 
 /// The properties of a `OidcAddressInboundClaims`, inherited ones included.
-public struct OidcAddressInboundClaimsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcAddressInboundClaims",
-        fields: OidcAddressInboundClaimsFields()
+public enum OidcAddressInboundClaimsFields: FieldSet {
+    public typealias Table = (
+        country: Field<String>,
+        locality: Field<String>,
+        postalCode: Field<String>,
+        region: Field<String>,
+        streetAddress: Field<String>
     )
 
-    public let country: Field<String>
-    public let locality: Field<String>
-    public let postalCode: Field<String>
-    public let region: Field<String>
-    public let streetAddress: Field<String>
-
-    private init() {
-        self.country = Field("country")
-        self.locality = Field("locality")
-        self.postalCode = Field("postal_code")
-        self.region = Field("region")
-        self.streetAddress = Field("street_address")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.oidcAddressInboundClaims",
+        fields: (
+            country: Field("country"),
+            locality: Field("locality"),
+            postalCode: Field("postal_code"),
+            region: Field("region"),
+            streetAddress: Field("street_address")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OidcClientAuthenticationFields`; read and write them as `value.name`.
@@ -1099,34 +1059,34 @@ public struct OidcClientSecretAuthenticationFields: FieldSet {
 public typealias OidcIdentityProvider = Model<OidcIdentityProviderFields>
 
 /// The properties of a `OidcIdentityProvider`, inherited ones included.
-public struct OidcIdentityProviderFields: FieldSet {
+public enum OidcIdentityProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        clientAuthentication: Field<OidcClientAuthentication>,
+        clientId: Field<String>,
+        inboundClaimMapping: Field<OidcInboundClaimMappingOverride>,
+        issuer: Field<String>,
+        responseType: Field<OidcResponseType>,
+        scope: Field<String>,
+        wellKnownEndpoint: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.oidcIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: OidcIdentityProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            clientAuthentication: Field("clientAuthentication"),
+            clientId: Field("clientId"),
+            inboundClaimMapping: Field("inboundClaimMapping"),
+            issuer: Field("issuer"),
+            responseType: Field("responseType"),
+            scope: Field("scope"),
+            wellKnownEndpoint: Field("wellKnownEndpoint")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientAuthentication: Field<OidcClientAuthentication>
-    public let clientId: Field<String>
-    public let inboundClaimMapping: Field<OidcInboundClaimMappingOverride>
-    public let issuer: Field<String>
-    public let responseType: Field<OidcResponseType>
-    public let scope: Field<String>
-    public let wellKnownEndpoint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientAuthentication = Field("clientAuthentication")
-        self.clientId = Field("clientId")
-        self.inboundClaimMapping = Field("inboundClaimMapping")
-        self.issuer = Field("issuer")
-        self.responseType = Field("responseType")
-        self.scope = Field("scope")
-        self.wellKnownEndpoint = Field("wellKnownEndpoint")
-    }
 }
 
 /// Requests for one `OidcIdentityProvider`: `request()` reads, updates or deletes it.
@@ -1167,33 +1127,33 @@ extension CollectionRequestBuilder where Item == OidcIdentityProviderRequestBuil
 public typealias OidcInboundClaimMappingOverride = Model<OidcInboundClaimMappingOverrideFields>
 
 /// The properties of a `OidcInboundClaimMappingOverride`, inherited ones included.
-public struct OidcInboundClaimMappingOverrideFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.oidcInboundClaimMappingOverride",
-        fields: OidcInboundClaimMappingOverrideFields()
+public enum OidcInboundClaimMappingOverrideFields: FieldSet {
+    public typealias Table = (
+        address: Field<OidcAddressInboundClaims>,
+        email: Field<String>,
+        emailVerified: Field<String>,
+        familyName: Field<String>,
+        givenName: Field<String>,
+        name: Field<String>,
+        phoneNumber: Field<String>,
+        phoneNumberVerified: Field<String>,
+        sub: Field<String>
     )
 
-    public let address: Field<OidcAddressInboundClaims>
-    public let email: Field<String>
-    public let emailVerified: Field<String>
-    public let familyName: Field<String>
-    public let givenName: Field<String>
-    public let name: Field<String>
-    public let phoneNumber: Field<String>
-    public let phoneNumberVerified: Field<String>
-    public let sub: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.email = Field("email")
-        self.emailVerified = Field("email_verified")
-        self.familyName = Field("family_name")
-        self.givenName = Field("given_name")
-        self.name = Field("name")
-        self.phoneNumber = Field("phone_number")
-        self.phoneNumberVerified = Field("phone_number_verified")
-        self.sub = Field("sub")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.oidcInboundClaimMappingOverride",
+        fields: (
+            address: Field("address"),
+            email: Field("email"),
+            emailVerified: Field("email_verified"),
+            familyName: Field("family_name"),
+            givenName: Field("given_name"),
+            name: Field("name"),
+            phoneNumber: Field("phone_number"),
+            phoneNumberVerified: Field("phone_number_verified"),
+            sub: Field("sub")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OidcPrivateJwtKeyClientAuthenticationFields`; read and write them as `value.name`.
@@ -1244,7 +1204,9 @@ extension OidcResponseType {
 public typealias OmaSetting = Model<OmaSettingFields>
 
 /// The properties of a `OmaSetting`, inherited ones included.
-public struct OmaSettingFields: FieldSet {
+public enum OmaSettingFields: FieldSet {
+    public typealias Table = (description: Field<String>, displayName: Field<String>, omaUri: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSetting",
         derived: [
@@ -1256,18 +1218,8 @@ public struct OmaSettingFields: FieldSet {
             OmaSettingString.self,
             OmaSettingStringXml.self,
         ],
-        fields: OmaSettingFields()
+        fields: (description: Field("description"), displayName: Field("displayName"), omaUri: Field("omaUri")) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-    }
 }
 
 /// Its properties are listed in `OmaSettingBase64Fields`; read and write them as `value.name`.
@@ -1277,26 +1229,26 @@ public struct OmaSettingFields: FieldSet {
 public typealias OmaSettingBase64 = Model<OmaSettingBase64Fields>
 
 /// The properties of a `OmaSettingBase64`, inherited ones included.
-public struct OmaSettingBase64Fields: FieldSet {
+public enum OmaSettingBase64Fields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        fileName: Field<String>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingBase64",
         base: OmaSetting.self,
-        fields: OmaSettingBase64Fields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            fileName: Field("fileName"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let fileName: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.fileName = Field("fileName")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingBooleanFields`; read and write them as `value.name`.
@@ -1306,24 +1258,24 @@ public struct OmaSettingBase64Fields: FieldSet {
 public typealias OmaSettingBoolean = Model<OmaSettingBooleanFields>
 
 /// The properties of a `OmaSettingBoolean`, inherited ones included.
-public struct OmaSettingBooleanFields: FieldSet {
+public enum OmaSettingBooleanFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        value: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingBoolean",
         base: OmaSetting.self,
-        fields: OmaSettingBooleanFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Bool>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingDateTimeFields`; read and write them as `value.name`.
@@ -1333,24 +1285,24 @@ public struct OmaSettingBooleanFields: FieldSet {
 public typealias OmaSettingDateTime = Model<OmaSettingDateTimeFields>
 
 /// The properties of a `OmaSettingDateTime`, inherited ones included.
-public struct OmaSettingDateTimeFields: FieldSet {
+public enum OmaSettingDateTimeFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        value: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingDateTime",
         base: OmaSetting.self,
-        fields: OmaSettingDateTimeFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Date>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingFloatingPointFields`; read and write them as `value.name`.
@@ -1360,24 +1312,24 @@ public struct OmaSettingDateTimeFields: FieldSet {
 public typealias OmaSettingFloatingPoint = Model<OmaSettingFloatingPointFields>
 
 /// The properties of a `OmaSettingFloatingPoint`, inherited ones included.
-public struct OmaSettingFloatingPointFields: FieldSet {
+public enum OmaSettingFloatingPointFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        value: Field<Float>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingFloatingPoint",
         base: OmaSetting.self,
-        fields: OmaSettingFloatingPointFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Float>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingIntegerFields`; read and write them as `value.name`.
@@ -1387,24 +1339,24 @@ public struct OmaSettingFloatingPointFields: FieldSet {
 public typealias OmaSettingInteger = Model<OmaSettingIntegerFields>
 
 /// The properties of a `OmaSettingInteger`, inherited ones included.
-public struct OmaSettingIntegerFields: FieldSet {
+public enum OmaSettingIntegerFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        value: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingInteger",
         base: OmaSetting.self,
-        fields: OmaSettingIntegerFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<Int32>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingStringFields`; read and write them as `value.name`.
@@ -1414,24 +1366,24 @@ public struct OmaSettingIntegerFields: FieldSet {
 public typealias OmaSettingString = Model<OmaSettingStringFields>
 
 /// The properties of a `OmaSettingString`, inherited ones included.
-public struct OmaSettingStringFields: FieldSet {
+public enum OmaSettingStringFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingString",
         base: OmaSetting.self,
-        fields: OmaSettingStringFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OmaSettingStringXmlFields`; read and write them as `value.name`.
@@ -1441,26 +1393,26 @@ public struct OmaSettingStringFields: FieldSet {
 public typealias OmaSettingStringXml = Model<OmaSettingStringXmlFields>
 
 /// The properties of a `OmaSettingStringXml`, inherited ones included.
-public struct OmaSettingStringXmlFields: FieldSet {
+public enum OmaSettingStringXmlFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        omaUri: Field<String>,
+        fileName: Field<String>,
+        value: Field<Data>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.omaSettingStringXml",
         base: OmaSetting.self,
-        fields: OmaSettingStringXmlFields()
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            omaUri: Field("omaUri"),
+            fileName: Field("fileName"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let omaUri: Field<String>
-    public let fileName: Field<String>
-    public let value: Field<Data>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.omaUri = Field("omaUri")
-        self.fileName = Field("fileName")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionExternalUsersSelfServiceSignUpFields`; read and write them as
@@ -1473,22 +1425,19 @@ public typealias OnAttributeCollectionExternalUsersSelfServiceSignUp =
     Model<OnAttributeCollectionExternalUsersSelfServiceSignUpFields>
 
 /// The properties of a `OnAttributeCollectionExternalUsersSelfServiceSignUp`, inherited ones included.
-public struct OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attributes`.
+public enum OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSet {
+    public typealias Table = (
+        attributeCollectionPage: Field<AuthenticationAttributeCollectionPage>,
+        attributes: Field<[IdentityUserFlowAttribute]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionExternalUsersSelfServiceSignUp",
         base: OnAttributeCollectionHandler.self,
-        fields: OnAttributeCollectionExternalUsersSelfServiceSignUpFields()
+        fields: (attributeCollectionPage: Field("attributeCollectionPage"), attributes: Field("attributes")) as Table
     )
-
-    public let attributeCollectionPage: Field<AuthenticationAttributeCollectionPage>
-
-    /// Present when the request expanded it (`expand("attributes")`).
-    public let attributes: Field<[IdentityUserFlowAttribute]>
-
-    private init() {
-        self.attributeCollectionPage = Field("attributeCollectionPage")
-        self.attributes = Field("attributes")
-    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionHandlerFields`; read and write them as `value.name`.
@@ -1518,24 +1467,24 @@ public struct OnAttributeCollectionHandlerFields: FieldSet {
 public typealias OnAttributeCollectionListener = Model<OnAttributeCollectionListenerFields>
 
 /// The properties of a `OnAttributeCollectionListener`, inherited ones included.
-public struct OnAttributeCollectionListenerFields: FieldSet {
+public enum OnAttributeCollectionListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnAttributeCollectionHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionListener",
         base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }

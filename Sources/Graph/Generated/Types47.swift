@@ -31,30 +31,30 @@ public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
 public typealias OnAttributeCollectionStartCustomExtension = Model<OnAttributeCollectionStartCustomExtensionFields>
 
 /// The properties of a `OnAttributeCollectionStartCustomExtension`, inherited ones included.
-public struct OnAttributeCollectionStartCustomExtensionFields: FieldSet {
+public enum OnAttributeCollectionStartCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnAttributeCollectionStartCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionStartCustomExtensionHandlerFields`; read and write them as
@@ -67,22 +67,19 @@ public typealias OnAttributeCollectionStartCustomExtensionHandler =
     Model<OnAttributeCollectionStartCustomExtensionHandlerFields>
 
 /// The properties of a `OnAttributeCollectionStartCustomExtensionHandler`, inherited ones included.
-public struct OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        customExtension: Field<OnAttributeCollectionStartCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartCustomExtensionHandler",
         base: OnAttributeCollectionStartHandler.self,
-        fields: OnAttributeCollectionStartCustomExtensionHandlerFields()
+        fields: (configuration: Field("configuration"), customExtension: Field("customExtension")) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnAttributeCollectionStartCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
 }
 
 /// Requests for one `OnAttributeCollectionStartCustomExtension`: `request()` reads, updates or deletes it.
@@ -178,26 +175,26 @@ public struct OnAttributeCollectionStartHandlerFields: FieldSet {
 public typealias OnAttributeCollectionStartListener = Model<OnAttributeCollectionStartListenerFields>
 
 /// The properties of a `OnAttributeCollectionStartListener`, inherited ones included.
-public struct OnAttributeCollectionStartListenerFields: FieldSet {
+public enum OnAttributeCollectionStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnAttributeCollectionStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnAttributeCollectionStartListener`: `request()` reads, updates or deletes it.
@@ -231,30 +228,30 @@ public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuil
 public typealias OnAttributeCollectionSubmitCustomExtension = Model<OnAttributeCollectionSubmitCustomExtensionFields>
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtension`, inherited ones included.
-public struct OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
+public enum OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnAttributeCollectionSubmitCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Its properties are listed in `OnAttributeCollectionSubmitCustomExtensionHandlerFields`; read and write them as
@@ -267,22 +264,19 @@ public typealias OnAttributeCollectionSubmitCustomExtensionHandler =
     Model<OnAttributeCollectionSubmitCustomExtensionHandlerFields>
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtensionHandler`, inherited ones included.
-public struct OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        customExtension: Field<OnAttributeCollectionSubmitCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitCustomExtensionHandler",
         base: OnAttributeCollectionSubmitHandler.self,
-        fields: OnAttributeCollectionSubmitCustomExtensionHandlerFields()
+        fields: (configuration: Field("configuration"), customExtension: Field("customExtension")) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnAttributeCollectionSubmitCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
 }
 
 /// Requests for one `OnAttributeCollectionSubmitCustomExtension`: `request()` reads, updates or deletes it.
@@ -378,26 +372,26 @@ public struct OnAttributeCollectionSubmitHandlerFields: FieldSet {
 public typealias OnAttributeCollectionSubmitListener = Model<OnAttributeCollectionSubmitListenerFields>
 
 /// The properties of a `OnAttributeCollectionSubmitListener`, inherited ones included.
-public struct OnAttributeCollectionSubmitListenerFields: FieldSet {
+public enum OnAttributeCollectionSubmitListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnAttributeCollectionSubmitHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAttributeCollectionSubmitListener",
         base: AuthenticationEventListener.self,
-        fields: OnAttributeCollectionSubmitListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAttributeCollectionSubmitHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnAttributeCollectionSubmitListener`: `request()` reads, updates or deletes it.
@@ -476,26 +470,26 @@ public struct OnAuthenticationMethodLoadStartHandlerFields: FieldSet {
 public typealias OnAuthenticationMethodLoadStartListener = Model<OnAuthenticationMethodLoadStartListenerFields>
 
 /// The properties of a `OnAuthenticationMethodLoadStartListener`, inherited ones included.
-public struct OnAuthenticationMethodLoadStartListenerFields: FieldSet {
+public enum OnAuthenticationMethodLoadStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnAuthenticationMethodLoadStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onAuthenticationMethodLoadStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnAuthenticationMethodLoadStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnAuthenticationMethodLoadStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnAuthenticationMethodLoadStartListener`: `request()` reads, updates or deletes it.
@@ -527,26 +521,26 @@ public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelReques
 public typealias OnEmailOtpSendListener = Model<OnEmailOtpSendListenerFields>
 
 /// The properties of a `OnEmailOtpSendListener`, inherited ones included.
-public struct OnEmailOtpSendListenerFields: FieldSet {
+public enum OnEmailOtpSendListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnOtpSendHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onEmailOtpSendListener",
         base: AuthenticationEventListener.self,
-        fields: OnEmailOtpSendListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnOtpSendHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnEmailOtpSendListener`: `request()` reads, updates or deletes it.
@@ -619,26 +613,26 @@ public struct OnFraudProtectionLoadStartHandlerFields: FieldSet {
 public typealias OnFraudProtectionLoadStartListener = Model<OnFraudProtectionLoadStartListenerFields>
 
 /// The properties of a `OnFraudProtectionLoadStartListener`, inherited ones included.
-public struct OnFraudProtectionLoadStartListenerFields: FieldSet {
+public enum OnFraudProtectionLoadStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnFraudProtectionLoadStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onFraudProtectionLoadStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnFraudProtectionLoadStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnFraudProtectionLoadStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnFraudProtectionLoadStartListener`: `request()` reads, updates or deletes it.
@@ -714,26 +708,26 @@ public struct OnInteractiveAuthFlowStartHandlerFields: FieldSet {
 public typealias OnInteractiveAuthFlowStartListener = Model<OnInteractiveAuthFlowStartListenerFields>
 
 /// The properties of a `OnInteractiveAuthFlowStartListener`, inherited ones included.
-public struct OnInteractiveAuthFlowStartListenerFields: FieldSet {
+public enum OnInteractiveAuthFlowStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnInteractiveAuthFlowStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onInteractiveAuthFlowStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnInteractiveAuthFlowStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnInteractiveAuthFlowStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnInteractiveAuthFlowStartListener`: `request()` reads, updates or deletes it.
@@ -765,30 +759,30 @@ public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuil
 public typealias OnOtpSendCustomExtension = Model<OnOtpSendCustomExtensionFields>
 
 /// The properties of a `OnOtpSendCustomExtension`, inherited ones included.
-public struct OnOtpSendCustomExtensionFields: FieldSet {
+public enum OnOtpSendCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onOtpSendCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnOtpSendCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Its properties are listed in `OnOtpSendCustomExtensionHandlerFields`; read and write them as `value.name`.
@@ -798,22 +792,19 @@ public struct OnOtpSendCustomExtensionFields: FieldSet {
 public typealias OnOtpSendCustomExtensionHandler = Model<OnOtpSendCustomExtensionHandlerFields>
 
 /// The properties of a `OnOtpSendCustomExtensionHandler`, inherited ones included.
-public struct OnOtpSendCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnOtpSendCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        customExtension: Field<OnOtpSendCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onOtpSendCustomExtensionHandler",
         base: OnOtpSendHandler.self,
-        fields: OnOtpSendCustomExtensionHandlerFields()
+        fields: (configuration: Field("configuration"), customExtension: Field("customExtension")) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnOtpSendCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
 }
 
 /// Requests for one `OnOtpSendCustomExtension`: `request()` reads, updates or deletes it.
@@ -908,24 +899,24 @@ public struct OnOtpSendHandlerFields: FieldSet {
 public typealias OnPasswordMigrationCustomExtensionHandler = Model<OnPasswordMigrationCustomExtensionHandlerFields>
 
 /// The properties of a `OnPasswordMigrationCustomExtensionHandler`, inherited ones included.
-public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        migrationPropertyId: Field<String>,
+        customExtension: Field<OnPasswordSubmitCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordMigrationCustomExtensionHandler",
         base: OnPasswordSubmitHandler.self,
-        fields: OnPasswordMigrationCustomExtensionHandlerFields()
+        fields: (
+            configuration: Field("configuration"),
+            migrationPropertyId: Field("migrationPropertyId"),
+            customExtension: Field("customExtension")
+        ) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-    public let migrationPropertyId: Field<String>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnPasswordSubmitCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.migrationPropertyId = Field("migrationPropertyId")
-        self.customExtension = Field("customExtension")
-    }
 }
 
 /// Its properties are listed in `OnPasswordSubmitCustomExtensionFields`; read and write them as `value.name`.
@@ -935,30 +926,30 @@ public struct OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
 public typealias OnPasswordSubmitCustomExtension = Model<OnPasswordSubmitCustomExtensionFields>
 
 /// The properties of a `OnPasswordSubmitCustomExtension`, inherited ones included.
-public struct OnPasswordSubmitCustomExtensionFields: FieldSet {
+public enum OnPasswordSubmitCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordSubmitCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnPasswordSubmitCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Requests for one `OnPasswordSubmitCustomExtension`: `request()` reads, updates or deletes it.
@@ -1054,26 +1045,26 @@ public struct OnPasswordSubmitHandlerFields: FieldSet {
 public typealias OnPasswordSubmitListener = Model<OnPasswordSubmitListenerFields>
 
 /// The properties of a `OnPasswordSubmitListener`, inherited ones included.
-public struct OnPasswordSubmitListenerFields: FieldSet {
+public enum OnPasswordSubmitListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnPasswordSubmitHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPasswordSubmitListener",
         base: AuthenticationEventListener.self,
-        fields: OnPasswordSubmitListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnPasswordSubmitHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnPasswordSubmitListener`: `request()` reads, updates or deletes it.
@@ -1103,19 +1094,19 @@ public struct OnPasswordSubmitListenerRequestBuilder: ModelRequestBuilder {
 public typealias OnPremisesAccidentalDeletionPrevention = Model<OnPremisesAccidentalDeletionPreventionFields>
 
 /// The properties of a `OnPremisesAccidentalDeletionPrevention`, inherited ones included.
-public struct OnPremisesAccidentalDeletionPreventionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesAccidentalDeletionPrevention",
-        fields: OnPremisesAccidentalDeletionPreventionFields()
+public enum OnPremisesAccidentalDeletionPreventionFields: FieldSet {
+    public typealias Table = (
+        alertThreshold: Field<Int32>,
+        synchronizationPreventionType: Field<OnPremisesDirectorySynchronizationDeletionPreventionType>
     )
 
-    public let alertThreshold: Field<Int32>
-    public let synchronizationPreventionType: Field<OnPremisesDirectorySynchronizationDeletionPreventionType>
-
-    private init() {
-        self.alertThreshold = Field("alertThreshold")
-        self.synchronizationPreventionType = Field("synchronizationPreventionType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesAccidentalDeletionPrevention",
+        fields: (
+            alertThreshold: Field("alertThreshold"),
+            synchronizationPreventionType: Field("synchronizationPreventionType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OnPremisesConditionalAccessSettingsFields`; read and write them as `value.name`.
@@ -1125,26 +1116,26 @@ public struct OnPremisesAccidentalDeletionPreventionFields: FieldSet {
 public typealias OnPremisesConditionalAccessSettings = Model<OnPremisesConditionalAccessSettingsFields>
 
 /// The properties of a `OnPremisesConditionalAccessSettings`, inherited ones included.
-public struct OnPremisesConditionalAccessSettingsFields: FieldSet {
+public enum OnPremisesConditionalAccessSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        enabled: Field<Bool>,
+        excludedGroups: Field<[String]>,
+        includedGroups: Field<[String]>,
+        overrideDefaultRule: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesConditionalAccessSettings",
         base: Entity.self,
-        fields: OnPremisesConditionalAccessSettingsFields()
+        fields: (
+            id: Field("id"),
+            enabled: Field("enabled"),
+            excludedGroups: Field("excludedGroups"),
+            includedGroups: Field("includedGroups"),
+            overrideDefaultRule: Field("overrideDefaultRule")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let enabled: Field<Bool>
-    public let excludedGroups: Field<[String]>
-    public let includedGroups: Field<[String]>
-    public let overrideDefaultRule: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.enabled = Field("enabled")
-        self.excludedGroups = Field("excludedGroups")
-        self.includedGroups = Field("includedGroups")
-        self.overrideDefaultRule = Field("overrideDefaultRule")
-    }
 }
 
 /// Requests for one `OnPremisesConditionalAccessSettings`: `request()` reads, updates or deletes it.
@@ -1176,22 +1167,18 @@ public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBui
 public typealias OnPremisesDirectorySynchronization = Model<OnPremisesDirectorySynchronizationFields>
 
 /// The properties of a `OnPremisesDirectorySynchronization`, inherited ones included.
-public struct OnPremisesDirectorySynchronizationFields: FieldSet {
+public enum OnPremisesDirectorySynchronizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configuration: Field<OnPremisesDirectorySynchronizationConfiguration>,
+        features: Field<OnPremisesDirectorySynchronizationFeature>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesDirectorySynchronization",
         base: Entity.self,
-        fields: OnPremisesDirectorySynchronizationFields()
+        fields: (id: Field("id"), configuration: Field("configuration"), features: Field("features")) as Table
     )
-
-    public let id: Field<String>
-    public let configuration: Field<OnPremisesDirectorySynchronizationConfiguration>
-    public let features: Field<OnPremisesDirectorySynchronizationFeature>
-
-    private init() {
-        self.id = Field("id")
-        self.configuration = Field("configuration")
-        self.features = Field("features")
-    }
 }
 
 /// Its properties are listed in `OnPremisesDirectorySynchronizationConfigurationFields`; read and write them as
@@ -1245,59 +1232,57 @@ extension OnPremisesDirectorySynchronizationDeletionPreventionType {
 public typealias OnPremisesDirectorySynchronizationFeature = Model<OnPremisesDirectorySynchronizationFeatureFields>
 
 /// The properties of a `OnPremisesDirectorySynchronizationFeature`, inherited ones included.
-public struct OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesDirectorySynchronizationFeature",
-        fields: OnPremisesDirectorySynchronizationFeatureFields()
+public enum OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
+    public typealias Table = (
+        allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled: Field<Bool>,
+        blockCloudObjectTakeoverThroughHardMatchEnabled: Field<Bool>,
+        blockSoftMatchEnabled: Field<Bool>,
+        bypassDirSyncOverridesEnabled: Field<Bool>,
+        cloudPasswordPolicyForPasswordSyncedUsersEnabled: Field<Bool>,
+        concurrentCredentialUpdateEnabled: Field<Bool>,
+        concurrentOrgIdProvisioningEnabled: Field<Bool>,
+        deviceWritebackEnabled: Field<Bool>,
+        directoryExtensionsEnabled: Field<Bool>,
+        fopeConflictResolutionEnabled: Field<Bool>,
+        groupWriteBackEnabled: Field<Bool>,
+        passwordSyncEnabled: Field<Bool>,
+        passwordWritebackEnabled: Field<Bool>,
+        quarantineUponProxyAddressesConflictEnabled: Field<Bool>,
+        quarantineUponUpnConflictEnabled: Field<Bool>,
+        softMatchOnUpnEnabled: Field<Bool>,
+        synchronizeUpnForManagedUsersEnabled: Field<Bool>,
+        unifiedGroupWritebackEnabled: Field<Bool>,
+        userForcePasswordChangeOnLogonEnabled: Field<Bool>,
+        userWritebackEnabled: Field<Bool>
     )
 
-    public let allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled: Field<Bool>
-    public let blockCloudObjectTakeoverThroughHardMatchEnabled: Field<Bool>
-    public let blockSoftMatchEnabled: Field<Bool>
-    public let bypassDirSyncOverridesEnabled: Field<Bool>
-    public let cloudPasswordPolicyForPasswordSyncedUsersEnabled: Field<Bool>
-    public let concurrentCredentialUpdateEnabled: Field<Bool>
-    public let concurrentOrgIdProvisioningEnabled: Field<Bool>
-    public let deviceWritebackEnabled: Field<Bool>
-    public let directoryExtensionsEnabled: Field<Bool>
-    public let fopeConflictResolutionEnabled: Field<Bool>
-    public let groupWriteBackEnabled: Field<Bool>
-    public let passwordSyncEnabled: Field<Bool>
-    public let passwordWritebackEnabled: Field<Bool>
-    public let quarantineUponProxyAddressesConflictEnabled: Field<Bool>
-    public let quarantineUponUpnConflictEnabled: Field<Bool>
-    public let softMatchOnUpnEnabled: Field<Bool>
-    public let synchronizeUpnForManagedUsersEnabled: Field<Bool>
-    public let unifiedGroupWritebackEnabled: Field<Bool>
-    public let userForcePasswordChangeOnLogonEnabled: Field<Bool>
-    public let userWritebackEnabled: Field<Bool>
-
-    private init() {
-        self.allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled = Field(
-            "allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled"
-        )
-        self.blockCloudObjectTakeoverThroughHardMatchEnabled = Field("blockCloudObjectTakeoverThroughHardMatchEnabled")
-        self.blockSoftMatchEnabled = Field("blockSoftMatchEnabled")
-        self.bypassDirSyncOverridesEnabled = Field("bypassDirSyncOverridesEnabled")
-        self.cloudPasswordPolicyForPasswordSyncedUsersEnabled = Field(
-            "cloudPasswordPolicyForPasswordSyncedUsersEnabled"
-        )
-        self.concurrentCredentialUpdateEnabled = Field("concurrentCredentialUpdateEnabled")
-        self.concurrentOrgIdProvisioningEnabled = Field("concurrentOrgIdProvisioningEnabled")
-        self.deviceWritebackEnabled = Field("deviceWritebackEnabled")
-        self.directoryExtensionsEnabled = Field("directoryExtensionsEnabled")
-        self.fopeConflictResolutionEnabled = Field("fopeConflictResolutionEnabled")
-        self.groupWriteBackEnabled = Field("groupWriteBackEnabled")
-        self.passwordSyncEnabled = Field("passwordSyncEnabled")
-        self.passwordWritebackEnabled = Field("passwordWritebackEnabled")
-        self.quarantineUponProxyAddressesConflictEnabled = Field("quarantineUponProxyAddressesConflictEnabled")
-        self.quarantineUponUpnConflictEnabled = Field("quarantineUponUpnConflictEnabled")
-        self.softMatchOnUpnEnabled = Field("softMatchOnUpnEnabled")
-        self.synchronizeUpnForManagedUsersEnabled = Field("synchronizeUpnForManagedUsersEnabled")
-        self.unifiedGroupWritebackEnabled = Field("unifiedGroupWritebackEnabled")
-        self.userForcePasswordChangeOnLogonEnabled = Field("userForcePasswordChangeOnLogonEnabled")
-        self.userWritebackEnabled = Field("userWritebackEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesDirectorySynchronizationFeature",
+        fields: (
+            allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled: Field(
+                "allowOnPremUpdateOfOnPremisesObjectIdentifierEnabled"
+            ),
+            blockCloudObjectTakeoverThroughHardMatchEnabled: Field("blockCloudObjectTakeoverThroughHardMatchEnabled"),
+            blockSoftMatchEnabled: Field("blockSoftMatchEnabled"),
+            bypassDirSyncOverridesEnabled: Field("bypassDirSyncOverridesEnabled"),
+            cloudPasswordPolicyForPasswordSyncedUsersEnabled: Field("cloudPasswordPolicyForPasswordSyncedUsersEnabled"),
+            concurrentCredentialUpdateEnabled: Field("concurrentCredentialUpdateEnabled"),
+            concurrentOrgIdProvisioningEnabled: Field("concurrentOrgIdProvisioningEnabled"),
+            deviceWritebackEnabled: Field("deviceWritebackEnabled"),
+            directoryExtensionsEnabled: Field("directoryExtensionsEnabled"),
+            fopeConflictResolutionEnabled: Field("fopeConflictResolutionEnabled"),
+            groupWriteBackEnabled: Field("groupWriteBackEnabled"),
+            passwordSyncEnabled: Field("passwordSyncEnabled"),
+            passwordWritebackEnabled: Field("passwordWritebackEnabled"),
+            quarantineUponProxyAddressesConflictEnabled: Field("quarantineUponProxyAddressesConflictEnabled"),
+            quarantineUponUpnConflictEnabled: Field("quarantineUponUpnConflictEnabled"),
+            softMatchOnUpnEnabled: Field("softMatchOnUpnEnabled"),
+            synchronizeUpnForManagedUsersEnabled: Field("synchronizeUpnForManagedUsersEnabled"),
+            unifiedGroupWritebackEnabled: Field("unifiedGroupWritebackEnabled"),
+            userForcePasswordChangeOnLogonEnabled: Field("userForcePasswordChangeOnLogonEnabled"),
+            userWritebackEnabled: Field("userWritebackEnabled")
+        ) as Table
+    )
 }
 
 /// Requests for one `OnPremisesDirectorySynchronization`: `request()` reads, updates or deletes it.
@@ -1329,45 +1314,45 @@ public struct OnPremisesDirectorySynchronizationRequestBuilder: ModelRequestBuil
 public typealias OnPremisesExtensionAttributes = Model<OnPremisesExtensionAttributesFields>
 
 /// The properties of a `OnPremisesExtensionAttributes`, inherited ones included.
-public struct OnPremisesExtensionAttributesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesExtensionAttributes",
-        fields: OnPremisesExtensionAttributesFields()
+public enum OnPremisesExtensionAttributesFields: FieldSet {
+    public typealias Table = (
+        extensionAttribute1: Field<String>,
+        extensionAttribute10: Field<String>,
+        extensionAttribute11: Field<String>,
+        extensionAttribute12: Field<String>,
+        extensionAttribute13: Field<String>,
+        extensionAttribute14: Field<String>,
+        extensionAttribute15: Field<String>,
+        extensionAttribute2: Field<String>,
+        extensionAttribute3: Field<String>,
+        extensionAttribute4: Field<String>,
+        extensionAttribute5: Field<String>,
+        extensionAttribute6: Field<String>,
+        extensionAttribute7: Field<String>,
+        extensionAttribute8: Field<String>,
+        extensionAttribute9: Field<String>
     )
 
-    public let extensionAttribute1: Field<String>
-    public let extensionAttribute10: Field<String>
-    public let extensionAttribute11: Field<String>
-    public let extensionAttribute12: Field<String>
-    public let extensionAttribute13: Field<String>
-    public let extensionAttribute14: Field<String>
-    public let extensionAttribute15: Field<String>
-    public let extensionAttribute2: Field<String>
-    public let extensionAttribute3: Field<String>
-    public let extensionAttribute4: Field<String>
-    public let extensionAttribute5: Field<String>
-    public let extensionAttribute6: Field<String>
-    public let extensionAttribute7: Field<String>
-    public let extensionAttribute8: Field<String>
-    public let extensionAttribute9: Field<String>
-
-    private init() {
-        self.extensionAttribute1 = Field("extensionAttribute1")
-        self.extensionAttribute10 = Field("extensionAttribute10")
-        self.extensionAttribute11 = Field("extensionAttribute11")
-        self.extensionAttribute12 = Field("extensionAttribute12")
-        self.extensionAttribute13 = Field("extensionAttribute13")
-        self.extensionAttribute14 = Field("extensionAttribute14")
-        self.extensionAttribute15 = Field("extensionAttribute15")
-        self.extensionAttribute2 = Field("extensionAttribute2")
-        self.extensionAttribute3 = Field("extensionAttribute3")
-        self.extensionAttribute4 = Field("extensionAttribute4")
-        self.extensionAttribute5 = Field("extensionAttribute5")
-        self.extensionAttribute6 = Field("extensionAttribute6")
-        self.extensionAttribute7 = Field("extensionAttribute7")
-        self.extensionAttribute8 = Field("extensionAttribute8")
-        self.extensionAttribute9 = Field("extensionAttribute9")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesExtensionAttributes",
+        fields: (
+            extensionAttribute1: Field("extensionAttribute1"),
+            extensionAttribute10: Field("extensionAttribute10"),
+            extensionAttribute11: Field("extensionAttribute11"),
+            extensionAttribute12: Field("extensionAttribute12"),
+            extensionAttribute13: Field("extensionAttribute13"),
+            extensionAttribute14: Field("extensionAttribute14"),
+            extensionAttribute15: Field("extensionAttribute15"),
+            extensionAttribute2: Field("extensionAttribute2"),
+            extensionAttribute3: Field("extensionAttribute3"),
+            extensionAttribute4: Field("extensionAttribute4"),
+            extensionAttribute5: Field("extensionAttribute5"),
+            extensionAttribute6: Field("extensionAttribute6"),
+            extensionAttribute7: Field("extensionAttribute7"),
+            extensionAttribute8: Field("extensionAttribute8"),
+            extensionAttribute9: Field("extensionAttribute9")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OnPremisesProvisioningErrorFields`; read and write them as `value.name`.
@@ -1377,23 +1362,23 @@ public struct OnPremisesExtensionAttributesFields: FieldSet {
 public typealias OnPremisesProvisioningError = Model<OnPremisesProvisioningErrorFields>
 
 /// The properties of a `OnPremisesProvisioningError`, inherited ones included.
-public struct OnPremisesProvisioningErrorFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onPremisesProvisioningError",
-        fields: OnPremisesProvisioningErrorFields()
+public enum OnPremisesProvisioningErrorFields: FieldSet {
+    public typealias Table = (
+        category: Field<String>,
+        occurredDateTime: Field<Date>,
+        propertyCausingError: Field<String>,
+        value: Field<String>
     )
 
-    public let category: Field<String>
-    public let occurredDateTime: Field<Date>
-    public let propertyCausingError: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.category = Field("category")
-        self.occurredDateTime = Field("occurredDateTime")
-        self.propertyCausingError = Field("propertyCausingError")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onPremisesProvisioningError",
+        fields: (
+            category: Field("category"),
+            occurredDateTime: Field("occurredDateTime"),
+            propertyCausingError: Field("propertyCausingError"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OnPremisesSyncBehaviorFields`; read and write them as `value.name`.
@@ -1403,20 +1388,14 @@ public struct OnPremisesProvisioningErrorFields: FieldSet {
 public typealias OnPremisesSyncBehavior = Model<OnPremisesSyncBehaviorFields>
 
 /// The properties of a `OnPremisesSyncBehavior`, inherited ones included.
-public struct OnPremisesSyncBehaviorFields: FieldSet {
+public enum OnPremisesSyncBehaviorFields: FieldSet {
+    public typealias Table = (id: Field<String>, isCloudManaged: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.onPremisesSyncBehavior",
         base: Entity.self,
-        fields: OnPremisesSyncBehaviorFields()
+        fields: (id: Field("id"), isCloudManaged: Field("isCloudManaged")) as Table
     )
-
-    public let id: Field<String>
-    public let isCloudManaged: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isCloudManaged = Field("isCloudManaged")
-    }
 }
 
 /// Requests for one `OnPremisesSyncBehavior`: `request()` reads, updates or deletes it.
@@ -1445,32 +1424,32 @@ public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
 public typealias OnTokenIssuanceStartCustomExtension = Model<OnTokenIssuanceStartCustomExtensionFields>
 
 /// The properties of a `OnTokenIssuanceStartCustomExtension`, inherited ones included.
-public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
+public enum OnTokenIssuanceStartCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>,
+        claimsForTokenConfiguration: Field<[OnTokenIssuanceStartReturnClaim]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnTokenIssuanceStartCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError"),
+            claimsForTokenConfiguration: Field("claimsForTokenConfiguration")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-    public let claimsForTokenConfiguration: Field<[OnTokenIssuanceStartReturnClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-        self.claimsForTokenConfiguration = Field("claimsForTokenConfiguration")
-    }
 }
 
 /// Its properties are listed in `OnTokenIssuanceStartCustomExtensionHandlerFields`; read and write them as
@@ -1482,20 +1461,17 @@ public struct OnTokenIssuanceStartCustomExtensionFields: FieldSet {
 public typealias OnTokenIssuanceStartCustomExtensionHandler = Model<OnTokenIssuanceStartCustomExtensionHandlerFields>
 
 /// The properties of a `OnTokenIssuanceStartCustomExtensionHandler`, inherited ones included.
-public struct OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        customExtension: Field<OnTokenIssuanceStartCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartCustomExtensionHandler",
         base: OnTokenIssuanceStartHandler.self,
-        fields: OnTokenIssuanceStartCustomExtensionHandlerFields()
+        fields: (configuration: Field("configuration"), customExtension: Field("customExtension")) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnTokenIssuanceStartCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
 }

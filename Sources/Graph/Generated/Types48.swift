@@ -97,26 +97,26 @@ public struct OnTokenIssuanceStartHandlerFields: FieldSet {
 public typealias OnTokenIssuanceStartListener = Model<OnTokenIssuanceStartListenerFields>
 
 /// The properties of a `OnTokenIssuanceStartListener`, inherited ones included.
-public struct OnTokenIssuanceStartListenerFields: FieldSet {
+public enum OnTokenIssuanceStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnTokenIssuanceStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onTokenIssuanceStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnTokenIssuanceStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnTokenIssuanceStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnTokenIssuanceStartListener`: `request()` reads, updates or deletes it.
@@ -209,26 +209,26 @@ public struct OnUserCreateStartHandlerFields: FieldSet {
 public typealias OnUserCreateStartListener = Model<OnUserCreateStartListenerFields>
 
 /// The properties of a `OnUserCreateStartListener`, inherited ones included.
-public struct OnUserCreateStartListenerFields: FieldSet {
+public enum OnUserCreateStartListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnUserCreateStartHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onUserCreateStartListener",
         base: AuthenticationEventListener.self,
-        fields: OnUserCreateStartListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnUserCreateStartHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnUserCreateStartListener`: `request()` reads, updates or deletes it.
@@ -259,30 +259,30 @@ public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
 public typealias OnVerifiedIdClaimValidationCustomExtension = Model<OnVerifiedIdClaimValidationCustomExtensionFields>
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtension`, inherited ones included.
-public struct OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
+public enum OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>,
+        clientConfiguration: Field<CustomExtensionClientConfiguration>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpointConfiguration: Field<CustomExtensionEndpointConfiguration>,
+        behaviorOnError: Field<CustomExtensionBehaviorOnError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationCustomExtension",
         base: CustomAuthenticationExtension.self,
-        fields: OnVerifiedIdClaimValidationCustomExtensionFields()
+        fields: (
+            id: Field("id"),
+            authenticationConfiguration: Field("authenticationConfiguration"),
+            clientConfiguration: Field("clientConfiguration"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpointConfiguration: Field("endpointConfiguration"),
+            behaviorOnError: Field("behaviorOnError")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationConfiguration: Field<CustomExtensionAuthenticationConfiguration>
-    public let clientConfiguration: Field<CustomExtensionClientConfiguration>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpointConfiguration: Field<CustomExtensionEndpointConfiguration>
-    public let behaviorOnError: Field<CustomExtensionBehaviorOnError>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationConfiguration = Field("authenticationConfiguration")
-        self.clientConfiguration = Field("clientConfiguration")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpointConfiguration = Field("endpointConfiguration")
-        self.behaviorOnError = Field("behaviorOnError")
-    }
 }
 
 /// Its properties are listed in `OnVerifiedIdClaimValidationCustomExtensionHandlerFields`; read and write them as
@@ -295,22 +295,19 @@ public typealias OnVerifiedIdClaimValidationCustomExtensionHandler =
     Model<OnVerifiedIdClaimValidationCustomExtensionHandlerFields>
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtensionHandler`, inherited ones included.
-public struct OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+public enum OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
+    public typealias Table = (
+        configuration: Field<CustomExtensionOverwriteConfiguration>,
+        customExtension: Field<OnVerifiedIdClaimValidationCustomExtension>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationCustomExtensionHandler",
         base: OnVerifiedIdClaimValidationHandler.self,
-        fields: OnVerifiedIdClaimValidationCustomExtensionHandlerFields()
+        fields: (configuration: Field("configuration"), customExtension: Field("customExtension")) as Table
     )
-
-    public let configuration: Field<CustomExtensionOverwriteConfiguration>
-
-    /// Present when the request expanded it (`expand("customExtension")`).
-    public let customExtension: Field<OnVerifiedIdClaimValidationCustomExtension>
-
-    private init() {
-        self.configuration = Field("configuration")
-        self.customExtension = Field("customExtension")
-    }
 }
 
 /// Requests for one `OnVerifiedIdClaimValidationCustomExtension`: `request()` reads, updates or deletes it.
@@ -406,26 +403,26 @@ public struct OnVerifiedIdClaimValidationHandlerFields: FieldSet {
 public typealias OnVerifiedIdClaimValidationListener = Model<OnVerifiedIdClaimValidationListenerFields>
 
 /// The properties of a `OnVerifiedIdClaimValidationListener`, inherited ones included.
-public struct OnVerifiedIdClaimValidationListenerFields: FieldSet {
+public enum OnVerifiedIdClaimValidationListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>,
+        handler: Field<OnVerifiedIdClaimValidationHandler>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onVerifiedIdClaimValidationListener",
         base: AuthenticationEventListener.self,
-        fields: OnVerifiedIdClaimValidationListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName"),
+            handler: Field("handler")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-    public let handler: Field<OnVerifiedIdClaimValidationHandler>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-        self.handler = Field("handler")
-    }
 }
 
 /// Requests for one `OnVerifiedIdClaimValidationListener`: `request()` reads, updates or deletes it.
@@ -457,34 +454,34 @@ public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBui
 public typealias OneDriveForBusinessBrowseSession = Model<OneDriveForBusinessBrowseSessionFields>
 
 /// The properties of a `OneDriveForBusinessBrowseSession`, inherited ones included.
-public struct OneDriveForBusinessBrowseSessionFields: FieldSet {
+public enum OneDriveForBusinessBrowseSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backupSizeInBytes: Field<String>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        expirationDateTime: Field<Date>,
+        restorePointDateTime: Field<Date>,
+        restorePointId: Field<String>,
+        status: Field<BrowseSessionStatus>,
+        directoryObjectId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessBrowseSession",
         base: BrowseSessionBase.self,
-        fields: OneDriveForBusinessBrowseSessionFields()
+        fields: (
+            id: Field("id"),
+            backupSizeInBytes: Field("backupSizeInBytes"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            expirationDateTime: Field("expirationDateTime"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            restorePointId: Field("restorePointId"),
+            status: Field("status"),
+            directoryObjectId: Field("directoryObjectId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-    public let directoryObjectId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-        self.directoryObjectId = Field("directoryObjectId")
-    }
 }
 
 /// Requests for one `OneDriveForBusinessBrowseSession`: `request()` reads, updates or deletes it.
@@ -549,48 +546,45 @@ public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilde
 public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusinessProtectionPolicyFields>
 
 /// The properties of a `OneDriveForBusinessProtectionPolicy`, inherited ones included.
-public struct OneDriveForBusinessProtectionPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `driveInclusionRules`, `driveProtectionUnits`,
+///   `driveProtectionUnitsBulkAdditionJobs`.
+public enum OneDriveForBusinessProtectionPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>,
+        retentionSettings: Field<[RetentionSetting]>,
+        status: Field<ProtectionPolicyStatus>,
+        driveInclusionRules: Field<[DriveProtectionRule]>,
+        driveProtectionUnits: Field<[DriveProtectionUnit]>,
+        driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: OneDriveForBusinessProtectionPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionPolicyArtifactCount: Field("protectionPolicyArtifactCount"),
+            retentionSettings: Field("retentionSettings"),
+            status: Field("status"),
+            driveInclusionRules: Field("driveInclusionRules"),
+            driveProtectionUnits: Field("driveProtectionUnits"),
+            driveProtectionUnitsBulkAdditionJobs: Field("driveProtectionUnitsBulkAdditionJobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    /// Present when the request expanded it (`expand("driveInclusionRules")`).
-    public let driveInclusionRules: Field<[DriveProtectionRule]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnits")`).
-    public let driveProtectionUnits: Field<[DriveProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("driveProtectionUnitsBulkAdditionJobs")`).
-    public let driveProtectionUnitsBulkAdditionJobs: Field<[DriveProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.driveInclusionRules = Field("driveInclusionRules")
-        self.driveProtectionUnits = Field("driveProtectionUnits")
-        self.driveProtectionUnitsBulkAdditionJobs = Field("driveProtectionUnitsBulkAdditionJobs")
-    }
 }
 
 /// Requests for one `OneDriveForBusinessProtectionPolicy`: `request()` reads, updates or deletes it.
@@ -665,48 +659,45 @@ public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBui
 public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRestoreSessionFields>
 
 /// The properties of a `OneDriveForBusinessRestoreSession`, inherited ones included.
-public struct OneDriveForBusinessRestoreSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `driveRestoreArtifacts`,
+///   `driveRestoreArtifactsBulkAdditionRequests`, `granularDriveRestoreArtifacts`.
+public enum OneDriveForBusinessRestoreSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        restoreJobType: Field<RestoreJobType>,
+        restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>,
+        status: Field<RestoreSessionStatus>,
+        driveRestoreArtifacts: Field<[DriveRestoreArtifact]>,
+        driveRestoreArtifactsBulkAdditionRequests: Field<[DriveRestoreArtifactsBulkAdditionRequest]>,
+        granularDriveRestoreArtifacts: Field<[GranularDriveRestoreArtifact]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.oneDriveForBusinessRestoreSession",
         base: RestoreSessionBase.self,
-        fields: OneDriveForBusinessRestoreSessionFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            restoreJobType: Field("restoreJobType"),
+            restoreSessionArtifactCount: Field("restoreSessionArtifactCount"),
+            status: Field("status"),
+            driveRestoreArtifacts: Field("driveRestoreArtifacts"),
+            driveRestoreArtifactsBulkAdditionRequests: Field("driveRestoreArtifactsBulkAdditionRequests"),
+            granularDriveRestoreArtifacts: Field("granularDriveRestoreArtifacts")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    /// Present when the request expanded it (`expand("driveRestoreArtifacts")`).
-    public let driveRestoreArtifacts: Field<[DriveRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("driveRestoreArtifactsBulkAdditionRequests")`).
-    public let driveRestoreArtifactsBulkAdditionRequests: Field<[DriveRestoreArtifactsBulkAdditionRequest]>
-
-    /// Present when the request expanded it (`expand("granularDriveRestoreArtifacts")`).
-    public let granularDriveRestoreArtifacts: Field<[GranularDriveRestoreArtifact]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.driveRestoreArtifacts = Field("driveRestoreArtifacts")
-        self.driveRestoreArtifactsBulkAdditionRequests = Field("driveRestoreArtifactsBulkAdditionRequests")
-        self.granularDriveRestoreArtifacts = Field("granularDriveRestoreArtifacts")
-    }
 }
 
 /// Requests for one `OneDriveForBusinessRestoreSession`: `request()` reads, updates or deletes it.
@@ -777,37 +768,33 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
 public typealias Onenote = Model<OnenoteFields>
 
 /// The properties of a `Onenote`, inherited ones included.
-public struct OnenoteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onenote", base: Entity.self, fields: OnenoteFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `notebooks`, `operations`, `pages`, `resources`,
+///   `sectionGroups`, `sections`.
+public enum OnenoteFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        notebooks: Field<[Notebook]>,
+        operations: Field<[OnenoteOperation]>,
+        pages: Field<[OnenotePage]>,
+        resources: Field<[OnenoteResource]>,
+        sectionGroups: Field<[SectionGroup]>,
+        sections: Field<[OnenoteSection]>
+    )
 
-    /// Present when the request expanded it (`expand("notebooks")`).
-    public let notebooks: Field<[Notebook]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[OnenoteOperation]>
-
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[OnenotePage]>
-
-    /// Present when the request expanded it (`expand("resources")`).
-    public let resources: Field<[OnenoteResource]>
-
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
-
-    private init() {
-        self.id = Field("id")
-        self.notebooks = Field("notebooks")
-        self.operations = Field("operations")
-        self.pages = Field("pages")
-        self.resources = Field("resources")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenote",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            notebooks: Field("notebooks"),
+            operations: Field("operations"),
+            pages: Field("pages"),
+            resources: Field("resources"),
+            sectionGroups: Field("sectionGroups"),
+            sections: Field("sections")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OnenoteEntityBaseModelFields`; read and write them as `value.name`.
@@ -819,21 +806,15 @@ public struct OnenoteFields: FieldSet {
 public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
 /// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
-public struct OnenoteEntityBaseModelFields: FieldSet {
+public enum OnenoteEntityBaseModelFields: FieldSet {
+    public typealias Table = (id: Field<String>, selfValue: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityBaseModel",
         base: Entity.self,
         derived: [OnenoteEntitySchemaObjectModel.self, OnenoteResource.self],
-        fields: OnenoteEntityBaseModelFields()
+        fields: (id: Field("id"), selfValue: Field("self")) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-    }
 }
 
 /// Requests for one `OnenoteEntityBaseModel`: `request()` reads, updates or deletes it.
@@ -864,31 +845,31 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModelFields>
 
 /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
-public struct OnenoteEntityHierarchyModelFields: FieldSet {
+public enum OnenoteEntityHierarchyModelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        selfValue: Field<String>,
+        createdDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntityHierarchyModel",
         base: OnenoteEntitySchemaObjectModel.self,
         derived: [Notebook.self, OnenoteSection.self, SectionGroup.self],
-        fields: OnenoteEntityHierarchyModelFields()
+        fields: (
+            id: Field("id"),
+            selfValue: Field("self"),
+            createdDateTime: Field("createdDateTime"),
+            createdBy: Field("createdBy"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `OnenoteEntityHierarchyModel`: `request()` reads, updates or deletes it.
@@ -919,23 +900,15 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjectModelFields>
 
 /// The properties of a `OnenoteEntitySchemaObjectModel`, inherited ones included.
-public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
+public enum OnenoteEntitySchemaObjectModelFields: FieldSet {
+    public typealias Table = (id: Field<String>, selfValue: Field<String>, createdDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteEntitySchemaObjectModel",
         base: OnenoteEntityBaseModel.self,
         derived: [OnenoteEntityHierarchyModel.self, OnenotePage.self],
-        fields: OnenoteEntitySchemaObjectModelFields()
+        fields: (id: Field("id"), selfValue: Field("self"), createdDateTime: Field("createdDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-    }
 }
 
 /// Requests for one `OnenoteEntitySchemaObjectModel`: `request()` reads, updates or deletes it.
@@ -964,32 +937,32 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
 public typealias OnenoteOperation = Model<OnenoteOperationFields>
 
 /// The properties of a `OnenoteOperation`, inherited ones included.
-public struct OnenoteOperationFields: FieldSet {
+public enum OnenoteOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<OperationStatus>,
+        error: Field<OnenoteOperationError>,
+        percentComplete: Field<String>,
+        resourceId: Field<String>,
+        resourceLocation: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteOperation",
         base: Operation.self,
-        fields: OnenoteOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status"),
+            error: Field("error"),
+            percentComplete: Field("percentComplete"),
+            resourceId: Field("resourceId"),
+            resourceLocation: Field("resourceLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<OperationStatus>
-    public let error: Field<OnenoteOperationError>
-    public let percentComplete: Field<String>
-    public let resourceId: Field<String>
-    public let resourceLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.error = Field("error")
-        self.percentComplete = Field("percentComplete")
-        self.resourceId = Field("resourceId")
-        self.resourceLocation = Field("resourceLocation")
-    }
 }
 
 /// Its properties are listed in `OnenoteOperationErrorFields`; read and write them as `value.name`.
@@ -999,18 +972,13 @@ public struct OnenoteOperationFields: FieldSet {
 public typealias OnenoteOperationError = Model<OnenoteOperationErrorFields>
 
 /// The properties of a `OnenoteOperationError`, inherited ones included.
-public struct OnenoteOperationErrorFields: FieldSet {
+public enum OnenoteOperationErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteOperationError",
-        fields: OnenoteOperationErrorFields()
+        fields: (code: Field("code"), message: Field("message")) as Table
     )
-    public let code: Field<String>
-    public let message: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
 }
 
 /// Requests for one `OnenoteOperation`: `request()` reads, updates or deletes it.
@@ -1039,46 +1007,44 @@ public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
 public typealias OnenotePage = Model<OnenotePageFields>
 
 /// The properties of a `OnenotePage`, inherited ones included.
-public struct OnenotePageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `parentNotebook`, `parentSection`.
+public enum OnenotePageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        selfValue: Field<String>,
+        createdDateTime: Field<Date>,
+        contentUrl: Field<String>,
+        createdByAppId: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        level: Field<Int32>,
+        links: Field<PageLinks>,
+        order: Field<Int32>,
+        title: Field<String>,
+        userTags: Field<[String]>,
+        parentNotebook: Field<Notebook>,
+        parentSection: Field<OnenoteSection>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenotePage",
         base: OnenoteEntitySchemaObjectModel.self,
-        fields: OnenotePageFields()
+        fields: (
+            id: Field("id"),
+            selfValue: Field("self"),
+            createdDateTime: Field("createdDateTime"),
+            contentUrl: Field("contentUrl"),
+            createdByAppId: Field("createdByAppId"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            level: Field("level"),
+            links: Field("links"),
+            order: Field("order"),
+            title: Field("title"),
+            userTags: Field("userTags"),
+            parentNotebook: Field("parentNotebook"),
+            parentSection: Field("parentSection")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let contentUrl: Field<String>
-    public let createdByAppId: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let level: Field<Int32>
-    public let links: Field<PageLinks>
-    public let order: Field<Int32>
-    public let title: Field<String>
-    public let userTags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSection")`).
-    public let parentSection: Field<OnenoteSection>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.contentUrl = Field("contentUrl")
-        self.createdByAppId = Field("createdByAppId")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.level = Field("level")
-        self.links = Field("links")
-        self.order = Field("order")
-        self.title = Field("title")
-        self.userTags = Field("userTags")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSection = Field("parentSection")
-    }
 }
 
 /// Its properties are listed in `OnenotePagePreviewFields`; read and write them as `value.name`.
@@ -1088,15 +1054,13 @@ public struct OnenotePageFields: FieldSet {
 public typealias OnenotePagePreview = Model<OnenotePagePreviewFields>
 
 /// The properties of a `OnenotePagePreview`, inherited ones included.
-public struct OnenotePagePreviewFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onenotePagePreview", fields: OnenotePagePreviewFields())
-    public let links: Field<OnenotePagePreviewLinks>
-    public let previewText: Field<String>
+public enum OnenotePagePreviewFields: FieldSet {
+    public typealias Table = (links: Field<OnenotePagePreviewLinks>, previewText: Field<String>)
 
-    private init() {
-        self.links = Field("links")
-        self.previewText = Field("previewText")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePagePreview",
+        fields: (links: Field("links"), previewText: Field("previewText")) as Table
+    )
 }
 
 /// Its properties are listed in `OnenotePagePreviewLinksFields`; read and write them as `value.name`.
@@ -1218,23 +1182,23 @@ extension OnenotePatchActionType {
 public typealias OnenotePatchContentCommand = Model<OnenotePatchContentCommandFields>
 
 /// The properties of a `OnenotePatchContentCommand`, inherited ones included.
-public struct OnenotePatchContentCommandFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onenotePatchContentCommand",
-        fields: OnenotePatchContentCommandFields()
+public enum OnenotePatchContentCommandFields: FieldSet {
+    public typealias Table = (
+        action: Field<OnenotePatchActionType>,
+        content: Field<String>,
+        position: Field<OnenotePatchInsertPosition>,
+        target: Field<String>
     )
 
-    public let action: Field<OnenotePatchActionType>
-    public let content: Field<String>
-    public let position: Field<OnenotePatchInsertPosition>
-    public let target: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.content = Field("content")
-        self.position = Field("position")
-        self.target = Field("target")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onenotePatchContentCommand",
+        fields: (
+            action: Field("action"),
+            content: Field("content"),
+            position: Field("position"),
+            target: Field("target")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.onenotePatchInsertPosition`.
@@ -1318,22 +1282,14 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteResource = Model<OnenoteResourceFields>
 
 /// The properties of a `OnenoteResource`, inherited ones included.
-public struct OnenoteResourceFields: FieldSet {
+public enum OnenoteResourceFields: FieldSet {
+    public typealias Table = (id: Field<String>, selfValue: Field<String>, contentUrl: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteResource",
         base: OnenoteEntityBaseModel.self,
-        fields: OnenoteResourceFields()
+        fields: (id: Field("id"), selfValue: Field("self"), contentUrl: Field("contentUrl")) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let contentUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.contentUrl = Field("contentUrl")
-    }
 }
 
 /// Requests for one `OnenoteResource`: `request()` reads, updates or deletes it.
@@ -1365,48 +1321,44 @@ public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteSection = Model<OnenoteSectionFields>
 
 /// The properties of a `OnenoteSection`, inherited ones included.
-public struct OnenoteSectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `pages`, `parentNotebook`, `parentSectionGroup`.
+public enum OnenoteSectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        selfValue: Field<String>,
+        createdDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        isDefault: Field<Bool>,
+        links: Field<SectionLinks>,
+        pagesUrl: Field<String>,
+        pages: Field<[OnenotePage]>,
+        parentNotebook: Field<Notebook>,
+        parentSectionGroup: Field<SectionGroup>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onenoteSection",
         base: OnenoteEntityHierarchyModel.self,
-        fields: OnenoteSectionFields()
+        fields: (
+            id: Field("id"),
+            selfValue: Field("self"),
+            createdDateTime: Field("createdDateTime"),
+            createdBy: Field("createdBy"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            isDefault: Field("isDefault"),
+            links: Field("links"),
+            pagesUrl: Field("pagesUrl"),
+            pages: Field("pages"),
+            parentNotebook: Field("parentNotebook"),
+            parentSectionGroup: Field("parentSectionGroup")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let isDefault: Field<Bool>
-    public let links: Field<SectionLinks>
-    public let pagesUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[OnenotePage]>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSectionGroup")`).
-    public let parentSectionGroup: Field<SectionGroup>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.isDefault = Field("isDefault")
-        self.links = Field("links")
-        self.pagesUrl = Field("pagesUrl")
-        self.pages = Field("pages")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSectionGroup = Field("parentSectionGroup")
-    }
 }
 
 /// Requests for one `OnenoteSection`: `request()` reads, updates or deletes it.
@@ -1532,115 +1484,110 @@ extension OnenoteUserRole {
 public typealias OnlineMeeting = Model<OnlineMeetingFields>
 
 /// The properties of a `OnlineMeeting`, inherited ones included.
-public struct OnlineMeetingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attendanceReports`, `recordings`, `transcripts`.
+public enum OnlineMeetingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowAttendeeToEnableCamera: Field<Bool>,
+        allowAttendeeToEnableMic: Field<Bool>,
+        allowBreakoutRooms: Field<Bool>,
+        allowCopyingAndSharingMeetingContent: Field<Bool>,
+        allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>,
+        allowedPresenters: Field<OnlineMeetingPresenters>,
+        allowLiveShare: Field<MeetingLiveShareOptions>,
+        allowMeetingChat: Field<MeetingChatMode>,
+        allowParticipantsToChangeName: Field<Bool>,
+        allowPowerPointSharing: Field<Bool>,
+        allowRecording: Field<Bool>,
+        allowTeamworkReactions: Field<Bool>,
+        allowTranscription: Field<Bool>,
+        allowWhiteboard: Field<Bool>,
+        audioConferencing: Field<AudioConferencing>,
+        chatInfo: Field<ChatInfo>,
+        chatRestrictions: Field<ChatRestrictions>,
+        cloudVideoInteropInfo: Field<CloudVideoInteropInfo>,
+        expiryDateTime: Field<Date>,
+        isEndToEndEncryptionEnabled: Field<Bool>,
+        isEntryExitAnnounced: Field<Bool>,
+        joinInformation: Field<ItemBody>,
+        joinMeetingIdSettings: Field<JoinMeetingIdSettings>,
+        joinWebUrl: Field<String>,
+        lobbyBypassSettings: Field<LobbyBypassSettings>,
+        meetingOptionsWebUrl: Field<String>,
+        meetingSpokenLanguageTag: Field<String>,
+        meetingType: Field<OnlineMeetingType>,
+        recordAutomatically: Field<Bool>,
+        sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>,
+        shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>,
+        subject: Field<String>,
+        videoTeleconferenceId: Field<String>,
+        watermarkProtection: Field<WatermarkProtectionValues>,
+        attendanceReports: Field<[MeetingAttendanceReport]>,
+        broadcastSettings: Field<BroadcastMeetingSettings>,
+        creationDateTime: Field<Date>,
+        endDateTime: Field<Date>,
+        externalId: Field<String>,
+        isBroadcast: Field<Bool>,
+        meetingTemplateId: Field<String>,
+        participants: Field<MeetingParticipants>,
+        startDateTime: Field<Date>,
+        recordings: Field<[CallRecording]>,
+        transcripts: Field<[CallTranscript]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onlineMeeting",
         base: OnlineMeetingBase.self,
-        fields: OnlineMeetingFields()
+        fields: (
+            id: Field("id"),
+            allowAttendeeToEnableCamera: Field("allowAttendeeToEnableCamera"),
+            allowAttendeeToEnableMic: Field("allowAttendeeToEnableMic"),
+            allowBreakoutRooms: Field("allowBreakoutRooms"),
+            allowCopyingAndSharingMeetingContent: Field("allowCopyingAndSharingMeetingContent"),
+            allowedLobbyAdmitters: Field("allowedLobbyAdmitters"),
+            allowedPresenters: Field("allowedPresenters"),
+            allowLiveShare: Field("allowLiveShare"),
+            allowMeetingChat: Field("allowMeetingChat"),
+            allowParticipantsToChangeName: Field("allowParticipantsToChangeName"),
+            allowPowerPointSharing: Field("allowPowerPointSharing"),
+            allowRecording: Field("allowRecording"),
+            allowTeamworkReactions: Field("allowTeamworkReactions"),
+            allowTranscription: Field("allowTranscription"),
+            allowWhiteboard: Field("allowWhiteboard"),
+            audioConferencing: Field("audioConferencing"),
+            chatInfo: Field("chatInfo"),
+            chatRestrictions: Field("chatRestrictions"),
+            cloudVideoInteropInfo: Field("cloudVideoInteropInfo"),
+            expiryDateTime: Field("expiryDateTime"),
+            isEndToEndEncryptionEnabled: Field("isEndToEndEncryptionEnabled"),
+            isEntryExitAnnounced: Field("isEntryExitAnnounced"),
+            joinInformation: Field("joinInformation"),
+            joinMeetingIdSettings: Field("joinMeetingIdSettings"),
+            joinWebUrl: Field("joinWebUrl"),
+            lobbyBypassSettings: Field("lobbyBypassSettings"),
+            meetingOptionsWebUrl: Field("meetingOptionsWebUrl"),
+            meetingSpokenLanguageTag: Field("meetingSpokenLanguageTag"),
+            meetingType: Field("meetingType"),
+            recordAutomatically: Field("recordAutomatically"),
+            sensitivityLabelAssignment: Field("sensitivityLabelAssignment"),
+            shareMeetingChatHistoryDefault: Field("shareMeetingChatHistoryDefault"),
+            subject: Field("subject"),
+            videoTeleconferenceId: Field("videoTeleconferenceId"),
+            watermarkProtection: Field("watermarkProtection"),
+            attendanceReports: Field("attendanceReports"),
+            broadcastSettings: Field("broadcastSettings"),
+            creationDateTime: Field("creationDateTime"),
+            endDateTime: Field("endDateTime"),
+            externalId: Field("externalId"),
+            isBroadcast: Field("isBroadcast"),
+            meetingTemplateId: Field("meetingTemplateId"),
+            participants: Field("participants"),
+            startDateTime: Field("startDateTime"),
+            recordings: Field("recordings"),
+            transcripts: Field("transcripts")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    public let broadcastSettings: Field<BroadcastMeetingSettings>
-    public let creationDateTime: Field<Date>
-    public let endDateTime: Field<Date>
-    public let externalId: Field<String>
-    public let isBroadcast: Field<Bool>
-    public let meetingTemplateId: Field<String>
-    public let participants: Field<MeetingParticipants>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("recordings")`).
-    public let recordings: Field<[CallRecording]>
-
-    /// Present when the request expanded it (`expand("transcripts")`).
-    public let transcripts: Field<[CallTranscript]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-        self.broadcastSettings = Field("broadcastSettings")
-        self.creationDateTime = Field("creationDateTime")
-        self.endDateTime = Field("endDateTime")
-        self.externalId = Field("externalId")
-        self.isBroadcast = Field("isBroadcast")
-        self.meetingTemplateId = Field("meetingTemplateId")
-        self.participants = Field("participants")
-        self.startDateTime = Field("startDateTime")
-        self.recordings = Field("recordings")
-        self.transcripts = Field("transcripts")
-    }
 }
 
 /// Its properties are listed in `OnlineMeetingBaseFields`; read and write them as `value.name`.
@@ -1652,91 +1599,91 @@ public struct OnlineMeetingFields: FieldSet {
 public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
 
 /// The properties of a `OnlineMeetingBase`, inherited ones included.
-public struct OnlineMeetingBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attendanceReports`.
+public enum OnlineMeetingBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowAttendeeToEnableCamera: Field<Bool>,
+        allowAttendeeToEnableMic: Field<Bool>,
+        allowBreakoutRooms: Field<Bool>,
+        allowCopyingAndSharingMeetingContent: Field<Bool>,
+        allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>,
+        allowedPresenters: Field<OnlineMeetingPresenters>,
+        allowLiveShare: Field<MeetingLiveShareOptions>,
+        allowMeetingChat: Field<MeetingChatMode>,
+        allowParticipantsToChangeName: Field<Bool>,
+        allowPowerPointSharing: Field<Bool>,
+        allowRecording: Field<Bool>,
+        allowTeamworkReactions: Field<Bool>,
+        allowTranscription: Field<Bool>,
+        allowWhiteboard: Field<Bool>,
+        audioConferencing: Field<AudioConferencing>,
+        chatInfo: Field<ChatInfo>,
+        chatRestrictions: Field<ChatRestrictions>,
+        cloudVideoInteropInfo: Field<CloudVideoInteropInfo>,
+        expiryDateTime: Field<Date>,
+        isEndToEndEncryptionEnabled: Field<Bool>,
+        isEntryExitAnnounced: Field<Bool>,
+        joinInformation: Field<ItemBody>,
+        joinMeetingIdSettings: Field<JoinMeetingIdSettings>,
+        joinWebUrl: Field<String>,
+        lobbyBypassSettings: Field<LobbyBypassSettings>,
+        meetingOptionsWebUrl: Field<String>,
+        meetingSpokenLanguageTag: Field<String>,
+        meetingType: Field<OnlineMeetingType>,
+        recordAutomatically: Field<Bool>,
+        sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>,
+        shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>,
+        subject: Field<String>,
+        videoTeleconferenceId: Field<String>,
+        watermarkProtection: Field<WatermarkProtectionValues>,
+        attendanceReports: Field<[MeetingAttendanceReport]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onlineMeetingBase",
         base: Entity.self,
         derived: [OnlineMeeting.self, VirtualEventSession.self],
-        fields: OnlineMeetingBaseFields()
+        fields: (
+            id: Field("id"),
+            allowAttendeeToEnableCamera: Field("allowAttendeeToEnableCamera"),
+            allowAttendeeToEnableMic: Field("allowAttendeeToEnableMic"),
+            allowBreakoutRooms: Field("allowBreakoutRooms"),
+            allowCopyingAndSharingMeetingContent: Field("allowCopyingAndSharingMeetingContent"),
+            allowedLobbyAdmitters: Field("allowedLobbyAdmitters"),
+            allowedPresenters: Field("allowedPresenters"),
+            allowLiveShare: Field("allowLiveShare"),
+            allowMeetingChat: Field("allowMeetingChat"),
+            allowParticipantsToChangeName: Field("allowParticipantsToChangeName"),
+            allowPowerPointSharing: Field("allowPowerPointSharing"),
+            allowRecording: Field("allowRecording"),
+            allowTeamworkReactions: Field("allowTeamworkReactions"),
+            allowTranscription: Field("allowTranscription"),
+            allowWhiteboard: Field("allowWhiteboard"),
+            audioConferencing: Field("audioConferencing"),
+            chatInfo: Field("chatInfo"),
+            chatRestrictions: Field("chatRestrictions"),
+            cloudVideoInteropInfo: Field("cloudVideoInteropInfo"),
+            expiryDateTime: Field("expiryDateTime"),
+            isEndToEndEncryptionEnabled: Field("isEndToEndEncryptionEnabled"),
+            isEntryExitAnnounced: Field("isEntryExitAnnounced"),
+            joinInformation: Field("joinInformation"),
+            joinMeetingIdSettings: Field("joinMeetingIdSettings"),
+            joinWebUrl: Field("joinWebUrl"),
+            lobbyBypassSettings: Field("lobbyBypassSettings"),
+            meetingOptionsWebUrl: Field("meetingOptionsWebUrl"),
+            meetingSpokenLanguageTag: Field("meetingSpokenLanguageTag"),
+            meetingType: Field("meetingType"),
+            recordAutomatically: Field("recordAutomatically"),
+            sensitivityLabelAssignment: Field("sensitivityLabelAssignment"),
+            shareMeetingChatHistoryDefault: Field("shareMeetingChatHistoryDefault"),
+            subject: Field("subject"),
+            videoTeleconferenceId: Field("videoTeleconferenceId"),
+            watermarkProtection: Field("watermarkProtection"),
+            attendanceReports: Field("attendanceReports")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-    }
 }
 
 /// Requests for one `OnlineMeetingBase`: `request()` reads, updates or deletes it.
@@ -1790,47 +1737,39 @@ extension OnlineMeetingContentSharingDisabledReason {
 public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngagementConversationFields>
 
 /// The properties of a `OnlineMeetingEngagementConversation`, inherited ones included.
-public struct OnlineMeetingEngagementConversationFields: FieldSet {
+///
+/// - `organizer`, `upvoteCount`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `messages`, `starter`, `onlineMeeting`.
+public enum OnlineMeetingEngagementConversationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        creationMode: Field<EngagementCreationMode>,
+        starterId: Field<String>,
+        messages: Field<[EngagementConversationMessage]>,
+        starter: Field<EngagementConversationMessage>,
+        moderationState: Field<EngagementConversationModerationState>,
+        onlineMeetingId: Field<String>,
+        organizer: Field<EngagementIdentitySet>,
+        upvoteCount: Field<Int32>,
+        onlineMeeting: Field<OnlineMeeting>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.onlineMeetingEngagementConversation",
         base: EngagementConversation.self,
-        fields: OnlineMeetingEngagementConversationFields()
+        fields: (
+            id: Field("id"),
+            creationMode: Field("creationMode"),
+            starterId: Field("starterId"),
+            messages: Field("messages"),
+            starter: Field("starter"),
+            moderationState: Field("moderationState"),
+            onlineMeetingId: Field("onlineMeetingId"),
+            organizer: Field("organizer"),
+            upvoteCount: Field("upvoteCount"),
+            onlineMeeting: Field("onlineMeeting")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let creationMode: Field<EngagementCreationMode>
-    public let starterId: Field<String>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[EngagementConversationMessage]>
-
-    /// Present when the request expanded it (`expand("starter")`).
-    public let starter: Field<EngagementConversationMessage>
-
-    public let moderationState: Field<EngagementConversationModerationState>
-    public let onlineMeetingId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let organizer: Field<EngagementIdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let upvoteCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("onlineMeeting")`).
-    public let onlineMeeting: Field<OnlineMeeting>
-
-    private init() {
-        self.id = Field("id")
-        self.creationMode = Field("creationMode")
-        self.starterId = Field("starterId")
-        self.messages = Field("messages")
-        self.starter = Field("starter")
-        self.moderationState = Field("moderationState")
-        self.onlineMeetingId = Field("onlineMeetingId")
-        self.organizer = Field("organizer")
-        self.upvoteCount = Field("upvoteCount")
-        self.onlineMeeting = Field("onlineMeeting")
-    }
 }
 
 /// Requests for one `OnlineMeetingEngagementConversation`: `request()` reads, updates or deletes it.

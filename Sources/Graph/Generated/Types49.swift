@@ -11,23 +11,27 @@ import Foundation
 public typealias OnlineMeetingInfo = Model<OnlineMeetingInfoFields>
 
 /// The properties of a `OnlineMeetingInfo`, inherited ones included.
-public struct OnlineMeetingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.onlineMeetingInfo", fields: OnlineMeetingInfoFields())
-    public let conferenceId: Field<String>
-    public let joinUrl: Field<String>
-    public let phones: Field<[Phone]>
-    public let quickDial: Field<String>
-    public let tollFreeNumbers: Field<[String]>
-    public let tollNumber: Field<String>
+public enum OnlineMeetingInfoFields: FieldSet {
+    public typealias Table = (
+        conferenceId: Field<String>,
+        joinUrl: Field<String>,
+        phones: Field<[Phone]>,
+        quickDial: Field<String>,
+        tollFreeNumbers: Field<[String]>,
+        tollNumber: Field<String>
+    )
 
-    private init() {
-        self.conferenceId = Field("conferenceId")
-        self.joinUrl = Field("joinUrl")
-        self.phones = Field("phones")
-        self.quickDial = Field("quickDial")
-        self.tollFreeNumbers = Field("tollFreeNumbers")
-        self.tollNumber = Field("tollNumber")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onlineMeetingInfo",
+        fields: (
+            conferenceId: Field("conferenceId"),
+            joinUrl: Field("joinUrl"),
+            phones: Field("phones"),
+            quickDial: Field("quickDial"),
+            tollFreeNumbers: Field("tollFreeNumbers"),
+            tollNumber: Field("tollNumber")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.onlineMeetingPresenters`.
@@ -238,19 +242,19 @@ extension CollectionRequestBuilder where Item == OnlineMeetingRequestBuilder {
 public typealias OnlineMeetingRestricted = Model<OnlineMeetingRestrictedFields>
 
 /// The properties of a `OnlineMeetingRestricted`, inherited ones included.
-public struct OnlineMeetingRestrictedFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.onlineMeetingRestricted",
-        fields: OnlineMeetingRestrictedFields()
+public enum OnlineMeetingRestrictedFields: FieldSet {
+    public typealias Table = (
+        contentSharingDisabled: Field<OnlineMeetingContentSharingDisabledReason>,
+        videoDisabled: Field<OnlineMeetingVideoDisabledReason>
     )
 
-    public let contentSharingDisabled: Field<OnlineMeetingContentSharingDisabledReason>
-    public let videoDisabled: Field<OnlineMeetingVideoDisabledReason>
-
-    private init() {
-        self.contentSharingDisabled = Field("contentSharingDisabled")
-        self.videoDisabled = Field("videoDisabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.onlineMeetingRestricted",
+        fields: (
+            contentSharingDisabled: Field("contentSharingDisabled"),
+            videoDisabled: Field("videoDisabled")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.onlineMeetingRole`.
@@ -364,15 +368,13 @@ public struct OpenComplexDictionaryTypeFields: FieldSet {
 public typealias OpenIdConnectSetting = Model<OpenIdConnectSettingFields>
 
 /// The properties of a `OpenIdConnectSetting`, inherited ones included.
-public struct OpenIdConnectSettingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.openIdConnectSetting", fields: OpenIdConnectSettingFields())
-    public let clientId: Field<String>
-    public let discoveryUrl: Field<String>
+public enum OpenIdConnectSettingFields: FieldSet {
+    public typealias Table = (clientId: Field<String>, discoveryUrl: Field<String>)
 
-    private init() {
-        self.clientId = Field("clientId")
-        self.discoveryUrl = Field("discoveryUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.openIdConnectSetting",
+        fields: (clientId: Field("clientId"), discoveryUrl: Field("discoveryUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `OpenShiftFields`; read and write them as `value.name`.
@@ -382,41 +384,36 @@ public struct OpenIdConnectSettingFields: FieldSet {
 public typealias OpenShift = Model<OpenShiftFields>
 
 /// The properties of a `OpenShift`, inherited ones included.
-public struct OpenShiftFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum OpenShiftFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        draftOpenShift: Field<OpenShiftItem>,
+        isStagedForDeletion: Field<Bool>,
+        schedulingGroupId: Field<String>,
+        sharedOpenShift: Field<OpenShiftItem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.openShift",
         base: ChangeTrackedEntity.self,
-        fields: OpenShiftFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            draftOpenShift: Field("draftOpenShift"),
+            isStagedForDeletion: Field("isStagedForDeletion"),
+            schedulingGroupId: Field("schedulingGroupId"),
+            sharedOpenShift: Field("sharedOpenShift")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftOpenShift: Field<OpenShiftItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let schedulingGroupId: Field<String>
-    public let sharedOpenShift: Field<OpenShiftItem>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftOpenShift = Field("draftOpenShift")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.schedulingGroupId = Field("schedulingGroupId")
-        self.sharedOpenShift = Field("sharedOpenShift")
-    }
 }
 
 /// Its properties are listed in `OpenShiftChangeRequestFields`; read and write them as `value.name`.
@@ -426,62 +423,47 @@ public struct OpenShiftFields: FieldSet {
 public typealias OpenShiftChangeRequest = Model<OpenShiftChangeRequestFields>
 
 /// The properties of a `OpenShiftChangeRequest`, inherited ones included.
-public struct OpenShiftChangeRequestFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
+///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+public enum OpenShiftChangeRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        assignedTo: Field<ScheduleChangeRequestActor>,
+        managerActionDateTime: Field<Date>,
+        managerActionMessage: Field<String>,
+        managerUserId: Field<String>,
+        senderDateTime: Field<Date>,
+        senderMessage: Field<String>,
+        senderUserId: Field<String>,
+        state: Field<ScheduleChangeState>,
+        openShiftId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.openShiftChangeRequest",
         base: ScheduleChangeRequest.self,
-        fields: OpenShiftChangeRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assignedTo: Field("assignedTo"),
+            managerActionDateTime: Field("managerActionDateTime"),
+            managerActionMessage: Field("managerActionMessage"),
+            managerUserId: Field("managerUserId"),
+            senderDateTime: Field("senderDateTime"),
+            senderMessage: Field("senderMessage"),
+            senderUserId: Field("senderUserId"),
+            state: Field("state"),
+            openShiftId: Field("openShiftId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-    public let openShiftId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.openShiftId = Field("openShiftId")
-    }
 }
 
 /// Requests for one `OpenShiftChangeRequest`: `request()` reads, updates or deletes it.
@@ -538,30 +520,30 @@ public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
 public typealias OpenShiftItem = Model<OpenShiftItemFields>
 
 /// The properties of a `OpenShiftItem`, inherited ones included.
-public struct OpenShiftItemFields: FieldSet {
+public enum OpenShiftItemFields: FieldSet {
+    public typealias Table = (
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        theme: Field<ScheduleEntityTheme>,
+        activities: Field<[ShiftActivity]>,
+        displayName: Field<String>,
+        notes: Field<String>,
+        openSlotCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.openShiftItem",
         base: ShiftItem.self,
-        fields: OpenShiftItemFields()
+        fields: (
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            theme: Field("theme"),
+            activities: Field("activities"),
+            displayName: Field("displayName"),
+            notes: Field("notes"),
+            openSlotCount: Field("openSlotCount")
+        ) as Table
     )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let activities: Field<[ShiftActivity]>
-    public let displayName: Field<String>
-    public let notes: Field<String>
-    public let openSlotCount: Field<Int32>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.activities = Field("activities")
-        self.displayName = Field("displayName")
-        self.notes = Field("notes")
-        self.openSlotCount = Field("openSlotCount")
-    }
 }
 
 /// Requests for one `OpenShift`: `request()` reads, updates or deletes it.
@@ -600,20 +582,14 @@ public struct OpenShiftRequestBuilder: ModelRequestBuilder {
 public typealias OpenTypeExtension = Model<OpenTypeExtensionFields>
 
 /// The properties of a `OpenTypeExtension`, inherited ones included.
-public struct OpenTypeExtensionFields: FieldSet {
+public enum OpenTypeExtensionFields: FieldSet {
+    public typealias Table = (id: Field<String>, extensionName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.openTypeExtension",
         base: Extension.self,
-        fields: OpenTypeExtensionFields()
+        fields: (id: Field("id"), extensionName: Field("extensionName")) as Table
     )
-
-    public let id: Field<String>
-    public let extensionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.extensionName = Field("extensionName")
-    }
 }
 
 /// Requests for one `OpenTypeExtension`: `request()` reads, updates or deletes it.
@@ -642,19 +618,16 @@ public struct OpenTypeExtensionRequestBuilder: ModelRequestBuilder {
 public typealias OperatingSystemSpecifications = Model<OperatingSystemSpecificationsFields>
 
 /// The properties of a `OperatingSystemSpecifications`, inherited ones included.
-public struct OperatingSystemSpecificationsFields: FieldSet {
+public enum OperatingSystemSpecificationsFields: FieldSet {
+    public typealias Table = (operatingSystemPlatform: Field<String>, operatingSystemVersion: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.operatingSystemSpecifications",
-        fields: OperatingSystemSpecificationsFields()
+        fields: (
+            operatingSystemPlatform: Field("operatingSystemPlatform"),
+            operatingSystemVersion: Field("operatingSystemVersion")
+        ) as Table
     )
-
-    public let operatingSystemPlatform: Field<String>
-    public let operatingSystemVersion: Field<String>
-
-    private init() {
-        self.operatingSystemPlatform = Field("operatingSystemPlatform")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.operatingSystemUpgradeEligibility`.
@@ -684,25 +657,25 @@ extension OperatingSystemUpgradeEligibility {
 public typealias Operation = Model<OperationFields>
 
 /// The properties of a `Operation`, inherited ones included.
-public struct OperationFields: FieldSet {
+public enum OperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.operation",
         base: Entity.self,
         derived: [OnenoteOperation.self],
-        fields: OperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `OperationErrorFields`; read and write them as `value.name`.
@@ -712,15 +685,13 @@ public struct OperationFields: FieldSet {
 public typealias OperationError = Model<OperationErrorFields>
 
 /// The properties of a `OperationError`, inherited ones included.
-public struct OperationErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.operationError", fields: OperationErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
+public enum OperationErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.operationError",
+        fields: (code: Field("code"), message: Field("message")) as Table
+    )
 }
 
 /// Requests for one `Operation`: `request()` reads, updates or deletes it.
@@ -783,19 +754,23 @@ extension OperationStatus {
 public typealias OptionalClaim = Model<OptionalClaimFields>
 
 /// The properties of a `OptionalClaim`, inherited ones included.
-public struct OptionalClaimFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.optionalClaim", fields: OptionalClaimFields())
-    public let additionalProperties: Field<[String]>
-    public let essential: Field<Bool>
-    public let name: Field<String>
-    public let source: Field<String>
+public enum OptionalClaimFields: FieldSet {
+    public typealias Table = (
+        additionalProperties: Field<[String]>,
+        essential: Field<Bool>,
+        name: Field<String>,
+        source: Field<String>
+    )
 
-    private init() {
-        self.additionalProperties = Field("additionalProperties")
-        self.essential = Field("essential")
-        self.name = Field("name")
-        self.source = Field("source")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.optionalClaim",
+        fields: (
+            additionalProperties: Field("additionalProperties"),
+            essential: Field("essential"),
+            name: Field("name"),
+            source: Field("source")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OptionalClaimsFields`; read and write them as `value.name`.
@@ -805,17 +780,17 @@ public struct OptionalClaimFields: FieldSet {
 public typealias OptionalClaims = Model<OptionalClaimsFields>
 
 /// The properties of a `OptionalClaims`, inherited ones included.
-public struct OptionalClaimsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.optionalClaims", fields: OptionalClaimsFields())
-    public let accessToken: Field<[OptionalClaim]>
-    public let idToken: Field<[OptionalClaim]>
-    public let saml2Token: Field<[OptionalClaim]>
+public enum OptionalClaimsFields: FieldSet {
+    public typealias Table = (
+        accessToken: Field<[OptionalClaim]>,
+        idToken: Field<[OptionalClaim]>,
+        saml2Token: Field<[OptionalClaim]>
+    )
 
-    private init() {
-        self.accessToken = Field("accessToken")
-        self.idToken = Field("idToken")
-        self.saml2Token = Field("saml2Token")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.optionalClaims",
+        fields: (accessToken: Field("accessToken"), idToken: Field("idToken"), saml2Token: Field("saml2Token")) as Table
+    )
 }
 
 /// Its properties are listed in `OrgContactFields`; read and write them as `value.name`.
@@ -825,70 +800,63 @@ public struct OptionalClaimsFields: FieldSet {
 public typealias OrgContact = Model<OrgContactFields>
 
 /// The properties of a `OrgContact`, inherited ones included.
-public struct OrgContactFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `directReports`, `manager`, `memberOf`,
+///   `onPremisesSyncBehavior`, `transitiveMemberOf`.
+public enum OrgContactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        addresses: Field<[PhysicalOfficeAddress]>,
+        companyName: Field<String>,
+        department: Field<String>,
+        displayName: Field<String>,
+        givenName: Field<String>,
+        jobTitle: Field<String>,
+        mail: Field<String>,
+        mailNickname: Field<String>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>,
+        onPremisesSyncEnabled: Field<Bool>,
+        phones: Field<[Phone]>,
+        proxyAddresses: Field<[String]>,
+        serviceProvisioningErrors: Field<[ServiceProvisioningError]>,
+        surname: Field<String>,
+        directReports: Field<[DirectoryObject]>,
+        manager: Field<DirectoryObject>,
+        memberOf: Field<[DirectoryObject]>,
+        onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>,
+        transitiveMemberOf: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.orgContact",
         base: DirectoryObject.self,
-        fields: OrgContactFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            addresses: Field("addresses"),
+            companyName: Field("companyName"),
+            department: Field("department"),
+            displayName: Field("displayName"),
+            givenName: Field("givenName"),
+            jobTitle: Field("jobTitle"),
+            mail: Field("mail"),
+            mailNickname: Field("mailNickname"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesProvisioningErrors: Field("onPremisesProvisioningErrors"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            phones: Field("phones"),
+            proxyAddresses: Field("proxyAddresses"),
+            serviceProvisioningErrors: Field("serviceProvisioningErrors"),
+            surname: Field("surname"),
+            directReports: Field("directReports"),
+            manager: Field("manager"),
+            memberOf: Field("memberOf"),
+            onPremisesSyncBehavior: Field("onPremisesSyncBehavior"),
+            transitiveMemberOf: Field("transitiveMemberOf")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addresses: Field<[PhysicalOfficeAddress]>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let givenName: Field<String>
-    public let jobTitle: Field<String>
-    public let mail: Field<String>
-    public let mailNickname: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let phones: Field<[Phone]>
-    public let proxyAddresses: Field<[String]>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let surname: Field<String>
-
-    /// Present when the request expanded it (`expand("directReports")`).
-    public let directReports: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("manager")`).
-    public let manager: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addresses = Field("addresses")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.givenName = Field("givenName")
-        self.jobTitle = Field("jobTitle")
-        self.mail = Field("mail")
-        self.mailNickname = Field("mailNickname")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.phones = Field("phones")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.surname = Field("surname")
-        self.directReports = Field("directReports")
-        self.manager = Field("manager")
-        self.memberOf = Field("memberOf")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
 }
 
 /// Requests for one `OrgContact`: `request()` reads, updates or deletes it.
@@ -1057,80 +1025,77 @@ extension CollectionRequestBuilder where Item == OrgContactRequestBuilder {
 public typealias Organization = Model<OrganizationFields>
 
 /// The properties of a `Organization`, inherited ones included.
-public struct OrganizationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `branding`, `certificateBasedAuthConfiguration`,
+///   `extensions`.
+public enum OrganizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        assignedPlans: Field<[AssignedPlan]>,
+        businessPhones: Field<[String]>,
+        city: Field<String>,
+        country: Field<String>,
+        countryLetterCode: Field<String>,
+        createdDateTime: Field<Date>,
+        defaultUsageLocation: Field<String>,
+        displayName: Field<String>,
+        marketingNotificationEmails: Field<[String]>,
+        mobileDeviceManagementAuthority: Field<MdmAuthority>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesSyncEnabled: Field<Bool>,
+        partnerTenantType: Field<PartnerTenantType>,
+        postalCode: Field<String>,
+        preferredLanguage: Field<String>,
+        privacyProfile: Field<PrivacyProfile>,
+        provisionedPlans: Field<[ProvisionedPlan]>,
+        securityComplianceNotificationMails: Field<[String]>,
+        securityComplianceNotificationPhones: Field<[String]>,
+        state: Field<String>,
+        street: Field<String>,
+        technicalNotificationMails: Field<[String]>,
+        tenantType: Field<String>,
+        verifiedDomains: Field<[VerifiedDomain]>,
+        branding: Field<OrganizationalBranding>,
+        certificateBasedAuthConfiguration: Field<[CertificateBasedAuthConfiguration]>,
+        extensions: Field<[Extension]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.organization",
         base: DirectoryObject.self,
-        fields: OrganizationFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            assignedPlans: Field("assignedPlans"),
+            businessPhones: Field("businessPhones"),
+            city: Field("city"),
+            country: Field("country"),
+            countryLetterCode: Field("countryLetterCode"),
+            createdDateTime: Field("createdDateTime"),
+            defaultUsageLocation: Field("defaultUsageLocation"),
+            displayName: Field("displayName"),
+            marketingNotificationEmails: Field("marketingNotificationEmails"),
+            mobileDeviceManagementAuthority: Field("mobileDeviceManagementAuthority"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            partnerTenantType: Field("partnerTenantType"),
+            postalCode: Field("postalCode"),
+            preferredLanguage: Field("preferredLanguage"),
+            privacyProfile: Field("privacyProfile"),
+            provisionedPlans: Field("provisionedPlans"),
+            securityComplianceNotificationMails: Field("securityComplianceNotificationMails"),
+            securityComplianceNotificationPhones: Field("securityComplianceNotificationPhones"),
+            state: Field("state"),
+            street: Field("street"),
+            technicalNotificationMails: Field("technicalNotificationMails"),
+            tenantType: Field("tenantType"),
+            verifiedDomains: Field("verifiedDomains"),
+            branding: Field("branding"),
+            certificateBasedAuthConfiguration: Field("certificateBasedAuthConfiguration"),
+            extensions: Field("extensions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let businessPhones: Field<[String]>
-    public let city: Field<String>
-    public let country: Field<String>
-    public let countryLetterCode: Field<String>
-    public let createdDateTime: Field<Date>
-    public let defaultUsageLocation: Field<String>
-    public let displayName: Field<String>
-    public let marketingNotificationEmails: Field<[String]>
-    public let mobileDeviceManagementAuthority: Field<MdmAuthority>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let partnerTenantType: Field<PartnerTenantType>
-    public let postalCode: Field<String>
-    public let preferredLanguage: Field<String>
-    public let privacyProfile: Field<PrivacyProfile>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let securityComplianceNotificationMails: Field<[String]>
-    public let securityComplianceNotificationPhones: Field<[String]>
-    public let state: Field<String>
-    public let street: Field<String>
-    public let technicalNotificationMails: Field<[String]>
-    public let tenantType: Field<String>
-    public let verifiedDomains: Field<[VerifiedDomain]>
-
-    /// Present when the request expanded it (`expand("branding")`).
-    public let branding: Field<OrganizationalBranding>
-
-    /// Present when the request expanded it (`expand("certificateBasedAuthConfiguration")`).
-    public let certificateBasedAuthConfiguration: Field<[CertificateBasedAuthConfiguration]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.assignedPlans = Field("assignedPlans")
-        self.businessPhones = Field("businessPhones")
-        self.city = Field("city")
-        self.country = Field("country")
-        self.countryLetterCode = Field("countryLetterCode")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultUsageLocation = Field("defaultUsageLocation")
-        self.displayName = Field("displayName")
-        self.marketingNotificationEmails = Field("marketingNotificationEmails")
-        self.mobileDeviceManagementAuthority = Field("mobileDeviceManagementAuthority")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.partnerTenantType = Field("partnerTenantType")
-        self.postalCode = Field("postalCode")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.privacyProfile = Field("privacyProfile")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.securityComplianceNotificationMails = Field("securityComplianceNotificationMails")
-        self.securityComplianceNotificationPhones = Field("securityComplianceNotificationPhones")
-        self.state = Field("state")
-        self.street = Field("street")
-        self.technicalNotificationMails = Field("technicalNotificationMails")
-        self.tenantType = Field("tenantType")
-        self.verifiedDomains = Field("verifiedDomains")
-        self.branding = Field("branding")
-        self.certificateBasedAuthConfiguration = Field("certificateBasedAuthConfiguration")
-        self.extensions = Field("extensions")
-    }
 }
 
 /// Requests for one `Organization`: `request()` reads, updates or deletes it.
@@ -1301,70 +1266,70 @@ extension CollectionRequestBuilder where Item == OrganizationRequestBuilder {
 public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
 
 /// The properties of a `OrganizationalBranding`, inherited ones included.
-public struct OrganizationalBrandingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `localizations`.
+public enum OrganizationalBrandingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backgroundColor: Field<String>,
+        backgroundImageRelativeUrl: Field<String>,
+        bannerLogoRelativeUrl: Field<String>,
+        cdnList: Field<[String]>,
+        contentCustomization: Field<ContentCustomization>,
+        customAccountResetCredentialsUrl: Field<String>,
+        customCannotAccessYourAccountText: Field<String>,
+        customCannotAccessYourAccountUrl: Field<String>,
+        customCSSRelativeUrl: Field<String>,
+        customForgotMyPasswordText: Field<String>,
+        customPrivacyAndCookiesText: Field<String>,
+        customPrivacyAndCookiesUrl: Field<String>,
+        customResetItNowText: Field<String>,
+        customTermsOfUseText: Field<String>,
+        customTermsOfUseUrl: Field<String>,
+        faviconRelativeUrl: Field<String>,
+        headerBackgroundColor: Field<String>,
+        headerLogoRelativeUrl: Field<String>,
+        loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>,
+        loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>,
+        signInPageText: Field<String>,
+        squareLogoDarkRelativeUrl: Field<String>,
+        squareLogoRelativeUrl: Field<String>,
+        usernameHintText: Field<String>,
+        localizations: Field<[OrganizationalBrandingLocalization]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBranding",
         base: OrganizationalBrandingProperties.self,
-        fields: OrganizationalBrandingFields()
+        fields: (
+            id: Field("id"),
+            backgroundColor: Field("backgroundColor"),
+            backgroundImageRelativeUrl: Field("backgroundImageRelativeUrl"),
+            bannerLogoRelativeUrl: Field("bannerLogoRelativeUrl"),
+            cdnList: Field("cdnList"),
+            contentCustomization: Field("contentCustomization"),
+            customAccountResetCredentialsUrl: Field("customAccountResetCredentialsUrl"),
+            customCannotAccessYourAccountText: Field("customCannotAccessYourAccountText"),
+            customCannotAccessYourAccountUrl: Field("customCannotAccessYourAccountUrl"),
+            customCSSRelativeUrl: Field("customCSSRelativeUrl"),
+            customForgotMyPasswordText: Field("customForgotMyPasswordText"),
+            customPrivacyAndCookiesText: Field("customPrivacyAndCookiesText"),
+            customPrivacyAndCookiesUrl: Field("customPrivacyAndCookiesUrl"),
+            customResetItNowText: Field("customResetItNowText"),
+            customTermsOfUseText: Field("customTermsOfUseText"),
+            customTermsOfUseUrl: Field("customTermsOfUseUrl"),
+            faviconRelativeUrl: Field("faviconRelativeUrl"),
+            headerBackgroundColor: Field("headerBackgroundColor"),
+            headerLogoRelativeUrl: Field("headerLogoRelativeUrl"),
+            loginPageLayoutConfiguration: Field("loginPageLayoutConfiguration"),
+            loginPageTextVisibilitySettings: Field("loginPageTextVisibilitySettings"),
+            signInPageText: Field("signInPageText"),
+            squareLogoDarkRelativeUrl: Field("squareLogoDarkRelativeUrl"),
+            squareLogoRelativeUrl: Field("squareLogoRelativeUrl"),
+            usernameHintText: Field("usernameHintText"),
+            localizations: Field("localizations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
-
-    /// Present when the request expanded it (`expand("localizations")`).
-    public let localizations: Field<[OrganizationalBrandingLocalization]>
-
-    private init() {
-        self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
-        self.localizations = Field("localizations")
-    }
 }
 
 /// Its properties are listed in `OrganizationalBrandingLocalizationFields`; read and write them as `value.name`.
@@ -1374,66 +1339,66 @@ public struct OrganizationalBrandingFields: FieldSet {
 public typealias OrganizationalBrandingLocalization = Model<OrganizationalBrandingLocalizationFields>
 
 /// The properties of a `OrganizationalBrandingLocalization`, inherited ones included.
-public struct OrganizationalBrandingLocalizationFields: FieldSet {
+public enum OrganizationalBrandingLocalizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backgroundColor: Field<String>,
+        backgroundImageRelativeUrl: Field<String>,
+        bannerLogoRelativeUrl: Field<String>,
+        cdnList: Field<[String]>,
+        contentCustomization: Field<ContentCustomization>,
+        customAccountResetCredentialsUrl: Field<String>,
+        customCannotAccessYourAccountText: Field<String>,
+        customCannotAccessYourAccountUrl: Field<String>,
+        customCSSRelativeUrl: Field<String>,
+        customForgotMyPasswordText: Field<String>,
+        customPrivacyAndCookiesText: Field<String>,
+        customPrivacyAndCookiesUrl: Field<String>,
+        customResetItNowText: Field<String>,
+        customTermsOfUseText: Field<String>,
+        customTermsOfUseUrl: Field<String>,
+        faviconRelativeUrl: Field<String>,
+        headerBackgroundColor: Field<String>,
+        headerLogoRelativeUrl: Field<String>,
+        loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>,
+        loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>,
+        signInPageText: Field<String>,
+        squareLogoDarkRelativeUrl: Field<String>,
+        squareLogoRelativeUrl: Field<String>,
+        usernameHintText: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBrandingLocalization",
         base: OrganizationalBrandingProperties.self,
-        fields: OrganizationalBrandingLocalizationFields()
+        fields: (
+            id: Field("id"),
+            backgroundColor: Field("backgroundColor"),
+            backgroundImageRelativeUrl: Field("backgroundImageRelativeUrl"),
+            bannerLogoRelativeUrl: Field("bannerLogoRelativeUrl"),
+            cdnList: Field("cdnList"),
+            contentCustomization: Field("contentCustomization"),
+            customAccountResetCredentialsUrl: Field("customAccountResetCredentialsUrl"),
+            customCannotAccessYourAccountText: Field("customCannotAccessYourAccountText"),
+            customCannotAccessYourAccountUrl: Field("customCannotAccessYourAccountUrl"),
+            customCSSRelativeUrl: Field("customCSSRelativeUrl"),
+            customForgotMyPasswordText: Field("customForgotMyPasswordText"),
+            customPrivacyAndCookiesText: Field("customPrivacyAndCookiesText"),
+            customPrivacyAndCookiesUrl: Field("customPrivacyAndCookiesUrl"),
+            customResetItNowText: Field("customResetItNowText"),
+            customTermsOfUseText: Field("customTermsOfUseText"),
+            customTermsOfUseUrl: Field("customTermsOfUseUrl"),
+            faviconRelativeUrl: Field("faviconRelativeUrl"),
+            headerBackgroundColor: Field("headerBackgroundColor"),
+            headerLogoRelativeUrl: Field("headerLogoRelativeUrl"),
+            loginPageLayoutConfiguration: Field("loginPageLayoutConfiguration"),
+            loginPageTextVisibilitySettings: Field("loginPageTextVisibilitySettings"),
+            signInPageText: Field("signInPageText"),
+            squareLogoDarkRelativeUrl: Field("squareLogoDarkRelativeUrl"),
+            squareLogoRelativeUrl: Field("squareLogoRelativeUrl"),
+            usernameHintText: Field("usernameHintText")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
-    }
 }
 
 /// Requests for one `OrganizationalBrandingLocalization`: `request()` reads, updates or deletes it.
@@ -1504,67 +1469,67 @@ public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuil
 public typealias OrganizationalBrandingProperties = Model<OrganizationalBrandingPropertiesFields>
 
 /// The properties of a `OrganizationalBrandingProperties`, inherited ones included.
-public struct OrganizationalBrandingPropertiesFields: FieldSet {
+public enum OrganizationalBrandingPropertiesFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backgroundColor: Field<String>,
+        backgroundImageRelativeUrl: Field<String>,
+        bannerLogoRelativeUrl: Field<String>,
+        cdnList: Field<[String]>,
+        contentCustomization: Field<ContentCustomization>,
+        customAccountResetCredentialsUrl: Field<String>,
+        customCannotAccessYourAccountText: Field<String>,
+        customCannotAccessYourAccountUrl: Field<String>,
+        customCSSRelativeUrl: Field<String>,
+        customForgotMyPasswordText: Field<String>,
+        customPrivacyAndCookiesText: Field<String>,
+        customPrivacyAndCookiesUrl: Field<String>,
+        customResetItNowText: Field<String>,
+        customTermsOfUseText: Field<String>,
+        customTermsOfUseUrl: Field<String>,
+        faviconRelativeUrl: Field<String>,
+        headerBackgroundColor: Field<String>,
+        headerLogoRelativeUrl: Field<String>,
+        loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>,
+        loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>,
+        signInPageText: Field<String>,
+        squareLogoDarkRelativeUrl: Field<String>,
+        squareLogoRelativeUrl: Field<String>,
+        usernameHintText: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.organizationalBrandingProperties",
         base: Entity.self,
         derived: [OrganizationalBranding.self, OrganizationalBrandingLocalization.self],
-        fields: OrganizationalBrandingPropertiesFields()
+        fields: (
+            id: Field("id"),
+            backgroundColor: Field("backgroundColor"),
+            backgroundImageRelativeUrl: Field("backgroundImageRelativeUrl"),
+            bannerLogoRelativeUrl: Field("bannerLogoRelativeUrl"),
+            cdnList: Field("cdnList"),
+            contentCustomization: Field("contentCustomization"),
+            customAccountResetCredentialsUrl: Field("customAccountResetCredentialsUrl"),
+            customCannotAccessYourAccountText: Field("customCannotAccessYourAccountText"),
+            customCannotAccessYourAccountUrl: Field("customCannotAccessYourAccountUrl"),
+            customCSSRelativeUrl: Field("customCSSRelativeUrl"),
+            customForgotMyPasswordText: Field("customForgotMyPasswordText"),
+            customPrivacyAndCookiesText: Field("customPrivacyAndCookiesText"),
+            customPrivacyAndCookiesUrl: Field("customPrivacyAndCookiesUrl"),
+            customResetItNowText: Field("customResetItNowText"),
+            customTermsOfUseText: Field("customTermsOfUseText"),
+            customTermsOfUseUrl: Field("customTermsOfUseUrl"),
+            faviconRelativeUrl: Field("faviconRelativeUrl"),
+            headerBackgroundColor: Field("headerBackgroundColor"),
+            headerLogoRelativeUrl: Field("headerLogoRelativeUrl"),
+            loginPageLayoutConfiguration: Field("loginPageLayoutConfiguration"),
+            loginPageTextVisibilitySettings: Field("loginPageTextVisibilitySettings"),
+            signInPageText: Field("signInPageText"),
+            squareLogoDarkRelativeUrl: Field("squareLogoDarkRelativeUrl"),
+            squareLogoRelativeUrl: Field("squareLogoRelativeUrl"),
+            usernameHintText: Field("usernameHintText")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backgroundColor: Field<String>
-    public let backgroundImageRelativeUrl: Field<String>
-    public let bannerLogoRelativeUrl: Field<String>
-    public let cdnList: Field<[String]>
-    public let contentCustomization: Field<ContentCustomization>
-    public let customAccountResetCredentialsUrl: Field<String>
-    public let customCannotAccessYourAccountText: Field<String>
-    public let customCannotAccessYourAccountUrl: Field<String>
-    public let customCSSRelativeUrl: Field<String>
-    public let customForgotMyPasswordText: Field<String>
-    public let customPrivacyAndCookiesText: Field<String>
-    public let customPrivacyAndCookiesUrl: Field<String>
-    public let customResetItNowText: Field<String>
-    public let customTermsOfUseText: Field<String>
-    public let customTermsOfUseUrl: Field<String>
-    public let faviconRelativeUrl: Field<String>
-    public let headerBackgroundColor: Field<String>
-    public let headerLogoRelativeUrl: Field<String>
-    public let loginPageLayoutConfiguration: Field<LoginPageLayoutConfiguration>
-    public let loginPageTextVisibilitySettings: Field<LoginPageTextVisibilitySettings>
-    public let signInPageText: Field<String>
-    public let squareLogoDarkRelativeUrl: Field<String>
-    public let squareLogoRelativeUrl: Field<String>
-    public let usernameHintText: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backgroundColor = Field("backgroundColor")
-        self.backgroundImageRelativeUrl = Field("backgroundImageRelativeUrl")
-        self.bannerLogoRelativeUrl = Field("bannerLogoRelativeUrl")
-        self.cdnList = Field("cdnList")
-        self.contentCustomization = Field("contentCustomization")
-        self.customAccountResetCredentialsUrl = Field("customAccountResetCredentialsUrl")
-        self.customCannotAccessYourAccountText = Field("customCannotAccessYourAccountText")
-        self.customCannotAccessYourAccountUrl = Field("customCannotAccessYourAccountUrl")
-        self.customCSSRelativeUrl = Field("customCSSRelativeUrl")
-        self.customForgotMyPasswordText = Field("customForgotMyPasswordText")
-        self.customPrivacyAndCookiesText = Field("customPrivacyAndCookiesText")
-        self.customPrivacyAndCookiesUrl = Field("customPrivacyAndCookiesUrl")
-        self.customResetItNowText = Field("customResetItNowText")
-        self.customTermsOfUseText = Field("customTermsOfUseText")
-        self.customTermsOfUseUrl = Field("customTermsOfUseUrl")
-        self.faviconRelativeUrl = Field("faviconRelativeUrl")
-        self.headerBackgroundColor = Field("headerBackgroundColor")
-        self.headerLogoRelativeUrl = Field("headerLogoRelativeUrl")
-        self.loginPageLayoutConfiguration = Field("loginPageLayoutConfiguration")
-        self.loginPageTextVisibilitySettings = Field("loginPageTextVisibilitySettings")
-        self.signInPageText = Field("signInPageText")
-        self.squareLogoDarkRelativeUrl = Field("squareLogoDarkRelativeUrl")
-        self.squareLogoRelativeUrl = Field("squareLogoRelativeUrl")
-        self.usernameHintText = Field("usernameHintText")
-    }
 }
 
 /// Requests for one `OrganizationalBrandingProperties`: `request()` reads, updates or deletes it.
@@ -1716,17 +1681,17 @@ public struct OrganizerMeetingInfoFields: FieldSet {
 public typealias OsVersionCount = Model<OsVersionCountFields>
 
 /// The properties of a `OsVersionCount`, inherited ones included.
-public struct OsVersionCountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.osVersionCount", fields: OsVersionCountFields())
-    public let deviceCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let osVersion: Field<String>
+public enum OsVersionCountFields: FieldSet {
+    public typealias Table = (deviceCount: Field<Int32>, lastUpdateDateTime: Field<Date>, osVersion: Field<String>)
 
-    private init() {
-        self.deviceCount = Field("deviceCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.osVersion = Field("osVersion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.osVersionCount",
+        fields: (
+            deviceCount: Field("deviceCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            osVersion: Field("osVersion")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OutOfBoxExperienceSettingFields`; read and write them as `value.name`.
@@ -1736,27 +1701,27 @@ public struct OsVersionCountFields: FieldSet {
 public typealias OutOfBoxExperienceSetting = Model<OutOfBoxExperienceSettingFields>
 
 /// The properties of a `OutOfBoxExperienceSetting`, inherited ones included.
-public struct OutOfBoxExperienceSettingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.outOfBoxExperienceSetting",
-        fields: OutOfBoxExperienceSettingFields()
+public enum OutOfBoxExperienceSettingFields: FieldSet {
+    public typealias Table = (
+        deviceUsageType: Field<WindowsDeviceUsageType>,
+        escapeLinkHidden: Field<Bool>,
+        eulaHidden: Field<Bool>,
+        keyboardSelectionPageSkipped: Field<Bool>,
+        privacySettingsHidden: Field<Bool>,
+        userType: Field<WindowsUserType>
     )
 
-    public let deviceUsageType: Field<WindowsDeviceUsageType>
-    public let escapeLinkHidden: Field<Bool>
-    public let eulaHidden: Field<Bool>
-    public let keyboardSelectionPageSkipped: Field<Bool>
-    public let privacySettingsHidden: Field<Bool>
-    public let userType: Field<WindowsUserType>
-
-    private init() {
-        self.deviceUsageType = Field("deviceUsageType")
-        self.escapeLinkHidden = Field("escapeLinkHidden")
-        self.eulaHidden = Field("eulaHidden")
-        self.keyboardSelectionPageSkipped = Field("keyboardSelectionPageSkipped")
-        self.privacySettingsHidden = Field("privacySettingsHidden")
-        self.userType = Field("userType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.outOfBoxExperienceSetting",
+        fields: (
+            deviceUsageType: Field("deviceUsageType"),
+            escapeLinkHidden: Field("escapeLinkHidden"),
+            eulaHidden: Field("eulaHidden"),
+            keyboardSelectionPageSkipped: Field("keyboardSelectionPageSkipped"),
+            privacySettingsHidden: Field("privacySettingsHidden"),
+            userType: Field("userType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `OutOfOfficeSettingsFields`; read and write them as `value.name`.
@@ -1766,15 +1731,13 @@ public struct OutOfBoxExperienceSettingFields: FieldSet {
 public typealias OutOfOfficeSettings = Model<OutOfOfficeSettingsFields>
 
 /// The properties of a `OutOfOfficeSettings`, inherited ones included.
-public struct OutOfOfficeSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.outOfOfficeSettings", fields: OutOfOfficeSettingsFields())
-    public let isOutOfOffice: Field<Bool>
-    public let message: Field<String>
+public enum OutOfOfficeSettingsFields: FieldSet {
+    public typealias Table = (isOutOfOffice: Field<Bool>, message: Field<String>)
 
-    private init() {
-        self.isOutOfOffice = Field("isOutOfOffice")
-        self.message = Field("message")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.outOfOfficeSettings",
+        fields: (isOutOfOffice: Field("isOutOfOffice"), message: Field("message")) as Table
+    )
 }
 
 /// Its properties are listed in `OutgoingCallOptionsFields`; read and write them as `value.name`.
@@ -1784,24 +1747,24 @@ public struct OutOfOfficeSettingsFields: FieldSet {
 public typealias OutgoingCallOptions = Model<OutgoingCallOptionsFields>
 
 /// The properties of a `OutgoingCallOptions`, inherited ones included.
-public struct OutgoingCallOptionsFields: FieldSet {
+public enum OutgoingCallOptionsFields: FieldSet {
+    public typealias Table = (
+        hideBotAfterEscalation: Field<Bool>,
+        isContentSharingNotificationEnabled: Field<Bool>,
+        isDeltaRosterEnabled: Field<Bool>,
+        isInteractiveRosterEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.outgoingCallOptions",
         base: CallOptions.self,
-        fields: OutgoingCallOptionsFields()
+        fields: (
+            hideBotAfterEscalation: Field("hideBotAfterEscalation"),
+            isContentSharingNotificationEnabled: Field("isContentSharingNotificationEnabled"),
+            isDeltaRosterEnabled: Field("isDeltaRosterEnabled"),
+            isInteractiveRosterEnabled: Field("isInteractiveRosterEnabled")
+        ) as Table
     )
-
-    public let hideBotAfterEscalation: Field<Bool>
-    public let isContentSharingNotificationEnabled: Field<Bool>
-    public let isDeltaRosterEnabled: Field<Bool>
-    public let isInteractiveRosterEnabled: Field<Bool>
-
-    private init() {
-        self.hideBotAfterEscalation = Field("hideBotAfterEscalation")
-        self.isContentSharingNotificationEnabled = Field("isContentSharingNotificationEnabled")
-        self.isDeltaRosterEnabled = Field("isDeltaRosterEnabled")
-        self.isInteractiveRosterEnabled = Field("isInteractiveRosterEnabled")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.outlierContainerType`.
@@ -1839,63 +1802,57 @@ extension OutlierMemberType {
 public typealias OutlookCalendar = Model<OutlookCalendarFields>
 
 /// The properties of a `OutlookCalendar`, inherited ones included.
-public struct OutlookCalendarFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `calendarPermissions`, `calendarView`, `events`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum OutlookCalendarFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedOnlineMeetingProviders: Field<[OnlineMeetingProviderType]>,
+        canEdit: Field<Bool>,
+        canShare: Field<Bool>,
+        canViewPrivateItems: Field<Bool>,
+        changeKey: Field<String>,
+        color: Field<CalendarColor>,
+        defaultOnlineMeetingProvider: Field<OnlineMeetingProviderType>,
+        hexColor: Field<String>,
+        isDefaultCalendar: Field<Bool>,
+        isRemovable: Field<Bool>,
+        isTallyingResponses: Field<Bool>,
+        name: Field<String>,
+        owner: Field<EmailAddress>,
+        calendarPermissions: Field<[CalendarPermission]>,
+        calendarView: Field<[Event]>,
+        events: Field<[Event]>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.calendar",
         base: Entity.self,
-        fields: OutlookCalendarFields()
+        fields: (
+            id: Field("id"),
+            allowedOnlineMeetingProviders: Field("allowedOnlineMeetingProviders"),
+            canEdit: Field("canEdit"),
+            canShare: Field("canShare"),
+            canViewPrivateItems: Field("canViewPrivateItems"),
+            changeKey: Field("changeKey"),
+            color: Field("color"),
+            defaultOnlineMeetingProvider: Field("defaultOnlineMeetingProvider"),
+            hexColor: Field("hexColor"),
+            isDefaultCalendar: Field("isDefaultCalendar"),
+            isRemovable: Field("isRemovable"),
+            isTallyingResponses: Field("isTallyingResponses"),
+            name: Field("name"),
+            owner: Field("owner"),
+            calendarPermissions: Field("calendarPermissions"),
+            calendarView: Field("calendarView"),
+            events: Field("events"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
     )
-    public let id: Field<String>
-    public let allowedOnlineMeetingProviders: Field<[OnlineMeetingProviderType]>
-    public let canEdit: Field<Bool>
-    public let canShare: Field<Bool>
-    public let canViewPrivateItems: Field<Bool>
-    public let changeKey: Field<String>
-    public let color: Field<CalendarColor>
-    public let defaultOnlineMeetingProvider: Field<OnlineMeetingProviderType>
-    public let hexColor: Field<String>
-    public let isDefaultCalendar: Field<Bool>
-    public let isRemovable: Field<Bool>
-    public let isTallyingResponses: Field<Bool>
-    public let name: Field<String>
-    public let owner: Field<EmailAddress>
-
-    /// Present when the request expanded it (`expand("calendarPermissions")`).
-    public let calendarPermissions: Field<[CalendarPermission]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedOnlineMeetingProviders = Field("allowedOnlineMeetingProviders")
-        self.canEdit = Field("canEdit")
-        self.canShare = Field("canShare")
-        self.canViewPrivateItems = Field("canViewPrivateItems")
-        self.changeKey = Field("changeKey")
-        self.color = Field("color")
-        self.defaultOnlineMeetingProvider = Field("defaultOnlineMeetingProvider")
-        self.hexColor = Field("hexColor")
-        self.isDefaultCalendar = Field("isDefaultCalendar")
-        self.isRemovable = Field("isRemovable")
-        self.isTallyingResponses = Field("isTallyingResponses")
-        self.name = Field("name")
-        self.owner = Field("owner")
-        self.calendarPermissions = Field("calendarPermissions")
-        self.calendarView = Field("calendarView")
-        self.events = Field("events")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
 }
 
 /// Requests for one `OutlookCalendar`: `request()` reads, updates or deletes it.
@@ -2023,22 +1980,14 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
 public typealias OutlookCategory = Model<OutlookCategoryFields>
 
 /// The properties of a `OutlookCategory`, inherited ones included.
-public struct OutlookCategoryFields: FieldSet {
+public enum OutlookCategoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, color: Field<CategoryColor>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.outlookCategory",
         base: Entity.self,
-        fields: OutlookCategoryFields()
+        fields: (id: Field("id"), color: Field("color"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let color: Field<CategoryColor>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.color = Field("color")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `OutlookCategory`: `request()` reads, updates or deletes it.
@@ -2067,24 +2016,25 @@ public struct OutlookCategoryRequestBuilder: ModelRequestBuilder {
 public typealias OutlookGeoCoordinates = Model<OutlookGeoCoordinatesFields>
 
 /// The properties of a `OutlookGeoCoordinates`, inherited ones included.
-public struct OutlookGeoCoordinatesFields: FieldSet {
+public enum OutlookGeoCoordinatesFields: FieldSet {
+    public typealias Table = (
+        accuracy: Field<Double>,
+        altitude: Field<Double>,
+        altitudeAccuracy: Field<Double>,
+        latitude: Field<Double>,
+        longitude: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.outlookGeoCoordinates",
-        fields: OutlookGeoCoordinatesFields()
+        fields: (
+            accuracy: Field("accuracy"),
+            altitude: Field("altitude"),
+            altitudeAccuracy: Field("altitudeAccuracy"),
+            latitude: Field("latitude"),
+            longitude: Field("longitude")
+        ) as Table
     )
-    public let accuracy: Field<Double>
-    public let altitude: Field<Double>
-    public let altitudeAccuracy: Field<Double>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-
-    private init() {
-        self.accuracy = Field("accuracy")
-        self.altitude = Field("altitude")
-        self.altitudeAccuracy = Field("altitudeAccuracy")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-    }
 }
 
 /// Its properties are listed in `OutlookItemFields`; read and write them as `value.name`.
@@ -2096,27 +2046,27 @@ public struct OutlookGeoCoordinatesFields: FieldSet {
 public typealias OutlookItem = Model<OutlookItemFields>
 
 /// The properties of a `OutlookItem`, inherited ones included.
-public struct OutlookItemFields: FieldSet {
+public enum OutlookItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.outlookItem",
         base: Entity.self,
         derived: [Contact.self, Event.self, MailboxItem.self, Message.self, Post.self],
-        fields: OutlookItemFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `OutlookItem`: `request()` reads, updates or deletes it.

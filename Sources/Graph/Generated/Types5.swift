@@ -11,17 +11,13 @@ import Foundation
 public typealias AlertTrigger = Model<AlertTriggerFields>
 
 /// The properties of a `AlertTrigger`, inherited ones included.
-public struct AlertTriggerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alertTrigger", fields: AlertTriggerFields())
-    public let name: Field<String>
-    public let type: Field<String>
-    public let value: Field<String>
+public enum AlertTriggerFields: FieldSet {
+    public typealias Table = (name: Field<String>, type: Field<String>, value: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.type = Field("type")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alertTrigger",
+        fields: (name: Field("name"), type: Field("type"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `AllAllowedScopesFields`; read and write them as `value.name`.
@@ -221,19 +217,14 @@ extension AllowedTargetScope {
 public typealias AllowedValue = Model<AllowedValueFields>
 
 /// The properties of a `AllowedValue`, inherited ones included.
-public struct AllowedValueFields: FieldSet {
+public enum AllowedValueFields: FieldSet {
+    public typealias Table = (id: Field<String>, isActive: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.allowedValue",
         base: Entity.self,
-        fields: AllowedValueFields()
+        fields: (id: Field("id"), isActive: Field("isActive")) as Table
     )
-    public let id: Field<String>
-    public let isActive: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isActive = Field("isActive")
-    }
 }
 
 /// Requests for one `AllowedValue`: `request()` reads, updates or deletes it.
@@ -260,17 +251,21 @@ public struct AllowedValueRequestBuilder: ModelRequestBuilder {
 public typealias AlterationResponse = Model<AlterationResponseFields>
 
 /// The properties of a `AlterationResponse`, inherited ones included.
-public struct AlterationResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alterationResponse", fields: AlterationResponseFields())
-    public let originalQueryString: Field<String>
-    public let queryAlteration: Field<SearchAlteration>
-    public let queryAlterationType: Field<SearchAlterationType>
+public enum AlterationResponseFields: FieldSet {
+    public typealias Table = (
+        originalQueryString: Field<String>,
+        queryAlteration: Field<SearchAlteration>,
+        queryAlterationType: Field<SearchAlterationType>
+    )
 
-    private init() {
-        self.originalQueryString = Field("originalQueryString")
-        self.queryAlteration = Field("queryAlteration")
-        self.queryAlterationType = Field("queryAlterationType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alterationResponse",
+        fields: (
+            originalQueryString: Field("originalQueryString"),
+            queryAlteration: Field("queryAlteration"),
+            queryAlterationType: Field("queryAlterationType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AlteredQueryTokenFields`; read and write them as `value.name`.
@@ -280,17 +275,13 @@ public struct AlterationResponseFields: FieldSet {
 public typealias AlteredQueryToken = Model<AlteredQueryTokenFields>
 
 /// The properties of a `AlteredQueryToken`, inherited ones included.
-public struct AlteredQueryTokenFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.alteredQueryToken", fields: AlteredQueryTokenFields())
-    public let length: Field<Int32>
-    public let offset: Field<Int32>
-    public let suggestion: Field<String>
+public enum AlteredQueryTokenFields: FieldSet {
+    public typealias Table = (length: Field<Int32>, offset: Field<Int32>, suggestion: Field<String>)
 
-    private init() {
-        self.length = Field("length")
-        self.offset = Field("offset")
-        self.suggestion = Field("suggestion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.alteredQueryToken",
+        fields: (length: Field("length"), offset: Field("offset"), suggestion: Field("suggestion")) as Table
+    )
 }
 
 /// Its properties are listed in `AlternativeSecurityIdFields`; read and write them as `value.name`.
@@ -300,20 +291,13 @@ public struct AlteredQueryTokenFields: FieldSet {
 public typealias AlternativeSecurityId = Model<AlternativeSecurityIdFields>
 
 /// The properties of a `AlternativeSecurityId`, inherited ones included.
-public struct AlternativeSecurityIdFields: FieldSet {
+public enum AlternativeSecurityIdFields: FieldSet {
+    public typealias Table = (identityProvider: Field<String>, key: Field<Data>, type: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.alternativeSecurityId",
-        fields: AlternativeSecurityIdFields()
+        fields: (identityProvider: Field("identityProvider"), key: Field("key"), type: Field("type")) as Table
     )
-    public let identityProvider: Field<String>
-    public let key: Field<Data>
-    public let type: Field<Int32>
-
-    private init() {
-        self.identityProvider = Field("identityProvider")
-        self.key = Field("key")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `AndroidCompliancePolicyFields`; read and write them as `value.name`.
@@ -323,103 +307,91 @@ public struct AlternativeSecurityIdFields: FieldSet {
 public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
 
 /// The properties of a `AndroidCompliancePolicy`, inherited ones included.
-public struct AndroidCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum AndroidCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        deviceThreatProtectionEnabled: Field<Bool>,
+        deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>,
+        minAndroidSecurityPatchLevel: Field<String>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<AndroidRequiredPasswordType>,
+        securityBlockJailbrokenDevices: Field<Bool>,
+        securityDisableUsbDebugging: Field<Bool>,
+        securityPreventInstallAppsFromUnknownSources: Field<Bool>,
+        securityRequireCompanyPortalAppIntegrity: Field<Bool>,
+        securityRequireGooglePlayServices: Field<Bool>,
+        securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>,
+        securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>,
+        securityRequireUpToDateSecurityProviders: Field<Bool>,
+        securityRequireVerifyApps: Field<Bool>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: AndroidCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            deviceThreatProtectionEnabled: Field("deviceThreatProtectionEnabled"),
+            deviceThreatProtectionRequiredSecurityLevel: Field("deviceThreatProtectionRequiredSecurityLevel"),
+            minAndroidSecurityPatchLevel: Field("minAndroidSecurityPatchLevel"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            securityBlockJailbrokenDevices: Field("securityBlockJailbrokenDevices"),
+            securityDisableUsbDebugging: Field("securityDisableUsbDebugging"),
+            securityPreventInstallAppsFromUnknownSources: Field("securityPreventInstallAppsFromUnknownSources"),
+            securityRequireCompanyPortalAppIntegrity: Field("securityRequireCompanyPortalAppIntegrity"),
+            securityRequireGooglePlayServices: Field("securityRequireGooglePlayServices"),
+            securityRequireSafetyNetAttestationBasicIntegrity: Field(
+                "securityRequireSafetyNetAttestationBasicIntegrity"
+            ),
+            securityRequireSafetyNetAttestationCertifiedDevice: Field(
+                "securityRequireSafetyNetAttestationCertifiedDevice"
+            ),
+            securityRequireUpToDateSecurityProviders: Field("securityRequireUpToDateSecurityProviders"),
+            securityRequireVerifyApps: Field("securityRequireVerifyApps"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let deviceThreatProtectionEnabled: Field<Bool>
-    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
-    public let minAndroidSecurityPatchLevel: Field<String>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
-    public let securityBlockJailbrokenDevices: Field<Bool>
-    public let securityDisableUsbDebugging: Field<Bool>
-    public let securityPreventInstallAppsFromUnknownSources: Field<Bool>
-    public let securityRequireCompanyPortalAppIntegrity: Field<Bool>
-    public let securityRequireGooglePlayServices: Field<Bool>
-    public let securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>
-    public let securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>
-    public let securityRequireUpToDateSecurityProviders: Field<Bool>
-    public let securityRequireVerifyApps: Field<Bool>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
-        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
-        self.minAndroidSecurityPatchLevel = Field("minAndroidSecurityPatchLevel")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.securityBlockJailbrokenDevices = Field("securityBlockJailbrokenDevices")
-        self.securityDisableUsbDebugging = Field("securityDisableUsbDebugging")
-        self.securityPreventInstallAppsFromUnknownSources = Field("securityPreventInstallAppsFromUnknownSources")
-        self.securityRequireCompanyPortalAppIntegrity = Field("securityRequireCompanyPortalAppIntegrity")
-        self.securityRequireGooglePlayServices = Field("securityRequireGooglePlayServices")
-        self.securityRequireSafetyNetAttestationBasicIntegrity = Field(
-            "securityRequireSafetyNetAttestationBasicIntegrity"
-        )
-        self.securityRequireSafetyNetAttestationCertifiedDevice = Field(
-            "securityRequireSafetyNetAttestationCertifiedDevice"
-        )
-        self.securityRequireUpToDateSecurityProviders = Field("securityRequireUpToDateSecurityProviders")
-        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `AndroidCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -529,55 +501,45 @@ public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFields>
 
 /// The properties of a `AndroidCustomConfiguration`, inherited ones included.
-public struct AndroidCustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum AndroidCustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        omaSettings: Field<[OmaSetting]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: AndroidCustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            omaSettings: Field("omaSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let omaSettings: Field<[OmaSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.omaSettings = Field("omaSettings")
-    }
 }
 
 /// Requests for one `AndroidCustomConfiguration`: `request()` reads, updates or deletes it.
@@ -673,149 +635,139 @@ public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceConfigurationFields>
 
 /// The properties of a `AndroidGeneralDeviceConfiguration`, inherited ones included.
-public struct AndroidGeneralDeviceConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum AndroidGeneralDeviceConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        appsBlockClipboardSharing: Field<Bool>,
+        appsBlockCopyPaste: Field<Bool>,
+        appsBlockYouTube: Field<Bool>,
+        appsHideList: Field<[AppListItem]>,
+        appsInstallAllowList: Field<[AppListItem]>,
+        appsLaunchBlockList: Field<[AppListItem]>,
+        bluetoothBlocked: Field<Bool>,
+        cameraBlocked: Field<Bool>,
+        cellularBlockDataRoaming: Field<Bool>,
+        cellularBlockMessaging: Field<Bool>,
+        cellularBlockVoiceRoaming: Field<Bool>,
+        cellularBlockWiFiTethering: Field<Bool>,
+        compliantAppListType: Field<AppListType>,
+        compliantAppsList: Field<[AppListItem]>,
+        deviceSharingAllowed: Field<Bool>,
+        diagnosticDataBlockSubmission: Field<Bool>,
+        factoryResetBlocked: Field<Bool>,
+        googleAccountBlockAutoSync: Field<Bool>,
+        googlePlayStoreBlocked: Field<Bool>,
+        kioskModeApps: Field<[AppListItem]>,
+        kioskModeBlockSleepButton: Field<Bool>,
+        kioskModeBlockVolumeButtons: Field<Bool>,
+        locationServicesBlocked: Field<Bool>,
+        nfcBlocked: Field<Bool>,
+        passwordBlockFingerprintUnlock: Field<Bool>,
+        passwordBlockTrustAgents: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<AndroidRequiredPasswordType>,
+        passwordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        powerOffBlocked: Field<Bool>,
+        screenCaptureBlocked: Field<Bool>,
+        securityRequireVerifyApps: Field<Bool>,
+        storageBlockGoogleBackup: Field<Bool>,
+        storageBlockRemovableStorage: Field<Bool>,
+        storageRequireDeviceEncryption: Field<Bool>,
+        storageRequireRemovableStorageEncryption: Field<Bool>,
+        voiceAssistantBlocked: Field<Bool>,
+        voiceDialingBlocked: Field<Bool>,
+        webBrowserBlockAutofill: Field<Bool>,
+        webBrowserBlocked: Field<Bool>,
+        webBrowserBlockJavaScript: Field<Bool>,
+        webBrowserBlockPopups: Field<Bool>,
+        webBrowserCookieSettings: Field<WebBrowserCookieSettings>,
+        wiFiBlocked: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: AndroidGeneralDeviceConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            appsBlockClipboardSharing: Field("appsBlockClipboardSharing"),
+            appsBlockCopyPaste: Field("appsBlockCopyPaste"),
+            appsBlockYouTube: Field("appsBlockYouTube"),
+            appsHideList: Field("appsHideList"),
+            appsInstallAllowList: Field("appsInstallAllowList"),
+            appsLaunchBlockList: Field("appsLaunchBlockList"),
+            bluetoothBlocked: Field("bluetoothBlocked"),
+            cameraBlocked: Field("cameraBlocked"),
+            cellularBlockDataRoaming: Field("cellularBlockDataRoaming"),
+            cellularBlockMessaging: Field("cellularBlockMessaging"),
+            cellularBlockVoiceRoaming: Field("cellularBlockVoiceRoaming"),
+            cellularBlockWiFiTethering: Field("cellularBlockWiFiTethering"),
+            compliantAppListType: Field("compliantAppListType"),
+            compliantAppsList: Field("compliantAppsList"),
+            deviceSharingAllowed: Field("deviceSharingAllowed"),
+            diagnosticDataBlockSubmission: Field("diagnosticDataBlockSubmission"),
+            factoryResetBlocked: Field("factoryResetBlocked"),
+            googleAccountBlockAutoSync: Field("googleAccountBlockAutoSync"),
+            googlePlayStoreBlocked: Field("googlePlayStoreBlocked"),
+            kioskModeApps: Field("kioskModeApps"),
+            kioskModeBlockSleepButton: Field("kioskModeBlockSleepButton"),
+            kioskModeBlockVolumeButtons: Field("kioskModeBlockVolumeButtons"),
+            locationServicesBlocked: Field("locationServicesBlocked"),
+            nfcBlocked: Field("nfcBlocked"),
+            passwordBlockFingerprintUnlock: Field("passwordBlockFingerprintUnlock"),
+            passwordBlockTrustAgents: Field("passwordBlockTrustAgents"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordSignInFailureCountBeforeFactoryReset: Field("passwordSignInFailureCountBeforeFactoryReset"),
+            powerOffBlocked: Field("powerOffBlocked"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            securityRequireVerifyApps: Field("securityRequireVerifyApps"),
+            storageBlockGoogleBackup: Field("storageBlockGoogleBackup"),
+            storageBlockRemovableStorage: Field("storageBlockRemovableStorage"),
+            storageRequireDeviceEncryption: Field("storageRequireDeviceEncryption"),
+            storageRequireRemovableStorageEncryption: Field("storageRequireRemovableStorageEncryption"),
+            voiceAssistantBlocked: Field("voiceAssistantBlocked"),
+            voiceDialingBlocked: Field("voiceDialingBlocked"),
+            webBrowserBlockAutofill: Field("webBrowserBlockAutofill"),
+            webBrowserBlocked: Field("webBrowserBlocked"),
+            webBrowserBlockJavaScript: Field("webBrowserBlockJavaScript"),
+            webBrowserBlockPopups: Field("webBrowserBlockPopups"),
+            webBrowserCookieSettings: Field("webBrowserCookieSettings"),
+            wiFiBlocked: Field("wiFiBlocked")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let appsBlockClipboardSharing: Field<Bool>
-    public let appsBlockCopyPaste: Field<Bool>
-    public let appsBlockYouTube: Field<Bool>
-    public let appsHideList: Field<[AppListItem]>
-    public let appsInstallAllowList: Field<[AppListItem]>
-    public let appsLaunchBlockList: Field<[AppListItem]>
-    public let bluetoothBlocked: Field<Bool>
-    public let cameraBlocked: Field<Bool>
-    public let cellularBlockDataRoaming: Field<Bool>
-    public let cellularBlockMessaging: Field<Bool>
-    public let cellularBlockVoiceRoaming: Field<Bool>
-    public let cellularBlockWiFiTethering: Field<Bool>
-    public let compliantAppListType: Field<AppListType>
-    public let compliantAppsList: Field<[AppListItem]>
-    public let deviceSharingAllowed: Field<Bool>
-    public let diagnosticDataBlockSubmission: Field<Bool>
-    public let factoryResetBlocked: Field<Bool>
-    public let googleAccountBlockAutoSync: Field<Bool>
-    public let googlePlayStoreBlocked: Field<Bool>
-    public let kioskModeApps: Field<[AppListItem]>
-    public let kioskModeBlockSleepButton: Field<Bool>
-    public let kioskModeBlockVolumeButtons: Field<Bool>
-    public let locationServicesBlocked: Field<Bool>
-    public let nfcBlocked: Field<Bool>
-    public let passwordBlockFingerprintUnlock: Field<Bool>
-    public let passwordBlockTrustAgents: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
-    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let powerOffBlocked: Field<Bool>
-    public let screenCaptureBlocked: Field<Bool>
-    public let securityRequireVerifyApps: Field<Bool>
-    public let storageBlockGoogleBackup: Field<Bool>
-    public let storageBlockRemovableStorage: Field<Bool>
-    public let storageRequireDeviceEncryption: Field<Bool>
-    public let storageRequireRemovableStorageEncryption: Field<Bool>
-    public let voiceAssistantBlocked: Field<Bool>
-    public let voiceDialingBlocked: Field<Bool>
-    public let webBrowserBlockAutofill: Field<Bool>
-    public let webBrowserBlocked: Field<Bool>
-    public let webBrowserBlockJavaScript: Field<Bool>
-    public let webBrowserBlockPopups: Field<Bool>
-    public let webBrowserCookieSettings: Field<WebBrowserCookieSettings>
-    public let wiFiBlocked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.appsBlockClipboardSharing = Field("appsBlockClipboardSharing")
-        self.appsBlockCopyPaste = Field("appsBlockCopyPaste")
-        self.appsBlockYouTube = Field("appsBlockYouTube")
-        self.appsHideList = Field("appsHideList")
-        self.appsInstallAllowList = Field("appsInstallAllowList")
-        self.appsLaunchBlockList = Field("appsLaunchBlockList")
-        self.bluetoothBlocked = Field("bluetoothBlocked")
-        self.cameraBlocked = Field("cameraBlocked")
-        self.cellularBlockDataRoaming = Field("cellularBlockDataRoaming")
-        self.cellularBlockMessaging = Field("cellularBlockMessaging")
-        self.cellularBlockVoiceRoaming = Field("cellularBlockVoiceRoaming")
-        self.cellularBlockWiFiTethering = Field("cellularBlockWiFiTethering")
-        self.compliantAppListType = Field("compliantAppListType")
-        self.compliantAppsList = Field("compliantAppsList")
-        self.deviceSharingAllowed = Field("deviceSharingAllowed")
-        self.diagnosticDataBlockSubmission = Field("diagnosticDataBlockSubmission")
-        self.factoryResetBlocked = Field("factoryResetBlocked")
-        self.googleAccountBlockAutoSync = Field("googleAccountBlockAutoSync")
-        self.googlePlayStoreBlocked = Field("googlePlayStoreBlocked")
-        self.kioskModeApps = Field("kioskModeApps")
-        self.kioskModeBlockSleepButton = Field("kioskModeBlockSleepButton")
-        self.kioskModeBlockVolumeButtons = Field("kioskModeBlockVolumeButtons")
-        self.locationServicesBlocked = Field("locationServicesBlocked")
-        self.nfcBlocked = Field("nfcBlocked")
-        self.passwordBlockFingerprintUnlock = Field("passwordBlockFingerprintUnlock")
-        self.passwordBlockTrustAgents = Field("passwordBlockTrustAgents")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
-        self.powerOffBlocked = Field("powerOffBlocked")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
-        self.storageBlockGoogleBackup = Field("storageBlockGoogleBackup")
-        self.storageBlockRemovableStorage = Field("storageBlockRemovableStorage")
-        self.storageRequireDeviceEncryption = Field("storageRequireDeviceEncryption")
-        self.storageRequireRemovableStorageEncryption = Field("storageRequireRemovableStorageEncryption")
-        self.voiceAssistantBlocked = Field("voiceAssistantBlocked")
-        self.voiceDialingBlocked = Field("voiceDialingBlocked")
-        self.webBrowserBlockAutofill = Field("webBrowserBlockAutofill")
-        self.webBrowserBlocked = Field("webBrowserBlocked")
-        self.webBrowserBlockJavaScript = Field("webBrowserBlockJavaScript")
-        self.webBrowserBlockPopups = Field("webBrowserBlockPopups")
-        self.webBrowserCookieSettings = Field("webBrowserCookieSettings")
-        self.wiFiBlocked = Field("wiFiBlocked")
-    }
 }
 
 /// Requests for one `AndroidGeneralDeviceConfiguration`: `request()` reads, updates or deletes it.
@@ -911,82 +863,67 @@ public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuild
 public typealias AndroidLobApp = Model<AndroidLobAppFields>
 
 /// The properties of a `AndroidLobApp`, inherited ones included.
-public struct AndroidLobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum AndroidLobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>,
+        packageId: Field<String>,
+        versionCode: Field<String>,
+        versionName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidLobApp",
         base: MobileLobApp.self,
-        fields: AndroidLobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            packageId: Field("packageId"),
+            versionCode: Field("versionCode"),
+            versionName: Field("versionName")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
-    public let packageId: Field<String>
-    public let versionCode: Field<String>
-    public let versionName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.packageId = Field("packageId")
-        self.versionCode = Field("versionCode")
-        self.versionName = Field("versionName")
-    }
 }
 
 /// Requests for one `AndroidLobApp`: `request()` reads, updates or deletes it.
@@ -1048,113 +985,108 @@ public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
 public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtectionFields>
 
 /// The properties of a `AndroidManagedAppProtection`, inherited ones included.
-public struct AndroidManagedAppProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `apps`, `deploymentSummary`.
+public enum AndroidManagedAppProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>,
+        allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>,
+        allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>,
+        allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>,
+        contactSyncBlocked: Field<Bool>,
+        dataBackupBlocked: Field<Bool>,
+        deviceComplianceRequired: Field<Bool>,
+        disableAppPinIfDevicePinIsSet: Field<Bool>,
+        fingerprintBlocked: Field<Bool>,
+        managedBrowser: Field<ManagedBrowserType>,
+        managedBrowserToOpenLinksRequired: Field<Bool>,
+        maximumPinRetries: Field<Int32>,
+        minimumPinLength: Field<Int32>,
+        minimumRequiredAppVersion: Field<String>,
+        minimumRequiredOsVersion: Field<String>,
+        minimumWarningAppVersion: Field<String>,
+        minimumWarningOsVersion: Field<String>,
+        organizationalCredentialsRequired: Field<Bool>,
+        periodBeforePinReset: Field<String>,
+        periodOfflineBeforeAccessCheck: Field<String>,
+        periodOfflineBeforeWipeIsEnforced: Field<String>,
+        periodOnlineBeforeAccessCheck: Field<String>,
+        pinCharacterSet: Field<ManagedAppPinCharacterSet>,
+        pinRequired: Field<Bool>,
+        printBlocked: Field<Bool>,
+        saveAsBlocked: Field<Bool>,
+        simplePinBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        customBrowserDisplayName: Field<String>,
+        customBrowserPackageId: Field<String>,
+        deployedAppCount: Field<Int32>,
+        disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>,
+        encryptAppData: Field<Bool>,
+        minimumRequiredPatchVersion: Field<String>,
+        minimumWarningPatchVersion: Field<String>,
+        screenCaptureBlocked: Field<Bool>,
+        apps: Field<[ManagedMobileApp]>,
+        deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidManagedAppProtection",
         base: TargetedManagedAppProtection.self,
-        fields: AndroidManagedAppProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            allowedDataStorageLocations: Field("allowedDataStorageLocations"),
+            allowedInboundDataTransferSources: Field("allowedInboundDataTransferSources"),
+            allowedOutboundClipboardSharingLevel: Field("allowedOutboundClipboardSharingLevel"),
+            allowedOutboundDataTransferDestinations: Field("allowedOutboundDataTransferDestinations"),
+            contactSyncBlocked: Field("contactSyncBlocked"),
+            dataBackupBlocked: Field("dataBackupBlocked"),
+            deviceComplianceRequired: Field("deviceComplianceRequired"),
+            disableAppPinIfDevicePinIsSet: Field("disableAppPinIfDevicePinIsSet"),
+            fingerprintBlocked: Field("fingerprintBlocked"),
+            managedBrowser: Field("managedBrowser"),
+            managedBrowserToOpenLinksRequired: Field("managedBrowserToOpenLinksRequired"),
+            maximumPinRetries: Field("maximumPinRetries"),
+            minimumPinLength: Field("minimumPinLength"),
+            minimumRequiredAppVersion: Field("minimumRequiredAppVersion"),
+            minimumRequiredOsVersion: Field("minimumRequiredOsVersion"),
+            minimumWarningAppVersion: Field("minimumWarningAppVersion"),
+            minimumWarningOsVersion: Field("minimumWarningOsVersion"),
+            organizationalCredentialsRequired: Field("organizationalCredentialsRequired"),
+            periodBeforePinReset: Field("periodBeforePinReset"),
+            periodOfflineBeforeAccessCheck: Field("periodOfflineBeforeAccessCheck"),
+            periodOfflineBeforeWipeIsEnforced: Field("periodOfflineBeforeWipeIsEnforced"),
+            periodOnlineBeforeAccessCheck: Field("periodOnlineBeforeAccessCheck"),
+            pinCharacterSet: Field("pinCharacterSet"),
+            pinRequired: Field("pinRequired"),
+            printBlocked: Field("printBlocked"),
+            saveAsBlocked: Field("saveAsBlocked"),
+            simplePinBlocked: Field("simplePinBlocked"),
+            isAssigned: Field("isAssigned"),
+            assignments: Field("assignments"),
+            customBrowserDisplayName: Field("customBrowserDisplayName"),
+            customBrowserPackageId: Field("customBrowserPackageId"),
+            deployedAppCount: Field("deployedAppCount"),
+            disableAppEncryptionIfDeviceEncryptionIsEnabled: Field("disableAppEncryptionIfDeviceEncryptionIsEnabled"),
+            encryptAppData: Field("encryptAppData"),
+            minimumRequiredPatchVersion: Field("minimumRequiredPatchVersion"),
+            minimumWarningPatchVersion: Field("minimumWarningPatchVersion"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            apps: Field("apps"),
+            deploymentSummary: Field("deploymentSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    public let customBrowserDisplayName: Field<String>
-    public let customBrowserPackageId: Field<String>
-    public let deployedAppCount: Field<Int32>
-    public let disableAppEncryptionIfDeviceEncryptionIsEnabled: Field<Bool>
-    public let encryptAppData: Field<Bool>
-    public let minimumRequiredPatchVersion: Field<String>
-    public let minimumWarningPatchVersion: Field<String>
-    public let screenCaptureBlocked: Field<Bool>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.assignments = Field("assignments")
-        self.customBrowserDisplayName = Field("customBrowserDisplayName")
-        self.customBrowserPackageId = Field("customBrowserPackageId")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.disableAppEncryptionIfDeviceEncryptionIsEnabled = Field("disableAppEncryptionIfDeviceEncryptionIsEnabled")
-        self.encryptAppData = Field("encryptAppData")
-        self.minimumRequiredPatchVersion = Field("minimumRequiredPatchVersion")
-        self.minimumWarningPatchVersion = Field("minimumWarningPatchVersion")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.apps = Field("apps")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
 }
 
 /// Requests for one `AndroidManagedAppProtection`: `request()` reads, updates or deletes it.
@@ -1237,54 +1169,50 @@ public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
 public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistrationFields>
 
 /// The properties of a `AndroidManagedAppRegistration`, inherited ones included.
-public struct AndroidManagedAppRegistrationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+public enum AndroidManagedAppRegistrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appIdentifier: Field<MobileAppIdentifier>,
+        applicationVersion: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceName: Field<String>,
+        deviceTag: Field<String>,
+        deviceType: Field<String>,
+        flaggedReasons: Field<[ManagedAppFlaggedReason]>,
+        lastSyncDateTime: Field<Date>,
+        managementSdkVersion: Field<String>,
+        platformVersion: Field<String>,
+        userId: Field<String>,
+        version: Field<String>,
+        appliedPolicies: Field<[ManagedAppPolicy]>,
+        intendedPolicies: Field<[ManagedAppPolicy]>,
+        operations: Field<[ManagedAppOperation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidManagedAppRegistration",
         base: ManagedAppRegistration.self,
-        fields: AndroidManagedAppRegistrationFields()
+        fields: (
+            id: Field("id"),
+            appIdentifier: Field("appIdentifier"),
+            applicationVersion: Field("applicationVersion"),
+            createdDateTime: Field("createdDateTime"),
+            deviceName: Field("deviceName"),
+            deviceTag: Field("deviceTag"),
+            deviceType: Field("deviceType"),
+            flaggedReasons: Field("flaggedReasons"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            managementSdkVersion: Field("managementSdkVersion"),
+            platformVersion: Field("platformVersion"),
+            userId: Field("userId"),
+            version: Field("version"),
+            appliedPolicies: Field("appliedPolicies"),
+            intendedPolicies: Field("intendedPolicies"),
+            operations: Field("operations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appIdentifier: Field<MobileAppIdentifier>
-    public let applicationVersion: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceName: Field<String>
-    public let deviceTag: Field<String>
-    public let deviceType: Field<String>
-    public let flaggedReasons: Field<[ManagedAppFlaggedReason]>
-    public let lastSyncDateTime: Field<Date>
-    public let managementSdkVersion: Field<String>
-    public let platformVersion: Field<String>
-    public let userId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("appliedPolicies")`).
-    public let appliedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("intendedPolicies")`).
-    public let intendedPolicies: Field<[ManagedAppPolicy]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[ManagedAppOperation]>
-
-    private init() {
-        self.id = Field("id")
-        self.appIdentifier = Field("appIdentifier")
-        self.applicationVersion = Field("applicationVersion")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceName = Field("deviceName")
-        self.deviceTag = Field("deviceTag")
-        self.deviceType = Field("deviceType")
-        self.flaggedReasons = Field("flaggedReasons")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.managementSdkVersion = Field("managementSdkVersion")
-        self.platformVersion = Field("platformVersion")
-        self.userId = Field("userId")
-        self.version = Field("version")
-        self.appliedPolicies = Field("appliedPolicies")
-        self.intendedPolicies = Field("intendedPolicies")
-        self.operations = Field("operations")
-    }
 }
 
 /// Requests for one `AndroidManagedAppRegistration`: `request()` reads, updates or deletes it.
@@ -1351,47 +1279,47 @@ extension CollectionRequestBuilder where Item == AndroidManagedAppRegistrationRe
 public typealias AndroidMinimumOperatingSystem = Model<AndroidMinimumOperatingSystemFields>
 
 /// The properties of a `AndroidMinimumOperatingSystem`, inherited ones included.
-public struct AndroidMinimumOperatingSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.androidMinimumOperatingSystem",
-        fields: AndroidMinimumOperatingSystemFields()
+public enum AndroidMinimumOperatingSystemFields: FieldSet {
+    public typealias Table = (
+        v100: Field<Bool>,
+        v110: Field<Bool>,
+        v40: Field<Bool>,
+        v403: Field<Bool>,
+        v41: Field<Bool>,
+        v42: Field<Bool>,
+        v43: Field<Bool>,
+        v44: Field<Bool>,
+        v50: Field<Bool>,
+        v51: Field<Bool>,
+        v60: Field<Bool>,
+        v70: Field<Bool>,
+        v71: Field<Bool>,
+        v80: Field<Bool>,
+        v81: Field<Bool>,
+        v90: Field<Bool>
     )
 
-    public let v100: Field<Bool>
-    public let v110: Field<Bool>
-    public let v40: Field<Bool>
-    public let v403: Field<Bool>
-    public let v41: Field<Bool>
-    public let v42: Field<Bool>
-    public let v43: Field<Bool>
-    public let v44: Field<Bool>
-    public let v50: Field<Bool>
-    public let v51: Field<Bool>
-    public let v60: Field<Bool>
-    public let v70: Field<Bool>
-    public let v71: Field<Bool>
-    public let v80: Field<Bool>
-    public let v81: Field<Bool>
-    public let v90: Field<Bool>
-
-    private init() {
-        self.v100 = Field("v10_0")
-        self.v110 = Field("v11_0")
-        self.v40 = Field("v4_0")
-        self.v403 = Field("v4_0_3")
-        self.v41 = Field("v4_1")
-        self.v42 = Field("v4_2")
-        self.v43 = Field("v4_3")
-        self.v44 = Field("v4_4")
-        self.v50 = Field("v5_0")
-        self.v51 = Field("v5_1")
-        self.v60 = Field("v6_0")
-        self.v70 = Field("v7_0")
-        self.v71 = Field("v7_1")
-        self.v80 = Field("v8_0")
-        self.v81 = Field("v8_1")
-        self.v90 = Field("v9_0")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.androidMinimumOperatingSystem",
+        fields: (
+            v100: Field("v10_0"),
+            v110: Field("v11_0"),
+            v40: Field("v4_0"),
+            v403: Field("v4_0_3"),
+            v41: Field("v4_1"),
+            v42: Field("v4_2"),
+            v43: Field("v4_3"),
+            v44: Field("v4_4"),
+            v50: Field("v5_0"),
+            v51: Field("v5_1"),
+            v60: Field("v6_0"),
+            v70: Field("v7_0"),
+            v71: Field("v7_1"),
+            v80: Field("v8_0"),
+            v81: Field("v8_1"),
+            v90: Field("v9_0")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AndroidMobileAppIdentifierFields`; read and write them as `value.name`.
@@ -1457,69 +1385,58 @@ extension AndroidRequiredPasswordType {
 public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
 
 /// The properties of a `AndroidStoreApp`, inherited ones included.
-public struct AndroidStoreAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `packageId`: Set by the service: read it, do not
+///   send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum AndroidStoreAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appStoreUrl: Field<String>,
+        minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>,
+        packageId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidStoreApp",
         base: MobileApp.self,
-        fields: AndroidStoreAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appStoreUrl: Field("appStoreUrl"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            packageId: Field("packageId")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let appStoreUrl: Field<String>
-    public let minimumSupportedOperatingSystem: Field<AndroidMinimumOperatingSystem>
-
-    /// Set by the service: read it, do not send it.
-    public let packageId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.packageId = Field("packageId")
-    }
 }
 
 /// Requests for one `AndroidStoreApp`: `request()` reads, updates or deletes it.
@@ -1575,103 +1492,91 @@ public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
 public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCompliancePolicyFields>
 
 /// The properties of a `AndroidWorkProfileCompliancePolicy`, inherited ones included.
-public struct AndroidWorkProfileCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum AndroidWorkProfileCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        deviceThreatProtectionEnabled: Field<Bool>,
+        deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>,
+        minAndroidSecurityPatchLevel: Field<String>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<AndroidRequiredPasswordType>,
+        securityBlockJailbrokenDevices: Field<Bool>,
+        securityDisableUsbDebugging: Field<Bool>,
+        securityPreventInstallAppsFromUnknownSources: Field<Bool>,
+        securityRequireCompanyPortalAppIntegrity: Field<Bool>,
+        securityRequireGooglePlayServices: Field<Bool>,
+        securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>,
+        securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>,
+        securityRequireUpToDateSecurityProviders: Field<Bool>,
+        securityRequireVerifyApps: Field<Bool>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: AndroidWorkProfileCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            deviceThreatProtectionEnabled: Field("deviceThreatProtectionEnabled"),
+            deviceThreatProtectionRequiredSecurityLevel: Field("deviceThreatProtectionRequiredSecurityLevel"),
+            minAndroidSecurityPatchLevel: Field("minAndroidSecurityPatchLevel"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            securityBlockJailbrokenDevices: Field("securityBlockJailbrokenDevices"),
+            securityDisableUsbDebugging: Field("securityDisableUsbDebugging"),
+            securityPreventInstallAppsFromUnknownSources: Field("securityPreventInstallAppsFromUnknownSources"),
+            securityRequireCompanyPortalAppIntegrity: Field("securityRequireCompanyPortalAppIntegrity"),
+            securityRequireGooglePlayServices: Field("securityRequireGooglePlayServices"),
+            securityRequireSafetyNetAttestationBasicIntegrity: Field(
+                "securityRequireSafetyNetAttestationBasicIntegrity"
+            ),
+            securityRequireSafetyNetAttestationCertifiedDevice: Field(
+                "securityRequireSafetyNetAttestationCertifiedDevice"
+            ),
+            securityRequireUpToDateSecurityProviders: Field("securityRequireUpToDateSecurityProviders"),
+            securityRequireVerifyApps: Field("securityRequireVerifyApps"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let deviceThreatProtectionEnabled: Field<Bool>
-    public let deviceThreatProtectionRequiredSecurityLevel: Field<DeviceThreatProtectionLevel>
-    public let minAndroidSecurityPatchLevel: Field<String>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<AndroidRequiredPasswordType>
-    public let securityBlockJailbrokenDevices: Field<Bool>
-    public let securityDisableUsbDebugging: Field<Bool>
-    public let securityPreventInstallAppsFromUnknownSources: Field<Bool>
-    public let securityRequireCompanyPortalAppIntegrity: Field<Bool>
-    public let securityRequireGooglePlayServices: Field<Bool>
-    public let securityRequireSafetyNetAttestationBasicIntegrity: Field<Bool>
-    public let securityRequireSafetyNetAttestationCertifiedDevice: Field<Bool>
-    public let securityRequireUpToDateSecurityProviders: Field<Bool>
-    public let securityRequireVerifyApps: Field<Bool>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.deviceThreatProtectionEnabled = Field("deviceThreatProtectionEnabled")
-        self.deviceThreatProtectionRequiredSecurityLevel = Field("deviceThreatProtectionRequiredSecurityLevel")
-        self.minAndroidSecurityPatchLevel = Field("minAndroidSecurityPatchLevel")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.securityBlockJailbrokenDevices = Field("securityBlockJailbrokenDevices")
-        self.securityDisableUsbDebugging = Field("securityDisableUsbDebugging")
-        self.securityPreventInstallAppsFromUnknownSources = Field("securityPreventInstallAppsFromUnknownSources")
-        self.securityRequireCompanyPortalAppIntegrity = Field("securityRequireCompanyPortalAppIntegrity")
-        self.securityRequireGooglePlayServices = Field("securityRequireGooglePlayServices")
-        self.securityRequireSafetyNetAttestationBasicIntegrity = Field(
-            "securityRequireSafetyNetAttestationBasicIntegrity"
-        )
-        self.securityRequireSafetyNetAttestationCertifiedDevice = Field(
-            "securityRequireSafetyNetAttestationCertifiedDevice"
-        )
-        self.securityRequireUpToDateSecurityProviders = Field("securityRequireUpToDateSecurityProviders")
-        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `AndroidWorkProfileCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -1802,55 +1707,45 @@ extension AndroidWorkProfileCrossProfileDataSharingType {
 public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfileCustomConfigurationFields>
 
 /// The properties of a `AndroidWorkProfileCustomConfiguration`, inherited ones included.
-public struct AndroidWorkProfileCustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum AndroidWorkProfileCustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        omaSettings: Field<[OmaSetting]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileCustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: AndroidWorkProfileCustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            omaSettings: Field("omaSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let omaSettings: Field<[OmaSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.omaSettings = Field("omaSettings")
-    }
 }
 
 /// Requests for one `AndroidWorkProfileCustomConfiguration`: `request()` reads, updates or deletes it.
@@ -1970,125 +1865,115 @@ public typealias AndroidWorkProfileGeneralDeviceConfiguration =
     Model<AndroidWorkProfileGeneralDeviceConfigurationFields>
 
 /// The properties of a `AndroidWorkProfileGeneralDeviceConfiguration`, inherited ones included.
-public struct AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        passwordBlockFingerprintUnlock: Field<Bool>,
+        passwordBlockTrustAgents: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>,
+        passwordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        securityRequireVerifyApps: Field<Bool>,
+        workProfileBlockAddingAccounts: Field<Bool>,
+        workProfileBlockCamera: Field<Bool>,
+        workProfileBlockCrossProfileCallerId: Field<Bool>,
+        workProfileBlockCrossProfileContactsSearch: Field<Bool>,
+        workProfileBlockCrossProfileCopyPaste: Field<Bool>,
+        workProfileBlockNotificationsWhileDeviceLocked: Field<Bool>,
+        workProfileBlockScreenCapture: Field<Bool>,
+        workProfileBluetoothEnableContactSharing: Field<Bool>,
+        workProfileDataSharingType: Field<AndroidWorkProfileCrossProfileDataSharingType>,
+        workProfileDefaultAppPermissionPolicy: Field<AndroidWorkProfileDefaultAppPermissionPolicyType>,
+        workProfilePasswordBlockFingerprintUnlock: Field<Bool>,
+        workProfilePasswordBlockTrustAgents: Field<Bool>,
+        workProfilePasswordExpirationDays: Field<Int32>,
+        workProfilePasswordMinimumLength: Field<Int32>,
+        workProfilePasswordMinLetterCharacters: Field<Int32>,
+        workProfilePasswordMinLowerCaseCharacters: Field<Int32>,
+        workProfilePasswordMinNonLetterCharacters: Field<Int32>,
+        workProfilePasswordMinNumericCharacters: Field<Int32>,
+        workProfilePasswordMinSymbolCharacters: Field<Int32>,
+        workProfilePasswordMinUpperCaseCharacters: Field<Int32>,
+        workProfilePasswordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        workProfilePasswordPreviousPasswordBlockCount: Field<Int32>,
+        workProfilePasswordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>,
+        workProfilePasswordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        workProfileRequirePassword: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.androidWorkProfileGeneralDeviceConfiguration",
         base: DeviceConfiguration.self,
-        fields: AndroidWorkProfileGeneralDeviceConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            passwordBlockFingerprintUnlock: Field("passwordBlockFingerprintUnlock"),
+            passwordBlockTrustAgents: Field("passwordBlockTrustAgents"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordSignInFailureCountBeforeFactoryReset: Field("passwordSignInFailureCountBeforeFactoryReset"),
+            securityRequireVerifyApps: Field("securityRequireVerifyApps"),
+            workProfileBlockAddingAccounts: Field("workProfileBlockAddingAccounts"),
+            workProfileBlockCamera: Field("workProfileBlockCamera"),
+            workProfileBlockCrossProfileCallerId: Field("workProfileBlockCrossProfileCallerId"),
+            workProfileBlockCrossProfileContactsSearch: Field("workProfileBlockCrossProfileContactsSearch"),
+            workProfileBlockCrossProfileCopyPaste: Field("workProfileBlockCrossProfileCopyPaste"),
+            workProfileBlockNotificationsWhileDeviceLocked: Field("workProfileBlockNotificationsWhileDeviceLocked"),
+            workProfileBlockScreenCapture: Field("workProfileBlockScreenCapture"),
+            workProfileBluetoothEnableContactSharing: Field("workProfileBluetoothEnableContactSharing"),
+            workProfileDataSharingType: Field("workProfileDataSharingType"),
+            workProfileDefaultAppPermissionPolicy: Field("workProfileDefaultAppPermissionPolicy"),
+            workProfilePasswordBlockFingerprintUnlock: Field("workProfilePasswordBlockFingerprintUnlock"),
+            workProfilePasswordBlockTrustAgents: Field("workProfilePasswordBlockTrustAgents"),
+            workProfilePasswordExpirationDays: Field("workProfilePasswordExpirationDays"),
+            workProfilePasswordMinimumLength: Field("workProfilePasswordMinimumLength"),
+            workProfilePasswordMinLetterCharacters: Field("workProfilePasswordMinLetterCharacters"),
+            workProfilePasswordMinLowerCaseCharacters: Field("workProfilePasswordMinLowerCaseCharacters"),
+            workProfilePasswordMinNonLetterCharacters: Field("workProfilePasswordMinNonLetterCharacters"),
+            workProfilePasswordMinNumericCharacters: Field("workProfilePasswordMinNumericCharacters"),
+            workProfilePasswordMinSymbolCharacters: Field("workProfilePasswordMinSymbolCharacters"),
+            workProfilePasswordMinUpperCaseCharacters: Field("workProfilePasswordMinUpperCaseCharacters"),
+            workProfilePasswordMinutesOfInactivityBeforeScreenTimeout: Field(
+                "workProfilePasswordMinutesOfInactivityBeforeScreenTimeout"
+            ),
+            workProfilePasswordPreviousPasswordBlockCount: Field("workProfilePasswordPreviousPasswordBlockCount"),
+            workProfilePasswordRequiredType: Field("workProfilePasswordRequiredType"),
+            workProfilePasswordSignInFailureCountBeforeFactoryReset: Field(
+                "workProfilePasswordSignInFailureCountBeforeFactoryReset"
+            ),
+            workProfileRequirePassword: Field("workProfileRequirePassword")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let passwordBlockFingerprintUnlock: Field<Bool>
-    public let passwordBlockTrustAgents: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>
-    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let securityRequireVerifyApps: Field<Bool>
-    public let workProfileBlockAddingAccounts: Field<Bool>
-    public let workProfileBlockCamera: Field<Bool>
-    public let workProfileBlockCrossProfileCallerId: Field<Bool>
-    public let workProfileBlockCrossProfileContactsSearch: Field<Bool>
-    public let workProfileBlockCrossProfileCopyPaste: Field<Bool>
-    public let workProfileBlockNotificationsWhileDeviceLocked: Field<Bool>
-    public let workProfileBlockScreenCapture: Field<Bool>
-    public let workProfileBluetoothEnableContactSharing: Field<Bool>
-    public let workProfileDataSharingType: Field<AndroidWorkProfileCrossProfileDataSharingType>
-    public let workProfileDefaultAppPermissionPolicy: Field<AndroidWorkProfileDefaultAppPermissionPolicyType>
-    public let workProfilePasswordBlockFingerprintUnlock: Field<Bool>
-    public let workProfilePasswordBlockTrustAgents: Field<Bool>
-    public let workProfilePasswordExpirationDays: Field<Int32>
-    public let workProfilePasswordMinimumLength: Field<Int32>
-    public let workProfilePasswordMinLetterCharacters: Field<Int32>
-    public let workProfilePasswordMinLowerCaseCharacters: Field<Int32>
-    public let workProfilePasswordMinNonLetterCharacters: Field<Int32>
-    public let workProfilePasswordMinNumericCharacters: Field<Int32>
-    public let workProfilePasswordMinSymbolCharacters: Field<Int32>
-    public let workProfilePasswordMinUpperCaseCharacters: Field<Int32>
-    public let workProfilePasswordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let workProfilePasswordPreviousPasswordBlockCount: Field<Int32>
-    public let workProfilePasswordRequiredType: Field<AndroidWorkProfileRequiredPasswordType>
-    public let workProfilePasswordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let workProfileRequirePassword: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.passwordBlockFingerprintUnlock = Field("passwordBlockFingerprintUnlock")
-        self.passwordBlockTrustAgents = Field("passwordBlockTrustAgents")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
-        self.securityRequireVerifyApps = Field("securityRequireVerifyApps")
-        self.workProfileBlockAddingAccounts = Field("workProfileBlockAddingAccounts")
-        self.workProfileBlockCamera = Field("workProfileBlockCamera")
-        self.workProfileBlockCrossProfileCallerId = Field("workProfileBlockCrossProfileCallerId")
-        self.workProfileBlockCrossProfileContactsSearch = Field("workProfileBlockCrossProfileContactsSearch")
-        self.workProfileBlockCrossProfileCopyPaste = Field("workProfileBlockCrossProfileCopyPaste")
-        self.workProfileBlockNotificationsWhileDeviceLocked = Field("workProfileBlockNotificationsWhileDeviceLocked")
-        self.workProfileBlockScreenCapture = Field("workProfileBlockScreenCapture")
-        self.workProfileBluetoothEnableContactSharing = Field("workProfileBluetoothEnableContactSharing")
-        self.workProfileDataSharingType = Field("workProfileDataSharingType")
-        self.workProfileDefaultAppPermissionPolicy = Field("workProfileDefaultAppPermissionPolicy")
-        self.workProfilePasswordBlockFingerprintUnlock = Field("workProfilePasswordBlockFingerprintUnlock")
-        self.workProfilePasswordBlockTrustAgents = Field("workProfilePasswordBlockTrustAgents")
-        self.workProfilePasswordExpirationDays = Field("workProfilePasswordExpirationDays")
-        self.workProfilePasswordMinimumLength = Field("workProfilePasswordMinimumLength")
-        self.workProfilePasswordMinLetterCharacters = Field("workProfilePasswordMinLetterCharacters")
-        self.workProfilePasswordMinLowerCaseCharacters = Field("workProfilePasswordMinLowerCaseCharacters")
-        self.workProfilePasswordMinNonLetterCharacters = Field("workProfilePasswordMinNonLetterCharacters")
-        self.workProfilePasswordMinNumericCharacters = Field("workProfilePasswordMinNumericCharacters")
-        self.workProfilePasswordMinSymbolCharacters = Field("workProfilePasswordMinSymbolCharacters")
-        self.workProfilePasswordMinUpperCaseCharacters = Field("workProfilePasswordMinUpperCaseCharacters")
-        self.workProfilePasswordMinutesOfInactivityBeforeScreenTimeout = Field(
-            "workProfilePasswordMinutesOfInactivityBeforeScreenTimeout"
-        )
-        self.workProfilePasswordPreviousPasswordBlockCount = Field("workProfilePasswordPreviousPasswordBlockCount")
-        self.workProfilePasswordRequiredType = Field("workProfilePasswordRequiredType")
-        self.workProfilePasswordSignInFailureCountBeforeFactoryReset = Field(
-            "workProfilePasswordSignInFailureCountBeforeFactoryReset"
-        )
-        self.workProfileRequirePassword = Field("workProfileRequirePassword")
-    }
 }
 
 /// Requests for one `AndroidWorkProfileGeneralDeviceConfiguration`: `request()` reads, updates or deletes it.
@@ -2220,26 +2105,26 @@ extension AndroidWorkProfileRequiredPasswordType {
 public typealias AnonymousGuestConversationMember = Model<AnonymousGuestConversationMemberFields>
 
 /// The properties of a `AnonymousGuestConversationMember`, inherited ones included.
-public struct AnonymousGuestConversationMemberFields: FieldSet {
+public enum AnonymousGuestConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        anonymousGuestId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.anonymousGuestConversationMember",
         base: ConversationMember.self,
-        fields: AnonymousGuestConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            anonymousGuestId: Field("anonymousGuestId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let anonymousGuestId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.anonymousGuestId = Field("anonymousGuestId")
-    }
 }
 
 /// Requests for one `AnonymousGuestConversationMember`: `request()` reads, updates or deletes it.
@@ -2311,21 +2196,25 @@ extension AnswerInputType {
 public typealias ApiApplication = Model<ApiApplicationFields>
 
 /// The properties of a `ApiApplication`, inherited ones included.
-public struct ApiApplicationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.apiApplication", fields: ApiApplicationFields())
-    public let acceptMappedClaims: Field<Bool>
-    public let knownClientApplications: Field<[String]>
-    public let oauth2PermissionScopes: Field<[PermissionScope]>
-    public let preAuthorizedApplications: Field<[PreAuthorizedApplication]>
-    public let requestedAccessTokenVersion: Field<Int32>
+public enum ApiApplicationFields: FieldSet {
+    public typealias Table = (
+        acceptMappedClaims: Field<Bool>,
+        knownClientApplications: Field<[String]>,
+        oauth2PermissionScopes: Field<[PermissionScope]>,
+        preAuthorizedApplications: Field<[PreAuthorizedApplication]>,
+        requestedAccessTokenVersion: Field<Int32>
+    )
 
-    private init() {
-        self.acceptMappedClaims = Field("acceptMappedClaims")
-        self.knownClientApplications = Field("knownClientApplications")
-        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
-        self.preAuthorizedApplications = Field("preAuthorizedApplications")
-        self.requestedAccessTokenVersion = Field("requestedAccessTokenVersion")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.apiApplication",
+        fields: (
+            acceptMappedClaims: Field("acceptMappedClaims"),
+            knownClientApplications: Field("knownClientApplications"),
+            oauth2PermissionScopes: Field("oauth2PermissionScopes"),
+            preAuthorizedApplications: Field("preAuthorizedApplications"),
+            requestedAccessTokenVersion: Field("requestedAccessTokenVersion")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApiAuthenticationConfigurationBaseFields`; read and write them as `value.name`.
@@ -2355,21 +2244,16 @@ public struct ApiAuthenticationConfigurationBaseFields: FieldSet {
 public typealias AppCatalogs = Model<AppCatalogsFields>
 
 /// The properties of a `AppCatalogs`, inherited ones included.
-public struct AppCatalogsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `teamsApps`.
+public enum AppCatalogsFields: FieldSet {
+    public typealias Table = (id: Field<String>, teamsApps: Field<[TeamsApp]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.appCatalogs",
         base: Entity.self,
-        fields: AppCatalogsFields()
+        fields: (id: Field("id"), teamsApps: Field("teamsApps")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("teamsApps")`).
-    public let teamsApps: Field<[TeamsApp]>
-
-    private init() {
-        self.id = Field("id")
-        self.teamsApps = Field("teamsApps")
-    }
 }
 
 /// Requests for one `AppCatalogs`: `request()` reads, updates or deletes it.
@@ -2407,21 +2291,21 @@ public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
 public typealias AppConfigurationSettingItem = Model<AppConfigurationSettingItemFields>
 
 /// The properties of a `AppConfigurationSettingItem`, inherited ones included.
-public struct AppConfigurationSettingItemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appConfigurationSettingItem",
-        fields: AppConfigurationSettingItemFields()
+public enum AppConfigurationSettingItemFields: FieldSet {
+    public typealias Table = (
+        appConfigKey: Field<String>,
+        appConfigKeyType: Field<MdmAppConfigKeyType>,
+        appConfigKeyValue: Field<String>
     )
 
-    public let appConfigKey: Field<String>
-    public let appConfigKeyType: Field<MdmAppConfigKeyType>
-    public let appConfigKeyValue: Field<String>
-
-    private init() {
-        self.appConfigKey = Field("appConfigKey")
-        self.appConfigKeyType = Field("appConfigKeyType")
-        self.appConfigKeyValue = Field("appConfigKeyValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appConfigurationSettingItem",
+        fields: (
+            appConfigKey: Field("appConfigKey"),
+            appConfigKeyType: Field("appConfigKeyType"),
+            appConfigKeyValue: Field("appConfigKeyValue")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AppConsentApprovalRouteFields`; read and write them as `value.name`.
@@ -2431,22 +2315,16 @@ public struct AppConfigurationSettingItemFields: FieldSet {
 public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
 
 /// The properties of a `AppConsentApprovalRoute`, inherited ones included.
-public struct AppConsentApprovalRouteFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appConsentRequests`.
+public enum AppConsentApprovalRouteFields: FieldSet {
+    public typealias Table = (id: Field<String>, appConsentRequests: Field<[AppConsentRequest]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.appConsentApprovalRoute",
         base: Entity.self,
-        fields: AppConsentApprovalRouteFields()
+        fields: (id: Field("id"), appConsentRequests: Field("appConsentRequests")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("appConsentRequests")`).
-    public let appConsentRequests: Field<[AppConsentRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.appConsentRequests = Field("appConsentRequests")
-    }
 }
 
 /// Requests for one `AppConsentApprovalRoute`: `request()` reads, updates or deletes it.
@@ -2484,26 +2362,26 @@ public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
 public typealias AppConsentRequest = Model<AppConsentRequestFields>
 
 /// The properties of a `AppConsentRequest`, inherited ones included.
-public struct AppConsentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `userConsentRequests`.
+public enum AppConsentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appDisplayName: Field<String>,
+        appId: Field<String>,
+        pendingScopes: Field<[AppConsentRequestScope]>,
+        userConsentRequests: Field<[UserConsentRequest]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appConsentRequest",
         base: Entity.self,
-        fields: AppConsentRequestFields()
+        fields: (
+            id: Field("id"),
+            appDisplayName: Field("appDisplayName"),
+            appId: Field("appId"),
+            pendingScopes: Field("pendingScopes"),
+            userConsentRequests: Field("userConsentRequests")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let pendingScopes: Field<[AppConsentRequestScope]>
-
-    /// Present when the request expanded it (`expand("userConsentRequests")`).
-    public let userConsentRequests: Field<[UserConsentRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.pendingScopes = Field("pendingScopes")
-        self.userConsentRequests = Field("userConsentRequests")
-    }
 }

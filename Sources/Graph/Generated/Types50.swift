@@ -11,21 +11,16 @@ import Foundation
 public typealias OutlookUser = Model<OutlookUserFields>
 
 /// The properties of a `OutlookUser`, inherited ones included.
-public struct OutlookUserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `masterCategories`.
+public enum OutlookUserFields: FieldSet {
+    public typealias Table = (id: Field<String>, masterCategories: Field<[OutlookCategory]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.outlookUser",
         base: Entity.self,
-        fields: OutlookUserFields()
+        fields: (id: Field("id"), masterCategories: Field("masterCategories")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("masterCategories")`).
-    public let masterCategories: Field<[OutlookCategory]>
-
-    private init() {
-        self.id = Field("id")
-        self.masterCategories = Field("masterCategories")
-    }
 }
 
 /// Requests for one `OutlookUser`: `request()` reads, updates or deletes it.
@@ -91,32 +86,32 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
 public typealias OwnerlessGroupPolicy = Model<OwnerlessGroupPolicyFields>
 
 /// The properties of a `OwnerlessGroupPolicy`, inherited ones included.
-public struct OwnerlessGroupPolicyFields: FieldSet {
+public enum OwnerlessGroupPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        emailInfo: Field<EmailDetails>,
+        enabledGroupIds: Field<[String]>,
+        isEnabled: Field<Bool>,
+        maxMembersToNotify: Field<Int64>,
+        notificationDurationInWeeks: Field<Int64>,
+        policyWebUrl: Field<String>,
+        targetOwners: Field<TargetOwners>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.ownerlessGroupPolicy",
         base: Entity.self,
-        fields: OwnerlessGroupPolicyFields()
+        fields: (
+            id: Field("id"),
+            emailInfo: Field("emailInfo"),
+            enabledGroupIds: Field("enabledGroupIds"),
+            isEnabled: Field("isEnabled"),
+            maxMembersToNotify: Field("maxMembersToNotify"),
+            notificationDurationInWeeks: Field("notificationDurationInWeeks"),
+            policyWebUrl: Field("policyWebUrl"),
+            targetOwners: Field("targetOwners")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let emailInfo: Field<EmailDetails>
-    public let enabledGroupIds: Field<[String]>
-    public let isEnabled: Field<Bool>
-    public let maxMembersToNotify: Field<Int64>
-    public let notificationDurationInWeeks: Field<Int64>
-    public let policyWebUrl: Field<String>
-    public let targetOwners: Field<TargetOwners>
-
-    private init() {
-        self.id = Field("id")
-        self.emailInfo = Field("emailInfo")
-        self.enabledGroupIds = Field("enabledGroupIds")
-        self.isEnabled = Field("isEnabled")
-        self.maxMembersToNotify = Field("maxMembersToNotify")
-        self.notificationDurationInWeeks = Field("notificationDurationInWeeks")
-        self.policyWebUrl = Field("policyWebUrl")
-        self.targetOwners = Field("targetOwners")
-    }
 }
 
 /// Requests for one `OwnerlessGroupPolicy`: `request()` reads, updates or deletes it.
@@ -161,15 +156,13 @@ public struct PackageFields: FieldSet {
 public typealias PackageAccessEntity = Model<PackageAccessEntityFields>
 
 /// The properties of a `PackageAccessEntity`, inherited ones included.
-public struct PackageAccessEntityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageAccessEntity", fields: PackageAccessEntityFields())
-    public let resourceId: Field<String>
-    public let resourceType: Field<AccessEntityType>
+public enum PackageAccessEntityFields: FieldSet {
+    public typealias Table = (resourceId: Field<String>, resourceType: Field<AccessEntityType>)
 
-    private init() {
-        self.resourceId = Field("resourceId")
-        self.resourceType = Field("resourceType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.packageAccessEntity",
+        fields: (resourceId: Field("resourceId"), resourceType: Field("resourceType")) as Table
+    )
 }
 
 /// Its properties are listed in `PackageElementFields`; read and write them as `value.name`.
@@ -179,15 +172,13 @@ public struct PackageAccessEntityFields: FieldSet {
 public typealias PackageElement = Model<PackageElementFields>
 
 /// The properties of a `PackageElement`, inherited ones included.
-public struct PackageElementFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageElement", fields: PackageElementFields())
-    public let definition: Field<JSONValue>
-    public let id: Field<String>
+public enum PackageElementFields: FieldSet {
+    public typealias Table = (definition: Field<JSONValue>, id: Field<String>)
 
-    private init() {
-        self.definition = Field("definition")
-        self.id = Field("id")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.packageElement",
+        fields: (definition: Field("definition"), id: Field("id")) as Table
+    )
 }
 
 /// Its properties are listed in `PackageElementDetailFields`; read and write them as `value.name`.
@@ -197,15 +188,13 @@ public struct PackageElementFields: FieldSet {
 public typealias PackageElementDetail = Model<PackageElementDetailFields>
 
 /// The properties of a `PackageElementDetail`, inherited ones included.
-public struct PackageElementDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.packageElementDetail", fields: PackageElementDetailFields())
-    public let elements: Field<[PackageElement]>
-    public let elementType: Field<String>
+public enum PackageElementDetailFields: FieldSet {
+    public typealias Table = (elements: Field<[PackageElement]>, elementType: Field<String>)
 
-    private init() {
-        self.elements = Field("elements")
-        self.elementType = Field("elementType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.packageElementDetail",
+        fields: (elements: Field("elements"), elementType: Field("elementType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.packageStatus`.
@@ -271,15 +260,13 @@ extension PageLayoutType {
 public typealias PageLinks = Model<PageLinksFields>
 
 /// The properties of a `PageLinks`, inherited ones included.
-public struct PageLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: PageLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
+public enum PageLinksFields: FieldSet {
+    public typealias Table = (oneNoteClientUrl: Field<ExternalLink>, oneNoteWebUrl: Field<ExternalLink>)
 
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.pageLinks",
+        fields: (oneNoteClientUrl: Field("oneNoteClientUrl"), oneNoteWebUrl: Field("oneNoteWebUrl")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.pagePromotionType`.
@@ -307,19 +294,16 @@ extension PagePromotionType {
 public typealias ParentalControlSettings = Model<ParentalControlSettingsFields>
 
 /// The properties of a `ParentalControlSettings`, inherited ones included.
-public struct ParentalControlSettingsFields: FieldSet {
+public enum ParentalControlSettingsFields: FieldSet {
+    public typealias Table = (countriesBlockedForMinors: Field<[String]>, legalAgeGroupRule: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.parentalControlSettings",
-        fields: ParentalControlSettingsFields()
+        fields: (
+            countriesBlockedForMinors: Field("countriesBlockedForMinors"),
+            legalAgeGroupRule: Field("legalAgeGroupRule")
+        ) as Table
     )
-
-    public let countriesBlockedForMinors: Field<[String]>
-    public let legalAgeGroupRule: Field<String>
-
-    private init() {
-        self.countriesBlockedForMinors = Field("countriesBlockedForMinors")
-        self.legalAgeGroupRule = Field("legalAgeGroupRule")
-    }
 }
 
 /// Its properties are listed in `ParseExpressionResponseFields`; read and write them as `value.name`.
@@ -329,25 +313,25 @@ public struct ParentalControlSettingsFields: FieldSet {
 public typealias ParseExpressionResponse = Model<ParseExpressionResponseFields>
 
 /// The properties of a `ParseExpressionResponse`, inherited ones included.
-public struct ParseExpressionResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.parseExpressionResponse",
-        fields: ParseExpressionResponseFields()
+public enum ParseExpressionResponseFields: FieldSet {
+    public typealias Table = (
+        error: Field<PublicError>,
+        evaluationResult: Field<[String]>,
+        evaluationSucceeded: Field<Bool>,
+        parsedExpression: Field<AttributeMappingSource>,
+        parsingSucceeded: Field<Bool>
     )
 
-    public let error: Field<PublicError>
-    public let evaluationResult: Field<[String]>
-    public let evaluationSucceeded: Field<Bool>
-    public let parsedExpression: Field<AttributeMappingSource>
-    public let parsingSucceeded: Field<Bool>
-
-    private init() {
-        self.error = Field("error")
-        self.evaluationResult = Field("evaluationResult")
-        self.evaluationSucceeded = Field("evaluationSucceeded")
-        self.parsedExpression = Field("parsedExpression")
-        self.parsingSucceeded = Field("parsingSucceeded")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.parseExpressionResponse",
+        fields: (
+            error: Field("error"),
+            evaluationResult: Field("evaluationResult"),
+            evaluationSucceeded: Field("evaluationSucceeded"),
+            parsedExpression: Field("parsedExpression"),
+            parsingSucceeded: Field("parsingSucceeded")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ParticipantFields`; read and write them as `value.name`.
@@ -357,35 +341,36 @@ public struct ParseExpressionResponseFields: FieldSet {
 public typealias Participant = Model<ParticipantFields>
 
 /// The properties of a `Participant`, inherited ones included.
-public struct ParticipantFields: FieldSet {
+public enum ParticipantFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        info: Field<ParticipantInfo>,
+        isInLobby: Field<Bool>,
+        isMuted: Field<Bool>,
+        mediaStreams: Field<[MediaStream]>,
+        metadata: Field<String>,
+        recordingInfo: Field<RecordingInfo>,
+        removedState: Field<RemovedState>,
+        restrictedExperience: Field<OnlineMeetingRestricted>,
+        rosterSequenceNumber: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.participant",
         base: Entity.self,
-        fields: ParticipantFields()
+        fields: (
+            id: Field("id"),
+            info: Field("info"),
+            isInLobby: Field("isInLobby"),
+            isMuted: Field("isMuted"),
+            mediaStreams: Field("mediaStreams"),
+            metadata: Field("metadata"),
+            recordingInfo: Field("recordingInfo"),
+            removedState: Field("removedState"),
+            restrictedExperience: Field("restrictedExperience"),
+            rosterSequenceNumber: Field("rosterSequenceNumber")
+        ) as Table
     )
-    public let id: Field<String>
-    public let info: Field<ParticipantInfo>
-    public let isInLobby: Field<Bool>
-    public let isMuted: Field<Bool>
-    public let mediaStreams: Field<[MediaStream]>
-    public let metadata: Field<String>
-    public let recordingInfo: Field<RecordingInfo>
-    public let removedState: Field<RemovedState>
-    public let restrictedExperience: Field<OnlineMeetingRestricted>
-    public let rosterSequenceNumber: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.info = Field("info")
-        self.isInLobby = Field("isInLobby")
-        self.isMuted = Field("isMuted")
-        self.mediaStreams = Field("mediaStreams")
-        self.metadata = Field("metadata")
-        self.recordingInfo = Field("recordingInfo")
-        self.removedState = Field("removedState")
-        self.restrictedExperience = Field("restrictedExperience")
-        self.rosterSequenceNumber = Field("rosterSequenceNumber")
-    }
 }
 
 /// Its properties are listed in `ParticipantInfoFields`; read and write them as `value.name`.
@@ -395,23 +380,27 @@ public struct ParticipantFields: FieldSet {
 public typealias ParticipantInfo = Model<ParticipantInfoFields>
 
 /// The properties of a `ParticipantInfo`, inherited ones included.
-public struct ParticipantInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.participantInfo", fields: ParticipantInfoFields())
-    public let countryCode: Field<String>
-    public let endpointType: Field<EndpointType>
-    public let identity: Field<IdentitySet>
-    public let languageId: Field<String>
-    public let participantId: Field<String>
-    public let region: Field<String>
+public enum ParticipantInfoFields: FieldSet {
+    public typealias Table = (
+        countryCode: Field<String>,
+        endpointType: Field<EndpointType>,
+        identity: Field<IdentitySet>,
+        languageId: Field<String>,
+        participantId: Field<String>,
+        region: Field<String>
+    )
 
-    private init() {
-        self.countryCode = Field("countryCode")
-        self.endpointType = Field("endpointType")
-        self.identity = Field("identity")
-        self.languageId = Field("languageId")
-        self.participantId = Field("participantId")
-        self.region = Field("region")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.participantInfo",
+        fields: (
+            countryCode: Field("countryCode"),
+            endpointType: Field("endpointType"),
+            identity: Field("identity"),
+            languageId: Field("languageId"),
+            participantId: Field("participantId"),
+            region: Field("region")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ParticipantJoiningNotificationFields`; read and write them as `value.name`.
@@ -421,22 +410,16 @@ public struct ParticipantInfoFields: FieldSet {
 public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotificationFields>
 
 /// The properties of a `ParticipantJoiningNotification`, inherited ones included.
-public struct ParticipantJoiningNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `call`.
+public enum ParticipantJoiningNotificationFields: FieldSet {
+    public typealias Table = (id: Field<String>, call: Field<Call>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.participantJoiningNotification",
         base: Entity.self,
-        fields: ParticipantJoiningNotificationFields()
+        fields: (id: Field("id"), call: Field("call")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("call")`).
-    public let call: Field<Call>
-
-    private init() {
-        self.id = Field("id")
-        self.call = Field("call")
-    }
 }
 
 /// Requests for one `ParticipantJoiningNotification`: `request()` reads, updates or deletes it.
@@ -491,24 +474,16 @@ public struct ParticipantJoiningResponseFields: FieldSet {
 public typealias ParticipantLeftNotification = Model<ParticipantLeftNotificationFields>
 
 /// The properties of a `ParticipantLeftNotification`, inherited ones included.
-public struct ParticipantLeftNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `call`.
+public enum ParticipantLeftNotificationFields: FieldSet {
+    public typealias Table = (id: Field<String>, participantId: Field<String>, call: Field<Call>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.participantLeftNotification",
         base: Entity.self,
-        fields: ParticipantLeftNotificationFields()
+        fields: (id: Field("id"), participantId: Field("participantId"), call: Field("call")) as Table
     )
-
-    public let id: Field<String>
-    public let participantId: Field<String>
-
-    /// Present when the request expanded it (`expand("call")`).
-    public let call: Field<Call>
-
-    private init() {
-        self.id = Field("id")
-        self.participantId = Field("participantId")
-        self.call = Field("call")
-    }
 }
 
 /// Requests for one `ParticipantLeftNotification`: `request()` reads, updates or deletes it.
@@ -651,17 +626,16 @@ extension PartnerTenantType {
 public typealias Partners = Model<PartnersFields>
 
 /// The properties of a `Partners`, inherited ones included.
-public struct PartnersFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.partners", base: Entity.self, fields: PartnersFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `billing`.
+public enum PartnersFields: FieldSet {
+    public typealias Table = (id: Field<String>, billing: Field<PartnersBillingBilling>)
 
-    /// Present when the request expanded it (`expand("billing")`).
-    public let billing: Field<PartnersBillingBilling>
-
-    private init() {
-        self.id = Field("id")
-        self.billing = Field("billing")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.partners",
+        base: Entity.self,
+        fields: (id: Field("id"), billing: Field("billing")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.partners.billing.attributeSet`.
@@ -687,26 +661,20 @@ extension PartnersBillingAttributeSet {
 public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFields>
 
 /// The properties of a `PartnersBillingAzureUsage`, inherited ones included.
-public struct PartnersBillingAzureUsageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `billed`, `unbilled`.
+public enum PartnersBillingAzureUsageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        billed: Field<PartnersBillingBilledUsage>,
+        unbilled: Field<PartnersBillingUnbilledUsage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.azureUsage",
         base: Entity.self,
-        fields: PartnersBillingAzureUsageFields()
+        fields: (id: Field("id"), billed: Field("billed"), unbilled: Field("unbilled")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("billed")`).
-    public let billed: Field<PartnersBillingBilledUsage>
-
-    /// Present when the request expanded it (`expand("unbilled")`).
-    public let unbilled: Field<PartnersBillingUnbilledUsage>
-
-    private init() {
-        self.id = Field("id")
-        self.billed = Field("billed")
-        self.unbilled = Field("unbilled")
-    }
 }
 
 /// Requests for one `PartnersBillingAzureUsage`: `request()` reads, updates or deletes it.
@@ -879,34 +847,28 @@ public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
 
 /// The properties of a `PartnersBillingBilling`, inherited ones included.
-public struct PartnersBillingBillingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `manifests`, `operations`, `reconciliation`, `usage`.
+public enum PartnersBillingBillingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        manifests: Field<[PartnersBillingManifest]>,
+        operations: Field<[PartnersBillingOperation]>,
+        reconciliation: Field<PartnersBillingBillingReconciliation>,
+        usage: Field<PartnersBillingAzureUsage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.billing",
         base: Entity.self,
-        fields: PartnersBillingBillingFields()
+        fields: (
+            id: Field("id"),
+            manifests: Field("manifests"),
+            operations: Field("operations"),
+            reconciliation: Field("reconciliation"),
+            usage: Field("usage")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("manifests")`).
-    public let manifests: Field<[PartnersBillingManifest]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[PartnersBillingOperation]>
-
-    /// Present when the request expanded it (`expand("reconciliation")`).
-    public let reconciliation: Field<PartnersBillingBillingReconciliation>
-
-    /// Present when the request expanded it (`expand("usage")`).
-    public let usage: Field<PartnersBillingAzureUsage>
-
-    private init() {
-        self.id = Field("id")
-        self.manifests = Field("manifests")
-        self.operations = Field("operations")
-        self.reconciliation = Field("reconciliation")
-        self.usage = Field("usage")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.partners.billing.billingPeriod`.
@@ -933,26 +895,20 @@ extension PartnersBillingBillingPeriod {
 public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBillingReconciliationFields>
 
 /// The properties of a `PartnersBillingBillingReconciliation`, inherited ones included.
-public struct PartnersBillingBillingReconciliationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `billed`, `unbilled`.
+public enum PartnersBillingBillingReconciliationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        billed: Field<PartnersBillingBilledReconciliation>,
+        unbilled: Field<PartnersBillingUnbilledReconciliation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.billingReconciliation",
         base: Entity.self,
-        fields: PartnersBillingBillingReconciliationFields()
+        fields: (id: Field("id"), billed: Field("billed"), unbilled: Field("unbilled")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("billed")`).
-    public let billed: Field<PartnersBillingBilledReconciliation>
-
-    /// Present when the request expanded it (`expand("unbilled")`).
-    public let unbilled: Field<PartnersBillingUnbilledReconciliation>
-
-    private init() {
-        self.id = Field("id")
-        self.billed = Field("billed")
-        self.unbilled = Field("unbilled")
-    }
 }
 
 /// Requests for one `PartnersBillingBillingReconciliation`: `request()` reads, updates or deletes it.
@@ -1040,15 +996,13 @@ public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingBlob = Model<PartnersBillingBlobFields>
 
 /// The properties of a `PartnersBillingBlob`, inherited ones included.
-public struct PartnersBillingBlobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.partners.billing.blob", fields: PartnersBillingBlobFields())
-    public let name: Field<String>
-    public let partitionValue: Field<String>
+public enum PartnersBillingBlobFields: FieldSet {
+    public typealias Table = (name: Field<String>, partitionValue: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.partitionValue = Field("partitionValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.partners.billing.blob",
+        fields: (name: Field("name"), partitionValue: Field("partitionValue")) as Table
+    )
 }
 
 /// Its properties are listed in `PartnersBillingExportSuccessOperationFields`; read and write them as `value.name`.
@@ -1059,28 +1013,28 @@ public struct PartnersBillingBlobFields: FieldSet {
 public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingExportSuccessOperationFields>
 
 /// The properties of a `PartnersBillingExportSuccessOperation`, inherited ones included.
-public struct PartnersBillingExportSuccessOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resourceLocation`.
+public enum PartnersBillingExportSuccessOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<LongRunningOperationStatus>,
+        resourceLocation: Field<PartnersBillingManifest>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.exportSuccessOperation",
         base: PartnersBillingOperation.self,
-        fields: PartnersBillingExportSuccessOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status"),
+            resourceLocation: Field("resourceLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    /// Present when the request expanded it (`expand("resourceLocation")`).
-    public let resourceLocation: Field<PartnersBillingManifest>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.resourceLocation = Field("resourceLocation")
-    }
 }
 
 /// Requests for one `PartnersBillingExportSuccessOperation`: `request()` reads, updates or deletes it.
@@ -1117,26 +1071,26 @@ public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestB
 public typealias PartnersBillingFailedOperation = Model<PartnersBillingFailedOperationFields>
 
 /// The properties of a `PartnersBillingFailedOperation`, inherited ones included.
-public struct PartnersBillingFailedOperationFields: FieldSet {
+public enum PartnersBillingFailedOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<LongRunningOperationStatus>,
+        error: Field<PublicError>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.failedOperation",
         base: PartnersBillingOperation.self,
-        fields: PartnersBillingFailedOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status"),
+            error: Field("error")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-    public let error: Field<PublicError>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-        self.error = Field("error")
-    }
 }
 
 /// Requests for one `PartnersBillingFailedOperation`: `request()` reads, updates or deletes it.
@@ -1165,38 +1119,38 @@ public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder 
 public typealias PartnersBillingManifest = Model<PartnersBillingManifestFields>
 
 /// The properties of a `PartnersBillingManifest`, inherited ones included.
-public struct PartnersBillingManifestFields: FieldSet {
+public enum PartnersBillingManifestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        blobCount: Field<Int32>,
+        blobs: Field<[PartnersBillingBlob]>,
+        createdDateTime: Field<Date>,
+        dataFormat: Field<String>,
+        eTag: Field<String>,
+        partitionType: Field<String>,
+        partnerTenantId: Field<String>,
+        rootDirectory: Field<String>,
+        sasToken: Field<String>,
+        schemaVersion: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.manifest",
         base: Entity.self,
-        fields: PartnersBillingManifestFields()
+        fields: (
+            id: Field("id"),
+            blobCount: Field("blobCount"),
+            blobs: Field("blobs"),
+            createdDateTime: Field("createdDateTime"),
+            dataFormat: Field("dataFormat"),
+            eTag: Field("eTag"),
+            partitionType: Field("partitionType"),
+            partnerTenantId: Field("partnerTenantId"),
+            rootDirectory: Field("rootDirectory"),
+            sasToken: Field("sasToken"),
+            schemaVersion: Field("schemaVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let blobCount: Field<Int32>
-    public let blobs: Field<[PartnersBillingBlob]>
-    public let createdDateTime: Field<Date>
-    public let dataFormat: Field<String>
-    public let eTag: Field<String>
-    public let partitionType: Field<String>
-    public let partnerTenantId: Field<String>
-    public let rootDirectory: Field<String>
-    public let sasToken: Field<String>
-    public let schemaVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blobCount = Field("blobCount")
-        self.blobs = Field("blobs")
-        self.createdDateTime = Field("createdDateTime")
-        self.dataFormat = Field("dataFormat")
-        self.eTag = Field("eTag")
-        self.partitionType = Field("partitionType")
-        self.partnerTenantId = Field("partnerTenantId")
-        self.rootDirectory = Field("rootDirectory")
-        self.sasToken = Field("sasToken")
-        self.schemaVersion = Field("schemaVersion")
-    }
 }
 
 /// Requests for one `PartnersBillingManifest`: `request()` reads, updates or deletes it.
@@ -1225,7 +1179,14 @@ public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingOperation = Model<PartnersBillingOperationFields>
 
 /// The properties of a `PartnersBillingOperation`, inherited ones included.
-public struct PartnersBillingOperationFields: FieldSet {
+public enum PartnersBillingOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<LongRunningOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.operation",
         base: Entity.self,
@@ -1234,20 +1195,13 @@ public struct PartnersBillingOperationFields: FieldSet {
             PartnersBillingFailedOperation.self,
             PartnersBillingRunningOperation.self,
         ],
-        fields: PartnersBillingOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `PartnersBillingOperation`: `request()` reads, updates or deletes it.
@@ -1276,24 +1230,24 @@ public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingRunningOperation = Model<PartnersBillingRunningOperationFields>
 
 /// The properties of a `PartnersBillingRunningOperation`, inherited ones included.
-public struct PartnersBillingRunningOperationFields: FieldSet {
+public enum PartnersBillingRunningOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        status: Field<LongRunningOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.partners.billing.runningOperation",
         base: PartnersBillingOperation.self,
-        fields: PartnersBillingRunningOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `PartnersBillingRunningOperation`: `request()` reads, updates or deletes it.

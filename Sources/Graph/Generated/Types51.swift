@@ -81,24 +81,24 @@ public struct PartnersRequestBuilder: ModelRequestBuilder {
 public typealias PasskeyAuthenticationMethodTarget = Model<PasskeyAuthenticationMethodTargetFields>
 
 /// The properties of a `PasskeyAuthenticationMethodTarget`, inherited ones included.
-public struct PasskeyAuthenticationMethodTargetFields: FieldSet {
+public enum PasskeyAuthenticationMethodTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRegistrationRequired: Field<Bool>,
+        targetType: Field<AuthenticationMethodTargetType>,
+        allowedPasskeyProfiles: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.passkeyAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: PasskeyAuthenticationMethodTargetFields()
+        fields: (
+            id: Field("id"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            targetType: Field("targetType"),
+            allowedPasskeyProfiles: Field("allowedPasskeyProfiles")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let allowedPasskeyProfiles: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.allowedPasskeyProfiles = Field("allowedPasskeyProfiles")
-    }
 }
 
 /// Requests for one `PasskeyAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
@@ -130,26 +130,26 @@ public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuild
 public typealias PasskeyProfile = Model<PasskeyProfileFields>
 
 /// The properties of a `PasskeyProfile`, inherited ones included.
-public struct PasskeyProfileFields: FieldSet {
+public enum PasskeyProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attestationEnforcement: Field<AttestationEnforcement>,
+        keyRestrictions: Field<Fido2KeyRestrictions>,
+        name: Field<String>,
+        passkeyTypes: Field<PasskeyTypes>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.passkeyProfile",
         base: Entity.self,
-        fields: PasskeyProfileFields()
+        fields: (
+            id: Field("id"),
+            attestationEnforcement: Field("attestationEnforcement"),
+            keyRestrictions: Field("keyRestrictions"),
+            name: Field("name"),
+            passkeyTypes: Field("passkeyTypes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attestationEnforcement: Field<AttestationEnforcement>
-    public let keyRestrictions: Field<Fido2KeyRestrictions>
-    public let name: Field<String>
-    public let passkeyTypes: Field<PasskeyTypes>
-
-    private init() {
-        self.id = Field("id")
-        self.attestationEnforcement = Field("attestationEnforcement")
-        self.keyRestrictions = Field("keyRestrictions")
-        self.name = Field("name")
-        self.passkeyTypes = Field("passkeyTypes")
-    }
 }
 
 /// Requests for one `PasskeyProfile`: `request()` reads, updates or deletes it.
@@ -212,22 +212,14 @@ extension PasskeyTypes {
 public typealias PasswordAuthenticationMethod = Model<PasswordAuthenticationMethodFields>
 
 /// The properties of a `PasswordAuthenticationMethod`, inherited ones included.
-public struct PasswordAuthenticationMethodFields: FieldSet {
+public enum PasswordAuthenticationMethodFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, password: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.passwordAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: PasswordAuthenticationMethodFields()
+        fields: (id: Field("id"), createdDateTime: Field("createdDateTime"), password: Field("password")) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let password: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.password = Field("password")
-    }
 }
 
 /// Requests for one `PasswordAuthenticationMethod`: `request()` reads, updates or deletes it.
@@ -269,25 +261,29 @@ public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
 public typealias PasswordCredential = Model<PasswordCredentialFields>
 
 /// The properties of a `PasswordCredential`, inherited ones included.
-public struct PasswordCredentialFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.passwordCredential", fields: PasswordCredentialFields())
-    public let customKeyIdentifier: Field<Data>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let hint: Field<String>
-    public let keyId: Field<String>
-    public let secretText: Field<String>
-    public let startDateTime: Field<Date>
+public enum PasswordCredentialFields: FieldSet {
+    public typealias Table = (
+        customKeyIdentifier: Field<Data>,
+        displayName: Field<String>,
+        endDateTime: Field<Date>,
+        hint: Field<String>,
+        keyId: Field<String>,
+        secretText: Field<String>,
+        startDateTime: Field<Date>
+    )
 
-    private init() {
-        self.customKeyIdentifier = Field("customKeyIdentifier")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.hint = Field("hint")
-        self.keyId = Field("keyId")
-        self.secretText = Field("secretText")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.passwordCredential",
+        fields: (
+            customKeyIdentifier: Field("customKeyIdentifier"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            hint: Field("hint"),
+            keyId: Field("keyId"),
+            secretText: Field("secretText"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PasswordCredentialConfigurationFields`; read and write them as `value.name`.
@@ -297,25 +293,25 @@ public struct PasswordCredentialFields: FieldSet {
 public typealias PasswordCredentialConfiguration = Model<PasswordCredentialConfigurationFields>
 
 /// The properties of a `PasswordCredentialConfiguration`, inherited ones included.
-public struct PasswordCredentialConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.passwordCredentialConfiguration",
-        fields: PasswordCredentialConfigurationFields()
+public enum PasswordCredentialConfigurationFields: FieldSet {
+    public typealias Table = (
+        excludeActors: Field<AppManagementPolicyActorExemptions>,
+        maxLifetime: Field<String>,
+        restrictForAppsCreatedAfterDateTime: Field<Date>,
+        restrictionType: Field<AppCredentialRestrictionType>,
+        state: Field<AppManagementRestrictionState>
     )
 
-    public let excludeActors: Field<AppManagementPolicyActorExemptions>
-    public let maxLifetime: Field<String>
-    public let restrictForAppsCreatedAfterDateTime: Field<Date>
-    public let restrictionType: Field<AppCredentialRestrictionType>
-    public let state: Field<AppManagementRestrictionState>
-
-    private init() {
-        self.excludeActors = Field("excludeActors")
-        self.maxLifetime = Field("maxLifetime")
-        self.restrictForAppsCreatedAfterDateTime = Field("restrictForAppsCreatedAfterDateTime")
-        self.restrictionType = Field("restrictionType")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.passwordCredentialConfiguration",
+        fields: (
+            excludeActors: Field("excludeActors"),
+            maxLifetime: Field("maxLifetime"),
+            restrictForAppsCreatedAfterDateTime: Field("restrictForAppsCreatedAfterDateTime"),
+            restrictionType: Field("restrictionType"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -359,17 +355,21 @@ extension PasswordPolicy {
 public typealias PasswordProfile = Model<PasswordProfileFields>
 
 /// The properties of a `PasswordProfile`, inherited ones included.
-public struct PasswordProfileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.passwordProfile", fields: PasswordProfileFields())
-    public let forceChangePasswordNextSignIn: Field<Bool>
-    public let forceChangePasswordNextSignInWithMfa: Field<Bool>
-    public let password: Field<String>
+public enum PasswordProfileFields: FieldSet {
+    public typealias Table = (
+        forceChangePasswordNextSignIn: Field<Bool>,
+        forceChangePasswordNextSignInWithMfa: Field<Bool>,
+        password: Field<String>
+    )
 
-    private init() {
-        self.forceChangePasswordNextSignIn = Field("forceChangePasswordNextSignIn")
-        self.forceChangePasswordNextSignInWithMfa = Field("forceChangePasswordNextSignInWithMfa")
-        self.password = Field("password")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.passwordProfile",
+        fields: (
+            forceChangePasswordNextSignIn: Field("forceChangePasswordNextSignIn"),
+            forceChangePasswordNextSignInWithMfa: Field("forceChangePasswordNextSignInWithMfa"),
+            password: Field("password")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PasswordResetResponseFields`; read and write them as `value.name`.
@@ -398,15 +398,13 @@ public struct PasswordResetResponseFields: FieldSet {
 public typealias PatternedRecurrence = Model<PatternedRecurrenceFields>
 
 /// The properties of a `PatternedRecurrence`, inherited ones included.
-public struct PatternedRecurrenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.patternedRecurrence", fields: PatternedRecurrenceFields())
-    public let pattern: Field<RecurrencePattern>
-    public let range: Field<RecurrenceRange>
+public enum PatternedRecurrenceFields: FieldSet {
+    public typealias Table = (pattern: Field<RecurrencePattern>, range: Field<RecurrenceRange>)
 
-    private init() {
-        self.pattern = Field("pattern")
-        self.range = Field("range")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.patternedRecurrence",
+        fields: (pattern: Field("pattern"), range: Field("range")) as Table
+    )
 }
 
 /// Its properties are listed in `PayloadFields`; read and write them as `value.name`.
@@ -416,57 +414,62 @@ public struct PatternedRecurrenceFields: FieldSet {
 public typealias Payload = Model<PayloadFields>
 
 /// The properties of a `Payload`, inherited ones included.
-public struct PayloadFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.payload", base: Entity.self, fields: PayloadFields())
-    public let id: Field<String>
-    public let brand: Field<PayloadBrand>
-    public let complexity: Field<PayloadComplexity>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let detail: Field<PayloadDetail>
-    public let displayName: Field<String>
-    public let industry: Field<PayloadIndustry>
-    public let isAutomated: Field<Bool>
-    public let isControversial: Field<Bool>
-    public let isCurrentEvent: Field<Bool>
-    public let language: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let payloadTags: Field<[String]>
-    public let platform: Field<PayloadDeliveryPlatform>
-    public let predictedCompromiseRate: Field<Double>
-    public let simulationAttackType: Field<SimulationAttackType>
-    public let source: Field<SimulationContentSource>
-    public let status: Field<SimulationContentStatus>
-    public let technique: Field<SimulationAttackTechnique>
-    public let theme: Field<PayloadTheme>
+public enum PayloadFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        brand: Field<PayloadBrand>,
+        complexity: Field<PayloadComplexity>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        detail: Field<PayloadDetail>,
+        displayName: Field<String>,
+        industry: Field<PayloadIndustry>,
+        isAutomated: Field<Bool>,
+        isControversial: Field<Bool>,
+        isCurrentEvent: Field<Bool>,
+        language: Field<String>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        payloadTags: Field<[String]>,
+        platform: Field<PayloadDeliveryPlatform>,
+        predictedCompromiseRate: Field<Double>,
+        simulationAttackType: Field<SimulationAttackType>,
+        source: Field<SimulationContentSource>,
+        status: Field<SimulationContentStatus>,
+        technique: Field<SimulationAttackTechnique>,
+        theme: Field<PayloadTheme>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.brand = Field("brand")
-        self.complexity = Field("complexity")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.detail = Field("detail")
-        self.displayName = Field("displayName")
-        self.industry = Field("industry")
-        self.isAutomated = Field("isAutomated")
-        self.isControversial = Field("isControversial")
-        self.isCurrentEvent = Field("isCurrentEvent")
-        self.language = Field("language")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.payloadTags = Field("payloadTags")
-        self.platform = Field("platform")
-        self.predictedCompromiseRate = Field("predictedCompromiseRate")
-        self.simulationAttackType = Field("simulationAttackType")
-        self.source = Field("source")
-        self.status = Field("status")
-        self.technique = Field("technique")
-        self.theme = Field("theme")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.payload",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            brand: Field("brand"),
+            complexity: Field("complexity"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            detail: Field("detail"),
+            displayName: Field("displayName"),
+            industry: Field("industry"),
+            isAutomated: Field("isAutomated"),
+            isControversial: Field("isControversial"),
+            isCurrentEvent: Field("isCurrentEvent"),
+            language: Field("language"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            payloadTags: Field("payloadTags"),
+            platform: Field("platform"),
+            predictedCompromiseRate: Field("predictedCompromiseRate"),
+            simulationAttackType: Field("simulationAttackType"),
+            source: Field("source"),
+            status: Field("status"),
+            technique: Field("technique"),
+            theme: Field("theme")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.payloadBrand`.
@@ -550,23 +553,27 @@ extension PayloadBrand {
 public typealias PayloadCoachmark = Model<PayloadCoachmarkFields>
 
 /// The properties of a `PayloadCoachmark`, inherited ones included.
-public struct PayloadCoachmarkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.payloadCoachmark", fields: PayloadCoachmarkFields())
-    public let coachmarkLocation: Field<CoachmarkLocation>
-    public let description: Field<String>
-    public let indicator: Field<String>
-    public let isValid: Field<Bool>
-    public let language: Field<String>
-    public let order: Field<String>
+public enum PayloadCoachmarkFields: FieldSet {
+    public typealias Table = (
+        coachmarkLocation: Field<CoachmarkLocation>,
+        description: Field<String>,
+        indicator: Field<String>,
+        isValid: Field<Bool>,
+        language: Field<String>,
+        order: Field<String>
+    )
 
-    private init() {
-        self.coachmarkLocation = Field("coachmarkLocation")
-        self.description = Field("description")
-        self.indicator = Field("indicator")
-        self.isValid = Field("isValid")
-        self.language = Field("language")
-        self.order = Field("order")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.payloadCoachmark",
+        fields: (
+            coachmarkLocation: Field("coachmarkLocation"),
+            description: Field("description"),
+            indicator: Field("indicator"),
+            isValid: Field("isValid"),
+            language: Field("language"),
+            order: Field("order")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.payloadComplexity`.
@@ -618,22 +625,14 @@ extension PayloadDeliveryPlatform {
 public typealias PayloadDetail = Model<PayloadDetailFields>
 
 /// The properties of a `PayloadDetail`, inherited ones included.
-public struct PayloadDetailFields: FieldSet {
+public enum PayloadDetailFields: FieldSet {
+    public typealias Table = (coachmarks: Field<[PayloadCoachmark]>, content: Field<String>, phishingUrl: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.payloadDetail",
         derived: [EmailPayloadDetail.self],
-        fields: PayloadDetailFields()
+        fields: (coachmarks: Field("coachmarks"), content: Field("content"), phishingUrl: Field("phishingUrl")) as Table
     )
-
-    public let coachmarks: Field<[PayloadCoachmark]>
-    public let content: Field<String>
-    public let phishingUrl: Field<String>
-
-    private init() {
-        self.coachmarks = Field("coachmarks")
-        self.content = Field("content")
-        self.phishingUrl = Field("phishingUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.payloadIndustry`.
@@ -896,38 +895,31 @@ public struct PendingOperationsFields: FieldSet {
 public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
 
 /// The properties of a `PeopleAdminSettings`, inherited ones included.
-public struct PeopleAdminSettingsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `itemInsights`, `profileCardProperties`,
+///   `profilePropertySettings`, `profileSources`, `pronouns`.
+public enum PeopleAdminSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        itemInsights: Field<InsightsSettings>,
+        profileCardProperties: Field<[ProfileCardProperty]>,
+        profilePropertySettings: Field<[ProfilePropertySetting]>,
+        profileSources: Field<[ProfileSource]>,
+        pronouns: Field<PronounsSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.peopleAdminSettings",
         base: Entity.self,
-        fields: PeopleAdminSettingsFields()
+        fields: (
+            id: Field("id"),
+            itemInsights: Field("itemInsights"),
+            profileCardProperties: Field("profileCardProperties"),
+            profilePropertySettings: Field("profilePropertySettings"),
+            profileSources: Field("profileSources"),
+            pronouns: Field("pronouns")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("itemInsights")`).
-    public let itemInsights: Field<InsightsSettings>
-
-    /// Present when the request expanded it (`expand("profileCardProperties")`).
-    public let profileCardProperties: Field<[ProfileCardProperty]>
-
-    /// Present when the request expanded it (`expand("profilePropertySettings")`).
-    public let profilePropertySettings: Field<[ProfilePropertySetting]>
-
-    /// Present when the request expanded it (`expand("profileSources")`).
-    public let profileSources: Field<[ProfileSource]>
-
-    /// Present when the request expanded it (`expand("pronouns")`).
-    public let pronouns: Field<PronounsSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.itemInsights = Field("itemInsights")
-        self.profileCardProperties = Field("profileCardProperties")
-        self.profilePropertySettings = Field("profilePropertySettings")
-        self.profileSources = Field("profileSources")
-        self.pronouns = Field("pronouns")
-    }
 }
 
 /// Requests for one `PeopleAdminSettings`: `request()` reads, updates or deletes it.
@@ -992,35 +984,40 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
 public typealias Permission = Model<PermissionFields>
 
 /// The properties of a `Permission`, inherited ones included.
-public struct PermissionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.permission", base: Entity.self, fields: PermissionFields())
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let grantedTo: Field<IdentitySet>
-    public let grantedToIdentities: Field<[IdentitySet]>
-    public let grantedToIdentitiesV2: Field<[SharePointIdentitySet]>
-    public let grantedToV2: Field<SharePointIdentitySet>
-    public let hasPassword: Field<Bool>
-    public let inheritedFrom: Field<ItemReference>
-    public let invitation: Field<SharingInvitation>
-    public let link: Field<SharingLink>
-    public let roles: Field<[String]>
-    public let shareId: Field<String>
+public enum PermissionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        expirationDateTime: Field<Date>,
+        grantedTo: Field<IdentitySet>,
+        grantedToIdentities: Field<[IdentitySet]>,
+        grantedToIdentitiesV2: Field<[SharePointIdentitySet]>,
+        grantedToV2: Field<SharePointIdentitySet>,
+        hasPassword: Field<Bool>,
+        inheritedFrom: Field<ItemReference>,
+        invitation: Field<SharingInvitation>,
+        link: Field<SharingLink>,
+        roles: Field<[String]>,
+        shareId: Field<String>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.grantedTo = Field("grantedTo")
-        self.grantedToIdentities = Field("grantedToIdentities")
-        self.grantedToIdentitiesV2 = Field("grantedToIdentitiesV2")
-        self.grantedToV2 = Field("grantedToV2")
-        self.hasPassword = Field("hasPassword")
-        self.inheritedFrom = Field("inheritedFrom")
-        self.invitation = Field("invitation")
-        self.link = Field("link")
-        self.roles = Field("roles")
-        self.shareId = Field("shareId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.permission",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            expirationDateTime: Field("expirationDateTime"),
+            grantedTo: Field("grantedTo"),
+            grantedToIdentities: Field("grantedToIdentities"),
+            grantedToIdentitiesV2: Field("grantedToIdentitiesV2"),
+            grantedToV2: Field("grantedToV2"),
+            hasPassword: Field("hasPassword"),
+            inheritedFrom: Field("inheritedFrom"),
+            invitation: Field("invitation"),
+            link: Field("link"),
+            roles: Field("roles"),
+            shareId: Field("shareId")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.permissionClassificationType`.
@@ -1048,34 +1045,34 @@ extension PermissionClassificationType {
 public typealias PermissionGrantConditionSet = Model<PermissionGrantConditionSetFields>
 
 /// The properties of a `PermissionGrantConditionSet`, inherited ones included.
-public struct PermissionGrantConditionSetFields: FieldSet {
+public enum PermissionGrantConditionSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientApplicationIds: Field<[String]>,
+        clientApplicationPublisherIds: Field<[String]>,
+        clientApplicationsFromVerifiedPublisherOnly: Field<Bool>,
+        clientApplicationTenantIds: Field<[String]>,
+        permissionClassification: Field<String>,
+        permissions: Field<[String]>,
+        permissionType: Field<PermissionType>,
+        resourceApplication: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.permissionGrantConditionSet",
         base: Entity.self,
-        fields: PermissionGrantConditionSetFields()
+        fields: (
+            id: Field("id"),
+            clientApplicationIds: Field("clientApplicationIds"),
+            clientApplicationPublisherIds: Field("clientApplicationPublisherIds"),
+            clientApplicationsFromVerifiedPublisherOnly: Field("clientApplicationsFromVerifiedPublisherOnly"),
+            clientApplicationTenantIds: Field("clientApplicationTenantIds"),
+            permissionClassification: Field("permissionClassification"),
+            permissions: Field("permissions"),
+            permissionType: Field("permissionType"),
+            resourceApplication: Field("resourceApplication")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientApplicationIds: Field<[String]>
-    public let clientApplicationPublisherIds: Field<[String]>
-    public let clientApplicationsFromVerifiedPublisherOnly: Field<Bool>
-    public let clientApplicationTenantIds: Field<[String]>
-    public let permissionClassification: Field<String>
-    public let permissions: Field<[String]>
-    public let permissionType: Field<PermissionType>
-    public let resourceApplication: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientApplicationIds = Field("clientApplicationIds")
-        self.clientApplicationPublisherIds = Field("clientApplicationPublisherIds")
-        self.clientApplicationsFromVerifiedPublisherOnly = Field("clientApplicationsFromVerifiedPublisherOnly")
-        self.clientApplicationTenantIds = Field("clientApplicationTenantIds")
-        self.permissionClassification = Field("permissionClassification")
-        self.permissions = Field("permissions")
-        self.permissionType = Field("permissionType")
-        self.resourceApplication = Field("resourceApplication")
-    }
 }
 
 /// Requests for one `PermissionGrantConditionSet`: `request()` reads, updates or deletes it.
@@ -1104,32 +1101,30 @@ public struct PermissionGrantConditionSetRequestBuilder: ModelRequestBuilder {
 public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
 
 /// The properties of a `PermissionGrantPolicy`, inherited ones included.
-public struct PermissionGrantPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `excludes`, `includes`.
+public enum PermissionGrantPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        excludes: Field<[PermissionGrantConditionSet]>,
+        includes: Field<[PermissionGrantConditionSet]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.permissionGrantPolicy",
         base: PolicyBase.self,
-        fields: PermissionGrantPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            excludes: Field("excludes"),
+            includes: Field("includes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("excludes")`).
-    public let excludes: Field<[PermissionGrantConditionSet]>
-
-    /// Present when the request expanded it (`expand("includes")`).
-    public let includes: Field<[PermissionGrantConditionSet]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.excludes = Field("excludes")
-        self.includes = Field("includes")
-    }
 }
 
 /// Requests for one `PermissionGrantPolicy`: `request()` reads, updates or deletes it.
@@ -1310,29 +1305,33 @@ public struct PermissionRequestBuilder: ModelRequestBuilder {
 public typealias PermissionScope = Model<PermissionScopeFields>
 
 /// The properties of a `PermissionScope`, inherited ones included.
-public struct PermissionScopeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.permissionScope", fields: PermissionScopeFields())
-    public let adminConsentDescription: Field<String>
-    public let adminConsentDisplayName: Field<String>
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let origin: Field<String>
-    public let type: Field<String>
-    public let userConsentDescription: Field<String>
-    public let userConsentDisplayName: Field<String>
-    public let value: Field<String>
+public enum PermissionScopeFields: FieldSet {
+    public typealias Table = (
+        adminConsentDescription: Field<String>,
+        adminConsentDisplayName: Field<String>,
+        id: Field<String>,
+        isEnabled: Field<Bool>,
+        origin: Field<String>,
+        type: Field<String>,
+        userConsentDescription: Field<String>,
+        userConsentDisplayName: Field<String>,
+        value: Field<String>
+    )
 
-    private init() {
-        self.adminConsentDescription = Field("adminConsentDescription")
-        self.adminConsentDisplayName = Field("adminConsentDisplayName")
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.origin = Field("origin")
-        self.type = Field("type")
-        self.userConsentDescription = Field("userConsentDescription")
-        self.userConsentDisplayName = Field("userConsentDisplayName")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.permissionScope",
+        fields: (
+            adminConsentDescription: Field("adminConsentDescription"),
+            adminConsentDisplayName: Field("adminConsentDisplayName"),
+            id: Field("id"),
+            isEnabled: Field("isEnabled"),
+            origin: Field("origin"),
+            type: Field("type"),
+            userConsentDescription: Field("userConsentDescription"),
+            userConsentDisplayName: Field("userConsentDisplayName"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.permissionType`.
@@ -1358,20 +1357,14 @@ extension PermissionType {
 public typealias PersistentBrowserSessionControl = Model<PersistentBrowserSessionControlFields>
 
 /// The properties of a `PersistentBrowserSessionControl`, inherited ones included.
-public struct PersistentBrowserSessionControlFields: FieldSet {
+public enum PersistentBrowserSessionControlFields: FieldSet {
+    public typealias Table = (isEnabled: Field<Bool>, mode: Field<PersistentBrowserSessionMode>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.persistentBrowserSessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: PersistentBrowserSessionControlFields()
+        fields: (isEnabled: Field("isEnabled"), mode: Field("mode")) as Table
     )
-
-    public let isEnabled: Field<Bool>
-    public let mode: Field<PersistentBrowserSessionMode>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.mode = Field("mode")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.persistentBrowserSessionMode`.
@@ -1395,51 +1388,56 @@ extension PersistentBrowserSessionMode {
 public typealias Person = Model<PersonFields>
 
 /// The properties of a `Person`, inherited ones included.
-public struct PersonFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.person", base: Entity.self, fields: PersonFields())
-    public let id: Field<String>
-    public let birthday: Field<String>
-    public let companyName: Field<String>
-    public let department: Field<String>
-    public let displayName: Field<String>
-    public let givenName: Field<String>
-    public let imAddress: Field<String>
-    public let isFavorite: Field<Bool>
-    public let jobTitle: Field<String>
-    public let officeLocation: Field<String>
-    public let personNotes: Field<String>
-    public let personType: Field<PersonType>
-    public let phones: Field<[Phone]>
-    public let postalAddresses: Field<[Location]>
-    public let profession: Field<String>
-    public let scoredEmailAddresses: Field<[ScoredEmailAddress]>
-    public let surname: Field<String>
-    public let userPrincipalName: Field<String>
-    public let websites: Field<[Website]>
-    public let yomiCompany: Field<String>
+public enum PersonFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        birthday: Field<String>,
+        companyName: Field<String>,
+        department: Field<String>,
+        displayName: Field<String>,
+        givenName: Field<String>,
+        imAddress: Field<String>,
+        isFavorite: Field<Bool>,
+        jobTitle: Field<String>,
+        officeLocation: Field<String>,
+        personNotes: Field<String>,
+        personType: Field<PersonType>,
+        phones: Field<[Phone]>,
+        postalAddresses: Field<[Location]>,
+        profession: Field<String>,
+        scoredEmailAddresses: Field<[ScoredEmailAddress]>,
+        surname: Field<String>,
+        userPrincipalName: Field<String>,
+        websites: Field<[Website]>,
+        yomiCompany: Field<String>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.birthday = Field("birthday")
-        self.companyName = Field("companyName")
-        self.department = Field("department")
-        self.displayName = Field("displayName")
-        self.givenName = Field("givenName")
-        self.imAddress = Field("imAddress")
-        self.isFavorite = Field("isFavorite")
-        self.jobTitle = Field("jobTitle")
-        self.officeLocation = Field("officeLocation")
-        self.personNotes = Field("personNotes")
-        self.personType = Field("personType")
-        self.phones = Field("phones")
-        self.postalAddresses = Field("postalAddresses")
-        self.profession = Field("profession")
-        self.scoredEmailAddresses = Field("scoredEmailAddresses")
-        self.surname = Field("surname")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.websites = Field("websites")
-        self.yomiCompany = Field("yomiCompany")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.person",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            birthday: Field("birthday"),
+            companyName: Field("companyName"),
+            department: Field("department"),
+            displayName: Field("displayName"),
+            givenName: Field("givenName"),
+            imAddress: Field("imAddress"),
+            isFavorite: Field("isFavorite"),
+            jobTitle: Field("jobTitle"),
+            officeLocation: Field("officeLocation"),
+            personNotes: Field("personNotes"),
+            personType: Field("personType"),
+            phones: Field("phones"),
+            postalAddresses: Field("postalAddresses"),
+            profession: Field("profession"),
+            scoredEmailAddresses: Field("scoredEmailAddresses"),
+            surname: Field("surname"),
+            userPrincipalName: Field("userPrincipalName"),
+            websites: Field("websites"),
+            yomiCompany: Field("yomiCompany")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PersonOrGroupColumnFields`; read and write them as `value.name`.
@@ -1449,17 +1447,21 @@ public struct PersonFields: FieldSet {
 public typealias PersonOrGroupColumn = Model<PersonOrGroupColumnFields>
 
 /// The properties of a `PersonOrGroupColumn`, inherited ones included.
-public struct PersonOrGroupColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.personOrGroupColumn", fields: PersonOrGroupColumnFields())
-    public let allowMultipleSelection: Field<Bool>
-    public let chooseFromType: Field<String>
-    public let displayAs: Field<String>
+public enum PersonOrGroupColumnFields: FieldSet {
+    public typealias Table = (
+        allowMultipleSelection: Field<Bool>,
+        chooseFromType: Field<String>,
+        displayAs: Field<String>
+    )
 
-    private init() {
-        self.allowMultipleSelection = Field("allowMultipleSelection")
-        self.chooseFromType = Field("chooseFromType")
-        self.displayAs = Field("displayAs")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.personOrGroupColumn",
+        fields: (
+            allowMultipleSelection: Field("allowMultipleSelection"),
+            chooseFromType: Field("chooseFromType"),
+            displayAs: Field("displayAs")
+        ) as Table
+    )
 }
 
 /// Requests for one `Person`: `request()` reads, updates or deletes it.
@@ -1486,15 +1488,13 @@ public struct PersonRequestBuilder: ModelRequestBuilder {
 public typealias PersonType = Model<PersonTypeFields>
 
 /// The properties of a `PersonType`, inherited ones included.
-public struct PersonTypeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.personType", fields: PersonTypeFields())
-    public let `class`: Field<String>
-    public let subclass: Field<String>
+public enum PersonTypeFields: FieldSet {
+    public typealias Table = (`class`: Field<String>, subclass: Field<String>)
 
-    private init() {
-        self.class = Field("class")
-        self.subclass = Field("subclass")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.personType",
+        fields: (class: Field("class"), subclass: Field("subclass")) as Table
+    )
 }
 
 /// Its properties are listed in `PhoneFields`; read and write them as `value.name`.
@@ -1504,19 +1504,23 @@ public struct PersonTypeFields: FieldSet {
 public typealias Phone = Model<PhoneFields>
 
 /// The properties of a `Phone`, inherited ones included.
-public struct PhoneFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.phone", fields: PhoneFields())
-    public let language: Field<String>
-    public let number: Field<String>
-    public let region: Field<String>
-    public let type: Field<PhoneType>
+public enum PhoneFields: FieldSet {
+    public typealias Table = (
+        language: Field<String>,
+        number: Field<String>,
+        region: Field<String>,
+        type: Field<PhoneType>
+    )
 
-    private init() {
-        self.language = Field("language")
-        self.number = Field("number")
-        self.region = Field("region")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.phone",
+        fields: (
+            language: Field("language"),
+            number: Field("number"),
+            region: Field("region"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PhoneAuthenticationMethodFields`; read and write them as `value.name`.
@@ -1526,26 +1530,26 @@ public struct PhoneFields: FieldSet {
 public typealias PhoneAuthenticationMethod = Model<PhoneAuthenticationMethodFields>
 
 /// The properties of a `PhoneAuthenticationMethod`, inherited ones included.
-public struct PhoneAuthenticationMethodFields: FieldSet {
+public enum PhoneAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        phoneNumber: Field<String>,
+        phoneType: Field<AuthenticationPhoneType>,
+        smsSignInState: Field<AuthenticationMethodSignInState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.phoneAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: PhoneAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            phoneNumber: Field("phoneNumber"),
+            phoneType: Field("phoneType"),
+            smsSignInState: Field("smsSignInState")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let phoneNumber: Field<String>
-    public let phoneType: Field<AuthenticationPhoneType>
-    public let smsSignInState: Field<AuthenticationMethodSignInState>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.phoneNumber = Field("phoneNumber")
-        self.phoneType = Field("phoneType")
-        self.smsSignInState = Field("smsSignInState")
-    }
 }
 
 /// Requests for one `PhoneAuthenticationMethod`: `request()` reads, updates or deletes it.
@@ -1644,26 +1648,26 @@ extension PhoneType {
 public typealias PhoneUserConversationMember = Model<PhoneUserConversationMemberFields>
 
 /// The properties of a `PhoneUserConversationMember`, inherited ones included.
-public struct PhoneUserConversationMemberFields: FieldSet {
+public enum PhoneUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        phoneNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.phoneUserConversationMember",
         base: ConversationMember.self,
-        fields: PhoneUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            phoneNumber: Field("phoneNumber")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let phoneNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.phoneNumber = Field("phoneNumber")
-    }
 }
 
 /// Requests for one `PhoneUserConversationMember`: `request()` reads, updates or deletes it.

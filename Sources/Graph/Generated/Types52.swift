@@ -11,29 +11,33 @@ import Foundation
 public typealias Photo = Model<PhotoFields>
 
 /// The properties of a `Photo`, inherited ones included.
-public struct PhotoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.photo", fields: PhotoFields())
-    public let cameraMake: Field<String>
-    public let cameraModel: Field<String>
-    public let exposureDenominator: Field<Double>
-    public let exposureNumerator: Field<Double>
-    public let fNumber: Field<Double>
-    public let focalLength: Field<Double>
-    public let iso: Field<Int32>
-    public let orientation: Field<Int16>
-    public let takenDateTime: Field<Date>
+public enum PhotoFields: FieldSet {
+    public typealias Table = (
+        cameraMake: Field<String>,
+        cameraModel: Field<String>,
+        exposureDenominator: Field<Double>,
+        exposureNumerator: Field<Double>,
+        fNumber: Field<Double>,
+        focalLength: Field<Double>,
+        iso: Field<Int32>,
+        orientation: Field<Int16>,
+        takenDateTime: Field<Date>
+    )
 
-    private init() {
-        self.cameraMake = Field("cameraMake")
-        self.cameraModel = Field("cameraModel")
-        self.exposureDenominator = Field("exposureDenominator")
-        self.exposureNumerator = Field("exposureNumerator")
-        self.fNumber = Field("fNumber")
-        self.focalLength = Field("focalLength")
-        self.iso = Field("iso")
-        self.orientation = Field("orientation")
-        self.takenDateTime = Field("takenDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.photo",
+        fields: (
+            cameraMake: Field("cameraMake"),
+            cameraModel: Field("cameraModel"),
+            exposureDenominator: Field("exposureDenominator"),
+            exposureNumerator: Field("exposureNumerator"),
+            fNumber: Field("fNumber"),
+            focalLength: Field("focalLength"),
+            iso: Field("iso"),
+            orientation: Field("orientation"),
+            takenDateTime: Field("takenDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PhysicalAddressFields`; read and write them as `value.name`.
@@ -43,21 +47,25 @@ public struct PhotoFields: FieldSet {
 public typealias PhysicalAddress = Model<PhysicalAddressFields>
 
 /// The properties of a `PhysicalAddress`, inherited ones included.
-public struct PhysicalAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.physicalAddress", fields: PhysicalAddressFields())
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let postalCode: Field<String>
-    public let state: Field<String>
-    public let street: Field<String>
+public enum PhysicalAddressFields: FieldSet {
+    public typealias Table = (
+        city: Field<String>,
+        countryOrRegion: Field<String>,
+        postalCode: Field<String>,
+        state: Field<String>,
+        street: Field<String>
+    )
 
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.postalCode = Field("postalCode")
-        self.state = Field("state")
-        self.street = Field("street")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.physicalAddress",
+        fields: (
+            city: Field("city"),
+            countryOrRegion: Field("countryOrRegion"),
+            postalCode: Field("postalCode"),
+            state: Field("state"),
+            street: Field("street")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.physicalAddressType`.
@@ -85,26 +93,27 @@ extension PhysicalAddressType {
 public typealias PhysicalOfficeAddress = Model<PhysicalOfficeAddressFields>
 
 /// The properties of a `PhysicalOfficeAddress`, inherited ones included.
-public struct PhysicalOfficeAddressFields: FieldSet {
+public enum PhysicalOfficeAddressFields: FieldSet {
+    public typealias Table = (
+        city: Field<String>,
+        countryOrRegion: Field<String>,
+        officeLocation: Field<String>,
+        postalCode: Field<String>,
+        state: Field<String>,
+        street: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.physicalOfficeAddress",
-        fields: PhysicalOfficeAddressFields()
+        fields: (
+            city: Field("city"),
+            countryOrRegion: Field("countryOrRegion"),
+            officeLocation: Field("officeLocation"),
+            postalCode: Field("postalCode"),
+            state: Field("state"),
+            street: Field("street")
+        ) as Table
     )
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let officeLocation: Field<String>
-    public let postalCode: Field<String>
-    public let state: Field<String>
-    public let street: Field<String>
-
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.officeLocation = Field("officeLocation")
-        self.postalCode = Field("postalCode")
-        self.state = Field("state")
-        self.street = Field("street")
-    }
 }
 
 /// Its properties are listed in `PinnedChatMessageInfoFields`; read and write them as `value.name`.
@@ -114,22 +123,16 @@ public struct PhysicalOfficeAddressFields: FieldSet {
 public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
 
 /// The properties of a `PinnedChatMessageInfo`, inherited ones included.
-public struct PinnedChatMessageInfoFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `message`.
+public enum PinnedChatMessageInfoFields: FieldSet {
+    public typealias Table = (id: Field<String>, message: Field<ChatMessage>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.pinnedChatMessageInfo",
         base: Entity.self,
-        fields: PinnedChatMessageInfoFields()
+        fields: (id: Field("id"), message: Field("message")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("message")`).
-    public let message: Field<ChatMessage>
-
-    private init() {
-        self.id = Field("id")
-        self.message = Field("message")
-    }
 }
 
 /// Requests for one `PinnedChatMessageInfo`: `request()` reads, updates or deletes it.
@@ -164,20 +167,14 @@ public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
 public typealias Pkcs12Certificate = Model<Pkcs12CertificateFields>
 
 /// The properties of a `Pkcs12Certificate`, inherited ones included.
-public struct Pkcs12CertificateFields: FieldSet {
+public enum Pkcs12CertificateFields: FieldSet {
+    public typealias Table = (password: Field<String>, pkcs12Value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.pkcs12Certificate",
         base: ApiAuthenticationConfigurationBase.self,
-        fields: Pkcs12CertificateFields()
+        fields: (password: Field("password"), pkcs12Value: Field("pkcs12Value")) as Table
     )
-
-    public let password: Field<String>
-    public let pkcs12Value: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.pkcs12Value = Field("pkcs12Value")
-    }
 }
 
 /// Its properties are listed in `Pkcs12CertificateInformationFields`; read and write them as `value.name`.
@@ -187,23 +184,23 @@ public struct Pkcs12CertificateFields: FieldSet {
 public typealias Pkcs12CertificateInformation = Model<Pkcs12CertificateInformationFields>
 
 /// The properties of a `Pkcs12CertificateInformation`, inherited ones included.
-public struct Pkcs12CertificateInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.pkcs12CertificateInformation",
-        fields: Pkcs12CertificateInformationFields()
+public enum Pkcs12CertificateInformationFields: FieldSet {
+    public typealias Table = (
+        isActive: Field<Bool>,
+        notAfter: Field<Int64>,
+        notBefore: Field<Int64>,
+        thumbprint: Field<String>
     )
 
-    public let isActive: Field<Bool>
-    public let notAfter: Field<Int64>
-    public let notBefore: Field<Int64>
-    public let thumbprint: Field<String>
-
-    private init() {
-        self.isActive = Field("isActive")
-        self.notAfter = Field("notAfter")
-        self.notBefore = Field("notBefore")
-        self.thumbprint = Field("thumbprint")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.pkcs12CertificateInformation",
+        fields: (
+            isActive: Field("isActive"),
+            notAfter: Field("notAfter"),
+            notBefore: Field("notBefore"),
+            thumbprint: Field("thumbprint")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PlaceFields`; read and write them as `value.name`.
@@ -215,41 +212,41 @@ public struct Pkcs12CertificateInformationFields: FieldSet {
 public typealias Place = Model<PlaceFields>
 
 /// The properties of a `Place`, inherited ones included.
-public struct PlaceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum PlaceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.place",
         base: Entity.self,
         derived: [Building.self, Desk.self, Floor.self, Room.self, RoomList.self, Section.self, Workspace.self],
-        fields: PlaceFields()
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.placeFeatureEnablement`.
@@ -348,25 +345,21 @@ public struct PlaceServicePlanInfoFields: FieldSet {
 public typealias Planner = Model<PlannerFields>
 
 /// The properties of a `Planner`, inherited ones included.
-public struct PlannerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.planner", base: Entity.self, fields: PlannerFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `buckets`, `plans`, `tasks`.
+public enum PlannerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        buckets: Field<[PlannerBucket]>,
+        plans: Field<[PlannerPlan]>,
+        tasks: Field<[PlannerTask]>
+    )
 
-    /// Present when the request expanded it (`expand("buckets")`).
-    public let buckets: Field<[PlannerBucket]>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.buckets = Field("buckets")
-        self.plans = Field("plans")
-        self.tasks = Field("tasks")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.planner",
+        base: Entity.self,
+        fields: (id: Field("id"), buckets: Field("buckets"), plans: Field("plans"), tasks: Field("tasks")) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerAppliedCategoriesFields`; read and write them as `value.name`.
@@ -394,22 +387,22 @@ public struct PlannerAppliedCategoriesFields: FieldSet {
 public typealias PlannerAssignedToTaskBoardTaskFormat = Model<PlannerAssignedToTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerAssignedToTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
+public enum PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        orderHintsByAssignee: Field<PlannerOrderHintsByAssignee>,
+        unassignedOrderHint: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerAssignedToTaskBoardTaskFormat",
         base: Entity.self,
-        fields: PlannerAssignedToTaskBoardTaskFormatFields()
+        fields: (
+            id: Field("id"),
+            orderHintsByAssignee: Field("orderHintsByAssignee"),
+            unassignedOrderHint: Field("unassignedOrderHint")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let orderHintsByAssignee: Field<PlannerOrderHintsByAssignee>
-    public let unassignedOrderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHintsByAssignee = Field("orderHintsByAssignee")
-        self.unassignedOrderHint = Field("unassignedOrderHint")
-    }
 }
 
 /// Requests for one `PlannerAssignedToTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
@@ -441,17 +434,17 @@ public struct PlannerAssignedToTaskBoardTaskFormatRequestBuilder: ModelRequestBu
 public typealias PlannerAssignment = Model<PlannerAssignmentFields>
 
 /// The properties of a `PlannerAssignment`, inherited ones included.
-public struct PlannerAssignmentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerAssignment", fields: PlannerAssignmentFields())
-    public let assignedBy: Field<IdentitySet>
-    public let assignedDateTime: Field<Date>
-    public let orderHint: Field<String>
+public enum PlannerAssignmentFields: FieldSet {
+    public typealias Table = (assignedBy: Field<IdentitySet>, assignedDateTime: Field<Date>, orderHint: Field<String>)
 
-    private init() {
-        self.assignedBy = Field("assignedBy")
-        self.assignedDateTime = Field("assignedDateTime")
-        self.orderHint = Field("orderHint")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerAssignment",
+        fields: (
+            assignedBy: Field("assignedBy"),
+            assignedDateTime: Field("assignedDateTime"),
+            orderHint: Field("orderHint")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerAssignmentsFields`; read and write them as `value.name`.
@@ -475,28 +468,28 @@ public struct PlannerAssignmentsFields: FieldSet {
 public typealias PlannerBucket = Model<PlannerBucketFields>
 
 /// The properties of a `PlannerBucket`, inherited ones included.
-public struct PlannerBucketFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `tasks`.
+public enum PlannerBucketFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        name: Field<String>,
+        orderHint: Field<String>,
+        planId: Field<String>,
+        tasks: Field<[PlannerTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerBucket",
         base: Entity.self,
-        fields: PlannerBucketFields()
+        fields: (
+            id: Field("id"),
+            name: Field("name"),
+            orderHint: Field("orderHint"),
+            planId: Field("planId"),
+            tasks: Field("tasks")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let orderHint: Field<String>
-    public let planId: Field<String>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.orderHint = Field("orderHint")
-        self.planId = Field("planId")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Requests for one `PlannerBucket`: `request()` reads, updates or deletes it.
@@ -534,20 +527,14 @@ public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
 public typealias PlannerBucketTaskBoardTaskFormat = Model<PlannerBucketTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerBucketTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerBucketTaskBoardTaskFormatFields: FieldSet {
+public enum PlannerBucketTaskBoardTaskFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, orderHint: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerBucketTaskBoardTaskFormat",
         base: Entity.self,
-        fields: PlannerBucketTaskBoardTaskFormatFields()
+        fields: (id: Field("id"), orderHint: Field("orderHint")) as Table
     )
-
-    public let id: Field<String>
-    public let orderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHint = Field("orderHint")
-    }
 }
 
 /// Requests for one `PlannerBucketTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
@@ -576,65 +563,65 @@ public struct PlannerBucketTaskBoardTaskFormatRequestBuilder: ModelRequestBuilde
 public typealias PlannerCategoryDescriptions = Model<PlannerCategoryDescriptionsFields>
 
 /// The properties of a `PlannerCategoryDescriptions`, inherited ones included.
-public struct PlannerCategoryDescriptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerCategoryDescriptions",
-        fields: PlannerCategoryDescriptionsFields()
+public enum PlannerCategoryDescriptionsFields: FieldSet {
+    public typealias Table = (
+        category1: Field<String>,
+        category10: Field<String>,
+        category11: Field<String>,
+        category12: Field<String>,
+        category13: Field<String>,
+        category14: Field<String>,
+        category15: Field<String>,
+        category16: Field<String>,
+        category17: Field<String>,
+        category18: Field<String>,
+        category19: Field<String>,
+        category2: Field<String>,
+        category20: Field<String>,
+        category21: Field<String>,
+        category22: Field<String>,
+        category23: Field<String>,
+        category24: Field<String>,
+        category25: Field<String>,
+        category3: Field<String>,
+        category4: Field<String>,
+        category5: Field<String>,
+        category6: Field<String>,
+        category7: Field<String>,
+        category8: Field<String>,
+        category9: Field<String>
     )
 
-    public let category1: Field<String>
-    public let category10: Field<String>
-    public let category11: Field<String>
-    public let category12: Field<String>
-    public let category13: Field<String>
-    public let category14: Field<String>
-    public let category15: Field<String>
-    public let category16: Field<String>
-    public let category17: Field<String>
-    public let category18: Field<String>
-    public let category19: Field<String>
-    public let category2: Field<String>
-    public let category20: Field<String>
-    public let category21: Field<String>
-    public let category22: Field<String>
-    public let category23: Field<String>
-    public let category24: Field<String>
-    public let category25: Field<String>
-    public let category3: Field<String>
-    public let category4: Field<String>
-    public let category5: Field<String>
-    public let category6: Field<String>
-    public let category7: Field<String>
-    public let category8: Field<String>
-    public let category9: Field<String>
-
-    private init() {
-        self.category1 = Field("category1")
-        self.category10 = Field("category10")
-        self.category11 = Field("category11")
-        self.category12 = Field("category12")
-        self.category13 = Field("category13")
-        self.category14 = Field("category14")
-        self.category15 = Field("category15")
-        self.category16 = Field("category16")
-        self.category17 = Field("category17")
-        self.category18 = Field("category18")
-        self.category19 = Field("category19")
-        self.category2 = Field("category2")
-        self.category20 = Field("category20")
-        self.category21 = Field("category21")
-        self.category22 = Field("category22")
-        self.category23 = Field("category23")
-        self.category24 = Field("category24")
-        self.category25 = Field("category25")
-        self.category3 = Field("category3")
-        self.category4 = Field("category4")
-        self.category5 = Field("category5")
-        self.category6 = Field("category6")
-        self.category7 = Field("category7")
-        self.category8 = Field("category8")
-        self.category9 = Field("category9")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerCategoryDescriptions",
+        fields: (
+            category1: Field("category1"),
+            category10: Field("category10"),
+            category11: Field("category11"),
+            category12: Field("category12"),
+            category13: Field("category13"),
+            category14: Field("category14"),
+            category15: Field("category15"),
+            category16: Field("category16"),
+            category17: Field("category17"),
+            category18: Field("category18"),
+            category19: Field("category19"),
+            category2: Field("category2"),
+            category20: Field("category20"),
+            category21: Field("category21"),
+            category22: Field("category22"),
+            category23: Field("category23"),
+            category24: Field("category24"),
+            category25: Field("category25"),
+            category3: Field("category3"),
+            category4: Field("category4"),
+            category5: Field("category5"),
+            category6: Field("category6"),
+            category7: Field("category7"),
+            category8: Field("category8"),
+            category9: Field("category9")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerChecklistItemFields`; read and write them as `value.name`.
@@ -644,21 +631,25 @@ public struct PlannerCategoryDescriptionsFields: FieldSet {
 public typealias PlannerChecklistItem = Model<PlannerChecklistItemFields>
 
 /// The properties of a `PlannerChecklistItem`, inherited ones included.
-public struct PlannerChecklistItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerChecklistItem", fields: PlannerChecklistItemFields())
-    public let isChecked: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let orderHint: Field<String>
-    public let title: Field<String>
+public enum PlannerChecklistItemFields: FieldSet {
+    public typealias Table = (
+        isChecked: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        orderHint: Field<String>,
+        title: Field<String>
+    )
 
-    private init() {
-        self.isChecked = Field("isChecked")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.orderHint = Field("orderHint")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerChecklistItem",
+        fields: (
+            isChecked: Field("isChecked"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            orderHint: Field("orderHint"),
+            title: Field("title")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerChecklistItemsFields`; read and write them as `value.name`.
@@ -701,25 +692,25 @@ extension PlannerContainerType {
 public typealias PlannerExternalReference = Model<PlannerExternalReferenceFields>
 
 /// The properties of a `PlannerExternalReference`, inherited ones included.
-public struct PlannerExternalReferenceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.plannerExternalReference",
-        fields: PlannerExternalReferenceFields()
+public enum PlannerExternalReferenceFields: FieldSet {
+    public typealias Table = (
+        alias: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        previewPriority: Field<String>,
+        type: Field<String>
     )
 
-    public let alias: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let previewPriority: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.alias = Field("alias")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.previewPriority = Field("previewPriority")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerExternalReference",
+        fields: (
+            alias: Field("alias"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            previewPriority: Field("previewPriority"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerExternalReferencesFields`; read and write them as `value.name`.
@@ -746,21 +737,16 @@ public struct PlannerExternalReferencesFields: FieldSet {
 public typealias PlannerGroup = Model<PlannerGroupFields>
 
 /// The properties of a `PlannerGroup`, inherited ones included.
-public struct PlannerGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `plans`.
+public enum PlannerGroupFields: FieldSet {
+    public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerGroup",
         base: Entity.self,
-        fields: PlannerGroupFields()
+        fields: (id: Field("id"), plans: Field("plans")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    private init() {
-        self.id = Field("id")
-        self.plans = Field("plans")
-    }
 }
 
 /// Requests for one `PlannerGroup`: `request()` reads, updates or deletes it.
@@ -815,39 +801,36 @@ public struct PlannerOrderHintsByAssigneeFields: FieldSet {
 public typealias PlannerPlan = Model<PlannerPlanFields>
 
 /// The properties of a `PlannerPlan`, inherited ones included.
-public struct PlannerPlanFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `buckets`, `details`, `tasks`.
+public enum PlannerPlanFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        container: Field<PlannerPlanContainer>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        owner: Field<String>,
+        title: Field<String>,
+        buckets: Field<[PlannerBucket]>,
+        details: Field<PlannerPlanDetails>,
+        tasks: Field<[PlannerTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerPlan",
         base: Entity.self,
-        fields: PlannerPlanFields()
+        fields: (
+            id: Field("id"),
+            container: Field("container"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            owner: Field("owner"),
+            title: Field("title"),
+            buckets: Field("buckets"),
+            details: Field("details"),
+            tasks: Field("tasks")
+        ) as Table
     )
-    public let id: Field<String>
-    public let container: Field<PlannerPlanContainer>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let owner: Field<String>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("buckets")`).
-    public let buckets: Field<[PlannerBucket]>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<PlannerPlanDetails>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.container = Field("container")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.owner = Field("owner")
-        self.title = Field("title")
-        self.buckets = Field("buckets")
-        self.details = Field("details")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Its properties are listed in `PlannerPlanContainerFields`; read and write them as `value.name`.
@@ -857,17 +840,13 @@ public struct PlannerPlanFields: FieldSet {
 public typealias PlannerPlanContainer = Model<PlannerPlanContainerFields>
 
 /// The properties of a `PlannerPlanContainer`, inherited ones included.
-public struct PlannerPlanContainerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.plannerPlanContainer", fields: PlannerPlanContainerFields())
-    public let containerId: Field<String>
-    public let type: Field<PlannerContainerType>
-    public let url: Field<String>
+public enum PlannerPlanContainerFields: FieldSet {
+    public typealias Table = (containerId: Field<String>, type: Field<PlannerContainerType>, url: Field<String>)
 
-    private init() {
-        self.containerId = Field("containerId")
-        self.type = Field("type")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.plannerPlanContainer",
+        fields: (containerId: Field("containerId"), type: Field("type"), url: Field("url")) as Table
+    )
 }
 
 /// Its properties are listed in `PlannerPlanDetailsFields`; read and write them as `value.name`.
@@ -877,22 +856,22 @@ public struct PlannerPlanContainerFields: FieldSet {
 public typealias PlannerPlanDetails = Model<PlannerPlanDetailsFields>
 
 /// The properties of a `PlannerPlanDetails`, inherited ones included.
-public struct PlannerPlanDetailsFields: FieldSet {
+public enum PlannerPlanDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categoryDescriptions: Field<PlannerCategoryDescriptions>,
+        sharedWith: Field<PlannerUserIds>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerPlanDetails",
         base: Entity.self,
-        fields: PlannerPlanDetailsFields()
+        fields: (
+            id: Field("id"),
+            categoryDescriptions: Field("categoryDescriptions"),
+            sharedWith: Field("sharedWith")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categoryDescriptions: Field<PlannerCategoryDescriptions>
-    public let sharedWith: Field<PlannerUserIds>
-
-    private init() {
-        self.id = Field("id")
-        self.categoryDescriptions = Field("categoryDescriptions")
-        self.sharedWith = Field("sharedWith")
-    }
 }
 
 /// Requests for one `PlannerPlanDetails`: `request()` reads, updates or deletes it.
@@ -980,20 +959,14 @@ extension PlannerPreviewType {
 public typealias PlannerProgressTaskBoardTaskFormat = Model<PlannerProgressTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerProgressTaskBoardTaskFormat`, inherited ones included.
-public struct PlannerProgressTaskBoardTaskFormatFields: FieldSet {
+public enum PlannerProgressTaskBoardTaskFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, orderHint: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerProgressTaskBoardTaskFormat",
         base: Entity.self,
-        fields: PlannerProgressTaskBoardTaskFormatFields()
+        fields: (id: Field("id"), orderHint: Field("orderHint")) as Table
     )
-
-    public let id: Field<String>
-    public let orderHint: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.orderHint = Field("orderHint")
-    }
 }
 
 /// Requests for one `PlannerProgressTaskBoardTaskFormat`: `request()` reads, updates or deletes it.
@@ -1067,75 +1040,71 @@ public struct PlannerRequestBuilder: ModelRequestBuilder {
 public typealias PlannerTask = Model<PlannerTaskFields>
 
 /// The properties of a `PlannerTask`, inherited ones included.
-public struct PlannerTaskFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignedToTaskBoardFormat`, `bucketTaskBoardFormat`,
+///   `details`, `progressTaskBoardFormat`.
+public enum PlannerTaskFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeChecklistItemCount: Field<Int32>,
+        appliedCategories: Field<PlannerAppliedCategories>,
+        assigneePriority: Field<String>,
+        assignments: Field<PlannerAssignments>,
+        bucketId: Field<String>,
+        checklistItemCount: Field<Int32>,
+        completedBy: Field<IdentitySet>,
+        completedDateTime: Field<Date>,
+        conversationThreadId: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        dueDateTime: Field<Date>,
+        hasDescription: Field<Bool>,
+        orderHint: Field<String>,
+        percentComplete: Field<Int32>,
+        planId: Field<String>,
+        previewType: Field<PlannerPreviewType>,
+        priority: Field<Int32>,
+        referenceCount: Field<Int32>,
+        startDateTime: Field<Date>,
+        title: Field<String>,
+        assignedToTaskBoardFormat: Field<PlannerAssignedToTaskBoardTaskFormat>,
+        bucketTaskBoardFormat: Field<PlannerBucketTaskBoardTaskFormat>,
+        details: Field<PlannerTaskDetails>,
+        progressTaskBoardFormat: Field<PlannerProgressTaskBoardTaskFormat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerTask",
         base: Entity.self,
-        fields: PlannerTaskFields()
+        fields: (
+            id: Field("id"),
+            activeChecklistItemCount: Field("activeChecklistItemCount"),
+            appliedCategories: Field("appliedCategories"),
+            assigneePriority: Field("assigneePriority"),
+            assignments: Field("assignments"),
+            bucketId: Field("bucketId"),
+            checklistItemCount: Field("checklistItemCount"),
+            completedBy: Field("completedBy"),
+            completedDateTime: Field("completedDateTime"),
+            conversationThreadId: Field("conversationThreadId"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            dueDateTime: Field("dueDateTime"),
+            hasDescription: Field("hasDescription"),
+            orderHint: Field("orderHint"),
+            percentComplete: Field("percentComplete"),
+            planId: Field("planId"),
+            previewType: Field("previewType"),
+            priority: Field("priority"),
+            referenceCount: Field("referenceCount"),
+            startDateTime: Field("startDateTime"),
+            title: Field("title"),
+            assignedToTaskBoardFormat: Field("assignedToTaskBoardFormat"),
+            bucketTaskBoardFormat: Field("bucketTaskBoardFormat"),
+            details: Field("details"),
+            progressTaskBoardFormat: Field("progressTaskBoardFormat")
+        ) as Table
     )
-    public let id: Field<String>
-    public let activeChecklistItemCount: Field<Int32>
-    public let appliedCategories: Field<PlannerAppliedCategories>
-    public let assigneePriority: Field<String>
-    public let assignments: Field<PlannerAssignments>
-    public let bucketId: Field<String>
-    public let checklistItemCount: Field<Int32>
-    public let completedBy: Field<IdentitySet>
-    public let completedDateTime: Field<Date>
-    public let conversationThreadId: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let dueDateTime: Field<Date>
-    public let hasDescription: Field<Bool>
-    public let orderHint: Field<String>
-    public let percentComplete: Field<Int32>
-    public let planId: Field<String>
-    public let previewType: Field<PlannerPreviewType>
-    public let priority: Field<Int32>
-    public let referenceCount: Field<Int32>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("assignedToTaskBoardFormat")`).
-    public let assignedToTaskBoardFormat: Field<PlannerAssignedToTaskBoardTaskFormat>
-
-    /// Present when the request expanded it (`expand("bucketTaskBoardFormat")`).
-    public let bucketTaskBoardFormat: Field<PlannerBucketTaskBoardTaskFormat>
-
-    /// Present when the request expanded it (`expand("details")`).
-    public let details: Field<PlannerTaskDetails>
-
-    /// Present when the request expanded it (`expand("progressTaskBoardFormat")`).
-    public let progressTaskBoardFormat: Field<PlannerProgressTaskBoardTaskFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.activeChecklistItemCount = Field("activeChecklistItemCount")
-        self.appliedCategories = Field("appliedCategories")
-        self.assigneePriority = Field("assigneePriority")
-        self.assignments = Field("assignments")
-        self.bucketId = Field("bucketId")
-        self.checklistItemCount = Field("checklistItemCount")
-        self.completedBy = Field("completedBy")
-        self.completedDateTime = Field("completedDateTime")
-        self.conversationThreadId = Field("conversationThreadId")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.hasDescription = Field("hasDescription")
-        self.orderHint = Field("orderHint")
-        self.percentComplete = Field("percentComplete")
-        self.planId = Field("planId")
-        self.previewType = Field("previewType")
-        self.priority = Field("priority")
-        self.referenceCount = Field("referenceCount")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.assignedToTaskBoardFormat = Field("assignedToTaskBoardFormat")
-        self.bucketTaskBoardFormat = Field("bucketTaskBoardFormat")
-        self.details = Field("details")
-        self.progressTaskBoardFormat = Field("progressTaskBoardFormat")
-    }
 }
 
 /// Its properties are listed in `PlannerTaskDetailsFields`; read and write them as `value.name`.
@@ -1145,26 +1114,26 @@ public struct PlannerTaskFields: FieldSet {
 public typealias PlannerTaskDetails = Model<PlannerTaskDetailsFields>
 
 /// The properties of a `PlannerTaskDetails`, inherited ones included.
-public struct PlannerTaskDetailsFields: FieldSet {
+public enum PlannerTaskDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        checklist: Field<PlannerChecklistItems>,
+        description: Field<String>,
+        previewType: Field<PlannerPreviewType>,
+        references: Field<PlannerExternalReferences>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerTaskDetails",
         base: Entity.self,
-        fields: PlannerTaskDetailsFields()
+        fields: (
+            id: Field("id"),
+            checklist: Field("checklist"),
+            description: Field("description"),
+            previewType: Field("previewType"),
+            references: Field("references")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let checklist: Field<PlannerChecklistItems>
-    public let description: Field<String>
-    public let previewType: Field<PlannerPreviewType>
-    public let references: Field<PlannerExternalReferences>
-
-    private init() {
-        self.id = Field("id")
-        self.checklist = Field("checklist")
-        self.description = Field("description")
-        self.previewType = Field("previewType")
-        self.references = Field("references")
-    }
 }
 
 /// Requests for one `PlannerTaskDetails`: `request()` reads, updates or deletes it.
@@ -1243,25 +1212,16 @@ public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
 public typealias PlannerUser = Model<PlannerUserFields>
 
 /// The properties of a `PlannerUser`, inherited ones included.
-public struct PlannerUserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `plans`, `tasks`.
+public enum PlannerUserFields: FieldSet {
+    public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>, tasks: Field<[PlannerTask]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.plannerUser",
         base: Entity.self,
-        fields: PlannerUserFields()
+        fields: (id: Field("id"), plans: Field("plans"), tasks: Field("tasks")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("plans")`).
-    public let plans: Field<[PlannerPlan]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PlannerTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.plans = Field("plans")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Its properties are listed in `PlannerUserIdsFields`; read and write them as `value.name`.
@@ -1322,30 +1282,30 @@ public struct PlannerUserRequestBuilder: ModelRequestBuilder {
 public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredentialAuthenticationMethodFields>
 
 /// The properties of a `PlatformCredentialAuthenticationMethod`, inherited ones included.
-public struct PlatformCredentialAuthenticationMethodFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `device`.
+public enum PlatformCredentialAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        keyStrength: Field<AuthenticationMethodKeyStrength>,
+        platform: Field<AuthenticationMethodPlatform>,
+        device: Field<Device>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.platformCredentialAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: PlatformCredentialAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            keyStrength: Field("keyStrength"),
+            platform: Field("platform"),
+            device: Field("device")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let keyStrength: Field<AuthenticationMethodKeyStrength>
-    public let platform: Field<AuthenticationMethodPlatform>
-
-    /// Present when the request expanded it (`expand("device")`).
-    public let device: Field<Device>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.keyStrength = Field("keyStrength")
-        self.platform = Field("platform")
-        self.device = Field("device")
-    }
 }
 
 /// Requests for one `PlatformCredentialAuthenticationMethod`: `request()` reads, updates or deletes it.
@@ -1390,22 +1350,22 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
 public typealias PlayPromptOperation = Model<PlayPromptOperationFields>
 
 /// The properties of a `PlayPromptOperation`, inherited ones included.
-public struct PlayPromptOperationFields: FieldSet {
+public enum PlayPromptOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.playPromptOperation",
         base: CommsOperation.self,
-        fields: PlayPromptOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }

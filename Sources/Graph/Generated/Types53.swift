@@ -32,7 +32,14 @@ public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
 public typealias PolicyBase = Model<PolicyBaseFields>
 
 /// The properties of a `PolicyBase`, inherited ones included.
-public struct PolicyBaseFields: FieldSet {
+public enum PolicyBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.policyBase",
         base: DirectoryObject.self,
@@ -45,20 +52,13 @@ public struct PolicyBaseFields: FieldSet {
             StsPolicy.self,
             TenantAppManagementPolicy.self,
         ],
-        fields: PolicyBaseFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `PolicyBase`: `request()` reads, updates or deletes it.
@@ -192,15 +192,13 @@ extension CollectionRequestBuilder where Item == PolicyBaseRequestBuilder {
 public typealias PolicyBinding = Model<PolicyBindingFields>
 
 /// The properties of a `PolicyBinding`, inherited ones included.
-public struct PolicyBindingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.policyBinding", fields: PolicyBindingFields())
-    public let exclusions: Field<[ScopeBase]>
-    public let inclusions: Field<[ScopeBase]>
+public enum PolicyBindingFields: FieldSet {
+    public typealias Table = (exclusions: Field<[ScopeBase]>, inclusions: Field<[ScopeBase]>)
 
-    private init() {
-        self.exclusions = Field("exclusions")
-        self.inclusions = Field("inclusions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyBinding",
+        fields: (exclusions: Field("exclusions"), inclusions: Field("inclusions")) as Table
+    )
 }
 
 /// Its properties are listed in `PolicyDeletableItemFields`; read and write them as `value.name`.
@@ -391,101 +389,70 @@ extension PolicyPlatformType {
 public typealias PolicyRoot = Model<PolicyRootFields>
 
 /// The properties of a `PolicyRoot`, inherited ones included.
-public struct PolicyRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.policyRoot", base: Entity.self, fields: PolicyRootFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `activityBasedTimeoutPolicies`,
+///   `adminConsentRequestPolicy`, `appManagementPolicies`, `authenticationFlowsPolicy`, `authenticationMethodsPolicy`,
+///   `authenticationStrengthPolicies`, `authorizationPolicy`, `claimsMappingPolicies`, `conditionalAccessPolicies`,
+///   `crossTenantAccessPolicy`, `defaultAppManagementPolicy`, `deviceRegistrationPolicy`, `featureRolloutPolicies`,
+///   `federatedTokenValidationPolicy`, `homeRealmDiscoveryPolicies`, `identitySecurityDefaultsEnforcementPolicy`,
+///   `ownerlessGroupPolicy`, `permissionGrantPolicies`, `roleManagementPolicies`, `roleManagementPolicyAssignments`,
+///   `tokenIssuancePolicies`, `tokenLifetimePolicies`.
+public enum PolicyRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activityBasedTimeoutPolicies: Field<[ActivityBasedTimeoutPolicy]>,
+        adminConsentRequestPolicy: Field<AdminConsentRequestPolicy>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        authenticationFlowsPolicy: Field<AuthenticationFlowsPolicy>,
+        authenticationMethodsPolicy: Field<AuthenticationMethodsPolicy>,
+        authenticationStrengthPolicies: Field<[AuthenticationStrengthPolicy]>,
+        authorizationPolicy: Field<AuthorizationPolicy>,
+        claimsMappingPolicies: Field<[ClaimsMappingPolicy]>,
+        conditionalAccessPolicies: Field<[ConditionalAccessPolicy]>,
+        crossTenantAccessPolicy: Field<CrossTenantAccessPolicy>,
+        defaultAppManagementPolicy: Field<TenantAppManagementPolicy>,
+        deviceRegistrationPolicy: Field<DeviceRegistrationPolicy>,
+        featureRolloutPolicies: Field<[FeatureRolloutPolicy]>,
+        federatedTokenValidationPolicy: Field<FederatedTokenValidationPolicy>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        identitySecurityDefaultsEnforcementPolicy: Field<IdentitySecurityDefaultsEnforcementPolicy>,
+        ownerlessGroupPolicy: Field<OwnerlessGroupPolicy>,
+        permissionGrantPolicies: Field<[PermissionGrantPolicy]>,
+        roleManagementPolicies: Field<[UnifiedRoleManagementPolicy]>,
+        roleManagementPolicyAssignments: Field<[UnifiedRoleManagementPolicyAssignment]>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+    )
 
-    /// Present when the request expanded it (`expand("activityBasedTimeoutPolicies")`).
-    public let activityBasedTimeoutPolicies: Field<[ActivityBasedTimeoutPolicy]>
-
-    /// Present when the request expanded it (`expand("adminConsentRequestPolicy")`).
-    public let adminConsentRequestPolicy: Field<AdminConsentRequestPolicy>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("authenticationFlowsPolicy")`).
-    public let authenticationFlowsPolicy: Field<AuthenticationFlowsPolicy>
-
-    /// Present when the request expanded it (`expand("authenticationMethodsPolicy")`).
-    public let authenticationMethodsPolicy: Field<AuthenticationMethodsPolicy>
-
-    /// Present when the request expanded it (`expand("authenticationStrengthPolicies")`).
-    public let authenticationStrengthPolicies: Field<[AuthenticationStrengthPolicy]>
-
-    /// Present when the request expanded it (`expand("authorizationPolicy")`).
-    public let authorizationPolicy: Field<AuthorizationPolicy>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("conditionalAccessPolicies")`).
-    public let conditionalAccessPolicies: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("crossTenantAccessPolicy")`).
-    public let crossTenantAccessPolicy: Field<CrossTenantAccessPolicy>
-
-    /// Present when the request expanded it (`expand("defaultAppManagementPolicy")`).
-    public let defaultAppManagementPolicy: Field<TenantAppManagementPolicy>
-
-    /// Present when the request expanded it (`expand("deviceRegistrationPolicy")`).
-    public let deviceRegistrationPolicy: Field<DeviceRegistrationPolicy>
-
-    /// Present when the request expanded it (`expand("featureRolloutPolicies")`).
-    public let featureRolloutPolicies: Field<[FeatureRolloutPolicy]>
-
-    /// Present when the request expanded it (`expand("federatedTokenValidationPolicy")`).
-    public let federatedTokenValidationPolicy: Field<FederatedTokenValidationPolicy>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("identitySecurityDefaultsEnforcementPolicy")`).
-    public let identitySecurityDefaultsEnforcementPolicy: Field<IdentitySecurityDefaultsEnforcementPolicy>
-
-    /// Present when the request expanded it (`expand("ownerlessGroupPolicy")`).
-    public let ownerlessGroupPolicy: Field<OwnerlessGroupPolicy>
-
-    /// Present when the request expanded it (`expand("permissionGrantPolicies")`).
-    public let permissionGrantPolicies: Field<[PermissionGrantPolicy]>
-
-    /// Present when the request expanded it (`expand("roleManagementPolicies")`).
-    public let roleManagementPolicies: Field<[UnifiedRoleManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("roleManagementPolicyAssignments")`).
-    public let roleManagementPolicyAssignments: Field<[UnifiedRoleManagementPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.activityBasedTimeoutPolicies = Field("activityBasedTimeoutPolicies")
-        self.adminConsentRequestPolicy = Field("adminConsentRequestPolicy")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.authenticationFlowsPolicy = Field("authenticationFlowsPolicy")
-        self.authenticationMethodsPolicy = Field("authenticationMethodsPolicy")
-        self.authenticationStrengthPolicies = Field("authenticationStrengthPolicies")
-        self.authorizationPolicy = Field("authorizationPolicy")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.conditionalAccessPolicies = Field("conditionalAccessPolicies")
-        self.crossTenantAccessPolicy = Field("crossTenantAccessPolicy")
-        self.defaultAppManagementPolicy = Field("defaultAppManagementPolicy")
-        self.deviceRegistrationPolicy = Field("deviceRegistrationPolicy")
-        self.featureRolloutPolicies = Field("featureRolloutPolicies")
-        self.federatedTokenValidationPolicy = Field("federatedTokenValidationPolicy")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.identitySecurityDefaultsEnforcementPolicy = Field("identitySecurityDefaultsEnforcementPolicy")
-        self.ownerlessGroupPolicy = Field("ownerlessGroupPolicy")
-        self.permissionGrantPolicies = Field("permissionGrantPolicies")
-        self.roleManagementPolicies = Field("roleManagementPolicies")
-        self.roleManagementPolicyAssignments = Field("roleManagementPolicyAssignments")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.policyRoot",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            activityBasedTimeoutPolicies: Field("activityBasedTimeoutPolicies"),
+            adminConsentRequestPolicy: Field("adminConsentRequestPolicy"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            authenticationFlowsPolicy: Field("authenticationFlowsPolicy"),
+            authenticationMethodsPolicy: Field("authenticationMethodsPolicy"),
+            authenticationStrengthPolicies: Field("authenticationStrengthPolicies"),
+            authorizationPolicy: Field("authorizationPolicy"),
+            claimsMappingPolicies: Field("claimsMappingPolicies"),
+            conditionalAccessPolicies: Field("conditionalAccessPolicies"),
+            crossTenantAccessPolicy: Field("crossTenantAccessPolicy"),
+            defaultAppManagementPolicy: Field("defaultAppManagementPolicy"),
+            deviceRegistrationPolicy: Field("deviceRegistrationPolicy"),
+            featureRolloutPolicies: Field("featureRolloutPolicies"),
+            federatedTokenValidationPolicy: Field("federatedTokenValidationPolicy"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            identitySecurityDefaultsEnforcementPolicy: Field("identitySecurityDefaultsEnforcementPolicy"),
+            ownerlessGroupPolicy: Field("ownerlessGroupPolicy"),
+            permissionGrantPolicies: Field("permissionGrantPolicies"),
+            roleManagementPolicies: Field("roleManagementPolicies"),
+            roleManagementPolicyAssignments: Field("roleManagementPolicyAssignments"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies")
+        ) as Table
+    )
 }
 
 /// Requests for one `PolicyRoot`: `request()` reads, updates or deletes it.
@@ -682,24 +649,24 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
 public typealias PolicyScopeBase = Model<PolicyScopeBaseFields>
 
 /// The properties of a `PolicyScopeBase`, inherited ones included.
-public struct PolicyScopeBaseFields: FieldSet {
+public enum PolicyScopeBaseFields: FieldSet {
+    public typealias Table = (
+        activities: Field<UserActivityTypes>,
+        executionMode: Field<ExecutionMode>,
+        locations: Field<[PolicyLocation]>,
+        policyActions: Field<[DlpActionInfo]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.policyScopeBase",
         derived: [PolicyTenantScope.self, PolicyUserScope.self],
-        fields: PolicyScopeBaseFields()
+        fields: (
+            activities: Field("activities"),
+            executionMode: Field("executionMode"),
+            locations: Field("locations"),
+            policyActions: Field("policyActions")
+        ) as Table
     )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-    }
 }
 
 /// Its properties are listed in `PolicyTemplateFields`; read and write them as `value.name`.
@@ -709,26 +676,25 @@ public struct PolicyScopeBaseFields: FieldSet {
 public typealias PolicyTemplate = Model<PolicyTemplateFields>
 
 /// The properties of a `PolicyTemplate`, inherited ones included.
-public struct PolicyTemplateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `multiTenantOrganizationIdentitySynchronization`,
+///   `multiTenantOrganizationPartnerConfiguration`.
+public enum PolicyTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        multiTenantOrganizationIdentitySynchronization: Field<MultiTenantOrganizationIdentitySyncPolicyTemplate>,
+        multiTenantOrganizationPartnerConfiguration: Field<MultiTenantOrganizationPartnerConfigurationTemplate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.policyTemplate",
         base: Entity.self,
-        fields: PolicyTemplateFields()
+        fields: (
+            id: Field("id"),
+            multiTenantOrganizationIdentitySynchronization: Field("multiTenantOrganizationIdentitySynchronization"),
+            multiTenantOrganizationPartnerConfiguration: Field("multiTenantOrganizationPartnerConfiguration")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganizationIdentitySynchronization")`).
-    public let multiTenantOrganizationIdentitySynchronization: Field<MultiTenantOrganizationIdentitySyncPolicyTemplate>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganizationPartnerConfiguration")`).
-    public let multiTenantOrganizationPartnerConfiguration: Field<MultiTenantOrganizationPartnerConfigurationTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.multiTenantOrganizationIdentitySynchronization = Field("multiTenantOrganizationIdentitySynchronization")
-        self.multiTenantOrganizationPartnerConfiguration = Field("multiTenantOrganizationPartnerConfiguration")
-    }
 }
 
 /// Requests for one `PolicyTemplate`: `request()` reads, updates or deletes it.
@@ -784,26 +750,26 @@ public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
 public typealias PolicyTenantScope = Model<PolicyTenantScopeFields>
 
 /// The properties of a `PolicyTenantScope`, inherited ones included.
-public struct PolicyTenantScopeFields: FieldSet {
+public enum PolicyTenantScopeFields: FieldSet {
+    public typealias Table = (
+        activities: Field<UserActivityTypes>,
+        executionMode: Field<ExecutionMode>,
+        locations: Field<[PolicyLocation]>,
+        policyActions: Field<[DlpActionInfo]>,
+        policyScope: Field<PolicyBinding>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.policyTenantScope",
         base: PolicyScopeBase.self,
-        fields: PolicyTenantScopeFields()
+        fields: (
+            activities: Field("activities"),
+            executionMode: Field("executionMode"),
+            locations: Field("locations"),
+            policyActions: Field("policyActions"),
+            policyScope: Field("policyScope")
+        ) as Table
     )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-    public let policyScope: Field<PolicyBinding>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-        self.policyScope = Field("policyScope")
-    }
 }
 
 /// Its properties are listed in `PolicyUserScopeFields`; read and write them as `value.name`.
@@ -813,24 +779,24 @@ public struct PolicyTenantScopeFields: FieldSet {
 public typealias PolicyUserScope = Model<PolicyUserScopeFields>
 
 /// The properties of a `PolicyUserScope`, inherited ones included.
-public struct PolicyUserScopeFields: FieldSet {
+public enum PolicyUserScopeFields: FieldSet {
+    public typealias Table = (
+        activities: Field<UserActivityTypes>,
+        executionMode: Field<ExecutionMode>,
+        locations: Field<[PolicyLocation]>,
+        policyActions: Field<[DlpActionInfo]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.policyUserScope",
         base: PolicyScopeBase.self,
-        fields: PolicyUserScopeFields()
+        fields: (
+            activities: Field("activities"),
+            executionMode: Field("executionMode"),
+            locations: Field("locations"),
+            policyActions: Field("policyActions")
+        ) as Table
     )
-
-    public let activities: Field<UserActivityTypes>
-    public let executionMode: Field<ExecutionMode>
-    public let locations: Field<[PolicyLocation]>
-    public let policyActions: Field<[DlpActionInfo]>
-
-    private init() {
-        self.activities = Field("activities")
-        self.executionMode = Field("executionMode")
-        self.locations = Field("locations")
-        self.policyActions = Field("policyActions")
-    }
 }
 
 /// Its properties are listed in `PositiveReinforcementNotificationFields`; read and write them as `value.name`.
@@ -840,25 +806,24 @@ public struct PolicyUserScopeFields: FieldSet {
 public typealias PositiveReinforcementNotification = Model<PositiveReinforcementNotificationFields>
 
 /// The properties of a `PositiveReinforcementNotification`, inherited ones included.
-public struct PositiveReinforcementNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+public enum PositiveReinforcementNotificationFields: FieldSet {
+    public typealias Table = (
+        defaultLanguage: Field<String>,
+        endUserNotification: Field<EndUserNotification>,
+        deliveryPreference: Field<NotificationDeliveryPreference>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.positiveReinforcementNotification",
         base: BaseEndUserNotification.self,
-        fields: PositiveReinforcementNotificationFields()
+        fields: (
+            defaultLanguage: Field("defaultLanguage"),
+            endUserNotification: Field("endUserNotification"),
+            deliveryPreference: Field("deliveryPreference")
+        ) as Table
     )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let deliveryPreference: Field<NotificationDeliveryPreference>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.deliveryPreference = Field("deliveryPreference")
-    }
 }
 
 /// Its properties are listed in `PostFields`; read and write them as `value.name`.
@@ -868,57 +833,55 @@ public struct PositiveReinforcementNotificationFields: FieldSet {
 public typealias Post = Model<PostFields>
 
 /// The properties of a `Post`, inherited ones included.
-public struct PostFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.post", base: OutlookItem.self, fields: PostFields())
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let changeKey: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let body: Field<ItemBody>
-    public let conversationId: Field<String>
-    public let conversationThreadId: Field<String>
-    public let from: Field<Recipient>
-    public let hasAttachments: Field<Bool>
-    public let newParticipants: Field<[Recipient]>
-    public let receivedDateTime: Field<Date>
-    public let sender: Field<Recipient>
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`, `inReplyTo`,
+///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+public enum PostFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        changeKey: Field<String>,
+        createdDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        body: Field<ItemBody>,
+        conversationId: Field<String>,
+        conversationThreadId: Field<String>,
+        from: Field<Recipient>,
+        hasAttachments: Field<Bool>,
+        newParticipants: Field<[Recipient]>,
+        receivedDateTime: Field<Date>,
+        sender: Field<Recipient>,
+        attachments: Field<[Attachment]>,
+        extensions: Field<[Extension]>,
+        inReplyTo: Field<Post>,
+        multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>,
+        singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
+    )
 
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[Attachment]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("inReplyTo")`).
-    public let inReplyTo: Field<Post>
-
-    /// Present when the request expanded it (`expand("multiValueExtendedProperties")`).
-    public let multiValueExtendedProperties: Field<[MultiValueLegacyExtendedProperty]>
-
-    /// Present when the request expanded it (`expand("singleValueExtendedProperties")`).
-    public let singleValueExtendedProperties: Field<[SingleValueLegacyExtendedProperty]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.changeKey = Field("changeKey")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.body = Field("body")
-        self.conversationId = Field("conversationId")
-        self.conversationThreadId = Field("conversationThreadId")
-        self.from = Field("from")
-        self.hasAttachments = Field("hasAttachments")
-        self.newParticipants = Field("newParticipants")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.sender = Field("sender")
-        self.attachments = Field("attachments")
-        self.extensions = Field("extensions")
-        self.inReplyTo = Field("inReplyTo")
-        self.multiValueExtendedProperties = Field("multiValueExtendedProperties")
-        self.singleValueExtendedProperties = Field("singleValueExtendedProperties")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.post",
+        base: OutlookItem.self,
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            changeKey: Field("changeKey"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            body: Field("body"),
+            conversationId: Field("conversationId"),
+            conversationThreadId: Field("conversationThreadId"),
+            from: Field("from"),
+            hasAttachments: Field("hasAttachments"),
+            newParticipants: Field("newParticipants"),
+            receivedDateTime: Field("receivedDateTime"),
+            sender: Field("sender"),
+            attachments: Field("attachments"),
+            extensions: Field("extensions"),
+            inReplyTo: Field("inReplyTo"),
+            multiValueExtendedProperties: Field("multiValueExtendedProperties"),
+            singleValueExtendedProperties: Field("singleValueExtendedProperties")
+        ) as Table
+    )
 }
 
 /// Requests for one `Post`: `request()` reads, updates or deletes it.
@@ -1036,19 +999,13 @@ extension PostType {
 public typealias PreAuthorizedApplication = Model<PreAuthorizedApplicationFields>
 
 /// The properties of a `PreAuthorizedApplication`, inherited ones included.
-public struct PreAuthorizedApplicationFields: FieldSet {
+public enum PreAuthorizedApplicationFields: FieldSet {
+    public typealias Table = (appId: Field<String>, delegatedPermissionIds: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.preAuthorizedApplication",
-        fields: PreAuthorizedApplicationFields()
+        fields: (appId: Field("appId"), delegatedPermissionIds: Field("delegatedPermissionIds")) as Table
     )
-
-    public let appId: Field<String>
-    public let delegatedPermissionIds: Field<[String]>
-
-    private init() {
-        self.appId = Field("appId")
-        self.delegatedPermissionIds = Field("delegatedPermissionIds")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.prereleaseFeatures`.
@@ -1076,28 +1033,32 @@ extension PrereleaseFeatures {
 public typealias Presence = Model<PresenceFields>
 
 /// The properties of a `Presence`, inherited ones included.
-public struct PresenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.presence", base: Entity.self, fields: PresenceFields())
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let availability: Field<String>
-    public let outOfOfficeSettings: Field<OutOfOfficeSettings>
+///
+/// - `sequenceNumber`: Set by the service: read it, do not send it.
+public enum PresenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activity: Field<String>,
+        availability: Field<String>,
+        outOfOfficeSettings: Field<OutOfOfficeSettings>,
+        sequenceNumber: Field<String>,
+        statusMessage: Field<PresenceStatusMessage>,
+        workLocation: Field<UserWorkLocation>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let sequenceNumber: Field<String>
-
-    public let statusMessage: Field<PresenceStatusMessage>
-    public let workLocation: Field<UserWorkLocation>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.availability = Field("availability")
-        self.outOfOfficeSettings = Field("outOfOfficeSettings")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.statusMessage = Field("statusMessage")
-        self.workLocation = Field("workLocation")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.presence",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            activity: Field("activity"),
+            availability: Field("availability"),
+            outOfOfficeSettings: Field("outOfOfficeSettings"),
+            sequenceNumber: Field("sequenceNumber"),
+            statusMessage: Field("statusMessage"),
+            workLocation: Field("workLocation")
+        ) as Table
+    )
 }
 
 /// Requests for one `Presence`: `request()` reads, updates or deletes it.
@@ -1228,20 +1189,21 @@ public struct PresenceRequestBuilder: ModelRequestBuilder {
 public typealias PresenceStatusMessage = Model<PresenceStatusMessageFields>
 
 /// The properties of a `PresenceStatusMessage`, inherited ones included.
-public struct PresenceStatusMessageFields: FieldSet {
+public enum PresenceStatusMessageFields: FieldSet {
+    public typealias Table = (
+        expiryDateTime: Field<DateTimeTimeZone>,
+        message: Field<ItemBody>,
+        publishedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.presenceStatusMessage",
-        fields: PresenceStatusMessageFields()
+        fields: (
+            expiryDateTime: Field("expiryDateTime"),
+            message: Field("message"),
+            publishedDateTime: Field("publishedDateTime")
+        ) as Table
     )
-    public let expiryDateTime: Field<DateTimeTimeZone>
-    public let message: Field<ItemBody>
-    public let publishedDateTime: Field<Date>
-
-    private init() {
-        self.expiryDateTime = Field("expiryDateTime")
-        self.message = Field("message")
-        self.publishedDateTime = Field("publishedDateTime")
-    }
 }
 
 /// Its properties are listed in `PrincipalResourceMembershipsScopeFields`; read and write them as `value.name`.
@@ -1251,20 +1213,14 @@ public struct PresenceStatusMessageFields: FieldSet {
 public typealias PrincipalResourceMembershipsScope = Model<PrincipalResourceMembershipsScopeFields>
 
 /// The properties of a `PrincipalResourceMembershipsScope`, inherited ones included.
-public struct PrincipalResourceMembershipsScopeFields: FieldSet {
+public enum PrincipalResourceMembershipsScopeFields: FieldSet {
+    public typealias Table = (principalScopes: Field<[AccessReviewScope]>, resourceScopes: Field<[AccessReviewScope]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.principalResourceMembershipsScope",
         base: AccessReviewScope.self,
-        fields: PrincipalResourceMembershipsScopeFields()
+        fields: (principalScopes: Field("principalScopes"), resourceScopes: Field("resourceScopes")) as Table
     )
-
-    public let principalScopes: Field<[AccessReviewScope]>
-    public let resourceScopes: Field<[AccessReviewScope]>
-
-    private init() {
-        self.principalScopes = Field("principalScopes")
-        self.resourceScopes = Field("resourceScopes")
-    }
 }
 
 /// Its properties are listed in `PrintFields`; read and write them as `value.name`.
@@ -1274,37 +1230,32 @@ public struct PrincipalResourceMembershipsScopeFields: FieldSet {
 public typealias Print = Model<PrintFields>
 
 /// The properties of a `Print`, inherited ones included.
-public struct PrintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.print", fields: PrintFields())
-    public let settings: Field<PrintSettings>
+///
+/// - Present when the request expanded them (`expand("name")`): `connectors`, `operations`, `printers`, `services`,
+///   `shares`, `taskDefinitions`.
+public enum PrintFields: FieldSet {
+    public typealias Table = (
+        settings: Field<PrintSettings>,
+        connectors: Field<[PrintConnector]>,
+        operations: Field<[PrintOperation]>,
+        printers: Field<[Printer]>,
+        services: Field<[PrintService]>,
+        shares: Field<[PrinterShare]>,
+        taskDefinitions: Field<[PrintTaskDefinition]>
+    )
 
-    /// Present when the request expanded it (`expand("connectors")`).
-    public let connectors: Field<[PrintConnector]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[PrintOperation]>
-
-    /// Present when the request expanded it (`expand("printers")`).
-    public let printers: Field<[Printer]>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[PrintService]>
-
-    /// Present when the request expanded it (`expand("shares")`).
-    public let shares: Field<[PrinterShare]>
-
-    /// Present when the request expanded it (`expand("taskDefinitions")`).
-    public let taskDefinitions: Field<[PrintTaskDefinition]>
-
-    private init() {
-        self.settings = Field("settings")
-        self.connectors = Field("connectors")
-        self.operations = Field("operations")
-        self.printers = Field("printers")
-        self.services = Field("services")
-        self.shares = Field("shares")
-        self.taskDefinitions = Field("taskDefinitions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.print",
+        fields: (
+            settings: Field("settings"),
+            connectors: Field("connectors"),
+            operations: Field("operations"),
+            printers: Field("printers"),
+            services: Field("services"),
+            shares: Field("shares"),
+            taskDefinitions: Field("taskDefinitions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrintCertificateSigningRequestFields`; read and write them as `value.name`.
@@ -1314,19 +1265,13 @@ public struct PrintFields: FieldSet {
 public typealias PrintCertificateSigningRequest = Model<PrintCertificateSigningRequestFields>
 
 /// The properties of a `PrintCertificateSigningRequest`, inherited ones included.
-public struct PrintCertificateSigningRequestFields: FieldSet {
+public enum PrintCertificateSigningRequestFields: FieldSet {
+    public typealias Table = (content: Field<String>, transportKey: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printCertificateSigningRequest",
-        fields: PrintCertificateSigningRequestFields()
+        fields: (content: Field("content"), transportKey: Field("transportKey")) as Table
     )
-
-    public let content: Field<String>
-    public let transportKey: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.transportKey = Field("transportKey")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.printColorMode`.
@@ -1356,30 +1301,30 @@ extension PrintColorMode {
 public typealias PrintConnector = Model<PrintConnectorFields>
 
 /// The properties of a `PrintConnector`, inherited ones included.
-public struct PrintConnectorFields: FieldSet {
+public enum PrintConnectorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appVersion: Field<String>,
+        displayName: Field<String>,
+        fullyQualifiedDomainName: Field<String>,
+        location: Field<PrinterLocation>,
+        operatingSystem: Field<String>,
+        registeredDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printConnector",
         base: Entity.self,
-        fields: PrintConnectorFields()
+        fields: (
+            id: Field("id"),
+            appVersion: Field("appVersion"),
+            displayName: Field("displayName"),
+            fullyQualifiedDomainName: Field("fullyQualifiedDomainName"),
+            location: Field("location"),
+            operatingSystem: Field("operatingSystem"),
+            registeredDateTime: Field("registeredDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appVersion: Field<String>
-    public let displayName: Field<String>
-    public let fullyQualifiedDomainName: Field<String>
-    public let location: Field<PrinterLocation>
-    public let operatingSystem: Field<String>
-    public let registeredDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appVersion = Field("appVersion")
-        self.displayName = Field("displayName")
-        self.fullyQualifiedDomainName = Field("fullyQualifiedDomainName")
-        self.location = Field("location")
-        self.operatingSystem = Field("operatingSystem")
-        self.registeredDateTime = Field("registeredDateTime")
-    }
 }
 
 /// Requests for one `PrintConnector`: `request()` reads, updates or deletes it.
@@ -1408,28 +1353,28 @@ public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
 public typealias PrintDocument = Model<PrintDocumentFields>
 
 /// The properties of a `PrintDocument`, inherited ones included.
-public struct PrintDocumentFields: FieldSet {
+public enum PrintDocumentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        displayName: Field<String>,
+        downloadedDateTime: Field<Date>,
+        size: Field<Int64>,
+        uploadedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printDocument",
         base: Entity.self,
-        fields: PrintDocumentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            displayName: Field("displayName"),
+            downloadedDateTime: Field("downloadedDateTime"),
+            size: Field("size"),
+            uploadedDateTime: Field("uploadedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let displayName: Field<String>
-    public let downloadedDateTime: Field<Date>
-    public let size: Field<Int64>
-    public let uploadedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.displayName = Field("displayName")
-        self.downloadedDateTime = Field("downloadedDateTime")
-        self.size = Field("size")
-        self.uploadedDateTime = Field("uploadedDateTime")
-    }
 }
 
 /// Requests for one `PrintDocument`: `request()` reads, updates or deletes it.
@@ -1471,21 +1416,13 @@ public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
 public typealias PrintDocumentUploadProperties = Model<PrintDocumentUploadPropertiesFields>
 
 /// The properties of a `PrintDocumentUploadProperties`, inherited ones included.
-public struct PrintDocumentUploadPropertiesFields: FieldSet {
+public enum PrintDocumentUploadPropertiesFields: FieldSet {
+    public typealias Table = (contentType: Field<String>, documentName: Field<String>, size: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printDocumentUploadProperties",
-        fields: PrintDocumentUploadPropertiesFields()
+        fields: (contentType: Field("contentType"), documentName: Field("documentName"), size: Field("size")) as Table
     )
-
-    public let contentType: Field<String>
-    public let documentName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.contentType = Field("contentType")
-        self.documentName = Field("documentName")
-        self.size = Field("size")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.printDuplexMode`.
@@ -1736,39 +1673,42 @@ extension PrintFinishing {
 public typealias PrintJob = Model<PrintJobFields>
 
 /// The properties of a `PrintJob`, inherited ones included.
-public struct PrintJobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printJob", base: Entity.self, fields: PrintJobFields())
-    public let id: Field<String>
-    public let acknowledgedDateTime: Field<Date>
-    public let configuration: Field<PrintJobConfiguration>
-    public let createdBy: Field<UserIdentity>
-    public let createdDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-    public let isFetchable: Field<Bool>
-    public let redirectedFrom: Field<String>
-    public let redirectedTo: Field<String>
-    public let status: Field<PrintJobStatus>
+///
+/// - Present when the request expanded them (`expand("name")`): `documents`, `tasks`.
+public enum PrintJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        acknowledgedDateTime: Field<Date>,
+        configuration: Field<PrintJobConfiguration>,
+        createdBy: Field<UserIdentity>,
+        createdDateTime: Field<Date>,
+        errorCode: Field<Int32>,
+        isFetchable: Field<Bool>,
+        redirectedFrom: Field<String>,
+        redirectedTo: Field<String>,
+        status: Field<PrintJobStatus>,
+        documents: Field<[PrintDocument]>,
+        tasks: Field<[PrintTask]>
+    )
 
-    /// Present when the request expanded it (`expand("documents")`).
-    public let documents: Field<[PrintDocument]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PrintTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.acknowledgedDateTime = Field("acknowledgedDateTime")
-        self.configuration = Field("configuration")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.errorCode = Field("errorCode")
-        self.isFetchable = Field("isFetchable")
-        self.redirectedFrom = Field("redirectedFrom")
-        self.redirectedTo = Field("redirectedTo")
-        self.status = Field("status")
-        self.documents = Field("documents")
-        self.tasks = Field("tasks")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printJob",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            acknowledgedDateTime: Field("acknowledgedDateTime"),
+            configuration: Field("configuration"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            errorCode: Field("errorCode"),
+            isFetchable: Field("isFetchable"),
+            redirectedFrom: Field("redirectedFrom"),
+            redirectedTo: Field("redirectedTo"),
+            status: Field("status"),
+            documents: Field("documents"),
+            tasks: Field("tasks")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrintJobConfigurationFields`; read and write them as `value.name`.
@@ -1778,52 +1718,53 @@ public struct PrintJobFields: FieldSet {
 public typealias PrintJobConfiguration = Model<PrintJobConfigurationFields>
 
 /// The properties of a `PrintJobConfiguration`, inherited ones included.
-public struct PrintJobConfigurationFields: FieldSet {
+public enum PrintJobConfigurationFields: FieldSet {
+    public typealias Table = (
+        collate: Field<Bool>,
+        colorMode: Field<PrintColorMode>,
+        copies: Field<Int32>,
+        dpi: Field<Int32>,
+        duplexMode: Field<PrintDuplexMode>,
+        feedOrientation: Field<PrinterFeedOrientation>,
+        finishings: Field<[PrintFinishing]>,
+        fitPdfToPage: Field<Bool>,
+        inputBin: Field<String>,
+        margin: Field<PrintMargin>,
+        mediaSize: Field<String>,
+        mediaType: Field<String>,
+        multipageLayout: Field<PrintMultipageLayout>,
+        orientation: Field<PrintOrientation>,
+        outputBin: Field<String>,
+        pageRanges: Field<[IntegerRange]>,
+        pagesPerSheet: Field<Int32>,
+        quality: Field<PrintQuality>,
+        scaling: Field<PrintScaling>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printJobConfiguration",
-        fields: PrintJobConfigurationFields()
+        fields: (
+            collate: Field("collate"),
+            colorMode: Field("colorMode"),
+            copies: Field("copies"),
+            dpi: Field("dpi"),
+            duplexMode: Field("duplexMode"),
+            feedOrientation: Field("feedOrientation"),
+            finishings: Field("finishings"),
+            fitPdfToPage: Field("fitPdfToPage"),
+            inputBin: Field("inputBin"),
+            margin: Field("margin"),
+            mediaSize: Field("mediaSize"),
+            mediaType: Field("mediaType"),
+            multipageLayout: Field("multipageLayout"),
+            orientation: Field("orientation"),
+            outputBin: Field("outputBin"),
+            pageRanges: Field("pageRanges"),
+            pagesPerSheet: Field("pagesPerSheet"),
+            quality: Field("quality"),
+            scaling: Field("scaling")
+        ) as Table
     )
-    public let collate: Field<Bool>
-    public let colorMode: Field<PrintColorMode>
-    public let copies: Field<Int32>
-    public let dpi: Field<Int32>
-    public let duplexMode: Field<PrintDuplexMode>
-    public let feedOrientation: Field<PrinterFeedOrientation>
-    public let finishings: Field<[PrintFinishing]>
-    public let fitPdfToPage: Field<Bool>
-    public let inputBin: Field<String>
-    public let margin: Field<PrintMargin>
-    public let mediaSize: Field<String>
-    public let mediaType: Field<String>
-    public let multipageLayout: Field<PrintMultipageLayout>
-    public let orientation: Field<PrintOrientation>
-    public let outputBin: Field<String>
-    public let pageRanges: Field<[IntegerRange]>
-    public let pagesPerSheet: Field<Int32>
-    public let quality: Field<PrintQuality>
-    public let scaling: Field<PrintScaling>
-
-    private init() {
-        self.collate = Field("collate")
-        self.colorMode = Field("colorMode")
-        self.copies = Field("copies")
-        self.dpi = Field("dpi")
-        self.duplexMode = Field("duplexMode")
-        self.feedOrientation = Field("feedOrientation")
-        self.finishings = Field("finishings")
-        self.fitPdfToPage = Field("fitPdfToPage")
-        self.inputBin = Field("inputBin")
-        self.margin = Field("margin")
-        self.mediaSize = Field("mediaSize")
-        self.mediaType = Field("mediaType")
-        self.multipageLayout = Field("multipageLayout")
-        self.orientation = Field("orientation")
-        self.outputBin = Field("outputBin")
-        self.pageRanges = Field("pageRanges")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.quality = Field("quality")
-        self.scaling = Field("scaling")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.printJobProcessingState`.
@@ -1982,19 +1923,23 @@ extension PrintJobStateDetail {
 public typealias PrintJobStatus = Model<PrintJobStatusFields>
 
 /// The properties of a `PrintJobStatus`, inherited ones included.
-public struct PrintJobStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printJobStatus", fields: PrintJobStatusFields())
-    public let description: Field<String>
-    public let details: Field<[PrintJobStateDetail]>
-    public let isAcquiredByPrinter: Field<Bool>
-    public let state: Field<PrintJobProcessingState>
+public enum PrintJobStatusFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        details: Field<[PrintJobStateDetail]>,
+        isAcquiredByPrinter: Field<Bool>,
+        state: Field<PrintJobProcessingState>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.isAcquiredByPrinter = Field("isAcquiredByPrinter")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printJobStatus",
+        fields: (
+            description: Field("description"),
+            details: Field("details"),
+            isAcquiredByPrinter: Field("isAcquiredByPrinter"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrintMarginFields`; read and write them as `value.name`.
@@ -2004,19 +1949,13 @@ public struct PrintJobStatusFields: FieldSet {
 public typealias PrintMargin = Model<PrintMarginFields>
 
 /// The properties of a `PrintMargin`, inherited ones included.
-public struct PrintMarginFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printMargin", fields: PrintMarginFields())
-    public let bottom: Field<Int32>
-    public let left: Field<Int32>
-    public let right: Field<Int32>
-    public let top: Field<Int32>
+public enum PrintMarginFields: FieldSet {
+    public typealias Table = (bottom: Field<Int32>, left: Field<Int32>, right: Field<Int32>, top: Field<Int32>)
 
-    private init() {
-        self.bottom = Field("bottom")
-        self.left = Field("left")
-        self.right = Field("right")
-        self.top = Field("top")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printMargin",
+        fields: (bottom: Field("bottom"), left: Field("left"), right: Field("right"), top: Field("top")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.printMultipageLayout`.
@@ -2066,23 +2005,15 @@ extension PrintMultipageLayout {
 public typealias PrintOperation = Model<PrintOperationFields>
 
 /// The properties of a `PrintOperation`, inherited ones included.
-public struct PrintOperationFields: FieldSet {
+public enum PrintOperationFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, status: Field<PrintOperationStatus>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printOperation",
         base: Entity.self,
         derived: [PrinterCreateOperation.self],
-        fields: PrintOperationFields()
+        fields: (id: Field("id"), createdDateTime: Field("createdDateTime"), status: Field("status")) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let status: Field<PrintOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.printOperationProcessingState`.

@@ -11,15 +11,13 @@ import Foundation
 public typealias PrintOperationStatus = Model<PrintOperationStatusFields>
 
 /// The properties of a `PrintOperationStatus`, inherited ones included.
-public struct PrintOperationStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printOperationStatus", fields: PrintOperationStatusFields())
-    public let description: Field<String>
-    public let state: Field<PrintOperationProcessingState>
+public enum PrintOperationStatusFields: FieldSet {
+    public typealias Table = (description: Field<String>, state: Field<PrintOperationProcessingState>)
 
-    private init() {
-        self.description = Field("description")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printOperationStatus",
+        fields: (description: Field("description"), state: Field("state")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.printOrientation`.
@@ -155,21 +153,16 @@ extension PrintScaling {
 public typealias PrintService = Model<PrintServiceFields>
 
 /// The properties of a `PrintService`, inherited ones included.
-public struct PrintServiceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endpoints`.
+public enum PrintServiceFields: FieldSet {
+    public typealias Table = (id: Field<String>, endpoints: Field<[PrintServiceEndpoint]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printService",
         base: Entity.self,
-        fields: PrintServiceFields()
+        fields: (id: Field("id"), endpoints: Field("endpoints")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[PrintServiceEndpoint]>
-
-    private init() {
-        self.id = Field("id")
-        self.endpoints = Field("endpoints")
-    }
 }
 
 /// Its properties are listed in `PrintServiceEndpointFields`; read and write them as `value.name`.
@@ -179,22 +172,14 @@ public struct PrintServiceFields: FieldSet {
 public typealias PrintServiceEndpoint = Model<PrintServiceEndpointFields>
 
 /// The properties of a `PrintServiceEndpoint`, inherited ones included.
-public struct PrintServiceEndpointFields: FieldSet {
+public enum PrintServiceEndpointFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, uri: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printServiceEndpoint",
         base: Entity.self,
-        fields: PrintServiceEndpointFields()
+        fields: (id: Field("id"), displayName: Field("displayName"), uri: Field("uri")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let uri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.uri = Field("uri")
-    }
 }
 
 /// Requests for one `PrintServiceEndpoint`: `request()` reads, updates or deletes it.
@@ -251,15 +236,19 @@ public struct PrintServiceRequestBuilder: ModelRequestBuilder {
 public typealias PrintSettings = Model<PrintSettingsFields>
 
 /// The properties of a `PrintSettings`, inherited ones included.
-public struct PrintSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printSettings", fields: PrintSettingsFields())
-    public let documentConversionEnabled: Field<Bool>
-    public let printerDiscoverySettings: Field<PrinterDiscoverySettings>
+public enum PrintSettingsFields: FieldSet {
+    public typealias Table = (
+        documentConversionEnabled: Field<Bool>,
+        printerDiscoverySettings: Field<PrinterDiscoverySettings>
+    )
 
-    private init() {
-        self.documentConversionEnabled = Field("documentConversionEnabled")
-        self.printerDiscoverySettings = Field("printerDiscoverySettings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printSettings",
+        fields: (
+            documentConversionEnabled: Field("documentConversionEnabled"),
+            printerDiscoverySettings: Field("printerDiscoverySettings")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrintTaskFields`; read and write them as `value.name`.
@@ -269,25 +258,28 @@ public struct PrintSettingsFields: FieldSet {
 public typealias PrintTask = Model<PrintTaskFields>
 
 /// The properties of a `PrintTask`, inherited ones included.
-public struct PrintTaskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printTask", base: Entity.self, fields: PrintTaskFields())
-    public let id: Field<String>
-    public let parentUrl: Field<String>
-    public let status: Field<PrintTaskStatus>
+///
+/// - Present when the request expanded them (`expand("name")`): `definition`, `trigger`.
+public enum PrintTaskFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        parentUrl: Field<String>,
+        status: Field<PrintTaskStatus>,
+        definition: Field<PrintTaskDefinition>,
+        trigger: Field<PrintTaskTrigger>
+    )
 
-    /// Present when the request expanded it (`expand("definition")`).
-    public let definition: Field<PrintTaskDefinition>
-
-    /// Present when the request expanded it (`expand("trigger")`).
-    public let trigger: Field<PrintTaskTrigger>
-
-    private init() {
-        self.id = Field("id")
-        self.parentUrl = Field("parentUrl")
-        self.status = Field("status")
-        self.definition = Field("definition")
-        self.trigger = Field("trigger")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printTask",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            parentUrl: Field("parentUrl"),
+            status: Field("status"),
+            definition: Field("definition"),
+            trigger: Field("trigger")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrintTaskDefinitionFields`; read and write them as `value.name`.
@@ -297,26 +289,26 @@ public struct PrintTaskFields: FieldSet {
 public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
 
 /// The properties of a `PrintTaskDefinition`, inherited ones included.
-public struct PrintTaskDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `tasks`.
+public enum PrintTaskDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<AppIdentity>,
+        displayName: Field<String>,
+        tasks: Field<[PrintTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printTaskDefinition",
         base: Entity.self,
-        fields: PrintTaskDefinitionFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            displayName: Field("displayName"),
+            tasks: Field("tasks")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<AppIdentity>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[PrintTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Requests for one `PrintTaskDefinition`: `request()` reads, updates or deletes it.
@@ -406,15 +398,13 @@ public struct PrintTaskRequestBuilder: ModelRequestBuilder {
 public typealias PrintTaskStatus = Model<PrintTaskStatusFields>
 
 /// The properties of a `PrintTaskStatus`, inherited ones included.
-public struct PrintTaskStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printTaskStatus", fields: PrintTaskStatusFields())
-    public let description: Field<String>
-    public let state: Field<PrintTaskProcessingState>
+public enum PrintTaskStatusFields: FieldSet {
+    public typealias Table = (description: Field<String>, state: Field<PrintTaskProcessingState>)
 
-    private init() {
-        self.description = Field("description")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printTaskStatus",
+        fields: (description: Field("description"), state: Field("state")) as Table
+    )
 }
 
 /// Its properties are listed in `PrintTaskTriggerFields`; read and write them as `value.name`.
@@ -424,24 +414,16 @@ public struct PrintTaskStatusFields: FieldSet {
 public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
 
 /// The properties of a `PrintTaskTrigger`, inherited ones included.
-public struct PrintTaskTriggerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `definition`.
+public enum PrintTaskTriggerFields: FieldSet {
+    public typealias Table = (id: Field<String>, event: Field<PrintEvent>, definition: Field<PrintTaskDefinition>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.printTaskTrigger",
         base: Entity.self,
-        fields: PrintTaskTriggerFields()
+        fields: (id: Field("id"), event: Field("event"), definition: Field("definition")) as Table
     )
-
-    public let id: Field<String>
-    public let event: Field<PrintEvent>
-
-    /// Present when the request expanded it (`expand("definition")`).
-    public let definition: Field<PrintTaskDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.event = Field("event")
-        self.definition = Field("definition")
-    }
 }
 
 /// Requests for one `PrintTaskTrigger`: `request()` reads, updates or deletes it.
@@ -480,41 +462,41 @@ public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
 public typealias PrintUsage = Model<PrintUsageFields>
 
 /// The properties of a `PrintUsage`, inherited ones included.
-public struct PrintUsageFields: FieldSet {
+public enum PrintUsageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        blackAndWhitePageCount: Field<Int64>,
+        colorPageCount: Field<Int64>,
+        completedBlackAndWhiteJobCount: Field<Int64>,
+        completedColorJobCount: Field<Int64>,
+        completedJobCount: Field<Int64>,
+        doubleSidedSheetCount: Field<Int64>,
+        incompleteJobCount: Field<Int64>,
+        mediaSheetCount: Field<Int64>,
+        pageCount: Field<Int64>,
+        singleSidedSheetCount: Field<Int64>,
+        usageDate: Field<CalendarDate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printUsage",
         base: Entity.self,
         derived: [PrintUsageByPrinter.self, PrintUsageByUser.self],
-        fields: PrintUsageFields()
+        fields: (
+            id: Field("id"),
+            blackAndWhitePageCount: Field("blackAndWhitePageCount"),
+            colorPageCount: Field("colorPageCount"),
+            completedBlackAndWhiteJobCount: Field("completedBlackAndWhiteJobCount"),
+            completedColorJobCount: Field("completedColorJobCount"),
+            completedJobCount: Field("completedJobCount"),
+            doubleSidedSheetCount: Field("doubleSidedSheetCount"),
+            incompleteJobCount: Field("incompleteJobCount"),
+            mediaSheetCount: Field("mediaSheetCount"),
+            pageCount: Field("pageCount"),
+            singleSidedSheetCount: Field("singleSidedSheetCount"),
+            usageDate: Field("usageDate")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-    }
 }
 
 /// Its properties are listed in `PrintUsageByPrinterFields`; read and write them as `value.name`.
@@ -524,44 +506,44 @@ public struct PrintUsageFields: FieldSet {
 public typealias PrintUsageByPrinter = Model<PrintUsageByPrinterFields>
 
 /// The properties of a `PrintUsageByPrinter`, inherited ones included.
-public struct PrintUsageByPrinterFields: FieldSet {
+public enum PrintUsageByPrinterFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        blackAndWhitePageCount: Field<Int64>,
+        colorPageCount: Field<Int64>,
+        completedBlackAndWhiteJobCount: Field<Int64>,
+        completedColorJobCount: Field<Int64>,
+        completedJobCount: Field<Int64>,
+        doubleSidedSheetCount: Field<Int64>,
+        incompleteJobCount: Field<Int64>,
+        mediaSheetCount: Field<Int64>,
+        pageCount: Field<Int64>,
+        singleSidedSheetCount: Field<Int64>,
+        usageDate: Field<CalendarDate>,
+        printerId: Field<String>,
+        printerName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printUsageByPrinter",
         base: PrintUsage.self,
-        fields: PrintUsageByPrinterFields()
+        fields: (
+            id: Field("id"),
+            blackAndWhitePageCount: Field("blackAndWhitePageCount"),
+            colorPageCount: Field("colorPageCount"),
+            completedBlackAndWhiteJobCount: Field("completedBlackAndWhiteJobCount"),
+            completedColorJobCount: Field("completedColorJobCount"),
+            completedJobCount: Field("completedJobCount"),
+            doubleSidedSheetCount: Field("doubleSidedSheetCount"),
+            incompleteJobCount: Field("incompleteJobCount"),
+            mediaSheetCount: Field("mediaSheetCount"),
+            pageCount: Field("pageCount"),
+            singleSidedSheetCount: Field("singleSidedSheetCount"),
+            usageDate: Field("usageDate"),
+            printerId: Field("printerId"),
+            printerName: Field("printerName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-    public let printerId: Field<String>
-    public let printerName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-        self.printerId = Field("printerId")
-        self.printerName = Field("printerName")
-    }
 }
 
 /// Requests for one `PrintUsageByPrinter`: `request()` reads, updates or deletes it.
@@ -590,42 +572,42 @@ public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
 public typealias PrintUsageByUser = Model<PrintUsageByUserFields>
 
 /// The properties of a `PrintUsageByUser`, inherited ones included.
-public struct PrintUsageByUserFields: FieldSet {
+public enum PrintUsageByUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        blackAndWhitePageCount: Field<Int64>,
+        colorPageCount: Field<Int64>,
+        completedBlackAndWhiteJobCount: Field<Int64>,
+        completedColorJobCount: Field<Int64>,
+        completedJobCount: Field<Int64>,
+        doubleSidedSheetCount: Field<Int64>,
+        incompleteJobCount: Field<Int64>,
+        mediaSheetCount: Field<Int64>,
+        pageCount: Field<Int64>,
+        singleSidedSheetCount: Field<Int64>,
+        usageDate: Field<CalendarDate>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printUsageByUser",
         base: PrintUsage.self,
-        fields: PrintUsageByUserFields()
+        fields: (
+            id: Field("id"),
+            blackAndWhitePageCount: Field("blackAndWhitePageCount"),
+            colorPageCount: Field("colorPageCount"),
+            completedBlackAndWhiteJobCount: Field("completedBlackAndWhiteJobCount"),
+            completedColorJobCount: Field("completedColorJobCount"),
+            completedJobCount: Field("completedJobCount"),
+            doubleSidedSheetCount: Field("doubleSidedSheetCount"),
+            incompleteJobCount: Field("incompleteJobCount"),
+            mediaSheetCount: Field("mediaSheetCount"),
+            pageCount: Field("pageCount"),
+            singleSidedSheetCount: Field("singleSidedSheetCount"),
+            usageDate: Field("usageDate"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let blackAndWhitePageCount: Field<Int64>
-    public let colorPageCount: Field<Int64>
-    public let completedBlackAndWhiteJobCount: Field<Int64>
-    public let completedColorJobCount: Field<Int64>
-    public let completedJobCount: Field<Int64>
-    public let doubleSidedSheetCount: Field<Int64>
-    public let incompleteJobCount: Field<Int64>
-    public let mediaSheetCount: Field<Int64>
-    public let pageCount: Field<Int64>
-    public let singleSidedSheetCount: Field<Int64>
-    public let usageDate: Field<CalendarDate>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.blackAndWhitePageCount = Field("blackAndWhitePageCount")
-        self.colorPageCount = Field("colorPageCount")
-        self.completedBlackAndWhiteJobCount = Field("completedBlackAndWhiteJobCount")
-        self.completedColorJobCount = Field("completedColorJobCount")
-        self.completedJobCount = Field("completedJobCount")
-        self.doubleSidedSheetCount = Field("doubleSidedSheetCount")
-        self.incompleteJobCount = Field("incompleteJobCount")
-        self.mediaSheetCount = Field("mediaSheetCount")
-        self.pageCount = Field("pageCount")
-        self.singleSidedSheetCount = Field("singleSidedSheetCount")
-        self.usageDate = Field("usageDate")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `PrintUsageByUser`: `request()` reads, updates or deletes it.
@@ -671,54 +653,52 @@ public struct PrintUsageRequestBuilder: ModelRequestBuilder {
 public typealias Printer = Model<PrinterFields>
 
 /// The properties of a `Printer`, inherited ones included.
-public struct PrinterFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printer", base: PrinterBase.self, fields: PrinterFields())
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
+///
+/// - Present when the request expanded them (`expand("name")`): `jobs`, `connectors`, `shares`, `taskTriggers`.
+public enum PrinterFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capabilities: Field<PrinterCapabilities>,
+        defaults: Field<PrinterDefaults>,
+        displayName: Field<String>,
+        isAcceptingJobs: Field<Bool>,
+        location: Field<PrinterLocation>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        status: Field<PrinterStatus>,
+        jobs: Field<[PrintJob]>,
+        hasPhysicalDevice: Field<Bool>,
+        isShared: Field<Bool>,
+        lastSeenDateTime: Field<Date>,
+        registeredDateTime: Field<Date>,
+        connectors: Field<[PrintConnector]>,
+        shares: Field<[PrinterShare]>,
+        taskTriggers: Field<[PrintTaskTrigger]>
+    )
 
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    public let hasPhysicalDevice: Field<Bool>
-    public let isShared: Field<Bool>
-    public let lastSeenDateTime: Field<Date>
-    public let registeredDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("connectors")`).
-    public let connectors: Field<[PrintConnector]>
-
-    /// Present when the request expanded it (`expand("shares")`).
-    public let shares: Field<[PrinterShare]>
-
-    /// Present when the request expanded it (`expand("taskTriggers")`).
-    public let taskTriggers: Field<[PrintTaskTrigger]>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-        self.hasPhysicalDevice = Field("hasPhysicalDevice")
-        self.isShared = Field("isShared")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.registeredDateTime = Field("registeredDateTime")
-        self.connectors = Field("connectors")
-        self.shares = Field("shares")
-        self.taskTriggers = Field("taskTriggers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printer",
+        base: PrinterBase.self,
+        fields: (
+            id: Field("id"),
+            capabilities: Field("capabilities"),
+            defaults: Field("defaults"),
+            displayName: Field("displayName"),
+            isAcceptingJobs: Field("isAcceptingJobs"),
+            location: Field("location"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            status: Field("status"),
+            jobs: Field("jobs"),
+            hasPhysicalDevice: Field("hasPhysicalDevice"),
+            isShared: Field("isShared"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            registeredDateTime: Field("registeredDateTime"),
+            connectors: Field("connectors"),
+            shares: Field("shares"),
+            taskTriggers: Field("taskTriggers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrinterBaseFields`; read and write them as `value.name`.
@@ -730,39 +710,39 @@ public struct PrinterFields: FieldSet {
 public typealias PrinterBase = Model<PrinterBaseFields>
 
 /// The properties of a `PrinterBase`, inherited ones included.
-public struct PrinterBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `jobs`.
+public enum PrinterBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capabilities: Field<PrinterCapabilities>,
+        defaults: Field<PrinterDefaults>,
+        displayName: Field<String>,
+        isAcceptingJobs: Field<Bool>,
+        location: Field<PrinterLocation>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        status: Field<PrinterStatus>,
+        jobs: Field<[PrintJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printerBase",
         base: Entity.self,
         derived: [Printer.self, PrinterShare.self],
-        fields: PrinterBaseFields()
+        fields: (
+            id: Field("id"),
+            capabilities: Field("capabilities"),
+            defaults: Field("defaults"),
+            displayName: Field("displayName"),
+            isAcceptingJobs: Field("isAcceptingJobs"),
+            location: Field("location"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            status: Field("status"),
+            jobs: Field("jobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-    }
 }
 
 /// Requests for one `PrinterBase`: `request()` reads, updates or deletes it.
@@ -800,61 +780,65 @@ public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
 public typealias PrinterCapabilities = Model<PrinterCapabilitiesFields>
 
 /// The properties of a `PrinterCapabilities`, inherited ones included.
-public struct PrinterCapabilitiesFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerCapabilities", fields: PrinterCapabilitiesFields())
-    public let bottomMargins: Field<[Int32]>
-    public let collation: Field<Bool>
-    public let colorModes: Field<[PrintColorMode]>
-    public let contentTypes: Field<[String]>
-    public let copiesPerJob: Field<IntegerRange>
-    public let dpis: Field<[Int32]>
-    public let duplexModes: Field<[PrintDuplexMode]>
-    public let feedOrientations: Field<[PrinterFeedOrientation]>
-    public let finishings: Field<[PrintFinishing]>
-    public let inputBins: Field<[String]>
-    public let isColorPrintingSupported: Field<Bool>
-    public let isPageRangeSupported: Field<Bool>
-    public let leftMargins: Field<[Int32]>
-    public let mediaColors: Field<[String]>
-    public let mediaSizes: Field<[String]>
-    public let mediaTypes: Field<[String]>
-    public let multipageLayouts: Field<[PrintMultipageLayout]>
-    public let orientations: Field<[PrintOrientation]>
-    public let outputBins: Field<[String]>
-    public let pagesPerSheet: Field<[Int32]>
-    public let qualities: Field<[PrintQuality]>
-    public let rightMargins: Field<[Int32]>
-    public let scalings: Field<[PrintScaling]>
-    public let supportsFitPdfToPage: Field<Bool>
-    public let topMargins: Field<[Int32]>
+public enum PrinterCapabilitiesFields: FieldSet {
+    public typealias Table = (
+        bottomMargins: Field<[Int32]>,
+        collation: Field<Bool>,
+        colorModes: Field<[PrintColorMode]>,
+        contentTypes: Field<[String]>,
+        copiesPerJob: Field<IntegerRange>,
+        dpis: Field<[Int32]>,
+        duplexModes: Field<[PrintDuplexMode]>,
+        feedOrientations: Field<[PrinterFeedOrientation]>,
+        finishings: Field<[PrintFinishing]>,
+        inputBins: Field<[String]>,
+        isColorPrintingSupported: Field<Bool>,
+        isPageRangeSupported: Field<Bool>,
+        leftMargins: Field<[Int32]>,
+        mediaColors: Field<[String]>,
+        mediaSizes: Field<[String]>,
+        mediaTypes: Field<[String]>,
+        multipageLayouts: Field<[PrintMultipageLayout]>,
+        orientations: Field<[PrintOrientation]>,
+        outputBins: Field<[String]>,
+        pagesPerSheet: Field<[Int32]>,
+        qualities: Field<[PrintQuality]>,
+        rightMargins: Field<[Int32]>,
+        scalings: Field<[PrintScaling]>,
+        supportsFitPdfToPage: Field<Bool>,
+        topMargins: Field<[Int32]>
+    )
 
-    private init() {
-        self.bottomMargins = Field("bottomMargins")
-        self.collation = Field("collation")
-        self.colorModes = Field("colorModes")
-        self.contentTypes = Field("contentTypes")
-        self.copiesPerJob = Field("copiesPerJob")
-        self.dpis = Field("dpis")
-        self.duplexModes = Field("duplexModes")
-        self.feedOrientations = Field("feedOrientations")
-        self.finishings = Field("finishings")
-        self.inputBins = Field("inputBins")
-        self.isColorPrintingSupported = Field("isColorPrintingSupported")
-        self.isPageRangeSupported = Field("isPageRangeSupported")
-        self.leftMargins = Field("leftMargins")
-        self.mediaColors = Field("mediaColors")
-        self.mediaSizes = Field("mediaSizes")
-        self.mediaTypes = Field("mediaTypes")
-        self.multipageLayouts = Field("multipageLayouts")
-        self.orientations = Field("orientations")
-        self.outputBins = Field("outputBins")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.qualities = Field("qualities")
-        self.rightMargins = Field("rightMargins")
-        self.scalings = Field("scalings")
-        self.supportsFitPdfToPage = Field("supportsFitPdfToPage")
-        self.topMargins = Field("topMargins")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerCapabilities",
+        fields: (
+            bottomMargins: Field("bottomMargins"),
+            collation: Field("collation"),
+            colorModes: Field("colorModes"),
+            contentTypes: Field("contentTypes"),
+            copiesPerJob: Field("copiesPerJob"),
+            dpis: Field("dpis"),
+            duplexModes: Field("duplexModes"),
+            feedOrientations: Field("feedOrientations"),
+            finishings: Field("finishings"),
+            inputBins: Field("inputBins"),
+            isColorPrintingSupported: Field("isColorPrintingSupported"),
+            isPageRangeSupported: Field("isPageRangeSupported"),
+            leftMargins: Field("leftMargins"),
+            mediaColors: Field("mediaColors"),
+            mediaSizes: Field("mediaSizes"),
+            mediaTypes: Field("mediaTypes"),
+            multipageLayouts: Field("multipageLayouts"),
+            orientations: Field("orientations"),
+            outputBins: Field("outputBins"),
+            pagesPerSheet: Field("pagesPerSheet"),
+            qualities: Field("qualities"),
+            rightMargins: Field("rightMargins"),
+            scalings: Field("scalings"),
+            supportsFitPdfToPage: Field("supportsFitPdfToPage"),
+            topMargins: Field("topMargins")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrinterCreateOperationFields`; read and write them as `value.name`.
@@ -864,28 +848,28 @@ public struct PrinterCapabilitiesFields: FieldSet {
 public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
 
 /// The properties of a `PrinterCreateOperation`, inherited ones included.
-public struct PrinterCreateOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `printer`.
+public enum PrinterCreateOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        status: Field<PrintOperationStatus>,
+        certificate: Field<String>,
+        printer: Field<Printer>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printerCreateOperation",
         base: PrintOperation.self,
-        fields: PrinterCreateOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            status: Field("status"),
+            certificate: Field("certificate"),
+            printer: Field("printer")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let status: Field<PrintOperationStatus>
-    public let certificate: Field<String>
-
-    /// Present when the request expanded it (`expand("printer")`).
-    public let printer: Field<Printer>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.status = Field("status")
-        self.certificate = Field("certificate")
-        self.printer = Field("printer")
-    }
 }
 
 /// Requests for one `PrinterCreateOperation`: `request()` reads, updates or deletes it.
@@ -920,45 +904,49 @@ public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
 public typealias PrinterDefaults = Model<PrinterDefaultsFields>
 
 /// The properties of a `PrinterDefaults`, inherited ones included.
-public struct PrinterDefaultsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerDefaults", fields: PrinterDefaultsFields())
-    public let colorMode: Field<PrintColorMode>
-    public let contentType: Field<String>
-    public let copiesPerJob: Field<Int32>
-    public let dpi: Field<Int32>
-    public let duplexMode: Field<PrintDuplexMode>
-    public let finishings: Field<[PrintFinishing]>
-    public let fitPdfToPage: Field<Bool>
-    public let inputBin: Field<String>
-    public let mediaColor: Field<String>
-    public let mediaSize: Field<String>
-    public let mediaType: Field<String>
-    public let multipageLayout: Field<PrintMultipageLayout>
-    public let orientation: Field<PrintOrientation>
-    public let outputBin: Field<String>
-    public let pagesPerSheet: Field<Int32>
-    public let quality: Field<PrintQuality>
-    public let scaling: Field<PrintScaling>
+public enum PrinterDefaultsFields: FieldSet {
+    public typealias Table = (
+        colorMode: Field<PrintColorMode>,
+        contentType: Field<String>,
+        copiesPerJob: Field<Int32>,
+        dpi: Field<Int32>,
+        duplexMode: Field<PrintDuplexMode>,
+        finishings: Field<[PrintFinishing]>,
+        fitPdfToPage: Field<Bool>,
+        inputBin: Field<String>,
+        mediaColor: Field<String>,
+        mediaSize: Field<String>,
+        mediaType: Field<String>,
+        multipageLayout: Field<PrintMultipageLayout>,
+        orientation: Field<PrintOrientation>,
+        outputBin: Field<String>,
+        pagesPerSheet: Field<Int32>,
+        quality: Field<PrintQuality>,
+        scaling: Field<PrintScaling>
+    )
 
-    private init() {
-        self.colorMode = Field("colorMode")
-        self.contentType = Field("contentType")
-        self.copiesPerJob = Field("copiesPerJob")
-        self.dpi = Field("dpi")
-        self.duplexMode = Field("duplexMode")
-        self.finishings = Field("finishings")
-        self.fitPdfToPage = Field("fitPdfToPage")
-        self.inputBin = Field("inputBin")
-        self.mediaColor = Field("mediaColor")
-        self.mediaSize = Field("mediaSize")
-        self.mediaType = Field("mediaType")
-        self.multipageLayout = Field("multipageLayout")
-        self.orientation = Field("orientation")
-        self.outputBin = Field("outputBin")
-        self.pagesPerSheet = Field("pagesPerSheet")
-        self.quality = Field("quality")
-        self.scaling = Field("scaling")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerDefaults",
+        fields: (
+            colorMode: Field("colorMode"),
+            contentType: Field("contentType"),
+            copiesPerJob: Field("copiesPerJob"),
+            dpi: Field("dpi"),
+            duplexMode: Field("duplexMode"),
+            finishings: Field("finishings"),
+            fitPdfToPage: Field("fitPdfToPage"),
+            inputBin: Field("inputBin"),
+            mediaColor: Field("mediaColor"),
+            mediaSize: Field("mediaSize"),
+            mediaType: Field("mediaType"),
+            multipageLayout: Field("multipageLayout"),
+            orientation: Field("orientation"),
+            outputBin: Field("outputBin"),
+            pagesPerSheet: Field("pagesPerSheet"),
+            quality: Field("quality"),
+            scaling: Field("scaling")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PrinterDiscoverySettingsFields`; read and write them as `value.name`.
@@ -1004,45 +992,49 @@ extension PrinterFeedOrientation {
 public typealias PrinterLocation = Model<PrinterLocationFields>
 
 /// The properties of a `PrinterLocation`, inherited ones included.
-public struct PrinterLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerLocation", fields: PrinterLocationFields())
-    public let altitudeInMeters: Field<Int32>
-    public let building: Field<String>
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let floor: Field<String>
-    public let floorDescription: Field<String>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let organization: Field<[String]>
-    public let postalCode: Field<String>
-    public let roomDescription: Field<String>
-    public let roomName: Field<String>
-    public let site: Field<String>
-    public let stateOrProvince: Field<String>
-    public let streetAddress: Field<String>
-    public let subdivision: Field<[String]>
-    public let subunit: Field<[String]>
+public enum PrinterLocationFields: FieldSet {
+    public typealias Table = (
+        altitudeInMeters: Field<Int32>,
+        building: Field<String>,
+        city: Field<String>,
+        countryOrRegion: Field<String>,
+        floor: Field<String>,
+        floorDescription: Field<String>,
+        latitude: Field<Double>,
+        longitude: Field<Double>,
+        organization: Field<[String]>,
+        postalCode: Field<String>,
+        roomDescription: Field<String>,
+        roomName: Field<String>,
+        site: Field<String>,
+        stateOrProvince: Field<String>,
+        streetAddress: Field<String>,
+        subdivision: Field<[String]>,
+        subunit: Field<[String]>
+    )
 
-    private init() {
-        self.altitudeInMeters = Field("altitudeInMeters")
-        self.building = Field("building")
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.floor = Field("floor")
-        self.floorDescription = Field("floorDescription")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.organization = Field("organization")
-        self.postalCode = Field("postalCode")
-        self.roomDescription = Field("roomDescription")
-        self.roomName = Field("roomName")
-        self.site = Field("site")
-        self.stateOrProvince = Field("stateOrProvince")
-        self.streetAddress = Field("streetAddress")
-        self.subdivision = Field("subdivision")
-        self.subunit = Field("subunit")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerLocation",
+        fields: (
+            altitudeInMeters: Field("altitudeInMeters"),
+            building: Field("building"),
+            city: Field("city"),
+            countryOrRegion: Field("countryOrRegion"),
+            floor: Field("floor"),
+            floorDescription: Field("floorDescription"),
+            latitude: Field("latitude"),
+            longitude: Field("longitude"),
+            organization: Field("organization"),
+            postalCode: Field("postalCode"),
+            roomDescription: Field("roomDescription"),
+            roomName: Field("roomName"),
+            site: Field("site"),
+            stateOrProvince: Field("stateOrProvince"),
+            streetAddress: Field("streetAddress"),
+            subdivision: Field("subdivision"),
+            subunit: Field("subunit")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.printerProcessingState`.
@@ -3655,57 +3647,50 @@ extension CollectionRequestBuilder where Item == PrinterRequestBuilder {
 public typealias PrinterShare = Model<PrinterShareFields>
 
 /// The properties of a `PrinterShare`, inherited ones included.
-public struct PrinterShareFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `jobs`, `allowedGroups`, `allowedUsers`, `printer`.
+public enum PrinterShareFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capabilities: Field<PrinterCapabilities>,
+        defaults: Field<PrinterDefaults>,
+        displayName: Field<String>,
+        isAcceptingJobs: Field<Bool>,
+        location: Field<PrinterLocation>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        status: Field<PrinterStatus>,
+        jobs: Field<[PrintJob]>,
+        allowAllUsers: Field<Bool>,
+        createdDateTime: Field<Date>,
+        viewPoint: Field<PrinterShareViewpoint>,
+        allowedGroups: Field<[Group]>,
+        allowedUsers: Field<[User]>,
+        printer: Field<Printer>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.printerShare",
         base: PrinterBase.self,
-        fields: PrinterShareFields()
+        fields: (
+            id: Field("id"),
+            capabilities: Field("capabilities"),
+            defaults: Field("defaults"),
+            displayName: Field("displayName"),
+            isAcceptingJobs: Field("isAcceptingJobs"),
+            location: Field("location"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            status: Field("status"),
+            jobs: Field("jobs"),
+            allowAllUsers: Field("allowAllUsers"),
+            createdDateTime: Field("createdDateTime"),
+            viewPoint: Field("viewPoint"),
+            allowedGroups: Field("allowedGroups"),
+            allowedUsers: Field("allowedUsers"),
+            printer: Field("printer")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let capabilities: Field<PrinterCapabilities>
-    public let defaults: Field<PrinterDefaults>
-    public let displayName: Field<String>
-    public let isAcceptingJobs: Field<Bool>
-    public let location: Field<PrinterLocation>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let status: Field<PrinterStatus>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[PrintJob]>
-
-    public let allowAllUsers: Field<Bool>
-    public let createdDateTime: Field<Date>
-    public let viewPoint: Field<PrinterShareViewpoint>
-
-    /// Present when the request expanded it (`expand("allowedGroups")`).
-    public let allowedGroups: Field<[Group]>
-
-    /// Present when the request expanded it (`expand("allowedUsers")`).
-    public let allowedUsers: Field<[User]>
-
-    /// Present when the request expanded it (`expand("printer")`).
-    public let printer: Field<Printer>
-
-    private init() {
-        self.id = Field("id")
-        self.capabilities = Field("capabilities")
-        self.defaults = Field("defaults")
-        self.displayName = Field("displayName")
-        self.isAcceptingJobs = Field("isAcceptingJobs")
-        self.location = Field("location")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.status = Field("status")
-        self.jobs = Field("jobs")
-        self.allowAllUsers = Field("allowAllUsers")
-        self.createdDateTime = Field("createdDateTime")
-        self.viewPoint = Field("viewPoint")
-        self.allowedGroups = Field("allowedGroups")
-        self.allowedUsers = Field("allowedUsers")
-        self.printer = Field("printer")
-    }
 }
 
 /// Requests for one `PrinterShare`: `request()` reads, updates or deletes it.
@@ -3779,17 +3764,17 @@ public struct PrinterShareViewpointFields: FieldSet {
 public typealias PrinterStatus = Model<PrinterStatusFields>
 
 /// The properties of a `PrinterStatus`, inherited ones included.
-public struct PrinterStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.printerStatus", fields: PrinterStatusFields())
-    public let description: Field<String>
-    public let details: Field<[PrinterProcessingStateDetail]>
-    public let state: Field<PrinterProcessingState>
+public enum PrinterStatusFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        details: Field<[PrinterProcessingStateDetail]>,
+        state: Field<PrinterProcessingState>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.printerStatus",
+        fields: (description: Field("description"), details: Field("details"), state: Field("state")) as Table
+    )
 }
 
 /// Its properties are listed in `PrivacyFields`; read and write them as `value.name`.
@@ -3817,15 +3802,13 @@ public struct PrivacyFields: FieldSet {
 public typealias PrivacyProfile = Model<PrivacyProfileFields>
 
 /// The properties of a `PrivacyProfile`, inherited ones included.
-public struct PrivacyProfileFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.privacyProfile", fields: PrivacyProfileFields())
-    public let contactEmail: Field<String>
-    public let statementUrl: Field<String>
+public enum PrivacyProfileFields: FieldSet {
+    public typealias Table = (contactEmail: Field<String>, statementUrl: Field<String>)
 
-    private init() {
-        self.contactEmail = Field("contactEmail")
-        self.statementUrl = Field("statementUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.privacyProfile",
+        fields: (contactEmail: Field("contactEmail"), statementUrl: Field("statementUrl")) as Table
+    )
 }
 
 /// Requests for one `Privacy`: `request()` reads, updates or deletes it.
@@ -3863,46 +3846,36 @@ public struct PrivacyRequestBuilder: ModelRequestBuilder {
 public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
 
 /// The properties of a `PrivilegedAccessGroup`, inherited ones included.
-public struct PrivilegedAccessGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignmentApprovals`, `assignmentScheduleInstances`,
+///   `assignmentScheduleRequests`, `assignmentSchedules`, `eligibilityScheduleInstances`,
+///   `eligibilityScheduleRequests`, `eligibilitySchedules`.
+public enum PrivilegedAccessGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignmentApprovals: Field<[Approval]>,
+        assignmentScheduleInstances: Field<[PrivilegedAccessGroupAssignmentScheduleInstance]>,
+        assignmentScheduleRequests: Field<[PrivilegedAccessGroupAssignmentScheduleRequest]>,
+        assignmentSchedules: Field<[PrivilegedAccessGroupAssignmentSchedule]>,
+        eligibilityScheduleInstances: Field<[PrivilegedAccessGroupEligibilityScheduleInstance]>,
+        eligibilityScheduleRequests: Field<[PrivilegedAccessGroupEligibilityScheduleRequest]>,
+        eligibilitySchedules: Field<[PrivilegedAccessGroupEligibilitySchedule]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroup",
         base: Entity.self,
-        fields: PrivilegedAccessGroupFields()
+        fields: (
+            id: Field("id"),
+            assignmentApprovals: Field("assignmentApprovals"),
+            assignmentScheduleInstances: Field("assignmentScheduleInstances"),
+            assignmentScheduleRequests: Field("assignmentScheduleRequests"),
+            assignmentSchedules: Field("assignmentSchedules"),
+            eligibilityScheduleInstances: Field("eligibilityScheduleInstances"),
+            eligibilityScheduleRequests: Field("eligibilityScheduleRequests"),
+            eligibilitySchedules: Field("eligibilitySchedules")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("assignmentApprovals")`).
-    public let assignmentApprovals: Field<[Approval]>
-
-    /// Present when the request expanded it (`expand("assignmentScheduleInstances")`).
-    public let assignmentScheduleInstances: Field<[PrivilegedAccessGroupAssignmentScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("assignmentScheduleRequests")`).
-    public let assignmentScheduleRequests: Field<[PrivilegedAccessGroupAssignmentScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("assignmentSchedules")`).
-    public let assignmentSchedules: Field<[PrivilegedAccessGroupAssignmentSchedule]>
-
-    /// Present when the request expanded it (`expand("eligibilityScheduleInstances")`).
-    public let eligibilityScheduleInstances: Field<[PrivilegedAccessGroupEligibilityScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("eligibilityScheduleRequests")`).
-    public let eligibilityScheduleRequests: Field<[PrivilegedAccessGroupEligibilityScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("eligibilitySchedules")`).
-    public let eligibilitySchedules: Field<[PrivilegedAccessGroupEligibilitySchedule]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentApprovals = Field("assignmentApprovals")
-        self.assignmentScheduleInstances = Field("assignmentScheduleInstances")
-        self.assignmentScheduleRequests = Field("assignmentScheduleRequests")
-        self.assignmentSchedules = Field("assignmentSchedules")
-        self.eligibilityScheduleInstances = Field("eligibilityScheduleInstances")
-        self.eligibilityScheduleRequests = Field("eligibilityScheduleRequests")
-        self.eligibilitySchedules = Field("eligibilitySchedules")
-    }
 }
 
 /// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleFields`; read and write them as `value.name`.
@@ -3913,50 +3886,46 @@ public struct PrivilegedAccessGroupFields: FieldSet {
 public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAccessGroupAssignmentScheduleFields>
 
 /// The properties of a `PrivilegedAccessGroupAssignmentSchedule`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`.
+public enum PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        modifiedDateTime: Field<Date>,
+        scheduleInfo: Field<RequestSchedule>,
+        status: Field<String>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        assignmentType: Field<PrivilegedAccessGroupAssignmentType>,
+        groupId: Field<String>,
+        memberType: Field<PrivilegedAccessGroupMemberType>,
+        principalId: Field<String>,
+        activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentSchedule",
         base: PrivilegedAccessSchedule.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            scheduleInfo: Field("scheduleInfo"),
+            status: Field("status"),
+            accessId: Field("accessId"),
+            assignmentType: Field("assignmentType"),
+            groupId: Field("groupId"),
+            memberType: Field("memberType"),
+            principalId: Field("principalId"),
+            activatedUsing: Field("activatedUsing"),
+            group: Field("group"),
+            principal: Field("principal")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let assignmentType: Field<PrivilegedAccessGroupAssignmentType>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-        self.accessId = Field("accessId")
-        self.assignmentType = Field("assignmentType")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
 }
 
 /// Its properties are listed in `PrivilegedAccessGroupAssignmentScheduleInstanceFields`; read and write them as
@@ -3969,46 +3938,42 @@ public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
     Model<PrivilegedAccessGroupAssignmentScheduleInstanceFields>
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`.
+public enum PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        assignmentScheduleId: Field<String>,
+        assignmentType: Field<PrivilegedAccessGroupAssignmentType>,
+        groupId: Field<String>,
+        memberType: Field<PrivilegedAccessGroupMemberType>,
+        principalId: Field<String>,
+        activatedUsing: Field<PrivilegedAccessGroupEligibilityScheduleInstance>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance",
         base: PrivilegedAccessScheduleInstance.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleInstanceFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            accessId: Field("accessId"),
+            assignmentScheduleId: Field("assignmentScheduleId"),
+            assignmentType: Field("assignmentType"),
+            groupId: Field("groupId"),
+            memberType: Field("memberType"),
+            principalId: Field("principalId"),
+            activatedUsing: Field("activatedUsing"),
+            group: Field("group"),
+            principal: Field("principal")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let assignmentScheduleId: Field<String>
-    public let assignmentType: Field<PrivilegedAccessGroupAssignmentType>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilityScheduleInstance>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.accessId = Field("accessId")
-        self.assignmentScheduleId = Field("assignmentScheduleId")
-        self.assignmentType = Field("assignmentType")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
 }
 
 /// Requests for one `PrivilegedAccessGroupAssignmentScheduleInstance`: `request()` reads, updates or deletes it.
@@ -4082,64 +4047,59 @@ public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
     Model<PrivilegedAccessGroupAssignmentScheduleRequestFields>
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`,
+///   `targetSchedule`.
+public enum PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        action: Field<ScheduleRequestActions>,
+        isValidationOnly: Field<Bool>,
+        justification: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        ticketInfo: Field<TicketInfo>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        groupId: Field<String>,
+        principalId: Field<String>,
+        targetScheduleId: Field<String>,
+        activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>,
+        targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest",
         base: PrivilegedAccessScheduleRequest.self,
-        fields: PrivilegedAccessGroupAssignmentScheduleRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            action: Field("action"),
+            isValidationOnly: Field("isValidationOnly"),
+            justification: Field("justification"),
+            scheduleInfo: Field("scheduleInfo"),
+            ticketInfo: Field("ticketInfo"),
+            accessId: Field("accessId"),
+            groupId: Field("groupId"),
+            principalId: Field("principalId"),
+            targetScheduleId: Field("targetScheduleId"),
+            activatedUsing: Field("activatedUsing"),
+            group: Field("group"),
+            principal: Field("principal"),
+            targetSchedule: Field("targetSchedule")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let principalId: Field<String>
-    public let targetScheduleId: Field<String>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.principalId = Field("principalId")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.activatedUsing = Field("activatedUsing")
-        self.group = Field("group")
-        self.principal = Field("principal")
-        self.targetSchedule = Field("targetSchedule")
-    }
 }
 
 /// Requests for one `PrivilegedAccessGroupAssignmentSchedule`: `request()` reads, updates or deletes it.

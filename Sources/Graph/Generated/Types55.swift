@@ -28,44 +28,42 @@ extension PrivilegedAccessGroupAssignmentType {
 public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAccessGroupEligibilityScheduleFields>
 
 /// The properties of a `PrivilegedAccessGroupEligibilitySchedule`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `group`, `principal`.
+public enum PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        modifiedDateTime: Field<Date>,
+        scheduleInfo: Field<RequestSchedule>,
+        status: Field<String>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        groupId: Field<String>,
+        memberType: Field<PrivilegedAccessGroupMemberType>,
+        principalId: Field<String>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilitySchedule",
         base: PrivilegedAccessSchedule.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            scheduleInfo: Field("scheduleInfo"),
+            status: Field("status"),
+            accessId: Field("accessId"),
+            groupId: Field("groupId"),
+            memberType: Field("memberType"),
+            principalId: Field("principalId"),
+            group: Field("group"),
+            principal: Field("principal")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
 }
 
 /// Its properties are listed in `PrivilegedAccessGroupEligibilityScheduleInstanceFields`; read and write them as
@@ -78,40 +76,38 @@ public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
     Model<PrivilegedAccessGroupEligibilityScheduleInstanceFields>
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `group`, `principal`.
+public enum PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        eligibilityScheduleId: Field<String>,
+        groupId: Field<String>,
+        memberType: Field<PrivilegedAccessGroupMemberType>,
+        principalId: Field<String>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance",
         base: PrivilegedAccessScheduleInstance.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleInstanceFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            accessId: Field("accessId"),
+            eligibilityScheduleId: Field("eligibilityScheduleId"),
+            groupId: Field("groupId"),
+            memberType: Field("memberType"),
+            principalId: Field("principalId"),
+            group: Field("group"),
+            principal: Field("principal")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let eligibilityScheduleId: Field<String>
-    public let groupId: Field<String>
-    public let memberType: Field<PrivilegedAccessGroupMemberType>
-    public let principalId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.accessId = Field("accessId")
-        self.eligibilityScheduleId = Field("eligibilityScheduleId")
-        self.groupId = Field("groupId")
-        self.memberType = Field("memberType")
-        self.principalId = Field("principalId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-    }
 }
 
 /// Requests for one `PrivilegedAccessGroupEligibilityScheduleInstance`: `request()` reads, updates or deletes it.
@@ -176,60 +172,56 @@ public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
     Model<PrivilegedAccessGroupEligibilityScheduleRequestFields>
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `group`, `principal`, `targetSchedule`.
+public enum PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        action: Field<ScheduleRequestActions>,
+        isValidationOnly: Field<Bool>,
+        justification: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        ticketInfo: Field<TicketInfo>,
+        accessId: Field<PrivilegedAccessGroupRelationships>,
+        groupId: Field<String>,
+        principalId: Field<String>,
+        targetScheduleId: Field<String>,
+        group: Field<Group>,
+        principal: Field<DirectoryObject>,
+        targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest",
         base: PrivilegedAccessScheduleRequest.self,
-        fields: PrivilegedAccessGroupEligibilityScheduleRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            action: Field("action"),
+            isValidationOnly: Field("isValidationOnly"),
+            justification: Field("justification"),
+            scheduleInfo: Field("scheduleInfo"),
+            ticketInfo: Field("ticketInfo"),
+            accessId: Field("accessId"),
+            groupId: Field("groupId"),
+            principalId: Field("principalId"),
+            targetScheduleId: Field("targetScheduleId"),
+            group: Field("group"),
+            principal: Field("principal"),
+            targetSchedule: Field("targetSchedule")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-    public let accessId: Field<PrivilegedAccessGroupRelationships>
-    public let groupId: Field<String>
-    public let principalId: Field<String>
-    public let targetScheduleId: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<PrivilegedAccessGroupEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-        self.accessId = Field("accessId")
-        self.groupId = Field("groupId")
-        self.principalId = Field("principalId")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.group = Field("group")
-        self.principal = Field("principal")
-        self.targetSchedule = Field("targetSchedule")
-    }
 }
 
 /// Requests for one `PrivilegedAccessGroupEligibilitySchedule`: `request()` reads, updates or deletes it.
@@ -486,22 +478,16 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
 public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
 
 /// The properties of a `PrivilegedAccessRoot`, inherited ones included.
-public struct PrivilegedAccessRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `group`.
+public enum PrivilegedAccessRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, group: Field<PrivilegedAccessGroup>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessRoot",
         base: Entity.self,
-        fields: PrivilegedAccessRootFields()
+        fields: (id: Field("id"), group: Field("group")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<PrivilegedAccessGroup>
-
-    private init() {
-        self.id = Field("id")
-        self.group = Field("group")
-    }
 }
 
 /// Requests for one `PrivilegedAccessRoot`: `request()` reads, updates or deletes it.
@@ -538,29 +524,29 @@ public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
 public typealias PrivilegedAccessSchedule = Model<PrivilegedAccessScheduleFields>
 
 /// The properties of a `PrivilegedAccessSchedule`, inherited ones included.
-public struct PrivilegedAccessScheduleFields: FieldSet {
+public enum PrivilegedAccessScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        modifiedDateTime: Field<Date>,
+        scheduleInfo: Field<RequestSchedule>,
+        status: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessSchedule",
         base: Entity.self,
         derived: [PrivilegedAccessGroupAssignmentSchedule.self, PrivilegedAccessGroupEligibilitySchedule.self],
-        fields: PrivilegedAccessScheduleFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            scheduleInfo: Field("scheduleInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `PrivilegedAccessScheduleInstanceFields`; read and write them as `value.name`.
@@ -572,7 +558,9 @@ public struct PrivilegedAccessScheduleFields: FieldSet {
 public typealias PrivilegedAccessScheduleInstance = Model<PrivilegedAccessScheduleInstanceFields>
 
 /// The properties of a `PrivilegedAccessScheduleInstance`, inherited ones included.
-public struct PrivilegedAccessScheduleInstanceFields: FieldSet {
+public enum PrivilegedAccessScheduleInstanceFields: FieldSet {
+    public typealias Table = (id: Field<String>, endDateTime: Field<Date>, startDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessScheduleInstance",
         base: Entity.self,
@@ -580,18 +568,8 @@ public struct PrivilegedAccessScheduleInstanceFields: FieldSet {
             PrivilegedAccessGroupAssignmentScheduleInstance.self,
             PrivilegedAccessGroupEligibilityScheduleInstance.self,
         ],
-        fields: PrivilegedAccessScheduleInstanceFields()
+        fields: (id: Field("id"), endDateTime: Field("endDateTime"), startDateTime: Field("startDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
 }
 
 /// Requests for one `PrivilegedAccessScheduleInstance`: `request()` reads, updates or deletes it.
@@ -622,7 +600,22 @@ public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilde
 public typealias PrivilegedAccessScheduleRequest = Model<PrivilegedAccessScheduleRequestFields>
 
 /// The properties of a `PrivilegedAccessScheduleRequest`, inherited ones included.
-public struct PrivilegedAccessScheduleRequestFields: FieldSet {
+public enum PrivilegedAccessScheduleRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        action: Field<ScheduleRequestActions>,
+        isValidationOnly: Field<Bool>,
+        justification: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        ticketInfo: Field<TicketInfo>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.privilegedAccessScheduleRequest",
         base: Request.self,
@@ -630,36 +623,21 @@ public struct PrivilegedAccessScheduleRequestFields: FieldSet {
             PrivilegedAccessGroupAssignmentScheduleRequest.self,
             PrivilegedAccessGroupEligibilityScheduleRequest.self,
         ],
-        fields: PrivilegedAccessScheduleRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            action: Field("action"),
+            isValidationOnly: Field("isValidationOnly"),
+            justification: Field("justification"),
+            scheduleInfo: Field("scheduleInfo"),
+            ticketInfo: Field("ticketInfo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<ScheduleRequestActions>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let ticketInfo: Field<TicketInfo>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.ticketInfo = Field("ticketInfo")
-    }
 }
 
 /// Requests for one `PrivilegedAccessSchedule`: `request()` reads, updates or deletes it.
@@ -707,35 +685,39 @@ public struct PrivilegedAccessScheduleRequestRequestBuilder: ModelRequestBuilder
 public typealias Process = Model<ProcessFields>
 
 /// The properties of a `Process`, inherited ones included.
-public struct ProcessFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.process", fields: ProcessFields())
-    public let accountName: Field<String>
-    public let commandLine: Field<String>
-    public let createdDateTime: Field<Date>
-    public let fileHash: Field<FileHash>
-    public let integrityLevel: Field<ProcessIntegrityLevel>
-    public let isElevated: Field<Bool>
-    public let name: Field<String>
-    public let parentProcessCreatedDateTime: Field<Date>
-    public let parentProcessId: Field<Int32>
-    public let parentProcessName: Field<String>
-    public let path: Field<String>
-    public let processId: Field<Int32>
+public enum ProcessFields: FieldSet {
+    public typealias Table = (
+        accountName: Field<String>,
+        commandLine: Field<String>,
+        createdDateTime: Field<Date>,
+        fileHash: Field<FileHash>,
+        integrityLevel: Field<ProcessIntegrityLevel>,
+        isElevated: Field<Bool>,
+        name: Field<String>,
+        parentProcessCreatedDateTime: Field<Date>,
+        parentProcessId: Field<Int32>,
+        parentProcessName: Field<String>,
+        path: Field<String>,
+        processId: Field<Int32>
+    )
 
-    private init() {
-        self.accountName = Field("accountName")
-        self.commandLine = Field("commandLine")
-        self.createdDateTime = Field("createdDateTime")
-        self.fileHash = Field("fileHash")
-        self.integrityLevel = Field("integrityLevel")
-        self.isElevated = Field("isElevated")
-        self.name = Field("name")
-        self.parentProcessCreatedDateTime = Field("parentProcessCreatedDateTime")
-        self.parentProcessId = Field("parentProcessId")
-        self.parentProcessName = Field("parentProcessName")
-        self.path = Field("path")
-        self.processId = Field("processId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.process",
+        fields: (
+            accountName: Field("accountName"),
+            commandLine: Field("commandLine"),
+            createdDateTime: Field("createdDateTime"),
+            fileHash: Field("fileHash"),
+            integrityLevel: Field("integrityLevel"),
+            isElevated: Field("isElevated"),
+            name: Field("name"),
+            parentProcessCreatedDateTime: Field("parentProcessCreatedDateTime"),
+            parentProcessId: Field("parentProcessId"),
+            parentProcessName: Field("parentProcessName"),
+            path: Field("path"),
+            processId: Field("processId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ProcessContentBatchRequestFields`; read and write them as `value.name`.
@@ -745,21 +727,21 @@ public struct ProcessFields: FieldSet {
 public typealias ProcessContentBatchRequest = Model<ProcessContentBatchRequestFields>
 
 /// The properties of a `ProcessContentBatchRequest`, inherited ones included.
-public struct ProcessContentBatchRequestFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentBatchRequest",
-        fields: ProcessContentBatchRequestFields()
+public enum ProcessContentBatchRequestFields: FieldSet {
+    public typealias Table = (
+        contentToProcess: Field<ProcessContentRequest>,
+        requestId: Field<String>,
+        userId: Field<String>
     )
 
-    public let contentToProcess: Field<ProcessContentRequest>
-    public let requestId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.contentToProcess = Field("contentToProcess")
-        self.requestId = Field("requestId")
-        self.userId = Field("userId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentBatchRequest",
+        fields: (
+            contentToProcess: Field("contentToProcess"),
+            requestId: Field("requestId"),
+            userId: Field("userId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ProcessContentMetadataBaseFields`; read and write them as `value.name`.
@@ -771,36 +753,36 @@ public struct ProcessContentBatchRequestFields: FieldSet {
 public typealias ProcessContentMetadataBase = Model<ProcessContentMetadataBaseFields>
 
 /// The properties of a `ProcessContentMetadataBase`, inherited ones included.
-public struct ProcessContentMetadataBaseFields: FieldSet {
+public enum ProcessContentMetadataBaseFields: FieldSet {
+    public typealias Table = (
+        content: Field<ContentBase>,
+        contentCategory: Field<ContentCategory>,
+        correlationId: Field<String>,
+        createdDateTime: Field<Date>,
+        identifier: Field<String>,
+        isTruncated: Field<Bool>,
+        length: Field<Int64>,
+        modifiedDateTime: Field<Date>,
+        name: Field<String>,
+        sequenceNumber: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.processContentMetadataBase",
         derived: [ProcessConversationMetadata.self, ProcessFileMetadata.self],
-        fields: ProcessContentMetadataBaseFields()
+        fields: (
+            content: Field("content"),
+            contentCategory: Field("contentCategory"),
+            correlationId: Field("correlationId"),
+            createdDateTime: Field("createdDateTime"),
+            identifier: Field("identifier"),
+            isTruncated: Field("isTruncated"),
+            length: Field("length"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            name: Field("name"),
+            sequenceNumber: Field("sequenceNumber")
+        ) as Table
     )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-    }
 }
 
 /// Its properties are listed in `ProcessContentRequestFields`; read and write them as `value.name`.
@@ -810,24 +792,25 @@ public struct ProcessContentMetadataBaseFields: FieldSet {
 public typealias ProcessContentRequest = Model<ProcessContentRequestFields>
 
 /// The properties of a `ProcessContentRequest`, inherited ones included.
-public struct ProcessContentRequestFields: FieldSet {
+public enum ProcessContentRequestFields: FieldSet {
+    public typealias Table = (
+        activityMetadata: Field<ActivityMetadata>,
+        contentEntries: Field<[ProcessContentMetadataBase]>,
+        deviceMetadata: Field<DeviceMetadata>,
+        integratedAppMetadata: Field<IntegratedApplicationMetadata>,
+        protectedAppMetadata: Field<ProtectedApplicationMetadata>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.processContentRequest",
-        fields: ProcessContentRequestFields()
+        fields: (
+            activityMetadata: Field("activityMetadata"),
+            contentEntries: Field("contentEntries"),
+            deviceMetadata: Field("deviceMetadata"),
+            integratedAppMetadata: Field("integratedAppMetadata"),
+            protectedAppMetadata: Field("protectedAppMetadata")
+        ) as Table
     )
-    public let activityMetadata: Field<ActivityMetadata>
-    public let contentEntries: Field<[ProcessContentMetadataBase]>
-    public let deviceMetadata: Field<DeviceMetadata>
-    public let integratedAppMetadata: Field<IntegratedApplicationMetadata>
-    public let protectedAppMetadata: Field<ProtectedApplicationMetadata>
-
-    private init() {
-        self.activityMetadata = Field("activityMetadata")
-        self.contentEntries = Field("contentEntries")
-        self.deviceMetadata = Field("deviceMetadata")
-        self.integratedAppMetadata = Field("integratedAppMetadata")
-        self.protectedAppMetadata = Field("protectedAppMetadata")
-    }
 }
 
 /// Its properties are listed in `ProcessContentResponseFields`; read and write them as `value.name`.
@@ -837,21 +820,21 @@ public struct ProcessContentRequestFields: FieldSet {
 public typealias ProcessContentResponse = Model<ProcessContentResponseFields>
 
 /// The properties of a `ProcessContentResponse`, inherited ones included.
-public struct ProcessContentResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.processContentResponse",
-        fields: ProcessContentResponseFields()
+public enum ProcessContentResponseFields: FieldSet {
+    public typealias Table = (
+        policyActions: Field<[DlpActionInfo]>,
+        processingErrors: Field<[ProcessingError]>,
+        protectionScopeState: Field<ProtectionScopeState>
     )
 
-    public let policyActions: Field<[DlpActionInfo]>
-    public let processingErrors: Field<[ProcessingError]>
-    public let protectionScopeState: Field<ProtectionScopeState>
-
-    private init() {
-        self.policyActions = Field("policyActions")
-        self.processingErrors = Field("processingErrors")
-        self.protectionScopeState = Field("protectionScopeState")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.processContentResponse",
+        fields: (
+            policyActions: Field("policyActions"),
+            processingErrors: Field("processingErrors"),
+            protectionScopeState: Field("protectionScopeState")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ProcessContentResponsesFields`; read and write them as `value.name`.
@@ -861,19 +844,13 @@ public struct ProcessContentResponseFields: FieldSet {
 public typealias ProcessContentResponses = Model<ProcessContentResponsesFields>
 
 /// The properties of a `ProcessContentResponses`, inherited ones included.
-public struct ProcessContentResponsesFields: FieldSet {
+public enum ProcessContentResponsesFields: FieldSet {
+    public typealias Table = (requestId: Field<String>, results: Field<ProcessContentResponse>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.processContentResponses",
-        fields: ProcessContentResponsesFields()
+        fields: (requestId: Field("requestId"), results: Field("results")) as Table
     )
-
-    public let requestId: Field<String>
-    public let results: Field<ProcessContentResponse>
-
-    private init() {
-        self.requestId = Field("requestId")
-        self.results = Field("results")
-    }
 }
 
 /// Its properties are listed in `ProcessConversationMetadataFields`; read and write them as `value.name`.
@@ -883,46 +860,46 @@ public struct ProcessContentResponsesFields: FieldSet {
 public typealias ProcessConversationMetadata = Model<ProcessConversationMetadataFields>
 
 /// The properties of a `ProcessConversationMetadata`, inherited ones included.
-public struct ProcessConversationMetadataFields: FieldSet {
+public enum ProcessConversationMetadataFields: FieldSet {
+    public typealias Table = (
+        content: Field<ContentBase>,
+        contentCategory: Field<ContentCategory>,
+        correlationId: Field<String>,
+        createdDateTime: Field<Date>,
+        identifier: Field<String>,
+        isTruncated: Field<Bool>,
+        length: Field<Int64>,
+        modifiedDateTime: Field<Date>,
+        name: Field<String>,
+        sequenceNumber: Field<Int64>,
+        accessedResources: Field<[String]>,
+        accessedResourcesV2: Field<[ResourceAccessDetail]>,
+        agents: Field<[AiAgentInfo]>,
+        parentMessageId: Field<String>,
+        plugins: Field<[AiInteractionPlugin]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.processConversationMetadata",
         base: ProcessContentMetadataBase.self,
-        fields: ProcessConversationMetadataFields()
+        fields: (
+            content: Field("content"),
+            contentCategory: Field("contentCategory"),
+            correlationId: Field("correlationId"),
+            createdDateTime: Field("createdDateTime"),
+            identifier: Field("identifier"),
+            isTruncated: Field("isTruncated"),
+            length: Field("length"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            name: Field("name"),
+            sequenceNumber: Field("sequenceNumber"),
+            accessedResources: Field("accessedResources"),
+            accessedResourcesV2: Field("accessedResources_v2"),
+            agents: Field("agents"),
+            parentMessageId: Field("parentMessageId"),
+            plugins: Field("plugins")
+        ) as Table
     )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-    public let accessedResources: Field<[String]>
-    public let accessedResourcesV2: Field<[ResourceAccessDetail]>
-    public let agents: Field<[AiAgentInfo]>
-    public let parentMessageId: Field<String>
-    public let plugins: Field<[AiInteractionPlugin]>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.accessedResources = Field("accessedResources")
-        self.accessedResourcesV2 = Field("accessedResources_v2")
-        self.agents = Field("agents")
-        self.parentMessageId = Field("parentMessageId")
-        self.plugins = Field("plugins")
-    }
 }
 
 /// Its properties are listed in `ProcessFileMetadataFields`; read and write them as `value.name`.
@@ -932,40 +909,40 @@ public struct ProcessConversationMetadataFields: FieldSet {
 public typealias ProcessFileMetadata = Model<ProcessFileMetadataFields>
 
 /// The properties of a `ProcessFileMetadata`, inherited ones included.
-public struct ProcessFileMetadataFields: FieldSet {
+public enum ProcessFileMetadataFields: FieldSet {
+    public typealias Table = (
+        content: Field<ContentBase>,
+        contentCategory: Field<ContentCategory>,
+        correlationId: Field<String>,
+        createdDateTime: Field<Date>,
+        identifier: Field<String>,
+        isTruncated: Field<Bool>,
+        length: Field<Int64>,
+        modifiedDateTime: Field<Date>,
+        name: Field<String>,
+        sequenceNumber: Field<Int64>,
+        customProperties: Field<CustomMetadataDictionary>,
+        ownerId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.processFileMetadata",
         base: ProcessContentMetadataBase.self,
-        fields: ProcessFileMetadataFields()
+        fields: (
+            content: Field("content"),
+            contentCategory: Field("contentCategory"),
+            correlationId: Field("correlationId"),
+            createdDateTime: Field("createdDateTime"),
+            identifier: Field("identifier"),
+            isTruncated: Field("isTruncated"),
+            length: Field("length"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            name: Field("name"),
+            sequenceNumber: Field("sequenceNumber"),
+            customProperties: Field("customProperties"),
+            ownerId: Field("ownerId")
+        ) as Table
     )
-
-    public let content: Field<ContentBase>
-    public let contentCategory: Field<ContentCategory>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let identifier: Field<String>
-    public let isTruncated: Field<Bool>
-    public let length: Field<Int64>
-    public let modifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let sequenceNumber: Field<Int64>
-    public let customProperties: Field<CustomMetadataDictionary>
-    public let ownerId: Field<String>
-
-    private init() {
-        self.content = Field("content")
-        self.contentCategory = Field("contentCategory")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.identifier = Field("identifier")
-        self.isTruncated = Field("isTruncated")
-        self.length = Field("length")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.name = Field("name")
-        self.sequenceNumber = Field("sequenceNumber")
-        self.customProperties = Field("customProperties")
-        self.ownerId = Field("ownerId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.processIntegrityLevel`.
@@ -1007,28 +984,28 @@ extension ProcessIntegrityLevel {
 public typealias ProcessingError = Model<ProcessingErrorFields>
 
 /// The properties of a `ProcessingError`, inherited ones included.
-public struct ProcessingErrorFields: FieldSet {
+public enum ProcessingErrorFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        innerError: Field<ClassificationInnerError>,
+        message: Field<String>,
+        target: Field<String>,
+        details: Field<[ClassifcationErrorBase]>,
+        errorType: Field<ContentProcessingErrorType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.processingError",
         base: ClassificationError.self,
-        fields: ProcessingErrorFields()
+        fields: (
+            code: Field("code"),
+            innerError: Field("innerError"),
+            message: Field("message"),
+            target: Field("target"),
+            details: Field("details"),
+            errorType: Field("errorType")
+        ) as Table
     )
-
-    public let code: Field<String>
-    public let innerError: Field<ClassificationInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
-    public let details: Field<[ClassifcationErrorBase]>
-    public let errorType: Field<ContentProcessingErrorType>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-        self.details = Field("details")
-        self.errorType = Field("errorType")
-    }
 }
 
 /// Its properties are listed in `ProfileCardAnnotationFields`; read and write them as `value.name`.
@@ -1038,18 +1015,13 @@ public struct ProcessingErrorFields: FieldSet {
 public typealias ProfileCardAnnotation = Model<ProfileCardAnnotationFields>
 
 /// The properties of a `ProfileCardAnnotation`, inherited ones included.
-public struct ProfileCardAnnotationFields: FieldSet {
+public enum ProfileCardAnnotationFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, localizations: Field<[DisplayNameLocalization]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.profileCardAnnotation",
-        fields: ProfileCardAnnotationFields()
+        fields: (displayName: Field("displayName"), localizations: Field("localizations")) as Table
     )
-    public let displayName: Field<String>
-    public let localizations: Field<[DisplayNameLocalization]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.localizations = Field("localizations")
-    }
 }
 
 /// Its properties are listed in `ProfileCardPropertyFields`; read and write them as `value.name`.
@@ -1059,24 +1031,24 @@ public struct ProfileCardAnnotationFields: FieldSet {
 public typealias ProfileCardProperty = Model<ProfileCardPropertyFields>
 
 /// The properties of a `ProfileCardProperty`, inherited ones included.
-public struct ProfileCardPropertyFields: FieldSet {
+public enum ProfileCardPropertyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        annotations: Field<[ProfileCardAnnotation]>,
+        directoryPropertyName: Field<String>,
+        isVisible: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.profileCardProperty",
         base: Entity.self,
-        fields: ProfileCardPropertyFields()
+        fields: (
+            id: Field("id"),
+            annotations: Field("annotations"),
+            directoryPropertyName: Field("directoryPropertyName"),
+            isVisible: Field("isVisible")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let annotations: Field<[ProfileCardAnnotation]>
-    public let directoryPropertyName: Field<String>
-    public let isVisible: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.annotations = Field("annotations")
-        self.directoryPropertyName = Field("directoryPropertyName")
-        self.isVisible = Field("isVisible")
-    }
 }
 
 /// Requests for one `ProfileCardProperty`: `request()` reads, updates or deletes it.
@@ -1105,21 +1077,14 @@ public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
 public typealias ProfilePhoto = Model<ProfilePhotoFields>
 
 /// The properties of a `ProfilePhoto`, inherited ones included.
-public struct ProfilePhotoFields: FieldSet {
+public enum ProfilePhotoFields: FieldSet {
+    public typealias Table = (id: Field<String>, height: Field<Int32>, width: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.profilePhoto",
         base: Entity.self,
-        fields: ProfilePhotoFields()
+        fields: (id: Field("id"), height: Field("height"), width: Field("width")) as Table
     )
-    public let id: Field<String>
-    public let height: Field<Int32>
-    public let width: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.height = Field("height")
-        self.width = Field("width")
-    }
 }
 
 /// Requests for one `ProfilePhoto`: `request()` reads, updates or deletes it.
@@ -1146,24 +1111,24 @@ public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
 public typealias ProfilePropertySetting = Model<ProfilePropertySettingFields>
 
 /// The properties of a `ProfilePropertySetting`, inherited ones included.
-public struct ProfilePropertySettingFields: FieldSet {
+public enum ProfilePropertySettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        name: Field<String>,
+        prioritizedSourceUrls: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.profilePropertySetting",
         base: Entity.self,
-        fields: ProfilePropertySettingFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            name: Field("name"),
+            prioritizedSourceUrls: Field("prioritizedSourceUrls")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let name: Field<String>
-    public let prioritizedSourceUrls: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.name = Field("name")
-        self.prioritizedSourceUrls = Field("prioritizedSourceUrls")
-    }
 }
 
 /// Requests for one `ProfilePropertySetting`: `request()` reads, updates or deletes it.
@@ -1192,28 +1157,28 @@ public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
 public typealias ProfileSource = Model<ProfileSourceFields>
 
 /// The properties of a `ProfileSource`, inherited ones included.
-public struct ProfileSourceFields: FieldSet {
+public enum ProfileSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        kind: Field<String>,
+        localizations: Field<[ProfileSourceLocalization]>,
+        sourceId: Field<String>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.profileSource",
         base: Entity.self,
-        fields: ProfileSourceFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            kind: Field("kind"),
+            localizations: Field("localizations"),
+            sourceId: Field("sourceId"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let kind: Field<String>
-    public let localizations: Field<[ProfileSourceLocalization]>
-    public let sourceId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.kind = Field("kind")
-        self.localizations = Field("localizations")
-        self.sourceId = Field("sourceId")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Its properties are listed in `ProfileSourceLocalizationFields`; read and write them as `value.name`.
@@ -1223,21 +1188,13 @@ public struct ProfileSourceFields: FieldSet {
 public typealias ProfileSourceLocalization = Model<ProfileSourceLocalizationFields>
 
 /// The properties of a `ProfileSourceLocalization`, inherited ones included.
-public struct ProfileSourceLocalizationFields: FieldSet {
+public enum ProfileSourceLocalizationFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, languageTag: Field<String>, webUrl: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.profileSourceLocalization",
-        fields: ProfileSourceLocalizationFields()
+        fields: (displayName: Field("displayName"), languageTag: Field("languageTag"), webUrl: Field("webUrl")) as Table
     )
-
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Requests for one `ProfileSource`: `request()` reads, updates or deletes it.
@@ -1309,20 +1266,14 @@ extension PromptLoginBehavior {
 public typealias PronounsSettings = Model<PronounsSettingsFields>
 
 /// The properties of a `PronounsSettings`, inherited ones included.
-public struct PronounsSettingsFields: FieldSet {
+public enum PronounsSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, isEnabledInOrganization: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.pronounsSettings",
         base: Entity.self,
-        fields: PronounsSettingsFields()
+        fields: (id: Field("id"), isEnabledInOrganization: Field("isEnabledInOrganization")) as Table
     )
-
-    public let id: Field<String>
-    public let isEnabledInOrganization: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabledInOrganization = Field("isEnabledInOrganization")
-    }
 }
 
 /// Requests for one `PronounsSettings`: `request()` reads, updates or deletes it.
@@ -1351,22 +1302,18 @@ public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
 public typealias ProtectedApplicationMetadata = Model<ProtectedApplicationMetadataFields>
 
 /// The properties of a `ProtectedApplicationMetadata`, inherited ones included.
-public struct ProtectedApplicationMetadataFields: FieldSet {
+public enum ProtectedApplicationMetadataFields: FieldSet {
+    public typealias Table = (name: Field<String>, version: Field<String>, applicationLocation: Field<PolicyLocation>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.protectedApplicationMetadata",
         base: IntegratedApplicationMetadata.self,
-        fields: ProtectedApplicationMetadataFields()
+        fields: (
+            name: Field("name"),
+            version: Field("version"),
+            applicationLocation: Field("applicationLocation")
+        ) as Table
     )
-
-    public let name: Field<String>
-    public let version: Field<String>
-    public let applicationLocation: Field<PolicyLocation>
-
-    private init() {
-        self.name = Field("name")
-        self.version = Field("version")
-        self.applicationLocation = Field("applicationLocation")
-    }
 }
 
 /// Its properties are listed in `ProtectedContentFields`; read and write them as `value.name`.
@@ -1376,17 +1323,13 @@ public struct ProtectedApplicationMetadataFields: FieldSet {
 public typealias ProtectedContent = Model<ProtectedContentFields>
 
 /// The properties of a `ProtectedContent`, inherited ones included.
-public struct ProtectedContentFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.protectedContent", fields: ProtectedContentFields())
-    public let cid: Field<String>
-    public let format: Field<String>
-    public let labelId: Field<String>
+public enum ProtectedContentFields: FieldSet {
+    public typealias Table = (cid: Field<String>, format: Field<String>, labelId: Field<String>)
 
-    private init() {
-        self.cid = Field("cid")
-        self.format = Field("format")
-        self.labelId = Field("labelId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.protectedContent",
+        fields: (cid: Field("cid"), format: Field("format"), labelId: Field("labelId")) as Table
+    )
 }
 
 /// Its properties are listed in `ProtectionPolicyArtifactCountFields`; read and write them as `value.name`.
@@ -1396,23 +1339,23 @@ public struct ProtectedContentFields: FieldSet {
 public typealias ProtectionPolicyArtifactCount = Model<ProtectionPolicyArtifactCountFields>
 
 /// The properties of a `ProtectionPolicyArtifactCount`, inherited ones included.
-public struct ProtectionPolicyArtifactCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.protectionPolicyArtifactCount",
-        fields: ProtectionPolicyArtifactCountFields()
+public enum ProtectionPolicyArtifactCountFields: FieldSet {
+    public typealias Table = (
+        completed: Field<Int32>,
+        failed: Field<Int32>,
+        inProgress: Field<Int32>,
+        total: Field<Int32>
     )
 
-    public let completed: Field<Int32>
-    public let failed: Field<Int32>
-    public let inProgress: Field<Int32>
-    public let total: Field<Int32>
-
-    private init() {
-        self.completed = Field("completed")
-        self.failed = Field("failed")
-        self.inProgress = Field("inProgress")
-        self.total = Field("total")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.protectionPolicyArtifactCount",
+        fields: (
+            completed: Field("completed"),
+            failed: Field("failed"),
+            inProgress: Field("inProgress"),
+            total: Field("total")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ProtectionPolicyBaseFields`; read and write them as `value.name`.
@@ -1424,7 +1367,20 @@ public struct ProtectionPolicyArtifactCountFields: FieldSet {
 public typealias ProtectionPolicyBase = Model<ProtectionPolicyBaseFields>
 
 /// The properties of a `ProtectionPolicyBase`, inherited ones included.
-public struct ProtectionPolicyBaseFields: FieldSet {
+public enum ProtectionPolicyBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>,
+        retentionSettings: Field<[RetentionSetting]>,
+        status: Field<ProtectionPolicyStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.protectionPolicyBase",
         base: Entity.self,
@@ -1433,32 +1389,19 @@ public struct ProtectionPolicyBaseFields: FieldSet {
             OneDriveForBusinessProtectionPolicy.self,
             SharePointProtectionPolicy.self,
         ],
-        fields: ProtectionPolicyBaseFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionPolicyArtifactCount: Field("protectionPolicyArtifactCount"),
+            retentionSettings: Field("retentionSettings"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ProtectionPolicyBase`: `request()` reads, updates or deletes it.
@@ -1528,33 +1471,33 @@ extension ProtectionPolicyStatus {
 public typealias ProtectionRuleBase = Model<ProtectionRuleBaseFields>
 
 /// The properties of a `ProtectionRuleBase`, inherited ones included.
-public struct ProtectionRuleBaseFields: FieldSet {
+public enum ProtectionRuleBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        isAutoApplyEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionRuleStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.protectionRuleBase",
         base: Entity.self,
         derived: [DriveProtectionRule.self, MailboxProtectionRule.self, SiteProtectionRule.self],
-        fields: ProtectionRuleBaseFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            isAutoApplyEnabled: Field("isAutoApplyEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ProtectionRuleBase`: `request()` reads, updates or deletes it.

@@ -49,37 +49,37 @@ extension ProtectionSource {
 public typealias ProtectionUnitBase = Model<ProtectionUnitBaseFields>
 
 /// The properties of a `ProtectionUnitBase`, inherited ones included.
-public struct ProtectionUnitBaseFields: FieldSet {
+public enum ProtectionUnitBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        offboardRequestedDateTime: Field<Date>,
+        policyId: Field<String>,
+        protectionSources: Field<ProtectionSource>,
+        status: Field<ProtectionUnitStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.protectionUnitBase",
         base: Entity.self,
         derived: [DriveProtectionUnit.self, MailboxProtectionUnit.self, SiteProtectionUnit.self],
-        fields: ProtectionUnitBaseFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            offboardRequestedDateTime: Field("offboardRequestedDateTime"),
+            policyId: Field("policyId"),
+            protectionSources: Field("protectionSources"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ProtectionUnitBase`: `request()` reads, updates or deletes it.
@@ -167,7 +167,18 @@ extension ProtectionUnitStatus {
 public typealias ProtectionUnitsBulkJobBase = Model<ProtectionUnitsBulkJobBaseFields>
 
 /// The properties of a `ProtectionUnitsBulkJobBase`, inherited ones included.
-public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
+public enum ProtectionUnitsBulkJobBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionUnitsBulkJobStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.protectionUnitsBulkJobBase",
         base: Entity.self,
@@ -176,28 +187,17 @@ public struct ProtectionUnitsBulkJobBaseFields: FieldSet {
             MailboxProtectionUnitsBulkAdditionJob.self,
             SiteProtectionUnitsBulkAdditionJob.self,
         ],
-        fields: ProtectionUnitsBulkJobBaseFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ProtectionUnitsBulkJobBase`: `request()` reads, updates or deletes it.
@@ -266,24 +266,24 @@ public struct ProvisionChannelEmailResultFields: FieldSet {
 public typealias ProvisionedIdentity = Model<ProvisionedIdentityFields>
 
 /// The properties of a `ProvisionedIdentity`, inherited ones included.
-public struct ProvisionedIdentityFields: FieldSet {
+public enum ProvisionedIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        details: Field<DetailsInfo>,
+        identityType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisionedIdentity",
         base: Identity.self,
-        fields: ProvisionedIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            details: Field("details"),
+            identityType: Field("identityType")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let details: Field<DetailsInfo>
-    public let identityType: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.details = Field("details")
-        self.identityType = Field("identityType")
-    }
 }
 
 /// Its properties are listed in `ProvisionedPlanFields`; read and write them as `value.name`.
@@ -293,17 +293,21 @@ public struct ProvisionedIdentityFields: FieldSet {
 public typealias ProvisionedPlan = Model<ProvisionedPlanFields>
 
 /// The properties of a `ProvisionedPlan`, inherited ones included.
-public struct ProvisionedPlanFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.provisionedPlan", fields: ProvisionedPlanFields())
-    public let capabilityStatus: Field<String>
-    public let provisioningStatus: Field<String>
-    public let service: Field<String>
+public enum ProvisionedPlanFields: FieldSet {
+    public typealias Table = (
+        capabilityStatus: Field<String>,
+        provisioningStatus: Field<String>,
+        service: Field<String>
+    )
 
-    private init() {
-        self.capabilityStatus = Field("capabilityStatus")
-        self.provisioningStatus = Field("provisioningStatus")
-        self.service = Field("service")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisionedPlan",
+        fields: (
+            capabilityStatus: Field("capabilityStatus"),
+            provisioningStatus: Field("provisioningStatus"),
+            service: Field("service")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.provisioningAction`.
@@ -345,24 +349,25 @@ extension ProvisioningAction {
 public typealias ProvisioningErrorInfo = Model<ProvisioningErrorInfoFields>
 
 /// The properties of a `ProvisioningErrorInfo`, inherited ones included.
-public struct ProvisioningErrorInfoFields: FieldSet {
+public enum ProvisioningErrorInfoFields: FieldSet {
+    public typealias Table = (
+        additionalDetails: Field<String>,
+        errorCategory: Field<ProvisioningStatusErrorCategory>,
+        errorCode: Field<String>,
+        reason: Field<String>,
+        recommendedAction: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningErrorInfo",
-        fields: ProvisioningErrorInfoFields()
+        fields: (
+            additionalDetails: Field("additionalDetails"),
+            errorCategory: Field("errorCategory"),
+            errorCode: Field("errorCode"),
+            reason: Field("reason"),
+            recommendedAction: Field("recommendedAction")
+        ) as Table
     )
-    public let additionalDetails: Field<String>
-    public let errorCategory: Field<ProvisioningStatusErrorCategory>
-    public let errorCode: Field<String>
-    public let reason: Field<String>
-    public let recommendedAction: Field<String>
-
-    private init() {
-        self.additionalDetails = Field("additionalDetails")
-        self.errorCategory = Field("errorCategory")
-        self.errorCode = Field("errorCode")
-        self.reason = Field("reason")
-        self.recommendedAction = Field("recommendedAction")
-    }
 }
 
 /// Its properties are listed in `ProvisioningObjectSummaryFields`; read and write them as `value.name`.
@@ -372,50 +377,50 @@ public struct ProvisioningErrorInfoFields: FieldSet {
 public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
 
 /// The properties of a `ProvisioningObjectSummary`, inherited ones included.
-public struct ProvisioningObjectSummaryFields: FieldSet {
+public enum ProvisioningObjectSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activityDateTime: Field<Date>,
+        changeId: Field<String>,
+        cycleId: Field<String>,
+        durationInMilliseconds: Field<Int32>,
+        initiatedBy: Field<Initiator>,
+        jobId: Field<String>,
+        modifiedProperties: Field<[ModifiedProperty]>,
+        provisioningAction: Field<ProvisioningAction>,
+        provisioningStatusInfo: Field<ProvisioningStatusInfo>,
+        provisioningSteps: Field<[ProvisioningStep]>,
+        servicePrincipal: Field<ProvisioningServicePrincipal>,
+        sourceIdentity: Field<ProvisionedIdentity>,
+        sourceSystem: Field<ProvisioningSystem>,
+        targetIdentity: Field<ProvisionedIdentity>,
+        targetSystem: Field<ProvisioningSystem>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningObjectSummary",
         base: Entity.self,
-        fields: ProvisioningObjectSummaryFields()
+        fields: (
+            id: Field("id"),
+            activityDateTime: Field("activityDateTime"),
+            changeId: Field("changeId"),
+            cycleId: Field("cycleId"),
+            durationInMilliseconds: Field("durationInMilliseconds"),
+            initiatedBy: Field("initiatedBy"),
+            jobId: Field("jobId"),
+            modifiedProperties: Field("modifiedProperties"),
+            provisioningAction: Field("provisioningAction"),
+            provisioningStatusInfo: Field("provisioningStatusInfo"),
+            provisioningSteps: Field("provisioningSteps"),
+            servicePrincipal: Field("servicePrincipal"),
+            sourceIdentity: Field("sourceIdentity"),
+            sourceSystem: Field("sourceSystem"),
+            targetIdentity: Field("targetIdentity"),
+            targetSystem: Field("targetSystem"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activityDateTime: Field<Date>
-    public let changeId: Field<String>
-    public let cycleId: Field<String>
-    public let durationInMilliseconds: Field<Int32>
-    public let initiatedBy: Field<Initiator>
-    public let jobId: Field<String>
-    public let modifiedProperties: Field<[ModifiedProperty]>
-    public let provisioningAction: Field<ProvisioningAction>
-    public let provisioningStatusInfo: Field<ProvisioningStatusInfo>
-    public let provisioningSteps: Field<[ProvisioningStep]>
-    public let servicePrincipal: Field<ProvisioningServicePrincipal>
-    public let sourceIdentity: Field<ProvisionedIdentity>
-    public let sourceSystem: Field<ProvisioningSystem>
-    public let targetIdentity: Field<ProvisionedIdentity>
-    public let targetSystem: Field<ProvisioningSystem>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activityDateTime = Field("activityDateTime")
-        self.changeId = Field("changeId")
-        self.cycleId = Field("cycleId")
-        self.durationInMilliseconds = Field("durationInMilliseconds")
-        self.initiatedBy = Field("initiatedBy")
-        self.jobId = Field("jobId")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.provisioningAction = Field("provisioningAction")
-        self.provisioningStatusInfo = Field("provisioningStatusInfo")
-        self.provisioningSteps = Field("provisioningSteps")
-        self.servicePrincipal = Field("servicePrincipal")
-        self.sourceIdentity = Field("sourceIdentity")
-        self.sourceSystem = Field("sourceSystem")
-        self.targetIdentity = Field("targetIdentity")
-        self.targetSystem = Field("targetSystem")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// Requests for one `ProvisioningObjectSummary`: `request()` reads, updates or deletes it.
@@ -464,20 +469,14 @@ extension ProvisioningResult {
 public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
 
 /// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
-public struct ProvisioningServicePrincipalFields: FieldSet {
+public enum ProvisioningServicePrincipalFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningServicePrincipal",
         base: Identity.self,
-        fields: ProvisioningServicePrincipalFields()
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.provisioningStatusErrorCategory`.
@@ -505,19 +504,13 @@ extension ProvisioningStatusErrorCategory {
 public typealias ProvisioningStatusInfo = Model<ProvisioningStatusInfoFields>
 
 /// The properties of a `ProvisioningStatusInfo`, inherited ones included.
-public struct ProvisioningStatusInfoFields: FieldSet {
+public enum ProvisioningStatusInfoFields: FieldSet {
+    public typealias Table = (errorInformation: Field<ProvisioningErrorInfo>, status: Field<ProvisioningResult>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningStatusInfo",
-        fields: ProvisioningStatusInfoFields()
+        fields: (errorInformation: Field("errorInformation"), status: Field("status")) as Table
     )
-
-    public let errorInformation: Field<ProvisioningErrorInfo>
-    public let status: Field<ProvisioningResult>
-
-    private init() {
-        self.errorInformation = Field("errorInformation")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `ProvisioningStepFields`; read and write them as `value.name`.
@@ -527,21 +520,25 @@ public struct ProvisioningStatusInfoFields: FieldSet {
 public typealias ProvisioningStep = Model<ProvisioningStepFields>
 
 /// The properties of a `ProvisioningStep`, inherited ones included.
-public struct ProvisioningStepFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.provisioningStep", fields: ProvisioningStepFields())
-    public let description: Field<String>
-    public let details: Field<DetailsInfo>
-    public let name: Field<String>
-    public let provisioningStepType: Field<ProvisioningStepType>
-    public let status: Field<ProvisioningResult>
+public enum ProvisioningStepFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        details: Field<DetailsInfo>,
+        name: Field<String>,
+        provisioningStepType: Field<ProvisioningStepType>,
+        status: Field<ProvisioningResult>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.details = Field("details")
-        self.name = Field("name")
-        self.provisioningStepType = Field("provisioningStepType")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.provisioningStep",
+        fields: (
+            description: Field("description"),
+            details: Field("details"),
+            name: Field("name"),
+            provisioningStepType: Field("provisioningStepType"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.provisioningStepType`.
@@ -583,22 +580,14 @@ extension ProvisioningStepType {
 public typealias ProvisioningSystem = Model<ProvisioningSystemFields>
 
 /// The properties of a `ProvisioningSystem`, inherited ones included.
-public struct ProvisioningSystemFields: FieldSet {
+public enum ProvisioningSystemFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, details: Field<DetailsInfo>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.provisioningSystem",
         base: Identity.self,
-        fields: ProvisioningSystemFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), details: Field("details")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let details: Field<DetailsInfo>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.details = Field("details")
-    }
 }
 
 /// Its properties are listed in `ProxiedDomainFields`; read and write them as `value.name`.
@@ -608,15 +597,13 @@ public struct ProvisioningSystemFields: FieldSet {
 public typealias ProxiedDomain = Model<ProxiedDomainFields>
 
 /// The properties of a `ProxiedDomain`, inherited ones included.
-public struct ProxiedDomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.proxiedDomain", fields: ProxiedDomainFields())
-    public let ipAddressOrFQDN: Field<String>
-    public let proxy: Field<String>
+public enum ProxiedDomainFields: FieldSet {
+    public typealias Table = (ipAddressOrFQDN: Field<String>, proxy: Field<String>)
 
-    private init() {
-        self.ipAddressOrFQDN = Field("ipAddressOrFQDN")
-        self.proxy = Field("proxy")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.proxiedDomain",
+        fields: (ipAddressOrFQDN: Field("ipAddressOrFQDN"), proxy: Field("proxy")) as Table
+    )
 }
 
 /// Its properties are listed in `PublicClientApplicationFields`; read and write them as `value.name`.
@@ -646,21 +633,25 @@ public struct PublicClientApplicationFields: FieldSet {
 public typealias PublicError = Model<PublicErrorFields>
 
 /// The properties of a `PublicError`, inherited ones included.
-public struct PublicErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicError", fields: PublicErrorFields())
-    public let code: Field<String>
-    public let details: Field<[PublicErrorDetail]>
-    public let innerError: Field<PublicInnerError>
-    public let message: Field<String>
-    public let target: Field<String>
+public enum PublicErrorFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        details: Field<[PublicErrorDetail]>,
+        innerError: Field<PublicInnerError>,
+        message: Field<String>,
+        target: Field<String>
+    )
 
-    private init() {
-        self.code = Field("code")
-        self.details = Field("details")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.publicError",
+        fields: (
+            code: Field("code"),
+            details: Field("details"),
+            innerError: Field("innerError"),
+            message: Field("message"),
+            target: Field("target")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PublicErrorDetailFields`; read and write them as `value.name`.
@@ -670,17 +661,13 @@ public struct PublicErrorFields: FieldSet {
 public typealias PublicErrorDetail = Model<PublicErrorDetailFields>
 
 /// The properties of a `PublicErrorDetail`, inherited ones included.
-public struct PublicErrorDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicErrorDetail", fields: PublicErrorDetailFields())
-    public let code: Field<String>
-    public let message: Field<String>
-    public let target: Field<String>
+public enum PublicErrorDetailFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>, target: Field<String>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.publicErrorDetail",
+        fields: (code: Field("code"), message: Field("message"), target: Field("target")) as Table
+    )
 }
 
 /// Its properties are listed in `PublicErrorResponseFields`; read and write them as `value.name`.
@@ -706,19 +693,23 @@ public struct PublicErrorResponseFields: FieldSet {
 public typealias PublicInnerError = Model<PublicInnerErrorFields>
 
 /// The properties of a `PublicInnerError`, inherited ones included.
-public struct PublicInnerErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicInnerError", fields: PublicInnerErrorFields())
-    public let code: Field<String>
-    public let details: Field<[PublicErrorDetail]>
-    public let message: Field<String>
-    public let target: Field<String>
+public enum PublicInnerErrorFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        details: Field<[PublicErrorDetail]>,
+        message: Field<String>,
+        target: Field<String>
+    )
 
-    private init() {
-        self.code = Field("code")
-        self.details = Field("details")
-        self.message = Field("message")
-        self.target = Field("target")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.publicInnerError",
+        fields: (
+            code: Field("code"),
+            details: Field("details"),
+            message: Field("message"),
+            target: Field("target")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `PublicKeyInfrastructureRootFields`; read and write them as `value.name`.
@@ -728,22 +719,19 @@ public struct PublicInnerErrorFields: FieldSet {
 public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRootFields>
 
 /// The properties of a `PublicKeyInfrastructureRoot`, inherited ones included.
-public struct PublicKeyInfrastructureRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `certificateBasedAuthConfigurations`.
+public enum PublicKeyInfrastructureRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.publicKeyInfrastructureRoot",
         base: Entity.self,
-        fields: PublicKeyInfrastructureRootFields()
+        fields: (
+            id: Field("id"),
+            certificateBasedAuthConfigurations: Field("certificateBasedAuthConfigurations")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("certificateBasedAuthConfigurations")`).
-    public let certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>
-
-    private init() {
-        self.id = Field("id")
-        self.certificateBasedAuthConfigurations = Field("certificateBasedAuthConfigurations")
-    }
 }
 
 /// Requests for one `PublicKeyInfrastructureRoot`: `request()` reads, updates or deletes it.
@@ -788,17 +776,13 @@ public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
 public typealias PublicationFacet = Model<PublicationFacetFields>
 
 /// The properties of a `PublicationFacet`, inherited ones included.
-public struct PublicationFacetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: PublicationFacetFields())
-    public let checkedOutBy: Field<IdentitySet>
-    public let level: Field<String>
-    public let versionId: Field<String>
+public enum PublicationFacetFields: FieldSet {
+    public typealias Table = (checkedOutBy: Field<IdentitySet>, level: Field<String>, versionId: Field<String>)
 
-    private init() {
-        self.checkedOutBy = Field("checkedOutBy")
-        self.level = Field("level")
-        self.versionId = Field("versionId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.publicationFacet",
+        fields: (checkedOutBy: Field("checkedOutBy"), level: Field("level"), versionId: Field("versionId")) as Table
+    )
 }
 
 /// Its properties are listed in `QrCodeFields`; read and write them as `value.name`.
@@ -808,23 +792,28 @@ public struct PublicationFacetFields: FieldSet {
 public typealias QrCode = Model<QrCodeFields>
 
 /// The properties of a `QrCode`, inherited ones included.
-public struct QrCodeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrCode", base: Entity.self, fields: QrCodeFields())
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expireDateTime: Field<Date>
-    public let image: Field<QrCodeImageDetails>
-    public let lastUsedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
+public enum QrCodeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        expireDateTime: Field<Date>,
+        image: Field<QrCodeImageDetails>,
+        lastUsedDateTime: Field<Date>,
+        startDateTime: Field<Date>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.expireDateTime = Field("expireDateTime")
-        self.image = Field("image")
-        self.lastUsedDateTime = Field("lastUsedDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.qrCode",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            expireDateTime: Field("expireDateTime"),
+            image: Field("image"),
+            lastUsedDateTime: Field("lastUsedDateTime"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `QrCodeImageDetailsFields`; read and write them as `value.name`.
@@ -834,19 +823,23 @@ public struct QrCodeFields: FieldSet {
 public typealias QrCodeImageDetails = Model<QrCodeImageDetailsFields>
 
 /// The properties of a `QrCodeImageDetails`, inherited ones included.
-public struct QrCodeImageDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrCodeImageDetails", fields: QrCodeImageDetailsFields())
-    public let binaryValue: Field<Data>
-    public let errorCorrectionLevel: Field<ErrorCorrectionLevel>
-    public let rawContent: Field<Data>
-    public let version: Field<Int32>
+public enum QrCodeImageDetailsFields: FieldSet {
+    public typealias Table = (
+        binaryValue: Field<Data>,
+        errorCorrectionLevel: Field<ErrorCorrectionLevel>,
+        rawContent: Field<Data>,
+        version: Field<Int32>
+    )
 
-    private init() {
-        self.binaryValue = Field("binaryValue")
-        self.errorCorrectionLevel = Field("errorCorrectionLevel")
-        self.rawContent = Field("rawContent")
-        self.version = Field("version")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.qrCodeImageDetails",
+        fields: (
+            binaryValue: Field("binaryValue"),
+            errorCorrectionLevel: Field("errorCorrectionLevel"),
+            rawContent: Field("rawContent"),
+            version: Field("version")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `QrCodePinAuthenticationMethodFields`; read and write them as `value.name`.
@@ -856,32 +849,28 @@ public struct QrCodeImageDetailsFields: FieldSet {
 public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMethodFields>
 
 /// The properties of a `QrCodePinAuthenticationMethod`, inherited ones included.
-public struct QrCodePinAuthenticationMethodFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `pin`, `standardQRCode`, `temporaryQRCode`.
+public enum QrCodePinAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        pin: Field<QrPin>,
+        standardQRCode: Field<QrCode>,
+        temporaryQRCode: Field<QrCode>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.qrCodePinAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: QrCodePinAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            pin: Field("pin"),
+            standardQRCode: Field("standardQRCode"),
+            temporaryQRCode: Field("temporaryQRCode")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("pin")`).
-    public let pin: Field<QrPin>
-
-    /// Present when the request expanded it (`expand("standardQRCode")`).
-    public let standardQRCode: Field<QrCode>
-
-    /// Present when the request expanded it (`expand("temporaryQRCode")`).
-    public let temporaryQRCode: Field<QrCode>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.pin = Field("pin")
-        self.standardQRCode = Field("standardQRCode")
-        self.temporaryQRCode = Field("temporaryQRCode")
-    }
 }
 
 /// Its properties are listed in `QrCodePinAuthenticationMethodConfigurationFields`; read and write them as
@@ -893,30 +882,30 @@ public struct QrCodePinAuthenticationMethodFields: FieldSet {
 public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAuthenticationMethodConfigurationFields>
 
 /// The properties of a `QrCodePinAuthenticationMethodConfiguration`, inherited ones included.
-public struct QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        pinLength: Field<Int32>,
+        standardQRCodeLifetimeInDays: Field<Int32>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.qrCodePinAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: QrCodePinAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            pinLength: Field("pinLength"),
+            standardQRCodeLifetimeInDays: Field("standardQRCodeLifetimeInDays"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let pinLength: Field<Int32>
-    public let standardQRCodeLifetimeInDays: Field<Int32>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.pinLength = Field("pinLength")
-        self.standardQRCodeLifetimeInDays = Field("standardQRCodeLifetimeInDays")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `QrCodePinAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -1014,21 +1003,26 @@ public struct QrCodeRequestBuilder: ModelRequestBuilder {
 public typealias QrPin = Model<QrPinFields>
 
 /// The properties of a `QrPin`, inherited ones included.
-public struct QrPinFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.qrPin", base: Entity.self, fields: QrPinFields())
-    public let id: Field<String>
-    public let code: Field<String>
-    public let createdDateTime: Field<Date>
-    public let forceChangePinNextSignIn: Field<Bool>
-    public let updatedDateTime: Field<Date>
+public enum QrPinFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        code: Field<String>,
+        createdDateTime: Field<Date>,
+        forceChangePinNextSignIn: Field<Bool>,
+        updatedDateTime: Field<Date>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.code = Field("code")
-        self.createdDateTime = Field("createdDateTime")
-        self.forceChangePinNextSignIn = Field("forceChangePinNextSignIn")
-        self.updatedDateTime = Field("updatedDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.qrPin",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            code: Field("code"),
+            createdDateTime: Field("createdDateTime"),
+            forceChangePinNextSignIn: Field("forceChangePinNextSignIn"),
+            updatedDateTime: Field("updatedDateTime")
+        ) as Table
+    )
 }
 
 /// Requests for one `QrPin`: `request()` reads, updates or deletes it.
@@ -1092,23 +1086,27 @@ extension QuarantineReason {
 public typealias Quota = Model<QuotaFields>
 
 /// The properties of a `Quota`, inherited ones included.
-public struct QuotaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.quota", fields: QuotaFields())
-    public let deleted: Field<Int64>
-    public let remaining: Field<Int64>
-    public let state: Field<String>
-    public let storagePlanInformation: Field<StoragePlanInformation>
-    public let total: Field<Int64>
-    public let used: Field<Int64>
+public enum QuotaFields: FieldSet {
+    public typealias Table = (
+        deleted: Field<Int64>,
+        remaining: Field<Int64>,
+        state: Field<String>,
+        storagePlanInformation: Field<StoragePlanInformation>,
+        total: Field<Int64>,
+        used: Field<Int64>
+    )
 
-    private init() {
-        self.deleted = Field("deleted")
-        self.remaining = Field("remaining")
-        self.state = Field("state")
-        self.storagePlanInformation = Field("storagePlanInformation")
-        self.total = Field("total")
-        self.used = Field("used")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.quota",
+        fields: (
+            deleted: Field("deleted"),
+            remaining: Field("remaining"),
+            state: Field("state"),
+            storagePlanInformation: Field("storagePlanInformation"),
+            total: Field("total"),
+            used: Field("used")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.ratingAppsType`.

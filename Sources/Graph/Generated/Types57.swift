@@ -308,54 +308,40 @@ extension RatingUnitedStatesTelevisionType {
 public typealias RbacApplication = Model<RbacApplicationFields>
 
 /// The properties of a `RbacApplication`, inherited ones included.
-public struct RbacApplicationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resourceNamespaces`, `roleAssignments`,
+///   `roleAssignmentScheduleInstances`, `roleAssignmentScheduleRequests`, `roleAssignmentSchedules`, `roleDefinitions`,
+///   `roleEligibilityScheduleInstances`, `roleEligibilityScheduleRequests`, `roleEligibilitySchedules`.
+public enum RbacApplicationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        resourceNamespaces: Field<[UnifiedRbacResourceNamespace]>,
+        roleAssignments: Field<[UnifiedRoleAssignment]>,
+        roleAssignmentScheduleInstances: Field<[UnifiedRoleAssignmentScheduleInstance]>,
+        roleAssignmentScheduleRequests: Field<[UnifiedRoleAssignmentScheduleRequest]>,
+        roleAssignmentSchedules: Field<[UnifiedRoleAssignmentSchedule]>,
+        roleDefinitions: Field<[UnifiedRoleDefinition]>,
+        roleEligibilityScheduleInstances: Field<[UnifiedRoleEligibilityScheduleInstance]>,
+        roleEligibilityScheduleRequests: Field<[UnifiedRoleEligibilityScheduleRequest]>,
+        roleEligibilitySchedules: Field<[UnifiedRoleEligibilitySchedule]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.rbacApplication",
         base: Entity.self,
-        fields: RbacApplicationFields()
+        fields: (
+            id: Field("id"),
+            resourceNamespaces: Field("resourceNamespaces"),
+            roleAssignments: Field("roleAssignments"),
+            roleAssignmentScheduleInstances: Field("roleAssignmentScheduleInstances"),
+            roleAssignmentScheduleRequests: Field("roleAssignmentScheduleRequests"),
+            roleAssignmentSchedules: Field("roleAssignmentSchedules"),
+            roleDefinitions: Field("roleDefinitions"),
+            roleEligibilityScheduleInstances: Field("roleEligibilityScheduleInstances"),
+            roleEligibilityScheduleRequests: Field("roleEligibilityScheduleRequests"),
+            roleEligibilitySchedules: Field("roleEligibilitySchedules")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceNamespaces")`).
-    public let resourceNamespaces: Field<[UnifiedRbacResourceNamespace]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[UnifiedRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentScheduleInstances")`).
-    public let roleAssignmentScheduleInstances: Field<[UnifiedRoleAssignmentScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentScheduleRequests")`).
-    public let roleAssignmentScheduleRequests: Field<[UnifiedRoleAssignmentScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("roleAssignmentSchedules")`).
-    public let roleAssignmentSchedules: Field<[UnifiedRoleAssignmentSchedule]>
-
-    /// Present when the request expanded it (`expand("roleDefinitions")`).
-    public let roleDefinitions: Field<[UnifiedRoleDefinition]>
-
-    /// Present when the request expanded it (`expand("roleEligibilityScheduleInstances")`).
-    public let roleEligibilityScheduleInstances: Field<[UnifiedRoleEligibilityScheduleInstance]>
-
-    /// Present when the request expanded it (`expand("roleEligibilityScheduleRequests")`).
-    public let roleEligibilityScheduleRequests: Field<[UnifiedRoleEligibilityScheduleRequest]>
-
-    /// Present when the request expanded it (`expand("roleEligibilitySchedules")`).
-    public let roleEligibilitySchedules: Field<[UnifiedRoleEligibilitySchedule]>
-
-    private init() {
-        self.id = Field("id")
-        self.resourceNamespaces = Field("resourceNamespaces")
-        self.roleAssignments = Field("roleAssignments")
-        self.roleAssignmentScheduleInstances = Field("roleAssignmentScheduleInstances")
-        self.roleAssignmentScheduleRequests = Field("roleAssignmentScheduleRequests")
-        self.roleAssignmentSchedules = Field("roleAssignmentSchedules")
-        self.roleDefinitions = Field("roleDefinitions")
-        self.roleEligibilityScheduleInstances = Field("roleEligibilityScheduleInstances")
-        self.roleEligibilityScheduleRequests = Field("roleEligibilityScheduleRequests")
-        self.roleEligibilitySchedules = Field("roleEligibilitySchedules")
-    }
 }
 
 /// Requests for one `RbacApplication`: `request()` reads, updates or deletes it.
@@ -471,17 +457,17 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 public typealias ReactionsFacet = Model<ReactionsFacetFields>
 
 /// The properties of a `ReactionsFacet`, inherited ones included.
-public struct ReactionsFacetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reactionsFacet", fields: ReactionsFacetFields())
-    public let commentCount: Field<Int32>
-    public let likeCount: Field<Int32>
-    public let shareCount: Field<Int32>
+public enum ReactionsFacetFields: FieldSet {
+    public typealias Table = (commentCount: Field<Int32>, likeCount: Field<Int32>, shareCount: Field<Int32>)
 
-    private init() {
-        self.commentCount = Field("commentCount")
-        self.likeCount = Field("likeCount")
-        self.shareCount = Field("shareCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.reactionsFacet",
+        fields: (
+            commentCount: Field("commentCount"),
+            likeCount: Field("likeCount"),
+            shareCount: Field("shareCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ReadingAssignmentSubmissionFields`; read and write them as `value.name`.
@@ -491,60 +477,60 @@ public struct ReactionsFacetFields: FieldSet {
 public typealias ReadingAssignmentSubmission = Model<ReadingAssignmentSubmissionFields>
 
 /// The properties of a `ReadingAssignmentSubmission`, inherited ones included.
-public struct ReadingAssignmentSubmissionFields: FieldSet {
+public enum ReadingAssignmentSubmissionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accuracyScore: Field<Double>,
+        action: Field<String>,
+        assignmentId: Field<String>,
+        challengingWords: Field<[ChallengingWord]>,
+        classId: Field<String>,
+        insertions: Field<Int64>,
+        mispronunciations: Field<Int64>,
+        missedExclamationMarks: Field<Int64>,
+        missedPeriods: Field<Int64>,
+        missedQuestionMarks: Field<Int64>,
+        missedShorts: Field<Int64>,
+        monotoneScore: Field<Double>,
+        omissions: Field<Int64>,
+        repetitions: Field<Int64>,
+        selfCorrections: Field<Int64>,
+        studentId: Field<String>,
+        submissionDateTime: Field<Date>,
+        submissionId: Field<String>,
+        unexpectedPauses: Field<Int64>,
+        wordCount: Field<Int64>,
+        wordsPerMinute: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.readingAssignmentSubmission",
         base: Entity.self,
-        fields: ReadingAssignmentSubmissionFields()
+        fields: (
+            id: Field("id"),
+            accuracyScore: Field("accuracyScore"),
+            action: Field("action"),
+            assignmentId: Field("assignmentId"),
+            challengingWords: Field("challengingWords"),
+            classId: Field("classId"),
+            insertions: Field("insertions"),
+            mispronunciations: Field("mispronunciations"),
+            missedExclamationMarks: Field("missedExclamationMarks"),
+            missedPeriods: Field("missedPeriods"),
+            missedQuestionMarks: Field("missedQuestionMarks"),
+            missedShorts: Field("missedShorts"),
+            monotoneScore: Field("monotoneScore"),
+            omissions: Field("omissions"),
+            repetitions: Field("repetitions"),
+            selfCorrections: Field("selfCorrections"),
+            studentId: Field("studentId"),
+            submissionDateTime: Field("submissionDateTime"),
+            submissionId: Field("submissionId"),
+            unexpectedPauses: Field("unexpectedPauses"),
+            wordCount: Field("wordCount"),
+            wordsPerMinute: Field("wordsPerMinute")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accuracyScore: Field<Double>
-    public let action: Field<String>
-    public let assignmentId: Field<String>
-    public let challengingWords: Field<[ChallengingWord]>
-    public let classId: Field<String>
-    public let insertions: Field<Int64>
-    public let mispronunciations: Field<Int64>
-    public let missedExclamationMarks: Field<Int64>
-    public let missedPeriods: Field<Int64>
-    public let missedQuestionMarks: Field<Int64>
-    public let missedShorts: Field<Int64>
-    public let monotoneScore: Field<Double>
-    public let omissions: Field<Int64>
-    public let repetitions: Field<Int64>
-    public let selfCorrections: Field<Int64>
-    public let studentId: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let unexpectedPauses: Field<Int64>
-    public let wordCount: Field<Int64>
-    public let wordsPerMinute: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.accuracyScore = Field("accuracyScore")
-        self.action = Field("action")
-        self.assignmentId = Field("assignmentId")
-        self.challengingWords = Field("challengingWords")
-        self.classId = Field("classId")
-        self.insertions = Field("insertions")
-        self.mispronunciations = Field("mispronunciations")
-        self.missedExclamationMarks = Field("missedExclamationMarks")
-        self.missedPeriods = Field("missedPeriods")
-        self.missedQuestionMarks = Field("missedQuestionMarks")
-        self.missedShorts = Field("missedShorts")
-        self.monotoneScore = Field("monotoneScore")
-        self.omissions = Field("omissions")
-        self.repetitions = Field("repetitions")
-        self.selfCorrections = Field("selfCorrections")
-        self.studentId = Field("studentId")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.unexpectedPauses = Field("unexpectedPauses")
-        self.wordCount = Field("wordCount")
-        self.wordsPerMinute = Field("wordsPerMinute")
-    }
 }
 
 /// Requests for one `ReadingAssignmentSubmission`: `request()` reads, updates or deletes it.
@@ -573,36 +559,36 @@ public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
 public typealias ReadingCoachPassage = Model<ReadingCoachPassageFields>
 
 /// The properties of a `ReadingCoachPassage`, inherited ones included.
-public struct ReadingCoachPassageFields: FieldSet {
+public enum ReadingCoachPassageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isReadingCompleted: Field<Bool>,
+        languageTag: Field<String>,
+        practicedAtDateTime: Field<Date>,
+        practiceWords: Field<[String]>,
+        storyType: Field<ReadingCoachStoryType>,
+        studentId: Field<String>,
+        timeSpentReadingInSeconds: Field<Double>,
+        wordsAccuracyPercentage: Field<Double>,
+        wordsPerMinute: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.readingCoachPassage",
         base: Entity.self,
-        fields: ReadingCoachPassageFields()
+        fields: (
+            id: Field("id"),
+            isReadingCompleted: Field("isReadingCompleted"),
+            languageTag: Field("languageTag"),
+            practicedAtDateTime: Field("practicedAtDateTime"),
+            practiceWords: Field("practiceWords"),
+            storyType: Field("storyType"),
+            studentId: Field("studentId"),
+            timeSpentReadingInSeconds: Field("timeSpentReadingInSeconds"),
+            wordsAccuracyPercentage: Field("wordsAccuracyPercentage"),
+            wordsPerMinute: Field("wordsPerMinute")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isReadingCompleted: Field<Bool>
-    public let languageTag: Field<String>
-    public let practicedAtDateTime: Field<Date>
-    public let practiceWords: Field<[String]>
-    public let storyType: Field<ReadingCoachStoryType>
-    public let studentId: Field<String>
-    public let timeSpentReadingInSeconds: Field<Double>
-    public let wordsAccuracyPercentage: Field<Double>
-    public let wordsPerMinute: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.isReadingCompleted = Field("isReadingCompleted")
-        self.languageTag = Field("languageTag")
-        self.practicedAtDateTime = Field("practicedAtDateTime")
-        self.practiceWords = Field("practiceWords")
-        self.storyType = Field("storyType")
-        self.studentId = Field("studentId")
-        self.timeSpentReadingInSeconds = Field("timeSpentReadingInSeconds")
-        self.wordsAccuracyPercentage = Field("wordsAccuracyPercentage")
-        self.wordsPerMinute = Field("wordsPerMinute")
-    }
 }
 
 /// Requests for one `ReadingCoachPassage`: `request()` reads, updates or deletes it.
@@ -649,19 +635,23 @@ extension ReadingCoachStoryType {
 public typealias RecentNotebook = Model<RecentNotebookFields>
 
 /// The properties of a `RecentNotebook`, inherited ones included.
-public struct RecentNotebookFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: RecentNotebookFields())
-    public let displayName: Field<String>
-    public let lastAccessedTime: Field<Date>
-    public let links: Field<RecentNotebookLinks>
-    public let sourceService: Field<OnenoteSourceService>
+public enum RecentNotebookFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        lastAccessedTime: Field<Date>,
+        links: Field<RecentNotebookLinks>,
+        sourceService: Field<OnenoteSourceService>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.lastAccessedTime = Field("lastAccessedTime")
-        self.links = Field("links")
-        self.sourceService = Field("sourceService")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recentNotebook",
+        fields: (
+            displayName: Field("displayName"),
+            lastAccessedTime: Field("lastAccessedTime"),
+            links: Field("links"),
+            sourceService: Field("sourceService")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RecentNotebookLinksFields`; read and write them as `value.name`.
@@ -671,15 +661,13 @@ public struct RecentNotebookFields: FieldSet {
 public typealias RecentNotebookLinks = Model<RecentNotebookLinksFields>
 
 /// The properties of a `RecentNotebookLinks`, inherited ones included.
-public struct RecentNotebookLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: RecentNotebookLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
+public enum RecentNotebookLinksFields: FieldSet {
+    public typealias Table = (oneNoteClientUrl: Field<ExternalLink>, oneNoteWebUrl: Field<ExternalLink>)
 
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recentNotebookLinks",
+        fields: (oneNoteClientUrl: Field("oneNoteClientUrl"), oneNoteWebUrl: Field("oneNoteWebUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `RecipientFields`; read and write them as `value.name`.
@@ -732,17 +720,17 @@ extension RecipientScopeType {
 public typealias RecommendedAction = Model<RecommendedActionFields>
 
 /// The properties of a `RecommendedAction`, inherited ones included.
-public struct RecommendedActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recommendedAction", fields: RecommendedActionFields())
-    public let actionWebUrl: Field<String>
-    public let potentialScoreImpact: Field<Double>
-    public let title: Field<String>
+public enum RecommendedActionFields: FieldSet {
+    public typealias Table = (actionWebUrl: Field<String>, potentialScoreImpact: Field<Double>, title: Field<String>)
 
-    private init() {
-        self.actionWebUrl = Field("actionWebUrl")
-        self.potentialScoreImpact = Field("potentialScoreImpact")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recommendedAction",
+        fields: (
+            actionWebUrl: Field("actionWebUrl"),
+            potentialScoreImpact: Field("potentialScoreImpact"),
+            title: Field("title")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RecordOperationFields`; read and write them as `value.name`.
@@ -752,28 +740,28 @@ public struct RecommendedActionFields: FieldSet {
 public typealias RecordOperation = Model<RecordOperationFields>
 
 /// The properties of a `RecordOperation`, inherited ones included.
-public struct RecordOperationFields: FieldSet {
+public enum RecordOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>,
+        recordingAccessToken: Field<String>,
+        recordingLocation: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.recordOperation",
         base: CommsOperation.self,
-        fields: RecordOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            recordingAccessToken: Field("recordingAccessToken"),
+            recordingLocation: Field("recordingLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-    public let recordingAccessToken: Field<String>
-    public let recordingLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.recordingAccessToken = Field("recordingAccessToken")
-        self.recordingLocation = Field("recordingLocation")
-    }
 }
 
 /// Requests for one `RecordOperation`: `request()` reads, updates or deletes it.
@@ -802,15 +790,13 @@ public struct RecordOperationRequestBuilder: ModelRequestBuilder {
 public typealias RecordingInfo = Model<RecordingInfoFields>
 
 /// The properties of a `RecordingInfo`, inherited ones included.
-public struct RecordingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recordingInfo", fields: RecordingInfoFields())
-    public let initiator: Field<IdentitySet>
-    public let recordingStatus: Field<RecordingStatus>
+public enum RecordingInfoFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, recordingStatus: Field<RecordingStatus>)
 
-    private init() {
-        self.initiator = Field("initiator")
-        self.recordingStatus = Field("recordingStatus")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recordingInfo",
+        fields: (initiator: Field("initiator"), recordingStatus: Field("recordingStatus")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.recordingStatus`.
@@ -840,25 +826,29 @@ extension RecordingStatus {
 public typealias RecurrencePattern = Model<RecurrencePatternFields>
 
 /// The properties of a `RecurrencePattern`, inherited ones included.
-public struct RecurrencePatternFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recurrencePattern", fields: RecurrencePatternFields())
-    public let dayOfMonth: Field<Int32>
-    public let daysOfWeek: Field<[DayOfWeek]>
-    public let firstDayOfWeek: Field<DayOfWeek>
-    public let index: Field<WeekIndex>
-    public let interval: Field<Int32>
-    public let month: Field<Int32>
-    public let type: Field<RecurrencePatternType>
+public enum RecurrencePatternFields: FieldSet {
+    public typealias Table = (
+        dayOfMonth: Field<Int32>,
+        daysOfWeek: Field<[DayOfWeek]>,
+        firstDayOfWeek: Field<DayOfWeek>,
+        index: Field<WeekIndex>,
+        interval: Field<Int32>,
+        month: Field<Int32>,
+        type: Field<RecurrencePatternType>
+    )
 
-    private init() {
-        self.dayOfMonth = Field("dayOfMonth")
-        self.daysOfWeek = Field("daysOfWeek")
-        self.firstDayOfWeek = Field("firstDayOfWeek")
-        self.index = Field("index")
-        self.interval = Field("interval")
-        self.month = Field("month")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recurrencePattern",
+        fields: (
+            dayOfMonth: Field("dayOfMonth"),
+            daysOfWeek: Field("daysOfWeek"),
+            firstDayOfWeek: Field("firstDayOfWeek"),
+            index: Field("index"),
+            interval: Field("interval"),
+            month: Field("month"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.recurrencePatternType`.
@@ -897,21 +887,25 @@ extension RecurrencePatternType {
 public typealias RecurrenceRange = Model<RecurrenceRangeFields>
 
 /// The properties of a `RecurrenceRange`, inherited ones included.
-public struct RecurrenceRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.recurrenceRange", fields: RecurrenceRangeFields())
-    public let endDate: Field<CalendarDate>
-    public let numberOfOccurrences: Field<Int32>
-    public let recurrenceTimeZone: Field<String>
-    public let startDate: Field<CalendarDate>
-    public let type: Field<RecurrenceRangeType>
+public enum RecurrenceRangeFields: FieldSet {
+    public typealias Table = (
+        endDate: Field<CalendarDate>,
+        numberOfOccurrences: Field<Int32>,
+        recurrenceTimeZone: Field<String>,
+        startDate: Field<CalendarDate>,
+        type: Field<RecurrenceRangeType>
+    )
 
-    private init() {
-        self.endDate = Field("endDate")
-        self.numberOfOccurrences = Field("numberOfOccurrences")
-        self.recurrenceTimeZone = Field("recurrenceTimeZone")
-        self.startDate = Field("startDate")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.recurrenceRange",
+        fields: (
+            endDate: Field("endDate"),
+            numberOfOccurrences: Field("numberOfOccurrences"),
+            recurrenceTimeZone: Field("recurrenceTimeZone"),
+            startDate: Field("startDate"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.recurrenceRangeType`.
@@ -937,50 +931,46 @@ extension RecurrenceRangeType {
 public typealias RecycleBin = Model<RecycleBinFields>
 
 /// The properties of a `RecycleBin`, inherited ones included.
-public struct RecycleBinFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `items`.
+public enum RecycleBinFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        settings: Field<RecycleBinSettings>,
+        items: Field<[RecycleBinItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.recycleBin",
         base: BaseItem.self,
-        fields: RecycleBinFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            settings: Field("settings"),
+            items: Field("items")
+        ) as Table
     )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let settings: Field<RecycleBinSettings>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[RecycleBinItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.settings = Field("settings")
-        self.items = Field("items")
-    }
 }
 
 /// Its properties are listed in `RecycleBinItemFields`; read and write them as `value.name`.
@@ -990,51 +980,48 @@ public struct RecycleBinFields: FieldSet {
 public typealias RecycleBinItem = Model<RecycleBinItemFields>
 
 /// The properties of a `RecycleBinItem`, inherited ones included.
-public struct RecycleBinItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+public enum RecycleBinItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        deletedDateTime: Field<Date>,
+        deletedFromLocation: Field<String>,
+        size: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.recycleBinItem",
         base: BaseItem.self,
-        fields: RecycleBinItemFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            deletedDateTime: Field("deletedDateTime"),
+            deletedFromLocation: Field("deletedFromLocation"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let deletedDateTime: Field<Date>
-    public let deletedFromLocation: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.deletedFromLocation = Field("deletedFromLocation")
-        self.size = Field("size")
-    }
 }
 
 /// Requests for one `RecycleBinItem`: `request()` reads, updates or deletes it.
@@ -1130,15 +1117,13 @@ public struct RecycleBinSettingsFields: FieldSet {
 public typealias RedirectUriSettings = Model<RedirectUriSettingsFields>
 
 /// The properties of a `RedirectUriSettings`, inherited ones included.
-public struct RedirectUriSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.redirectUriSettings", fields: RedirectUriSettingsFields())
-    public let index: Field<Int32>
-    public let uri: Field<String>
+public enum RedirectUriSettingsFields: FieldSet {
+    public typealias Table = (index: Field<Int32>, uri: Field<String>)
 
-    private init() {
-        self.index = Field("index")
-        self.uri = Field("uri")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.redirectUriSettings",
+        fields: (index: Field("index"), uri: Field("uri")) as Table
+    )
 }
 
 /// Its properties are listed in `ReferenceAttachmentFields`; read and write them as `value.name`.
@@ -1148,28 +1133,28 @@ public struct RedirectUriSettingsFields: FieldSet {
 public typealias ReferenceAttachment = Model<ReferenceAttachmentFields>
 
 /// The properties of a `ReferenceAttachment`, inherited ones included.
-public struct ReferenceAttachmentFields: FieldSet {
+public enum ReferenceAttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        isInline: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.referenceAttachment",
         base: Attachment.self,
-        fields: ReferenceAttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            isInline: Field("isInline"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
 }
 
 /// Requests for one `ReferenceAttachment`: `request()` reads, updates or deletes it.
@@ -1213,15 +1198,16 @@ extension CollectionRequestBuilder where Item == ReferenceAttachmentRequestBuild
 public typealias ReferencedObject = Model<ReferencedObjectFields>
 
 /// The properties of a `ReferencedObject`, inherited ones included.
-public struct ReferencedObjectFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.referencedObject", fields: ReferencedObjectFields())
-    public let referencedObjectName: Field<String>
-    public let referencedProperty: Field<String>
+public enum ReferencedObjectFields: FieldSet {
+    public typealias Table = (referencedObjectName: Field<String>, referencedProperty: Field<String>)
 
-    private init() {
-        self.referencedObjectName = Field("referencedObjectName")
-        self.referencedProperty = Field("referencedProperty")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.referencedObject",
+        fields: (
+            referencedObjectName: Field("referencedObjectName"),
+            referencedProperty: Field("referencedProperty")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ReflectCheckInResponseFields`; read and write them as `value.name`.
@@ -1231,38 +1217,38 @@ public struct ReferencedObjectFields: FieldSet {
 public typealias ReflectCheckInResponse = Model<ReflectCheckInResponseFields>
 
 /// The properties of a `ReflectCheckInResponse`, inherited ones included.
-public struct ReflectCheckInResponseFields: FieldSet {
+public enum ReflectCheckInResponseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        checkInId: Field<String>,
+        checkInTitle: Field<String>,
+        classId: Field<String>,
+        createdDateTime: Field<Date>,
+        creatorId: Field<String>,
+        isClosed: Field<Bool>,
+        responderId: Field<String>,
+        responseEmotion: Field<ResponseEmotionType>,
+        responseFeedback: Field<ResponseFeedbackType>,
+        submitDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.reflectCheckInResponse",
         base: Entity.self,
-        fields: ReflectCheckInResponseFields()
+        fields: (
+            id: Field("id"),
+            checkInId: Field("checkInId"),
+            checkInTitle: Field("checkInTitle"),
+            classId: Field("classId"),
+            createdDateTime: Field("createdDateTime"),
+            creatorId: Field("creatorId"),
+            isClosed: Field("isClosed"),
+            responderId: Field("responderId"),
+            responseEmotion: Field("responseEmotion"),
+            responseFeedback: Field("responseFeedback"),
+            submitDateTime: Field("submitDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let checkInId: Field<String>
-    public let checkInTitle: Field<String>
-    public let classId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let creatorId: Field<String>
-    public let isClosed: Field<Bool>
-    public let responderId: Field<String>
-    public let responseEmotion: Field<ResponseEmotionType>
-    public let responseFeedback: Field<ResponseFeedbackType>
-    public let submitDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.checkInId = Field("checkInId")
-        self.checkInTitle = Field("checkInTitle")
-        self.classId = Field("classId")
-        self.createdDateTime = Field("createdDateTime")
-        self.creatorId = Field("creatorId")
-        self.isClosed = Field("isClosed")
-        self.responderId = Field("responderId")
-        self.responseEmotion = Field("responseEmotion")
-        self.responseFeedback = Field("responseFeedback")
-        self.submitDateTime = Field("submitDateTime")
-    }
 }
 
 /// Requests for one `ReflectCheckInResponse`: `request()` reads, updates or deletes it.
@@ -1349,31 +1335,35 @@ extension RegistryHive {
 public typealias RegistryKeyState = Model<RegistryKeyStateFields>
 
 /// The properties of a `RegistryKeyState`, inherited ones included.
-public struct RegistryKeyStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.registryKeyState", fields: RegistryKeyStateFields())
-    public let hive: Field<RegistryHive>
-    public let key: Field<String>
-    public let oldKey: Field<String>
-    public let oldValueData: Field<String>
-    public let oldValueName: Field<String>
-    public let operation: Field<RegistryOperation>
-    public let processId: Field<Int32>
-    public let valueData: Field<String>
-    public let valueName: Field<String>
-    public let valueType: Field<RegistryValueType>
+public enum RegistryKeyStateFields: FieldSet {
+    public typealias Table = (
+        hive: Field<RegistryHive>,
+        key: Field<String>,
+        oldKey: Field<String>,
+        oldValueData: Field<String>,
+        oldValueName: Field<String>,
+        operation: Field<RegistryOperation>,
+        processId: Field<Int32>,
+        valueData: Field<String>,
+        valueName: Field<String>,
+        valueType: Field<RegistryValueType>
+    )
 
-    private init() {
-        self.hive = Field("hive")
-        self.key = Field("key")
-        self.oldKey = Field("oldKey")
-        self.oldValueData = Field("oldValueData")
-        self.oldValueName = Field("oldValueName")
-        self.operation = Field("operation")
-        self.processId = Field("processId")
-        self.valueData = Field("valueData")
-        self.valueName = Field("valueName")
-        self.valueType = Field("valueType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.registryKeyState",
+        fields: (
+            hive: Field("hive"),
+            key: Field("key"),
+            oldKey: Field("oldKey"),
+            oldValueData: Field("oldValueData"),
+            oldValueName: Field("oldValueName"),
+            operation: Field("operation"),
+            processId: Field("processId"),
+            valueData: Field("valueData"),
+            valueName: Field("valueName"),
+            valueType: Field("valueType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.registryOperation`.
@@ -1492,21 +1482,25 @@ extension RejectReason {
 public typealias RelatedContact = Model<RelatedContactFields>
 
 /// The properties of a `RelatedContact`, inherited ones included.
-public struct RelatedContactFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.relatedContact", fields: RelatedContactFields())
-    public let accessConsent: Field<Bool>
-    public let displayName: Field<String>
-    public let emailAddress: Field<String>
-    public let mobilePhone: Field<String>
-    public let relationship: Field<ContactRelationship>
+public enum RelatedContactFields: FieldSet {
+    public typealias Table = (
+        accessConsent: Field<Bool>,
+        displayName: Field<String>,
+        emailAddress: Field<String>,
+        mobilePhone: Field<String>,
+        relationship: Field<ContactRelationship>
+    )
 
-    private init() {
-        self.accessConsent = Field("accessConsent")
-        self.displayName = Field("displayName")
-        self.emailAddress = Field("emailAddress")
-        self.mobilePhone = Field("mobilePhone")
-        self.relationship = Field("relationship")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.relatedContact",
+        fields: (
+            accessConsent: Field("accessConsent"),
+            displayName: Field("displayName"),
+            emailAddress: Field("emailAddress"),
+            mobilePhone: Field("mobilePhone"),
+            relationship: Field("relationship")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RelyingPartyDetailedSummaryFields`; read and write them as `value.name`.
@@ -1516,38 +1510,38 @@ public struct RelatedContactFields: FieldSet {
 public typealias RelyingPartyDetailedSummary = Model<RelyingPartyDetailedSummaryFields>
 
 /// The properties of a `RelyingPartyDetailedSummary`, inherited ones included.
-public struct RelyingPartyDetailedSummaryFields: FieldSet {
+public enum RelyingPartyDetailedSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        failedSignInCount: Field<Int64>,
+        migrationStatus: Field<MigrationStatus>,
+        migrationValidationDetails: Field<[KeyValuePair]>,
+        relyingPartyId: Field<String>,
+        relyingPartyName: Field<String>,
+        replyUrls: Field<[String]>,
+        serviceId: Field<String>,
+        signInSuccessRate: Field<Double>,
+        successfulSignInCount: Field<Int64>,
+        totalSignInCount: Field<Int64>,
+        uniqueUserCount: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.relyingPartyDetailedSummary",
         base: Entity.self,
-        fields: RelyingPartyDetailedSummaryFields()
+        fields: (
+            id: Field("id"),
+            failedSignInCount: Field("failedSignInCount"),
+            migrationStatus: Field("migrationStatus"),
+            migrationValidationDetails: Field("migrationValidationDetails"),
+            relyingPartyId: Field("relyingPartyId"),
+            relyingPartyName: Field("relyingPartyName"),
+            replyUrls: Field("replyUrls"),
+            serviceId: Field("serviceId"),
+            signInSuccessRate: Field("signInSuccessRate"),
+            successfulSignInCount: Field("successfulSignInCount"),
+            totalSignInCount: Field("totalSignInCount"),
+            uniqueUserCount: Field("uniqueUserCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let failedSignInCount: Field<Int64>
-    public let migrationStatus: Field<MigrationStatus>
-    public let migrationValidationDetails: Field<[KeyValuePair]>
-    public let relyingPartyId: Field<String>
-    public let relyingPartyName: Field<String>
-    public let replyUrls: Field<[String]>
-    public let serviceId: Field<String>
-    public let signInSuccessRate: Field<Double>
-    public let successfulSignInCount: Field<Int64>
-    public let totalSignInCount: Field<Int64>
-    public let uniqueUserCount: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.failedSignInCount = Field("failedSignInCount")
-        self.migrationStatus = Field("migrationStatus")
-        self.migrationValidationDetails = Field("migrationValidationDetails")
-        self.relyingPartyId = Field("relyingPartyId")
-        self.relyingPartyName = Field("relyingPartyName")
-        self.replyUrls = Field("replyUrls")
-        self.serviceId = Field("serviceId")
-        self.signInSuccessRate = Field("signInSuccessRate")
-        self.successfulSignInCount = Field("successfulSignInCount")
-        self.totalSignInCount = Field("totalSignInCount")
-        self.uniqueUserCount = Field("uniqueUserCount")
-    }
 }

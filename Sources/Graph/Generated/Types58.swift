@@ -44,27 +44,31 @@ extension RemindBeforeTimeInMinutesType {
 public typealias Reminder = Model<ReminderFields>
 
 /// The properties of a `Reminder`, inherited ones included.
-public struct ReminderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reminder", fields: ReminderFields())
-    public let changeKey: Field<String>
-    public let eventEndTime: Field<DateTimeTimeZone>
-    public let eventId: Field<String>
-    public let eventLocation: Field<Location>
-    public let eventStartTime: Field<DateTimeTimeZone>
-    public let eventSubject: Field<String>
-    public let eventWebLink: Field<String>
-    public let reminderFireTime: Field<DateTimeTimeZone>
+public enum ReminderFields: FieldSet {
+    public typealias Table = (
+        changeKey: Field<String>,
+        eventEndTime: Field<DateTimeTimeZone>,
+        eventId: Field<String>,
+        eventLocation: Field<Location>,
+        eventStartTime: Field<DateTimeTimeZone>,
+        eventSubject: Field<String>,
+        eventWebLink: Field<String>,
+        reminderFireTime: Field<DateTimeTimeZone>
+    )
 
-    private init() {
-        self.changeKey = Field("changeKey")
-        self.eventEndTime = Field("eventEndTime")
-        self.eventId = Field("eventId")
-        self.eventLocation = Field("eventLocation")
-        self.eventStartTime = Field("eventStartTime")
-        self.eventSubject = Field("eventSubject")
-        self.eventWebLink = Field("eventWebLink")
-        self.reminderFireTime = Field("reminderFireTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.reminder",
+        fields: (
+            changeKey: Field("changeKey"),
+            eventEndTime: Field("eventEndTime"),
+            eventId: Field("eventId"),
+            eventLocation: Field("eventLocation"),
+            eventStartTime: Field("eventStartTime"),
+            eventSubject: Field("eventSubject"),
+            eventWebLink: Field("eventWebLink"),
+            reminderFireTime: Field("reminderFireTime")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.remoteAssistanceOnboardingStatus`.
@@ -90,26 +94,26 @@ extension RemoteAssistanceOnboardingStatus {
 public typealias RemoteAssistancePartner = Model<RemoteAssistancePartnerFields>
 
 /// The properties of a `RemoteAssistancePartner`, inherited ones included.
-public struct RemoteAssistancePartnerFields: FieldSet {
+public enum RemoteAssistancePartnerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        lastConnectionDateTime: Field<Date>,
+        onboardingStatus: Field<RemoteAssistanceOnboardingStatus>,
+        onboardingUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.remoteAssistancePartner",
         base: Entity.self,
-        fields: RemoteAssistancePartnerFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            lastConnectionDateTime: Field("lastConnectionDateTime"),
+            onboardingStatus: Field("onboardingStatus"),
+            onboardingUrl: Field("onboardingUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let lastConnectionDateTime: Field<Date>
-    public let onboardingStatus: Field<RemoteAssistanceOnboardingStatus>
-    public let onboardingUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.lastConnectionDateTime = Field("lastConnectionDateTime")
-        self.onboardingStatus = Field("onboardingStatus")
-        self.onboardingUrl = Field("onboardingUrl")
-    }
 }
 
 /// Requests for one `RemoteAssistancePartner`: `request()` reads, updates or deletes it.
@@ -154,28 +158,26 @@ public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
 public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurityConfigurationFields>
 
 /// The properties of a `RemoteDesktopSecurityConfiguration`, inherited ones included.
-public struct RemoteDesktopSecurityConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `approvedClientApps`, `targetDeviceGroups`.
+public enum RemoteDesktopSecurityConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRemoteDesktopProtocolEnabled: Field<Bool>,
+        approvedClientApps: Field<[ApprovedClientApp]>,
+        targetDeviceGroups: Field<[TargetDeviceGroup]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.remoteDesktopSecurityConfiguration",
         base: Entity.self,
-        fields: RemoteDesktopSecurityConfigurationFields()
+        fields: (
+            id: Field("id"),
+            isRemoteDesktopProtocolEnabled: Field("isRemoteDesktopProtocolEnabled"),
+            approvedClientApps: Field("approvedClientApps"),
+            targetDeviceGroups: Field("targetDeviceGroups")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRemoteDesktopProtocolEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("approvedClientApps")`).
-    public let approvedClientApps: Field<[ApprovedClientApp]>
-
-    /// Present when the request expanded it (`expand("targetDeviceGroups")`).
-    public let targetDeviceGroups: Field<[TargetDeviceGroup]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRemoteDesktopProtocolEnabled = Field("isRemoteDesktopProtocolEnabled")
-        self.approvedClientApps = Field("approvedClientApps")
-        self.targetDeviceGroups = Field("targetDeviceGroups")
-    }
 }
 
 /// Requests for one `RemoteDesktopSecurityConfiguration`: `request()` reads, updates or deletes it.
@@ -221,49 +223,53 @@ public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuil
 public typealias RemoteItem = Model<RemoteItemFields>
 
 /// The properties of a `RemoteItem`, inherited ones included.
-public struct RemoteItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.remoteItem", fields: RemoteItemFields())
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let file: Field<File>
-    public let fileSystemInfo: Field<FileSystemInfo>
-    public let folder: Field<Folder>
-    public let id: Field<String>
-    public let image: Field<Image>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let package: Field<Package>
-    public let parentReference: Field<ItemReference>
-    public let shared: Field<Shared>
-    public let sharepointIds: Field<SharepointIds>
-    public let size: Field<Int64>
-    public let specialFolder: Field<SpecialFolder>
-    public let video: Field<Video>
-    public let webDavUrl: Field<String>
-    public let webUrl: Field<String>
+public enum RemoteItemFields: FieldSet {
+    public typealias Table = (
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        file: Field<File>,
+        fileSystemInfo: Field<FileSystemInfo>,
+        folder: Field<Folder>,
+        id: Field<String>,
+        image: Field<Image>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        package: Field<Package>,
+        parentReference: Field<ItemReference>,
+        shared: Field<Shared>,
+        sharepointIds: Field<SharepointIds>,
+        size: Field<Int64>,
+        specialFolder: Field<SpecialFolder>,
+        video: Field<Video>,
+        webDavUrl: Field<String>,
+        webUrl: Field<String>
+    )
 
-    private init() {
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.file = Field("file")
-        self.fileSystemInfo = Field("fileSystemInfo")
-        self.folder = Field("folder")
-        self.id = Field("id")
-        self.image = Field("image")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.package = Field("package")
-        self.parentReference = Field("parentReference")
-        self.shared = Field("shared")
-        self.sharepointIds = Field("sharepointIds")
-        self.size = Field("size")
-        self.specialFolder = Field("specialFolder")
-        self.video = Field("video")
-        self.webDavUrl = Field("webDavUrl")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.remoteItem",
+        fields: (
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            file: Field("file"),
+            fileSystemInfo: Field("fileSystemInfo"),
+            folder: Field("folder"),
+            id: Field("id"),
+            image: Field("image"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            package: Field("package"),
+            parentReference: Field("parentReference"),
+            shared: Field("shared"),
+            sharepointIds: Field("sharepointIds"),
+            size: Field("size"),
+            specialFolder: Field("specialFolder"),
+            video: Field("video"),
+            webDavUrl: Field("webDavUrl"),
+            webUrl: Field("webUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RemoteLockActionResultFields`; read and write them as `value.name`.
@@ -273,26 +279,26 @@ public struct RemoteItemFields: FieldSet {
 public typealias RemoteLockActionResult = Model<RemoteLockActionResultFields>
 
 /// The properties of a `RemoteLockActionResult`, inherited ones included.
-public struct RemoteLockActionResultFields: FieldSet {
+public enum RemoteLockActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        unlockPin: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.remoteLockActionResult",
         base: DeviceActionResult.self,
-        fields: RemoteLockActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            unlockPin: Field("unlockPin")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let unlockPin: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.unlockPin = Field("unlockPin")
-    }
 }
 
 /// Its properties are listed in `RemoteTenantGroupFields`; read and write them as `value.name`.
@@ -302,30 +308,30 @@ public struct RemoteLockActionResultFields: FieldSet {
 public typealias RemoteTenantGroup = Model<RemoteTenantGroupFields>
 
 /// The properties of a `RemoteTenantGroup`, inherited ones included.
-public struct RemoteTenantGroupFields: FieldSet {
+public enum RemoteTenantGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        remoteGroupDisplayName: Field<String>,
+        remoteGroupId: Field<String>,
+        remoteTenantDisplayName: Field<String>,
+        remoteTenantId: Field<String>,
+        remoteTenantPrimaryDomain: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.remoteTenantGroup",
         base: DirectoryObject.self,
-        fields: RemoteTenantGroupFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            remoteGroupDisplayName: Field("remoteGroupDisplayName"),
+            remoteGroupId: Field("remoteGroupId"),
+            remoteTenantDisplayName: Field("remoteTenantDisplayName"),
+            remoteTenantId: Field("remoteTenantId"),
+            remoteTenantPrimaryDomain: Field("remoteTenantPrimaryDomain")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let remoteGroupDisplayName: Field<String>
-    public let remoteGroupId: Field<String>
-    public let remoteTenantDisplayName: Field<String>
-    public let remoteTenantId: Field<String>
-    public let remoteTenantPrimaryDomain: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.remoteGroupDisplayName = Field("remoteGroupDisplayName")
-        self.remoteGroupId = Field("remoteGroupId")
-        self.remoteTenantDisplayName = Field("remoteTenantDisplayName")
-        self.remoteTenantId = Field("remoteTenantId")
-        self.remoteTenantPrimaryDomain = Field("remoteTenantPrimaryDomain")
-    }
 }
 
 /// Requests for one `RemoteTenantGroup`: `request()` reads, updates or deletes it.
@@ -493,15 +499,13 @@ public struct RemovedStateFields: FieldSet {
 public typealias RenameAction = Model<RenameActionFields>
 
 /// The properties of a `RenameAction`, inherited ones included.
-public struct RenameActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.renameAction", fields: RenameActionFields())
-    public let newName: Field<String>
-    public let oldName: Field<String>
+public enum RenameActionFields: FieldSet {
+    public typealias Table = (newName: Field<String>, oldName: Field<String>)
 
-    private init() {
-        self.newName = Field("newName")
-        self.oldName = Field("oldName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.renameAction",
+        fields: (newName: Field("newName"), oldName: Field("oldName")) as Table
+    )
 }
 
 /// Its properties are listed in `ReportFields`; read and write them as `value.name`.
@@ -525,39 +529,32 @@ public struct ReportFields: FieldSet {
 public typealias ReportRoot = Model<ReportRootFields>
 
 /// The properties of a `ReportRoot`, inherited ones included.
-public struct ReportRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.reportRoot", fields: ReportRootFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `authenticationMethods`, `dailyPrintUsageByPrinter`,
+///   `dailyPrintUsageByUser`, `monthlyPrintUsageByPrinter`, `monthlyPrintUsageByUser`, `partners`, `security`.
+public enum ReportRootFields: FieldSet {
+    public typealias Table = (
+        authenticationMethods: Field<AuthenticationMethodsRoot>,
+        dailyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>,
+        dailyPrintUsageByUser: Field<[PrintUsageByUser]>,
+        monthlyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>,
+        monthlyPrintUsageByUser: Field<[PrintUsageByUser]>,
+        partners: Field<Partners>,
+        security: Field<SecurityReportsRoot>
+    )
 
-    /// Present when the request expanded it (`expand("authenticationMethods")`).
-    public let authenticationMethods: Field<AuthenticationMethodsRoot>
-
-    /// Present when the request expanded it (`expand("dailyPrintUsageByPrinter")`).
-    public let dailyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>
-
-    /// Present when the request expanded it (`expand("dailyPrintUsageByUser")`).
-    public let dailyPrintUsageByUser: Field<[PrintUsageByUser]>
-
-    /// Present when the request expanded it (`expand("monthlyPrintUsageByPrinter")`).
-    public let monthlyPrintUsageByPrinter: Field<[PrintUsageByPrinter]>
-
-    /// Present when the request expanded it (`expand("monthlyPrintUsageByUser")`).
-    public let monthlyPrintUsageByUser: Field<[PrintUsageByUser]>
-
-    /// Present when the request expanded it (`expand("partners")`).
-    public let partners: Field<Partners>
-
-    /// Present when the request expanded it (`expand("security")`).
-    public let security: Field<SecurityReportsRoot>
-
-    private init() {
-        self.authenticationMethods = Field("authenticationMethods")
-        self.dailyPrintUsageByPrinter = Field("dailyPrintUsageByPrinter")
-        self.dailyPrintUsageByUser = Field("dailyPrintUsageByUser")
-        self.monthlyPrintUsageByPrinter = Field("monthlyPrintUsageByPrinter")
-        self.monthlyPrintUsageByUser = Field("monthlyPrintUsageByUser")
-        self.partners = Field("partners")
-        self.security = Field("security")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.reportRoot",
+        fields: (
+            authenticationMethods: Field("authenticationMethods"),
+            dailyPrintUsageByPrinter: Field("dailyPrintUsageByPrinter"),
+            dailyPrintUsageByUser: Field("dailyPrintUsageByUser"),
+            monthlyPrintUsageByPrinter: Field("monthlyPrintUsageByPrinter"),
+            monthlyPrintUsageByUser: Field("monthlyPrintUsageByUser"),
+            partners: Field("partners"),
+            security: Field("security")
+        ) as Table
+    )
 }
 
 /// Requests for one `ReportRoot`: `request()` reads, updates or deletes it.
@@ -1943,33 +1940,29 @@ public struct ReportRootRequestBuilder: ModelRequestBuilder {
 public typealias ReportsRoot = Model<ReportsRootFields>
 
 /// The properties of a `ReportsRoot`, inherited ones included.
-public struct ReportsRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `readingAssignmentSubmissions`, `readingCoachPassages`,
+///   `reflectCheckInResponses`, `speakerAssignmentSubmissions`.
+public enum ReportsRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        readingAssignmentSubmissions: Field<[ReadingAssignmentSubmission]>,
+        readingCoachPassages: Field<[ReadingCoachPassage]>,
+        reflectCheckInResponses: Field<[ReflectCheckInResponse]>,
+        speakerAssignmentSubmissions: Field<[SpeakerAssignmentSubmission]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.reportsRoot",
         base: Entity.self,
-        fields: ReportsRootFields()
+        fields: (
+            id: Field("id"),
+            readingAssignmentSubmissions: Field("readingAssignmentSubmissions"),
+            readingCoachPassages: Field("readingCoachPassages"),
+            reflectCheckInResponses: Field("reflectCheckInResponses"),
+            speakerAssignmentSubmissions: Field("speakerAssignmentSubmissions")
+        ) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("readingAssignmentSubmissions")`).
-    public let readingAssignmentSubmissions: Field<[ReadingAssignmentSubmission]>
-
-    /// Present when the request expanded it (`expand("readingCoachPassages")`).
-    public let readingCoachPassages: Field<[ReadingCoachPassage]>
-
-    /// Present when the request expanded it (`expand("reflectCheckInResponses")`).
-    public let reflectCheckInResponses: Field<[ReflectCheckInResponse]>
-
-    /// Present when the request expanded it (`expand("speakerAssignmentSubmissions")`).
-    public let speakerAssignmentSubmissions: Field<[SpeakerAssignmentSubmission]>
-
-    private init() {
-        self.id = Field("id")
-        self.readingAssignmentSubmissions = Field("readingAssignmentSubmissions")
-        self.readingCoachPassages = Field("readingCoachPassages")
-        self.reflectCheckInResponses = Field("reflectCheckInResponses")
-        self.speakerAssignmentSubmissions = Field("speakerAssignmentSubmissions")
-    }
 }
 
 /// Requests for one `ReportsRoot`: `request()` reads, updates or deletes it.
@@ -2030,7 +2023,17 @@ public struct ReportsRootRequestBuilder: ModelRequestBuilder {
 public typealias Request = Model<RequestFields>
 
 /// The properties of a `Request`, inherited ones included.
-public struct RequestFields: FieldSet {
+public enum RequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.request",
         base: Entity.self,
@@ -2040,26 +2043,16 @@ public struct RequestFields: FieldSet {
             UnifiedRoleEligibilityScheduleRequest.self,
             UserConsentRequest.self,
         ],
-        fields: RequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `Request`: `request()` reads, updates or deletes it.
@@ -2086,17 +2079,21 @@ public struct RequestRequestBuilder: ModelRequestBuilder {
 public typealias RequestSchedule = Model<RequestScheduleFields>
 
 /// The properties of a `RequestSchedule`, inherited ones included.
-public struct RequestScheduleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.requestSchedule", fields: RequestScheduleFields())
-    public let expiration: Field<ExpirationPattern>
-    public let recurrence: Field<PatternedRecurrence>
-    public let startDateTime: Field<Date>
+public enum RequestScheduleFields: FieldSet {
+    public typealias Table = (
+        expiration: Field<ExpirationPattern>,
+        recurrence: Field<PatternedRecurrence>,
+        startDateTime: Field<Date>
+    )
 
-    private init() {
-        self.expiration = Field("expiration")
-        self.recurrence = Field("recurrence")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.requestSchedule",
+        fields: (
+            expiration: Field("expiration"),
+            recurrence: Field("recurrence"),
+            startDateTime: Field("startDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RequestSignatureVerificationFields`; read and write them as `value.name`.
@@ -2106,19 +2103,16 @@ public struct RequestScheduleFields: FieldSet {
 public typealias RequestSignatureVerification = Model<RequestSignatureVerificationFields>
 
 /// The properties of a `RequestSignatureVerification`, inherited ones included.
-public struct RequestSignatureVerificationFields: FieldSet {
+public enum RequestSignatureVerificationFields: FieldSet {
+    public typealias Table = (allowedWeakAlgorithms: Field<WeakAlgorithms>, isSignedRequestRequired: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.requestSignatureVerification",
-        fields: RequestSignatureVerificationFields()
+        fields: (
+            allowedWeakAlgorithms: Field("allowedWeakAlgorithms"),
+            isSignedRequestRequired: Field("isSignedRequestRequired")
+        ) as Table
     )
-
-    public let allowedWeakAlgorithms: Field<WeakAlgorithms>
-    public let isSignedRequestRequired: Field<Bool>
-
-    private init() {
-        self.allowedWeakAlgorithms = Field("allowedWeakAlgorithms")
-        self.isSignedRequestRequired = Field("isSignedRequestRequired")
-    }
 }
 
 /// Its properties are listed in `RequestorManagerFields`; read and write them as `value.name`.
@@ -2165,19 +2159,13 @@ extension RequiredPasswordType {
 public typealias RequiredResourceAccess = Model<RequiredResourceAccessFields>
 
 /// The properties of a `RequiredResourceAccess`, inherited ones included.
-public struct RequiredResourceAccessFields: FieldSet {
+public enum RequiredResourceAccessFields: FieldSet {
+    public typealias Table = (resourceAccess: Field<[ResourceAccess]>, resourceAppId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.requiredResourceAccess",
-        fields: RequiredResourceAccessFields()
+        fields: (resourceAccess: Field("resourceAccess"), resourceAppId: Field("resourceAppId")) as Table
     )
-
-    public let resourceAccess: Field<[ResourceAccess]>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.resourceAccess = Field("resourceAccess")
-        self.resourceAppId = Field("resourceAppId")
-    }
 }
 
 /// Its properties are listed in `ResellerDelegatedAdminRelationshipFields`; read and write them as `value.name`.
@@ -2187,55 +2175,50 @@ public struct RequiredResourceAccessFields: FieldSet {
 public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdminRelationshipFields>
 
 /// The properties of a `ResellerDelegatedAdminRelationship`, inherited ones included.
-public struct ResellerDelegatedAdminRelationshipFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `accessAssignments`, `operations`, `requests`.
+public enum ResellerDelegatedAdminRelationshipFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accessDetails: Field<DelegatedAdminAccessDetails>,
+        activatedDateTime: Field<Date>,
+        autoExtendDuration: Field<String>,
+        createdDateTime: Field<Date>,
+        customer: Field<DelegatedAdminRelationshipCustomerParticipant>,
+        displayName: Field<String>,
+        duration: Field<String>,
+        endDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<DelegatedAdminRelationshipStatus>,
+        accessAssignments: Field<[DelegatedAdminAccessAssignment]>,
+        operations: Field<[DelegatedAdminRelationshipOperation]>,
+        requests: Field<[DelegatedAdminRelationshipRequest]>,
+        indirectProviderTenantId: Field<String>,
+        isPartnerConsentPending: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.resellerDelegatedAdminRelationship",
         base: DelegatedAdminRelationship.self,
-        fields: ResellerDelegatedAdminRelationshipFields()
+        fields: (
+            id: Field("id"),
+            accessDetails: Field("accessDetails"),
+            activatedDateTime: Field("activatedDateTime"),
+            autoExtendDuration: Field("autoExtendDuration"),
+            createdDateTime: Field("createdDateTime"),
+            customer: Field("customer"),
+            displayName: Field("displayName"),
+            duration: Field("duration"),
+            endDateTime: Field("endDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            accessAssignments: Field("accessAssignments"),
+            operations: Field("operations"),
+            requests: Field("requests"),
+            indirectProviderTenantId: Field("indirectProviderTenantId"),
+            isPartnerConsentPending: Field("isPartnerConsentPending")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accessDetails: Field<DelegatedAdminAccessDetails>
-    public let activatedDateTime: Field<Date>
-    public let autoExtendDuration: Field<String>
-    public let createdDateTime: Field<Date>
-    public let customer: Field<DelegatedAdminRelationshipCustomerParticipant>
-    public let displayName: Field<String>
-    public let duration: Field<String>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<DelegatedAdminRelationshipStatus>
-
-    /// Present when the request expanded it (`expand("accessAssignments")`).
-    public let accessAssignments: Field<[DelegatedAdminAccessAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[DelegatedAdminRelationshipOperation]>
-
-    /// Present when the request expanded it (`expand("requests")`).
-    public let requests: Field<[DelegatedAdminRelationshipRequest]>
-
-    public let indirectProviderTenantId: Field<String>
-    public let isPartnerConsentPending: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.accessDetails = Field("accessDetails")
-        self.activatedDateTime = Field("activatedDateTime")
-        self.autoExtendDuration = Field("autoExtendDuration")
-        self.createdDateTime = Field("createdDateTime")
-        self.customer = Field("customer")
-        self.displayName = Field("displayName")
-        self.duration = Field("duration")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.accessAssignments = Field("accessAssignments")
-        self.operations = Field("operations")
-        self.requests = Field("requests")
-        self.indirectProviderTenantId = Field("indirectProviderTenantId")
-        self.isPartnerConsentPending = Field("isPartnerConsentPending")
-    }
 }
 
 /// Requests for one `ResellerDelegatedAdminRelationship`: `request()` reads, updates or deletes it.
@@ -2306,28 +2289,28 @@ public struct ReservablePlaceModeFields: FieldSet {
 public typealias ResetPasscodeActionResult = Model<ResetPasscodeActionResultFields>
 
 /// The properties of a `ResetPasscodeActionResult`, inherited ones included.
-public struct ResetPasscodeActionResultFields: FieldSet {
+public enum ResetPasscodeActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        errorCode: Field<Int32>,
+        passcode: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.resetPasscodeActionResult",
         base: DeviceActionResult.self,
-        fields: ResetPasscodeActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            errorCode: Field("errorCode"),
+            passcode: Field("passcode")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-    public let passcode: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.errorCode = Field("errorCode")
-        self.passcode = Field("passcode")
-    }
 }
 
 /// Its properties are listed in `ResourceAccessFields`; read and write them as `value.name`.
@@ -2337,15 +2320,13 @@ public struct ResetPasscodeActionResultFields: FieldSet {
 public typealias ResourceAccess = Model<ResourceAccessFields>
 
 /// The properties of a `ResourceAccess`, inherited ones included.
-public struct ResourceAccessFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAccess", fields: ResourceAccessFields())
-    public let id: Field<String>
-    public let type: Field<String>
+public enum ResourceAccessFields: FieldSet {
+    public typealias Table = (id: Field<String>, type: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceAccess",
+        fields: (id: Field("id"), type: Field("type")) as Table
+    )
 }
 
 /// Its properties are listed in `ResourceAccessDetailFields`; read and write them as `value.name`.
@@ -2355,27 +2336,31 @@ public struct ResourceAccessFields: FieldSet {
 public typealias ResourceAccessDetail = Model<ResourceAccessDetailFields>
 
 /// The properties of a `ResourceAccessDetail`, inherited ones included.
-public struct ResourceAccessDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAccessDetail", fields: ResourceAccessDetailFields())
-    public let accessType: Field<ResourceAccessType>
-    public let identifier: Field<String>
-    public let isCrossPromptInjectionDetected: Field<Bool>
-    public let labelId: Field<String>
-    public let name: Field<String>
-    public let status: Field<ResourceAccessStatus>
-    public let storageId: Field<String>
-    public let url: Field<String>
+public enum ResourceAccessDetailFields: FieldSet {
+    public typealias Table = (
+        accessType: Field<ResourceAccessType>,
+        identifier: Field<String>,
+        isCrossPromptInjectionDetected: Field<Bool>,
+        labelId: Field<String>,
+        name: Field<String>,
+        status: Field<ResourceAccessStatus>,
+        storageId: Field<String>,
+        url: Field<String>
+    )
 
-    private init() {
-        self.accessType = Field("accessType")
-        self.identifier = Field("identifier")
-        self.isCrossPromptInjectionDetected = Field("isCrossPromptInjectionDetected")
-        self.labelId = Field("labelId")
-        self.name = Field("name")
-        self.status = Field("status")
-        self.storageId = Field("storageId")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceAccessDetail",
+        fields: (
+            accessType: Field("accessType"),
+            identifier: Field("identifier"),
+            isCrossPromptInjectionDetected: Field("isCrossPromptInjectionDetected"),
+            labelId: Field("labelId"),
+            name: Field("name"),
+            status: Field("status"),
+            storageId: Field("storageId"),
+            url: Field("url")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.resourceAccessStatus`.
@@ -2425,15 +2410,16 @@ extension ResourceAccessType {
 public typealias ResourceAction = Model<ResourceActionFields>
 
 /// The properties of a `ResourceAction`, inherited ones included.
-public struct ResourceActionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceAction", fields: ResourceActionFields())
-    public let allowedResourceActions: Field<[String]>
-    public let notAllowedResourceActions: Field<[String]>
+public enum ResourceActionFields: FieldSet {
+    public typealias Table = (allowedResourceActions: Field<[String]>, notAllowedResourceActions: Field<[String]>)
 
-    private init() {
-        self.allowedResourceActions = Field("allowedResourceActions")
-        self.notAllowedResourceActions = Field("notAllowedResourceActions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceAction",
+        fields: (
+            allowedResourceActions: Field("allowedResourceActions"),
+            notAllowedResourceActions: Field("notAllowedResourceActions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ResourceDataFields`; read and write them as `value.name`.
@@ -2457,17 +2443,13 @@ public struct ResourceDataFields: FieldSet {
 public typealias ResourceLink = Model<ResourceLinkFields>
 
 /// The properties of a `ResourceLink`, inherited ones included.
-public struct ResourceLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceLink", fields: ResourceLinkFields())
-    public let linkType: Field<ResourceLinkType>
-    public let name: Field<String>
-    public let value: Field<String>
+public enum ResourceLinkFields: FieldSet {
+    public typealias Table = (linkType: Field<ResourceLinkType>, name: Field<String>, value: Field<String>)
 
-    private init() {
-        self.linkType = Field("linkType")
-        self.name = Field("name")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceLink",
+        fields: (linkType: Field("linkType"), name: Field("name"), value: Field("value")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.resourceLinkType`.
@@ -2491,24 +2473,24 @@ extension ResourceLinkType {
 public typealias ResourceOperation = Model<ResourceOperationFields>
 
 /// The properties of a `ResourceOperation`, inherited ones included.
-public struct ResourceOperationFields: FieldSet {
+public enum ResourceOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionName: Field<String>,
+        description: Field<String>,
+        resourceName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.resourceOperation",
         base: Entity.self,
-        fields: ResourceOperationFields()
+        fields: (
+            id: Field("id"),
+            actionName: Field("actionName"),
+            description: Field("description"),
+            resourceName: Field("resourceName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionName: Field<String>
-    public let description: Field<String>
-    public let resourceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionName = Field("actionName")
-        self.description = Field("description")
-        self.resourceName = Field("resourceName")
-    }
 }
 
 /// Requests for one `ResourceOperation`: `request()` reads, updates or deletes it.
@@ -2537,15 +2519,13 @@ public struct ResourceOperationRequestBuilder: ModelRequestBuilder {
 public typealias ResourcePermission = Model<ResourcePermissionFields>
 
 /// The properties of a `ResourcePermission`, inherited ones included.
-public struct ResourcePermissionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourcePermission", fields: ResourcePermissionFields())
-    public let type: Field<String>
-    public let value: Field<String>
+public enum ResourcePermissionFields: FieldSet {
+    public typealias Table = (type: Field<String>, value: Field<String>)
 
-    private init() {
-        self.type = Field("type")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourcePermission",
+        fields: (type: Field("type"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `ResourceReferenceFields`; read and write them as `value.name`.
@@ -2555,17 +2535,13 @@ public struct ResourcePermissionFields: FieldSet {
 public typealias ResourceReference = Model<ResourceReferenceFields>
 
 /// The properties of a `ResourceReference`, inherited ones included.
-public struct ResourceReferenceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resourceReference", fields: ResourceReferenceFields())
-    public let id: Field<String>
-    public let type: Field<String>
-    public let webUrl: Field<String>
+public enum ResourceReferenceFields: FieldSet {
+    public typealias Table = (id: Field<String>, type: Field<String>, webUrl: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.type = Field("type")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceReference",
+        fields: (id: Field("id"), type: Field("type"), webUrl: Field("webUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `ResourceSpecificPermissionFields`; read and write them as `value.name`.
@@ -2575,25 +2551,25 @@ public struct ResourceReferenceFields: FieldSet {
 public typealias ResourceSpecificPermission = Model<ResourceSpecificPermissionFields>
 
 /// The properties of a `ResourceSpecificPermission`, inherited ones included.
-public struct ResourceSpecificPermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.resourceSpecificPermission",
-        fields: ResourceSpecificPermissionFields()
+public enum ResourceSpecificPermissionFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        id: Field<String>,
+        isEnabled: Field<Bool>,
+        value: Field<String>
     )
 
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let value: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resourceSpecificPermission",
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            id: Field("id"),
+            isEnabled: Field("isEnabled"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ResourceSpecificPermissionGrantFields`; read and write them as `value.name`.
@@ -2603,30 +2579,30 @@ public struct ResourceSpecificPermissionFields: FieldSet {
 public typealias ResourceSpecificPermissionGrant = Model<ResourceSpecificPermissionGrantFields>
 
 /// The properties of a `ResourceSpecificPermissionGrant`, inherited ones included.
-public struct ResourceSpecificPermissionGrantFields: FieldSet {
+public enum ResourceSpecificPermissionGrantFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        clientAppId: Field<String>,
+        clientId: Field<String>,
+        permission: Field<String>,
+        permissionType: Field<String>,
+        resourceAppId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.resourceSpecificPermissionGrant",
         base: DirectoryObject.self,
-        fields: ResourceSpecificPermissionGrantFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            clientAppId: Field("clientAppId"),
+            clientId: Field("clientId"),
+            permission: Field("permission"),
+            permissionType: Field("permissionType"),
+            resourceAppId: Field("resourceAppId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let clientAppId: Field<String>
-    public let clientId: Field<String>
-    public let permission: Field<String>
-    public let permissionType: Field<String>
-    public let resourceAppId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.clientAppId = Field("clientAppId")
-        self.clientId = Field("clientId")
-        self.permission = Field("permission")
-        self.permissionType = Field("permissionType")
-        self.resourceAppId = Field("resourceAppId")
-    }
 }
 
 /// Requests for one `ResourceSpecificPermissionGrant`: `request()` reads, updates or deletes it.
@@ -2761,30 +2737,31 @@ extension CollectionRequestBuilder where Item == ResourceSpecificPermissionGrant
 public typealias ResourceVisualization = Model<ResourceVisualizationFields>
 
 /// The properties of a `ResourceVisualization`, inherited ones included.
-public struct ResourceVisualizationFields: FieldSet {
+public enum ResourceVisualizationFields: FieldSet {
+    public typealias Table = (
+        containerDisplayName: Field<String>,
+        containerType: Field<String>,
+        containerWebUrl: Field<String>,
+        mediaType: Field<String>,
+        previewImageUrl: Field<String>,
+        previewText: Field<String>,
+        title: Field<String>,
+        type: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.resourceVisualization",
-        fields: ResourceVisualizationFields()
+        fields: (
+            containerDisplayName: Field("containerDisplayName"),
+            containerType: Field("containerType"),
+            containerWebUrl: Field("containerWebUrl"),
+            mediaType: Field("mediaType"),
+            previewImageUrl: Field("previewImageUrl"),
+            previewText: Field("previewText"),
+            title: Field("title"),
+            type: Field("type")
+        ) as Table
     )
-    public let containerDisplayName: Field<String>
-    public let containerType: Field<String>
-    public let containerWebUrl: Field<String>
-    public let mediaType: Field<String>
-    public let previewImageUrl: Field<String>
-    public let previewText: Field<String>
-    public let title: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.containerDisplayName = Field("containerDisplayName")
-        self.containerType = Field("containerType")
-        self.containerWebUrl = Field("containerWebUrl")
-        self.mediaType = Field("mediaType")
-        self.previewImageUrl = Field("previewImageUrl")
-        self.previewText = Field("previewText")
-        self.title = Field("title")
-        self.type = Field("type")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.responseEmotionType`.
@@ -3014,15 +2991,13 @@ extension ResponseFeedbackType {
 public typealias ResponseStatus = Model<ResponseStatusFields>
 
 /// The properties of a `ResponseStatus`, inherited ones included.
-public struct ResponseStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.responseStatus", fields: ResponseStatusFields())
-    public let response: Field<ResponseType>
-    public let time: Field<Date>
+public enum ResponseStatusFields: FieldSet {
+    public typealias Table = (response: Field<ResponseType>, time: Field<Date>)
 
-    private init() {
-        self.response = Field("response")
-        self.time = Field("time")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.responseStatus",
+        fields: (response: Field("response"), time: Field("time")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.responseType`.

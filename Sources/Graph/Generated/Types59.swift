@@ -77,33 +77,33 @@ public struct RestoreActionFields: FieldSet {
 public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
 
 /// The properties of a `RestoreArtifactBase`, inherited ones included.
-public struct RestoreArtifactBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum RestoreArtifactBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completionDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        error: Field<PublicError>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        restorePoint: Field<RestorePoint>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.restoreArtifactBase",
         base: Entity.self,
         derived: [DriveRestoreArtifact.self, MailboxRestoreArtifact.self, SiteRestoreArtifact.self],
-        fields: RestoreArtifactBaseFields()
+        fields: (
+            id: Field("id"),
+            completionDateTime: Field("completionDateTime"),
+            destinationType: Field("destinationType"),
+            error: Field("error"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            restorePoint: Field("restorePoint")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-    }
 }
 
 /// Requests for one `RestoreArtifactBase`: `request()` reads, updates or deletes it.
@@ -138,7 +138,23 @@ public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 public typealias RestoreArtifactsBulkRequestBase = Model<RestoreArtifactsBulkRequestBaseFields>
 
 /// The properties of a `RestoreArtifactsBulkRequestBase`, inherited ones included.
-public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
+public enum RestoreArtifactsBulkRequestBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionTimePeriod: Field<TimePeriod>,
+        protectionUnitIds: Field<[String]>,
+        restorePointPreference: Field<RestorePointPreference>,
+        status: Field<RestoreArtifactsBulkRequestStatus>,
+        tags: Field<RestorePointTags>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.restoreArtifactsBulkRequestBase",
         base: Entity.self,
@@ -147,38 +163,22 @@ public struct RestoreArtifactsBulkRequestBaseFields: FieldSet {
             MailboxRestoreArtifactsBulkAdditionRequest.self,
             SiteRestoreArtifactsBulkAdditionRequest.self,
         ],
-        fields: RestoreArtifactsBulkRequestBaseFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            destinationType: Field("destinationType"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionTimePeriod: Field("protectionTimePeriod"),
+            protectionUnitIds: Field("protectionUnitIds"),
+            restorePointPreference: Field("restorePointPreference"),
+            status: Field("status"),
+            tags: Field("tags")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-    }
 }
 
 /// Requests for one `RestoreArtifactsBulkRequestBase`: `request()` reads, updates or deletes it.
@@ -245,27 +245,28 @@ extension RestoreJobType {
 public typealias RestorePoint = Model<RestorePointFields>
 
 /// The properties of a `RestorePoint`, inherited ones included.
-public struct RestorePointFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `protectionUnit`.
+public enum RestorePointFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        expirationDateTime: Field<Date>,
+        protectionDateTime: Field<Date>,
+        tags: Field<RestorePointTags>,
+        protectionUnit: Field<ProtectionUnitBase>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.restorePoint",
         base: Entity.self,
-        fields: RestorePointFields()
+        fields: (
+            id: Field("id"),
+            expirationDateTime: Field("expirationDateTime"),
+            protectionDateTime: Field("protectionDateTime"),
+            tags: Field("tags"),
+            protectionUnit: Field("protectionUnit")
+        ) as Table
     )
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let protectionDateTime: Field<Date>
-    public let tags: Field<RestorePointTags>
-
-    /// Present when the request expanded it (`expand("protectionUnit")`).
-    public let protectionUnit: Field<ProtectionUnitBase>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.protectionDateTime = Field("protectionDateTime")
-        self.tags = Field("tags")
-        self.protectionUnit = Field("protectionUnit")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.restorePointPreference`.
@@ -340,21 +341,21 @@ extension CollectionRequestBuilder where Item == RestorePointRequestBuilder {
 public typealias RestorePointSearchResponse = Model<RestorePointSearchResponseFields>
 
 /// The properties of a `RestorePointSearchResponse`, inherited ones included.
-public struct RestorePointSearchResponseFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restorePointSearchResponse",
-        fields: RestorePointSearchResponseFields()
+public enum RestorePointSearchResponseFields: FieldSet {
+    public typealias Table = (
+        noResultProtectionUnitIds: Field<[String]>,
+        searchResponseId: Field<String>,
+        searchResults: Field<[RestorePointSearchResult]>
     )
 
-    public let noResultProtectionUnitIds: Field<[String]>
-    public let searchResponseId: Field<String>
-    public let searchResults: Field<[RestorePointSearchResult]>
-
-    private init() {
-        self.noResultProtectionUnitIds = Field("noResultProtectionUnitIds")
-        self.searchResponseId = Field("searchResponseId")
-        self.searchResults = Field("searchResults")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.restorePointSearchResponse",
+        fields: (
+            noResultProtectionUnitIds: Field("noResultProtectionUnitIds"),
+            searchResponseId: Field("searchResponseId"),
+            searchResults: Field("searchResults")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RestorePointSearchResultFields`; read and write them as `value.name`.
@@ -364,21 +365,15 @@ public struct RestorePointSearchResponseFields: FieldSet {
 public typealias RestorePointSearchResult = Model<RestorePointSearchResultFields>
 
 /// The properties of a `RestorePointSearchResult`, inherited ones included.
-public struct RestorePointSearchResultFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum RestorePointSearchResultFields: FieldSet {
+    public typealias Table = (artifactHitCount: Field<Int32>, restorePoint: Field<RestorePoint>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.restorePointSearchResult",
-        fields: RestorePointSearchResultFields()
+        fields: (artifactHitCount: Field("artifactHitCount"), restorePoint: Field("restorePoint")) as Table
     )
-
-    public let artifactHitCount: Field<Int32>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    private init() {
-        self.artifactHitCount = Field("artifactHitCount")
-        self.restorePoint = Field("restorePoint")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -406,23 +401,23 @@ extension RestorePointTags {
 public typealias RestoreSessionArtifactCount = Model<RestoreSessionArtifactCountFields>
 
 /// The properties of a `RestoreSessionArtifactCount`, inherited ones included.
-public struct RestoreSessionArtifactCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.restoreSessionArtifactCount",
-        fields: RestoreSessionArtifactCountFields()
+public enum RestoreSessionArtifactCountFields: FieldSet {
+    public typealias Table = (
+        completed: Field<Int32>,
+        failed: Field<Int32>,
+        inProgress: Field<Int32>,
+        total: Field<Int32>
     )
 
-    public let completed: Field<Int32>
-    public let failed: Field<Int32>
-    public let inProgress: Field<Int32>
-    public let total: Field<Int32>
-
-    private init() {
-        self.completed = Field("completed")
-        self.failed = Field("failed")
-        self.inProgress = Field("inProgress")
-        self.total = Field("total")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.restoreSessionArtifactCount",
+        fields: (
+            completed: Field("completed"),
+            failed: Field("failed"),
+            inProgress: Field("inProgress"),
+            total: Field("total")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RestoreSessionBaseFields`; read and write them as `value.name`.
@@ -432,37 +427,37 @@ public struct RestoreSessionArtifactCountFields: FieldSet {
 public typealias RestoreSessionBase = Model<RestoreSessionBaseFields>
 
 /// The properties of a `RestoreSessionBase`, inherited ones included.
-public struct RestoreSessionBaseFields: FieldSet {
+public enum RestoreSessionBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        restoreJobType: Field<RestoreJobType>,
+        restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>,
+        status: Field<RestoreSessionStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.restoreSessionBase",
         base: Entity.self,
         derived: [ExchangeRestoreSession.self, OneDriveForBusinessRestoreSession.self, SharePointRestoreSession.self],
-        fields: RestoreSessionBaseFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            restoreJobType: Field("restoreJobType"),
+            restoreSessionArtifactCount: Field("restoreSessionArtifactCount"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `RestoreSessionBase`: `request()` reads, updates or deletes it.
@@ -533,20 +528,14 @@ extension RestoreSessionStatus {
 public typealias RestrictAccessAction = Model<RestrictAccessActionFields>
 
 /// The properties of a `RestrictAccessAction`, inherited ones included.
-public struct RestrictAccessActionFields: FieldSet {
+public enum RestrictAccessActionFields: FieldSet {
+    public typealias Table = (action: Field<DlpAction>, restrictionAction: Field<RestrictionAction>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.restrictAccessAction",
         base: RestrictAccessActionBase.self,
-        fields: RestrictAccessActionFields()
+        fields: (action: Field("action"), restrictionAction: Field("restrictionAction")) as Table
     )
-
-    public let action: Field<DlpAction>
-    public let restrictionAction: Field<RestrictionAction>
-
-    private init() {
-        self.action = Field("action")
-        self.restrictionAction = Field("restrictionAction")
-    }
 }
 
 /// Its properties are listed in `RestrictAccessActionBaseFields`; read and write them as `value.name`.
@@ -558,21 +547,15 @@ public struct RestrictAccessActionFields: FieldSet {
 public typealias RestrictAccessActionBase = Model<RestrictAccessActionBaseFields>
 
 /// The properties of a `RestrictAccessActionBase`, inherited ones included.
-public struct RestrictAccessActionBaseFields: FieldSet {
+public enum RestrictAccessActionBaseFields: FieldSet {
+    public typealias Table = (action: Field<DlpAction>, restrictionAction: Field<RestrictionAction>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.restrictAccessActionBase",
         base: DlpActionInfo.self,
         derived: [RestrictAccessAction.self],
-        fields: RestrictAccessActionBaseFields()
+        fields: (action: Field("action"), restrictionAction: Field("restrictionAction")) as Table
     )
-
-    public let action: Field<DlpAction>
-    public let restrictionAction: Field<RestrictionAction>
-
-    private init() {
-        self.action = Field("action")
-        self.restrictionAction = Field("restrictionAction")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.restrictionAction`.
@@ -598,17 +581,13 @@ extension RestrictionAction {
 public typealias ResultInfo = Model<ResultInfoFields>
 
 /// The properties of a `ResultInfo`, inherited ones included.
-public struct ResultInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resultInfo", fields: ResultInfoFields())
-    public let code: Field<Int32>
-    public let message: Field<String>
-    public let subcode: Field<Int32>
+public enum ResultInfoFields: FieldSet {
+    public typealias Table = (code: Field<Int32>, message: Field<String>, subcode: Field<Int32>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.subcode = Field("subcode")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resultInfo",
+        fields: (code: Field("code"), message: Field("message"), subcode: Field("subcode")) as Table
+    )
 }
 
 /// Its properties are listed in `ResultTemplateFields`; read and write them as `value.name`.
@@ -618,15 +597,13 @@ public struct ResultInfoFields: FieldSet {
 public typealias ResultTemplate = Model<ResultTemplateFields>
 
 /// The properties of a `ResultTemplate`, inherited ones included.
-public struct ResultTemplateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.resultTemplate", fields: ResultTemplateFields())
-    public let body: Field<JSONValue>
-    public let displayName: Field<String>
+public enum ResultTemplateFields: FieldSet {
+    public typealias Table = (body: Field<JSONValue>, displayName: Field<String>)
 
-    private init() {
-        self.body = Field("body")
-        self.displayName = Field("displayName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.resultTemplate",
+        fields: (body: Field("body"), displayName: Field("displayName")) as Table
+    )
 }
 
 /// Its properties are listed in `ResultTemplateDictionaryFields`; read and write them as `value.name`.
@@ -670,27 +647,27 @@ public struct ResultTemplateOptionFields: FieldSet {
 public typealias RetentionLabelSettings = Model<RetentionLabelSettingsFields>
 
 /// The properties of a `RetentionLabelSettings`, inherited ones included.
-public struct RetentionLabelSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.retentionLabelSettings",
-        fields: RetentionLabelSettingsFields()
+public enum RetentionLabelSettingsFields: FieldSet {
+    public typealias Table = (
+        behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>,
+        isContentUpdateAllowed: Field<Bool>,
+        isDeleteAllowed: Field<Bool>,
+        isLabelUpdateAllowed: Field<Bool>,
+        isMetadataUpdateAllowed: Field<Bool>,
+        isRecordLocked: Field<Bool>
     )
 
-    public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
-    public let isContentUpdateAllowed: Field<Bool>
-    public let isDeleteAllowed: Field<Bool>
-    public let isLabelUpdateAllowed: Field<Bool>
-    public let isMetadataUpdateAllowed: Field<Bool>
-    public let isRecordLocked: Field<Bool>
-
-    private init() {
-        self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
-        self.isContentUpdateAllowed = Field("isContentUpdateAllowed")
-        self.isDeleteAllowed = Field("isDeleteAllowed")
-        self.isLabelUpdateAllowed = Field("isLabelUpdateAllowed")
-        self.isMetadataUpdateAllowed = Field("isMetadataUpdateAllowed")
-        self.isRecordLocked = Field("isRecordLocked")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.retentionLabelSettings",
+        fields: (
+            behaviorDuringRetentionPeriod: Field("behaviorDuringRetentionPeriod"),
+            isContentUpdateAllowed: Field("isContentUpdateAllowed"),
+            isDeleteAllowed: Field("isDeleteAllowed"),
+            isLabelUpdateAllowed: Field("isLabelUpdateAllowed"),
+            isMetadataUpdateAllowed: Field("isMetadataUpdateAllowed"),
+            isRecordLocked: Field("isRecordLocked")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RetentionSettingFields`; read and write them as `value.name`.
@@ -700,15 +677,13 @@ public struct RetentionLabelSettingsFields: FieldSet {
 public typealias RetentionSetting = Model<RetentionSettingFields>
 
 /// The properties of a `RetentionSetting`, inherited ones included.
-public struct RetentionSettingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retentionSetting", fields: RetentionSettingFields())
-    public let interval: Field<String>
-    public let period: Field<String>
+public enum RetentionSettingFields: FieldSet {
+    public typealias Table = (interval: Field<String>, period: Field<String>)
 
-    private init() {
-        self.interval = Field("interval")
-        self.period = Field("period")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.retentionSetting",
+        fields: (interval: Field("interval"), period: Field("period")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.retrievalDataSource`.
@@ -768,15 +743,13 @@ extension RetrievalEntityType {
 public typealias RetrievalExtract = Model<RetrievalExtractFields>
 
 /// The properties of a `RetrievalExtract`, inherited ones included.
-public struct RetrievalExtractFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retrievalExtract", fields: RetrievalExtractFields())
-    public let relevanceScore: Field<Double>
-    public let text: Field<String>
+public enum RetrievalExtractFields: FieldSet {
+    public typealias Table = (relevanceScore: Field<Double>, text: Field<String>)
 
-    private init() {
-        self.relevanceScore = Field("relevanceScore")
-        self.text = Field("text")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.retrievalExtract",
+        fields: (relevanceScore: Field("relevanceScore"), text: Field("text")) as Table
+    )
 }
 
 /// Its properties are listed in `RetrievalHitFields`; read and write them as `value.name`.
@@ -786,21 +759,25 @@ public struct RetrievalExtractFields: FieldSet {
 public typealias RetrievalHit = Model<RetrievalHitFields>
 
 /// The properties of a `RetrievalHit`, inherited ones included.
-public struct RetrievalHitFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.retrievalHit", fields: RetrievalHitFields())
-    public let extracts: Field<[RetrievalExtract]>
-    public let resourceMetadata: Field<SearchResourceMetadataDictionary>
-    public let resourceType: Field<RetrievalEntityType>
-    public let sensitivityLabel: Field<SensitivityLabelInfo>
-    public let webUrl: Field<String>
+public enum RetrievalHitFields: FieldSet {
+    public typealias Table = (
+        extracts: Field<[RetrievalExtract]>,
+        resourceMetadata: Field<SearchResourceMetadataDictionary>,
+        resourceType: Field<RetrievalEntityType>,
+        sensitivityLabel: Field<SensitivityLabelInfo>,
+        webUrl: Field<String>
+    )
 
-    private init() {
-        self.extracts = Field("extracts")
-        self.resourceMetadata = Field("resourceMetadata")
-        self.resourceType = Field("resourceType")
-        self.sensitivityLabel = Field("sensitivityLabel")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.retrievalHit",
+        fields: (
+            extracts: Field("extracts"),
+            resourceMetadata: Field("resourceMetadata"),
+            resourceType: Field("resourceType"),
+            sensitivityLabel: Field("sensitivityLabel"),
+            webUrl: Field("webUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RetrievalResponseFields`; read and write them as `value.name`.
@@ -826,17 +803,13 @@ public struct RetrievalResponseFields: FieldSet {
 public typealias RgbColor = Model<RgbColorFields>
 
 /// The properties of a `RgbColor`, inherited ones included.
-public struct RgbColorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rgbColor", fields: RgbColorFields())
-    public let b: Field<UInt8>
-    public let g: Field<UInt8>
-    public let r: Field<UInt8>
+public enum RgbColorFields: FieldSet {
+    public typealias Table = (b: Field<UInt8>, g: Field<UInt8>, r: Field<UInt8>)
 
-    private init() {
-        self.b = Field("b")
-        self.g = Field("g")
-        self.r = Field("r")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.rgbColor",
+        fields: (b: Field("b"), g: Field("g"), r: Field("r")) as Table
+    )
 }
 
 /// Its properties are listed in `RichLongRunningOperationFields`; read and write them as `value.name`.
@@ -846,36 +819,36 @@ public struct RgbColorFields: FieldSet {
 public typealias RichLongRunningOperation = Model<RichLongRunningOperationFields>
 
 /// The properties of a `RichLongRunningOperation`, inherited ones included.
-public struct RichLongRunningOperationFields: FieldSet {
+public enum RichLongRunningOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        resourceLocation: Field<String>,
+        status: Field<LongRunningOperationStatus>,
+        statusDetail: Field<String>,
+        error: Field<PublicError>,
+        percentageComplete: Field<Int32>,
+        resourceId: Field<String>,
+        type: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.richLongRunningOperation",
         base: LongRunningOperation.self,
-        fields: RichLongRunningOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status"),
+            statusDetail: Field("statusDetail"),
+            error: Field("error"),
+            percentageComplete: Field("percentageComplete"),
+            resourceId: Field("resourceId"),
+            type: Field("type")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let error: Field<PublicError>
-    public let percentageComplete: Field<Int32>
-    public let resourceId: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.error = Field("error")
-        self.percentageComplete = Field("percentageComplete")
-        self.resourceId = Field("resourceId")
-        self.type = Field("type")
-    }
 }
 
 /// Requests for one `RichLongRunningOperation`: `request()` reads, updates or deletes it.
@@ -978,56 +951,56 @@ extension RiskDetail {
 public typealias RiskDetection = Model<RiskDetectionFields>
 
 /// The properties of a `RiskDetection`, inherited ones included.
-public struct RiskDetectionFields: FieldSet {
+public enum RiskDetectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activity: Field<ActivityType>,
+        activityDateTime: Field<Date>,
+        additionalInfo: Field<String>,
+        correlationId: Field<String>,
+        detectedDateTime: Field<Date>,
+        detectionTimingType: Field<RiskDetectionTimingType>,
+        ipAddress: Field<String>,
+        lastUpdatedDateTime: Field<Date>,
+        location: Field<SignInLocation>,
+        requestId: Field<String>,
+        riskDetail: Field<RiskDetail>,
+        riskEventType: Field<String>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        source: Field<String>,
+        tokenIssuerType: Field<TokenIssuerType>,
+        userDisplayName: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskDetection",
         base: Entity.self,
-        fields: RiskDetectionFields()
+        fields: (
+            id: Field("id"),
+            activity: Field("activity"),
+            activityDateTime: Field("activityDateTime"),
+            additionalInfo: Field("additionalInfo"),
+            correlationId: Field("correlationId"),
+            detectedDateTime: Field("detectedDateTime"),
+            detectionTimingType: Field("detectionTimingType"),
+            ipAddress: Field("ipAddress"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            location: Field("location"),
+            requestId: Field("requestId"),
+            riskDetail: Field("riskDetail"),
+            riskEventType: Field("riskEventType"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            source: Field("source"),
+            tokenIssuerType: Field("tokenIssuerType"),
+            userDisplayName: Field("userDisplayName"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activity: Field<ActivityType>
-    public let activityDateTime: Field<Date>
-    public let additionalInfo: Field<String>
-    public let correlationId: Field<String>
-    public let detectedDateTime: Field<Date>
-    public let detectionTimingType: Field<RiskDetectionTimingType>
-    public let ipAddress: Field<String>
-    public let lastUpdatedDateTime: Field<Date>
-    public let location: Field<SignInLocation>
-    public let requestId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventType: Field<String>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let source: Field<String>
-    public let tokenIssuerType: Field<TokenIssuerType>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.additionalInfo = Field("additionalInfo")
-        self.correlationId = Field("correlationId")
-        self.detectedDateTime = Field("detectedDateTime")
-        self.detectionTimingType = Field("detectionTimingType")
-        self.ipAddress = Field("ipAddress")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.location = Field("location")
-        self.requestId = Field("requestId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventType = Field("riskEventType")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.source = Field("source")
-        self.tokenIssuerType = Field("tokenIssuerType")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `RiskDetection`: `request()` reads, updates or deletes it.
@@ -1158,26 +1131,24 @@ extension RiskLevel {
 public typealias RiskPreventionContainer = Model<RiskPreventionContainerFields>
 
 /// The properties of a `RiskPreventionContainer`, inherited ones included.
-public struct RiskPreventionContainerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.riskPreventionContainer",
-        fields: RiskPreventionContainerFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `fraudProtectionProviders`,
+///   `webApplicationFirewallProviders`, `webApplicationFirewallVerifications`.
+public enum RiskPreventionContainerFields: FieldSet {
+    public typealias Table = (
+        fraudProtectionProviders: Field<[FraudProtectionProvider]>,
+        webApplicationFirewallProviders: Field<[WebApplicationFirewallProvider]>,
+        webApplicationFirewallVerifications: Field<[WebApplicationFirewallVerificationModel]>
     )
 
-    /// Present when the request expanded it (`expand("fraudProtectionProviders")`).
-    public let fraudProtectionProviders: Field<[FraudProtectionProvider]>
-
-    /// Present when the request expanded it (`expand("webApplicationFirewallProviders")`).
-    public let webApplicationFirewallProviders: Field<[WebApplicationFirewallProvider]>
-
-    /// Present when the request expanded it (`expand("webApplicationFirewallVerifications")`).
-    public let webApplicationFirewallVerifications: Field<[WebApplicationFirewallVerificationModel]>
-
-    private init() {
-        self.fraudProtectionProviders = Field("fraudProtectionProviders")
-        self.webApplicationFirewallProviders = Field("webApplicationFirewallProviders")
-        self.webApplicationFirewallVerifications = Field("webApplicationFirewallVerifications")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskPreventionContainer",
+        fields: (
+            fraudProtectionProviders: Field("fraudProtectionProviders"),
+            webApplicationFirewallProviders: Field("webApplicationFirewallProviders"),
+            webApplicationFirewallVerifications: Field("webApplicationFirewallVerifications")
+        ) as Table
+    )
 }
 
 /// Requests for one `RiskPreventionContainer`: `request()` reads, updates or deletes it.
@@ -1242,19 +1213,13 @@ public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
 public typealias RiskServicePrincipalActivity = Model<RiskServicePrincipalActivityFields>
 
 /// The properties of a `RiskServicePrincipalActivity`, inherited ones included.
-public struct RiskServicePrincipalActivityFields: FieldSet {
+public enum RiskServicePrincipalActivityFields: FieldSet {
+    public typealias Table = (detail: Field<RiskDetail>, riskEventTypes: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskServicePrincipalActivity",
-        fields: RiskServicePrincipalActivityFields()
+        fields: (detail: Field("detail"), riskEventTypes: Field("riskEventTypes")) as Table
     )
-
-    public let detail: Field<RiskDetail>
-    public let riskEventTypes: Field<[String]>
-
-    private init() {
-        self.detail = Field("detail")
-        self.riskEventTypes = Field("riskEventTypes")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.riskState`.
@@ -1296,15 +1261,13 @@ extension RiskState {
 public typealias RiskUserActivity = Model<RiskUserActivityFields>
 
 /// The properties of a `RiskUserActivity`, inherited ones included.
-public struct RiskUserActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.riskUserActivity", fields: RiskUserActivityFields())
-    public let detail: Field<RiskDetail>
-    public let riskEventTypes: Field<[String]>
+public enum RiskUserActivityFields: FieldSet {
+    public typealias Table = (detail: Field<RiskDetail>, riskEventTypes: Field<[String]>)
 
-    private init() {
-        self.detail = Field("detail")
-        self.riskEventTypes = Field("riskEventTypes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.riskUserActivity",
+        fields: (detail: Field("detail"), riskEventTypes: Field("riskEventTypes")) as Table
+    )
 }
 
 /// Its properties are listed in `RiskyServicePrincipalFields`; read and write them as `value.name`.
@@ -1314,41 +1277,41 @@ public struct RiskUserActivityFields: FieldSet {
 public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
 
 /// The properties of a `RiskyServicePrincipal`, inherited ones included.
-public struct RiskyServicePrincipalFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `history`.
+public enum RiskyServicePrincipalFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appId: Field<String>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        isProcessing: Field<Bool>,
+        riskDetail: Field<RiskDetail>,
+        riskLastUpdatedDateTime: Field<Date>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        servicePrincipalType: Field<String>,
+        history: Field<[RiskyServicePrincipalHistoryItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskyServicePrincipal",
         base: Entity.self,
         derived: [RiskyServicePrincipalHistoryItem.self],
-        fields: RiskyServicePrincipalFields()
+        fields: (
+            id: Field("id"),
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            isProcessing: Field("isProcessing"),
+            riskDetail: Field("riskDetail"),
+            riskLastUpdatedDateTime: Field("riskLastUpdatedDateTime"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            history: Field("history")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalType: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyServicePrincipalHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.history = Field("history")
-    }
 }
 
 /// Its properties are listed in `RiskyServicePrincipalHistoryItemFields`; read and write them as `value.name`.
@@ -1358,45 +1321,44 @@ public struct RiskyServicePrincipalFields: FieldSet {
 public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalHistoryItemFields>
 
 /// The properties of a `RiskyServicePrincipalHistoryItem`, inherited ones included.
-public struct RiskyServicePrincipalHistoryItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `history`.
+public enum RiskyServicePrincipalHistoryItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appId: Field<String>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        isProcessing: Field<Bool>,
+        riskDetail: Field<RiskDetail>,
+        riskLastUpdatedDateTime: Field<Date>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        servicePrincipalType: Field<String>,
+        history: Field<[RiskyServicePrincipalHistoryItem]>,
+        activity: Field<RiskServicePrincipalActivity>,
+        initiatedBy: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskyServicePrincipalHistoryItem",
         base: RiskyServicePrincipal.self,
-        fields: RiskyServicePrincipalHistoryItemFields()
+        fields: (
+            id: Field("id"),
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            isProcessing: Field("isProcessing"),
+            riskDetail: Field("riskDetail"),
+            riskLastUpdatedDateTime: Field("riskLastUpdatedDateTime"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            history: Field("history"),
+            activity: Field("activity"),
+            initiatedBy: Field("initiatedBy")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalType: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyServicePrincipalHistoryItem]>
-
-    public let activity: Field<RiskServicePrincipalActivity>
-    public let initiatedBy: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.history = Field("history")
-        self.activity = Field("activity")
-        self.initiatedBy = Field("initiatedBy")
-    }
 }
 
 /// Requests for one `RiskyServicePrincipalHistoryItem`: `request()` reads, updates or deletes it.

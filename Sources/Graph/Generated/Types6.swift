@@ -130,19 +130,23 @@ public struct AppHostedMediaConfigFields: FieldSet {
 public typealias AppIdentity = Model<AppIdentityFields>
 
 /// The properties of a `AppIdentity`, inherited ones included.
-public struct AppIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.appIdentity", fields: AppIdentityFields())
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let servicePrincipalId: Field<String>
-    public let servicePrincipalName: Field<String>
+public enum AppIdentityFields: FieldSet {
+    public typealias Table = (
+        appId: Field<String>,
+        displayName: Field<String>,
+        servicePrincipalId: Field<String>,
+        servicePrincipalName: Field<String>
+    )
 
-    private init() {
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.servicePrincipalId = Field("servicePrincipalId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appIdentity",
+        fields: (
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            servicePrincipalId: Field("servicePrincipalId"),
+            servicePrincipalName: Field("servicePrincipalName")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.appKeyCredentialRestrictionType`.
@@ -166,19 +170,23 @@ extension AppKeyCredentialRestrictionType {
 public typealias AppListItem = Model<AppListItemFields>
 
 /// The properties of a `AppListItem`, inherited ones included.
-public struct AppListItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.appListItem", fields: AppListItemFields())
-    public let appId: Field<String>
-    public let appStoreUrl: Field<String>
-    public let name: Field<String>
-    public let publisher: Field<String>
+public enum AppListItemFields: FieldSet {
+    public typealias Table = (
+        appId: Field<String>,
+        appStoreUrl: Field<String>,
+        name: Field<String>,
+        publisher: Field<String>
+    )
 
-    private init() {
-        self.appId = Field("appId")
-        self.appStoreUrl = Field("appStoreUrl")
-        self.name = Field("name")
-        self.publisher = Field("publisher")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appListItem",
+        fields: (
+            appId: Field("appId"),
+            appStoreUrl: Field("appStoreUrl"),
+            name: Field("name"),
+            publisher: Field("publisher")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.appListType`.
@@ -234,21 +242,21 @@ extension AppLockerApplicationControlType {
 public typealias AppLogCollectionDownloadDetails = Model<AppLogCollectionDownloadDetailsFields>
 
 /// The properties of a `AppLogCollectionDownloadDetails`, inherited ones included.
-public struct AppLogCollectionDownloadDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appLogCollectionDownloadDetails",
-        fields: AppLogCollectionDownloadDetailsFields()
+public enum AppLogCollectionDownloadDetailsFields: FieldSet {
+    public typealias Table = (
+        appLogDecryptionAlgorithm: Field<AppLogDecryptionAlgorithm>,
+        decryptionKey: Field<String>,
+        downloadUrl: Field<String>
     )
 
-    public let appLogDecryptionAlgorithm: Field<AppLogDecryptionAlgorithm>
-    public let decryptionKey: Field<String>
-    public let downloadUrl: Field<String>
-
-    private init() {
-        self.appLogDecryptionAlgorithm = Field("appLogDecryptionAlgorithm")
-        self.decryptionKey = Field("decryptionKey")
-        self.downloadUrl = Field("downloadUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appLogCollectionDownloadDetails",
+        fields: (
+            appLogDecryptionAlgorithm: Field("appLogDecryptionAlgorithm"),
+            decryptionKey: Field("decryptionKey"),
+            downloadUrl: Field("downloadUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AppLogCollectionRequestFields`; read and write them as `value.name`.
@@ -258,26 +266,26 @@ public struct AppLogCollectionDownloadDetailsFields: FieldSet {
 public typealias AppLogCollectionRequest = Model<AppLogCollectionRequestFields>
 
 /// The properties of a `AppLogCollectionRequest`, inherited ones included.
-public struct AppLogCollectionRequestFields: FieldSet {
+public enum AppLogCollectionRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        customLogFolders: Field<[String]>,
+        errorMessage: Field<String>,
+        status: Field<AppLogUploadState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appLogCollectionRequest",
         base: Entity.self,
-        fields: AppLogCollectionRequestFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            customLogFolders: Field("customLogFolders"),
+            errorMessage: Field("errorMessage"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let customLogFolders: Field<[String]>
-    public let errorMessage: Field<String>
-    public let status: Field<AppLogUploadState>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.customLogFolders = Field("customLogFolders")
-        self.errorMessage = Field("errorMessage")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `AppLogCollectionRequest`: `request()` reads, updates or deletes it.
@@ -349,22 +357,22 @@ extension AppLogUploadState {
 public typealias AppManagementApplicationConfiguration = Model<AppManagementApplicationConfigurationFields>
 
 /// The properties of a `AppManagementApplicationConfiguration`, inherited ones included.
-public struct AppManagementApplicationConfigurationFields: FieldSet {
+public enum AppManagementApplicationConfigurationFields: FieldSet {
+    public typealias Table = (
+        keyCredentials: Field<[KeyCredentialConfiguration]>,
+        passwordCredentials: Field<[PasswordCredentialConfiguration]>,
+        identifierUris: Field<IdentifierUriConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementApplicationConfiguration",
         base: AppManagementConfiguration.self,
-        fields: AppManagementApplicationConfigurationFields()
+        fields: (
+            keyCredentials: Field("keyCredentials"),
+            passwordCredentials: Field("passwordCredentials"),
+            identifierUris: Field("identifierUris")
+        ) as Table
     )
-
-    public let keyCredentials: Field<[KeyCredentialConfiguration]>
-    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
-    public let identifierUris: Field<IdentifierUriConfiguration>
-
-    private init() {
-        self.keyCredentials = Field("keyCredentials")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.identifierUris = Field("identifierUris")
-    }
 }
 
 /// Its properties are listed in `AppManagementConfigurationFields`; read and write them as `value.name`.
@@ -376,7 +384,12 @@ public struct AppManagementApplicationConfigurationFields: FieldSet {
 public typealias AppManagementConfiguration = Model<AppManagementConfigurationFields>
 
 /// The properties of a `AppManagementConfiguration`, inherited ones included.
-public struct AppManagementConfigurationFields: FieldSet {
+public enum AppManagementConfigurationFields: FieldSet {
+    public typealias Table = (
+        keyCredentials: Field<[KeyCredentialConfiguration]>,
+        passwordCredentials: Field<[PasswordCredentialConfiguration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementConfiguration",
         derived: [
@@ -384,16 +397,8 @@ public struct AppManagementConfigurationFields: FieldSet {
             AppManagementServicePrincipalConfiguration.self,
             CustomAppManagementConfiguration.self,
         ],
-        fields: AppManagementConfigurationFields()
+        fields: (keyCredentials: Field("keyCredentials"), passwordCredentials: Field("passwordCredentials")) as Table
     )
-
-    public let keyCredentials: Field<[KeyCredentialConfiguration]>
-    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
-
-    private init() {
-        self.keyCredentials = Field("keyCredentials")
-        self.passwordCredentials = Field("passwordCredentials")
-    }
 }
 
 /// Its properties are listed in `AppManagementPolicyFields`; read and write them as `value.name`.
@@ -403,32 +408,32 @@ public struct AppManagementConfigurationFields: FieldSet {
 public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 
 /// The properties of a `AppManagementPolicy`, inherited ones included.
-public struct AppManagementPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum AppManagementPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        restrictions: Field<CustomAppManagementConfiguration>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementPolicy",
         base: PolicyBase.self,
-        fields: AppManagementPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            restrictions: Field("restrictions"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let restrictions: Field<CustomAppManagementConfiguration>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.restrictions = Field("restrictions")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Its properties are listed in `AppManagementPolicyActorExemptionsFields`; read and write them as `value.name`.
@@ -606,20 +611,17 @@ extension AppManagementRestrictionState {
 public typealias AppManagementServicePrincipalConfiguration = Model<AppManagementServicePrincipalConfigurationFields>
 
 /// The properties of a `AppManagementServicePrincipalConfiguration`, inherited ones included.
-public struct AppManagementServicePrincipalConfigurationFields: FieldSet {
+public enum AppManagementServicePrincipalConfigurationFields: FieldSet {
+    public typealias Table = (
+        keyCredentials: Field<[KeyCredentialConfiguration]>,
+        passwordCredentials: Field<[PasswordCredentialConfiguration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appManagementServicePrincipalConfiguration",
         base: AppManagementConfiguration.self,
-        fields: AppManagementServicePrincipalConfigurationFields()
+        fields: (keyCredentials: Field("keyCredentials"), passwordCredentials: Field("passwordCredentials")) as Table
     )
-
-    public let keyCredentials: Field<[KeyCredentialConfiguration]>
-    public let passwordCredentials: Field<[PasswordCredentialConfiguration]>
-
-    private init() {
-        self.keyCredentials = Field("keyCredentials")
-        self.passwordCredentials = Field("passwordCredentials")
-    }
 }
 
 /// Its properties are listed in `AppRoleFields`; read and write them as `value.name`.
@@ -629,25 +631,29 @@ public struct AppManagementServicePrincipalConfigurationFields: FieldSet {
 public typealias AppRole = Model<AppRoleFields>
 
 /// The properties of a `AppRole`, inherited ones included.
-public struct AppRoleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.appRole", fields: AppRoleFields())
-    public let allowedMemberTypes: Field<[String]>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let origin: Field<String>
-    public let value: Field<String>
+public enum AppRoleFields: FieldSet {
+    public typealias Table = (
+        allowedMemberTypes: Field<[String]>,
+        description: Field<String>,
+        displayName: Field<String>,
+        id: Field<String>,
+        isEnabled: Field<Bool>,
+        origin: Field<String>,
+        value: Field<String>
+    )
 
-    private init() {
-        self.allowedMemberTypes = Field("allowedMemberTypes")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.origin = Field("origin")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appRole",
+        fields: (
+            allowedMemberTypes: Field("allowedMemberTypes"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            id: Field("id"),
+            isEnabled: Field("isEnabled"),
+            origin: Field("origin"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AppRoleAssignmentFields`; read and write them as `value.name`.
@@ -657,34 +663,34 @@ public struct AppRoleFields: FieldSet {
 public typealias AppRoleAssignment = Model<AppRoleAssignmentFields>
 
 /// The properties of a `AppRoleAssignment`, inherited ones included.
-public struct AppRoleAssignmentFields: FieldSet {
+public enum AppRoleAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        appRoleId: Field<String>,
+        createdDateTime: Field<Date>,
+        principalDisplayName: Field<String>,
+        principalId: Field<String>,
+        principalType: Field<String>,
+        resourceDisplayName: Field<String>,
+        resourceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appRoleAssignment",
         base: DirectoryObject.self,
-        fields: AppRoleAssignmentFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            appRoleId: Field("appRoleId"),
+            createdDateTime: Field("createdDateTime"),
+            principalDisplayName: Field("principalDisplayName"),
+            principalId: Field("principalId"),
+            principalType: Field("principalType"),
+            resourceDisplayName: Field("resourceDisplayName"),
+            resourceId: Field("resourceId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let appRoleId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let principalDisplayName: Field<String>
-    public let principalId: Field<String>
-    public let principalType: Field<String>
-    public let resourceDisplayName: Field<String>
-    public let resourceId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.appRoleId = Field("appRoleId")
-        self.createdDateTime = Field("createdDateTime")
-        self.principalDisplayName = Field("principalDisplayName")
-        self.principalId = Field("principalId")
-        self.principalType = Field("principalType")
-        self.resourceDisplayName = Field("resourceDisplayName")
-        self.resourceId = Field("resourceId")
-    }
 }
 
 /// Requests for one `AppRoleAssignment`: `request()` reads, updates or deletes it.
@@ -818,17 +824,14 @@ extension CollectionRequestBuilder where Item == AppRoleAssignmentRequestBuilder
 public typealias AppScope = Model<AppScopeFields>
 
 /// The properties of a `AppScope`, inherited ones included.
-public struct AppScopeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.appScope", base: Entity.self, fields: AppScopeFields())
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let type: Field<String>
+public enum AppScopeFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, type: Field<String>)
 
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appScope",
+        base: Entity.self,
+        fields: (id: Field("id"), displayName: Field("displayName"), type: Field("type")) as Table
+    )
 }
 
 /// Requests for one `AppScope`: `request()` reads, updates or deletes it.
@@ -858,53 +861,44 @@ public struct AppScopeRequestBuilder: ModelRequestBuilder {
 public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeaturesConfigurationBaseFields>
 
 /// The properties of a `AppleDeviceFeaturesConfigurationBase`, inherited ones included.
-public struct AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appleDeviceFeaturesConfigurationBase",
         base: DeviceConfiguration.self,
         derived: [IosDeviceFeaturesConfiguration.self, MacOSDeviceFeaturesConfiguration.self],
-        fields: AppleDeviceFeaturesConfigurationBaseFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-    }
 }
 
 /// Requests for one `AppleDeviceFeaturesConfigurationBase`: `request()` reads, updates or deletes it.
@@ -1001,28 +995,28 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
 public typealias AppleManagedIdentityProvider = Model<AppleManagedIdentityProviderFields>
 
 /// The properties of a `AppleManagedIdentityProvider`, inherited ones included.
-public struct AppleManagedIdentityProviderFields: FieldSet {
+public enum AppleManagedIdentityProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        certificateData: Field<String>,
+        developerId: Field<String>,
+        keyId: Field<String>,
+        serviceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.appleManagedIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: AppleManagedIdentityProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            certificateData: Field("certificateData"),
+            developerId: Field("developerId"),
+            keyId: Field("keyId"),
+            serviceId: Field("serviceId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let certificateData: Field<String>
-    public let developerId: Field<String>
-    public let keyId: Field<String>
-    public let serviceId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.certificateData = Field("certificateData")
-        self.developerId = Field("developerId")
-        self.keyId = Field("keyId")
-        self.serviceId = Field("serviceId")
-    }
 }
 
 /// Requests for one `AppleManagedIdentityProvider`: `request()` reads, updates or deletes it.
@@ -1063,37 +1057,36 @@ extension CollectionRequestBuilder where Item == AppleManagedIdentityProviderReq
 public typealias ApplePushNotificationCertificate = Model<ApplePushNotificationCertificateFields>
 
 /// The properties of a `ApplePushNotificationCertificate`, inherited ones included.
-public struct ApplePushNotificationCertificateFields: FieldSet {
+///
+/// - `certificateSerialNumber`: Set by the service: read it, do not send it.
+public enum ApplePushNotificationCertificateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appleIdentifier: Field<String>,
+        certificate: Field<String>,
+        certificateSerialNumber: Field<String>,
+        certificateUploadFailureReason: Field<String>,
+        certificateUploadStatus: Field<String>,
+        expirationDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        topicIdentifier: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.applePushNotificationCertificate",
         base: Entity.self,
-        fields: ApplePushNotificationCertificateFields()
+        fields: (
+            id: Field("id"),
+            appleIdentifier: Field("appleIdentifier"),
+            certificate: Field("certificate"),
+            certificateSerialNumber: Field("certificateSerialNumber"),
+            certificateUploadFailureReason: Field("certificateUploadFailureReason"),
+            certificateUploadStatus: Field("certificateUploadStatus"),
+            expirationDateTime: Field("expirationDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            topicIdentifier: Field("topicIdentifier")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appleIdentifier: Field<String>
-    public let certificate: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let certificateSerialNumber: Field<String>
-
-    public let certificateUploadFailureReason: Field<String>
-    public let certificateUploadStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let topicIdentifier: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appleIdentifier = Field("appleIdentifier")
-        self.certificate = Field("certificate")
-        self.certificateSerialNumber = Field("certificateSerialNumber")
-        self.certificateUploadFailureReason = Field("certificateUploadFailureReason")
-        self.certificateUploadStatus = Field("certificateUploadStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.topicIdentifier = Field("topicIdentifier")
-    }
 }
 
 /// Requests for one `ApplePushNotificationCertificate`: `request()` reads, updates or deletes it.
@@ -1137,142 +1130,126 @@ public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilde
 public typealias Application = Model<ApplicationFields>
 
 /// The properties of a `Application`, inherited ones included.
-public struct ApplicationFields: FieldSet {
+///
+/// - `createdByAppId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `createdOnBehalfOf`,
+///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
+///   `tokenIssuancePolicies`, `tokenLifetimePolicies`.
+public enum ApplicationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        addIns: Field<[AddIn]>,
+        api: Field<ApiApplication>,
+        appId: Field<String>,
+        applicationTemplateId: Field<String>,
+        appRoles: Field<[AppRole]>,
+        authenticationBehaviors: Field<AuthenticationBehaviors>,
+        certification: Field<Certification>,
+        createdByAppId: Field<String>,
+        createdDateTime: Field<Date>,
+        defaultRedirectUri: Field<String>,
+        description: Field<String>,
+        disabledByMicrosoftStatus: Field<String>,
+        displayName: Field<String>,
+        groupMembershipClaims: Field<String>,
+        identifierUris: Field<[String]>,
+        info: Field<InformationalUrl>,
+        isDeviceOnlyAuthSupported: Field<Bool>,
+        isDisabled: Field<Bool>,
+        isFallbackPublicClient: Field<Bool>,
+        keyCredentials: Field<[KeyCredential]>,
+        managerApplications: Field<[String]>,
+        nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>,
+        notes: Field<String>,
+        oauth2RequirePostResponse: Field<Bool>,
+        optionalClaims: Field<OptionalClaims>,
+        parentalControlSettings: Field<ParentalControlSettings>,
+        passwordCredentials: Field<[PasswordCredential]>,
+        publicClient: Field<PublicClientApplication>,
+        publisherDomain: Field<String>,
+        requestSignatureVerification: Field<RequestSignatureVerification>,
+        requiredResourceAccess: Field<[RequiredResourceAccess]>,
+        samlMetadataUrl: Field<String>,
+        serviceManagementReference: Field<String>,
+        servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>,
+        signInAudience: Field<String>,
+        spa: Field<SpaApplication>,
+        tags: Field<[String]>,
+        tokenEncryptionKeyId: Field<String>,
+        uniqueName: Field<String>,
+        verifiedPublisher: Field<VerifiedPublisher>,
+        web: Field<WebApplication>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        createdOnBehalfOf: Field<DirectoryObject>,
+        extensionProperties: Field<[ExtensionProperty]>,
+        federatedIdentityCredentials: Field<[FederatedIdentityCredential]>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        owners: Field<[DirectoryObject]>,
+        synchronization: Field<Synchronization>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.application",
         base: DirectoryObject.self,
         derived: [AgentIdentityBlueprint.self],
-        fields: ApplicationFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            addIns: Field("addIns"),
+            api: Field("api"),
+            appId: Field("appId"),
+            applicationTemplateId: Field("applicationTemplateId"),
+            appRoles: Field("appRoles"),
+            authenticationBehaviors: Field("authenticationBehaviors"),
+            certification: Field("certification"),
+            createdByAppId: Field("createdByAppId"),
+            createdDateTime: Field("createdDateTime"),
+            defaultRedirectUri: Field("defaultRedirectUri"),
+            description: Field("description"),
+            disabledByMicrosoftStatus: Field("disabledByMicrosoftStatus"),
+            displayName: Field("displayName"),
+            groupMembershipClaims: Field("groupMembershipClaims"),
+            identifierUris: Field("identifierUris"),
+            info: Field("info"),
+            isDeviceOnlyAuthSupported: Field("isDeviceOnlyAuthSupported"),
+            isDisabled: Field("isDisabled"),
+            isFallbackPublicClient: Field("isFallbackPublicClient"),
+            keyCredentials: Field("keyCredentials"),
+            managerApplications: Field("managerApplications"),
+            nativeAuthenticationApisEnabled: Field("nativeAuthenticationApisEnabled"),
+            notes: Field("notes"),
+            oauth2RequirePostResponse: Field("oauth2RequirePostResponse"),
+            optionalClaims: Field("optionalClaims"),
+            parentalControlSettings: Field("parentalControlSettings"),
+            passwordCredentials: Field("passwordCredentials"),
+            publicClient: Field("publicClient"),
+            publisherDomain: Field("publisherDomain"),
+            requestSignatureVerification: Field("requestSignatureVerification"),
+            requiredResourceAccess: Field("requiredResourceAccess"),
+            samlMetadataUrl: Field("samlMetadataUrl"),
+            serviceManagementReference: Field("serviceManagementReference"),
+            servicePrincipalLockConfiguration: Field("servicePrincipalLockConfiguration"),
+            signInAudience: Field("signInAudience"),
+            spa: Field("spa"),
+            tags: Field("tags"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId"),
+            uniqueName: Field("uniqueName"),
+            verifiedPublisher: Field("verifiedPublisher"),
+            web: Field("web"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            createdOnBehalfOf: Field("createdOnBehalfOf"),
+            extensionProperties: Field("extensionProperties"),
+            federatedIdentityCredentials: Field("federatedIdentityCredentials"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            owners: Field("owners"),
+            synchronization: Field("synchronization"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let addIns: Field<[AddIn]>
-    public let api: Field<ApiApplication>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appRoles: Field<[AppRole]>
-    public let authenticationBehaviors: Field<AuthenticationBehaviors>
-    public let certification: Field<Certification>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let createdDateTime: Field<Date>
-    public let defaultRedirectUri: Field<String>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let groupMembershipClaims: Field<String>
-    public let identifierUris: Field<[String]>
-    public let info: Field<InformationalUrl>
-    public let isDeviceOnlyAuthSupported: Field<Bool>
-    public let isDisabled: Field<Bool>
-    public let isFallbackPublicClient: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let managerApplications: Field<[String]>
-    public let nativeAuthenticationApisEnabled: Field<NativeAuthenticationApisEnabled>
-    public let notes: Field<String>
-    public let oauth2RequirePostResponse: Field<Bool>
-    public let optionalClaims: Field<OptionalClaims>
-    public let parentalControlSettings: Field<ParentalControlSettings>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let publicClient: Field<PublicClientApplication>
-    public let publisherDomain: Field<String>
-    public let requestSignatureVerification: Field<RequestSignatureVerification>
-    public let requiredResourceAccess: Field<[RequiredResourceAccess]>
-    public let samlMetadataUrl: Field<String>
-    public let serviceManagementReference: Field<String>
-    public let servicePrincipalLockConfiguration: Field<ServicePrincipalLockConfiguration>
-    public let signInAudience: Field<String>
-    public let spa: Field<SpaApplication>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let uniqueName: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-    public let web: Field<WebApplication>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("createdOnBehalfOf")`).
-    public let createdOnBehalfOf: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("extensionProperties")`).
-    public let extensionProperties: Field<[ExtensionProperty]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.addIns = Field("addIns")
-        self.api = Field("api")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appRoles = Field("appRoles")
-        self.authenticationBehaviors = Field("authenticationBehaviors")
-        self.certification = Field("certification")
-        self.createdByAppId = Field("createdByAppId")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultRedirectUri = Field("defaultRedirectUri")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.groupMembershipClaims = Field("groupMembershipClaims")
-        self.identifierUris = Field("identifierUris")
-        self.info = Field("info")
-        self.isDeviceOnlyAuthSupported = Field("isDeviceOnlyAuthSupported")
-        self.isDisabled = Field("isDisabled")
-        self.isFallbackPublicClient = Field("isFallbackPublicClient")
-        self.keyCredentials = Field("keyCredentials")
-        self.managerApplications = Field("managerApplications")
-        self.nativeAuthenticationApisEnabled = Field("nativeAuthenticationApisEnabled")
-        self.notes = Field("notes")
-        self.oauth2RequirePostResponse = Field("oauth2RequirePostResponse")
-        self.optionalClaims = Field("optionalClaims")
-        self.parentalControlSettings = Field("parentalControlSettings")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.publicClient = Field("publicClient")
-        self.publisherDomain = Field("publisherDomain")
-        self.requestSignatureVerification = Field("requestSignatureVerification")
-        self.requiredResourceAccess = Field("requiredResourceAccess")
-        self.samlMetadataUrl = Field("samlMetadataUrl")
-        self.serviceManagementReference = Field("serviceManagementReference")
-        self.servicePrincipalLockConfiguration = Field("servicePrincipalLockConfiguration")
-        self.signInAudience = Field("signInAudience")
-        self.spa = Field("spa")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.uniqueName = Field("uniqueName")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.web = Field("web")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.createdOnBehalfOf = Field("createdOnBehalfOf")
-        self.extensionProperties = Field("extensionProperties")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.owners = Field("owners")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-    }
 }
 
 /// Its properties are listed in `ApplicationContextFields`; read and write them as `value.name`.
@@ -1413,15 +1390,13 @@ extension ApplicationGuardBlockFileTransferType {
 public typealias ApplicationLocation = Model<ApplicationLocationFields>
 
 /// The properties of a `ApplicationLocation`, inherited ones included.
-public struct ApplicationLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.applicationLocation", fields: ApplicationLocationFields())
-    public let dataCenter: Field<String>
-    public let headquarters: Field<String>
+public enum ApplicationLocationFields: FieldSet {
+    public typealias Table = (dataCenter: Field<String>, headquarters: Field<String>)
 
-    private init() {
-        self.dataCenter = Field("dataCenter")
-        self.headquarters = Field("headquarters")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationLocation",
+        fields: (dataCenter: Field("dataCenter"), headquarters: Field("headquarters")) as Table
+    )
 }
 
 /// Requests for one `Application`: `request()` reads, updates or deletes it.
@@ -1679,33 +1654,33 @@ extension CollectionRequestBuilder where Item == ApplicationRequestBuilder {
 public typealias ApplicationRiskFactorCertificateInfo = Model<ApplicationRiskFactorCertificateInfoFields>
 
 /// The properties of a `ApplicationRiskFactorCertificateInfo`, inherited ones included.
-public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactorCertificateInfo",
-        fields: ApplicationRiskFactorCertificateInfoFields()
+public enum ApplicationRiskFactorCertificateInfoFields: FieldSet {
+    public typealias Table = (
+        hasBadCommonName: Field<Bool>,
+        hasInsecureSignature: Field<Bool>,
+        hasNoChainOfTrust: Field<Bool>,
+        isDenylisted: Field<Bool>,
+        isHostnameMismatch: Field<Bool>,
+        isNotAfter: Field<Bool>,
+        isNotBefore: Field<Bool>,
+        isRevoked: Field<Bool>,
+        isSelfSigned: Field<Bool>
     )
 
-    public let hasBadCommonName: Field<Bool>
-    public let hasInsecureSignature: Field<Bool>
-    public let hasNoChainOfTrust: Field<Bool>
-    public let isDenylisted: Field<Bool>
-    public let isHostnameMismatch: Field<Bool>
-    public let isNotAfter: Field<Bool>
-    public let isNotBefore: Field<Bool>
-    public let isRevoked: Field<Bool>
-    public let isSelfSigned: Field<Bool>
-
-    private init() {
-        self.hasBadCommonName = Field("hasBadCommonName")
-        self.hasInsecureSignature = Field("hasInsecureSignature")
-        self.hasNoChainOfTrust = Field("hasNoChainOfTrust")
-        self.isDenylisted = Field("isDenylisted")
-        self.isHostnameMismatch = Field("isHostnameMismatch")
-        self.isNotAfter = Field("isNotAfter")
-        self.isNotBefore = Field("isNotBefore")
-        self.isRevoked = Field("isRevoked")
-        self.isSelfSigned = Field("isSelfSigned")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorCertificateInfo",
+        fields: (
+            hasBadCommonName: Field("hasBadCommonName"),
+            hasInsecureSignature: Field("hasInsecureSignature"),
+            hasNoChainOfTrust: Field("hasNoChainOfTrust"),
+            isDenylisted: Field("isDenylisted"),
+            isHostnameMismatch: Field("isHostnameMismatch"),
+            isNotAfter: Field("isNotAfter"),
+            isNotBefore: Field("isNotBefore"),
+            isRevoked: Field("isRevoked"),
+            isSelfSigned: Field("isSelfSigned")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskFactorGeneralInfoFields`; read and write them as `value.name`.
@@ -1715,35 +1690,35 @@ public struct ApplicationRiskFactorCertificateInfoFields: FieldSet {
 public typealias ApplicationRiskFactorGeneralInfo = Model<ApplicationRiskFactorGeneralInfoFields>
 
 /// The properties of a `ApplicationRiskFactorGeneralInfo`, inherited ones included.
-public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactorGeneralInfo",
-        fields: ApplicationRiskFactorGeneralInfoFields()
+public enum ApplicationRiskFactorGeneralInfoFields: FieldSet {
+    public typealias Table = (
+        consumerPopularity: Field<Int32>,
+        domainRegistrationDate: Field<CalendarDate>,
+        founded: Field<Int32>,
+        hasDisasterRecoveryPlan: Field<Bool>,
+        hold: Field<HoldType>,
+        hostingCompanyName: Field<String>,
+        location: Field<ApplicationLocation>,
+        privacyPolicy: Field<String>,
+        processedDataTypes: Field<ApplicationDataType>,
+        termsOfService: Field<String>
     )
 
-    public let consumerPopularity: Field<Int32>
-    public let domainRegistrationDate: Field<CalendarDate>
-    public let founded: Field<Int32>
-    public let hasDisasterRecoveryPlan: Field<Bool>
-    public let hold: Field<HoldType>
-    public let hostingCompanyName: Field<String>
-    public let location: Field<ApplicationLocation>
-    public let privacyPolicy: Field<String>
-    public let processedDataTypes: Field<ApplicationDataType>
-    public let termsOfService: Field<String>
-
-    private init() {
-        self.consumerPopularity = Field("consumerPopularity")
-        self.domainRegistrationDate = Field("domainRegistrationDate")
-        self.founded = Field("founded")
-        self.hasDisasterRecoveryPlan = Field("hasDisasterRecoveryPlan")
-        self.hold = Field("hold")
-        self.hostingCompanyName = Field("hostingCompanyName")
-        self.location = Field("location")
-        self.privacyPolicy = Field("privacyPolicy")
-        self.processedDataTypes = Field("processedDataTypes")
-        self.termsOfService = Field("termsOfService")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorGeneralInfo",
+        fields: (
+            consumerPopularity: Field("consumerPopularity"),
+            domainRegistrationDate: Field("domainRegistrationDate"),
+            founded: Field("founded"),
+            hasDisasterRecoveryPlan: Field("hasDisasterRecoveryPlan"),
+            hold: Field("hold"),
+            hostingCompanyName: Field("hostingCompanyName"),
+            location: Field("location"),
+            privacyPolicy: Field("privacyPolicy"),
+            processedDataTypes: Field("processedDataTypes"),
+            termsOfService: Field("termsOfService")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskFactorLegalInfoFields`; read and write them as `value.name`.
@@ -1753,23 +1728,23 @@ public struct ApplicationRiskFactorGeneralInfoFields: FieldSet {
 public typealias ApplicationRiskFactorLegalInfo = Model<ApplicationRiskFactorLegalInfoFields>
 
 /// The properties of a `ApplicationRiskFactorLegalInfo`, inherited ones included.
-public struct ApplicationRiskFactorLegalInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactorLegalInfo",
-        fields: ApplicationRiskFactorLegalInfoFields()
+public enum ApplicationRiskFactorLegalInfoFields: FieldSet {
+    public typealias Table = (
+        dataRetention: Field<DataRetentionLevel>,
+        gdpr: Field<ApplicationRiskFactorLegalInfoGdpr>,
+        hasDataOwnership: Field<Bool>,
+        hasDmca: Field<Bool>
     )
 
-    public let dataRetention: Field<DataRetentionLevel>
-    public let gdpr: Field<ApplicationRiskFactorLegalInfoGdpr>
-    public let hasDataOwnership: Field<Bool>
-    public let hasDmca: Field<Bool>
-
-    private init() {
-        self.dataRetention = Field("dataRetention")
-        self.gdpr = Field("gdpr")
-        self.hasDataOwnership = Field("hasDataOwnership")
-        self.hasDmca = Field("hasDmca")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfo",
+        fields: (
+            dataRetention: Field("dataRetention"),
+            gdpr: Field("gdpr"),
+            hasDataOwnership: Field("hasDataOwnership"),
+            hasDmca: Field("hasDmca")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskFactorLegalInfoGdprFields`; read and write them as `value.name`.
@@ -1779,25 +1754,25 @@ public struct ApplicationRiskFactorLegalInfoFields: FieldSet {
 public typealias ApplicationRiskFactorLegalInfoGdpr = Model<ApplicationRiskFactorLegalInfoGdprFields>
 
 /// The properties of a `ApplicationRiskFactorLegalInfoGdpr`, inherited ones included.
-public struct ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactorLegalInfoGdpr",
-        fields: ApplicationRiskFactorLegalInfoGdprFields()
+public enum ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
+    public typealias Table = (
+        dataProtection: Field<DataProtection>,
+        hasRightToErasure: Field<Bool>,
+        isReportingDataBreaches: Field<Bool>,
+        statementUrl: Field<String>,
+        userOwnership: Field<UserOwnership>
     )
 
-    public let dataProtection: Field<DataProtection>
-    public let hasRightToErasure: Field<Bool>
-    public let isReportingDataBreaches: Field<Bool>
-    public let statementUrl: Field<String>
-    public let userOwnership: Field<UserOwnership>
-
-    private init() {
-        self.dataProtection = Field("dataProtection")
-        self.hasRightToErasure = Field("hasRightToErasure")
-        self.isReportingDataBreaches = Field("isReportingDataBreaches")
-        self.statementUrl = Field("statementUrl")
-        self.userOwnership = Field("userOwnership")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorLegalInfoGdpr",
+        fields: (
+            dataProtection: Field("dataProtection"),
+            hasRightToErasure: Field("hasRightToErasure"),
+            isReportingDataBreaches: Field("isReportingDataBreaches"),
+            statementUrl: Field("statementUrl"),
+            userOwnership: Field("userOwnership")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskFactorSecurityInfoFields`; read and write them as `value.name`.
@@ -1807,65 +1782,65 @@ public struct ApplicationRiskFactorLegalInfoGdprFields: FieldSet {
 public typealias ApplicationRiskFactorSecurityInfo = Model<ApplicationRiskFactorSecurityInfoFields>
 
 /// The properties of a `ApplicationRiskFactorSecurityInfo`, inherited ones included.
-public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactorSecurityInfo",
-        fields: ApplicationRiskFactorSecurityInfoFields()
+public enum ApplicationRiskFactorSecurityInfoFields: FieldSet {
+    public typealias Table = (
+        certificate: Field<ApplicationRiskFactorCertificateInfo>,
+        domainToCheck: Field<String>,
+        hasAdminAuditTrail: Field<Bool>,
+        hasAnonymousUsage: Field<Bool>,
+        hasDataAuditTrail: Field<Bool>,
+        hasDataClassification: Field<Bool>,
+        hasDataEncrypted: Field<Bool>,
+        hasEnforceTransportEnc: Field<Bool>,
+        hasIpRestriction: Field<Bool>,
+        hasMFA: Field<Bool>,
+        hasPenTest: Field<Bool>,
+        hasRememberPassword: Field<Bool>,
+        hasSamlSupport: Field<Bool>,
+        hasUserAuditLogs: Field<Bool>,
+        hasUserDataUpload: Field<Bool>,
+        hasUserRolesSupport: Field<Bool>,
+        hasValidCertName: Field<Bool>,
+        httpsSecurityHeaders: Field<[String]>,
+        isCertTrusted: Field<Bool>,
+        isDrownVulnerable: Field<Bool>,
+        isHeartbleedProof: Field<Bool>,
+        lastBreachDate: Field<CalendarDate>,
+        latestValidSSL: Field<SslVersion>,
+        passwordPolicy: Field<PasswordPolicy>,
+        restEncryptionType: Field<RestEncryptionType>
     )
 
-    public let certificate: Field<ApplicationRiskFactorCertificateInfo>
-    public let domainToCheck: Field<String>
-    public let hasAdminAuditTrail: Field<Bool>
-    public let hasAnonymousUsage: Field<Bool>
-    public let hasDataAuditTrail: Field<Bool>
-    public let hasDataClassification: Field<Bool>
-    public let hasDataEncrypted: Field<Bool>
-    public let hasEnforceTransportEnc: Field<Bool>
-    public let hasIpRestriction: Field<Bool>
-    public let hasMFA: Field<Bool>
-    public let hasPenTest: Field<Bool>
-    public let hasRememberPassword: Field<Bool>
-    public let hasSamlSupport: Field<Bool>
-    public let hasUserAuditLogs: Field<Bool>
-    public let hasUserDataUpload: Field<Bool>
-    public let hasUserRolesSupport: Field<Bool>
-    public let hasValidCertName: Field<Bool>
-    public let httpsSecurityHeaders: Field<[String]>
-    public let isCertTrusted: Field<Bool>
-    public let isDrownVulnerable: Field<Bool>
-    public let isHeartbleedProof: Field<Bool>
-    public let lastBreachDate: Field<CalendarDate>
-    public let latestValidSSL: Field<SslVersion>
-    public let passwordPolicy: Field<PasswordPolicy>
-    public let restEncryptionType: Field<RestEncryptionType>
-
-    private init() {
-        self.certificate = Field("certificate")
-        self.domainToCheck = Field("domainToCheck")
-        self.hasAdminAuditTrail = Field("hasAdminAuditTrail")
-        self.hasAnonymousUsage = Field("hasAnonymousUsage")
-        self.hasDataAuditTrail = Field("hasDataAuditTrail")
-        self.hasDataClassification = Field("hasDataClassification")
-        self.hasDataEncrypted = Field("hasDataEncrypted")
-        self.hasEnforceTransportEnc = Field("hasEnforceTransportEnc")
-        self.hasIpRestriction = Field("hasIpRestriction")
-        self.hasMFA = Field("hasMFA")
-        self.hasPenTest = Field("hasPenTest")
-        self.hasRememberPassword = Field("hasRememberPassword")
-        self.hasSamlSupport = Field("hasSamlSupport")
-        self.hasUserAuditLogs = Field("hasUserAuditLogs")
-        self.hasUserDataUpload = Field("hasUserDataUpload")
-        self.hasUserRolesSupport = Field("hasUserRolesSupport")
-        self.hasValidCertName = Field("hasValidCertName")
-        self.httpsSecurityHeaders = Field("httpsSecurityHeaders")
-        self.isCertTrusted = Field("isCertTrusted")
-        self.isDrownVulnerable = Field("isDrownVulnerable")
-        self.isHeartbleedProof = Field("isHeartbleedProof")
-        self.lastBreachDate = Field("lastBreachDate")
-        self.latestValidSSL = Field("latestValidSSL")
-        self.passwordPolicy = Field("passwordPolicy")
-        self.restEncryptionType = Field("restEncryptionType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactorSecurityInfo",
+        fields: (
+            certificate: Field("certificate"),
+            domainToCheck: Field("domainToCheck"),
+            hasAdminAuditTrail: Field("hasAdminAuditTrail"),
+            hasAnonymousUsage: Field("hasAnonymousUsage"),
+            hasDataAuditTrail: Field("hasDataAuditTrail"),
+            hasDataClassification: Field("hasDataClassification"),
+            hasDataEncrypted: Field("hasDataEncrypted"),
+            hasEnforceTransportEnc: Field("hasEnforceTransportEnc"),
+            hasIpRestriction: Field("hasIpRestriction"),
+            hasMFA: Field("hasMFA"),
+            hasPenTest: Field("hasPenTest"),
+            hasRememberPassword: Field("hasRememberPassword"),
+            hasSamlSupport: Field("hasSamlSupport"),
+            hasUserAuditLogs: Field("hasUserAuditLogs"),
+            hasUserDataUpload: Field("hasUserDataUpload"),
+            hasUserRolesSupport: Field("hasUserRolesSupport"),
+            hasValidCertName: Field("hasValidCertName"),
+            httpsSecurityHeaders: Field("httpsSecurityHeaders"),
+            isCertTrusted: Field("isCertTrusted"),
+            isDrownVulnerable: Field("isDrownVulnerable"),
+            isHeartbleedProof: Field("isHeartbleedProof"),
+            lastBreachDate: Field("lastBreachDate"),
+            latestValidSSL: Field("latestValidSSL"),
+            passwordPolicy: Field("passwordPolicy"),
+            restEncryptionType: Field("restEncryptionType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskFactorsFields`; read and write them as `value.name`.
@@ -1875,23 +1850,23 @@ public struct ApplicationRiskFactorSecurityInfoFields: FieldSet {
 public typealias ApplicationRiskFactors = Model<ApplicationRiskFactorsFields>
 
 /// The properties of a `ApplicationRiskFactors`, inherited ones included.
-public struct ApplicationRiskFactorsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationRiskFactors",
-        fields: ApplicationRiskFactorsFields()
+public enum ApplicationRiskFactorsFields: FieldSet {
+    public typealias Table = (
+        compliance: Field<ApplicationSecurityCompliance>,
+        general: Field<ApplicationRiskFactorGeneralInfo>,
+        legal: Field<ApplicationRiskFactorLegalInfo>,
+        security: Field<ApplicationRiskFactorSecurityInfo>
     )
 
-    public let compliance: Field<ApplicationSecurityCompliance>
-    public let general: Field<ApplicationRiskFactorGeneralInfo>
-    public let legal: Field<ApplicationRiskFactorLegalInfo>
-    public let security: Field<ApplicationRiskFactorSecurityInfo>
-
-    private init() {
-        self.compliance = Field("compliance")
-        self.general = Field("general")
-        self.legal = Field("legal")
-        self.security = Field("security")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskFactors",
+        fields: (
+            compliance: Field("compliance"),
+            general: Field("general"),
+            legal: Field("legal"),
+            security: Field("security")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationRiskScoreFields`; read and write them as `value.name`.
@@ -1901,21 +1876,25 @@ public struct ApplicationRiskFactorsFields: FieldSet {
 public typealias ApplicationRiskScore = Model<ApplicationRiskScoreFields>
 
 /// The properties of a `ApplicationRiskScore`, inherited ones included.
-public struct ApplicationRiskScoreFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.applicationRiskScore", fields: ApplicationRiskScoreFields())
-    public let compliance: Field<Float>
-    public let legal: Field<Float>
-    public let provider: Field<Float>
-    public let security: Field<Float>
-    public let total: Field<Float>
+public enum ApplicationRiskScoreFields: FieldSet {
+    public typealias Table = (
+        compliance: Field<Float>,
+        legal: Field<Float>,
+        provider: Field<Float>,
+        security: Field<Float>,
+        total: Field<Float>
+    )
 
-    private init() {
-        self.compliance = Field("compliance")
-        self.legal = Field("legal")
-        self.provider = Field("provider")
-        self.security = Field("security")
-        self.total = Field("total")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationRiskScore",
+        fields: (
+            compliance: Field("compliance"),
+            legal: Field("legal"),
+            provider: Field("provider"),
+            security: Field("security"),
+            total: Field("total")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationSecurityComplianceFields`; read and write them as `value.name`.
@@ -1925,75 +1904,75 @@ public struct ApplicationRiskScoreFields: FieldSet {
 public typealias ApplicationSecurityCompliance = Model<ApplicationSecurityComplianceFields>
 
 /// The properties of a `ApplicationSecurityCompliance`, inherited ones included.
-public struct ApplicationSecurityComplianceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.applicationSecurityCompliance",
-        fields: ApplicationSecurityComplianceFields()
+public enum ApplicationSecurityComplianceFields: FieldSet {
+    public typealias Table = (
+        cobit: Field<Bool>,
+        coppa: Field<Bool>,
+        csaStar: Field<CsaStarLevel>,
+        fedRamp: Field<FedRampLevel>,
+        ferpa: Field<Bool>,
+        ffiec: Field<Bool>,
+        finra: Field<Bool>,
+        fisma: Field<Bool>,
+        gaap: Field<Bool>,
+        gapp: Field<Bool>,
+        glba: Field<Bool>,
+        hipaa: Field<Bool>,
+        hitrust: Field<Bool>,
+        isae3402: Field<Bool>,
+        iso27001: Field<Bool>,
+        iso27002: Field<Bool>,
+        iso27017: Field<Bool>,
+        iso27018: Field<Bool>,
+        itar: Field<Bool>,
+        jerichoForumCommandments: Field<Bool>,
+        pci: Field<PciVersion>,
+        privacyShield: Field<Bool>,
+        safeHarbor: Field<Bool>,
+        soc1: Field<Bool>,
+        soc2: Field<Bool>,
+        soc3: Field<Bool>,
+        sox: Field<Bool>,
+        sp80053: Field<Bool>,
+        ssae16: Field<Bool>,
+        ustr: Field<Bool>
     )
 
-    public let cobit: Field<Bool>
-    public let coppa: Field<Bool>
-    public let csaStar: Field<CsaStarLevel>
-    public let fedRamp: Field<FedRampLevel>
-    public let ferpa: Field<Bool>
-    public let ffiec: Field<Bool>
-    public let finra: Field<Bool>
-    public let fisma: Field<Bool>
-    public let gaap: Field<Bool>
-    public let gapp: Field<Bool>
-    public let glba: Field<Bool>
-    public let hipaa: Field<Bool>
-    public let hitrust: Field<Bool>
-    public let isae3402: Field<Bool>
-    public let iso27001: Field<Bool>
-    public let iso27002: Field<Bool>
-    public let iso27017: Field<Bool>
-    public let iso27018: Field<Bool>
-    public let itar: Field<Bool>
-    public let jerichoForumCommandments: Field<Bool>
-    public let pci: Field<PciVersion>
-    public let privacyShield: Field<Bool>
-    public let safeHarbor: Field<Bool>
-    public let soc1: Field<Bool>
-    public let soc2: Field<Bool>
-    public let soc3: Field<Bool>
-    public let sox: Field<Bool>
-    public let sp80053: Field<Bool>
-    public let ssae16: Field<Bool>
-    public let ustr: Field<Bool>
-
-    private init() {
-        self.cobit = Field("cobit")
-        self.coppa = Field("coppa")
-        self.csaStar = Field("csaStar")
-        self.fedRamp = Field("fedRamp")
-        self.ferpa = Field("ferpa")
-        self.ffiec = Field("ffiec")
-        self.finra = Field("finra")
-        self.fisma = Field("fisma")
-        self.gaap = Field("gaap")
-        self.gapp = Field("gapp")
-        self.glba = Field("glba")
-        self.hipaa = Field("hipaa")
-        self.hitrust = Field("hitrust")
-        self.isae3402 = Field("isae3402")
-        self.iso27001 = Field("iso27001")
-        self.iso27002 = Field("iso27002")
-        self.iso27017 = Field("iso27017")
-        self.iso27018 = Field("iso27018")
-        self.itar = Field("itar")
-        self.jerichoForumCommandments = Field("jerichoForumCommandments")
-        self.pci = Field("pci")
-        self.privacyShield = Field("privacyShield")
-        self.safeHarbor = Field("safeHarbor")
-        self.soc1 = Field("soc1")
-        self.soc2 = Field("soc2")
-        self.soc3 = Field("soc3")
-        self.sox = Field("sox")
-        self.sp80053 = Field("sp800_53")
-        self.ssae16 = Field("ssae16")
-        self.ustr = Field("ustr")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.applicationSecurityCompliance",
+        fields: (
+            cobit: Field("cobit"),
+            coppa: Field("coppa"),
+            csaStar: Field("csaStar"),
+            fedRamp: Field("fedRamp"),
+            ferpa: Field("ferpa"),
+            ffiec: Field("ffiec"),
+            finra: Field("finra"),
+            fisma: Field("fisma"),
+            gaap: Field("gaap"),
+            gapp: Field("gapp"),
+            glba: Field("glba"),
+            hipaa: Field("hipaa"),
+            hitrust: Field("hitrust"),
+            isae3402: Field("isae3402"),
+            iso27001: Field("iso27001"),
+            iso27002: Field("iso27002"),
+            iso27017: Field("iso27017"),
+            iso27018: Field("iso27018"),
+            itar: Field("itar"),
+            jerichoForumCommandments: Field("jerichoForumCommandments"),
+            pci: Field("pci"),
+            privacyShield: Field("privacyShield"),
+            safeHarbor: Field("safeHarbor"),
+            soc1: Field("soc1"),
+            soc2: Field("soc2"),
+            soc3: Field("soc3"),
+            sox: Field("sox"),
+            sp80053: Field("sp800_53"),
+            ssae16: Field("ssae16"),
+            ustr: Field("ustr")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApplicationServicePrincipalFields`; read and write them as `value.name`.
@@ -2003,22 +1982,15 @@ public struct ApplicationSecurityComplianceFields: FieldSet {
 public typealias ApplicationServicePrincipal = Model<ApplicationServicePrincipalFields>
 
 /// The properties of a `ApplicationServicePrincipal`, inherited ones included.
-public struct ApplicationServicePrincipalFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `application`, `servicePrincipal`.
+public enum ApplicationServicePrincipalFields: FieldSet {
+    public typealias Table = (application: Field<Application>, servicePrincipal: Field<ServicePrincipal>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.applicationServicePrincipal",
-        fields: ApplicationServicePrincipalFields()
+        fields: (application: Field("application"), servicePrincipal: Field("servicePrincipal")) as Table
     )
-
-    /// Present when the request expanded it (`expand("application")`).
-    public let application: Field<Application>
-
-    /// Present when the request expanded it (`expand("servicePrincipal")`).
-    public let servicePrincipal: Field<ServicePrincipal>
-
-    private init() {
-        self.application = Field("application")
-        self.servicePrincipal = Field("servicePrincipal")
-    }
 }
 
 /// Its properties are listed in `ApplicationTemplateFields`; read and write them as `value.name`.
@@ -2028,46 +2000,46 @@ public struct ApplicationServicePrincipalFields: FieldSet {
 public typealias ApplicationTemplate = Model<ApplicationTemplateFields>
 
 /// The properties of a `ApplicationTemplate`, inherited ones included.
-public struct ApplicationTemplateFields: FieldSet {
+public enum ApplicationTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categories: Field<[String]>,
+        deprecationDate: Field<CalendarDate>,
+        description: Field<String>,
+        displayName: Field<String>,
+        endpoints: Field<[String]>,
+        homePageUrl: Field<String>,
+        isEntraIntegrated: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        logoUrl: Field<String>,
+        publisher: Field<String>,
+        riskFactors: Field<ApplicationRiskFactors>,
+        riskScore: Field<ApplicationRiskScore>,
+        supportedProvisioningTypes: Field<[String]>,
+        supportedSingleSignOnModes: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.applicationTemplate",
         base: Entity.self,
-        fields: ApplicationTemplateFields()
+        fields: (
+            id: Field("id"),
+            categories: Field("categories"),
+            deprecationDate: Field("deprecationDate"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endpoints: Field("endpoints"),
+            homePageUrl: Field("homePageUrl"),
+            isEntraIntegrated: Field("isEntraIntegrated"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            logoUrl: Field("logoUrl"),
+            publisher: Field("publisher"),
+            riskFactors: Field("riskFactors"),
+            riskScore: Field("riskScore"),
+            supportedProvisioningTypes: Field("supportedProvisioningTypes"),
+            supportedSingleSignOnModes: Field("supportedSingleSignOnModes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let categories: Field<[String]>
-    public let deprecationDate: Field<CalendarDate>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let endpoints: Field<[String]>
-    public let homePageUrl: Field<String>
-    public let isEntraIntegrated: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let logoUrl: Field<String>
-    public let publisher: Field<String>
-    public let riskFactors: Field<ApplicationRiskFactors>
-    public let riskScore: Field<ApplicationRiskScore>
-    public let supportedProvisioningTypes: Field<[String]>
-    public let supportedSingleSignOnModes: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.categories = Field("categories")
-        self.deprecationDate = Field("deprecationDate")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endpoints = Field("endpoints")
-        self.homePageUrl = Field("homePageUrl")
-        self.isEntraIntegrated = Field("isEntraIntegrated")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.logoUrl = Field("logoUrl")
-        self.publisher = Field("publisher")
-        self.riskFactors = Field("riskFactors")
-        self.riskScore = Field("riskScore")
-        self.supportedProvisioningTypes = Field("supportedProvisioningTypes")
-        self.supportedSingleSignOnModes = Field("supportedSingleSignOnModes")
-    }
 }
 
 /// Requests for one `ApplicationTemplate`: `request()` reads, updates or deletes it.

@@ -11,39 +11,39 @@ import Foundation
 public typealias RiskyUser = Model<RiskyUserFields>
 
 /// The properties of a `RiskyUser`, inherited ones included.
-public struct RiskyUserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `history`.
+public enum RiskyUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isDeleted: Field<Bool>,
+        isProcessing: Field<Bool>,
+        riskDetail: Field<RiskDetail>,
+        riskLastUpdatedDateTime: Field<Date>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>,
+        history: Field<[RiskyUserHistoryItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskyUser",
         base: Entity.self,
         derived: [RiskyUserHistoryItem.self],
-        fields: RiskyUserFields()
+        fields: (
+            id: Field("id"),
+            isDeleted: Field("isDeleted"),
+            isProcessing: Field("isProcessing"),
+            riskDetail: Field("riskDetail"),
+            riskLastUpdatedDateTime: Field("riskLastUpdatedDateTime"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName"),
+            history: Field("history")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isDeleted: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyUserHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.isDeleted = Field("isDeleted")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.history = Field("history")
-    }
 }
 
 /// Its properties are listed in `RiskyUserHistoryItemFields`; read and write them as `value.name`.
@@ -53,45 +53,44 @@ public struct RiskyUserFields: FieldSet {
 public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
 
 /// The properties of a `RiskyUserHistoryItem`, inherited ones included.
-public struct RiskyUserHistoryItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `history`.
+public enum RiskyUserHistoryItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isDeleted: Field<Bool>,
+        isProcessing: Field<Bool>,
+        riskDetail: Field<RiskDetail>,
+        riskLastUpdatedDateTime: Field<Date>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>,
+        history: Field<[RiskyUserHistoryItem]>,
+        activity: Field<RiskUserActivity>,
+        initiatedBy: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.riskyUserHistoryItem",
         base: RiskyUser.self,
-        fields: RiskyUserHistoryItemFields()
+        fields: (
+            id: Field("id"),
+            isDeleted: Field("isDeleted"),
+            isProcessing: Field("isProcessing"),
+            riskDetail: Field("riskDetail"),
+            riskLastUpdatedDateTime: Field("riskLastUpdatedDateTime"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName"),
+            history: Field("history"),
+            activity: Field("activity"),
+            initiatedBy: Field("initiatedBy"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isDeleted: Field<Bool>
-    public let isProcessing: Field<Bool>
-    public let riskDetail: Field<RiskDetail>
-    public let riskLastUpdatedDateTime: Field<Date>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[RiskyUserHistoryItem]>
-
-    public let activity: Field<RiskUserActivity>
-    public let initiatedBy: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isDeleted = Field("isDeleted")
-        self.isProcessing = Field("isProcessing")
-        self.riskDetail = Field("riskDetail")
-        self.riskLastUpdatedDateTime = Field("riskLastUpdatedDateTime")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.history = Field("history")
-        self.activity = Field("activity")
-        self.initiatedBy = Field("initiatedBy")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `RiskyUserHistoryItem`: `request()` reads, updates or deletes it.
@@ -225,29 +224,29 @@ extension CollectionRequestBuilder where Item == RiskyUserRequestBuilder {
 public typealias RoleAssignment = Model<RoleAssignmentFields>
 
 /// The properties of a `RoleAssignment`, inherited ones included.
-public struct RoleAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `roleDefinition`.
+public enum RoleAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        resourceScopes: Field<[String]>,
+        roleDefinition: Field<RoleDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.roleAssignment",
         base: Entity.self,
         derived: [DeviceAndAppManagementRoleAssignment.self],
-        fields: RoleAssignmentFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            resourceScopes: Field("resourceScopes"),
+            roleDefinition: Field("roleDefinition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let resourceScopes: Field<[String]>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<RoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.resourceScopes = Field("resourceScopes")
-        self.roleDefinition = Field("roleDefinition")
-    }
 }
 
 /// Requests for one `RoleAssignment`: `request()` reads, updates or deletes it.
@@ -336,31 +335,31 @@ extension RoleAssignmentScheduleRequestFilterByCurrentUserOptions {
 public typealias RoleDefinition = Model<RoleDefinitionFields>
 
 /// The properties of a `RoleDefinition`, inherited ones included.
-public struct RoleDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `roleAssignments`.
+public enum RoleDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isBuiltIn: Field<Bool>,
+        rolePermissions: Field<[RolePermission]>,
+        roleAssignments: Field<[RoleAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.roleDefinition",
         base: Entity.self,
         derived: [DeviceAndAppManagementRoleDefinition.self],
-        fields: RoleDefinitionFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isBuiltIn: Field("isBuiltIn"),
+            rolePermissions: Field("rolePermissions"),
+            roleAssignments: Field("roleAssignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let rolePermissions: Field<[RolePermission]>
-
-    /// Present when the request expanded it (`expand("roleAssignments")`).
-    public let roleAssignments: Field<[RoleAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.rolePermissions = Field("rolePermissions")
-        self.roleAssignments = Field("roleAssignments")
-    }
 }
 
 /// Requests for one `RoleDefinition`: `request()` reads, updates or deletes it.
@@ -450,19 +449,15 @@ extension RoleEligibilityScheduleRequestFilterByCurrentUserOptions {
 public typealias RoleManagement = Model<RoleManagementFields>
 
 /// The properties of a `RoleManagement`, inherited ones included.
-public struct RoleManagementFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.roleManagement", fields: RoleManagementFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `directory`, `entitlementManagement`.
+public enum RoleManagementFields: FieldSet {
+    public typealias Table = (directory: Field<RbacApplication>, entitlementManagement: Field<RbacApplication>)
 
-    /// Present when the request expanded it (`expand("directory")`).
-    public let directory: Field<RbacApplication>
-
-    /// Present when the request expanded it (`expand("entitlementManagement")`).
-    public let entitlementManagement: Field<RbacApplication>
-
-    private init() {
-        self.directory = Field("directory")
-        self.entitlementManagement = Field("entitlementManagement")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.roleManagement",
+        fields: (directory: Field("directory"), entitlementManagement: Field("entitlementManagement")) as Table
+    )
 }
 
 /// Requests for one `RoleManagement`: `request()` reads, updates or deletes it.
@@ -540,58 +535,62 @@ extension RoleType {
 public typealias Room = Model<RoomFields>
 
 /// The properties of a `Room`, inherited ones included.
-public struct RoomFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.room", base: Place.self, fields: RoomFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum RoomFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        audioDeviceName: Field<String>,
+        bookingType: Field<BookingType>,
+        building: Field<String>,
+        capacity: Field<Int32>,
+        displayDeviceName: Field<String>,
+        emailAddress: Field<String>,
+        floorLabel: Field<String>,
+        floorNumber: Field<Int32>,
+        nickname: Field<String>,
+        teamsEnabledState: Field<PlaceFeatureEnablement>,
+        videoDeviceName: Field<String>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let audioDeviceName: Field<String>
-    public let bookingType: Field<BookingType>
-    public let building: Field<String>
-    public let capacity: Field<Int32>
-    public let displayDeviceName: Field<String>
-    public let emailAddress: Field<String>
-    public let floorLabel: Field<String>
-    public let floorNumber: Field<Int32>
-    public let nickname: Field<String>
-    public let teamsEnabledState: Field<PlaceFeatureEnablement>
-    public let videoDeviceName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.audioDeviceName = Field("audioDeviceName")
-        self.bookingType = Field("bookingType")
-        self.building = Field("building")
-        self.capacity = Field("capacity")
-        self.displayDeviceName = Field("displayDeviceName")
-        self.emailAddress = Field("emailAddress")
-        self.floorLabel = Field("floorLabel")
-        self.floorNumber = Field("floorNumber")
-        self.nickname = Field("nickname")
-        self.teamsEnabledState = Field("teamsEnabledState")
-        self.videoDeviceName = Field("videoDeviceName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.room",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            audioDeviceName: Field("audioDeviceName"),
+            bookingType: Field("bookingType"),
+            building: Field("building"),
+            capacity: Field("capacity"),
+            displayDeviceName: Field("displayDeviceName"),
+            emailAddress: Field("emailAddress"),
+            floorLabel: Field("floorLabel"),
+            floorNumber: Field("floorNumber"),
+            nickname: Field("nickname"),
+            teamsEnabledState: Field("teamsEnabledState"),
+            videoDeviceName: Field("videoDeviceName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RoomListFields`; read and write them as `value.name`.
@@ -601,46 +600,46 @@ public struct RoomFields: FieldSet {
 public typealias RoomList = Model<RoomListFields>
 
 /// The properties of a `RoomList`, inherited ones included.
-public struct RoomListFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.roomList", base: Place.self, fields: RoomListFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`, `rooms`, `workspaces`.
+public enum RoomListFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        emailAddress: Field<String>,
+        rooms: Field<[Room]>,
+        workspaces: Field<[Workspace]>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let emailAddress: Field<String>
-
-    /// Present when the request expanded it (`expand("rooms")`).
-    public let rooms: Field<[Room]>
-
-    /// Present when the request expanded it (`expand("workspaces")`).
-    public let workspaces: Field<[Workspace]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.emailAddress = Field("emailAddress")
-        self.rooms = Field("rooms")
-        self.workspaces = Field("workspaces")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.roomList",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            emailAddress: Field("emailAddress"),
+            rooms: Field("rooms"),
+            workspaces: Field("workspaces")
+        ) as Table
+    )
 }
 
 /// Requests for one `RoomList`: `request()` reads, updates or deletes it.
@@ -781,26 +780,26 @@ extension RootDomains {
 public typealias RotateBitLockerKeysDeviceActionResult = Model<RotateBitLockerKeysDeviceActionResultFields>
 
 /// The properties of a `RotateBitLockerKeysDeviceActionResult`, inherited ones included.
-public struct RotateBitLockerKeysDeviceActionResultFields: FieldSet {
+public enum RotateBitLockerKeysDeviceActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        errorCode: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.rotateBitLockerKeysDeviceActionResult",
         base: DeviceActionResult.self,
-        fields: RotateBitLockerKeysDeviceActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            errorCode: Field("errorCode")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let errorCode: Field<Int32>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.errorCode = Field("errorCode")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.routingMode`.
@@ -860,19 +859,23 @@ public struct RubricCriterionFields: FieldSet {
 public typealias RubricLevel = Model<RubricLevelFields>
 
 /// The properties of a `RubricLevel`, inherited ones included.
-public struct RubricLevelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rubricLevel", fields: RubricLevelFields())
-    public let description: Field<EducationItemBody>
-    public let displayName: Field<String>
-    public let grading: Field<EducationAssignmentGradeType>
-    public let levelId: Field<String>
+public enum RubricLevelFields: FieldSet {
+    public typealias Table = (
+        description: Field<EducationItemBody>,
+        displayName: Field<String>,
+        grading: Field<EducationAssignmentGradeType>,
+        levelId: Field<String>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grading = Field("grading")
-        self.levelId = Field("levelId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.rubricLevel",
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            grading: Field("grading"),
+            levelId: Field("levelId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RubricQualityFields`; read and write them as `value.name`.
@@ -882,21 +885,25 @@ public struct RubricLevelFields: FieldSet {
 public typealias RubricQuality = Model<RubricQualityFields>
 
 /// The properties of a `RubricQuality`, inherited ones included.
-public struct RubricQualityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.rubricQuality", fields: RubricQualityFields())
-    public let criteria: Field<[RubricCriterion]>
-    public let description: Field<EducationItemBody>
-    public let displayName: Field<String>
-    public let qualityId: Field<String>
-    public let weight: Field<Float>
+public enum RubricQualityFields: FieldSet {
+    public typealias Table = (
+        criteria: Field<[RubricCriterion]>,
+        description: Field<EducationItemBody>,
+        displayName: Field<String>,
+        qualityId: Field<String>,
+        weight: Field<Float>
+    )
 
-    private init() {
-        self.criteria = Field("criteria")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.qualityId = Field("qualityId")
-        self.weight = Field("weight")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.rubricQuality",
+        fields: (
+            criteria: Field("criteria"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            qualityId: Field("qualityId"),
+            weight: Field("weight")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `RubricQualityFeedbackModelFields`; read and write them as `value.name`.
@@ -906,19 +913,13 @@ public struct RubricQualityFields: FieldSet {
 public typealias RubricQualityFeedbackModel = Model<RubricQualityFeedbackModelFields>
 
 /// The properties of a `RubricQualityFeedbackModel`, inherited ones included.
-public struct RubricQualityFeedbackModelFields: FieldSet {
+public enum RubricQualityFeedbackModelFields: FieldSet {
+    public typealias Table = (feedback: Field<EducationItemBody>, qualityId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.rubricQualityFeedbackModel",
-        fields: RubricQualityFeedbackModelFields()
+        fields: (feedback: Field("feedback"), qualityId: Field("qualityId")) as Table
     )
-
-    public let feedback: Field<EducationItemBody>
-    public let qualityId: Field<String>
-
-    private init() {
-        self.feedback = Field("feedback")
-        self.qualityId = Field("qualityId")
-    }
 }
 
 /// Its properties are listed in `RubricQualitySelectedColumnModelFields`; read and write them as `value.name`.
@@ -928,19 +929,13 @@ public struct RubricQualityFeedbackModelFields: FieldSet {
 public typealias RubricQualitySelectedColumnModel = Model<RubricQualitySelectedColumnModelFields>
 
 /// The properties of a `RubricQualitySelectedColumnModel`, inherited ones included.
-public struct RubricQualitySelectedColumnModelFields: FieldSet {
+public enum RubricQualitySelectedColumnModelFields: FieldSet {
+    public typealias Table = (columnId: Field<String>, qualityId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.rubricQualitySelectedColumnModel",
-        fields: RubricQualitySelectedColumnModelFields()
+        fields: (columnId: Field("columnId"), qualityId: Field("qualityId")) as Table
     )
-
-    public let columnId: Field<String>
-    public let qualityId: Field<String>
-
-    private init() {
-        self.columnId = Field("columnId")
-        self.qualityId = Field("qualityId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.runAsAccountType`.
@@ -980,34 +975,34 @@ extension SafeSearchFilterType {
 public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternalDomainFederationFields>
 
 /// The properties of a `SamlOrWsFedExternalDomainFederation`, inherited ones included.
-public struct SamlOrWsFedExternalDomainFederationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `domains`.
+public enum SamlOrWsFedExternalDomainFederationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        issuerUri: Field<String>,
+        metadataExchangeUri: Field<String>,
+        passiveSignInUri: Field<String>,
+        preferredAuthenticationProtocol: Field<AuthenticationProtocol>,
+        signingCertificate: Field<String>,
+        domains: Field<[ExternalDomainName]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.samlOrWsFedExternalDomainFederation",
         base: SamlOrWsFedProvider.self,
-        fields: SamlOrWsFedExternalDomainFederationFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            issuerUri: Field("issuerUri"),
+            metadataExchangeUri: Field("metadataExchangeUri"),
+            passiveSignInUri: Field("passiveSignInUri"),
+            preferredAuthenticationProtocol: Field("preferredAuthenticationProtocol"),
+            signingCertificate: Field("signingCertificate"),
+            domains: Field("domains")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-
-    /// Present when the request expanded it (`expand("domains")`).
-    public let domains: Field<[ExternalDomainName]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
-        self.domains = Field("domains")
-    }
 }
 
 /// Requests for one `SamlOrWsFedExternalDomainFederation`: `request()` reads, updates or deletes it.
@@ -1056,31 +1051,31 @@ extension CollectionRequestBuilder where Item == SamlOrWsFedExternalDomainFedera
 public typealias SamlOrWsFedProvider = Model<SamlOrWsFedProviderFields>
 
 /// The properties of a `SamlOrWsFedProvider`, inherited ones included.
-public struct SamlOrWsFedProviderFields: FieldSet {
+public enum SamlOrWsFedProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        issuerUri: Field<String>,
+        metadataExchangeUri: Field<String>,
+        passiveSignInUri: Field<String>,
+        preferredAuthenticationProtocol: Field<AuthenticationProtocol>,
+        signingCertificate: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.samlOrWsFedProvider",
         base: IdentityProviderBase.self,
         derived: [InternalDomainFederation.self, SamlOrWsFedExternalDomainFederation.self],
-        fields: SamlOrWsFedProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            issuerUri: Field("issuerUri"),
+            metadataExchangeUri: Field("metadataExchangeUri"),
+            passiveSignInUri: Field("passiveSignInUri"),
+            preferredAuthenticationProtocol: Field("preferredAuthenticationProtocol"),
+            signingCertificate: Field("signingCertificate")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let issuerUri: Field<String>
-    public let metadataExchangeUri: Field<String>
-    public let passiveSignInUri: Field<String>
-    public let preferredAuthenticationProtocol: Field<AuthenticationProtocol>
-    public let signingCertificate: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.issuerUri = Field("issuerUri")
-        self.metadataExchangeUri = Field("metadataExchangeUri")
-        self.passiveSignInUri = Field("passiveSignInUri")
-        self.preferredAuthenticationProtocol = Field("preferredAuthenticationProtocol")
-        self.signingCertificate = Field("signingCertificate")
-    }
 }
 
 /// Requests for one `SamlOrWsFedProvider`: `request()` reads, updates or deletes it.
@@ -1141,88 +1136,71 @@ public struct SamlSingleSignOnSettingsFields: FieldSet {
 public typealias Schedule = Model<ScheduleFields>
 
 /// The properties of a `Schedule`, inherited ones included.
-public struct ScheduleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.schedule", base: Entity.self, fields: ScheduleFields())
-    public let id: Field<String>
-    public let enabled: Field<Bool>
-    public let isActivitiesIncludedWhenCopyingShiftsEnabled: Field<Bool>
-    public let offerShiftRequestsEnabled: Field<Bool>
-    public let openShiftsEnabled: Field<Bool>
+///
+/// - `provisionStatus`, `provisionStatusCode`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `dayNotes`, `offerShiftRequests`,
+///   `openShiftChangeRequests`, `openShifts`, `schedulingGroups`, `shifts`, `swapShiftsChangeRequests`, `timeCards`,
+///   `timeOffReasons`, `timeOffRequests`, `timesOff`.
+public enum ScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        enabled: Field<Bool>,
+        isActivitiesIncludedWhenCopyingShiftsEnabled: Field<Bool>,
+        offerShiftRequestsEnabled: Field<Bool>,
+        openShiftsEnabled: Field<Bool>,
+        provisionStatus: Field<OperationStatus>,
+        provisionStatusCode: Field<String>,
+        startDayOfWeek: Field<DayOfWeek>,
+        swapShiftsRequestsEnabled: Field<Bool>,
+        timeClockEnabled: Field<Bool>,
+        timeClockSettings: Field<TimeClockSettings>,
+        timeOffRequestsEnabled: Field<Bool>,
+        timeZone: Field<String>,
+        workforceIntegrationIds: Field<[String]>,
+        dayNotes: Field<[DayNote]>,
+        offerShiftRequests: Field<[OfferShiftRequest]>,
+        openShiftChangeRequests: Field<[OpenShiftChangeRequest]>,
+        openShifts: Field<[OpenShift]>,
+        schedulingGroups: Field<[SchedulingGroup]>,
+        shifts: Field<[Shift]>,
+        swapShiftsChangeRequests: Field<[SwapShiftsChangeRequest]>,
+        timeCards: Field<[TimeCard]>,
+        timeOffReasons: Field<[TimeOffReason]>,
+        timeOffRequests: Field<[TimeOffRequest]>,
+        timesOff: Field<[TimeOff]>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let provisionStatus: Field<OperationStatus>
-
-    /// Set by the service: read it, do not send it.
-    public let provisionStatusCode: Field<String>
-
-    public let startDayOfWeek: Field<DayOfWeek>
-    public let swapShiftsRequestsEnabled: Field<Bool>
-    public let timeClockEnabled: Field<Bool>
-    public let timeClockSettings: Field<TimeClockSettings>
-    public let timeOffRequestsEnabled: Field<Bool>
-    public let timeZone: Field<String>
-    public let workforceIntegrationIds: Field<[String]>
-
-    /// Present when the request expanded it (`expand("dayNotes")`).
-    public let dayNotes: Field<[DayNote]>
-
-    /// Present when the request expanded it (`expand("offerShiftRequests")`).
-    public let offerShiftRequests: Field<[OfferShiftRequest]>
-
-    /// Present when the request expanded it (`expand("openShiftChangeRequests")`).
-    public let openShiftChangeRequests: Field<[OpenShiftChangeRequest]>
-
-    /// Present when the request expanded it (`expand("openShifts")`).
-    public let openShifts: Field<[OpenShift]>
-
-    /// Present when the request expanded it (`expand("schedulingGroups")`).
-    public let schedulingGroups: Field<[SchedulingGroup]>
-
-    /// Present when the request expanded it (`expand("shifts")`).
-    public let shifts: Field<[Shift]>
-
-    /// Present when the request expanded it (`expand("swapShiftsChangeRequests")`).
-    public let swapShiftsChangeRequests: Field<[SwapShiftsChangeRequest]>
-
-    /// Present when the request expanded it (`expand("timeCards")`).
-    public let timeCards: Field<[TimeCard]>
-
-    /// Present when the request expanded it (`expand("timeOffReasons")`).
-    public let timeOffReasons: Field<[TimeOffReason]>
-
-    /// Present when the request expanded it (`expand("timeOffRequests")`).
-    public let timeOffRequests: Field<[TimeOffRequest]>
-
-    /// Present when the request expanded it (`expand("timesOff")`).
-    public let timesOff: Field<[TimeOff]>
-
-    private init() {
-        self.id = Field("id")
-        self.enabled = Field("enabled")
-        self.isActivitiesIncludedWhenCopyingShiftsEnabled = Field("isActivitiesIncludedWhenCopyingShiftsEnabled")
-        self.offerShiftRequestsEnabled = Field("offerShiftRequestsEnabled")
-        self.openShiftsEnabled = Field("openShiftsEnabled")
-        self.provisionStatus = Field("provisionStatus")
-        self.provisionStatusCode = Field("provisionStatusCode")
-        self.startDayOfWeek = Field("startDayOfWeek")
-        self.swapShiftsRequestsEnabled = Field("swapShiftsRequestsEnabled")
-        self.timeClockEnabled = Field("timeClockEnabled")
-        self.timeClockSettings = Field("timeClockSettings")
-        self.timeOffRequestsEnabled = Field("timeOffRequestsEnabled")
-        self.timeZone = Field("timeZone")
-        self.workforceIntegrationIds = Field("workforceIntegrationIds")
-        self.dayNotes = Field("dayNotes")
-        self.offerShiftRequests = Field("offerShiftRequests")
-        self.openShiftChangeRequests = Field("openShiftChangeRequests")
-        self.openShifts = Field("openShifts")
-        self.schedulingGroups = Field("schedulingGroups")
-        self.shifts = Field("shifts")
-        self.swapShiftsChangeRequests = Field("swapShiftsChangeRequests")
-        self.timeCards = Field("timeCards")
-        self.timeOffReasons = Field("timeOffReasons")
-        self.timeOffRequests = Field("timeOffRequests")
-        self.timesOff = Field("timesOff")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.schedule",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            enabled: Field("enabled"),
+            isActivitiesIncludedWhenCopyingShiftsEnabled: Field("isActivitiesIncludedWhenCopyingShiftsEnabled"),
+            offerShiftRequestsEnabled: Field("offerShiftRequestsEnabled"),
+            openShiftsEnabled: Field("openShiftsEnabled"),
+            provisionStatus: Field("provisionStatus"),
+            provisionStatusCode: Field("provisionStatusCode"),
+            startDayOfWeek: Field("startDayOfWeek"),
+            swapShiftsRequestsEnabled: Field("swapShiftsRequestsEnabled"),
+            timeClockEnabled: Field("timeClockEnabled"),
+            timeClockSettings: Field("timeClockSettings"),
+            timeOffRequestsEnabled: Field("timeOffRequestsEnabled"),
+            timeZone: Field("timeZone"),
+            workforceIntegrationIds: Field("workforceIntegrationIds"),
+            dayNotes: Field("dayNotes"),
+            offerShiftRequests: Field("offerShiftRequests"),
+            openShiftChangeRequests: Field("openShiftChangeRequests"),
+            openShifts: Field("openShifts"),
+            schedulingGroups: Field("schedulingGroups"),
+            shifts: Field("shifts"),
+            swapShiftsChangeRequests: Field("swapShiftsChangeRequests"),
+            timeCards: Field("timeCards"),
+            timeOffReasons: Field("timeOffReasons"),
+            timeOffRequests: Field("timeOffRequests"),
+            timesOff: Field("timesOff")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ScheduleChangeRequestFields`; read and write them as `value.name`.
@@ -1234,61 +1212,46 @@ public struct ScheduleFields: FieldSet {
 public typealias ScheduleChangeRequest = Model<ScheduleChangeRequestFields>
 
 /// The properties of a `ScheduleChangeRequest`, inherited ones included.
-public struct ScheduleChangeRequestFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
+///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+public enum ScheduleChangeRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        assignedTo: Field<ScheduleChangeRequestActor>,
+        managerActionDateTime: Field<Date>,
+        managerActionMessage: Field<String>,
+        managerUserId: Field<String>,
+        senderDateTime: Field<Date>,
+        senderMessage: Field<String>,
+        senderUserId: Field<String>,
+        state: Field<ScheduleChangeState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.scheduleChangeRequest",
         base: ChangeTrackedEntity.self,
         derived: [OfferShiftRequest.self, OpenShiftChangeRequest.self, TimeOffRequest.self],
-        fields: ScheduleChangeRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assignedTo: Field("assignedTo"),
+            managerActionDateTime: Field("managerActionDateTime"),
+            managerActionMessage: Field("managerActionMessage"),
+            managerUserId: Field("managerUserId"),
+            senderDateTime: Field("senderDateTime"),
+            senderMessage: Field("senderMessage"),
+            senderUserId: Field("senderUserId"),
+            state: Field("state")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.scheduleChangeRequestActor`.
@@ -1383,22 +1346,18 @@ extension ScheduleChangeState {
 public typealias ScheduleEntity = Model<ScheduleEntityFields>
 
 /// The properties of a `ScheduleEntity`, inherited ones included.
-public struct ScheduleEntityFields: FieldSet {
+public enum ScheduleEntityFields: FieldSet {
+    public typealias Table = (endDateTime: Field<Date>, startDateTime: Field<Date>, theme: Field<ScheduleEntityTheme>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.scheduleEntity",
         derived: [ShiftItem.self, TimeOffItem.self],
-        fields: ScheduleEntityFields()
+        fields: (
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            theme: Field("theme")
+        ) as Table
     )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.scheduleEntityTheme`.
@@ -1527,21 +1486,25 @@ extension ScheduleEntityTheme {
 public typealias ScheduleInformation = Model<ScheduleInformationFields>
 
 /// The properties of a `ScheduleInformation`, inherited ones included.
-public struct ScheduleInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scheduleInformation", fields: ScheduleInformationFields())
-    public let availabilityView: Field<String>
-    public let error: Field<FreeBusyError>
-    public let scheduleId: Field<String>
-    public let scheduleItems: Field<[ScheduleItem]>
-    public let workingHours: Field<WorkingHours>
+public enum ScheduleInformationFields: FieldSet {
+    public typealias Table = (
+        availabilityView: Field<String>,
+        error: Field<FreeBusyError>,
+        scheduleId: Field<String>,
+        scheduleItems: Field<[ScheduleItem]>,
+        workingHours: Field<WorkingHours>
+    )
 
-    private init() {
-        self.availabilityView = Field("availabilityView")
-        self.error = Field("error")
-        self.scheduleId = Field("scheduleId")
-        self.scheduleItems = Field("scheduleItems")
-        self.workingHours = Field("workingHours")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.scheduleInformation",
+        fields: (
+            availabilityView: Field("availabilityView"),
+            error: Field("error"),
+            scheduleId: Field("scheduleId"),
+            scheduleItems: Field("scheduleItems"),
+            workingHours: Field("workingHours")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ScheduleItemFields`; read and write them as `value.name`.
@@ -1551,23 +1514,27 @@ public struct ScheduleInformationFields: FieldSet {
 public typealias ScheduleItem = Model<ScheduleItemFields>
 
 /// The properties of a `ScheduleItem`, inherited ones included.
-public struct ScheduleItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scheduleItem", fields: ScheduleItemFields())
-    public let end: Field<DateTimeTimeZone>
-    public let isPrivate: Field<Bool>
-    public let location: Field<String>
-    public let start: Field<DateTimeTimeZone>
-    public let status: Field<FreeBusyStatus>
-    public let subject: Field<String>
+public enum ScheduleItemFields: FieldSet {
+    public typealias Table = (
+        end: Field<DateTimeTimeZone>,
+        isPrivate: Field<Bool>,
+        location: Field<String>,
+        start: Field<DateTimeTimeZone>,
+        status: Field<FreeBusyStatus>,
+        subject: Field<String>
+    )
 
-    private init() {
-        self.end = Field("end")
-        self.isPrivate = Field("isPrivate")
-        self.location = Field("location")
-        self.start = Field("start")
-        self.status = Field("status")
-        self.subject = Field("subject")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.scheduleItem",
+        fields: (
+            end: Field("end"),
+            isPrivate: Field("isPrivate"),
+            location: Field("location"),
+            start: Field("start"),
+            status: Field("status"),
+            subject: Field("subject")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.scheduleRequestActions`.
@@ -1722,42 +1689,35 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
 public typealias SchedulingGroup = Model<SchedulingGroupFields>
 
 /// The properties of a `SchedulingGroup`, inherited ones included.
-public struct SchedulingGroupFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `isActive`: Set by the service: read it, do not send
+///   it.
+public enum SchedulingGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        code: Field<String>,
+        displayName: Field<String>,
+        isActive: Field<Bool>,
+        userIds: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.schedulingGroup",
         base: ChangeTrackedEntity.self,
-        fields: SchedulingGroupFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            code: Field("code"),
+            displayName: Field("displayName"),
+            isActive: Field("isActive"),
+            userIds: Field("userIds")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let code: Field<String>
-    public let displayName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let isActive: Field<Bool>
-
-    public let userIds: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.isActive = Field("isActive")
-        self.userIds = Field("userIds")
-    }
 }

@@ -40,28 +40,28 @@ public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
 public typealias SchemaExtension = Model<SchemaExtensionFields>
 
 /// The properties of a `SchemaExtension`, inherited ones included.
-public struct SchemaExtensionFields: FieldSet {
+public enum SchemaExtensionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        owner: Field<String>,
+        properties: Field<[ExtensionSchemaProperty]>,
+        status: Field<String>,
+        targetTypes: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.schemaExtension",
         base: Entity.self,
-        fields: SchemaExtensionFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            owner: Field("owner"),
+            properties: Field("properties"),
+            status: Field("status"),
+            targetTypes: Field("targetTypes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let owner: Field<String>
-    public let properties: Field<[ExtensionSchemaProperty]>
-    public let status: Field<String>
-    public let targetTypes: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.owner = Field("owner")
-        self.properties = Field("properties")
-        self.status = Field("status")
-        self.targetTypes = Field("targetTypes")
-    }
 }
 
 /// Requests for one `SchemaExtension`: `request()` reads, updates or deletes it.
@@ -161,24 +161,24 @@ extension ScopeOperatorType {
 public typealias ScopedRoleMembership = Model<ScopedRoleMembershipFields>
 
 /// The properties of a `ScopedRoleMembership`, inherited ones included.
-public struct ScopedRoleMembershipFields: FieldSet {
+public enum ScopedRoleMembershipFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnitId: Field<String>,
+        roleId: Field<String>,
+        roleMemberInfo: Field<Identity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.scopedRoleMembership",
         base: Entity.self,
-        fields: ScopedRoleMembershipFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnitId: Field("administrativeUnitId"),
+            roleId: Field("roleId"),
+            roleMemberInfo: Field("roleMemberInfo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnitId: Field<String>
-    public let roleId: Field<String>
-    public let roleMemberInfo: Field<Identity>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitId = Field("administrativeUnitId")
-        self.roleId = Field("roleId")
-        self.roleMemberInfo = Field("roleMemberInfo")
-    }
 }
 
 /// Requests for one `ScopedRoleMembership`: `request()` reads, updates or deletes it.
@@ -207,19 +207,23 @@ public struct ScopedRoleMembershipRequestBuilder: ModelRequestBuilder {
 public typealias ScoredEmailAddress = Model<ScoredEmailAddressFields>
 
 /// The properties of a `ScoredEmailAddress`, inherited ones included.
-public struct ScoredEmailAddressFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.scoredEmailAddress", fields: ScoredEmailAddressFields())
-    public let address: Field<String>
-    public let itemId: Field<String>
-    public let relevanceScore: Field<Double>
-    public let selectionLikelihood: Field<SelectionLikelihoodInfo>
+public enum ScoredEmailAddressFields: FieldSet {
+    public typealias Table = (
+        address: Field<String>,
+        itemId: Field<String>,
+        relevanceScore: Field<Double>,
+        selectionLikelihood: Field<SelectionLikelihoodInfo>
+    )
 
-    private init() {
-        self.address = Field("address")
-        self.itemId = Field("itemId")
-        self.relevanceScore = Field("relevanceScore")
-        self.selectionLikelihood = Field("selectionLikelihood")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.scoredEmailAddress",
+        fields: (
+            address: Field("address"),
+            itemId: Field("itemId"),
+            relevanceScore: Field("relevanceScore"),
+            selectionLikelihood: Field("selectionLikelihood")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.screenSharingRole`.
@@ -243,32 +247,32 @@ extension ScreenSharingRole {
 public typealias SearchAcronym = Model<SearchAcronymFields>
 
 /// The properties of a `SearchAcronym`, inherited ones included.
-public struct SearchAcronymFields: FieldSet {
+public enum SearchAcronymFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<SearchIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        webUrl: Field<String>,
+        standsFor: Field<String>,
+        state: Field<SearchAnswerState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.search.acronym",
         base: SearchSearchAnswer.self,
-        fields: SearchAcronymFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            webUrl: Field("webUrl"),
+            standsFor: Field("standsFor"),
+            state: Field("state")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let standsFor: Field<String>
-    public let state: Field<SearchAnswerState>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.standsFor = Field("standsFor")
-        self.state = Field("state")
-    }
 }
 
 /// Requests for one `SearchAcronym`: `request()` reads, updates or deletes it.
@@ -297,15 +301,13 @@ public struct SearchAcronymRequestBuilder: ModelRequestBuilder {
 public typealias SearchAggregation = Model<SearchAggregationFields>
 
 /// The properties of a `SearchAggregation`, inherited ones included.
-public struct SearchAggregationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchAggregation", fields: SearchAggregationFields())
-    public let buckets: Field<[SearchBucket]>
-    public let field: Field<String>
+public enum SearchAggregationFields: FieldSet {
+    public typealias Table = (buckets: Field<[SearchBucket]>, field: Field<String>)
 
-    private init() {
-        self.buckets = Field("buckets")
-        self.field = Field("field")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchAggregation",
+        fields: (buckets: Field("buckets"), field: Field("field")) as Table
+    )
 }
 
 /// Its properties are listed in `SearchAlterationFields`; read and write them as `value.name`.
@@ -315,17 +317,21 @@ public struct SearchAggregationFields: FieldSet {
 public typealias SearchAlteration = Model<SearchAlterationFields>
 
 /// The properties of a `SearchAlteration`, inherited ones included.
-public struct SearchAlterationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchAlteration", fields: SearchAlterationFields())
-    public let alteredHighlightedQueryString: Field<String>
-    public let alteredQueryString: Field<String>
-    public let alteredQueryTokens: Field<[AlteredQueryToken]>
+public enum SearchAlterationFields: FieldSet {
+    public typealias Table = (
+        alteredHighlightedQueryString: Field<String>,
+        alteredQueryString: Field<String>,
+        alteredQueryTokens: Field<[AlteredQueryToken]>
+    )
 
-    private init() {
-        self.alteredHighlightedQueryString = Field("alteredHighlightedQueryString")
-        self.alteredQueryString = Field("alteredQueryString")
-        self.alteredQueryTokens = Field("alteredQueryTokens")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchAlteration",
+        fields: (
+            alteredHighlightedQueryString: Field("alteredHighlightedQueryString"),
+            alteredQueryString: Field("alteredQueryString"),
+            alteredQueryTokens: Field("alteredQueryTokens")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchAlterationOptionsFields`; read and write them as `value.name`.
@@ -335,19 +341,13 @@ public struct SearchAlterationFields: FieldSet {
 public typealias SearchAlterationOptions = Model<SearchAlterationOptionsFields>
 
 /// The properties of a `SearchAlterationOptions`, inherited ones included.
-public struct SearchAlterationOptionsFields: FieldSet {
+public enum SearchAlterationOptionsFields: FieldSet {
+    public typealias Table = (enableModification: Field<Bool>, enableSuggestion: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.searchAlterationOptions",
-        fields: SearchAlterationOptionsFields()
+        fields: (enableModification: Field("enableModification"), enableSuggestion: Field("enableSuggestion")) as Table
     )
-
-    public let enableModification: Field<Bool>
-    public let enableSuggestion: Field<Bool>
-
-    private init() {
-        self.enableModification = Field("enableModification")
-        self.enableSuggestion = Field("enableSuggestion")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.searchAlterationType`.
@@ -373,17 +373,21 @@ extension SearchAlterationType {
 public typealias SearchAnswerKeyword = Model<SearchAnswerKeywordFields>
 
 /// The properties of a `SearchAnswerKeyword`, inherited ones included.
-public struct SearchAnswerKeywordFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.answerKeyword", fields: SearchAnswerKeywordFields())
-    public let keywords: Field<[String]>
-    public let matchSimilarKeywords: Field<Bool>
-    public let reservedKeywords: Field<[String]>
+public enum SearchAnswerKeywordFields: FieldSet {
+    public typealias Table = (
+        keywords: Field<[String]>,
+        matchSimilarKeywords: Field<Bool>,
+        reservedKeywords: Field<[String]>
+    )
 
-    private init() {
-        self.keywords = Field("keywords")
-        self.matchSimilarKeywords = Field("matchSimilarKeywords")
-        self.reservedKeywords = Field("reservedKeywords")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.answerKeyword",
+        fields: (
+            keywords: Field("keywords"),
+            matchSimilarKeywords: Field("matchSimilarKeywords"),
+            reservedKeywords: Field("reservedKeywords")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.search.answerState`.
@@ -411,21 +415,25 @@ extension SearchAnswerState {
 public typealias SearchAnswerVariant = Model<SearchAnswerVariantFields>
 
 /// The properties of a `SearchAnswerVariant`, inherited ones included.
-public struct SearchAnswerVariantFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.answerVariant", fields: SearchAnswerVariantFields())
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let languageTag: Field<String>
-    public let platform: Field<DevicePlatformType>
-    public let webUrl: Field<String>
+public enum SearchAnswerVariantFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        displayName: Field<String>,
+        languageTag: Field<String>,
+        platform: Field<DevicePlatformType>,
+        webUrl: Field<String>
+    )
 
-    private init() {
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.languageTag = Field("languageTag")
-        self.platform = Field("platform")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.answerVariant",
+        fields: (
+            description: Field("description"),
+            displayName: Field("displayName"),
+            languageTag: Field("languageTag"),
+            platform: Field("platform"),
+            webUrl: Field("webUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchBookmarkFields`; read and write them as `value.name`.
@@ -435,50 +443,50 @@ public struct SearchAnswerVariantFields: FieldSet {
 public typealias SearchBookmark = Model<SearchBookmarkFields>
 
 /// The properties of a `SearchBookmark`, inherited ones included.
-public struct SearchBookmarkFields: FieldSet {
+public enum SearchBookmarkFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<SearchIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        webUrl: Field<String>,
+        availabilityEndDateTime: Field<Date>,
+        availabilityStartDateTime: Field<Date>,
+        categories: Field<[String]>,
+        groupIds: Field<[String]>,
+        isSuggested: Field<Bool>,
+        keywords: Field<SearchAnswerKeyword>,
+        languageTags: Field<[String]>,
+        platforms: Field<[DevicePlatformType]>,
+        powerAppIds: Field<[String]>,
+        state: Field<SearchAnswerState>,
+        targetedVariations: Field<[SearchAnswerVariant]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.search.bookmark",
         base: SearchSearchAnswer.self,
-        fields: SearchBookmarkFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            webUrl: Field("webUrl"),
+            availabilityEndDateTime: Field("availabilityEndDateTime"),
+            availabilityStartDateTime: Field("availabilityStartDateTime"),
+            categories: Field("categories"),
+            groupIds: Field("groupIds"),
+            isSuggested: Field("isSuggested"),
+            keywords: Field("keywords"),
+            languageTags: Field("languageTags"),
+            platforms: Field("platforms"),
+            powerAppIds: Field("powerAppIds"),
+            state: Field("state"),
+            targetedVariations: Field("targetedVariations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let availabilityEndDateTime: Field<Date>
-    public let availabilityStartDateTime: Field<Date>
-    public let categories: Field<[String]>
-    public let groupIds: Field<[String]>
-    public let isSuggested: Field<Bool>
-    public let keywords: Field<SearchAnswerKeyword>
-    public let languageTags: Field<[String]>
-    public let platforms: Field<[DevicePlatformType]>
-    public let powerAppIds: Field<[String]>
-    public let state: Field<SearchAnswerState>
-    public let targetedVariations: Field<[SearchAnswerVariant]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.availabilityEndDateTime = Field("availabilityEndDateTime")
-        self.availabilityStartDateTime = Field("availabilityStartDateTime")
-        self.categories = Field("categories")
-        self.groupIds = Field("groupIds")
-        self.isSuggested = Field("isSuggested")
-        self.keywords = Field("keywords")
-        self.languageTags = Field("languageTags")
-        self.platforms = Field("platforms")
-        self.powerAppIds = Field("powerAppIds")
-        self.state = Field("state")
-        self.targetedVariations = Field("targetedVariations")
-    }
 }
 
 /// Requests for one `SearchBookmark`: `request()` reads, updates or deletes it.
@@ -507,17 +515,17 @@ public struct SearchBookmarkRequestBuilder: ModelRequestBuilder {
 public typealias SearchBucket = Model<SearchBucketFields>
 
 /// The properties of a `SearchBucket`, inherited ones included.
-public struct SearchBucketFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchBucket", fields: SearchBucketFields())
-    public let aggregationFilterToken: Field<String>
-    public let count: Field<Int32>
-    public let key: Field<String>
+public enum SearchBucketFields: FieldSet {
+    public typealias Table = (aggregationFilterToken: Field<String>, count: Field<Int32>, key: Field<String>)
 
-    private init() {
-        self.aggregationFilterToken = Field("aggregationFilterToken")
-        self.count = Field("count")
-        self.key = Field("key")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchBucket",
+        fields: (
+            aggregationFilterToken: Field("aggregationFilterToken"),
+            count: Field("count"),
+            key: Field("key")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -545,29 +553,26 @@ extension SearchContent {
 public typealias SearchEntity = Model<SearchEntityFields>
 
 /// The properties of a `SearchEntity`, inherited ones included.
-public struct SearchEntityFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `acronyms`, `bookmarks`, `qnas`.
+public enum SearchEntityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        acronyms: Field<[SearchAcronym]>,
+        bookmarks: Field<[SearchBookmark]>,
+        qnas: Field<[SearchQna]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.searchEntity",
         base: Entity.self,
-        fields: SearchEntityFields()
+        fields: (
+            id: Field("id"),
+            acronyms: Field("acronyms"),
+            bookmarks: Field("bookmarks"),
+            qnas: Field("qnas")
+        ) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("acronyms")`).
-    public let acronyms: Field<[SearchAcronym]>
-
-    /// Present when the request expanded it (`expand("bookmarks")`).
-    public let bookmarks: Field<[SearchBookmark]>
-
-    /// Present when the request expanded it (`expand("qnas")`).
-    public let qnas: Field<[SearchQna]>
-
-    private init() {
-        self.id = Field("id")
-        self.acronyms = Field("acronyms")
-        self.bookmarks = Field("bookmarks")
-        self.qnas = Field("qnas")
-    }
 }
 
 /// Requests for one `SearchEntity`: `request()` reads, updates or deletes it.
@@ -629,27 +634,31 @@ public struct SearchEntityRequestBuilder: ModelRequestBuilder {
 public typealias SearchHit = Model<SearchHitFields>
 
 /// The properties of a `SearchHit`, inherited ones included.
-public struct SearchHitFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchHit", fields: SearchHitFields())
-    public let contentSource: Field<String>
-    public let hitId: Field<String>
-    public let isCollapsed: Field<Bool>
-    public let rank: Field<Int32>
-    public let resultTemplateId: Field<String>
-    public let summary: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `resource`.
+public enum SearchHitFields: FieldSet {
+    public typealias Table = (
+        contentSource: Field<String>,
+        hitId: Field<String>,
+        isCollapsed: Field<Bool>,
+        rank: Field<Int32>,
+        resultTemplateId: Field<String>,
+        summary: Field<String>,
+        resource: Field<Entity>
+    )
 
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.contentSource = Field("contentSource")
-        self.hitId = Field("hitId")
-        self.isCollapsed = Field("isCollapsed")
-        self.rank = Field("rank")
-        self.resultTemplateId = Field("resultTemplateId")
-        self.summary = Field("summary")
-        self.resource = Field("resource")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchHit",
+        fields: (
+            contentSource: Field("contentSource"),
+            hitId: Field("hitId"),
+            isCollapsed: Field("isCollapsed"),
+            rank: Field("rank"),
+            resultTemplateId: Field("resultTemplateId"),
+            summary: Field("summary"),
+            resource: Field("resource")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchHitsContainerFields`; read and write them as `value.name`.
@@ -659,19 +668,23 @@ public struct SearchHitFields: FieldSet {
 public typealias SearchHitsContainer = Model<SearchHitsContainerFields>
 
 /// The properties of a `SearchHitsContainer`, inherited ones included.
-public struct SearchHitsContainerFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchHitsContainer", fields: SearchHitsContainerFields())
-    public let aggregations: Field<[SearchAggregation]>
-    public let hits: Field<[SearchHit]>
-    public let moreResultsAvailable: Field<Bool>
-    public let total: Field<Int32>
+public enum SearchHitsContainerFields: FieldSet {
+    public typealias Table = (
+        aggregations: Field<[SearchAggregation]>,
+        hits: Field<[SearchHit]>,
+        moreResultsAvailable: Field<Bool>,
+        total: Field<Int32>
+    )
 
-    private init() {
-        self.aggregations = Field("aggregations")
-        self.hits = Field("hits")
-        self.moreResultsAvailable = Field("moreResultsAvailable")
-        self.total = Field("total")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchHitsContainer",
+        fields: (
+            aggregations: Field("aggregations"),
+            hits: Field("hits"),
+            moreResultsAvailable: Field("moreResultsAvailable"),
+            total: Field("total")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchIdentityFields`; read and write them as `value.name`.
@@ -681,15 +694,13 @@ public struct SearchHitsContainerFields: FieldSet {
 public typealias SearchIdentity = Model<SearchIdentityFields>
 
 /// The properties of a `SearchIdentity`, inherited ones included.
-public struct SearchIdentityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.identity", fields: SearchIdentityFields())
-    public let displayName: Field<String>
-    public let id: Field<String>
+public enum SearchIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.identity",
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
+    )
 }
 
 /// Its properties are listed in `SearchIdentitySetFields`; read and write them as `value.name`.
@@ -699,17 +710,17 @@ public struct SearchIdentityFields: FieldSet {
 public typealias SearchIdentitySet = Model<SearchIdentitySetFields>
 
 /// The properties of a `SearchIdentitySet`, inherited ones included.
-public struct SearchIdentitySetFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.search.identitySet", fields: SearchIdentitySetFields())
-    public let application: Field<SearchIdentity>
-    public let device: Field<SearchIdentity>
-    public let user: Field<SearchIdentity>
+public enum SearchIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<SearchIdentity>,
+        device: Field<SearchIdentity>,
+        user: Field<SearchIdentity>
+    )
 
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.search.identitySet",
+        fields: (application: Field("application"), device: Field("device"), user: Field("user")) as Table
+    )
 }
 
 /// Its properties are listed in `SearchQnaFields`; read and write them as `value.name`.
@@ -719,46 +730,46 @@ public struct SearchIdentitySetFields: FieldSet {
 public typealias SearchQna = Model<SearchQnaFields>
 
 /// The properties of a `SearchQna`, inherited ones included.
-public struct SearchQnaFields: FieldSet {
+public enum SearchQnaFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<SearchIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        webUrl: Field<String>,
+        availabilityEndDateTime: Field<Date>,
+        availabilityStartDateTime: Field<Date>,
+        groupIds: Field<[String]>,
+        isSuggested: Field<Bool>,
+        keywords: Field<SearchAnswerKeyword>,
+        languageTags: Field<[String]>,
+        platforms: Field<[DevicePlatformType]>,
+        state: Field<SearchAnswerState>,
+        targetedVariations: Field<[SearchAnswerVariant]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.search.qna",
         base: SearchSearchAnswer.self,
-        fields: SearchQnaFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            webUrl: Field("webUrl"),
+            availabilityEndDateTime: Field("availabilityEndDateTime"),
+            availabilityStartDateTime: Field("availabilityStartDateTime"),
+            groupIds: Field("groupIds"),
+            isSuggested: Field("isSuggested"),
+            keywords: Field("keywords"),
+            languageTags: Field("languageTags"),
+            platforms: Field("platforms"),
+            state: Field("state"),
+            targetedVariations: Field("targetedVariations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-    public let availabilityEndDateTime: Field<Date>
-    public let availabilityStartDateTime: Field<Date>
-    public let groupIds: Field<[String]>
-    public let isSuggested: Field<Bool>
-    public let keywords: Field<SearchAnswerKeyword>
-    public let languageTags: Field<[String]>
-    public let platforms: Field<[DevicePlatformType]>
-    public let state: Field<SearchAnswerState>
-    public let targetedVariations: Field<[SearchAnswerVariant]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-        self.availabilityEndDateTime = Field("availabilityEndDateTime")
-        self.availabilityStartDateTime = Field("availabilityStartDateTime")
-        self.groupIds = Field("groupIds")
-        self.isSuggested = Field("isSuggested")
-        self.keywords = Field("keywords")
-        self.languageTags = Field("languageTags")
-        self.platforms = Field("platforms")
-        self.state = Field("state")
-        self.targetedVariations = Field("targetedVariations")
-    }
 }
 
 /// Requests for one `SearchQna`: `request()` reads, updates or deletes it.
@@ -785,15 +796,13 @@ public struct SearchQnaRequestBuilder: ModelRequestBuilder {
 public typealias SearchQuery = Model<SearchQueryFields>
 
 /// The properties of a `SearchQuery`, inherited ones included.
-public struct SearchQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchQuery", fields: SearchQueryFields())
-    public let queryString: Field<String>
-    public let queryTemplate: Field<String>
+public enum SearchQueryFields: FieldSet {
+    public typealias Table = (queryString: Field<String>, queryTemplate: Field<String>)
 
-    private init() {
-        self.queryString = Field("queryString")
-        self.queryTemplate = Field("queryTemplate")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchQuery",
+        fields: (queryString: Field("queryString"), queryTemplate: Field("queryTemplate")) as Table
+    )
 }
 
 /// Its properties are listed in `SearchRequestFields`; read and write them as `value.name`.
@@ -803,41 +812,45 @@ public struct SearchQueryFields: FieldSet {
 public typealias SearchRequest = Model<SearchRequestFields>
 
 /// The properties of a `SearchRequest`, inherited ones included.
-public struct SearchRequestFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchRequest", fields: SearchRequestFields())
-    public let aggregationFilters: Field<[String]>
-    public let aggregations: Field<[AggregationOption]>
-    public let collapseProperties: Field<[CollapseProperty]>
-    public let contentSources: Field<[String]>
-    public let enableTopResults: Field<Bool>
-    public let entityTypes: Field<[EntityType]>
-    public let fields: Field<[String]>
-    public let from: Field<Int32>
-    public let query: Field<SearchQuery>
-    public let queryAlterationOptions: Field<SearchAlterationOptions>
-    public let region: Field<String>
-    public let resultTemplateOptions: Field<ResultTemplateOption>
-    public let sharePointOneDriveOptions: Field<SharePointOneDriveOptions>
-    public let size: Field<Int32>
-    public let sortProperties: Field<[SortProperty]>
+public enum SearchRequestFields: FieldSet {
+    public typealias Table = (
+        aggregationFilters: Field<[String]>,
+        aggregations: Field<[AggregationOption]>,
+        collapseProperties: Field<[CollapseProperty]>,
+        contentSources: Field<[String]>,
+        enableTopResults: Field<Bool>,
+        entityTypes: Field<[EntityType]>,
+        fields: Field<[String]>,
+        from: Field<Int32>,
+        query: Field<SearchQuery>,
+        queryAlterationOptions: Field<SearchAlterationOptions>,
+        region: Field<String>,
+        resultTemplateOptions: Field<ResultTemplateOption>,
+        sharePointOneDriveOptions: Field<SharePointOneDriveOptions>,
+        size: Field<Int32>,
+        sortProperties: Field<[SortProperty]>
+    )
 
-    private init() {
-        self.aggregationFilters = Field("aggregationFilters")
-        self.aggregations = Field("aggregations")
-        self.collapseProperties = Field("collapseProperties")
-        self.contentSources = Field("contentSources")
-        self.enableTopResults = Field("enableTopResults")
-        self.entityTypes = Field("entityTypes")
-        self.fields = Field("fields")
-        self.from = Field("from")
-        self.query = Field("query")
-        self.queryAlterationOptions = Field("queryAlterationOptions")
-        self.region = Field("region")
-        self.resultTemplateOptions = Field("resultTemplateOptions")
-        self.sharePointOneDriveOptions = Field("sharePointOneDriveOptions")
-        self.size = Field("size")
-        self.sortProperties = Field("sortProperties")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchRequest",
+        fields: (
+            aggregationFilters: Field("aggregationFilters"),
+            aggregations: Field("aggregations"),
+            collapseProperties: Field("collapseProperties"),
+            contentSources: Field("contentSources"),
+            enableTopResults: Field("enableTopResults"),
+            entityTypes: Field("entityTypes"),
+            fields: Field("fields"),
+            from: Field("from"),
+            query: Field("query"),
+            queryAlterationOptions: Field("queryAlterationOptions"),
+            region: Field("region"),
+            resultTemplateOptions: Field("resultTemplateOptions"),
+            sharePointOneDriveOptions: Field("sharePointOneDriveOptions"),
+            size: Field("size"),
+            sortProperties: Field("sortProperties")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchResourceMetadataDictionaryFields`; read and write them as `value.name`.
@@ -865,19 +878,23 @@ public struct SearchResourceMetadataDictionaryFields: FieldSet {
 public typealias SearchResponse = Model<SearchResponseFields>
 
 /// The properties of a `SearchResponse`, inherited ones included.
-public struct SearchResponseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.searchResponse", fields: SearchResponseFields())
-    public let hitsContainers: Field<[SearchHitsContainer]>
-    public let queryAlterationResponse: Field<AlterationResponse>
-    public let resultTemplates: Field<ResultTemplateDictionary>
-    public let searchTerms: Field<[String]>
+public enum SearchResponseFields: FieldSet {
+    public typealias Table = (
+        hitsContainers: Field<[SearchHitsContainer]>,
+        queryAlterationResponse: Field<AlterationResponse>,
+        resultTemplates: Field<ResultTemplateDictionary>,
+        searchTerms: Field<[String]>
+    )
 
-    private init() {
-        self.hitsContainers = Field("hitsContainers")
-        self.queryAlterationResponse = Field("queryAlterationResponse")
-        self.resultTemplates = Field("resultTemplates")
-        self.searchTerms = Field("searchTerms")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.searchResponse",
+        fields: (
+            hitsContainers: Field("hitsContainers"),
+            queryAlterationResponse: Field("queryAlterationResponse"),
+            resultTemplates: Field("resultTemplates"),
+            searchTerms: Field("searchTerms")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SearchResultFields`; read and write them as `value.name`.
@@ -903,29 +920,29 @@ public struct SearchResultFields: FieldSet {
 public typealias SearchSearchAnswer = Model<SearchSearchAnswerFields>
 
 /// The properties of a `SearchSearchAnswer`, inherited ones included.
-public struct SearchSearchAnswerFields: FieldSet {
+public enum SearchSearchAnswerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<SearchIdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.search.searchAnswer",
         base: Entity.self,
         derived: [SearchAcronym.self, SearchBookmark.self, SearchQna.self],
-        fields: SearchSearchAnswerFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<SearchIdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Requests for one `SearchSearchAnswer`: `request()` reads, updates or deletes it.
@@ -954,35 +971,40 @@ public struct SearchSearchAnswerRequestBuilder: ModelRequestBuilder {
 public typealias Section = Model<SectionFields>
 
 /// The properties of a `Section`, inherited ones included.
-public struct SectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.section", base: Place.self, fields: SectionFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum SectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.section",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.sectionEmphasisType`.
@@ -1012,50 +1034,45 @@ extension SectionEmphasisType {
 public typealias SectionGroup = Model<SectionGroupFields>
 
 /// The properties of a `SectionGroup`, inherited ones included.
-public struct SectionGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `parentNotebook`, `parentSectionGroup`,
+///   `sectionGroups`, `sections`.
+public enum SectionGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        selfValue: Field<String>,
+        createdDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        sectionGroupsUrl: Field<String>,
+        sectionsUrl: Field<String>,
+        parentNotebook: Field<Notebook>,
+        parentSectionGroup: Field<SectionGroup>,
+        sectionGroups: Field<[SectionGroup]>,
+        sections: Field<[OnenoteSection]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sectionGroup",
         base: OnenoteEntityHierarchyModel.self,
-        fields: SectionGroupFields()
+        fields: (
+            id: Field("id"),
+            selfValue: Field("self"),
+            createdDateTime: Field("createdDateTime"),
+            createdBy: Field("createdBy"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            sectionGroupsUrl: Field("sectionGroupsUrl"),
+            sectionsUrl: Field("sectionsUrl"),
+            parentNotebook: Field("parentNotebook"),
+            parentSectionGroup: Field("parentSectionGroup"),
+            sectionGroups: Field("sectionGroups"),
+            sections: Field("sections")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let selfValue: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let sectionGroupsUrl: Field<String>
-    public let sectionsUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("parentNotebook")`).
-    public let parentNotebook: Field<Notebook>
-
-    /// Present when the request expanded it (`expand("parentSectionGroup")`).
-    public let parentSectionGroup: Field<SectionGroup>
-
-    /// Present when the request expanded it (`expand("sectionGroups")`).
-    public let sectionGroups: Field<[SectionGroup]>
-
-    /// Present when the request expanded it (`expand("sections")`).
-    public let sections: Field<[OnenoteSection]>
-
-    private init() {
-        self.id = Field("id")
-        self.selfValue = Field("self")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdBy = Field("createdBy")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.sectionGroupsUrl = Field("sectionGroupsUrl")
-        self.sectionsUrl = Field("sectionsUrl")
-        self.parentNotebook = Field("parentNotebook")
-        self.parentSectionGroup = Field("parentSectionGroup")
-        self.sectionGroups = Field("sectionGroups")
-        self.sections = Field("sections")
-    }
 }
 
 /// Requests for one `SectionGroup`: `request()` reads, updates or deletes it.
@@ -1109,15 +1126,13 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
 public typealias SectionLinks = Model<SectionLinksFields>
 
 /// The properties of a `SectionLinks`, inherited ones included.
-public struct SectionLinksFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: SectionLinksFields())
-    public let oneNoteClientUrl: Field<ExternalLink>
-    public let oneNoteWebUrl: Field<ExternalLink>
+public enum SectionLinksFields: FieldSet {
+    public typealias Table = (oneNoteClientUrl: Field<ExternalLink>, oneNoteWebUrl: Field<ExternalLink>)
 
-    private init() {
-        self.oneNoteClientUrl = Field("oneNoteClientUrl")
-        self.oneNoteWebUrl = Field("oneNoteWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sectionLinks",
+        fields: (oneNoteClientUrl: Field("oneNoteClientUrl"), oneNoteWebUrl: Field("oneNoteWebUrl")) as Table
+    )
 }
 
 /// Its properties are listed in `SectionMapFields`; read and write them as `value.name`.
@@ -1127,22 +1142,14 @@ public struct SectionLinksFields: FieldSet {
 public typealias SectionMap = Model<SectionMapFields>
 
 /// The properties of a `SectionMap`, inherited ones included.
-public struct SectionMapFields: FieldSet {
+public enum SectionMapFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.sectionMap",
         base: BaseMapFeature.self,
-        fields: SectionMapFields()
+        fields: (id: Field("id"), properties: Field("properties"), placeId: Field("placeId")) as Table
     )
-
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-    }
 }
 
 /// Requests for one `SectionMap`: `request()` reads, updates or deletes it.
@@ -1204,37 +1211,38 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
 public typealias SecureScore = Model<SecureScoreFields>
 
 /// The properties of a `SecureScore`, inherited ones included.
-public struct SecureScoreFields: FieldSet {
+public enum SecureScoreFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeUserCount: Field<Int32>,
+        averageComparativeScores: Field<[AverageComparativeScore]>,
+        azureTenantId: Field<String>,
+        controlScores: Field<[ControlScore]>,
+        createdDateTime: Field<Date>,
+        currentScore: Field<Double>,
+        enabledServices: Field<[String]>,
+        licensedUserCount: Field<Int32>,
+        maxScore: Field<Double>,
+        vendorInformation: Field<SecurityVendorInformation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.secureScore",
         base: Entity.self,
-        fields: SecureScoreFields()
+        fields: (
+            id: Field("id"),
+            activeUserCount: Field("activeUserCount"),
+            averageComparativeScores: Field("averageComparativeScores"),
+            azureTenantId: Field("azureTenantId"),
+            controlScores: Field("controlScores"),
+            createdDateTime: Field("createdDateTime"),
+            currentScore: Field("currentScore"),
+            enabledServices: Field("enabledServices"),
+            licensedUserCount: Field("licensedUserCount"),
+            maxScore: Field("maxScore"),
+            vendorInformation: Field("vendorInformation")
+        ) as Table
     )
-    public let id: Field<String>
-    public let activeUserCount: Field<Int32>
-    public let averageComparativeScores: Field<[AverageComparativeScore]>
-    public let azureTenantId: Field<String>
-    public let controlScores: Field<[ControlScore]>
-    public let createdDateTime: Field<Date>
-    public let currentScore: Field<Double>
-    public let enabledServices: Field<[String]>
-    public let licensedUserCount: Field<Int32>
-    public let maxScore: Field<Double>
-    public let vendorInformation: Field<SecurityVendorInformation>
-
-    private init() {
-        self.id = Field("id")
-        self.activeUserCount = Field("activeUserCount")
-        self.averageComparativeScores = Field("averageComparativeScores")
-        self.azureTenantId = Field("azureTenantId")
-        self.controlScores = Field("controlScores")
-        self.createdDateTime = Field("createdDateTime")
-        self.currentScore = Field("currentScore")
-        self.enabledServices = Field("enabledServices")
-        self.licensedUserCount = Field("licensedUserCount")
-        self.maxScore = Field("maxScore")
-        self.vendorInformation = Field("vendorInformation")
-    }
 }
 
 /// Its properties are listed in `SecureScoreControlProfileFields`; read and write them as `value.name`.
@@ -1244,56 +1252,56 @@ public struct SecureScoreFields: FieldSet {
 public typealias SecureScoreControlProfile = Model<SecureScoreControlProfileFields>
 
 /// The properties of a `SecureScoreControlProfile`, inherited ones included.
-public struct SecureScoreControlProfileFields: FieldSet {
+public enum SecureScoreControlProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionType: Field<String>,
+        actionUrl: Field<String>,
+        azureTenantId: Field<String>,
+        complianceInformation: Field<[ComplianceInformation]>,
+        controlCategory: Field<String>,
+        controlStateUpdates: Field<[SecureScoreControlStateUpdate]>,
+        deprecated: Field<Bool>,
+        implementationCost: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        maxScore: Field<Double>,
+        rank: Field<Int32>,
+        remediation: Field<String>,
+        remediationImpact: Field<String>,
+        service: Field<String>,
+        threats: Field<[String]>,
+        tier: Field<String>,
+        title: Field<String>,
+        userImpact: Field<String>,
+        vendorInformation: Field<SecurityVendorInformation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.secureScoreControlProfile",
         base: Entity.self,
-        fields: SecureScoreControlProfileFields()
+        fields: (
+            id: Field("id"),
+            actionType: Field("actionType"),
+            actionUrl: Field("actionUrl"),
+            azureTenantId: Field("azureTenantId"),
+            complianceInformation: Field("complianceInformation"),
+            controlCategory: Field("controlCategory"),
+            controlStateUpdates: Field("controlStateUpdates"),
+            deprecated: Field("deprecated"),
+            implementationCost: Field("implementationCost"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            maxScore: Field("maxScore"),
+            rank: Field("rank"),
+            remediation: Field("remediation"),
+            remediationImpact: Field("remediationImpact"),
+            service: Field("service"),
+            threats: Field("threats"),
+            tier: Field("tier"),
+            title: Field("title"),
+            userImpact: Field("userImpact"),
+            vendorInformation: Field("vendorInformation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionType: Field<String>
-    public let actionUrl: Field<String>
-    public let azureTenantId: Field<String>
-    public let complianceInformation: Field<[ComplianceInformation]>
-    public let controlCategory: Field<String>
-    public let controlStateUpdates: Field<[SecureScoreControlStateUpdate]>
-    public let deprecated: Field<Bool>
-    public let implementationCost: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let maxScore: Field<Double>
-    public let rank: Field<Int32>
-    public let remediation: Field<String>
-    public let remediationImpact: Field<String>
-    public let service: Field<String>
-    public let threats: Field<[String]>
-    public let tier: Field<String>
-    public let title: Field<String>
-    public let userImpact: Field<String>
-    public let vendorInformation: Field<SecurityVendorInformation>
-
-    private init() {
-        self.id = Field("id")
-        self.actionType = Field("actionType")
-        self.actionUrl = Field("actionUrl")
-        self.azureTenantId = Field("azureTenantId")
-        self.complianceInformation = Field("complianceInformation")
-        self.controlCategory = Field("controlCategory")
-        self.controlStateUpdates = Field("controlStateUpdates")
-        self.deprecated = Field("deprecated")
-        self.implementationCost = Field("implementationCost")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.maxScore = Field("maxScore")
-        self.rank = Field("rank")
-        self.remediation = Field("remediation")
-        self.remediationImpact = Field("remediationImpact")
-        self.service = Field("service")
-        self.threats = Field("threats")
-        self.tier = Field("tier")
-        self.title = Field("title")
-        self.userImpact = Field("userImpact")
-        self.vendorInformation = Field("vendorInformation")
-    }
 }
 
 /// Requests for one `SecureScoreControlProfile`: `request()` reads, updates or deletes it.
@@ -1322,23 +1330,23 @@ public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
 public typealias SecureScoreControlStateUpdate = Model<SecureScoreControlStateUpdateFields>
 
 /// The properties of a `SecureScoreControlStateUpdate`, inherited ones included.
-public struct SecureScoreControlStateUpdateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.secureScoreControlStateUpdate",
-        fields: SecureScoreControlStateUpdateFields()
+public enum SecureScoreControlStateUpdateFields: FieldSet {
+    public typealias Table = (
+        assignedTo: Field<String>,
+        comment: Field<String>,
+        state: Field<String>,
+        updatedBy: Field<String>,
+        updatedDateTime: Field<Date>
     )
 
-    public let assignedTo: Field<String>
-    public let comment: Field<String>
-    public let state: Field<String>
-    public let updatedBy: Field<String>
-    public let updatedDateTime: Field<Date>
-
-    private init() {
-        self.assignedTo = Field("assignedTo")
-        self.comment = Field("comment")
-        self.state = Field("state")
-        self.updatedBy = Field("updatedBy")
-        self.updatedDateTime = Field("updatedDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.secureScoreControlStateUpdate",
+        fields: (
+            assignedTo: Field("assignedTo"),
+            comment: Field("comment"),
+            state: Field("state"),
+            updatedBy: Field("updatedBy"),
+            updatedDateTime: Field("updatedDateTime")
+        ) as Table
+    )
 }

@@ -49,75 +49,52 @@ public struct SecureSignInSessionControlFields: FieldSet {
 public typealias Security = Model<SecurityFields>
 
 /// The properties of a `Security`, inherited ones included.
-public struct SecurityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security", fields: SecurityFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `alerts`, `alertsV2`, `attackSimulation`, `auditLog`,
+///   `cases`, `collaboration`, `dataSecurityAndGovernance`, `identities`, `incidents`, `labels`,
+///   `secureScoreControlProfiles`, `secureScores`, `subjectRightsRequests`, `threatIntelligence`, `triggers`,
+///   `triggerTypes`.
+public enum SecurityFields: FieldSet {
+    public typealias Table = (
+        alerts: Field<[Alert]>,
+        alertsV2: Field<[SecurityAlert]>,
+        attackSimulation: Field<AttackSimulationRoot>,
+        auditLog: Field<SecurityAuditCoreRoot>,
+        cases: Field<SecurityCasesRoot>,
+        collaboration: Field<SecurityCollaborationRoot>,
+        dataSecurityAndGovernance: Field<TenantDataSecurityAndGovernance>,
+        identities: Field<SecurityIdentityContainer>,
+        incidents: Field<[SecurityIncident]>,
+        labels: Field<SecurityLabelsRoot>,
+        secureScoreControlProfiles: Field<[SecureScoreControlProfile]>,
+        secureScores: Field<[SecureScore]>,
+        subjectRightsRequests: Field<[SubjectRightsRequest]>,
+        threatIntelligence: Field<SecurityThreatIntelligence>,
+        triggers: Field<SecurityTriggersRoot>,
+        triggerTypes: Field<SecurityTriggerTypesRoot>
+    )
 
-    /// Present when the request expanded it (`expand("alerts")`).
-    public let alerts: Field<[Alert]>
-
-    /// Present when the request expanded it (`expand("alerts_v2")`).
-    public let alertsV2: Field<[SecurityAlert]>
-
-    /// Present when the request expanded it (`expand("attackSimulation")`).
-    public let attackSimulation: Field<AttackSimulationRoot>
-
-    /// Present when the request expanded it (`expand("auditLog")`).
-    public let auditLog: Field<SecurityAuditCoreRoot>
-
-    /// Present when the request expanded it (`expand("cases")`).
-    public let cases: Field<SecurityCasesRoot>
-
-    /// Present when the request expanded it (`expand("collaboration")`).
-    public let collaboration: Field<SecurityCollaborationRoot>
-
-    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
-    public let dataSecurityAndGovernance: Field<TenantDataSecurityAndGovernance>
-
-    /// Present when the request expanded it (`expand("identities")`).
-    public let identities: Field<SecurityIdentityContainer>
-
-    /// Present when the request expanded it (`expand("incidents")`).
-    public let incidents: Field<[SecurityIncident]>
-
-    /// Present when the request expanded it (`expand("labels")`).
-    public let labels: Field<SecurityLabelsRoot>
-
-    /// Present when the request expanded it (`expand("secureScoreControlProfiles")`).
-    public let secureScoreControlProfiles: Field<[SecureScoreControlProfile]>
-
-    /// Present when the request expanded it (`expand("secureScores")`).
-    public let secureScores: Field<[SecureScore]>
-
-    /// Present when the request expanded it (`expand("subjectRightsRequests")`).
-    public let subjectRightsRequests: Field<[SubjectRightsRequest]>
-
-    /// Present when the request expanded it (`expand("threatIntelligence")`).
-    public let threatIntelligence: Field<SecurityThreatIntelligence>
-
-    /// Present when the request expanded it (`expand("triggers")`).
-    public let triggers: Field<SecurityTriggersRoot>
-
-    /// Present when the request expanded it (`expand("triggerTypes")`).
-    public let triggerTypes: Field<SecurityTriggerTypesRoot>
-
-    private init() {
-        self.alerts = Field("alerts")
-        self.alertsV2 = Field("alerts_v2")
-        self.attackSimulation = Field("attackSimulation")
-        self.auditLog = Field("auditLog")
-        self.cases = Field("cases")
-        self.collaboration = Field("collaboration")
-        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
-        self.identities = Field("identities")
-        self.incidents = Field("incidents")
-        self.labels = Field("labels")
-        self.secureScoreControlProfiles = Field("secureScoreControlProfiles")
-        self.secureScores = Field("secureScores")
-        self.subjectRightsRequests = Field("subjectRightsRequests")
-        self.threatIntelligence = Field("threatIntelligence")
-        self.triggers = Field("triggers")
-        self.triggerTypes = Field("triggerTypes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security",
+        fields: (
+            alerts: Field("alerts"),
+            alertsV2: Field("alerts_v2"),
+            attackSimulation: Field("attackSimulation"),
+            auditLog: Field("auditLog"),
+            cases: Field("cases"),
+            collaboration: Field("collaboration"),
+            dataSecurityAndGovernance: Field("dataSecurityAndGovernance"),
+            identities: Field("identities"),
+            incidents: Field("incidents"),
+            labels: Field("labels"),
+            secureScoreControlProfiles: Field("secureScoreControlProfiles"),
+            secureScores: Field("secureScores"),
+            subjectRightsRequests: Field("subjectRightsRequests"),
+            threatIntelligence: Field("threatIntelligence"),
+            triggers: Field("triggers"),
+            triggerTypes: Field("triggerTypes")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityA365AiExecuteToolFields`; read and write them as `value.name`.
@@ -275,17 +252,21 @@ public struct SecurityAadRiskDetectionAuditRecordFields: FieldSet {
 public typealias SecurityAccount = Model<SecurityAccountFields>
 
 /// The properties of a `SecurityAccount`, inherited ones included.
-public struct SecurityAccountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.account", fields: SecurityAccountFields())
-    public let actions: Field<[SecurityAction]>
-    public let identifier: Field<String>
-    public let identityProvider: Field<SecurityIdentityProvider>
+public enum SecurityAccountFields: FieldSet {
+    public typealias Table = (
+        actions: Field<[SecurityAction]>,
+        identifier: Field<String>,
+        identityProvider: Field<SecurityIdentityProvider>
+    )
 
-    private init() {
-        self.actions = Field("actions")
-        self.identifier = Field("identifier")
-        self.identityProvider = Field("identityProvider")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.account",
+        fields: (
+            actions: Field("actions"),
+            identifier: Field("identifier"),
+            identityProvider: Field("identityProvider")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.action`.
@@ -348,34 +329,34 @@ extension SecurityActionAfterRetentionPeriod {
 public typealias SecurityActiveDirectoryDomainEvidence = Model<SecurityActiveDirectoryDomainEvidenceFields>
 
 /// The properties of a `SecurityActiveDirectoryDomainEvidence`, inherited ones included.
-public struct SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
+public enum SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        activeDirectoryDomainName: Field<String>,
+        trustedDomains: Field<[SecurityActiveDirectoryDomainEvidence]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.activeDirectoryDomainEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityActiveDirectoryDomainEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            activeDirectoryDomainName: Field("activeDirectoryDomainName"),
+            trustedDomains: Field("trustedDomains")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let activeDirectoryDomainName: Field<String>
-    public let trustedDomains: Field<[SecurityActiveDirectoryDomainEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.activeDirectoryDomainName = Field("activeDirectoryDomainName")
-        self.trustedDomains = Field("trustedDomains")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -549,38 +530,38 @@ public struct SecurityAgentSettingAdminActivityFields: FieldSet {
 public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
 
 /// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
-public struct SecurityAiAgentEvidenceFields: FieldSet {
+public enum SecurityAiAgentEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        agentId: Field<String>,
+        agentName: Field<String>,
+        hostingPlatformType: Field<SecurityAiAgentPlatform>,
+        instructions: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.aiAgentEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityAiAgentEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            agentId: Field("agentId"),
+            agentName: Field("agentName"),
+            hostingPlatformType: Field("hostingPlatformType"),
+            instructions: Field("instructions")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let agentId: Field<String>
-    public let agentName: Field<String>
-    public let hostingPlatformType: Field<SecurityAiAgentPlatform>
-    public let instructions: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.agentId = Field("agentId")
-        self.agentName = Field("agentName")
-        self.hostingPlatformType = Field("hostingPlatformType")
-        self.instructions = Field("instructions")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.aiAgentPlatform`.
@@ -937,88 +918,88 @@ public struct SecurityAirManualInvestigationDataFields: FieldSet {
 public typealias SecurityAlert = Model<SecurityAlertFields>
 
 /// The properties of a `SecurityAlert`, inherited ones included.
-public struct SecurityAlertFields: FieldSet {
+public enum SecurityAlertFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actorDisplayName: Field<String>,
+        additionalDataValue: Field<SecurityDictionary>,
+        alertPolicyId: Field<String>,
+        alertWebUrl: Field<String>,
+        assignedTo: Field<String>,
+        categories: Field<[String]>,
+        category: Field<String>,
+        classification: Field<SecurityAlertClassification>,
+        comments: Field<[SecurityAlertComment]>,
+        createdDateTime: Field<Date>,
+        customDetails: Field<SecurityDictionary>,
+        description: Field<String>,
+        detectionSource: Field<SecurityDetectionSource>,
+        detectorId: Field<String>,
+        determination: Field<SecurityAlertDetermination>,
+        evidence: Field<[SecurityAlertEvidence]>,
+        firstActivityDateTime: Field<Date>,
+        incidentId: Field<String>,
+        incidentWebUrl: Field<String>,
+        investigationState: Field<SecurityInvestigationState>,
+        lastActivityDateTime: Field<Date>,
+        lastUpdateDateTime: Field<Date>,
+        mitreTechniques: Field<[String]>,
+        productName: Field<String>,
+        providerAlertId: Field<String>,
+        recommendedActions: Field<String>,
+        resolvedDateTime: Field<Date>,
+        serviceSource: Field<SecurityServiceSource>,
+        severity: Field<SecurityAlertSeverity>,
+        status: Field<SecurityAlertStatus>,
+        systemTags: Field<[String]>,
+        tenantId: Field<String>,
+        threatDisplayName: Field<String>,
+        threatFamilyName: Field<String>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.alert",
         base: Entity.self,
-        fields: SecurityAlertFields()
+        fields: (
+            id: Field("id"),
+            actorDisplayName: Field("actorDisplayName"),
+            additionalDataValue: Field("additionalData"),
+            alertPolicyId: Field("alertPolicyId"),
+            alertWebUrl: Field("alertWebUrl"),
+            assignedTo: Field("assignedTo"),
+            categories: Field("categories"),
+            category: Field("category"),
+            classification: Field("classification"),
+            comments: Field("comments"),
+            createdDateTime: Field("createdDateTime"),
+            customDetails: Field("customDetails"),
+            description: Field("description"),
+            detectionSource: Field("detectionSource"),
+            detectorId: Field("detectorId"),
+            determination: Field("determination"),
+            evidence: Field("evidence"),
+            firstActivityDateTime: Field("firstActivityDateTime"),
+            incidentId: Field("incidentId"),
+            incidentWebUrl: Field("incidentWebUrl"),
+            investigationState: Field("investigationState"),
+            lastActivityDateTime: Field("lastActivityDateTime"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            mitreTechniques: Field("mitreTechniques"),
+            productName: Field("productName"),
+            providerAlertId: Field("providerAlertId"),
+            recommendedActions: Field("recommendedActions"),
+            resolvedDateTime: Field("resolvedDateTime"),
+            serviceSource: Field("serviceSource"),
+            severity: Field("severity"),
+            status: Field("status"),
+            systemTags: Field("systemTags"),
+            tenantId: Field("tenantId"),
+            threatDisplayName: Field("threatDisplayName"),
+            threatFamilyName: Field("threatFamilyName"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actorDisplayName: Field<String>
-    public let additionalDataValue: Field<SecurityDictionary>
-    public let alertPolicyId: Field<String>
-    public let alertWebUrl: Field<String>
-    public let assignedTo: Field<String>
-    public let categories: Field<[String]>
-    public let category: Field<String>
-    public let classification: Field<SecurityAlertClassification>
-    public let comments: Field<[SecurityAlertComment]>
-    public let createdDateTime: Field<Date>
-    public let customDetails: Field<SecurityDictionary>
-    public let description: Field<String>
-    public let detectionSource: Field<SecurityDetectionSource>
-    public let detectorId: Field<String>
-    public let determination: Field<SecurityAlertDetermination>
-    public let evidence: Field<[SecurityAlertEvidence]>
-    public let firstActivityDateTime: Field<Date>
-    public let incidentId: Field<String>
-    public let incidentWebUrl: Field<String>
-    public let investigationState: Field<SecurityInvestigationState>
-    public let lastActivityDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let mitreTechniques: Field<[String]>
-    public let productName: Field<String>
-    public let providerAlertId: Field<String>
-    public let recommendedActions: Field<String>
-    public let resolvedDateTime: Field<Date>
-    public let serviceSource: Field<SecurityServiceSource>
-    public let severity: Field<SecurityAlertSeverity>
-    public let status: Field<SecurityAlertStatus>
-    public let systemTags: Field<[String]>
-    public let tenantId: Field<String>
-    public let threatDisplayName: Field<String>
-    public let threatFamilyName: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actorDisplayName = Field("actorDisplayName")
-        self.additionalDataValue = Field("additionalData")
-        self.alertPolicyId = Field("alertPolicyId")
-        self.alertWebUrl = Field("alertWebUrl")
-        self.assignedTo = Field("assignedTo")
-        self.categories = Field("categories")
-        self.category = Field("category")
-        self.classification = Field("classification")
-        self.comments = Field("comments")
-        self.createdDateTime = Field("createdDateTime")
-        self.customDetails = Field("customDetails")
-        self.description = Field("description")
-        self.detectionSource = Field("detectionSource")
-        self.detectorId = Field("detectorId")
-        self.determination = Field("determination")
-        self.evidence = Field("evidence")
-        self.firstActivityDateTime = Field("firstActivityDateTime")
-        self.incidentId = Field("incidentId")
-        self.incidentWebUrl = Field("incidentWebUrl")
-        self.investigationState = Field("investigationState")
-        self.lastActivityDateTime = Field("lastActivityDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.mitreTechniques = Field("mitreTechniques")
-        self.productName = Field("productName")
-        self.providerAlertId = Field("providerAlertId")
-        self.recommendedActions = Field("recommendedActions")
-        self.resolvedDateTime = Field("resolvedDateTime")
-        self.serviceSource = Field("serviceSource")
-        self.severity = Field("severity")
-        self.status = Field("status")
-        self.systemTags = Field("systemTags")
-        self.tenantId = Field("tenantId")
-        self.threatDisplayName = Field("threatDisplayName")
-        self.threatFamilyName = Field("threatFamilyName")
-        self.title = Field("title")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.alertClassification`.
@@ -1054,20 +1035,17 @@ extension SecurityAlertClassification {
 public typealias SecurityAlertComment = Model<SecurityAlertCommentFields>
 
 /// The properties of a `SecurityAlertComment`, inherited ones included.
-public struct SecurityAlertCommentFields: FieldSet {
+public enum SecurityAlertCommentFields: FieldSet {
+    public typealias Table = (comment: Field<String>, createdByDisplayName: Field<String>, createdDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.alertComment",
-        fields: SecurityAlertCommentFields()
+        fields: (
+            comment: Field("comment"),
+            createdByDisplayName: Field("createdByDisplayName"),
+            createdDateTime: Field("createdDateTime")
+        ) as Table
     )
-    public let comment: Field<String>
-    public let createdByDisplayName: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.comment = Field("comment")
-        self.createdByDisplayName = Field("createdByDisplayName")
-        self.createdDateTime = Field("createdDateTime")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.alertDetermination`.
@@ -1136,7 +1114,17 @@ extension SecurityAlertDetermination {
 public typealias SecurityAlertEvidence = Model<SecurityAlertEvidenceFields>
 
 /// The properties of a `SecurityAlertEvidence`, inherited ones included.
-public struct SecurityAlertEvidenceFields: FieldSet {
+public enum SecurityAlertEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.alertEvidence",
         derived: [
@@ -1189,26 +1177,16 @@ public struct SecurityAlertEvidenceFields: FieldSet {
             SecurityUrlEvidence.self,
             SecurityUserEvidence.self,
         ],
-        fields: SecurityAlertEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-    }
 }
 
 /// Requests for one `SecurityAlert`: `request()` reads, updates or deletes it.
@@ -1355,38 +1333,38 @@ public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
 public typealias SecurityAmazonResourceEvidence = Model<SecurityAmazonResourceEvidenceFields>
 
 /// The properties of a `SecurityAmazonResourceEvidence`, inherited ones included.
-public struct SecurityAmazonResourceEvidenceFields: FieldSet {
+public enum SecurityAmazonResourceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        amazonAccountId: Field<String>,
+        amazonResourceId: Field<String>,
+        resourceName: Field<String>,
+        resourceType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.amazonResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityAmazonResourceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            amazonAccountId: Field("amazonAccountId"),
+            amazonResourceId: Field("amazonResourceId"),
+            resourceName: Field("resourceName"),
+            resourceType: Field("resourceType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let amazonAccountId: Field<String>
-    public let amazonResourceId: Field<String>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.amazonAccountId = Field("amazonAccountId")
-        self.amazonResourceId = Field("amazonResourceId")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
-    }
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailFields`; read and write them as `value.name`.
@@ -1396,92 +1374,92 @@ public struct SecurityAmazonResourceEvidenceFields: FieldSet {
 public typealias SecurityAnalyzedEmail = Model<SecurityAnalyzedEmailFields>
 
 /// The properties of a `SecurityAnalyzedEmail`, inherited ones included.
-public struct SecurityAnalyzedEmailFields: FieldSet {
+public enum SecurityAnalyzedEmailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        alertIds: Field<[String]>,
+        attachments: Field<[SecurityAnalyzedEmailAttachment]>,
+        authenticationDetails: Field<SecurityAnalyzedEmailAuthenticationDetail>,
+        bulkComplaintLevel: Field<String>,
+        clientType: Field<String>,
+        contexts: Field<[String]>,
+        detectionMethods: Field<[String]>,
+        directionality: Field<SecurityAntispamDirectionality>,
+        distributionList: Field<String>,
+        dlpRules: Field<[SecurityAnalyzedEmailDlpRuleInfo]>,
+        emailClusterId: Field<String>,
+        exchangeTransportRules: Field<[SecurityAnalyzedEmailExchangeTransportRuleInfo]>,
+        forwardingDetail: Field<String>,
+        inboundConnectorFormattedName: Field<String>,
+        internetMessageId: Field<String>,
+        language: Field<String>,
+        latestDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>,
+        loggedDateTime: Field<Date>,
+        networkMessageId: Field<String>,
+        originalDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>,
+        overrideSources: Field<[String]>,
+        phishConfidenceLevel: Field<String>,
+        policy: Field<String>,
+        policyAction: Field<String>,
+        policyType: Field<String>,
+        primaryOverrideSource: Field<String>,
+        recipientDetail: Field<SecurityAnalyzedEmailRecipientDetail>,
+        recipientEmailAddress: Field<String>,
+        returnPath: Field<String>,
+        senderDetail: Field<SecurityAnalyzedEmailSenderDetail>,
+        sizeInBytes: Field<Int32>,
+        spamConfidenceLevel: Field<String>,
+        subject: Field<String>,
+        threatDetectionDetails: Field<[SecurityThreatDetectionDetail]>,
+        threatTypes: Field<[SecurityThreatType]>,
+        timelineEvents: Field<[SecurityTimelineEvent]>,
+        urls: Field<[SecurityAnalyzedEmailUrl]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedEmail",
         base: Entity.self,
-        fields: SecurityAnalyzedEmailFields()
+        fields: (
+            id: Field("id"),
+            alertIds: Field("alertIds"),
+            attachments: Field("attachments"),
+            authenticationDetails: Field("authenticationDetails"),
+            bulkComplaintLevel: Field("bulkComplaintLevel"),
+            clientType: Field("clientType"),
+            contexts: Field("contexts"),
+            detectionMethods: Field("detectionMethods"),
+            directionality: Field("directionality"),
+            distributionList: Field("distributionList"),
+            dlpRules: Field("dlpRules"),
+            emailClusterId: Field("emailClusterId"),
+            exchangeTransportRules: Field("exchangeTransportRules"),
+            forwardingDetail: Field("forwardingDetail"),
+            inboundConnectorFormattedName: Field("inboundConnectorFormattedName"),
+            internetMessageId: Field("internetMessageId"),
+            language: Field("language"),
+            latestDelivery: Field("latestDelivery"),
+            loggedDateTime: Field("loggedDateTime"),
+            networkMessageId: Field("networkMessageId"),
+            originalDelivery: Field("originalDelivery"),
+            overrideSources: Field("overrideSources"),
+            phishConfidenceLevel: Field("phishConfidenceLevel"),
+            policy: Field("policy"),
+            policyAction: Field("policyAction"),
+            policyType: Field("policyType"),
+            primaryOverrideSource: Field("primaryOverrideSource"),
+            recipientDetail: Field("recipientDetail"),
+            recipientEmailAddress: Field("recipientEmailAddress"),
+            returnPath: Field("returnPath"),
+            senderDetail: Field("senderDetail"),
+            sizeInBytes: Field("sizeInBytes"),
+            spamConfidenceLevel: Field("spamConfidenceLevel"),
+            subject: Field("subject"),
+            threatDetectionDetails: Field("threatDetectionDetails"),
+            threatTypes: Field("threatTypes"),
+            timelineEvents: Field("timelineEvents"),
+            urls: Field("urls")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let alertIds: Field<[String]>
-    public let attachments: Field<[SecurityAnalyzedEmailAttachment]>
-    public let authenticationDetails: Field<SecurityAnalyzedEmailAuthenticationDetail>
-    public let bulkComplaintLevel: Field<String>
-    public let clientType: Field<String>
-    public let contexts: Field<[String]>
-    public let detectionMethods: Field<[String]>
-    public let directionality: Field<SecurityAntispamDirectionality>
-    public let distributionList: Field<String>
-    public let dlpRules: Field<[SecurityAnalyzedEmailDlpRuleInfo]>
-    public let emailClusterId: Field<String>
-    public let exchangeTransportRules: Field<[SecurityAnalyzedEmailExchangeTransportRuleInfo]>
-    public let forwardingDetail: Field<String>
-    public let inboundConnectorFormattedName: Field<String>
-    public let internetMessageId: Field<String>
-    public let language: Field<String>
-    public let latestDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>
-    public let loggedDateTime: Field<Date>
-    public let networkMessageId: Field<String>
-    public let originalDelivery: Field<SecurityAnalyzedEmailDeliveryDetail>
-    public let overrideSources: Field<[String]>
-    public let phishConfidenceLevel: Field<String>
-    public let policy: Field<String>
-    public let policyAction: Field<String>
-    public let policyType: Field<String>
-    public let primaryOverrideSource: Field<String>
-    public let recipientDetail: Field<SecurityAnalyzedEmailRecipientDetail>
-    public let recipientEmailAddress: Field<String>
-    public let returnPath: Field<String>
-    public let senderDetail: Field<SecurityAnalyzedEmailSenderDetail>
-    public let sizeInBytes: Field<Int32>
-    public let spamConfidenceLevel: Field<String>
-    public let subject: Field<String>
-    public let threatDetectionDetails: Field<[SecurityThreatDetectionDetail]>
-    public let threatTypes: Field<[SecurityThreatType]>
-    public let timelineEvents: Field<[SecurityTimelineEvent]>
-    public let urls: Field<[SecurityAnalyzedEmailUrl]>
-
-    private init() {
-        self.id = Field("id")
-        self.alertIds = Field("alertIds")
-        self.attachments = Field("attachments")
-        self.authenticationDetails = Field("authenticationDetails")
-        self.bulkComplaintLevel = Field("bulkComplaintLevel")
-        self.clientType = Field("clientType")
-        self.contexts = Field("contexts")
-        self.detectionMethods = Field("detectionMethods")
-        self.directionality = Field("directionality")
-        self.distributionList = Field("distributionList")
-        self.dlpRules = Field("dlpRules")
-        self.emailClusterId = Field("emailClusterId")
-        self.exchangeTransportRules = Field("exchangeTransportRules")
-        self.forwardingDetail = Field("forwardingDetail")
-        self.inboundConnectorFormattedName = Field("inboundConnectorFormattedName")
-        self.internetMessageId = Field("internetMessageId")
-        self.language = Field("language")
-        self.latestDelivery = Field("latestDelivery")
-        self.loggedDateTime = Field("loggedDateTime")
-        self.networkMessageId = Field("networkMessageId")
-        self.originalDelivery = Field("originalDelivery")
-        self.overrideSources = Field("overrideSources")
-        self.phishConfidenceLevel = Field("phishConfidenceLevel")
-        self.policy = Field("policy")
-        self.policyAction = Field("policyAction")
-        self.policyType = Field("policyType")
-        self.primaryOverrideSource = Field("primaryOverrideSource")
-        self.recipientDetail = Field("recipientDetail")
-        self.recipientEmailAddress = Field("recipientEmailAddress")
-        self.returnPath = Field("returnPath")
-        self.senderDetail = Field("senderDetail")
-        self.sizeInBytes = Field("sizeInBytes")
-        self.spamConfidenceLevel = Field("spamConfidenceLevel")
-        self.subject = Field("subject")
-        self.threatDetectionDetails = Field("threatDetectionDetails")
-        self.threatTypes = Field("threatTypes")
-        self.timelineEvents = Field("timelineEvents")
-        self.urls = Field("urls")
-    }
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailAttachmentFields`; read and write them as `value.name`.
@@ -1491,33 +1469,33 @@ public struct SecurityAnalyzedEmailFields: FieldSet {
 public typealias SecurityAnalyzedEmailAttachment = Model<SecurityAnalyzedEmailAttachmentFields>
 
 /// The properties of a `SecurityAnalyzedEmailAttachment`, inherited ones included.
-public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailAttachment",
-        fields: SecurityAnalyzedEmailAttachmentFields()
+public enum SecurityAnalyzedEmailAttachmentFields: FieldSet {
+    public typealias Table = (
+        detonationDetails: Field<SecurityDetonationDetails>,
+        fileExtension: Field<String>,
+        fileName: Field<String>,
+        fileSize: Field<Int32>,
+        fileType: Field<String>,
+        malwareFamily: Field<String>,
+        sha256: Field<String>,
+        tenantAllowBlockListDetailInfo: Field<String>,
+        threatType: Field<SecurityThreatType>
     )
 
-    public let detonationDetails: Field<SecurityDetonationDetails>
-    public let fileExtension: Field<String>
-    public let fileName: Field<String>
-    public let fileSize: Field<Int32>
-    public let fileType: Field<String>
-    public let malwareFamily: Field<String>
-    public let sha256: Field<String>
-    public let tenantAllowBlockListDetailInfo: Field<String>
-    public let threatType: Field<SecurityThreatType>
-
-    private init() {
-        self.detonationDetails = Field("detonationDetails")
-        self.fileExtension = Field("fileExtension")
-        self.fileName = Field("fileName")
-        self.fileSize = Field("fileSize")
-        self.fileType = Field("fileType")
-        self.malwareFamily = Field("malwareFamily")
-        self.sha256 = Field("sha256")
-        self.tenantAllowBlockListDetailInfo = Field("tenantAllowBlockListDetailInfo")
-        self.threatType = Field("threatType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailAttachment",
+        fields: (
+            detonationDetails: Field("detonationDetails"),
+            fileExtension: Field("fileExtension"),
+            fileName: Field("fileName"),
+            fileSize: Field("fileSize"),
+            fileType: Field("fileType"),
+            malwareFamily: Field("malwareFamily"),
+            sha256: Field("sha256"),
+            tenantAllowBlockListDetailInfo: Field("tenantAllowBlockListDetailInfo"),
+            threatType: Field("threatType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailAuthenticationDetailFields`; read and write them as `value.name`.
@@ -1528,23 +1506,23 @@ public struct SecurityAnalyzedEmailAttachmentFields: FieldSet {
 public typealias SecurityAnalyzedEmailAuthenticationDetail = Model<SecurityAnalyzedEmailAuthenticationDetailFields>
 
 /// The properties of a `SecurityAnalyzedEmailAuthenticationDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailAuthenticationDetail",
-        fields: SecurityAnalyzedEmailAuthenticationDetailFields()
+public enum SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
+    public typealias Table = (
+        compositeAuthentication: Field<String>,
+        dkim: Field<String>,
+        dmarc: Field<String>,
+        senderPolicyFramework: Field<String>
     )
 
-    public let compositeAuthentication: Field<String>
-    public let dkim: Field<String>
-    public let dmarc: Field<String>
-    public let senderPolicyFramework: Field<String>
-
-    private init() {
-        self.compositeAuthentication = Field("compositeAuthentication")
-        self.dkim = Field("dkim")
-        self.dmarc = Field("dmarc")
-        self.senderPolicyFramework = Field("senderPolicyFramework")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailAuthenticationDetail",
+        fields: (
+            compositeAuthentication: Field("compositeAuthentication"),
+            dkim: Field("dkim"),
+            dmarc: Field("dmarc"),
+            senderPolicyFramework: Field("senderPolicyFramework")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailDeliveryDetailFields`; read and write them as `value.name`.
@@ -1555,21 +1533,21 @@ public struct SecurityAnalyzedEmailAuthenticationDetailFields: FieldSet {
 public typealias SecurityAnalyzedEmailDeliveryDetail = Model<SecurityAnalyzedEmailDeliveryDetailFields>
 
 /// The properties of a `SecurityAnalyzedEmailDeliveryDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailDeliveryDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailDeliveryDetail",
-        fields: SecurityAnalyzedEmailDeliveryDetailFields()
+public enum SecurityAnalyzedEmailDeliveryDetailFields: FieldSet {
+    public typealias Table = (
+        action: Field<SecurityDeliveryAction>,
+        latestThreats: Field<String>,
+        location: Field<SecurityDeliveryLocation>,
+        originalThreats: Field<String>
     )
 
-    public let action: Field<SecurityDeliveryAction>
-    public let latestThreats: Field<String>
-    public let location: Field<SecurityDeliveryLocation>
-    public let originalThreats: Field<String>
-
-    private init() {
-        self.action = Field("action")
-        self.latestThreats = Field("latestThreats")
-        self.location = Field("location")
-        self.originalThreats = Field("originalThreats")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailDeliveryDetail",
+        fields: (
+            action: Field("action"),
+            latestThreats: Field("latestThreats"),
+            location: Field("location"),
+            originalThreats: Field("originalThreats")
+        ) as Table
+    )
 }

@@ -11,19 +11,13 @@ import Foundation
 public typealias SecurityAnalyzedEmailDlpRuleInfo = Model<SecurityAnalyzedEmailDlpRuleInfoFields>
 
 /// The properties of a `SecurityAnalyzedEmailDlpRuleInfo`, inherited ones included.
-public struct SecurityAnalyzedEmailDlpRuleInfoFields: FieldSet {
+public enum SecurityAnalyzedEmailDlpRuleInfoFields: FieldSet {
+    public typealias Table = (name: Field<String>, ruleId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedEmailDlpRuleInfo",
-        fields: SecurityAnalyzedEmailDlpRuleInfoFields()
+        fields: (name: Field("name"), ruleId: Field("ruleId")) as Table
     )
-
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailExchangeTransportRuleInfoFields`; read and write them as
@@ -36,19 +30,13 @@ public typealias SecurityAnalyzedEmailExchangeTransportRuleInfo =
     Model<SecurityAnalyzedEmailExchangeTransportRuleInfoFields>
 
 /// The properties of a `SecurityAnalyzedEmailExchangeTransportRuleInfo`, inherited ones included.
-public struct SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
+public enum SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
+    public typealias Table = (name: Field<String>, ruleId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedEmailExchangeTransportRuleInfo",
-        fields: SecurityAnalyzedEmailExchangeTransportRuleInfoFields()
+        fields: (name: Field("name"), ruleId: Field("ruleId")) as Table
     )
-
-    public let name: Field<String>
-    public let ruleId: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.ruleId = Field("ruleId")
-    }
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailRecipientDetailFields`; read and write them as `value.name`.
@@ -59,19 +47,13 @@ public struct SecurityAnalyzedEmailExchangeTransportRuleInfoFields: FieldSet {
 public typealias SecurityAnalyzedEmailRecipientDetail = Model<SecurityAnalyzedEmailRecipientDetailFields>
 
 /// The properties of a `SecurityAnalyzedEmailRecipientDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailRecipientDetailFields: FieldSet {
+public enum SecurityAnalyzedEmailRecipientDetailFields: FieldSet {
+    public typealias Table = (ccRecipients: Field<[String]>, domainName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedEmailRecipientDetail",
-        fields: SecurityAnalyzedEmailRecipientDetailFields()
+        fields: (ccRecipients: Field("ccRecipients"), domainName: Field("domainName")) as Table
     )
-
-    public let ccRecipients: Field<[String]>
-    public let domainName: Field<String>
-
-    private init() {
-        self.ccRecipients = Field("ccRecipients")
-        self.domainName = Field("domainName")
-    }
 }
 
 /// Requests for one `SecurityAnalyzedEmail`: `request()` reads, updates or deletes it.
@@ -127,33 +109,33 @@ extension CollectionRequestBuilder where Item == SecurityAnalyzedEmailRequestBui
 public typealias SecurityAnalyzedEmailSenderDetail = Model<SecurityAnalyzedEmailSenderDetailFields>
 
 /// The properties of a `SecurityAnalyzedEmailSenderDetail`, inherited ones included.
-public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailSenderDetail",
-        fields: SecurityAnalyzedEmailSenderDetailFields()
+public enum SecurityAnalyzedEmailSenderDetailFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        domainCreationDateTime: Field<Date>,
+        domainName: Field<String>,
+        domainOwner: Field<String>,
+        fromAddress: Field<String>,
+        ipv4: Field<String>,
+        location: Field<String>,
+        mailFromAddress: Field<String>,
+        mailFromDomainName: Field<String>
     )
 
-    public let displayName: Field<String>
-    public let domainCreationDateTime: Field<Date>
-    public let domainName: Field<String>
-    public let domainOwner: Field<String>
-    public let fromAddress: Field<String>
-    public let ipv4: Field<String>
-    public let location: Field<String>
-    public let mailFromAddress: Field<String>
-    public let mailFromDomainName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainCreationDateTime = Field("domainCreationDateTime")
-        self.domainName = Field("domainName")
-        self.domainOwner = Field("domainOwner")
-        self.fromAddress = Field("fromAddress")
-        self.ipv4 = Field("ipv4")
-        self.location = Field("location")
-        self.mailFromAddress = Field("mailFromAddress")
-        self.mailFromDomainName = Field("mailFromDomainName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailSenderDetail",
+        fields: (
+            displayName: Field("displayName"),
+            domainCreationDateTime: Field("domainCreationDateTime"),
+            domainName: Field("domainName"),
+            domainOwner: Field("domainOwner"),
+            fromAddress: Field("fromAddress"),
+            ipv4: Field("ipv4"),
+            location: Field("location"),
+            mailFromAddress: Field("mailFromAddress"),
+            mailFromDomainName: Field("mailFromDomainName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityAnalyzedEmailUrlFields`; read and write them as `value.name`.
@@ -163,25 +145,25 @@ public struct SecurityAnalyzedEmailSenderDetailFields: FieldSet {
 public typealias SecurityAnalyzedEmailUrl = Model<SecurityAnalyzedEmailUrlFields>
 
 /// The properties of a `SecurityAnalyzedEmailUrl`, inherited ones included.
-public struct SecurityAnalyzedEmailUrlFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.analyzedEmailUrl",
-        fields: SecurityAnalyzedEmailUrlFields()
+public enum SecurityAnalyzedEmailUrlFields: FieldSet {
+    public typealias Table = (
+        detectionMethod: Field<String>,
+        detonationDetails: Field<SecurityDetonationDetails>,
+        tenantAllowBlockListDetailInfo: Field<String>,
+        threatType: Field<SecurityThreatType>,
+        url: Field<String>
     )
 
-    public let detectionMethod: Field<String>
-    public let detonationDetails: Field<SecurityDetonationDetails>
-    public let tenantAllowBlockListDetailInfo: Field<String>
-    public let threatType: Field<SecurityThreatType>
-    public let url: Field<String>
-
-    private init() {
-        self.detectionMethod = Field("detectionMethod")
-        self.detonationDetails = Field("detonationDetails")
-        self.tenantAllowBlockListDetailInfo = Field("tenantAllowBlockListDetailInfo")
-        self.threatType = Field("threatType")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.analyzedEmailUrl",
+        fields: (
+            detectionMethod: Field("detectionMethod"),
+            detonationDetails: Field("detonationDetails"),
+            tenantAllowBlockListDetailInfo: Field("tenantAllowBlockListDetailInfo"),
+            threatType: Field("threatType"),
+            url: Field("url")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityAnalyzedMessageEvidenceFields`; read and write them as `value.name`.
@@ -191,66 +173,66 @@ public struct SecurityAnalyzedEmailUrlFields: FieldSet {
 public typealias SecurityAnalyzedMessageEvidence = Model<SecurityAnalyzedMessageEvidenceFields>
 
 /// The properties of a `SecurityAnalyzedMessageEvidence`, inherited ones included.
-public struct SecurityAnalyzedMessageEvidenceFields: FieldSet {
+public enum SecurityAnalyzedMessageEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        antiSpamDirection: Field<String>,
+        attachmentsCount: Field<Int64>,
+        deliveryAction: Field<String>,
+        deliveryLocation: Field<String>,
+        internetMessageId: Field<String>,
+        language: Field<String>,
+        networkMessageId: Field<String>,
+        p1Sender: Field<SecurityEmailSender>,
+        p2Sender: Field<SecurityEmailSender>,
+        receivedDateTime: Field<Date>,
+        recipientEmailAddress: Field<String>,
+        senderIp: Field<String>,
+        subject: Field<String>,
+        threatDetectionMethods: Field<[String]>,
+        threats: Field<[String]>,
+        urlCount: Field<Int64>,
+        urls: Field<[String]>,
+        urn: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.analyzedMessageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityAnalyzedMessageEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            antiSpamDirection: Field("antiSpamDirection"),
+            attachmentsCount: Field("attachmentsCount"),
+            deliveryAction: Field("deliveryAction"),
+            deliveryLocation: Field("deliveryLocation"),
+            internetMessageId: Field("internetMessageId"),
+            language: Field("language"),
+            networkMessageId: Field("networkMessageId"),
+            p1Sender: Field("p1Sender"),
+            p2Sender: Field("p2Sender"),
+            receivedDateTime: Field("receivedDateTime"),
+            recipientEmailAddress: Field("recipientEmailAddress"),
+            senderIp: Field("senderIp"),
+            subject: Field("subject"),
+            threatDetectionMethods: Field("threatDetectionMethods"),
+            threats: Field("threats"),
+            urlCount: Field("urlCount"),
+            urls: Field("urls"),
+            urn: Field("urn")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let antiSpamDirection: Field<String>
-    public let attachmentsCount: Field<Int64>
-    public let deliveryAction: Field<String>
-    public let deliveryLocation: Field<String>
-    public let internetMessageId: Field<String>
-    public let language: Field<String>
-    public let networkMessageId: Field<String>
-    public let p1Sender: Field<SecurityEmailSender>
-    public let p2Sender: Field<SecurityEmailSender>
-    public let receivedDateTime: Field<Date>
-    public let recipientEmailAddress: Field<String>
-    public let senderIp: Field<String>
-    public let subject: Field<String>
-    public let threatDetectionMethods: Field<[String]>
-    public let threats: Field<[String]>
-    public let urlCount: Field<Int64>
-    public let urls: Field<[String]>
-    public let urn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.antiSpamDirection = Field("antiSpamDirection")
-        self.attachmentsCount = Field("attachmentsCount")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.internetMessageId = Field("internetMessageId")
-        self.language = Field("language")
-        self.networkMessageId = Field("networkMessageId")
-        self.p1Sender = Field("p1Sender")
-        self.p2Sender = Field("p2Sender")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipientEmailAddress = Field("recipientEmailAddress")
-        self.senderIp = Field("senderIp")
-        self.subject = Field("subject")
-        self.threatDetectionMethods = Field("threatDetectionMethods")
-        self.threats = Field("threats")
-        self.urlCount = Field("urlCount")
-        self.urls = Field("urls")
-        self.urn = Field("urn")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.antispamDirectionality`.
@@ -300,38 +282,38 @@ extension SecurityAntispamTeamsDirection {
 public typealias SecurityArticle = Model<SecurityArticleFields>
 
 /// The properties of a `SecurityArticle`, inherited ones included.
-public struct SecurityArticleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `indicators`.
+public enum SecurityArticleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<SecurityFormattedContent>,
+        createdDateTime: Field<Date>,
+        imageUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        lastUpdatedDateTime: Field<Date>,
+        summary: Field<SecurityFormattedContent>,
+        tags: Field<[String]>,
+        title: Field<String>,
+        indicators: Field<[SecurityArticleIndicator]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.article",
         base: Entity.self,
-        fields: SecurityArticleFields()
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            createdDateTime: Field("createdDateTime"),
+            imageUrl: Field("imageUrl"),
+            isFeatured: Field("isFeatured"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            summary: Field("summary"),
+            tags: Field("tags"),
+            title: Field("title"),
+            indicators: Field("indicators")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let body: Field<SecurityFormattedContent>
-    public let createdDateTime: Field<Date>
-    public let imageUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let summary: Field<SecurityFormattedContent>
-    public let tags: Field<[String]>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("indicators")`).
-    public let indicators: Field<[SecurityArticleIndicator]>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.createdDateTime = Field("createdDateTime")
-        self.imageUrl = Field("imageUrl")
-        self.isFeatured = Field("isFeatured")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.summary = Field("summary")
-        self.tags = Field("tags")
-        self.title = Field("title")
-        self.indicators = Field("indicators")
-    }
 }
 
 /// Its properties are listed in `SecurityArticleIndicatorFields`; read and write them as `value.name`.
@@ -341,24 +323,20 @@ public struct SecurityArticleFields: FieldSet {
 public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields>
 
 /// The properties of a `SecurityArticleIndicator`, inherited ones included.
-public struct SecurityArticleIndicatorFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `artifact`.
+public enum SecurityArticleIndicatorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        source: Field<SecurityIndicatorSource>,
+        artifact: Field<SecurityArtifact>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.articleIndicator",
         base: SecurityIndicator.self,
-        fields: SecurityArticleIndicatorFields()
+        fields: (id: Field("id"), source: Field("source"), artifact: Field("artifact")) as Table
     )
-
-    public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-    }
 }
 
 /// Requests for one `SecurityArticleIndicator`: `request()` reads, updates or deletes it.
@@ -536,22 +514,16 @@ public struct SecurityAuditConfigAuditRecordFields: FieldSet {
 public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
 
 /// The properties of a `SecurityAuditCoreRoot`, inherited ones included.
-public struct SecurityAuditCoreRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `queries`.
+public enum SecurityAuditCoreRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, queries: Field<[SecurityAuditLogQuery]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditCoreRoot",
         base: Entity.self,
-        fields: SecurityAuditCoreRootFields()
+        fields: (id: Field("id"), queries: Field("queries")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("queries")`).
-    public let queries: Field<[SecurityAuditLogQuery]>
-
-    private init() {
-        self.id = Field("id")
-        self.queries = Field("queries")
-    }
 }
 
 /// Requests for one `SecurityAuditCoreRoot`: `request()` reads, updates or deletes it.
@@ -1015,46 +987,46 @@ public struct SecurityAuditDataFields: FieldSet {
 public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
 
 /// The properties of a `SecurityAuditLogQuery`, inherited ones included.
-public struct SecurityAuditLogQueryFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `records`.
+public enum SecurityAuditLogQueryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnitIdFilters: Field<[String]>,
+        displayName: Field<String>,
+        filterEndDateTime: Field<Date>,
+        filterStartDateTime: Field<Date>,
+        ipAddressFilters: Field<[String]>,
+        keywordFilter: Field<String>,
+        objectIdFilters: Field<[String]>,
+        operationFilters: Field<[String]>,
+        recordTypeFilters: Field<[SecurityAuditLogRecordType]>,
+        serviceFilters: Field<[String]>,
+        status: Field<SecurityAuditLogQueryStatus>,
+        userPrincipalNameFilters: Field<[String]>,
+        records: Field<[SecurityAuditLogRecord]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditLogQuery",
         base: Entity.self,
-        fields: SecurityAuditLogQueryFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnitIdFilters: Field("administrativeUnitIdFilters"),
+            displayName: Field("displayName"),
+            filterEndDateTime: Field("filterEndDateTime"),
+            filterStartDateTime: Field("filterStartDateTime"),
+            ipAddressFilters: Field("ipAddressFilters"),
+            keywordFilter: Field("keywordFilter"),
+            objectIdFilters: Field("objectIdFilters"),
+            operationFilters: Field("operationFilters"),
+            recordTypeFilters: Field("recordTypeFilters"),
+            serviceFilters: Field("serviceFilters"),
+            status: Field("status"),
+            userPrincipalNameFilters: Field("userPrincipalNameFilters"),
+            records: Field("records")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnitIdFilters: Field<[String]>
-    public let displayName: Field<String>
-    public let filterEndDateTime: Field<Date>
-    public let filterStartDateTime: Field<Date>
-    public let ipAddressFilters: Field<[String]>
-    public let keywordFilter: Field<String>
-    public let objectIdFilters: Field<[String]>
-    public let operationFilters: Field<[String]>
-    public let recordTypeFilters: Field<[SecurityAuditLogRecordType]>
-    public let serviceFilters: Field<[String]>
-    public let status: Field<SecurityAuditLogQueryStatus>
-    public let userPrincipalNameFilters: Field<[String]>
-
-    /// Present when the request expanded it (`expand("records")`).
-    public let records: Field<[SecurityAuditLogRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnitIdFilters = Field("administrativeUnitIdFilters")
-        self.displayName = Field("displayName")
-        self.filterEndDateTime = Field("filterEndDateTime")
-        self.filterStartDateTime = Field("filterStartDateTime")
-        self.ipAddressFilters = Field("ipAddressFilters")
-        self.keywordFilter = Field("keywordFilter")
-        self.objectIdFilters = Field("objectIdFilters")
-        self.operationFilters = Field("operationFilters")
-        self.recordTypeFilters = Field("recordTypeFilters")
-        self.serviceFilters = Field("serviceFilters")
-        self.status = Field("status")
-        self.userPrincipalNameFilters = Field("userPrincipalNameFilters")
-        self.records = Field("records")
-    }
 }
 
 /// Requests for one `SecurityAuditLogQuery`: `request()` reads, updates or deletes it.
@@ -1135,42 +1107,42 @@ extension SecurityAuditLogQueryStatus {
 public typealias SecurityAuditLogRecord = Model<SecurityAuditLogRecordFields>
 
 /// The properties of a `SecurityAuditLogRecord`, inherited ones included.
-public struct SecurityAuditLogRecordFields: FieldSet {
+public enum SecurityAuditLogRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        administrativeUnits: Field<[String]>,
+        auditData: Field<SecurityAuditData>,
+        auditLogRecordType: Field<SecurityAuditLogRecordType>,
+        clientIp: Field<String>,
+        createdDateTime: Field<Date>,
+        objectId: Field<String>,
+        operation: Field<String>,
+        organizationId: Field<String>,
+        service: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>,
+        userType: Field<SecurityAuditLogUserType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.auditLogRecord",
         base: Entity.self,
-        fields: SecurityAuditLogRecordFields()
+        fields: (
+            id: Field("id"),
+            administrativeUnits: Field("administrativeUnits"),
+            auditData: Field("auditData"),
+            auditLogRecordType: Field("auditLogRecordType"),
+            clientIp: Field("clientIp"),
+            createdDateTime: Field("createdDateTime"),
+            objectId: Field("objectId"),
+            operation: Field("operation"),
+            organizationId: Field("organizationId"),
+            service: Field("service"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName"),
+            userType: Field("userType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let administrativeUnits: Field<[String]>
-    public let auditData: Field<SecurityAuditData>
-    public let auditLogRecordType: Field<SecurityAuditLogRecordType>
-    public let clientIp: Field<String>
-    public let createdDateTime: Field<Date>
-    public let objectId: Field<String>
-    public let operation: Field<String>
-    public let organizationId: Field<String>
-    public let service: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<SecurityAuditLogUserType>
-
-    private init() {
-        self.id = Field("id")
-        self.administrativeUnits = Field("administrativeUnits")
-        self.auditData = Field("auditData")
-        self.auditLogRecordType = Field("auditLogRecordType")
-        self.clientIp = Field("clientIp")
-        self.createdDateTime = Field("createdDateTime")
-        self.objectId = Field("objectId")
-        self.operation = Field("operation")
-        self.organizationId = Field("organizationId")
-        self.service = Field("service")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-    }
 }
 
 /// Requests for one `SecurityAuditLogRecord`: `request()` reads, updates or deletes it.
@@ -2747,24 +2719,24 @@ public struct SecurityAuditSearchAuditRecordFields: FieldSet {
 public typealias SecurityAuthorityTemplate = Model<SecurityAuthorityTemplateFields>
 
 /// The properties of a `SecurityAuthorityTemplate`, inherited ones included.
-public struct SecurityAuthorityTemplateFields: FieldSet {
+public enum SecurityAuthorityTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.authorityTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityAuthorityTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `SecurityAuthorityTemplate`: `request()` reads, updates or deletes it.
@@ -2793,20 +2765,14 @@ public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
 public typealias SecurityAutoAuditingConfiguration = Model<SecurityAutoAuditingConfigurationFields>
 
 /// The properties of a `SecurityAutoAuditingConfiguration`, inherited ones included.
-public struct SecurityAutoAuditingConfigurationFields: FieldSet {
+public enum SecurityAutoAuditingConfigurationFields: FieldSet {
+    public typealias Table = (id: Field<String>, isAutomatic: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.autoAuditingConfiguration",
         base: Entity.self,
-        fields: SecurityAutoAuditingConfigurationFields()
+        fields: (id: Field("id"), isAutomatic: Field("isAutomatic")) as Table
     )
-
-    public let id: Field<String>
-    public let isAutomatic: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isAutomatic = Field("isAutomatic")
-    }
 }
 
 /// Requests for one `SecurityAutoAuditingConfiguration`: `request()` reads, updates or deletes it.
@@ -2838,23 +2804,23 @@ public struct SecurityAutoAuditingConfigurationRequestBuilder: ModelRequestBuild
 public typealias SecurityAutonomousSystem = Model<SecurityAutonomousSystemFields>
 
 /// The properties of a `SecurityAutonomousSystem`, inherited ones included.
-public struct SecurityAutonomousSystemFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.autonomousSystem",
-        fields: SecurityAutonomousSystemFields()
+public enum SecurityAutonomousSystemFields: FieldSet {
+    public typealias Table = (
+        name: Field<String>,
+        number: Field<Int32>,
+        organization: Field<String>,
+        value: Field<String>
     )
 
-    public let name: Field<String>
-    public let number: Field<Int32>
-    public let organization: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.number = Field("number")
-        self.organization = Field("organization")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.autonomousSystem",
+        fields: (
+            name: Field("name"),
+            number: Field("number"),
+            organization: Field("organization"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityAzfwApplicationRuleAggregationEventRecordFields`; read and write them as
@@ -3021,36 +2987,36 @@ public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
 public typealias SecurityAzureResourceEvidence = Model<SecurityAzureResourceEvidenceFields>
 
 /// The properties of a `SecurityAzureResourceEvidence`, inherited ones included.
-public struct SecurityAzureResourceEvidenceFields: FieldSet {
+public enum SecurityAzureResourceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        resourceId: Field<String>,
+        resourceName: Field<String>,
+        resourceType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.azureResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityAzureResourceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            resourceId: Field("resourceId"),
+            resourceName: Field("resourceName"),
+            resourceType: Field("resourceType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let resourceId: Field<String>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.resourceId = Field("resourceId")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.behaviorDuringRetentionPeriod`.
@@ -3086,36 +3052,36 @@ extension SecurityBehaviorDuringRetentionPeriod {
 public typealias SecurityBlobContainerEvidence = Model<SecurityBlobContainerEvidenceFields>
 
 /// The properties of a `SecurityBlobContainerEvidence`, inherited ones included.
-public struct SecurityBlobContainerEvidenceFields: FieldSet {
+public enum SecurityBlobContainerEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        name: Field<String>,
+        storageResource: Field<SecurityAzureResourceEvidence>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.blobContainerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityBlobContainerEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            name: Field("name"),
+            storageResource: Field("storageResource"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let storageResource: Field<SecurityAzureResourceEvidence>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.storageResource = Field("storageResource")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `SecurityBlobEvidenceFields`; read and write them as `value.name`.
@@ -3125,40 +3091,40 @@ public struct SecurityBlobContainerEvidenceFields: FieldSet {
 public typealias SecurityBlobEvidence = Model<SecurityBlobEvidenceFields>
 
 /// The properties of a `SecurityBlobEvidence`, inherited ones included.
-public struct SecurityBlobEvidenceFields: FieldSet {
+public enum SecurityBlobEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        blobContainer: Field<SecurityBlobContainerEvidence>,
+        etag: Field<String>,
+        fileHashes: Field<[SecurityFileHash]>,
+        name: Field<String>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.blobEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityBlobEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            blobContainer: Field("blobContainer"),
+            etag: Field("etag"),
+            fileHashes: Field("fileHashes"),
+            name: Field("name"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let blobContainer: Field<SecurityBlobContainerEvidence>
-    public let etag: Field<String>
-    public let fileHashes: Field<[SecurityFileHash]>
-    public let name: Field<String>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.blobContainer = Field("blobContainer")
-        self.etag = Field("etag")
-        self.fileHashes = Field("fileHashes")
-        self.name = Field("name")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `SecurityCampaignAuditRecordFields`; read and write them as `value.name`.
@@ -3191,31 +3157,31 @@ public struct SecurityCampaignAuditRecordFields: FieldSet {
 public typealias SecurityCase = Model<SecurityCaseFields>
 
 /// The properties of a `SecurityCase`, inherited ones included.
-public struct SecurityCaseFields: FieldSet {
+public enum SecurityCaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<SecurityCaseStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.case",
         base: Entity.self,
         derived: [SecurityEdiscoveryCase.self],
-        fields: SecurityCaseFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<SecurityCaseStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.caseAction`.
@@ -3272,7 +3238,18 @@ extension SecurityCaseAction {
 public typealias SecurityCaseOperation = Model<SecurityCaseOperationFields>
 
 /// The properties of a `SecurityCaseOperation`, inherited ones included.
-public struct SecurityCaseOperationFields: FieldSet {
+public enum SecurityCaseOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.caseOperation",
         base: Entity.self,
@@ -3287,28 +3264,17 @@ public struct SecurityCaseOperationFields: FieldSet {
             SecurityEdiscoverySearchExportOperation.self,
             SecurityEdiscoveryTagOperation.self,
         ],
-        fields: SecurityCaseOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityCaseOperation`: `request()` reads, updates or deletes it.

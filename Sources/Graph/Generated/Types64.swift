@@ -108,22 +108,16 @@ extension SecurityCaseType {
 public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
 
 /// The properties of a `SecurityCasesRoot`, inherited ones included.
-public struct SecurityCasesRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `ediscoveryCases`.
+public enum SecurityCasesRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, ediscoveryCases: Field<[SecurityEdiscoveryCase]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.casesRoot",
         base: Entity.self,
-        fields: SecurityCasesRootFields()
+        fields: (id: Field("id"), ediscoveryCases: Field("ediscoveryCases")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("ediscoveryCases")`).
-    public let ediscoveryCases: Field<[SecurityEdiscoveryCase]>
-
-    private init() {
-        self.id = Field("id")
-        self.ediscoveryCases = Field("ediscoveryCases")
-    }
 }
 
 /// Requests for one `SecurityCasesRoot`: `request()` reads, updates or deletes it.
@@ -161,28 +155,28 @@ public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
 public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields>
 
 /// The properties of a `SecurityCategoryTemplate`, inherited ones included.
-public struct SecurityCategoryTemplateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `subcategories`.
+public enum SecurityCategoryTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        subcategories: Field<[SecuritySubcategoryTemplate]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.categoryTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityCategoryTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            subcategories: Field("subcategories")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("subcategories")`).
-    public let subcategories: Field<[SecuritySubcategoryTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.subcategories = Field("subcategories")
-    }
 }
 
 /// Requests for one `SecurityCategoryTemplate`: `request()` reads, updates or deletes it.
@@ -452,28 +446,28 @@ extension SecurityChildSelectability {
 public typealias SecurityCitationTemplate = Model<SecurityCitationTemplateFields>
 
 /// The properties of a `SecurityCitationTemplate`, inherited ones included.
-public struct SecurityCitationTemplateFields: FieldSet {
+public enum SecurityCitationTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        citationJurisdiction: Field<String>,
+        citationUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.citationTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityCitationTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            citationJurisdiction: Field("citationJurisdiction"),
+            citationUrl: Field("citationUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let citationJurisdiction: Field<String>
-    public let citationUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.citationJurisdiction = Field("citationJurisdiction")
-        self.citationUrl = Field("citationUrl")
-    }
 }
 
 /// Requests for one `SecurityCitationTemplate`: `request()` reads, updates or deletes it.
@@ -502,42 +496,42 @@ public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
 public typealias SecurityCloudApplicationEvidence = Model<SecurityCloudApplicationEvidenceFields>
 
 /// The properties of a `SecurityCloudApplicationEvidence`, inherited ones included.
-public struct SecurityCloudApplicationEvidenceFields: FieldSet {
+public enum SecurityCloudApplicationEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        appId: Field<Int64>,
+        displayName: Field<String>,
+        instanceId: Field<Int64>,
+        instanceName: Field<String>,
+        saasAppId: Field<Int64>,
+        stream: Field<SecurityStream>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudApplicationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityCloudApplicationEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            instanceId: Field("instanceId"),
+            instanceName: Field("instanceName"),
+            saasAppId: Field("saasAppId"),
+            stream: Field("stream")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<Int64>
-    public let displayName: Field<String>
-    public let instanceId: Field<Int64>
-    public let instanceName: Field<String>
-    public let saasAppId: Field<Int64>
-    public let stream: Field<SecurityStream>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.instanceId = Field("instanceId")
-        self.instanceName = Field("instanceName")
-        self.saasAppId = Field("saasAppId")
-        self.stream = Field("stream")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.cloudAttachmentVersion`.
@@ -567,32 +561,32 @@ extension SecurityCloudAttachmentVersion {
 public typealias SecurityCloudLogonRequestEvidence = Model<SecurityCloudLogonRequestEvidenceFields>
 
 /// The properties of a `SecurityCloudLogonRequestEvidence`, inherited ones included.
-public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
+public enum SecurityCloudLogonRequestEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        requestId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudLogonRequestEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityCloudLogonRequestEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            requestId: Field("requestId")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let requestId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.requestId = Field("requestId")
-    }
 }
 
 /// Its properties are listed in `SecurityCloudLogonSessionEvidenceFields`; read and write them as `value.name`.
@@ -602,48 +596,48 @@ public struct SecurityCloudLogonRequestEvidenceFields: FieldSet {
 public typealias SecurityCloudLogonSessionEvidence = Model<SecurityCloudLogonSessionEvidenceFields>
 
 /// The properties of a `SecurityCloudLogonSessionEvidence`, inherited ones included.
-public struct SecurityCloudLogonSessionEvidenceFields: FieldSet {
+public enum SecurityCloudLogonSessionEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        account: Field<SecurityUserEvidence>,
+        browser: Field<String>,
+        deviceName: Field<String>,
+        operatingSystem: Field<String>,
+        previousLogonDateTime: Field<Date>,
+        `protocol`: Field<String>,
+        sessionId: Field<String>,
+        startUtcDateTime: Field<Date>,
+        userAgent: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.cloudLogonSessionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityCloudLogonSessionEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            account: Field("account"),
+            browser: Field("browser"),
+            deviceName: Field("deviceName"),
+            operatingSystem: Field("operatingSystem"),
+            previousLogonDateTime: Field("previousLogonDateTime"),
+            protocol: Field("protocol"),
+            sessionId: Field("sessionId"),
+            startUtcDateTime: Field("startUtcDateTime"),
+            userAgent: Field("userAgent")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let account: Field<SecurityUserEvidence>
-    public let browser: Field<String>
-    public let deviceName: Field<String>
-    public let operatingSystem: Field<String>
-    public let previousLogonDateTime: Field<Date>
-    public let `protocol`: Field<String>
-    public let sessionId: Field<String>
-    public let startUtcDateTime: Field<Date>
-    public let userAgent: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.account = Field("account")
-        self.browser = Field("browser")
-        self.deviceName = Field("deviceName")
-        self.operatingSystem = Field("operatingSystem")
-        self.previousLogonDateTime = Field("previousLogonDateTime")
-        self.protocol = Field("protocol")
-        self.sessionId = Field("sessionId")
-        self.startUtcDateTime = Field("startUtcDateTime")
-        self.userAgent = Field("userAgent")
-    }
 }
 
 /// Its properties are listed in `SecurityCloudUpdateDeviceConfigAuditRecordFields`; read and write them as
@@ -724,22 +718,16 @@ public struct SecurityCloudUpdateTenantConfigAuditRecordFields: FieldSet {
 public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFields>
 
 /// The properties of a `SecurityCollaborationRoot`, inherited ones included.
-public struct SecurityCollaborationRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `analyzedEmails`.
+public enum SecurityCollaborationRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, analyzedEmails: Field<[SecurityAnalyzedEmail]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.collaborationRoot",
         base: Entity.self,
-        fields: SecurityCollaborationRootFields()
+        fields: (id: Field("id"), analyzedEmails: Field("analyzedEmails")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("analyzedEmails")`).
-    public let analyzedEmails: Field<[SecurityAnalyzedEmail]>
-
-    private init() {
-        self.id = Field("id")
-        self.analyzedEmails = Field("analyzedEmails")
-    }
 }
 
 /// Requests for one `SecurityCollaborationRoot`: `request()` reads, updates or deletes it.

@@ -35,19 +35,13 @@ public struct SecurityComplianceSupervisionExchangeAuditRecordFields: FieldSet {
 public typealias SecurityCompromiseIndicator = Model<SecurityCompromiseIndicatorFields>
 
 /// The properties of a `SecurityCompromiseIndicator`, inherited ones included.
-public struct SecurityCompromiseIndicatorFields: FieldSet {
+public enum SecurityCompromiseIndicatorFields: FieldSet {
+    public typealias Table = (value: Field<String>, verdict: Field<SecurityVerdictCategory>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.compromiseIndicator",
-        fields: SecurityCompromiseIndicatorFields()
+        fields: (value: Field("value"), verdict: Field("verdict")) as Table
     )
-
-    public let value: Field<String>
-    public let verdict: Field<SecurityVerdictCategory>
-
-    private init() {
-        self.value = Field("value")
-        self.verdict = Field("verdict")
-    }
 }
 
 /// Its properties are listed in `SecurityConnectedAIAppInteractionAuditRecordFields`; read and write them as
@@ -103,44 +97,44 @@ public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
 public typealias SecurityContainerEvidence = Model<SecurityContainerEvidenceFields>
 
 /// The properties of a `SecurityContainerEvidence`, inherited ones included.
-public struct SecurityContainerEvidenceFields: FieldSet {
+public enum SecurityContainerEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        args: Field<[String]>,
+        command: Field<[String]>,
+        containerId: Field<String>,
+        image: Field<SecurityContainerImageEvidence>,
+        isPrivileged: Field<Bool>,
+        name: Field<String>,
+        pod: Field<SecurityKubernetesPodEvidence>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityContainerEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            args: Field("args"),
+            command: Field("command"),
+            containerId: Field("containerId"),
+            image: Field("image"),
+            isPrivileged: Field("isPrivileged"),
+            name: Field("name"),
+            pod: Field("pod")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let args: Field<[String]>
-    public let command: Field<[String]>
-    public let containerId: Field<String>
-    public let image: Field<SecurityContainerImageEvidence>
-    public let isPrivileged: Field<Bool>
-    public let name: Field<String>
-    public let pod: Field<SecurityKubernetesPodEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.args = Field("args")
-        self.command = Field("command")
-        self.containerId = Field("containerId")
-        self.image = Field("image")
-        self.isPrivileged = Field("isPrivileged")
-        self.name = Field("name")
-        self.pod = Field("pod")
-    }
 }
 
 /// Its properties are listed in `SecurityContainerImageEvidenceFields`; read and write them as `value.name`.
@@ -150,36 +144,36 @@ public struct SecurityContainerEvidenceFields: FieldSet {
 public typealias SecurityContainerImageEvidence = Model<SecurityContainerImageEvidenceFields>
 
 /// The properties of a `SecurityContainerImageEvidence`, inherited ones included.
-public struct SecurityContainerImageEvidenceFields: FieldSet {
+public enum SecurityContainerImageEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        digestImage: Field<SecurityContainerImageEvidence>,
+        imageId: Field<String>,
+        registry: Field<SecurityContainerRegistryEvidence>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerImageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityContainerImageEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            digestImage: Field("digestImage"),
+            imageId: Field("imageId"),
+            registry: Field("registry")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let digestImage: Field<SecurityContainerImageEvidence>
-    public let imageId: Field<String>
-    public let registry: Field<SecurityContainerRegistryEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.digestImage = Field("digestImage")
-        self.imageId = Field("imageId")
-        self.registry = Field("registry")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.containerPortProtocol`.
@@ -207,32 +201,32 @@ extension SecurityContainerPortProtocol {
 public typealias SecurityContainerRegistryEvidence = Model<SecurityContainerRegistryEvidenceFields>
 
 /// The properties of a `SecurityContainerRegistryEvidence`, inherited ones included.
-public struct SecurityContainerRegistryEvidenceFields: FieldSet {
+public enum SecurityContainerRegistryEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        registry: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.containerRegistryEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityContainerRegistryEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            registry: Field("registry")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let registry: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.registry = Field("registry")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.contentFormat`.
@@ -687,17 +681,17 @@ public struct SecurityCustomerKeyServiceEncryptionAuditRecordFields: FieldSet {
 public typealias SecurityCvssSummary = Model<SecurityCvssSummaryFields>
 
 /// The properties of a `SecurityCvssSummary`, inherited ones included.
-public struct SecurityCvssSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.cvssSummary", fields: SecurityCvssSummaryFields())
-    public let score: Field<Double>
-    public let severity: Field<SecurityVulnerabilitySeverity>
-    public let vectorString: Field<String>
+public enum SecurityCvssSummaryFields: FieldSet {
+    public typealias Table = (
+        score: Field<Double>,
+        severity: Field<SecurityVulnerabilitySeverity>,
+        vectorString: Field<String>
+    )
 
-    private init() {
-        self.score = Field("score")
-        self.severity = Field("severity")
-        self.vectorString = Field("vectorString")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.cvssSummary",
+        fields: (score: Field("score"), severity: Field("severity"), vectorString: Field("vectorString")) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityDataCenterSecurityCmdletAuditRecordFields`; read and write them as
@@ -822,27 +816,27 @@ public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
 public typealias SecurityDataSet = Model<SecurityDataSetFields>
 
 /// The properties of a `SecurityDataSet`, inherited ones included.
-public struct SecurityDataSetFields: FieldSet {
+public enum SecurityDataSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSet",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewSet.self],
-        fields: SecurityDataSetFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `SecurityDataSet`: `request()` reads, updates or deletes it.
@@ -895,27 +889,27 @@ public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
 public typealias SecurityDataSource = Model<SecurityDataSourceFields>
 
 /// The properties of a `SecurityDataSource`, inherited ones included.
-public struct SecurityDataSourceFields: FieldSet {
+public enum SecurityDataSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSource",
         base: Entity.self,
         derived: [SecuritySiteSource.self, SecurityUnifiedGroupSource.self, SecurityUserSource.self],
-        fields: SecurityDataSourceFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-    }
 }
 
 /// Its properties are listed in `SecurityDataSourceContainerFields`; read and write them as `value.name`.
@@ -927,31 +921,31 @@ public struct SecurityDataSourceFields: FieldSet {
 public typealias SecurityDataSourceContainer = Model<SecurityDataSourceContainerFields>
 
 /// The properties of a `SecurityDataSourceContainer`, inherited ones included.
-public struct SecurityDataSourceContainerFields: FieldSet {
+public enum SecurityDataSourceContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        lastModifiedDateTime: Field<Date>,
+        releasedDateTime: Field<Date>,
+        status: Field<SecurityDataSourceContainerStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.dataSourceContainer",
         base: Entity.self,
         derived: [SecurityEdiscoveryCustodian.self, SecurityEdiscoveryNoncustodialDataSource.self],
-        fields: SecurityDataSourceContainerFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            releasedDateTime: Field("releasedDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityDataSourceContainer`: `request()` reads, updates or deletes it.
@@ -1282,22 +1276,22 @@ extension SecurityDeliveryLocation {
 public typealias SecurityDepartmentTemplate = Model<SecurityDepartmentTemplateFields>
 
 /// The properties of a `SecurityDepartmentTemplate`, inherited ones included.
-public struct SecurityDepartmentTemplateFields: FieldSet {
+public enum SecurityDepartmentTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.departmentTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityDepartmentTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
 }

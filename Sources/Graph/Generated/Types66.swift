@@ -263,33 +263,33 @@ extension SecurityDetectionStatus {
 public typealias SecurityDetonationBehaviourDetails = Model<SecurityDetonationBehaviourDetailsFields>
 
 /// The properties of a `SecurityDetonationBehaviourDetails`, inherited ones included.
-public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationBehaviourDetails",
-        fields: SecurityDetonationBehaviourDetailsFields()
+public enum SecurityDetonationBehaviourDetailsFields: FieldSet {
+    public typealias Table = (
+        actionStatus: Field<String>,
+        behaviourCapability: Field<String>,
+        behaviourGroup: Field<String>,
+        details: Field<String>,
+        eventDateTime: Field<Date>,
+        operation: Field<String>,
+        processId: Field<String>,
+        processName: Field<String>,
+        target: Field<String>
     )
 
-    public let actionStatus: Field<String>
-    public let behaviourCapability: Field<String>
-    public let behaviourGroup: Field<String>
-    public let details: Field<String>
-    public let eventDateTime: Field<Date>
-    public let operation: Field<String>
-    public let processId: Field<String>
-    public let processName: Field<String>
-    public let target: Field<String>
-
-    private init() {
-        self.actionStatus = Field("actionStatus")
-        self.behaviourCapability = Field("behaviourCapability")
-        self.behaviourGroup = Field("behaviourGroup")
-        self.details = Field("details")
-        self.eventDateTime = Field("eventDateTime")
-        self.operation = Field("operation")
-        self.processId = Field("processId")
-        self.processName = Field("processName")
-        self.target = Field("target")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationBehaviourDetails",
+        fields: (
+            actionStatus: Field("actionStatus"),
+            behaviourCapability: Field("behaviourCapability"),
+            behaviourGroup: Field("behaviourGroup"),
+            details: Field("details"),
+            eventDateTime: Field("eventDateTime"),
+            operation: Field("operation"),
+            processId: Field("processId"),
+            processName: Field("processName"),
+            target: Field("target")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityDetonationChainFields`; read and write them as `value.name`.
@@ -299,19 +299,13 @@ public struct SecurityDetonationBehaviourDetailsFields: FieldSet {
 public typealias SecurityDetonationChain = Model<SecurityDetonationChainFields>
 
 /// The properties of a `SecurityDetonationChain`, inherited ones included.
-public struct SecurityDetonationChainFields: FieldSet {
+public enum SecurityDetonationChainFields: FieldSet {
+    public typealias Table = (childNodes: Field<[SecurityDetonationChain]>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.detonationChain",
-        fields: SecurityDetonationChainFields()
+        fields: (childNodes: Field("childNodes"), value: Field("value")) as Table
     )
-
-    public let childNodes: Field<[SecurityDetonationChain]>
-    public let value: Field<String>
-
-    private init() {
-        self.childNodes = Field("childNodes")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `SecurityDetonationDetailsFields`; read and write them as `value.name`.
@@ -321,41 +315,41 @@ public struct SecurityDetonationChainFields: FieldSet {
 public typealias SecurityDetonationDetails = Model<SecurityDetonationDetailsFields>
 
 /// The properties of a `SecurityDetonationDetails`, inherited ones included.
-public struct SecurityDetonationDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationDetails",
-        fields: SecurityDetonationDetailsFields()
+public enum SecurityDetonationDetailsFields: FieldSet {
+    public typealias Table = (
+        analysisDateTime: Field<Date>,
+        compromiseIndicators: Field<[SecurityCompromiseIndicator]>,
+        detonationBehaviourDetails: Field<SecurityDetonationBehaviourDetails>,
+        detonationBehaviourDetailsV2: Field<String>,
+        detonationChain: Field<SecurityDetonationChain>,
+        detonationObservables: Field<SecurityDetonationObservables>,
+        detonationScreenshotUri: Field<String>,
+        detonationVerdict: Field<String>,
+        detonationVerdictReason: Field<String>,
+        entityMetadata: Field<String>,
+        mitreTechniques: Field<String>,
+        staticAnalysis: Field<String>,
+        submissionSource: Field<String>
     )
 
-    public let analysisDateTime: Field<Date>
-    public let compromiseIndicators: Field<[SecurityCompromiseIndicator]>
-    public let detonationBehaviourDetails: Field<SecurityDetonationBehaviourDetails>
-    public let detonationBehaviourDetailsV2: Field<String>
-    public let detonationChain: Field<SecurityDetonationChain>
-    public let detonationObservables: Field<SecurityDetonationObservables>
-    public let detonationScreenshotUri: Field<String>
-    public let detonationVerdict: Field<String>
-    public let detonationVerdictReason: Field<String>
-    public let entityMetadata: Field<String>
-    public let mitreTechniques: Field<String>
-    public let staticAnalysis: Field<String>
-    public let submissionSource: Field<String>
-
-    private init() {
-        self.analysisDateTime = Field("analysisDateTime")
-        self.compromiseIndicators = Field("compromiseIndicators")
-        self.detonationBehaviourDetails = Field("detonationBehaviourDetails")
-        self.detonationBehaviourDetailsV2 = Field("detonationBehaviourDetailsV2")
-        self.detonationChain = Field("detonationChain")
-        self.detonationObservables = Field("detonationObservables")
-        self.detonationScreenshotUri = Field("detonationScreenshotUri")
-        self.detonationVerdict = Field("detonationVerdict")
-        self.detonationVerdictReason = Field("detonationVerdictReason")
-        self.entityMetadata = Field("entityMetadata")
-        self.mitreTechniques = Field("mitreTechniques")
-        self.staticAnalysis = Field("staticAnalysis")
-        self.submissionSource = Field("submissionSource")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationDetails",
+        fields: (
+            analysisDateTime: Field("analysisDateTime"),
+            compromiseIndicators: Field("compromiseIndicators"),
+            detonationBehaviourDetails: Field("detonationBehaviourDetails"),
+            detonationBehaviourDetailsV2: Field("detonationBehaviourDetailsV2"),
+            detonationChain: Field("detonationChain"),
+            detonationObservables: Field("detonationObservables"),
+            detonationScreenshotUri: Field("detonationScreenshotUri"),
+            detonationVerdict: Field("detonationVerdict"),
+            detonationVerdictReason: Field("detonationVerdictReason"),
+            entityMetadata: Field("entityMetadata"),
+            mitreTechniques: Field("mitreTechniques"),
+            staticAnalysis: Field("staticAnalysis"),
+            submissionSource: Field("submissionSource")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityDetonationObservablesFields`; read and write them as `value.name`.
@@ -365,21 +359,21 @@ public struct SecurityDetonationDetailsFields: FieldSet {
 public typealias SecurityDetonationObservables = Model<SecurityDetonationObservablesFields>
 
 /// The properties of a `SecurityDetonationObservables`, inherited ones included.
-public struct SecurityDetonationObservablesFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.detonationObservables",
-        fields: SecurityDetonationObservablesFields()
+public enum SecurityDetonationObservablesFields: FieldSet {
+    public typealias Table = (
+        contactedIps: Field<[String]>,
+        contactedUrls: Field<[String]>,
+        droppedfiles: Field<[String]>
     )
 
-    public let contactedIps: Field<[String]>
-    public let contactedUrls: Field<[String]>
-    public let droppedfiles: Field<[String]>
-
-    private init() {
-        self.contactedIps = Field("contactedIps")
-        self.contactedUrls = Field("contactedUrls")
-        self.droppedfiles = Field("droppedfiles")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.detonationObservables",
+        fields: (
+            contactedIps: Field("contactedIps"),
+            contactedUrls: Field("contactedUrls"),
+            droppedfiles: Field("droppedfiles")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields`; read and write them as
@@ -459,74 +453,74 @@ public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
 public typealias SecurityDeviceEvidence = Model<SecurityDeviceEvidenceFields>
 
 /// The properties of a `SecurityDeviceEvidence`, inherited ones included.
-public struct SecurityDeviceEvidenceFields: FieldSet {
+public enum SecurityDeviceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        azureAdDeviceId: Field<String>,
+        defenderAvStatus: Field<SecurityDefenderAvStatus>,
+        deviceDnsName: Field<String>,
+        dnsDomain: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        healthStatus: Field<SecurityDeviceHealthStatus>,
+        hostName: Field<String>,
+        ipInterfaces: Field<[String]>,
+        lastExternalIpAddress: Field<String>,
+        lastIpAddress: Field<String>,
+        loggedOnUsers: Field<[SecurityLoggedOnUser]>,
+        mdeDeviceId: Field<String>,
+        ntDomain: Field<String>,
+        onboardingStatus: Field<SecurityOnboardingStatus>,
+        osBuild: Field<Int64>,
+        osPlatform: Field<String>,
+        rbacGroupId: Field<Int32>,
+        rbacGroupName: Field<String>,
+        resourceAccessEvents: Field<[SecurityResourceAccessEvent]>,
+        riskScore: Field<SecurityDeviceRiskScore>,
+        version: Field<String>,
+        vmMetadata: Field<SecurityVmMetadata>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.deviceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityDeviceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            azureAdDeviceId: Field("azureAdDeviceId"),
+            defenderAvStatus: Field("defenderAvStatus"),
+            deviceDnsName: Field("deviceDnsName"),
+            dnsDomain: Field("dnsDomain"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            healthStatus: Field("healthStatus"),
+            hostName: Field("hostName"),
+            ipInterfaces: Field("ipInterfaces"),
+            lastExternalIpAddress: Field("lastExternalIpAddress"),
+            lastIpAddress: Field("lastIpAddress"),
+            loggedOnUsers: Field("loggedOnUsers"),
+            mdeDeviceId: Field("mdeDeviceId"),
+            ntDomain: Field("ntDomain"),
+            onboardingStatus: Field("onboardingStatus"),
+            osBuild: Field("osBuild"),
+            osPlatform: Field("osPlatform"),
+            rbacGroupId: Field("rbacGroupId"),
+            rbacGroupName: Field("rbacGroupName"),
+            resourceAccessEvents: Field("resourceAccessEvents"),
+            riskScore: Field("riskScore"),
+            version: Field("version"),
+            vmMetadata: Field("vmMetadata")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let azureAdDeviceId: Field<String>
-    public let defenderAvStatus: Field<SecurityDefenderAvStatus>
-    public let deviceDnsName: Field<String>
-    public let dnsDomain: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let healthStatus: Field<SecurityDeviceHealthStatus>
-    public let hostName: Field<String>
-    public let ipInterfaces: Field<[String]>
-    public let lastExternalIpAddress: Field<String>
-    public let lastIpAddress: Field<String>
-    public let loggedOnUsers: Field<[SecurityLoggedOnUser]>
-    public let mdeDeviceId: Field<String>
-    public let ntDomain: Field<String>
-    public let onboardingStatus: Field<SecurityOnboardingStatus>
-    public let osBuild: Field<Int64>
-    public let osPlatform: Field<String>
-    public let rbacGroupId: Field<Int32>
-    public let rbacGroupName: Field<String>
-    public let resourceAccessEvents: Field<[SecurityResourceAccessEvent]>
-    public let riskScore: Field<SecurityDeviceRiskScore>
-    public let version: Field<String>
-    public let vmMetadata: Field<SecurityVmMetadata>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.azureAdDeviceId = Field("azureAdDeviceId")
-        self.defenderAvStatus = Field("defenderAvStatus")
-        self.deviceDnsName = Field("deviceDnsName")
-        self.dnsDomain = Field("dnsDomain")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.healthStatus = Field("healthStatus")
-        self.hostName = Field("hostName")
-        self.ipInterfaces = Field("ipInterfaces")
-        self.lastExternalIpAddress = Field("lastExternalIpAddress")
-        self.lastIpAddress = Field("lastIpAddress")
-        self.loggedOnUsers = Field("loggedOnUsers")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.ntDomain = Field("ntDomain")
-        self.onboardingStatus = Field("onboardingStatus")
-        self.osBuild = Field("osBuild")
-        self.osPlatform = Field("osPlatform")
-        self.rbacGroupId = Field("rbacGroupId")
-        self.rbacGroupName = Field("rbacGroupName")
-        self.resourceAccessEvents = Field("resourceAccessEvents")
-        self.riskScore = Field("riskScore")
-        self.version = Field("version")
-        self.vmMetadata = Field("vmMetadata")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.deviceHealthStatus`.
@@ -625,21 +619,17 @@ public struct SecurityDiscoveryAuditRecordFields: FieldSet {
 public typealias SecurityDispositionReviewStage = Model<SecurityDispositionReviewStageFields>
 
 /// The properties of a `SecurityDispositionReviewStage`, inherited ones included.
-public struct SecurityDispositionReviewStageFields: FieldSet {
+public enum SecurityDispositionReviewStageFields: FieldSet {
+    public typealias Table = (name: Field<String>, reviewersEmailAddresses: Field<[String]>, stageNumber: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.dispositionReviewStage",
-        fields: SecurityDispositionReviewStageFields()
+        fields: (
+            name: Field("name"),
+            reviewersEmailAddresses: Field("reviewersEmailAddresses"),
+            stageNumber: Field("stageNumber")
+        ) as Table
     )
-
-    public let name: Field<String>
-    public let reviewersEmailAddresses: Field<[String]>
-    public let stageNumber: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.reviewersEmailAddresses = Field("reviewersEmailAddresses")
-        self.stageNumber = Field("stageNumber")
-    }
 }
 
 /// Requests for one `SecurityDispositionReviewStage`: `request()` reads, updates or deletes it.
@@ -734,38 +724,38 @@ public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: 
 public typealias SecurityDnsEvidence = Model<SecurityDnsEvidenceFields>
 
 /// The properties of a `SecurityDnsEvidence`, inherited ones included.
-public struct SecurityDnsEvidenceFields: FieldSet {
+public enum SecurityDnsEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        dnsServerIp: Field<SecurityIpEvidence>,
+        domainName: Field<String>,
+        hostIpAddress: Field<SecurityIpEvidence>,
+        ipAddresses: Field<[SecurityIpEvidence]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.dnsEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityDnsEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            dnsServerIp: Field("dnsServerIp"),
+            domainName: Field("domainName"),
+            hostIpAddress: Field("hostIpAddress"),
+            ipAddresses: Field("ipAddresses")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let dnsServerIp: Field<SecurityIpEvidence>
-    public let domainName: Field<String>
-    public let hostIpAddress: Field<SecurityIpEvidence>
-    public let ipAddresses: Field<[SecurityIpEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.dnsServerIp = Field("dnsServerIp")
-        self.domainName = Field("domainName")
-        self.hostIpAddress = Field("hostIpAddress")
-        self.ipAddresses = Field("ipAddresses")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.documentVersion`.
@@ -922,50 +912,48 @@ public struct SecurityDynamics365BusinessCentralAuditRecordFields: FieldSet {
 public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdiscoveryAddToReviewSetOperationFields>
 
 /// The properties of a `SecurityEdiscoveryAddToReviewSetOperation`, inherited ones included.
-public struct SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `reviewSet`, `search`.
+public enum SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        additionalDataOptions: Field<SecurityAdditionalDataOptions>,
+        cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>,
+        documentVersion: Field<SecurityDocumentVersion>,
+        itemsToInclude: Field<SecurityItemsToInclude>,
+        reportFileMetadata: Field<[SecurityReportFileMetadata]>,
+        reviewSet: Field<SecurityEdiscoveryReviewSet>,
+        search: Field<SecurityEdiscoverySearch>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryAddToReviewSetOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryAddToReviewSetOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            additionalDataOptions: Field("additionalDataOptions"),
+            cloudAttachmentVersion: Field("cloudAttachmentVersion"),
+            documentVersion: Field("documentVersion"),
+            itemsToInclude: Field("itemsToInclude"),
+            reportFileMetadata: Field("reportFileMetadata"),
+            reviewSet: Field("reviewSet"),
+            search: Field("search")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let additionalDataOptions: Field<SecurityAdditionalDataOptions>
-    public let cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>
-    public let documentVersion: Field<SecurityDocumentVersion>
-    public let itemsToInclude: Field<SecurityItemsToInclude>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    /// Present when the request expanded it (`expand("reviewSet")`).
-    public let reviewSet: Field<SecurityEdiscoveryReviewSet>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.additionalDataOptions = Field("additionalDataOptions")
-        self.cloudAttachmentVersion = Field("cloudAttachmentVersion")
-        self.documentVersion = Field("documentVersion")
-        self.itemsToInclude = Field("itemsToInclude")
-        self.reportFileMetadata = Field("reportFileMetadata")
-        self.reviewSet = Field("reviewSet")
-        self.search = Field("search")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryAddToReviewSetOperation`: `request()` reads, updates or deletes it.
@@ -1007,68 +995,55 @@ public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequ
 public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
 
 /// The properties of a `SecurityEdiscoveryCase`, inherited ones included.
-public struct SecurityEdiscoveryCaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `caseMembers`, `custodians`, `noncustodialDataSources`,
+///   `operations`, `reviewSets`, `searches`, `settings`, `tags`.
+public enum SecurityEdiscoveryCaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<SecurityCaseStatus>,
+        closedBy: Field<IdentitySet>,
+        closedDateTime: Field<Date>,
+        externalId: Field<String>,
+        caseMembers: Field<[SecurityEdiscoveryCaseMember]>,
+        custodians: Field<[SecurityEdiscoveryCustodian]>,
+        noncustodialDataSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>,
+        operations: Field<[SecurityCaseOperation]>,
+        reviewSets: Field<[SecurityEdiscoveryReviewSet]>,
+        searches: Field<[SecurityEdiscoverySearch]>,
+        settings: Field<SecurityEdiscoveryCaseSettings>,
+        tags: Field<[SecurityEdiscoveryReviewTag]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCase",
         base: SecurityCase.self,
-        fields: SecurityEdiscoveryCaseFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            closedBy: Field("closedBy"),
+            closedDateTime: Field("closedDateTime"),
+            externalId: Field("externalId"),
+            caseMembers: Field("caseMembers"),
+            custodians: Field("custodians"),
+            noncustodialDataSources: Field("noncustodialDataSources"),
+            operations: Field("operations"),
+            reviewSets: Field("reviewSets"),
+            searches: Field("searches"),
+            settings: Field("settings"),
+            tags: Field("tags")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<SecurityCaseStatus>
-    public let closedBy: Field<IdentitySet>
-    public let closedDateTime: Field<Date>
-    public let externalId: Field<String>
-
-    /// Present when the request expanded it (`expand("caseMembers")`).
-    public let caseMembers: Field<[SecurityEdiscoveryCaseMember]>
-
-    /// Present when the request expanded it (`expand("custodians")`).
-    public let custodians: Field<[SecurityEdiscoveryCustodian]>
-
-    /// Present when the request expanded it (`expand("noncustodialDataSources")`).
-    public let noncustodialDataSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[SecurityCaseOperation]>
-
-    /// Present when the request expanded it (`expand("reviewSets")`).
-    public let reviewSets: Field<[SecurityEdiscoveryReviewSet]>
-
-    /// Present when the request expanded it (`expand("searches")`).
-    public let searches: Field<[SecurityEdiscoverySearch]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SecurityEdiscoveryCaseSettings>
-
-    /// Present when the request expanded it (`expand("tags")`).
-    public let tags: Field<[SecurityEdiscoveryReviewTag]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.closedBy = Field("closedBy")
-        self.closedDateTime = Field("closedDateTime")
-        self.externalId = Field("externalId")
-        self.caseMembers = Field("caseMembers")
-        self.custodians = Field("custodians")
-        self.noncustodialDataSources = Field("noncustodialDataSources")
-        self.operations = Field("operations")
-        self.reviewSets = Field("reviewSets")
-        self.searches = Field("searches")
-        self.settings = Field("settings")
-        self.tags = Field("tags")
-    }
 }
 
 /// Its properties are listed in `SecurityEdiscoveryCaseMemberFields`; read and write them as `value.name`.
@@ -1078,24 +1053,24 @@ public struct SecurityEdiscoveryCaseFields: FieldSet {
 public typealias SecurityEdiscoveryCaseMember = Model<SecurityEdiscoveryCaseMemberFields>
 
 /// The properties of a `SecurityEdiscoveryCaseMember`, inherited ones included.
-public struct SecurityEdiscoveryCaseMemberFields: FieldSet {
+public enum SecurityEdiscoveryCaseMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        recipientType: Field<SecurityRecipientType>,
+        smtpAddress: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCaseMember",
         base: Entity.self,
-        fields: SecurityEdiscoveryCaseMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            recipientType: Field("recipientType"),
+            smtpAddress: Field("smtpAddress")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let recipientType: Field<SecurityRecipientType>
-    public let smtpAddress: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.recipientType = Field("recipientType")
-        self.smtpAddress = Field("smtpAddress")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryCaseMember`: `request()` reads, updates or deletes it.
@@ -1218,28 +1193,28 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
 public typealias SecurityEdiscoveryCaseSettings = Model<SecurityEdiscoveryCaseSettingsFields>
 
 /// The properties of a `SecurityEdiscoveryCaseSettings`, inherited ones included.
-public struct SecurityEdiscoveryCaseSettingsFields: FieldSet {
+public enum SecurityEdiscoveryCaseSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        caseType: Field<SecurityCaseType>,
+        ocr: Field<SecurityOcrSettings>,
+        redundancyDetection: Field<SecurityRedundancyDetectionSettings>,
+        reviewSetSettings: Field<SecurityReviewSetSettings>,
+        topicModeling: Field<SecurityTopicModelingSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCaseSettings",
         base: Entity.self,
-        fields: SecurityEdiscoveryCaseSettingsFields()
+        fields: (
+            id: Field("id"),
+            caseType: Field("caseType"),
+            ocr: Field("ocr"),
+            redundancyDetection: Field("redundancyDetection"),
+            reviewSetSettings: Field("reviewSetSettings"),
+            topicModeling: Field("topicModeling")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let caseType: Field<SecurityCaseType>
-    public let ocr: Field<SecurityOcrSettings>
-    public let redundancyDetection: Field<SecurityRedundancyDetectionSettings>
-    public let reviewSetSettings: Field<SecurityReviewSetSettings>
-    public let topicModeling: Field<SecurityTopicModelingSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.caseType = Field("caseType")
-        self.ocr = Field("ocr")
-        self.redundancyDetection = Field("redundancyDetection")
-        self.reviewSetSettings = Field("reviewSetSettings")
-        self.topicModeling = Field("topicModeling")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryCaseSettings`: `request()` reads, updates or deletes it.
@@ -1278,50 +1253,45 @@ public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder 
 public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodianFields>
 
 /// The properties of a `SecurityEdiscoveryCustodian`, inherited ones included.
-public struct SecurityEdiscoveryCustodianFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `lastIndexOperation`, `siteSources`,
+///   `unifiedGroupSources`, `userSources`.
+public enum SecurityEdiscoveryCustodianFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        lastModifiedDateTime: Field<Date>,
+        releasedDateTime: Field<Date>,
+        status: Field<SecurityDataSourceContainerStatus>,
+        acknowledgedDateTime: Field<Date>,
+        email: Field<String>,
+        lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>,
+        siteSources: Field<[SecuritySiteSource]>,
+        unifiedGroupSources: Field<[SecurityUnifiedGroupSource]>,
+        userSources: Field<[SecurityUserSource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryCustodian",
         base: SecurityDataSourceContainer.self,
-        fields: SecurityEdiscoveryCustodianFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            releasedDateTime: Field("releasedDateTime"),
+            status: Field("status"),
+            acknowledgedDateTime: Field("acknowledgedDateTime"),
+            email: Field("email"),
+            lastIndexOperation: Field("lastIndexOperation"),
+            siteSources: Field("siteSources"),
+            unifiedGroupSources: Field("unifiedGroupSources"),
+            userSources: Field("userSources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-    public let acknowledgedDateTime: Field<Date>
-    public let email: Field<String>
-
-    /// Present when the request expanded it (`expand("lastIndexOperation")`).
-    public let lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
-
-    /// Present when the request expanded it (`expand("siteSources")`).
-    public let siteSources: Field<[SecuritySiteSource]>
-
-    /// Present when the request expanded it (`expand("unifiedGroupSources")`).
-    public let unifiedGroupSources: Field<[SecurityUnifiedGroupSource]>
-
-    /// Present when the request expanded it (`expand("userSources")`).
-    public let userSources: Field<[SecurityUserSource]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-        self.acknowledgedDateTime = Field("acknowledgedDateTime")
-        self.email = Field("email")
-        self.lastIndexOperation = Field("lastIndexOperation")
-        self.siteSources = Field("siteSources")
-        self.unifiedGroupSources = Field("unifiedGroupSources")
-        self.userSources = Field("userSources")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryCustodian`: `request()` reads, updates or deletes it.
@@ -1438,52 +1408,52 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryCustodianRequ
 public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryEstimateOperationFields>
 
 /// The properties of a `SecurityEdiscoveryEstimateOperation`, inherited ones included.
-public struct SecurityEdiscoveryEstimateOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `search`.
+public enum SecurityEdiscoveryEstimateOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        indexedItemCount: Field<Int64>,
+        indexedItemsSize: Field<Int64>,
+        mailboxCount: Field<Int32>,
+        reportFileMetadata: Field<[SecurityReportFileMetadata]>,
+        siteCount: Field<Int32>,
+        statisticsOptions: Field<SecurityStatisticsOptions>,
+        unindexedItemCount: Field<Int64>,
+        unindexedItemsSize: Field<Int64>,
+        search: Field<SecurityEdiscoverySearch>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryEstimateOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryEstimateOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            indexedItemCount: Field("indexedItemCount"),
+            indexedItemsSize: Field("indexedItemsSize"),
+            mailboxCount: Field("mailboxCount"),
+            reportFileMetadata: Field("reportFileMetadata"),
+            siteCount: Field("siteCount"),
+            statisticsOptions: Field("statisticsOptions"),
+            unindexedItemCount: Field("unindexedItemCount"),
+            unindexedItemsSize: Field("unindexedItemsSize"),
+            search: Field("search")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let indexedItemCount: Field<Int64>
-    public let indexedItemsSize: Field<Int64>
-    public let mailboxCount: Field<Int32>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-    public let siteCount: Field<Int32>
-    public let statisticsOptions: Field<SecurityStatisticsOptions>
-    public let unindexedItemCount: Field<Int64>
-    public let unindexedItemsSize: Field<Int64>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.indexedItemCount = Field("indexedItemCount")
-        self.indexedItemsSize = Field("indexedItemsSize")
-        self.mailboxCount = Field("mailboxCount")
-        self.reportFileMetadata = Field("reportFileMetadata")
-        self.siteCount = Field("siteCount")
-        self.statisticsOptions = Field("statisticsOptions")
-        self.unindexedItemCount = Field("unindexedItemCount")
-        self.unindexedItemsSize = Field("unindexedItemsSize")
-        self.search = Field("search")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryEstimateOperation`: `request()` reads, updates or deletes it.
@@ -1518,50 +1488,48 @@ public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBui
 public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExportOperationFields>
 
 /// The properties of a `SecurityEdiscoveryExportOperation`, inherited ones included.
-public struct SecurityEdiscoveryExportOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `reviewSet`, `reviewSetQuery`.
+public enum SecurityEdiscoveryExportOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        description: Field<String>,
+        exportFileMetadata: Field<[SecurityExportFileMetadata]>,
+        exportOptions: Field<SecurityExportOptions>,
+        exportStructure: Field<SecurityExportFileStructure>,
+        outputName: Field<String>,
+        reviewSet: Field<SecurityEdiscoveryReviewSet>,
+        reviewSetQuery: Field<SecurityEdiscoveryReviewSetQuery>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryExportOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryExportOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            description: Field("description"),
+            exportFileMetadata: Field("exportFileMetadata"),
+            exportOptions: Field("exportOptions"),
+            exportStructure: Field("exportStructure"),
+            outputName: Field("outputName"),
+            reviewSet: Field("reviewSet"),
+            reviewSetQuery: Field("reviewSetQuery")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let description: Field<String>
-    public let exportFileMetadata: Field<[SecurityExportFileMetadata]>
-    public let exportOptions: Field<SecurityExportOptions>
-    public let exportStructure: Field<SecurityExportFileStructure>
-    public let outputName: Field<String>
-
-    /// Present when the request expanded it (`expand("reviewSet")`).
-    public let reviewSet: Field<SecurityEdiscoveryReviewSet>
-
-    /// Present when the request expanded it (`expand("reviewSetQuery")`).
-    public let reviewSetQuery: Field<SecurityEdiscoveryReviewSetQuery>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.description = Field("description")
-        self.exportFileMetadata = Field("exportFileMetadata")
-        self.exportOptions = Field("exportOptions")
-        self.exportStructure = Field("exportStructure")
-        self.outputName = Field("outputName")
-        self.reviewSet = Field("reviewSet")
-        self.reviewSetQuery = Field("reviewSetQuery")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryExportOperation`: `request()` reads, updates or deletes it.
@@ -1605,32 +1573,32 @@ public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuild
 public typealias SecurityEdiscoveryHoldOperation = Model<SecurityEdiscoveryHoldOperationFields>
 
 /// The properties of a `SecurityEdiscoveryHoldOperation`, inherited ones included.
-public struct SecurityEdiscoveryHoldOperationFields: FieldSet {
+public enum SecurityEdiscoveryHoldOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryHoldOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryHoldOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryHoldOperation`: `request()` reads, updates or deletes it.
@@ -1660,34 +1628,34 @@ public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder
 public typealias SecurityEdiscoveryHoldPolicySyncOperation = Model<SecurityEdiscoveryHoldPolicySyncOperationFields>
 
 /// The properties of a `SecurityEdiscoveryHoldPolicySyncOperation`, inherited ones included.
-public struct SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
+public enum SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        reportFileMetadata: Field<[SecurityReportFileMetadata]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryHoldPolicySyncOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryHoldPolicySyncOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            reportFileMetadata: Field("reportFileMetadata")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.reportFileMetadata = Field("reportFileMetadata")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryHoldPolicySyncOperation`: `request()` reads, updates or deletes it.
@@ -1719,32 +1687,32 @@ public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequ
 public typealias SecurityEdiscoveryIndexOperation = Model<SecurityEdiscoveryIndexOperationFields>
 
 /// The properties of a `SecurityEdiscoveryIndexOperation`, inherited ones included.
-public struct SecurityEdiscoveryIndexOperationFields: FieldSet {
+public enum SecurityEdiscoveryIndexOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryIndexOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryIndexOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryIndexOperation`: `request()` reads, updates or deletes it.

@@ -12,38 +12,36 @@ import Foundation
 public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdiscoveryNoncustodialDataSourceFields>
 
 /// The properties of a `SecurityEdiscoveryNoncustodialDataSource`, inherited ones included.
-public struct SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `dataSource`, `lastIndexOperation`.
+public enum SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        lastModifiedDateTime: Field<Date>,
+        releasedDateTime: Field<Date>,
+        status: Field<SecurityDataSourceContainerStatus>,
+        dataSource: Field<SecurityDataSource>,
+        lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryNoncustodialDataSource",
         base: SecurityDataSourceContainer.self,
-        fields: SecurityEdiscoveryNoncustodialDataSourceFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            releasedDateTime: Field("releasedDateTime"),
+            status: Field("status"),
+            dataSource: Field("dataSource"),
+            lastIndexOperation: Field("lastIndexOperation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let lastModifiedDateTime: Field<Date>
-    public let releasedDateTime: Field<Date>
-    public let status: Field<SecurityDataSourceContainerStatus>
-
-    /// Present when the request expanded it (`expand("dataSource")`).
-    public let dataSource: Field<SecurityDataSource>
-
-    /// Present when the request expanded it (`expand("lastIndexOperation")`).
-    public let lastIndexOperation: Field<SecurityEdiscoveryIndexOperation>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.releasedDateTime = Field("releasedDateTime")
-        self.status = Field("status")
-        self.dataSource = Field("dataSource")
-        self.lastIndexOperation = Field("lastIndexOperation")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryNoncustodialDataSource`: `request()` reads, updates or deletes it.
@@ -140,34 +138,34 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryNoncustodialD
 public typealias SecurityEdiscoveryPurgeDataOperation = Model<SecurityEdiscoveryPurgeDataOperationFields>
 
 /// The properties of a `SecurityEdiscoveryPurgeDataOperation`, inherited ones included.
-public struct SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
+public enum SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        reportFileMetadata: Field<[SecurityReportFileMetadata]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryPurgeDataOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryPurgeDataOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            reportFileMetadata: Field("reportFileMetadata")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let reportFileMetadata: Field<[SecurityReportFileMetadata]>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.reportFileMetadata = Field("reportFileMetadata")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryPurgeDataOperation`: `request()` reads, updates or deletes it.
@@ -199,30 +197,30 @@ public struct SecurityEdiscoveryPurgeDataOperationRequestBuilder: ModelRequestBu
 public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSetFields>
 
 /// The properties of a `SecurityEdiscoveryReviewSet`, inherited ones included.
-public struct SecurityEdiscoveryReviewSetFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `queries`.
+public enum SecurityEdiscoveryReviewSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        queries: Field<[SecurityEdiscoveryReviewSetQuery]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewSet",
         base: SecurityDataSet.self,
-        fields: SecurityEdiscoveryReviewSetFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            queries: Field("queries")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    /// Present when the request expanded it (`expand("queries")`).
-    public let queries: Field<[SecurityEdiscoveryReviewSetQuery]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.queries = Field("queries")
-    }
 }
 
 /// Its properties are listed in `SecurityEdiscoveryReviewSetQueryFields`; read and write them as `value.name`.
@@ -232,32 +230,32 @@ public struct SecurityEdiscoveryReviewSetFields: FieldSet {
 public typealias SecurityEdiscoveryReviewSetQuery = Model<SecurityEdiscoveryReviewSetQueryFields>
 
 /// The properties of a `SecurityEdiscoveryReviewSetQuery`, inherited ones included.
-public struct SecurityEdiscoveryReviewSetQueryFields: FieldSet {
+public enum SecurityEdiscoveryReviewSetQueryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentQuery: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewSetQuery",
         base: SecuritySearch.self,
-        fields: SecurityEdiscoveryReviewSetQueryFields()
+        fields: (
+            id: Field("id"),
+            contentQuery: Field("contentQuery"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryReviewSetQuery`: `request()` reads, updates or deletes it.
@@ -391,36 +389,34 @@ public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
 public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTagFields>
 
 /// The properties of a `SecurityEdiscoveryReviewTag`, inherited ones included.
-public struct SecurityEdiscoveryReviewTagFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childTags`, `parent`.
+public enum SecurityEdiscoveryReviewTagFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        childSelectability: Field<SecurityChildSelectability>,
+        childTags: Field<[SecurityEdiscoveryReviewTag]>,
+        parent: Field<SecurityEdiscoveryReviewTag>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryReviewTag",
         base: SecurityTag.self,
-        fields: SecurityEdiscoveryReviewTagFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            childSelectability: Field("childSelectability"),
+            childTags: Field("childTags"),
+            parent: Field("parent")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let childSelectability: Field<SecurityChildSelectability>
-
-    /// Present when the request expanded it (`expand("childTags")`).
-    public let childTags: Field<[SecurityEdiscoveryReviewTag]>
-
-    /// Present when the request expanded it (`expand("parent")`).
-    public let parent: Field<SecurityEdiscoveryReviewTag>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.childSelectability = Field("childSelectability")
-        self.childTags = Field("childTags")
-        self.parent = Field("parent")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryReviewTag`: `request()` reads, updates or deletes it.
@@ -485,54 +481,47 @@ extension CollectionRequestBuilder where Item == SecurityEdiscoveryReviewTagRequ
 public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields>
 
 /// The properties of a `SecurityEdiscoverySearch`, inherited ones included.
-public struct SecurityEdiscoverySearchFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `additionalSources`, `addToReviewSetOperation`,
+///   `custodianSources`, `lastEstimateStatisticsOperation`, `noncustodialSources`.
+public enum SecurityEdiscoverySearchFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentQuery: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        dataSourceScopes: Field<SecurityDataSourceScopes>,
+        additionalSources: Field<[SecurityDataSource]>,
+        addToReviewSetOperation: Field<SecurityEdiscoveryAddToReviewSetOperation>,
+        custodianSources: Field<[SecurityDataSource]>,
+        lastEstimateStatisticsOperation: Field<SecurityEdiscoveryEstimateOperation>,
+        noncustodialSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoverySearch",
         base: SecuritySearch.self,
-        fields: SecurityEdiscoverySearchFields()
+        fields: (
+            id: Field("id"),
+            contentQuery: Field("contentQuery"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            dataSourceScopes: Field("dataSourceScopes"),
+            additionalSources: Field("additionalSources"),
+            addToReviewSetOperation: Field("addToReviewSetOperation"),
+            custodianSources: Field("custodianSources"),
+            lastEstimateStatisticsOperation: Field("lastEstimateStatisticsOperation"),
+            noncustodialSources: Field("noncustodialSources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let dataSourceScopes: Field<SecurityDataSourceScopes>
-
-    /// Present when the request expanded it (`expand("additionalSources")`).
-    public let additionalSources: Field<[SecurityDataSource]>
-
-    /// Present when the request expanded it (`expand("addToReviewSetOperation")`).
-    public let addToReviewSetOperation: Field<SecurityEdiscoveryAddToReviewSetOperation>
-
-    /// Present when the request expanded it (`expand("custodianSources")`).
-    public let custodianSources: Field<[SecurityDataSource]>
-
-    /// Present when the request expanded it (`expand("lastEstimateStatisticsOperation")`).
-    public let lastEstimateStatisticsOperation: Field<SecurityEdiscoveryEstimateOperation>
-
-    /// Present when the request expanded it (`expand("noncustodialSources")`).
-    public let noncustodialSources: Field<[SecurityEdiscoveryNoncustodialDataSource]>
-
-    private init() {
-        self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.dataSourceScopes = Field("dataSourceScopes")
-        self.additionalSources = Field("additionalSources")
-        self.addToReviewSetOperation = Field("addToReviewSetOperation")
-        self.custodianSources = Field("custodianSources")
-        self.lastEstimateStatisticsOperation = Field("lastEstimateStatisticsOperation")
-        self.noncustodialSources = Field("noncustodialSources")
-    }
 }
 
 /// Its properties are listed in `SecurityEdiscoverySearchExportOperationFields`; read and write them as `value.name`.
@@ -543,56 +532,56 @@ public struct SecurityEdiscoverySearchFields: FieldSet {
 public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscoverySearchExportOperationFields>
 
 /// The properties of a `SecurityEdiscoverySearchExportOperation`, inherited ones included.
-public struct SecurityEdiscoverySearchExportOperationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `search`.
+public enum SecurityEdiscoverySearchExportOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>,
+        additionalOptions: Field<SecurityAdditionalOptions>,
+        cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>,
+        description: Field<String>,
+        displayName: Field<String>,
+        documentVersion: Field<SecurityDocumentVersion>,
+        exportCriteria: Field<SecurityExportCriteria>,
+        exportFileMetadata: Field<[SecurityExportFileMetadata]>,
+        exportFormat: Field<SecurityExportFormat>,
+        exportLocation: Field<SecurityExportLocation>,
+        exportSingleItems: Field<Bool>,
+        search: Field<SecurityEdiscoverySearch>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoverySearchExportOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoverySearchExportOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            additionalOptions: Field("additionalOptions"),
+            cloudAttachmentVersion: Field("cloudAttachmentVersion"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            documentVersion: Field("documentVersion"),
+            exportCriteria: Field("exportCriteria"),
+            exportFileMetadata: Field("exportFileMetadata"),
+            exportFormat: Field("exportFormat"),
+            exportLocation: Field("exportLocation"),
+            exportSingleItems: Field("exportSingleItems"),
+            search: Field("search")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-    public let additionalOptions: Field<SecurityAdditionalOptions>
-    public let cloudAttachmentVersion: Field<SecurityCloudAttachmentVersion>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let documentVersion: Field<SecurityDocumentVersion>
-    public let exportCriteria: Field<SecurityExportCriteria>
-    public let exportFileMetadata: Field<[SecurityExportFileMetadata]>
-    public let exportFormat: Field<SecurityExportFormat>
-    public let exportLocation: Field<SecurityExportLocation>
-    public let exportSingleItems: Field<Bool>
-
-    /// Present when the request expanded it (`expand("search")`).
-    public let search: Field<SecurityEdiscoverySearch>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.additionalOptions = Field("additionalOptions")
-        self.cloudAttachmentVersion = Field("cloudAttachmentVersion")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.documentVersion = Field("documentVersion")
-        self.exportCriteria = Field("exportCriteria")
-        self.exportFileMetadata = Field("exportFileMetadata")
-        self.exportFormat = Field("exportFormat")
-        self.exportLocation = Field("exportLocation")
-        self.exportSingleItems = Field("exportSingleItems")
-        self.search = Field("search")
-    }
 }
 
 /// Requests for one `SecurityEdiscoverySearchExportOperation`: `request()` reads, updates or deletes it.
@@ -767,32 +756,32 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
 public typealias SecurityEdiscoveryTagOperation = Model<SecurityEdiscoveryTagOperationFields>
 
 /// The properties of a `SecurityEdiscoveryTagOperation`, inherited ones included.
-public struct SecurityEdiscoveryTagOperationFields: FieldSet {
+public enum SecurityEdiscoveryTagOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        action: Field<SecurityCaseAction>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        percentProgress: Field<Int32>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<SecurityCaseOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ediscoveryTagOperation",
         base: SecurityCaseOperation.self,
-        fields: SecurityEdiscoveryTagOperationFields()
+        fields: (
+            id: Field("id"),
+            action: Field("action"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            percentProgress: Field("percentProgress"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let action: Field<SecurityCaseAction>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let percentProgress: Field<Int32>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<SecurityCaseOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.action = Field("action")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.percentProgress = Field("percentProgress")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityEdiscoveryTagOperation`: `request()` reads, updates or deletes it.
@@ -843,17 +832,17 @@ public struct SecurityEhrConnectorAuditBaseRecordFields: FieldSet {
 public typealias SecurityEmailSender = Model<SecurityEmailSenderFields>
 
 /// The properties of a `SecurityEmailSender`, inherited ones included.
-public struct SecurityEmailSenderFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.emailSender", fields: SecurityEmailSenderFields())
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let emailAddress: Field<String>
+public enum SecurityEmailSenderFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, domainName: Field<String>, emailAddress: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.emailAddress = Field("emailAddress")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.emailSender",
+        fields: (
+            displayName: Field("displayName"),
+            domainName: Field("domainName"),
+            emailAddress: Field("emailAddress")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityEopSubmissionFeedEntityAuditRecordFields`; read and write them as
@@ -886,23 +875,23 @@ public struct SecurityEopSubmissionFeedEntityAuditRecordFields: FieldSet {
 public typealias SecurityEventPropagationResult = Model<SecurityEventPropagationResultFields>
 
 /// The properties of a `SecurityEventPropagationResult`, inherited ones included.
-public struct SecurityEventPropagationResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.eventPropagationResult",
-        fields: SecurityEventPropagationResultFields()
+public enum SecurityEventPropagationResultFields: FieldSet {
+    public typealias Table = (
+        location: Field<String>,
+        serviceName: Field<String>,
+        status: Field<SecurityEventPropagationStatus>,
+        statusInformation: Field<String>
     )
 
-    public let location: Field<String>
-    public let serviceName: Field<String>
-    public let status: Field<SecurityEventPropagationStatus>
-    public let statusInformation: Field<String>
-
-    private init() {
-        self.location = Field("location")
-        self.serviceName = Field("serviceName")
-        self.status = Field("status")
-        self.statusInformation = Field("statusInformation")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.eventPropagationResult",
+        fields: (
+            location: Field("location"),
+            serviceName: Field("serviceName"),
+            status: Field("status"),
+            statusInformation: Field("statusInformation")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.eventPropagationStatus`.
@@ -932,15 +921,13 @@ extension SecurityEventPropagationStatus {
 public typealias SecurityEventQuery = Model<SecurityEventQueryFields>
 
 /// The properties of a `SecurityEventQuery`, inherited ones included.
-public struct SecurityEventQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.eventQuery", fields: SecurityEventQueryFields())
-    public let query: Field<String>
-    public let queryType: Field<SecurityQueryType>
+public enum SecurityEventQueryFields: FieldSet {
+    public typealias Table = (query: Field<String>, queryType: Field<SecurityQueryType>)
 
-    private init() {
-        self.query = Field("query")
-        self.queryType = Field("queryType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.eventQuery",
+        fields: (query: Field("query"), queryType: Field("queryType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.eventSource`.
@@ -1242,21 +1229,13 @@ extension SecurityExportCriteria {
 public typealias SecurityExportFileMetadata = Model<SecurityExportFileMetadataFields>
 
 /// The properties of a `SecurityExportFileMetadata`, inherited ones included.
-public struct SecurityExportFileMetadataFields: FieldSet {
+public enum SecurityExportFileMetadataFields: FieldSet {
+    public typealias Table = (downloadUrl: Field<String>, fileName: Field<String>, size: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.exportFileMetadata",
-        fields: SecurityExportFileMetadataFields()
+        fields: (downloadUrl: Field("downloadUrl"), fileName: Field("fileName"), size: Field("size")) as Table
     )
-
-    public let downloadUrl: Field<String>
-    public let fileName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.exportFileStructure`.
@@ -1404,31 +1383,35 @@ public struct SecurityFabricPolicyRecordFields: FieldSet {
 public typealias SecurityFileDetails = Model<SecurityFileDetailsFields>
 
 /// The properties of a `SecurityFileDetails`, inherited ones included.
-public struct SecurityFileDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.fileDetails", fields: SecurityFileDetailsFields())
-    public let fileName: Field<String>
-    public let filePath: Field<String>
-    public let filePublisher: Field<String>
-    public let fileSize: Field<Int64>
-    public let issuer: Field<String>
-    public let md5: Field<String>
-    public let sha1: Field<String>
-    public let sha256: Field<String>
-    public let sha256Ac: Field<String>
-    public let signer: Field<String>
+public enum SecurityFileDetailsFields: FieldSet {
+    public typealias Table = (
+        fileName: Field<String>,
+        filePath: Field<String>,
+        filePublisher: Field<String>,
+        fileSize: Field<Int64>,
+        issuer: Field<String>,
+        md5: Field<String>,
+        sha1: Field<String>,
+        sha256: Field<String>,
+        sha256Ac: Field<String>,
+        signer: Field<String>
+    )
 
-    private init() {
-        self.fileName = Field("fileName")
-        self.filePath = Field("filePath")
-        self.filePublisher = Field("filePublisher")
-        self.fileSize = Field("fileSize")
-        self.issuer = Field("issuer")
-        self.md5 = Field("md5")
-        self.sha1 = Field("sha1")
-        self.sha256 = Field("sha256")
-        self.sha256Ac = Field("sha256Ac")
-        self.signer = Field("signer")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.fileDetails",
+        fields: (
+            fileName: Field("fileName"),
+            filePath: Field("filePath"),
+            filePublisher: Field("filePublisher"),
+            fileSize: Field("fileSize"),
+            issuer: Field("issuer"),
+            md5: Field("md5"),
+            sha1: Field("sha1"),
+            sha256: Field("sha256"),
+            sha256Ac: Field("sha256Ac"),
+            signer: Field("signer")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityFileEvidenceFields`; read and write them as `value.name`.
@@ -1438,36 +1421,36 @@ public struct SecurityFileDetailsFields: FieldSet {
 public typealias SecurityFileEvidence = Model<SecurityFileEvidenceFields>
 
 /// The properties of a `SecurityFileEvidence`, inherited ones included.
-public struct SecurityFileEvidenceFields: FieldSet {
+public enum SecurityFileEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        detectionStatus: Field<SecurityDetectionStatus>,
+        fileDetails: Field<SecurityFileDetails>,
+        mdeDeviceId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.fileEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityFileEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            detectionStatus: Field("detectionStatus"),
+            fileDetails: Field("fileDetails"),
+            mdeDeviceId: Field("mdeDeviceId")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let detectionStatus: Field<SecurityDetectionStatus>
-    public let fileDetails: Field<SecurityFileDetails>
-    public let mdeDeviceId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.detectionStatus = Field("detectionStatus")
-        self.fileDetails = Field("fileDetails")
-        self.mdeDeviceId = Field("mdeDeviceId")
-    }
 }
 
 /// Its properties are listed in `SecurityFileHashFields`; read and write them as `value.name`.
@@ -1477,15 +1460,13 @@ public struct SecurityFileEvidenceFields: FieldSet {
 public typealias SecurityFileHash = Model<SecurityFileHashFields>
 
 /// The properties of a `SecurityFileHash`, inherited ones included.
-public struct SecurityFileHashFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.fileHash", fields: SecurityFileHashFields())
-    public let algorithm: Field<SecurityFileHashAlgorithm>
-    public let value: Field<String>
+public enum SecurityFileHashFields: FieldSet {
+    public typealias Table = (algorithm: Field<SecurityFileHashAlgorithm>, value: Field<String>)
 
-    private init() {
-        self.algorithm = Field("algorithm")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.fileHash",
+        fields: (algorithm: Field("algorithm"), value: Field("value")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.fileHashAlgorithm`.
@@ -1517,34 +1498,34 @@ extension SecurityFileHashAlgorithm {
 public typealias SecurityFileHashEvidence = Model<SecurityFileHashEvidenceFields>
 
 /// The properties of a `SecurityFileHashEvidence`, inherited ones included.
-public struct SecurityFileHashEvidenceFields: FieldSet {
+public enum SecurityFileHashEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        algorithm: Field<SecurityFileHashAlgorithm>,
+        value: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.fileHashEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityFileHashEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            algorithm: Field("algorithm"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let algorithm: Field<SecurityFileHashAlgorithm>
-    public let value: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.algorithm = Field("algorithm")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `SecurityFilePlanAppliedCategoryFields`; read and write them as `value.name`.
@@ -1554,20 +1535,14 @@ public struct SecurityFileHashEvidenceFields: FieldSet {
 public typealias SecurityFilePlanAppliedCategory = Model<SecurityFilePlanAppliedCategoryFields>
 
 /// The properties of a `SecurityFilePlanAppliedCategory`, inherited ones included.
-public struct SecurityFilePlanAppliedCategoryFields: FieldSet {
+public enum SecurityFilePlanAppliedCategoryFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, subcategory: Field<SecurityFilePlanSubcategory>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanAppliedCategory",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanAppliedCategoryFields()
+        fields: (displayName: Field("displayName"), subcategory: Field("subcategory")) as Table
     )
-
-    public let displayName: Field<String>
-    public let subcategory: Field<SecurityFilePlanSubcategory>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.subcategory = Field("subcategory")
-    }
 }
 
 /// Its properties are listed in `SecurityFilePlanAuthorityFields`; read and write them as `value.name`.
@@ -1598,22 +1573,22 @@ public struct SecurityFilePlanAuthorityFields: FieldSet {
 public typealias SecurityFilePlanCitation = Model<SecurityFilePlanCitationFields>
 
 /// The properties of a `SecurityFilePlanCitation`, inherited ones included.
-public struct SecurityFilePlanCitationFields: FieldSet {
+public enum SecurityFilePlanCitationFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        citationJurisdiction: Field<String>,
+        citationUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanCitation",
         base: SecurityFilePlanDescriptorBase.self,
-        fields: SecurityFilePlanCitationFields()
+        fields: (
+            displayName: Field("displayName"),
+            citationJurisdiction: Field("citationJurisdiction"),
+            citationUrl: Field("citationUrl")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let citationJurisdiction: Field<String>
-    public let citationUrl: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.citationJurisdiction = Field("citationJurisdiction")
-        self.citationUrl = Field("citationUrl")
-    }
 }
 
 /// Its properties are listed in `SecurityFilePlanDepartmentFields`; read and write them as `value.name`.
@@ -1644,48 +1619,41 @@ public struct SecurityFilePlanDepartmentFields: FieldSet {
 public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFields>
 
 /// The properties of a `SecurityFilePlanDescriptor`, inherited ones included.
-public struct SecurityFilePlanDescriptorFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authorityTemplate`, `categoryTemplate`,
+///   `citationTemplate`, `departmentTemplate`, `filePlanReferenceTemplate`.
+public enum SecurityFilePlanDescriptorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authority: Field<SecurityFilePlanAuthority>,
+        category: Field<SecurityFilePlanAppliedCategory>,
+        citation: Field<SecurityFilePlanCitation>,
+        department: Field<SecurityFilePlanDepartment>,
+        filePlanReference: Field<SecurityFilePlanReference>,
+        authorityTemplate: Field<SecurityAuthorityTemplate>,
+        categoryTemplate: Field<SecurityCategoryTemplate>,
+        citationTemplate: Field<SecurityCitationTemplate>,
+        departmentTemplate: Field<SecurityDepartmentTemplate>,
+        filePlanReferenceTemplate: Field<SecurityFilePlanReferenceTemplate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDescriptor",
         base: Entity.self,
-        fields: SecurityFilePlanDescriptorFields()
+        fields: (
+            id: Field("id"),
+            authority: Field("authority"),
+            category: Field("category"),
+            citation: Field("citation"),
+            department: Field("department"),
+            filePlanReference: Field("filePlanReference"),
+            authorityTemplate: Field("authorityTemplate"),
+            categoryTemplate: Field("categoryTemplate"),
+            citationTemplate: Field("citationTemplate"),
+            departmentTemplate: Field("departmentTemplate"),
+            filePlanReferenceTemplate: Field("filePlanReferenceTemplate")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authority: Field<SecurityFilePlanAuthority>
-    public let category: Field<SecurityFilePlanAppliedCategory>
-    public let citation: Field<SecurityFilePlanCitation>
-    public let department: Field<SecurityFilePlanDepartment>
-    public let filePlanReference: Field<SecurityFilePlanReference>
-
-    /// Present when the request expanded it (`expand("authorityTemplate")`).
-    public let authorityTemplate: Field<SecurityAuthorityTemplate>
-
-    /// Present when the request expanded it (`expand("categoryTemplate")`).
-    public let categoryTemplate: Field<SecurityCategoryTemplate>
-
-    /// Present when the request expanded it (`expand("citationTemplate")`).
-    public let citationTemplate: Field<SecurityCitationTemplate>
-
-    /// Present when the request expanded it (`expand("departmentTemplate")`).
-    public let departmentTemplate: Field<SecurityDepartmentTemplate>
-
-    /// Present when the request expanded it (`expand("filePlanReferenceTemplate")`).
-    public let filePlanReferenceTemplate: Field<SecurityFilePlanReferenceTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.authority = Field("authority")
-        self.category = Field("category")
-        self.citation = Field("citation")
-        self.department = Field("department")
-        self.filePlanReference = Field("filePlanReference")
-        self.authorityTemplate = Field("authorityTemplate")
-        self.categoryTemplate = Field("categoryTemplate")
-        self.citationTemplate = Field("citationTemplate")
-        self.departmentTemplate = Field("departmentTemplate")
-        self.filePlanReferenceTemplate = Field("filePlanReferenceTemplate")
-    }
 }
 
 /// Its properties are listed in `SecurityFilePlanDescriptorBaseFields`; read and write them as `value.name`.

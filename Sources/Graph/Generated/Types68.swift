@@ -64,7 +64,14 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
 public typealias SecurityFilePlanDescriptorTemplate = Model<SecurityFilePlanDescriptorTemplateFields>
 
 /// The properties of a `SecurityFilePlanDescriptorTemplate`, inherited ones included.
-public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
+public enum SecurityFilePlanDescriptorTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanDescriptorTemplate",
         base: Entity.self,
@@ -76,20 +83,13 @@ public struct SecurityFilePlanDescriptorTemplateFields: FieldSet {
             SecurityFilePlanReferenceTemplate.self,
             SecuritySubcategoryTemplate.self,
         ],
-        fields: SecurityFilePlanDescriptorTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `SecurityFilePlanDescriptorTemplate`: `request()` reads, updates or deletes it.
@@ -142,24 +142,24 @@ public struct SecurityFilePlanReferenceFields: FieldSet {
 public typealias SecurityFilePlanReferenceTemplate = Model<SecurityFilePlanReferenceTemplateFields>
 
 /// The properties of a `SecurityFilePlanReferenceTemplate`, inherited ones included.
-public struct SecurityFilePlanReferenceTemplateFields: FieldSet {
+public enum SecurityFilePlanReferenceTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.filePlanReferenceTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecurityFilePlanReferenceTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `SecurityFilePlanReferenceTemplate`: `request()` reads, updates or deletes it.
@@ -212,19 +212,13 @@ public struct SecurityFilePlanSubcategoryFields: FieldSet {
 public typealias SecurityFormattedContent = Model<SecurityFormattedContentFields>
 
 /// The properties of a `SecurityFormattedContent`, inherited ones included.
-public struct SecurityFormattedContentFields: FieldSet {
+public enum SecurityFormattedContentFields: FieldSet {
+    public typealias Table = (content: Field<String>, format: Field<SecurityContentFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.formattedContent",
-        fields: SecurityFormattedContentFields()
+        fields: (content: Field("content"), format: Field("format")) as Table
     )
-
-    public let content: Field<String>
-    public let format: Field<SecurityContentFormat>
-
-    private init() {
-        self.content = Field("content")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `SecurityGeoLocationFields`; read and write them as `value.name`.
@@ -234,21 +228,25 @@ public struct SecurityFormattedContentFields: FieldSet {
 public typealias SecurityGeoLocation = Model<SecurityGeoLocationFields>
 
 /// The properties of a `SecurityGeoLocation`, inherited ones included.
-public struct SecurityGeoLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.geoLocation", fields: SecurityGeoLocationFields())
-    public let city: Field<String>
-    public let countryName: Field<String>
-    public let latitude: Field<Double>
-    public let longitude: Field<Double>
-    public let state: Field<String>
+public enum SecurityGeoLocationFields: FieldSet {
+    public typealias Table = (
+        city: Field<String>,
+        countryName: Field<String>,
+        latitude: Field<Double>,
+        longitude: Field<Double>,
+        state: Field<String>
+    )
 
-    private init() {
-        self.city = Field("city")
-        self.countryName = Field("countryName")
-        self.latitude = Field("latitude")
-        self.longitude = Field("longitude")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.geoLocation",
+        fields: (
+            city: Field("city"),
+            countryName: Field("countryName"),
+            latitude: Field("latitude"),
+            longitude: Field("longitude"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityGitHubOrganizationEvidenceFields`; read and write them as `value.name`.
@@ -258,42 +256,42 @@ public struct SecurityGeoLocationFields: FieldSet {
 public typealias SecurityGitHubOrganizationEvidence = Model<SecurityGitHubOrganizationEvidenceFields>
 
 /// The properties of a `SecurityGitHubOrganizationEvidence`, inherited ones included.
-public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
+public enum SecurityGitHubOrganizationEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        company: Field<String>,
+        displayName: Field<String>,
+        email: Field<String>,
+        login: Field<String>,
+        orgId: Field<String>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubOrganizationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubOrganizationEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            company: Field("company"),
+            displayName: Field("displayName"),
+            email: Field("email"),
+            login: Field("login"),
+            orgId: Field("orgId"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let company: Field<String>
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let login: Field<String>
-    public let orgId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.company = Field("company")
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.login = Field("login")
-        self.orgId = Field("orgId")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// Its properties are listed in `SecurityGitHubRepoEvidenceFields`; read and write them as `value.name`.
@@ -303,40 +301,40 @@ public struct SecurityGitHubOrganizationEvidenceFields: FieldSet {
 public typealias SecurityGitHubRepoEvidence = Model<SecurityGitHubRepoEvidenceFields>
 
 /// The properties of a `SecurityGitHubRepoEvidence`, inherited ones included.
-public struct SecurityGitHubRepoEvidenceFields: FieldSet {
+public enum SecurityGitHubRepoEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        baseUrl: Field<String>,
+        login: Field<String>,
+        owner: Field<String>,
+        ownerType: Field<String>,
+        repoId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubRepoEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubRepoEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            baseUrl: Field("baseUrl"),
+            login: Field("login"),
+            owner: Field("owner"),
+            ownerType: Field("ownerType"),
+            repoId: Field("repoId")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let baseUrl: Field<String>
-    public let login: Field<String>
-    public let owner: Field<String>
-    public let ownerType: Field<String>
-    public let repoId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.baseUrl = Field("baseUrl")
-        self.login = Field("login")
-        self.owner = Field("owner")
-        self.ownerType = Field("ownerType")
-        self.repoId = Field("repoId")
-    }
 }
 
 /// Its properties are listed in `SecurityGitHubUserEvidenceFields`; read and write them as `value.name`.
@@ -346,40 +344,40 @@ public struct SecurityGitHubRepoEvidenceFields: FieldSet {
 public typealias SecurityGitHubUserEvidence = Model<SecurityGitHubUserEvidenceFields>
 
 /// The properties of a `SecurityGitHubUserEvidence`, inherited ones included.
-public struct SecurityGitHubUserEvidenceFields: FieldSet {
+public enum SecurityGitHubUserEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        email: Field<String>,
+        login: Field<String>,
+        name: Field<String>,
+        userId: Field<String>,
+        webUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.gitHubUserEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityGitHubUserEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            email: Field("email"),
+            login: Field("login"),
+            name: Field("name"),
+            userId: Field("userId"),
+            webUrl: Field("webUrl")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let email: Field<String>
-    public let login: Field<String>
-    public let name: Field<String>
-    public let userId: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.email = Field("email")
-        self.login = Field("login")
-        self.name = Field("name")
-        self.userId = Field("userId")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.googleCloudLocationType`.
@@ -410,44 +408,44 @@ extension SecurityGoogleCloudLocationType {
 public typealias SecurityGoogleCloudResourceEvidence = Model<SecurityGoogleCloudResourceEvidenceFields>
 
 /// The properties of a `SecurityGoogleCloudResourceEvidence`, inherited ones included.
-public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
+public enum SecurityGoogleCloudResourceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        fullResourceName: Field<String>,
+        location: Field<String>,
+        locationType: Field<SecurityGoogleCloudLocationType>,
+        projectId: Field<String>,
+        projectNumber: Field<Int64>,
+        resourceName: Field<String>,
+        resourceType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.googleCloudResourceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityGoogleCloudResourceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            fullResourceName: Field("fullResourceName"),
+            location: Field("location"),
+            locationType: Field("locationType"),
+            projectId: Field("projectId"),
+            projectNumber: Field("projectNumber"),
+            resourceName: Field("resourceName"),
+            resourceType: Field("resourceType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let fullResourceName: Field<String>
-    public let location: Field<String>
-    public let locationType: Field<SecurityGoogleCloudLocationType>
-    public let projectId: Field<String>
-    public let projectNumber: Field<Int64>
-    public let resourceName: Field<String>
-    public let resourceType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.fullResourceName = Field("fullResourceName")
-        self.location = Field("location")
-        self.locationType = Field("locationType")
-        self.projectId = Field("projectId")
-        self.projectNumber = Field("projectNumber")
-        self.resourceName = Field("resourceName")
-        self.resourceType = Field("resourceType")
-    }
 }
 
 /// Its properties are listed in `SecurityHealthIssueFields`; read and write them as `value.name`.
@@ -457,44 +455,44 @@ public struct SecurityGoogleCloudResourceEvidenceFields: FieldSet {
 public typealias SecurityHealthIssue = Model<SecurityHealthIssueFields>
 
 /// The properties of a `SecurityHealthIssue`, inherited ones included.
-public struct SecurityHealthIssueFields: FieldSet {
+public enum SecurityHealthIssueFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalInformation: Field<[String]>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        domainNames: Field<[String]>,
+        healthIssueType: Field<SecurityHealthIssueType>,
+        issueTypeId: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        recommendations: Field<[String]>,
+        recommendedActionCommands: Field<[String]>,
+        sensorDNSNames: Field<[String]>,
+        severity: Field<SecurityHealthIssueSeverity>,
+        status: Field<SecurityHealthIssueStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.healthIssue",
         base: Entity.self,
-        fields: SecurityHealthIssueFields()
+        fields: (
+            id: Field("id"),
+            additionalInformation: Field("additionalInformation"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            domainNames: Field("domainNames"),
+            healthIssueType: Field("healthIssueType"),
+            issueTypeId: Field("issueTypeId"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            recommendations: Field("recommendations"),
+            recommendedActionCommands: Field("recommendedActionCommands"),
+            sensorDNSNames: Field("sensorDNSNames"),
+            severity: Field("severity"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalInformation: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let domainNames: Field<[String]>
-    public let healthIssueType: Field<SecurityHealthIssueType>
-    public let issueTypeId: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let recommendations: Field<[String]>
-    public let recommendedActionCommands: Field<[String]>
-    public let sensorDNSNames: Field<[String]>
-    public let severity: Field<SecurityHealthIssueSeverity>
-    public let status: Field<SecurityHealthIssueStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformation = Field("additionalInformation")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.domainNames = Field("domainNames")
-        self.healthIssueType = Field("healthIssueType")
-        self.issueTypeId = Field("issueTypeId")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.recommendations = Field("recommendations")
-        self.recommendedActionCommands = Field("recommendedActionCommands")
-        self.sensorDNSNames = Field("sensorDNSNames")
-        self.severity = Field("severity")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SecurityHealthIssue`: `request()` reads, updates or deletes it.
@@ -598,75 +596,53 @@ public struct SecurityHealthcareSignalRecordFields: FieldSet {
 public typealias SecurityHost = Model<SecurityHostFields>
 
 /// The properties of a `SecurityHost`, inherited ones included.
-public struct SecurityHostFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
+///   `trackers`, `whois`.
+public enum SecurityHostFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        childHostPairs: Field<[SecurityHostPair]>,
+        components: Field<[SecurityHostComponent]>,
+        cookies: Field<[SecurityHostCookie]>,
+        hostPairs: Field<[SecurityHostPair]>,
+        parentHostPairs: Field<[SecurityHostPair]>,
+        passiveDns: Field<[SecurityPassiveDnsRecord]>,
+        passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>,
+        ports: Field<[SecurityHostPort]>,
+        reputation: Field<SecurityHostReputation>,
+        sslCertificates: Field<[SecurityHostSslCertificate]>,
+        subdomains: Field<[SecuritySubdomain]>,
+        trackers: Field<[SecurityHostTracker]>,
+        whois: Field<SecurityWhoisRecord>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.host",
         base: SecurityArtifact.self,
         derived: [SecurityHostname.self, SecurityIpAddress.self],
-        fields: SecurityHostFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            childHostPairs: Field("childHostPairs"),
+            components: Field("components"),
+            cookies: Field("cookies"),
+            hostPairs: Field("hostPairs"),
+            parentHostPairs: Field("parentHostPairs"),
+            passiveDns: Field("passiveDns"),
+            passiveDnsReverse: Field("passiveDnsReverse"),
+            ports: Field("ports"),
+            reputation: Field("reputation"),
+            sslCertificates: Field("sslCertificates"),
+            subdomains: Field("subdomains"),
+            trackers: Field("trackers"),
+            whois: Field("whois")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-    }
 }
 
 /// Its properties are listed in `SecurityHostComponentFields`; read and write them as `value.name`.
@@ -676,32 +652,32 @@ public struct SecurityHostFields: FieldSet {
 public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
 
 /// The properties of a `SecurityHostComponent`, inherited ones included.
-public struct SecurityHostComponentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityHostComponentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        name: Field<String>,
+        version: Field<String>,
+        host: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostComponent",
         base: SecurityArtifact.self,
-        fields: SecurityHostComponentFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            name: Field("name"),
+            version: Field("version"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let name: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.name = Field("name")
-        self.version = Field("version")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecurityHostComponent`: `request()` reads, updates or deletes it.
@@ -736,30 +712,30 @@ public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
 
 /// The properties of a `SecurityHostCookie`, inherited ones included.
-public struct SecurityHostCookieFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityHostCookieFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        domain: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        name: Field<String>,
+        host: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostCookie",
         base: SecurityArtifact.self,
-        fields: SecurityHostCookieFields()
+        fields: (
+            id: Field("id"),
+            domain: Field("domain"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            name: Field("name"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let domain: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.domain = Field("domain")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.name = Field("name")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecurityHostCookie`: `request()` reads, updates or deletes it.
@@ -794,40 +770,40 @@ public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostLogonSessionEvidence = Model<SecurityHostLogonSessionEvidenceFields>
 
 /// The properties of a `SecurityHostLogonSessionEvidence`, inherited ones included.
-public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
+public enum SecurityHostLogonSessionEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        account: Field<SecurityUserEvidence>,
+        endUtcDateTime: Field<Date>,
+        host: Field<SecurityDeviceEvidence>,
+        sessionId: Field<String>,
+        startUtcDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostLogonSessionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityHostLogonSessionEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            account: Field("account"),
+            endUtcDateTime: Field("endUtcDateTime"),
+            host: Field("host"),
+            sessionId: Field("sessionId"),
+            startUtcDateTime: Field("startUtcDateTime")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let account: Field<SecurityUserEvidence>
-    public let endUtcDateTime: Field<Date>
-    public let host: Field<SecurityDeviceEvidence>
-    public let sessionId: Field<String>
-    public let startUtcDateTime: Field<Date>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.account = Field("account")
-        self.endUtcDateTime = Field("endUtcDateTime")
-        self.host = Field("host")
-        self.sessionId = Field("sessionId")
-        self.startUtcDateTime = Field("startUtcDateTime")
-    }
 }
 
 /// Its properties are listed in `SecurityHostPairFields`; read and write them as `value.name`.
@@ -837,32 +813,30 @@ public struct SecurityHostLogonSessionEvidenceFields: FieldSet {
 public typealias SecurityHostPair = Model<SecurityHostPairFields>
 
 /// The properties of a `SecurityHostPair`, inherited ones included.
-public struct SecurityHostPairFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childHost`, `parentHost`.
+public enum SecurityHostPairFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        linkKind: Field<String>,
+        childHost: Field<SecurityHost>,
+        parentHost: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostPair",
         base: Entity.self,
-        fields: SecurityHostPairFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            linkKind: Field("linkKind"),
+            childHost: Field("childHost"),
+            parentHost: Field("parentHost")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let linkKind: Field<String>
-
-    /// Present when the request expanded it (`expand("childHost")`).
-    public let childHost: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("parentHost")`).
-    public let parentHost: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.linkKind = Field("linkKind")
-        self.childHost = Field("childHost")
-        self.parentHost = Field("parentHost")
-    }
 }
 
 /// Requests for one `SecurityHostPair`: `request()` reads, updates or deletes it.
@@ -902,44 +876,42 @@ public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostPort = Model<SecurityHostPortFields>
 
 /// The properties of a `SecurityHostPort`, inherited ones included.
-public struct SecurityHostPortFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`, `mostRecentSslCertificate`.
+public enum SecurityHostPortFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        banners: Field<[SecurityHostPortBanner]>,
+        firstSeenDateTime: Field<Date>,
+        lastScanDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        port: Field<Int32>,
+        `protocol`: Field<SecurityHostPortProtocol>,
+        services: Field<[SecurityHostPortComponent]>,
+        status: Field<SecurityHostPortStatus>,
+        timesObserved: Field<Int32>,
+        host: Field<SecurityHost>,
+        mostRecentSslCertificate: Field<SecuritySslCertificate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostPort",
         base: Entity.self,
-        fields: SecurityHostPortFields()
+        fields: (
+            id: Field("id"),
+            banners: Field("banners"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastScanDateTime: Field("lastScanDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            port: Field("port"),
+            protocol: Field("protocol"),
+            services: Field("services"),
+            status: Field("status"),
+            timesObserved: Field("timesObserved"),
+            host: Field("host"),
+            mostRecentSslCertificate: Field("mostRecentSslCertificate")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let banners: Field<[SecurityHostPortBanner]>
-    public let firstSeenDateTime: Field<Date>
-    public let lastScanDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let port: Field<Int32>
-    public let `protocol`: Field<SecurityHostPortProtocol>
-    public let services: Field<[SecurityHostPortComponent]>
-    public let status: Field<SecurityHostPortStatus>
-    public let timesObserved: Field<Int32>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("mostRecentSslCertificate")`).
-    public let mostRecentSslCertificate: Field<SecuritySslCertificate>
-
-    private init() {
-        self.id = Field("id")
-        self.banners = Field("banners")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastScanDateTime = Field("lastScanDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.port = Field("port")
-        self.protocol = Field("protocol")
-        self.services = Field("services")
-        self.status = Field("status")
-        self.timesObserved = Field("timesObserved")
-        self.host = Field("host")
-        self.mostRecentSslCertificate = Field("mostRecentSslCertificate")
-    }
 }
 
 /// Its properties are listed in `SecurityHostPortBannerFields`; read and write them as `value.name`.
@@ -949,25 +921,25 @@ public struct SecurityHostPortFields: FieldSet {
 public typealias SecurityHostPortBanner = Model<SecurityHostPortBannerFields>
 
 /// The properties of a `SecurityHostPortBanner`, inherited ones included.
-public struct SecurityHostPortBannerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPortBanner",
-        fields: SecurityHostPortBannerFields()
+public enum SecurityHostPortBannerFields: FieldSet {
+    public typealias Table = (
+        banner: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        scanProtocol: Field<String>,
+        timesObserved: Field<Int32>
     )
 
-    public let banner: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let scanProtocol: Field<String>
-    public let timesObserved: Field<Int32>
-
-    private init() {
-        self.banner = Field("banner")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.scanProtocol = Field("scanProtocol")
-        self.timesObserved = Field("timesObserved")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPortBanner",
+        fields: (
+            banner: Field("banner"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            scanProtocol: Field("scanProtocol"),
+            timesObserved: Field("timesObserved")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityHostPortComponentFields`; read and write them as `value.name`.
@@ -977,25 +949,25 @@ public struct SecurityHostPortBannerFields: FieldSet {
 public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFields>
 
 /// The properties of a `SecurityHostPortComponent`, inherited ones included.
-public struct SecurityHostPortComponentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostPortComponent",
-        fields: SecurityHostPortComponentFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `component`.
+public enum SecurityHostPortComponentFields: FieldSet {
+    public typealias Table = (
+        firstSeenDateTime: Field<Date>,
+        isRecent: Field<Bool>,
+        lastSeenDateTime: Field<Date>,
+        component: Field<SecurityHostComponent>
     )
 
-    public let firstSeenDateTime: Field<Date>
-    public let isRecent: Field<Bool>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("component")`).
-    public let component: Field<SecurityHostComponent>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.isRecent = Field("isRecent")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.component = Field("component")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostPortComponent",
+        fields: (
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            isRecent: Field("isRecent"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            component: Field("component")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.hostPortProtocol`.
@@ -1071,24 +1043,24 @@ extension SecurityHostPortStatus {
 public typealias SecurityHostReputation = Model<SecurityHostReputationFields>
 
 /// The properties of a `SecurityHostReputation`, inherited ones included.
-public struct SecurityHostReputationFields: FieldSet {
+public enum SecurityHostReputationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        classification: Field<SecurityHostReputationClassification>,
+        rules: Field<[SecurityHostReputationRule]>,
+        score: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostReputation",
         base: Entity.self,
-        fields: SecurityHostReputationFields()
+        fields: (
+            id: Field("id"),
+            classification: Field("classification"),
+            rules: Field("rules"),
+            score: Field("score")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let classification: Field<SecurityHostReputationClassification>
-    public let rules: Field<[SecurityHostReputationRule]>
-    public let score: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.rules = Field("rules")
-        self.score = Field("score")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.hostReputationClassification`.
@@ -1137,23 +1109,23 @@ public struct SecurityHostReputationRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostReputationRule = Model<SecurityHostReputationRuleFields>
 
 /// The properties of a `SecurityHostReputationRule`, inherited ones included.
-public struct SecurityHostReputationRuleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.hostReputationRule",
-        fields: SecurityHostReputationRuleFields()
+public enum SecurityHostReputationRuleFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        name: Field<String>,
+        relatedDetailsUrl: Field<String>,
+        severity: Field<SecurityHostReputationRuleSeverity>
     )
 
-    public let description: Field<String>
-    public let name: Field<String>
-    public let relatedDetailsUrl: Field<String>
-    public let severity: Field<SecurityHostReputationRuleSeverity>
-
-    private init() {
-        self.description = Field("description")
-        self.name = Field("name")
-        self.relatedDetailsUrl = Field("relatedDetailsUrl")
-        self.severity = Field("severity")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hostReputationRule",
+        fields: (
+            description: Field("description"),
+            name: Field("name"),
+            relatedDetailsUrl: Field("relatedDetailsUrl"),
+            severity: Field("severity")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.hostReputationRuleSeverity`.
@@ -1281,32 +1253,30 @@ public struct SecurityHostRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFields>
 
 /// The properties of a `SecurityHostSslCertificate`, inherited ones included.
-public struct SecurityHostSslCertificateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`, `sslCertificate`.
+public enum SecurityHostSslCertificateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        ports: Field<[SecurityHostSslCertificatePort]>,
+        host: Field<SecurityHost>,
+        sslCertificate: Field<SecuritySslCertificate>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostSslCertificate",
         base: SecurityArtifact.self,
-        fields: SecurityHostSslCertificateFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            ports: Field("ports"),
+            host: Field("host"),
+            sslCertificate: Field("sslCertificate")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let ports: Field<[SecurityHostSslCertificatePort]>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("sslCertificate")`).
-    public let sslCertificate: Field<SecuritySslCertificate>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.ports = Field("ports")
-        self.host = Field("host")
-        self.sslCertificate = Field("sslCertificate")
-    }
 }
 
 /// Its properties are listed in `SecurityHostSslCertificatePortFields`; read and write them as `value.name`.
@@ -1316,21 +1286,17 @@ public struct SecurityHostSslCertificateFields: FieldSet {
 public typealias SecurityHostSslCertificatePort = Model<SecurityHostSslCertificatePortFields>
 
 /// The properties of a `SecurityHostSslCertificatePort`, inherited ones included.
-public struct SecurityHostSslCertificatePortFields: FieldSet {
+public enum SecurityHostSslCertificatePortFields: FieldSet {
+    public typealias Table = (firstSeenDateTime: Field<Date>, lastSeenDateTime: Field<Date>, port: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostSslCertificatePort",
-        fields: SecurityHostSslCertificatePortFields()
+        fields: (
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            port: Field("port")
+        ) as Table
     )
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let port: Field<Int32>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.port = Field("port")
-    }
 }
 
 /// Requests for one `SecurityHostSslCertificate`: `request()` reads, updates or deletes it.
@@ -1372,30 +1338,30 @@ public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
 
 /// The properties of a `SecurityHostTracker`, inherited ones included.
-public struct SecurityHostTrackerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityHostTrackerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        kind: Field<String>,
+        lastSeenDateTime: Field<Date>,
+        value: Field<String>,
+        host: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostTracker",
         base: SecurityArtifact.self,
-        fields: SecurityHostTrackerFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            kind: Field("kind"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            value: Field("value"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let kind: Field<String>
-    public let lastSeenDateTime: Field<Date>
-    public let value: Field<String>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.kind = Field("kind")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.value = Field("value")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecurityHostTracker`: `request()` reads, updates or deletes it.
@@ -1451,79 +1417,56 @@ public struct SecurityHostedRpaAuditRecordFields: FieldSet {
 public typealias SecurityHostname = Model<SecurityHostnameFields>
 
 /// The properties of a `SecurityHostname`, inherited ones included.
-public struct SecurityHostnameFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
+///   `trackers`, `whois`.
+public enum SecurityHostnameFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        childHostPairs: Field<[SecurityHostPair]>,
+        components: Field<[SecurityHostComponent]>,
+        cookies: Field<[SecurityHostCookie]>,
+        hostPairs: Field<[SecurityHostPair]>,
+        parentHostPairs: Field<[SecurityHostPair]>,
+        passiveDns: Field<[SecurityPassiveDnsRecord]>,
+        passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>,
+        ports: Field<[SecurityHostPort]>,
+        reputation: Field<SecurityHostReputation>,
+        sslCertificates: Field<[SecurityHostSslCertificate]>,
+        subdomains: Field<[SecuritySubdomain]>,
+        trackers: Field<[SecurityHostTracker]>,
+        whois: Field<SecurityWhoisRecord>,
+        registrant: Field<String>,
+        registrar: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.hostname",
         base: SecurityHost.self,
-        fields: SecurityHostnameFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            childHostPairs: Field("childHostPairs"),
+            components: Field("components"),
+            cookies: Field("cookies"),
+            hostPairs: Field("hostPairs"),
+            parentHostPairs: Field("parentHostPairs"),
+            passiveDns: Field("passiveDns"),
+            passiveDnsReverse: Field("passiveDnsReverse"),
+            ports: Field("ports"),
+            reputation: Field("reputation"),
+            sslCertificates: Field("sslCertificates"),
+            subdomains: Field("subdomains"),
+            trackers: Field("trackers"),
+            whois: Field("whois"),
+            registrant: Field("registrant"),
+            registrar: Field("registrar")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    public let registrant: Field<String>
-    public let registrar: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-    }
 }
 
 /// Requests for one `SecurityHostname`: `request()` reads, updates or deletes it.
@@ -1652,19 +1595,16 @@ public struct SecurityHrSignalAuditRecordFields: FieldSet {
 public typealias SecurityHuntingQueryResults = Model<SecurityHuntingQueryResultsFields>
 
 /// The properties of a `SecurityHuntingQueryResults`, inherited ones included.
-public struct SecurityHuntingQueryResultsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.huntingQueryResults",
-        fields: SecurityHuntingQueryResultsFields()
+public enum SecurityHuntingQueryResultsFields: FieldSet {
+    public typealias Table = (
+        results: Field<[SecurityHuntingRowResult]>,
+        schemaValue: Field<[SecuritySinglePropertySchema]>
     )
 
-    public let results: Field<[SecurityHuntingRowResult]>
-    public let schemaValue: Field<[SecuritySinglePropertySchema]>
-
-    private init() {
-        self.results = Field("results")
-        self.schemaValue = Field("schema")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.huntingQueryResults",
+        fields: (results: Field("results"), schemaValue: Field("schema")) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityHuntingRowResultFields`; read and write them as `value.name`.

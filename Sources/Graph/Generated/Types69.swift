@@ -32,15 +32,13 @@ public struct SecurityHygieneEventRecordFields: FieldSet {
 public typealias SecurityHyperlink = Model<SecurityHyperlinkFields>
 
 /// The properties of a `SecurityHyperlink`, inherited ones included.
-public struct SecurityHyperlinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.hyperlink", fields: SecurityHyperlinkFields())
-    public let name: Field<String>
-    public let url: Field<String>
+public enum SecurityHyperlinkFields: FieldSet {
+    public typealias Table = (name: Field<String>, url: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.url = Field("url")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.hyperlink",
+        fields: (name: Field("name"), url: Field("url")) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityIdentityAccountsFields`; read and write them as `value.name`.
@@ -52,31 +50,31 @@ public struct SecurityHyperlinkFields: FieldSet {
 public typealias SecurityIdentityAccounts = Model<SecurityIdentityAccountsFields>
 
 /// The properties of a `SecurityIdentityAccounts`, inherited ones included.
-public struct SecurityIdentityAccountsFields: FieldSet {
+public enum SecurityIdentityAccountsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accounts: Field<[SecurityAccount]>,
+        cloudSecurityIdentifier: Field<String>,
+        displayName: Field<String>,
+        domain: Field<String>,
+        isEnabled: Field<Bool>,
+        onPremisesSecurityIdentifier: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.identityAccounts",
         base: Entity.self,
         derived: [SecurityUser.self],
-        fields: SecurityIdentityAccountsFields()
+        fields: (
+            id: Field("id"),
+            accounts: Field("accounts"),
+            cloudSecurityIdentifier: Field("cloudSecurityIdentifier"),
+            displayName: Field("displayName"),
+            domain: Field("domain"),
+            isEnabled: Field("isEnabled"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accounts: Field<[SecurityAccount]>
-    public let cloudSecurityIdentifier: Field<String>
-    public let displayName: Field<String>
-    public let domain: Field<String>
-    public let isEnabled: Field<Bool>
-    public let onPremisesSecurityIdentifier: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.accounts = Field("accounts")
-        self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
-        self.displayName = Field("displayName")
-        self.domain = Field("domain")
-        self.isEnabled = Field("isEnabled")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-    }
 }
 
 /// Requests for one `SecurityIdentityAccounts`: `request()` reads, updates or deletes it.
@@ -131,42 +129,33 @@ public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
 public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFields>
 
 /// The properties of a `SecurityIdentityContainer`, inherited ones included.
-public struct SecurityIdentityContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `healthIssues`, `identityAccounts`,
+///   `sensorCandidateActivationConfiguration`, `sensorCandidates`, `sensors`, `settings`.
+public enum SecurityIdentityContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        healthIssues: Field<[SecurityHealthIssue]>,
+        identityAccounts: Field<[SecurityIdentityAccounts]>,
+        sensorCandidateActivationConfiguration: Field<SecuritySensorCandidateActivationConfiguration>,
+        sensorCandidates: Field<[SecuritySensorCandidate]>,
+        sensors: Field<[SecuritySensor]>,
+        settings: Field<SecuritySettingsContainer>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.identityContainer",
         base: Entity.self,
-        fields: SecurityIdentityContainerFields()
+        fields: (
+            id: Field("id"),
+            healthIssues: Field("healthIssues"),
+            identityAccounts: Field("identityAccounts"),
+            sensorCandidateActivationConfiguration: Field("sensorCandidateActivationConfiguration"),
+            sensorCandidates: Field("sensorCandidates"),
+            sensors: Field("sensors"),
+            settings: Field("settings")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("healthIssues")`).
-    public let healthIssues: Field<[SecurityHealthIssue]>
-
-    /// Present when the request expanded it (`expand("identityAccounts")`).
-    public let identityAccounts: Field<[SecurityIdentityAccounts]>
-
-    /// Present when the request expanded it (`expand("sensorCandidateActivationConfiguration")`).
-    public let sensorCandidateActivationConfiguration: Field<SecuritySensorCandidateActivationConfiguration>
-
-    /// Present when the request expanded it (`expand("sensorCandidates")`).
-    public let sensorCandidates: Field<[SecuritySensorCandidate]>
-
-    /// Present when the request expanded it (`expand("sensors")`).
-    public let sensors: Field<[SecuritySensor]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SecuritySettingsContainer>
-
-    private init() {
-        self.id = Field("id")
-        self.healthIssues = Field("healthIssues")
-        self.identityAccounts = Field("identityAccounts")
-        self.sensorCandidateActivationConfiguration = Field("sensorCandidateActivationConfiguration")
-        self.sensorCandidates = Field("sensorCandidates")
-        self.sensors = Field("sensors")
-        self.settings = Field("settings")
-    }
 }
 
 /// Requests for one `SecurityIdentityContainer`: `request()` reads, updates or deletes it.
@@ -256,60 +245,60 @@ extension SecurityIdentityProvider {
 public typealias SecurityIncident = Model<SecurityIncidentFields>
 
 /// The properties of a `SecurityIncident`, inherited ones included.
-public struct SecurityIncidentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `alerts`.
+public enum SecurityIncidentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedTo: Field<String>,
+        classification: Field<SecurityAlertClassification>,
+        comments: Field<[SecurityAlertComment]>,
+        createdDateTime: Field<Date>,
+        customTags: Field<[String]>,
+        description: Field<String>,
+        determination: Field<SecurityAlertDetermination>,
+        displayName: Field<String>,
+        incidentWebUrl: Field<String>,
+        lastModifiedBy: Field<String>,
+        lastUpdateDateTime: Field<Date>,
+        priorityScore: Field<Int32>,
+        redirectIncidentId: Field<String>,
+        resolvingComment: Field<String>,
+        severity: Field<SecurityAlertSeverity>,
+        status: Field<SecurityIncidentStatus>,
+        summary: Field<String>,
+        systemTags: Field<[String]>,
+        tenantId: Field<String>,
+        alerts: Field<[SecurityAlert]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.incident",
         base: Entity.self,
-        fields: SecurityIncidentFields()
+        fields: (
+            id: Field("id"),
+            assignedTo: Field("assignedTo"),
+            classification: Field("classification"),
+            comments: Field("comments"),
+            createdDateTime: Field("createdDateTime"),
+            customTags: Field("customTags"),
+            description: Field("description"),
+            determination: Field("determination"),
+            displayName: Field("displayName"),
+            incidentWebUrl: Field("incidentWebUrl"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            priorityScore: Field("priorityScore"),
+            redirectIncidentId: Field("redirectIncidentId"),
+            resolvingComment: Field("resolvingComment"),
+            severity: Field("severity"),
+            status: Field("status"),
+            summary: Field("summary"),
+            systemTags: Field("systemTags"),
+            tenantId: Field("tenantId"),
+            alerts: Field("alerts")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignedTo: Field<String>
-    public let classification: Field<SecurityAlertClassification>
-    public let comments: Field<[SecurityAlertComment]>
-    public let createdDateTime: Field<Date>
-    public let customTags: Field<[String]>
-    public let description: Field<String>
-    public let determination: Field<SecurityAlertDetermination>
-    public let displayName: Field<String>
-    public let incidentWebUrl: Field<String>
-    public let lastModifiedBy: Field<String>
-    public let lastUpdateDateTime: Field<Date>
-    public let priorityScore: Field<Int32>
-    public let redirectIncidentId: Field<String>
-    public let resolvingComment: Field<String>
-    public let severity: Field<SecurityAlertSeverity>
-    public let status: Field<SecurityIncidentStatus>
-    public let summary: Field<String>
-    public let systemTags: Field<[String]>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("alerts")`).
-    public let alerts: Field<[SecurityAlert]>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedTo = Field("assignedTo")
-        self.classification = Field("classification")
-        self.comments = Field("comments")
-        self.createdDateTime = Field("createdDateTime")
-        self.customTags = Field("customTags")
-        self.description = Field("description")
-        self.determination = Field("determination")
-        self.displayName = Field("displayName")
-        self.incidentWebUrl = Field("incidentWebUrl")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.priorityScore = Field("priorityScore")
-        self.redirectIncidentId = Field("redirectIncidentId")
-        self.resolvingComment = Field("resolvingComment")
-        self.severity = Field("severity")
-        self.status = Field("status")
-        self.summary = Field("summary")
-        self.systemTags = Field("systemTags")
-        self.tenantId = Field("tenantId")
-        self.alerts = Field("alerts")
-    }
 }
 
 /// Requests for one `SecurityIncident`: `request()` reads, updates or deletes it.
@@ -404,25 +393,21 @@ extension SecurityIncidentStatus {
 public typealias SecurityIndicator = Model<SecurityIndicatorFields>
 
 /// The properties of a `SecurityIndicator`, inherited ones included.
-public struct SecurityIndicatorFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `artifact`.
+public enum SecurityIndicatorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        source: Field<SecurityIndicatorSource>,
+        artifact: Field<SecurityArtifact>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.indicator",
         base: Entity.self,
         derived: [SecurityArticleIndicator.self, SecurityIntelligenceProfileIndicator.self],
-        fields: SecurityIndicatorFields()
+        fields: (id: Field("id"), source: Field("source"), artifact: Field("artifact")) as Table
     )
-
-    public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-    }
 }
 
 /// Requests for one `SecurityIndicator`: `request()` reads, updates or deletes it.
@@ -616,40 +601,40 @@ public struct SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields: F
 public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfileFields>
 
 /// The properties of a `SecurityIntelligenceProfile`, inherited ones included.
-public struct SecurityIntelligenceProfileFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `indicators`.
+public enum SecurityIntelligenceProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        aliases: Field<[String]>,
+        countriesOrRegionsOfOrigin: Field<[SecurityIntelligenceProfileCountryOrRegionOfOrigin]>,
+        description: Field<SecurityFormattedContent>,
+        firstActiveDateTime: Field<Date>,
+        kind: Field<SecurityIntelligenceProfileKind>,
+        summary: Field<SecurityFormattedContent>,
+        targets: Field<[String]>,
+        title: Field<String>,
+        tradecraft: Field<SecurityFormattedContent>,
+        indicators: Field<[SecurityIntelligenceProfileIndicator]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfile",
         base: Entity.self,
-        fields: SecurityIntelligenceProfileFields()
+        fields: (
+            id: Field("id"),
+            aliases: Field("aliases"),
+            countriesOrRegionsOfOrigin: Field("countriesOrRegionsOfOrigin"),
+            description: Field("description"),
+            firstActiveDateTime: Field("firstActiveDateTime"),
+            kind: Field("kind"),
+            summary: Field("summary"),
+            targets: Field("targets"),
+            title: Field("title"),
+            tradecraft: Field("tradecraft"),
+            indicators: Field("indicators")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let aliases: Field<[String]>
-    public let countriesOrRegionsOfOrigin: Field<[SecurityIntelligenceProfileCountryOrRegionOfOrigin]>
-    public let description: Field<SecurityFormattedContent>
-    public let firstActiveDateTime: Field<Date>
-    public let kind: Field<SecurityIntelligenceProfileKind>
-    public let summary: Field<SecurityFormattedContent>
-    public let targets: Field<[String]>
-    public let title: Field<String>
-    public let tradecraft: Field<SecurityFormattedContent>
-
-    /// Present when the request expanded it (`expand("indicators")`).
-    public let indicators: Field<[SecurityIntelligenceProfileIndicator]>
-
-    private init() {
-        self.id = Field("id")
-        self.aliases = Field("aliases")
-        self.countriesOrRegionsOfOrigin = Field("countriesOrRegionsOfOrigin")
-        self.description = Field("description")
-        self.firstActiveDateTime = Field("firstActiveDateTime")
-        self.kind = Field("kind")
-        self.summary = Field("summary")
-        self.targets = Field("targets")
-        self.title = Field("title")
-        self.tradecraft = Field("tradecraft")
-        self.indicators = Field("indicators")
-    }
 }
 
 /// Its properties are listed in `SecurityIntelligenceProfileCountryOrRegionOfOriginFields`; read and write them as
@@ -662,19 +647,13 @@ public typealias SecurityIntelligenceProfileCountryOrRegionOfOrigin =
     Model<SecurityIntelligenceProfileCountryOrRegionOfOriginFields>
 
 /// The properties of a `SecurityIntelligenceProfileCountryOrRegionOfOrigin`, inherited ones included.
-public struct SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet {
+public enum SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet {
+    public typealias Table = (code: Field<String>, label: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfileCountryOrRegionOfOrigin",
-        fields: SecurityIntelligenceProfileCountryOrRegionOfOriginFields()
+        fields: (code: Field("code"), label: Field("label")) as Table
     )
-
-    public let code: Field<String>
-    public let label: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.label = Field("label")
-    }
 }
 
 /// Its properties are listed in `SecurityIntelligenceProfileIndicatorFields`; read and write them as `value.name`.
@@ -685,29 +664,28 @@ public struct SecurityIntelligenceProfileCountryOrRegionOfOriginFields: FieldSet
 public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligenceProfileIndicatorFields>
 
 /// The properties of a `SecurityIntelligenceProfileIndicator`, inherited ones included.
-public struct SecurityIntelligenceProfileIndicatorFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `artifact`.
+public enum SecurityIntelligenceProfileIndicatorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        source: Field<SecurityIndicatorSource>,
+        artifact: Field<SecurityArtifact>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.intelligenceProfileIndicator",
         base: SecurityIndicator.self,
-        fields: SecurityIntelligenceProfileIndicatorFields()
+        fields: (
+            id: Field("id"),
+            source: Field("source"),
+            artifact: Field("artifact"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let source: Field<SecurityIndicatorSource>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.source = Field("source")
-        self.artifact = Field("artifact")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-    }
 }
 
 /// Requests for one `SecurityIntelligenceProfileIndicator`: `request()` reads, updates or deletes it.
@@ -854,23 +832,23 @@ extension SecurityInvestigationState {
 public typealias SecurityInvokeActionResult = Model<SecurityInvokeActionResultFields>
 
 /// The properties of a `SecurityInvokeActionResult`, inherited ones included.
-public struct SecurityInvokeActionResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.invokeActionResult",
-        fields: SecurityInvokeActionResultFields()
+public enum SecurityInvokeActionResultFields: FieldSet {
+    public typealias Table = (
+        accountId: Field<String>,
+        action: Field<SecurityAction>,
+        correlationId: Field<String>,
+        identityProvider: Field<SecurityIdentityProvider>
     )
 
-    public let accountId: Field<String>
-    public let action: Field<SecurityAction>
-    public let correlationId: Field<String>
-    public let identityProvider: Field<SecurityIdentityProvider>
-
-    private init() {
-        self.accountId = Field("accountId")
-        self.action = Field("action")
-        self.correlationId = Field("correlationId")
-        self.identityProvider = Field("identityProvider")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.invokeActionResult",
+        fields: (
+            accountId: Field("accountId"),
+            action: Field("action"),
+            correlationId: Field("correlationId"),
+            identityProvider: Field("identityProvider")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityIoTDeviceEvidenceFields`; read and write them as `value.name`.
@@ -880,82 +858,82 @@ public struct SecurityInvokeActionResultFields: FieldSet {
 public typealias SecurityIoTDeviceEvidence = Model<SecurityIoTDeviceEvidenceFields>
 
 /// The properties of a `SecurityIoTDeviceEvidence`, inherited ones included.
-public struct SecurityIoTDeviceEvidenceFields: FieldSet {
+public enum SecurityIoTDeviceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        deviceId: Field<String>,
+        deviceName: Field<String>,
+        devicePageLink: Field<String>,
+        deviceSubType: Field<String>,
+        deviceType: Field<String>,
+        importance: Field<SecurityIoTDeviceImportanceType>,
+        ioTHub: Field<SecurityAzureResourceEvidence>,
+        ioTSecurityAgentId: Field<String>,
+        ipAddress: Field<SecurityIpEvidence>,
+        isAuthorized: Field<Bool>,
+        isProgramming: Field<Bool>,
+        isScanner: Field<Bool>,
+        macAddress: Field<String>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        nics: Field<[SecurityNicEvidence]>,
+        operatingSystem: Field<String>,
+        owners: Field<[String]>,
+        protocols: Field<[String]>,
+        purdueLayer: Field<String>,
+        sensor: Field<String>,
+        serialNumber: Field<String>,
+        site: Field<String>,
+        source: Field<String>,
+        sourceRef: Field<SecurityUrlEvidence>,
+        zone: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ioTDeviceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityIoTDeviceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            deviceId: Field("deviceId"),
+            deviceName: Field("deviceName"),
+            devicePageLink: Field("devicePageLink"),
+            deviceSubType: Field("deviceSubType"),
+            deviceType: Field("deviceType"),
+            importance: Field("importance"),
+            ioTHub: Field("ioTHub"),
+            ioTSecurityAgentId: Field("ioTSecurityAgentId"),
+            ipAddress: Field("ipAddress"),
+            isAuthorized: Field("isAuthorized"),
+            isProgramming: Field("isProgramming"),
+            isScanner: Field("isScanner"),
+            macAddress: Field("macAddress"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            nics: Field("nics"),
+            operatingSystem: Field("operatingSystem"),
+            owners: Field("owners"),
+            protocols: Field("protocols"),
+            purdueLayer: Field("purdueLayer"),
+            sensor: Field("sensor"),
+            serialNumber: Field("serialNumber"),
+            site: Field("site"),
+            source: Field("source"),
+            sourceRef: Field("sourceRef"),
+            zone: Field("zone")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let devicePageLink: Field<String>
-    public let deviceSubType: Field<String>
-    public let deviceType: Field<String>
-    public let importance: Field<SecurityIoTDeviceImportanceType>
-    public let ioTHub: Field<SecurityAzureResourceEvidence>
-    public let ioTSecurityAgentId: Field<String>
-    public let ipAddress: Field<SecurityIpEvidence>
-    public let isAuthorized: Field<Bool>
-    public let isProgramming: Field<Bool>
-    public let isScanner: Field<Bool>
-    public let macAddress: Field<String>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let nics: Field<[SecurityNicEvidence]>
-    public let operatingSystem: Field<String>
-    public let owners: Field<[String]>
-    public let protocols: Field<[String]>
-    public let purdueLayer: Field<String>
-    public let sensor: Field<String>
-    public let serialNumber: Field<String>
-    public let site: Field<String>
-    public let source: Field<String>
-    public let sourceRef: Field<SecurityUrlEvidence>
-    public let zone: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.devicePageLink = Field("devicePageLink")
-        self.deviceSubType = Field("deviceSubType")
-        self.deviceType = Field("deviceType")
-        self.importance = Field("importance")
-        self.ioTHub = Field("ioTHub")
-        self.ioTSecurityAgentId = Field("ioTSecurityAgentId")
-        self.ipAddress = Field("ipAddress")
-        self.isAuthorized = Field("isAuthorized")
-        self.isProgramming = Field("isProgramming")
-        self.isScanner = Field("isScanner")
-        self.macAddress = Field("macAddress")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.nics = Field("nics")
-        self.operatingSystem = Field("operatingSystem")
-        self.owners = Field("owners")
-        self.protocols = Field("protocols")
-        self.purdueLayer = Field("purdueLayer")
-        self.sensor = Field("sensor")
-        self.serialNumber = Field("serialNumber")
-        self.site = Field("site")
-        self.source = Field("source")
-        self.sourceRef = Field("sourceRef")
-        self.zone = Field("zone")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.ioTDeviceImportanceType`.
@@ -985,83 +963,60 @@ extension SecurityIoTDeviceImportanceType {
 public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
 
 /// The properties of a `SecurityIpAddress`, inherited ones included.
-public struct SecurityIpAddressFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
+///   `trackers`, `whois`.
+public enum SecurityIpAddressFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        childHostPairs: Field<[SecurityHostPair]>,
+        components: Field<[SecurityHostComponent]>,
+        cookies: Field<[SecurityHostCookie]>,
+        hostPairs: Field<[SecurityHostPair]>,
+        parentHostPairs: Field<[SecurityHostPair]>,
+        passiveDns: Field<[SecurityPassiveDnsRecord]>,
+        passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>,
+        ports: Field<[SecurityHostPort]>,
+        reputation: Field<SecurityHostReputation>,
+        sslCertificates: Field<[SecurityHostSslCertificate]>,
+        subdomains: Field<[SecuritySubdomain]>,
+        trackers: Field<[SecurityHostTracker]>,
+        whois: Field<SecurityWhoisRecord>,
+        autonomousSystem: Field<SecurityAutonomousSystem>,
+        countryOrRegion: Field<String>,
+        hostingProvider: Field<String>,
+        netblock: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ipAddress",
         base: SecurityHost.self,
-        fields: SecurityIpAddressFields()
+        fields: (
+            id: Field("id"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            childHostPairs: Field("childHostPairs"),
+            components: Field("components"),
+            cookies: Field("cookies"),
+            hostPairs: Field("hostPairs"),
+            parentHostPairs: Field("parentHostPairs"),
+            passiveDns: Field("passiveDns"),
+            passiveDnsReverse: Field("passiveDnsReverse"),
+            ports: Field("ports"),
+            reputation: Field("reputation"),
+            sslCertificates: Field("sslCertificates"),
+            subdomains: Field("subdomains"),
+            trackers: Field("trackers"),
+            whois: Field("whois"),
+            autonomousSystem: Field("autonomousSystem"),
+            countryOrRegion: Field("countryOrRegion"),
+            hostingProvider: Field("hostingProvider"),
+            netblock: Field("netblock")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("childHostPairs")`).
-    public let childHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("cookies")`).
-    public let cookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("parentHostPairs")`).
-    public let parentHostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("passiveDns")`).
-    public let passiveDns: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("passiveDnsReverse")`).
-    public let passiveDnsReverse: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("ports")`).
-    public let ports: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("reputation")`).
-    public let reputation: Field<SecurityHostReputation>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("trackers")`).
-    public let trackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("whois")`).
-    public let whois: Field<SecurityWhoisRecord>
-
-    public let autonomousSystem: Field<SecurityAutonomousSystem>
-    public let countryOrRegion: Field<String>
-    public let hostingProvider: Field<String>
-    public let netblock: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.childHostPairs = Field("childHostPairs")
-        self.components = Field("components")
-        self.cookies = Field("cookies")
-        self.hostPairs = Field("hostPairs")
-        self.parentHostPairs = Field("parentHostPairs")
-        self.passiveDns = Field("passiveDns")
-        self.passiveDnsReverse = Field("passiveDnsReverse")
-        self.ports = Field("ports")
-        self.reputation = Field("reputation")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.trackers = Field("trackers")
-        self.whois = Field("whois")
-        self.autonomousSystem = Field("autonomousSystem")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.hostingProvider = Field("hostingProvider")
-        self.netblock = Field("netblock")
-    }
 }
 
 /// Requests for one `SecurityIpAddress`: `request()` reads, updates or deletes it.
@@ -1169,38 +1124,38 @@ public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
 public typealias SecurityIpEvidence = Model<SecurityIpEvidenceFields>
 
 /// The properties of a `SecurityIpEvidence`, inherited ones included.
-public struct SecurityIpEvidenceFields: FieldSet {
+public enum SecurityIpEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        countryLetterCode: Field<String>,
+        ipAddress: Field<String>,
+        location: Field<SecurityGeoLocation>,
+        stream: Field<SecurityStream>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.ipEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityIpEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            countryLetterCode: Field("countryLetterCode"),
+            ipAddress: Field("ipAddress"),
+            location: Field("location"),
+            stream: Field("stream")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let countryLetterCode: Field<String>
-    public let ipAddress: Field<String>
-    public let location: Field<SecurityGeoLocation>
-    public let stream: Field<SecurityStream>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.countryLetterCode = Field("countryLetterCode")
-        self.ipAddress = Field("ipAddress")
-        self.location = Field("location")
-        self.stream = Field("stream")
-    }
 }
 
 /// Its properties are listed in `SecurityIrmActivityAuditTrailRecordFields`; read and write them as `value.name`.
@@ -1293,40 +1248,40 @@ public struct SecurityKaizalaAuditRecordFields: FieldSet {
 public typealias SecurityKubernetesClusterEvidence = Model<SecurityKubernetesClusterEvidenceFields>
 
 /// The properties of a `SecurityKubernetesClusterEvidence`, inherited ones included.
-public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
+public enum SecurityKubernetesClusterEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        cloudResource: Field<SecurityAlertEvidence>,
+        distribution: Field<String>,
+        name: Field<String>,
+        platform: Field<SecurityKubernetesPlatform>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesClusterEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesClusterEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            cloudResource: Field("cloudResource"),
+            distribution: Field("distribution"),
+            name: Field("name"),
+            platform: Field("platform"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let cloudResource: Field<SecurityAlertEvidence>
-    public let distribution: Field<String>
-    public let name: Field<String>
-    public let platform: Field<SecurityKubernetesPlatform>
-    public let version: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.cloudResource = Field("cloudResource")
-        self.distribution = Field("distribution")
-        self.name = Field("name")
-        self.platform = Field("platform")
-        self.version = Field("version")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesControllerEvidenceFields`; read and write them as `value.name`.
@@ -1337,38 +1292,38 @@ public struct SecurityKubernetesClusterEvidenceFields: FieldSet {
 public typealias SecurityKubernetesControllerEvidence = Model<SecurityKubernetesControllerEvidenceFields>
 
 /// The properties of a `SecurityKubernetesControllerEvidence`, inherited ones included.
-public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
+public enum SecurityKubernetesControllerEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        labels: Field<SecurityDictionary>,
+        name: Field<String>,
+        namespace: Field<SecurityKubernetesNamespaceEvidence>,
+        type: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesControllerEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesControllerEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            labels: Field("labels"),
+            name: Field("name"),
+            namespace: Field("namespace"),
+            type: Field("type")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let type: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesNamespaceEvidenceFields`; read and write them as `value.name`.
@@ -1379,36 +1334,36 @@ public struct SecurityKubernetesControllerEvidenceFields: FieldSet {
 public typealias SecurityKubernetesNamespaceEvidence = Model<SecurityKubernetesNamespaceEvidenceFields>
 
 /// The properties of a `SecurityKubernetesNamespaceEvidence`, inherited ones included.
-public struct SecurityKubernetesNamespaceEvidenceFields: FieldSet {
+public enum SecurityKubernetesNamespaceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        cluster: Field<SecurityKubernetesClusterEvidence>,
+        labels: Field<SecurityDictionary>,
+        name: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesNamespaceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesNamespaceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            cluster: Field("cluster"),
+            labels: Field("labels"),
+            name: Field("name")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let cluster: Field<SecurityKubernetesClusterEvidence>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.cluster = Field("cluster")
-        self.labels = Field("labels")
-        self.name = Field("name")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.kubernetesPlatform`.
@@ -1440,48 +1395,48 @@ extension SecurityKubernetesPlatform {
 public typealias SecurityKubernetesPodEvidence = Model<SecurityKubernetesPodEvidenceFields>
 
 /// The properties of a `SecurityKubernetesPodEvidence`, inherited ones included.
-public struct SecurityKubernetesPodEvidenceFields: FieldSet {
+public enum SecurityKubernetesPodEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        containers: Field<[SecurityContainerEvidence]>,
+        controller: Field<SecurityKubernetesControllerEvidence>,
+        ephemeralContainers: Field<[SecurityContainerEvidence]>,
+        initContainers: Field<[SecurityContainerEvidence]>,
+        labels: Field<SecurityDictionary>,
+        name: Field<String>,
+        namespace: Field<SecurityKubernetesNamespaceEvidence>,
+        podIp: Field<SecurityIpEvidence>,
+        serviceAccount: Field<SecurityKubernetesServiceAccountEvidence>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesPodEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesPodEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            containers: Field("containers"),
+            controller: Field("controller"),
+            ephemeralContainers: Field("ephemeralContainers"),
+            initContainers: Field("initContainers"),
+            labels: Field("labels"),
+            name: Field("name"),
+            namespace: Field("namespace"),
+            podIp: Field("podIp"),
+            serviceAccount: Field("serviceAccount")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let containers: Field<[SecurityContainerEvidence]>
-    public let controller: Field<SecurityKubernetesControllerEvidence>
-    public let ephemeralContainers: Field<[SecurityContainerEvidence]>
-    public let initContainers: Field<[SecurityContainerEvidence]>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let podIp: Field<SecurityIpEvidence>
-    public let serviceAccount: Field<SecurityKubernetesServiceAccountEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.containers = Field("containers")
-        self.controller = Field("controller")
-        self.ephemeralContainers = Field("ephemeralContainers")
-        self.initContainers = Field("initContainers")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.podIp = Field("podIp")
-        self.serviceAccount = Field("serviceAccount")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesSecretEvidenceFields`; read and write them as `value.name`.
@@ -1491,36 +1446,36 @@ public struct SecurityKubernetesPodEvidenceFields: FieldSet {
 public typealias SecurityKubernetesSecretEvidence = Model<SecurityKubernetesSecretEvidenceFields>
 
 /// The properties of a `SecurityKubernetesSecretEvidence`, inherited ones included.
-public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
+public enum SecurityKubernetesSecretEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        name: Field<String>,
+        namespace: Field<SecurityKubernetesNamespaceEvidence>,
+        secretType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesSecretEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesSecretEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            name: Field("name"),
+            namespace: Field("namespace"),
+            secretType: Field("secretType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let secretType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.secretType = Field("secretType")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesServiceAccountEvidenceFields`; read and write them as `value.name`.
@@ -1531,34 +1486,34 @@ public struct SecurityKubernetesSecretEvidenceFields: FieldSet {
 public typealias SecurityKubernetesServiceAccountEvidence = Model<SecurityKubernetesServiceAccountEvidenceFields>
 
 /// The properties of a `SecurityKubernetesServiceAccountEvidence`, inherited ones included.
-public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
+public enum SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        name: Field<String>,
+        namespace: Field<SecurityKubernetesNamespaceEvidence>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesServiceAccountEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesServiceAccountEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            name: Field("name"),
+            namespace: Field("namespace")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesServiceEvidenceFields`; read and write them as `value.name`.
@@ -1568,46 +1523,46 @@ public struct SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
 public typealias SecurityKubernetesServiceEvidence = Model<SecurityKubernetesServiceEvidenceFields>
 
 /// The properties of a `SecurityKubernetesServiceEvidence`, inherited ones included.
-public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
+public enum SecurityKubernetesServiceEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        clusterIP: Field<SecurityIpEvidence>,
+        externalIPs: Field<[SecurityIpEvidence]>,
+        labels: Field<SecurityDictionary>,
+        name: Field<String>,
+        namespace: Field<SecurityKubernetesNamespaceEvidence>,
+        selector: Field<SecurityDictionary>,
+        servicePorts: Field<[SecurityKubernetesServicePort]>,
+        serviceType: Field<SecurityKubernetesServiceType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.kubernetesServiceEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityKubernetesServiceEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            clusterIP: Field("clusterIP"),
+            externalIPs: Field("externalIPs"),
+            labels: Field("labels"),
+            name: Field("name"),
+            namespace: Field("namespace"),
+            selector: Field("selector"),
+            servicePorts: Field("servicePorts"),
+            serviceType: Field("serviceType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let clusterIP: Field<SecurityIpEvidence>
-    public let externalIPs: Field<[SecurityIpEvidence]>
-    public let labels: Field<SecurityDictionary>
-    public let name: Field<String>
-    public let namespace: Field<SecurityKubernetesNamespaceEvidence>
-    public let selector: Field<SecurityDictionary>
-    public let servicePorts: Field<[SecurityKubernetesServicePort]>
-    public let serviceType: Field<SecurityKubernetesServiceType>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.clusterIP = Field("clusterIP")
-        self.externalIPs = Field("externalIPs")
-        self.labels = Field("labels")
-        self.name = Field("name")
-        self.namespace = Field("namespace")
-        self.selector = Field("selector")
-        self.servicePorts = Field("servicePorts")
-        self.serviceType = Field("serviceType")
-    }
 }
 
 /// Its properties are listed in `SecurityKubernetesServicePortFields`; read and write them as `value.name`.
@@ -1617,27 +1572,27 @@ public struct SecurityKubernetesServiceEvidenceFields: FieldSet {
 public typealias SecurityKubernetesServicePort = Model<SecurityKubernetesServicePortFields>
 
 /// The properties of a `SecurityKubernetesServicePort`, inherited ones included.
-public struct SecurityKubernetesServicePortFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.kubernetesServicePort",
-        fields: SecurityKubernetesServicePortFields()
+public enum SecurityKubernetesServicePortFields: FieldSet {
+    public typealias Table = (
+        appProtocol: Field<String>,
+        name: Field<String>,
+        nodePort: Field<Int32>,
+        port: Field<Int32>,
+        `protocol`: Field<SecurityContainerPortProtocol>,
+        targetPort: Field<String>
     )
 
-    public let appProtocol: Field<String>
-    public let name: Field<String>
-    public let nodePort: Field<Int32>
-    public let port: Field<Int32>
-    public let `protocol`: Field<SecurityContainerPortProtocol>
-    public let targetPort: Field<String>
-
-    private init() {
-        self.appProtocol = Field("appProtocol")
-        self.name = Field("name")
-        self.nodePort = Field("nodePort")
-        self.port = Field("port")
-        self.protocol = Field("protocol")
-        self.targetPort = Field("targetPort")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.kubernetesServicePort",
+        fields: (
+            appProtocol: Field("appProtocol"),
+            name: Field("name"),
+            nodePort: Field("nodePort"),
+            port: Field("port"),
+            protocol: Field("protocol"),
+            targetPort: Field("targetPort")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.kubernetesServiceType`.
@@ -1721,42 +1676,33 @@ public struct SecurityLabelContentExplorerAuditRecordFields: FieldSet {
 public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
 
 /// The properties of a `SecurityLabelsRoot`, inherited ones included.
-public struct SecurityLabelsRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authorities`, `categories`, `citations`,
+///   `departments`, `filePlanReferences`, `retentionLabels`.
+public enum SecurityLabelsRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authorities: Field<[SecurityAuthorityTemplate]>,
+        categories: Field<[SecurityCategoryTemplate]>,
+        citations: Field<[SecurityCitationTemplate]>,
+        departments: Field<[SecurityDepartmentTemplate]>,
+        filePlanReferences: Field<[SecurityFilePlanReferenceTemplate]>,
+        retentionLabels: Field<[SecurityRetentionLabel]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.labelsRoot",
         base: Entity.self,
-        fields: SecurityLabelsRootFields()
+        fields: (
+            id: Field("id"),
+            authorities: Field("authorities"),
+            categories: Field("categories"),
+            citations: Field("citations"),
+            departments: Field("departments"),
+            filePlanReferences: Field("filePlanReferences"),
+            retentionLabels: Field("retentionLabels")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("authorities")`).
-    public let authorities: Field<[SecurityAuthorityTemplate]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[SecurityCategoryTemplate]>
-
-    /// Present when the request expanded it (`expand("citations")`).
-    public let citations: Field<[SecurityCitationTemplate]>
-
-    /// Present when the request expanded it (`expand("departments")`).
-    public let departments: Field<[SecurityDepartmentTemplate]>
-
-    /// Present when the request expanded it (`expand("filePlanReferences")`).
-    public let filePlanReferences: Field<[SecurityFilePlanReferenceTemplate]>
-
-    /// Present when the request expanded it (`expand("retentionLabels")`).
-    public let retentionLabels: Field<[SecurityRetentionLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.authorities = Field("authorities")
-        self.categories = Field("categories")
-        self.citations = Field("citations")
-        self.departments = Field("departments")
-        self.filePlanReferences = Field("filePlanReferences")
-        self.retentionLabels = Field("retentionLabels")
-    }
 }
 
 /// Requests for one `SecurityLabelsRoot`: `request()` reads, updates or deletes it.

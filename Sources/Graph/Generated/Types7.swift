@@ -25,25 +25,25 @@ extension ApplicationType {
 public typealias AppliedConditionalAccessPolicy = Model<AppliedConditionalAccessPolicyFields>
 
 /// The properties of a `AppliedConditionalAccessPolicy`, inherited ones included.
-public struct AppliedConditionalAccessPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appliedConditionalAccessPolicy",
-        fields: AppliedConditionalAccessPolicyFields()
+public enum AppliedConditionalAccessPolicyFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        enforcedGrantControls: Field<[String]>,
+        enforcedSessionControls: Field<[String]>,
+        id: Field<String>,
+        result: Field<AppliedConditionalAccessPolicyResult>
     )
 
-    public let displayName: Field<String>
-    public let enforcedGrantControls: Field<[String]>
-    public let enforcedSessionControls: Field<[String]>
-    public let id: Field<String>
-    public let result: Field<AppliedConditionalAccessPolicyResult>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.enforcedGrantControls = Field("enforcedGrantControls")
-        self.enforcedSessionControls = Field("enforcedSessionControls")
-        self.id = Field("id")
-        self.result = Field("result")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appliedConditionalAccessPolicy",
+        fields: (
+            displayName: Field("displayName"),
+            enforcedGrantControls: Field("enforcedGrantControls"),
+            enforcedSessionControls: Field("enforcedSessionControls"),
+            id: Field("id"),
+            result: Field("result")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.appliedConditionalAccessPolicyResult`.
@@ -94,17 +94,16 @@ extension AppliedConditionalAccessPolicyResult {
 public typealias Approval = Model<ApprovalFields>
 
 /// The properties of a `Approval`, inherited ones included.
-public struct ApprovalFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.approval", base: Entity.self, fields: ApprovalFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `stages`.
+public enum ApprovalFields: FieldSet {
+    public typealias Table = (id: Field<String>, stages: Field<[ApprovalStage]>)
 
-    /// Present when the request expanded it (`expand("stages")`).
-    public let stages: Field<[ApprovalStage]>
-
-    private init() {
-        self.id = Field("id")
-        self.stages = Field("stages")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.approval",
+        base: Entity.self,
+        fields: (id: Field("id"), stages: Field("stages")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.approvalFilterByCurrentUserOptions`.
@@ -174,21 +173,25 @@ extension CollectionRequestBuilder where Item == ApprovalRequestBuilder {
 public typealias ApprovalSettings = Model<ApprovalSettingsFields>
 
 /// The properties of a `ApprovalSettings`, inherited ones included.
-public struct ApprovalSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.approvalSettings", fields: ApprovalSettingsFields())
-    public let approvalMode: Field<String>
-    public let approvalStages: Field<[UnifiedApprovalStage]>
-    public let isApprovalRequired: Field<Bool>
-    public let isApprovalRequiredForExtension: Field<Bool>
-    public let isRequestorJustificationRequired: Field<Bool>
+public enum ApprovalSettingsFields: FieldSet {
+    public typealias Table = (
+        approvalMode: Field<String>,
+        approvalStages: Field<[UnifiedApprovalStage]>,
+        isApprovalRequired: Field<Bool>,
+        isApprovalRequiredForExtension: Field<Bool>,
+        isRequestorJustificationRequired: Field<Bool>
+    )
 
-    private init() {
-        self.approvalMode = Field("approvalMode")
-        self.approvalStages = Field("approvalStages")
-        self.isApprovalRequired = Field("isApprovalRequired")
-        self.isApprovalRequiredForExtension = Field("isApprovalRequiredForExtension")
-        self.isRequestorJustificationRequired = Field("isRequestorJustificationRequired")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.approvalSettings",
+        fields: (
+            approvalMode: Field("approvalMode"),
+            approvalStages: Field("approvalStages"),
+            isApprovalRequired: Field("isApprovalRequired"),
+            isApprovalRequiredForExtension: Field("isApprovalRequiredForExtension"),
+            isRequestorJustificationRequired: Field("isRequestorJustificationRequired")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ApprovalStageFields`; read and write them as `value.name`.
@@ -198,32 +201,32 @@ public struct ApprovalSettingsFields: FieldSet {
 public typealias ApprovalStage = Model<ApprovalStageFields>
 
 /// The properties of a `ApprovalStage`, inherited ones included.
-public struct ApprovalStageFields: FieldSet {
+public enum ApprovalStageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedToMe: Field<Bool>,
+        displayName: Field<String>,
+        justification: Field<String>,
+        reviewedBy: Field<Identity>,
+        reviewedDateTime: Field<Date>,
+        reviewResult: Field<String>,
+        status: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.approvalStage",
         base: Entity.self,
-        fields: ApprovalStageFields()
+        fields: (
+            id: Field("id"),
+            assignedToMe: Field("assignedToMe"),
+            displayName: Field("displayName"),
+            justification: Field("justification"),
+            reviewedBy: Field("reviewedBy"),
+            reviewedDateTime: Field("reviewedDateTime"),
+            reviewResult: Field("reviewResult"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignedToMe: Field<Bool>
-    public let displayName: Field<String>
-    public let justification: Field<String>
-    public let reviewedBy: Field<Identity>
-    public let reviewedDateTime: Field<Date>
-    public let reviewResult: Field<String>
-    public let status: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedToMe = Field("assignedToMe")
-        self.displayName = Field("displayName")
-        self.justification = Field("justification")
-        self.reviewedBy = Field("reviewedBy")
-        self.reviewedDateTime = Field("reviewedDateTime")
-        self.reviewResult = Field("reviewResult")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `ApprovalStage`: `request()` reads, updates or deletes it.
@@ -250,20 +253,14 @@ public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
 public typealias ApprovedClientApp = Model<ApprovedClientAppFields>
 
 /// The properties of a `ApprovedClientApp`, inherited ones included.
-public struct ApprovedClientAppFields: FieldSet {
+public enum ApprovedClientAppFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.approvedClientApp",
         base: Entity.self,
-        fields: ApprovedClientAppFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `ApprovedClientApp`: `request()` reads, updates or deletes it.
@@ -310,19 +307,16 @@ extension ApproverInformationVisibility {
 public typealias AppsInstallationOptionsForMac = Model<AppsInstallationOptionsForMacFields>
 
 /// The properties of a `AppsInstallationOptionsForMac`, inherited ones included.
-public struct AppsInstallationOptionsForMacFields: FieldSet {
+public enum AppsInstallationOptionsForMacFields: FieldSet {
+    public typealias Table = (isMicrosoft365AppsEnabled: Field<Bool>, isSkypeForBusinessEnabled: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.appsInstallationOptionsForMac",
-        fields: AppsInstallationOptionsForMacFields()
+        fields: (
+            isMicrosoft365AppsEnabled: Field("isMicrosoft365AppsEnabled"),
+            isSkypeForBusinessEnabled: Field("isSkypeForBusinessEnabled")
+        ) as Table
     )
-
-    public let isMicrosoft365AppsEnabled: Field<Bool>
-    public let isSkypeForBusinessEnabled: Field<Bool>
-
-    private init() {
-        self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
-        self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
-    }
 }
 
 /// Its properties are listed in `AppsInstallationOptionsForWindowsFields`; read and write them as `value.name`.
@@ -332,23 +326,23 @@ public struct AppsInstallationOptionsForMacFields: FieldSet {
 public typealias AppsInstallationOptionsForWindows = Model<AppsInstallationOptionsForWindowsFields>
 
 /// The properties of a `AppsInstallationOptionsForWindows`, inherited ones included.
-public struct AppsInstallationOptionsForWindowsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.appsInstallationOptionsForWindows",
-        fields: AppsInstallationOptionsForWindowsFields()
+public enum AppsInstallationOptionsForWindowsFields: FieldSet {
+    public typealias Table = (
+        isMicrosoft365AppsEnabled: Field<Bool>,
+        isProjectEnabled: Field<Bool>,
+        isSkypeForBusinessEnabled: Field<Bool>,
+        isVisioEnabled: Field<Bool>
     )
 
-    public let isMicrosoft365AppsEnabled: Field<Bool>
-    public let isProjectEnabled: Field<Bool>
-    public let isSkypeForBusinessEnabled: Field<Bool>
-    public let isVisioEnabled: Field<Bool>
-
-    private init() {
-        self.isMicrosoft365AppsEnabled = Field("isMicrosoft365AppsEnabled")
-        self.isProjectEnabled = Field("isProjectEnabled")
-        self.isSkypeForBusinessEnabled = Field("isSkypeForBusinessEnabled")
-        self.isVisioEnabled = Field("isVisioEnabled")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.appsInstallationOptionsForWindows",
+        fields: (
+            isMicrosoft365AppsEnabled: Field("isMicrosoft365AppsEnabled"),
+            isProjectEnabled: Field("isProjectEnabled"),
+            isSkypeForBusinessEnabled: Field("isSkypeForBusinessEnabled"),
+            isVisioEnabled: Field("isVisioEnabled")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.appsUpdateChannelType`.
@@ -376,31 +370,35 @@ extension AppsUpdateChannelType {
 public typealias ArchivedPrintJob = Model<ArchivedPrintJobFields>
 
 /// The properties of a `ArchivedPrintJob`, inherited ones included.
-public struct ArchivedPrintJobFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.archivedPrintJob", fields: ArchivedPrintJobFields())
-    public let acquiredByPrinter: Field<Bool>
-    public let acquiredDateTime: Field<Date>
-    public let completionDateTime: Field<Date>
-    public let copiesPrinted: Field<Int32>
-    public let createdBy: Field<UserIdentity>
-    public let createdDateTime: Field<Date>
-    public let id: Field<String>
-    public let printerId: Field<String>
-    public let printerName: Field<String>
-    public let processingState: Field<PrintJobProcessingState>
+public enum ArchivedPrintJobFields: FieldSet {
+    public typealias Table = (
+        acquiredByPrinter: Field<Bool>,
+        acquiredDateTime: Field<Date>,
+        completionDateTime: Field<Date>,
+        copiesPrinted: Field<Int32>,
+        createdBy: Field<UserIdentity>,
+        createdDateTime: Field<Date>,
+        id: Field<String>,
+        printerId: Field<String>,
+        printerName: Field<String>,
+        processingState: Field<PrintJobProcessingState>
+    )
 
-    private init() {
-        self.acquiredByPrinter = Field("acquiredByPrinter")
-        self.acquiredDateTime = Field("acquiredDateTime")
-        self.completionDateTime = Field("completionDateTime")
-        self.copiesPrinted = Field("copiesPrinted")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.id = Field("id")
-        self.printerId = Field("printerId")
-        self.printerName = Field("printerName")
-        self.processingState = Field("processingState")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.archivedPrintJob",
+        fields: (
+            acquiredByPrinter: Field("acquiredByPrinter"),
+            acquiredDateTime: Field("acquiredDateTime"),
+            completionDateTime: Field("completionDateTime"),
+            copiesPrinted: Field("copiesPrinted"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            id: Field("id"),
+            printerId: Field("printerId"),
+            printerName: Field("printerName"),
+            processingState: Field("processingState")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ArkoseFraudProtectionProviderFields`; read and write them as `value.name`.
@@ -410,28 +408,28 @@ public struct ArchivedPrintJobFields: FieldSet {
 public typealias ArkoseFraudProtectionProvider = Model<ArkoseFraudProtectionProviderFields>
 
 /// The properties of a `ArkoseFraudProtectionProvider`, inherited ones included.
-public struct ArkoseFraudProtectionProviderFields: FieldSet {
+public enum ArkoseFraudProtectionProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        clientSubDomain: Field<String>,
+        privateKey: Field<String>,
+        publicKey: Field<String>,
+        verifySubDomain: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.arkoseFraudProtectionProvider",
         base: FraudProtectionProvider.self,
-        fields: ArkoseFraudProtectionProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            clientSubDomain: Field("clientSubDomain"),
+            privateKey: Field("privateKey"),
+            publicKey: Field("publicKey"),
+            verifySubDomain: Field("verifySubDomain")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientSubDomain: Field<String>
-    public let privateKey: Field<String>
-    public let publicKey: Field<String>
-    public let verifySubDomain: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientSubDomain = Field("clientSubDomain")
-        self.privateKey = Field("privateKey")
-        self.publicKey = Field("publicKey")
-        self.verifySubDomain = Field("verifySubDomain")
-    }
 }
 
 /// Requests for one `ArkoseFraudProtectionProvider`: `request()` reads, updates or deletes it.
@@ -460,15 +458,13 @@ public struct ArkoseFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
 public typealias ArtifactQuery = Model<ArtifactQueryFields>
 
 /// The properties of a `ArtifactQuery`, inherited ones included.
-public struct ArtifactQueryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.artifactQuery", fields: ArtifactQueryFields())
-    public let artifactType: Field<RestorableArtifact>
-    public let queryExpression: Field<String>
+public enum ArtifactQueryFields: FieldSet {
+    public typealias Table = (artifactType: Field<RestorableArtifact>, queryExpression: Field<String>)
 
-    private init() {
-        self.artifactType = Field("artifactType")
-        self.queryExpression = Field("queryExpression")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.artifactQuery",
+        fields: (artifactType: Field("artifactType"), queryExpression: Field("queryExpression")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.artifactRestoreStatus`.
@@ -510,15 +506,13 @@ extension ArtifactRestoreStatus {
 public typealias AssignedLabel = Model<AssignedLabelFields>
 
 /// The properties of a `AssignedLabel`, inherited ones included.
-public struct AssignedLabelFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedLabel", fields: AssignedLabelFields())
-    public let displayName: Field<String>
-    public let labelId: Field<String>
+public enum AssignedLabelFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, labelId: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.labelId = Field("labelId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.assignedLabel",
+        fields: (displayName: Field("displayName"), labelId: Field("labelId")) as Table
+    )
 }
 
 /// Its properties are listed in `AssignedLicenseFields`; read and write them as `value.name`.
@@ -528,15 +522,13 @@ public struct AssignedLabelFields: FieldSet {
 public typealias AssignedLicense = Model<AssignedLicenseFields>
 
 /// The properties of a `AssignedLicense`, inherited ones included.
-public struct AssignedLicenseFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedLicense", fields: AssignedLicenseFields())
-    public let disabledPlans: Field<[String]>
-    public let skuId: Field<String>
+public enum AssignedLicenseFields: FieldSet {
+    public typealias Table = (disabledPlans: Field<[String]>, skuId: Field<String>)
 
-    private init() {
-        self.disabledPlans = Field("disabledPlans")
-        self.skuId = Field("skuId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.assignedLicense",
+        fields: (disabledPlans: Field("disabledPlans"), skuId: Field("skuId")) as Table
+    )
 }
 
 /// Its properties are listed in `AssignedPlaceModeFields`; read and write them as `value.name`.
@@ -546,20 +538,17 @@ public struct AssignedLicenseFields: FieldSet {
 public typealias AssignedPlaceMode = Model<AssignedPlaceModeFields>
 
 /// The properties of a `AssignedPlaceMode`, inherited ones included.
-public struct AssignedPlaceModeFields: FieldSet {
+public enum AssignedPlaceModeFields: FieldSet {
+    public typealias Table = (assignedUserEmailAddress: Field<String>, assignedUserId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.assignedPlaceMode",
         base: PlaceMode.self,
-        fields: AssignedPlaceModeFields()
+        fields: (
+            assignedUserEmailAddress: Field("assignedUserEmailAddress"),
+            assignedUserId: Field("assignedUserId")
+        ) as Table
     )
-
-    public let assignedUserEmailAddress: Field<String>
-    public let assignedUserId: Field<String>
-
-    private init() {
-        self.assignedUserEmailAddress = Field("assignedUserEmailAddress")
-        self.assignedUserId = Field("assignedUserId")
-    }
 }
 
 /// Its properties are listed in `AssignedPlanFields`; read and write them as `value.name`.
@@ -569,19 +558,23 @@ public struct AssignedPlaceModeFields: FieldSet {
 public typealias AssignedPlan = Model<AssignedPlanFields>
 
 /// The properties of a `AssignedPlan`, inherited ones included.
-public struct AssignedPlanFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedPlan", fields: AssignedPlanFields())
-    public let assignedDateTime: Field<Date>
-    public let capabilityStatus: Field<String>
-    public let service: Field<String>
-    public let servicePlanId: Field<String>
+public enum AssignedPlanFields: FieldSet {
+    public typealias Table = (
+        assignedDateTime: Field<Date>,
+        capabilityStatus: Field<String>,
+        service: Field<String>,
+        servicePlanId: Field<String>
+    )
 
-    private init() {
-        self.assignedDateTime = Field("assignedDateTime")
-        self.capabilityStatus = Field("capabilityStatus")
-        self.service = Field("service")
-        self.servicePlanId = Field("servicePlanId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.assignedPlan",
+        fields: (
+            assignedDateTime: Field("assignedDateTime"),
+            capabilityStatus: Field("capabilityStatus"),
+            service: Field("service"),
+            servicePlanId: Field("servicePlanId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AssignedTrainingInfoFields`; read and write them as `value.name`.
@@ -591,17 +584,21 @@ public struct AssignedPlanFields: FieldSet {
 public typealias AssignedTrainingInfo = Model<AssignedTrainingInfoFields>
 
 /// The properties of a `AssignedTrainingInfo`, inherited ones included.
-public struct AssignedTrainingInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.assignedTrainingInfo", fields: AssignedTrainingInfoFields())
-    public let assignedUserCount: Field<Int32>
-    public let completedUserCount: Field<Int32>
-    public let displayName: Field<String>
+public enum AssignedTrainingInfoFields: FieldSet {
+    public typealias Table = (
+        assignedUserCount: Field<Int32>,
+        completedUserCount: Field<Int32>,
+        displayName: Field<String>
+    )
 
-    private init() {
-        self.assignedUserCount = Field("assignedUserCount")
-        self.completedUserCount = Field("completedUserCount")
-        self.displayName = Field("displayName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.assignedTrainingInfo",
+        fields: (
+            assignedUserCount: Field("assignedUserCount"),
+            completedUserCount: Field("completedUserCount"),
+            displayName: Field("displayName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AssignmentOrderFields`; read and write them as `value.name`.
@@ -629,26 +626,26 @@ public struct AssignmentOrderFields: FieldSet {
 public typealias AssignmentRequestApprovalStageCallbackData = Model<AssignmentRequestApprovalStageCallbackDataFields>
 
 /// The properties of a `AssignmentRequestApprovalStageCallbackData`, inherited ones included.
-public struct AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
+public enum AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
+    public typealias Table = (
+        customExtensionStageInstanceDetail: Field<String>,
+        customExtensionStageInstanceId: Field<String>,
+        stage: Field<AccessPackageCustomExtensionStage>,
+        state: Field<String>,
+        approvalStage: Field<AccessPackageApprovalStage>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.assignmentRequestApprovalStageCallbackData",
         base: AccessPackageAssignmentRequestCallbackData.self,
-        fields: AssignmentRequestApprovalStageCallbackDataFields()
+        fields: (
+            customExtensionStageInstanceDetail: Field("customExtensionStageInstanceDetail"),
+            customExtensionStageInstanceId: Field("customExtensionStageInstanceId"),
+            stage: Field("stage"),
+            state: Field("state"),
+            approvalStage: Field("approvalStage")
+        ) as Table
     )
-
-    public let customExtensionStageInstanceDetail: Field<String>
-    public let customExtensionStageInstanceId: Field<String>
-    public let stage: Field<AccessPackageCustomExtensionStage>
-    public let state: Field<String>
-    public let approvalStage: Field<AccessPackageApprovalStage>
-
-    private init() {
-        self.customExtensionStageInstanceDetail = Field("customExtensionStageInstanceDetail")
-        self.customExtensionStageInstanceId = Field("customExtensionStageInstanceId")
-        self.stage = Field("stage")
-        self.state = Field("state")
-        self.approvalStage = Field("approvalStage")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.assignmentScheduleFilterByCurrentUserOptions`.
@@ -728,26 +725,21 @@ extension AssignmentType {
 public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
 
 /// The properties of a `AssociatedTeamInfo`, inherited ones included.
-public struct AssociatedTeamInfoFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `team`.
+public enum AssociatedTeamInfoFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.associatedTeamInfo",
         base: TeamInfo.self,
-        fields: AssociatedTeamInfoFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            team: Field("team")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-    }
 }
 
 /// Requests for one `AssociatedTeamInfo`: `request()` reads, updates or deletes it.
@@ -783,31 +775,31 @@ public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
 public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 
 /// The properties of a `AsyncJobStatus`, inherited ones included.
-public struct AsyncJobStatusFields: FieldSet {
-    public static let schema = ModelSchema("bindery.monitors.asyncJobStatus", fields: AsyncJobStatusFields())
+///
+/// - `operation`: The kind of job, such as `itemCopy`.
+/// - `percentageComplete`: How much of the job is done, from 0 to 100.
+/// - `resourceId`: The id of the new item, once the copy completed.
+/// - `status`: `notStarted`, `inProgress`, `completed`, `failed`, and the like.
+/// - `statusDescription`: What the service says about the status, such as the reason it failed.
+public enum AsyncJobStatusFields: FieldSet {
+    public typealias Table = (
+        operation: Field<String>,
+        percentageComplete: Field<Double>,
+        resourceId: Field<String>,
+        status: Field<String>,
+        statusDescription: Field<String>
+    )
 
-    /// The kind of job, such as `itemCopy`.
-    public let operation: Field<String>
-
-    /// How much of the job is done, from 0 to 100.
-    public let percentageComplete: Field<Double>
-
-    /// The id of the new item, once the copy completed.
-    public let resourceId: Field<String>
-
-    /// `notStarted`, `inProgress`, `completed`, `failed`, and the like.
-    public let status: Field<String>
-
-    /// What the service says about the status, such as the reason it failed.
-    public let statusDescription: Field<String>
-
-    private init() {
-        self.operation = Field("operation")
-        self.percentageComplete = Field("percentageComplete")
-        self.resourceId = Field("resourceId")
-        self.status = Field("status")
-        self.statusDescription = Field("statusDescription")
-    }
+    public static let schema = ModelSchema(
+        "bindery.monitors.asyncJobStatus",
+        fields: (
+            operation: Field("operation"),
+            percentageComplete: Field("percentageComplete"),
+            resourceId: Field("resourceId"),
+            status: Field("status"),
+            statusDescription: Field("statusDescription")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttachmentFields`; read and write them as `value.name`.
@@ -819,29 +811,29 @@ public struct AsyncJobStatusFields: FieldSet {
 public typealias Attachment = Model<AttachmentFields>
 
 /// The properties of a `Attachment`, inherited ones included.
-public struct AttachmentFields: FieldSet {
+public enum AttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        isInline: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attachment",
         base: Entity.self,
         derived: [FileAttachment.self, ItemAttachment.self, ReferenceAttachment.self],
-        fields: AttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            isInline: Field("isInline"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
 }
 
 /// Its properties are listed in `AttachmentBaseFields`; read and write them as `value.name`.
@@ -853,27 +845,27 @@ public struct AttachmentFields: FieldSet {
 public typealias AttachmentBase = Model<AttachmentBaseFields>
 
 /// The properties of a `AttachmentBase`, inherited ones included.
-public struct AttachmentBaseFields: FieldSet {
+public enum AttachmentBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attachmentBase",
         base: Entity.self,
         derived: [TaskFileAttachment.self],
-        fields: AttachmentBaseFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
 }
 
 /// Requests for one `AttachmentBase`: `request()` reads, updates or deletes it.
@@ -917,19 +909,23 @@ extension CollectionRequestBuilder where Item == AttachmentBaseRequestBuilder {
 public typealias AttachmentInfo = Model<AttachmentInfoFields>
 
 /// The properties of a `AttachmentInfo`, inherited ones included.
-public struct AttachmentInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attachmentInfo", fields: AttachmentInfoFields())
-    public let attachmentType: Field<AttachmentType>
-    public let contentType: Field<String>
-    public let name: Field<String>
-    public let size: Field<Int64>
+public enum AttachmentInfoFields: FieldSet {
+    public typealias Table = (
+        attachmentType: Field<AttachmentType>,
+        contentType: Field<String>,
+        name: Field<String>,
+        size: Field<Int64>
+    )
 
-    private init() {
-        self.attachmentType = Field("attachmentType")
-        self.contentType = Field("contentType")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attachmentInfo",
+        fields: (
+            attachmentType: Field("attachmentType"),
+            contentType: Field("contentType"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttachmentItemFields`; read and write them as `value.name`.
@@ -939,23 +935,27 @@ public struct AttachmentInfoFields: FieldSet {
 public typealias AttachmentItem = Model<AttachmentItemFields>
 
 /// The properties of a `AttachmentItem`, inherited ones included.
-public struct AttachmentItemFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attachmentItem", fields: AttachmentItemFields())
-    public let attachmentType: Field<AttachmentType>
-    public let contentId: Field<String>
-    public let contentType: Field<String>
-    public let isInline: Field<Bool>
-    public let name: Field<String>
-    public let size: Field<Int64>
+public enum AttachmentItemFields: FieldSet {
+    public typealias Table = (
+        attachmentType: Field<AttachmentType>,
+        contentId: Field<String>,
+        contentType: Field<String>,
+        isInline: Field<Bool>,
+        name: Field<String>,
+        size: Field<Int64>
+    )
 
-    private init() {
-        self.attachmentType = Field("attachmentType")
-        self.contentId = Field("contentId")
-        self.contentType = Field("contentType")
-        self.isInline = Field("isInline")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attachmentItem",
+        fields: (
+            attachmentType: Field("attachmentType"),
+            contentId: Field("contentId"),
+            contentType: Field("contentType"),
+            isInline: Field("isInline"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
+    )
 }
 
 /// Requests for one `Attachment`: `request()` reads, updates or deletes it.
@@ -999,22 +999,18 @@ extension CollectionRequestBuilder where Item == AttachmentRequestBuilder {
 public typealias AttachmentSession = Model<AttachmentSessionFields>
 
 /// The properties of a `AttachmentSession`, inherited ones included.
-public struct AttachmentSessionFields: FieldSet {
+public enum AttachmentSessionFields: FieldSet {
+    public typealias Table = (id: Field<String>, expirationDateTime: Field<Date>, nextExpectedRanges: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attachmentSession",
         base: Entity.self,
-        fields: AttachmentSessionFields()
+        fields: (
+            id: Field("id"),
+            expirationDateTime: Field("expirationDateTime"),
+            nextExpectedRanges: Field("nextExpectedRanges")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let nextExpectedRanges: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.nextExpectedRanges = Field("nextExpectedRanges")
-    }
 }
 
 /// Requests for one `AttachmentSession`: `request()` reads, updates or deletes it.
@@ -1064,34 +1060,34 @@ extension AttachmentType {
 public typealias AttackSimulationOperation = Model<AttackSimulationOperationFields>
 
 /// The properties of a `AttackSimulationOperation`, inherited ones included.
-public struct AttackSimulationOperationFields: FieldSet {
+public enum AttackSimulationOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        lastActionDateTime: Field<Date>,
+        resourceLocation: Field<String>,
+        status: Field<LongRunningOperationStatus>,
+        statusDetail: Field<String>,
+        percentageCompleted: Field<Int32>,
+        tenantId: Field<String>,
+        type: Field<AttackSimulationOperationType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attackSimulationOperation",
         base: LongRunningOperation.self,
-        fields: AttackSimulationOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status"),
+            statusDetail: Field("statusDetail"),
+            percentageCompleted: Field("percentageCompleted"),
+            tenantId: Field("tenantId"),
+            type: Field("type")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let lastActionDateTime: Field<Date>
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-    public let percentageCompleted: Field<Int32>
-    public let tenantId: Field<String>
-    public let type: Field<AttackSimulationOperationType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-        self.percentageCompleted = Field("percentageCompleted")
-        self.tenantId = Field("tenantId")
-        self.type = Field("type")
-    }
 }
 
 /// Requests for one `AttackSimulationOperation`: `request()` reads, updates or deletes it.
@@ -1136,19 +1132,16 @@ extension AttackSimulationOperationType {
 public typealias AttackSimulationRepeatOffender = Model<AttackSimulationRepeatOffenderFields>
 
 /// The properties of a `AttackSimulationRepeatOffender`, inherited ones included.
-public struct AttackSimulationRepeatOffenderFields: FieldSet {
+public enum AttackSimulationRepeatOffenderFields: FieldSet {
+    public typealias Table = (attackSimulationUser: Field<AttackSimulationUser>, repeatOffenceCount: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attackSimulationRepeatOffender",
-        fields: AttackSimulationRepeatOffenderFields()
+        fields: (
+            attackSimulationUser: Field("attackSimulationUser"),
+            repeatOffenceCount: Field("repeatOffenceCount")
+        ) as Table
     )
-
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let repeatOffenceCount: Field<Int32>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.repeatOffenceCount = Field("repeatOffenceCount")
-    }
 }
 
 /// Its properties are listed in `AttackSimulationRootFields`; read and write them as `value.name`.
@@ -1160,50 +1153,37 @@ public struct AttackSimulationRepeatOffenderFields: FieldSet {
 public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
 
 /// The properties of a `AttackSimulationRoot`, inherited ones included.
-public struct AttackSimulationRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endUserNotifications`, `landingPages`, `loginPages`,
+///   `operations`, `payloads`, `simulationAutomations`, `simulations`, `trainings`.
+public enum AttackSimulationRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endUserNotifications: Field<[EndUserNotification]>,
+        landingPages: Field<[LandingPage]>,
+        loginPages: Field<[LoginPage]>,
+        operations: Field<[AttackSimulationOperation]>,
+        payloads: Field<[Payload]>,
+        simulationAutomations: Field<[SimulationAutomation]>,
+        simulations: Field<[Simulation]>,
+        trainings: Field<[Training]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attackSimulationRoot",
         base: Entity.self,
-        fields: AttackSimulationRootFields()
+        fields: (
+            id: Field("id"),
+            endUserNotifications: Field("endUserNotifications"),
+            landingPages: Field("landingPages"),
+            loginPages: Field("loginPages"),
+            operations: Field("operations"),
+            payloads: Field("payloads"),
+            simulationAutomations: Field("simulationAutomations"),
+            simulations: Field("simulations"),
+            trainings: Field("trainings")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotifications")`).
-    public let endUserNotifications: Field<[EndUserNotification]>
-
-    /// Present when the request expanded it (`expand("landingPages")`).
-    public let landingPages: Field<[LandingPage]>
-
-    /// Present when the request expanded it (`expand("loginPages")`).
-    public let loginPages: Field<[LoginPage]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[AttackSimulationOperation]>
-
-    /// Present when the request expanded it (`expand("payloads")`).
-    public let payloads: Field<[Payload]>
-
-    /// Present when the request expanded it (`expand("simulationAutomations")`).
-    public let simulationAutomations: Field<[SimulationAutomation]>
-
-    /// Present when the request expanded it (`expand("simulations")`).
-    public let simulations: Field<[Simulation]>
-
-    /// Present when the request expanded it (`expand("trainings")`).
-    public let trainings: Field<[Training]>
-
-    private init() {
-        self.id = Field("id")
-        self.endUserNotifications = Field("endUserNotifications")
-        self.landingPages = Field("landingPages")
-        self.loginPages = Field("loginPages")
-        self.operations = Field("operations")
-        self.payloads = Field("payloads")
-        self.simulationAutomations = Field("simulationAutomations")
-        self.simulations = Field("simulations")
-        self.trainings = Field("trainings")
-    }
 }
 
 /// Requests for one `AttackSimulationRoot`: `request()` reads, updates or deletes it.
@@ -1286,25 +1266,25 @@ public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
 public typealias AttackSimulationSimulationUserCoverage = Model<AttackSimulationSimulationUserCoverageFields>
 
 /// The properties of a `AttackSimulationSimulationUserCoverage`, inherited ones included.
-public struct AttackSimulationSimulationUserCoverageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationSimulationUserCoverage",
-        fields: AttackSimulationSimulationUserCoverageFields()
+public enum AttackSimulationSimulationUserCoverageFields: FieldSet {
+    public typealias Table = (
+        attackSimulationUser: Field<AttackSimulationUser>,
+        clickCount: Field<Int32>,
+        compromisedCount: Field<Int32>,
+        latestSimulationDateTime: Field<Date>,
+        simulationCount: Field<Int32>
     )
 
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let clickCount: Field<Int32>
-    public let compromisedCount: Field<Int32>
-    public let latestSimulationDateTime: Field<Date>
-    public let simulationCount: Field<Int32>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.clickCount = Field("clickCount")
-        self.compromisedCount = Field("compromisedCount")
-        self.latestSimulationDateTime = Field("latestSimulationDateTime")
-        self.simulationCount = Field("simulationCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationSimulationUserCoverage",
+        fields: (
+            attackSimulationUser: Field("attackSimulationUser"),
+            clickCount: Field("clickCount"),
+            compromisedCount: Field("compromisedCount"),
+            latestSimulationDateTime: Field("latestSimulationDateTime"),
+            simulationCount: Field("simulationCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttackSimulationTrainingUserCoverageFields`; read and write them as `value.name`.
@@ -1315,17 +1295,14 @@ public struct AttackSimulationSimulationUserCoverageFields: FieldSet {
 public typealias AttackSimulationTrainingUserCoverage = Model<AttackSimulationTrainingUserCoverageFields>
 
 /// The properties of a `AttackSimulationTrainingUserCoverage`, inherited ones included.
-public struct AttackSimulationTrainingUserCoverageFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attackSimulationTrainingUserCoverage",
-        fields: AttackSimulationTrainingUserCoverageFields()
+public enum AttackSimulationTrainingUserCoverageFields: FieldSet {
+    public typealias Table = (
+        attackSimulationUser: Field<AttackSimulationUser>,
+        userTrainings: Field<[UserTrainingStatusInfo]>
     )
 
-    public let attackSimulationUser: Field<AttackSimulationUser>
-    public let userTrainings: Field<[UserTrainingStatusInfo]>
-
-    private init() {
-        self.attackSimulationUser = Field("attackSimulationUser")
-        self.userTrainings = Field("userTrainings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationTrainingUserCoverage",
+        fields: (attackSimulationUser: Field("attackSimulationUser"), userTrainings: Field("userTrainings")) as Table
+    )
 }

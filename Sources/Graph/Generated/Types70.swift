@@ -11,18 +11,13 @@ import Foundation
 public typealias SecurityLoggedOnUser = Model<SecurityLoggedOnUserFields>
 
 /// The properties of a `SecurityLoggedOnUser`, inherited ones included.
-public struct SecurityLoggedOnUserFields: FieldSet {
+public enum SecurityLoggedOnUserFields: FieldSet {
+    public typealias Table = (accountName: Field<String>, domainName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.loggedOnUser",
-        fields: SecurityLoggedOnUserFields()
+        fields: (accountName: Field("accountName"), domainName: Field("domainName")) as Table
     )
-    public let accountName: Field<String>
-    public let domainName: Field<String>
-
-    private init() {
-        self.accountName = Field("accountName")
-        self.domainName = Field("domainName")
-    }
 }
 
 /// Its properties are listed in `SecurityM365ComplianceConnectorAuditRecordFields`; read and write them as
@@ -140,42 +135,42 @@ public struct SecurityMDASHAuditRecordFields: FieldSet {
 public typealias SecurityMailClusterEvidence = Model<SecurityMailClusterEvidenceFields>
 
 /// The properties of a `SecurityMailClusterEvidence`, inherited ones included.
-public struct SecurityMailClusterEvidenceFields: FieldSet {
+public enum SecurityMailClusterEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        clusterBy: Field<String>,
+        clusterByValue: Field<String>,
+        emailCount: Field<Int64>,
+        networkMessageIds: Field<[String]>,
+        query: Field<String>,
+        urn: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailClusterEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityMailClusterEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            clusterBy: Field("clusterBy"),
+            clusterByValue: Field("clusterByValue"),
+            emailCount: Field("emailCount"),
+            networkMessageIds: Field("networkMessageIds"),
+            query: Field("query"),
+            urn: Field("urn")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let clusterBy: Field<String>
-    public let clusterByValue: Field<String>
-    public let emailCount: Field<Int64>
-    public let networkMessageIds: Field<[String]>
-    public let query: Field<String>
-    public let urn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.clusterBy = Field("clusterBy")
-        self.clusterByValue = Field("clusterByValue")
-        self.emailCount = Field("emailCount")
-        self.networkMessageIds = Field("networkMessageIds")
-        self.query = Field("query")
-        self.urn = Field("urn")
-    }
 }
 
 /// Its properties are listed in `SecurityMailSubmissionDataFields`; read and write them as `value.name`.
@@ -207,42 +202,42 @@ public struct SecurityMailSubmissionDataFields: FieldSet {
 public typealias SecurityMailboxConfigurationEvidence = Model<SecurityMailboxConfigurationEvidenceFields>
 
 /// The properties of a `SecurityMailboxConfigurationEvidence`, inherited ones included.
-public struct SecurityMailboxConfigurationEvidenceFields: FieldSet {
+public enum SecurityMailboxConfigurationEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        configurationId: Field<String>,
+        configurationType: Field<SecurityMailboxConfigurationType>,
+        displayName: Field<String>,
+        externalDirectoryObjectId: Field<String>,
+        mailboxPrimaryAddress: Field<String>,
+        upn: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailboxConfigurationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityMailboxConfigurationEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            configurationId: Field("configurationId"),
+            configurationType: Field("configurationType"),
+            displayName: Field("displayName"),
+            externalDirectoryObjectId: Field("externalDirectoryObjectId"),
+            mailboxPrimaryAddress: Field("mailboxPrimaryAddress"),
+            upn: Field("upn")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let configurationId: Field<String>
-    public let configurationType: Field<SecurityMailboxConfigurationType>
-    public let displayName: Field<String>
-    public let externalDirectoryObjectId: Field<String>
-    public let mailboxPrimaryAddress: Field<String>
-    public let upn: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.configurationId = Field("configurationId")
-        self.configurationType = Field("configurationType")
-        self.displayName = Field("displayName")
-        self.externalDirectoryObjectId = Field("externalDirectoryObjectId")
-        self.mailboxPrimaryAddress = Field("mailboxPrimaryAddress")
-        self.upn = Field("upn")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.mailboxConfigurationType`.
@@ -281,38 +276,38 @@ extension SecurityMailboxConfigurationType {
 public typealias SecurityMailboxEvidence = Model<SecurityMailboxEvidenceFields>
 
 /// The properties of a `SecurityMailboxEvidence`, inherited ones included.
-public struct SecurityMailboxEvidenceFields: FieldSet {
+public enum SecurityMailboxEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        displayName: Field<String>,
+        primaryAddress: Field<String>,
+        upn: Field<String>,
+        userAccount: Field<SecurityUserAccount>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.mailboxEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityMailboxEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            displayName: Field("displayName"),
+            primaryAddress: Field("primaryAddress"),
+            upn: Field("upn"),
+            userAccount: Field("userAccount")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let displayName: Field<String>
-    public let primaryAddress: Field<String>
-    public let upn: Field<String>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.displayName = Field("displayName")
-        self.primaryAddress = Field("primaryAddress")
-        self.upn = Field("upn")
-        self.userAccount = Field("userAccount")
-    }
 }
 
 /// Its properties are listed in `SecurityMalwareEvidenceFields`; read and write them as `value.name`.
@@ -322,38 +317,38 @@ public struct SecurityMailboxEvidenceFields: FieldSet {
 public typealias SecurityMalwareEvidence = Model<SecurityMalwareEvidenceFields>
 
 /// The properties of a `SecurityMalwareEvidence`, inherited ones included.
-public struct SecurityMalwareEvidenceFields: FieldSet {
+public enum SecurityMalwareEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        category: Field<String>,
+        files: Field<[SecurityFileEvidence]>,
+        name: Field<String>,
+        processes: Field<[SecurityProcessEvidence]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.malwareEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityMalwareEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            category: Field("category"),
+            files: Field("files"),
+            name: Field("name"),
+            processes: Field("processes")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let category: Field<String>
-    public let files: Field<[SecurityFileEvidence]>
-    public let name: Field<String>
-    public let processes: Field<[SecurityProcessEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.category = Field("category")
-        self.files = Field("files")
-        self.name = Field("name")
-        self.processes = Field("processes")
-    }
 }
 
 /// Its properties are listed in `SecurityManagedServicesAuditRecordFields`; read and write them as `value.name`.

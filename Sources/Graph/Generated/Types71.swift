@@ -575,22 +575,14 @@ public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
 public typealias SecurityNetworkAdapter = Model<SecurityNetworkAdapterFields>
 
 /// The properties of a `SecurityNetworkAdapter`, inherited ones included.
-public struct SecurityNetworkAdapterFields: FieldSet {
+public enum SecurityNetworkAdapterFields: FieldSet {
+    public typealias Table = (id: Field<String>, isEnabled: Field<Bool>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.networkAdapter",
         base: Entity.self,
-        fields: SecurityNetworkAdapterFields()
+        fields: (id: Field("id"), isEnabled: Field("isEnabled"), name: Field("name")) as Table
     )
-
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-        self.name = Field("name")
-    }
 }
 
 /// Requests for one `SecurityNetworkAdapter`: `request()` reads, updates or deletes it.
@@ -619,40 +611,40 @@ public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
 public typealias SecurityNetworkConnectionEvidence = Model<SecurityNetworkConnectionEvidenceFields>
 
 /// The properties of a `SecurityNetworkConnectionEvidence`, inherited ones included.
-public struct SecurityNetworkConnectionEvidenceFields: FieldSet {
+public enum SecurityNetworkConnectionEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        destinationAddress: Field<SecurityIpEvidence>,
+        destinationPort: Field<Int32>,
+        `protocol`: Field<SecurityProtocolType>,
+        sourceAddress: Field<SecurityIpEvidence>,
+        sourcePort: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.networkConnectionEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityNetworkConnectionEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            destinationAddress: Field("destinationAddress"),
+            destinationPort: Field("destinationPort"),
+            protocol: Field("protocol"),
+            sourceAddress: Field("sourceAddress"),
+            sourcePort: Field("sourcePort")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let destinationAddress: Field<SecurityIpEvidence>
-    public let destinationPort: Field<Int32>
-    public let `protocol`: Field<SecurityProtocolType>
-    public let sourceAddress: Field<SecurityIpEvidence>
-    public let sourcePort: Field<Int32>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.destinationAddress = Field("destinationAddress")
-        self.destinationPort = Field("destinationPort")
-        self.protocol = Field("protocol")
-        self.sourceAddress = Field("sourceAddress")
-        self.sourcePort = Field("sourcePort")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.securityNetworkProtocol`.
@@ -745,36 +737,36 @@ extension SecurityNetworkProtocol {
 public typealias SecurityNicEvidence = Model<SecurityNicEvidenceFields>
 
 /// The properties of a `SecurityNicEvidence`, inherited ones included.
-public struct SecurityNicEvidenceFields: FieldSet {
+public enum SecurityNicEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        ipAddress: Field<SecurityIpEvidence>,
+        macAddress: Field<String>,
+        vlans: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.nicEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityNicEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            ipAddress: Field("ipAddress"),
+            macAddress: Field("macAddress"),
+            vlans: Field("vlans")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let ipAddress: Field<SecurityIpEvidence>
-    public let macAddress: Field<String>
-    public let vlans: Field<[String]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.ipAddress = Field("ipAddress")
-        self.macAddress = Field("macAddress")
-        self.vlans = Field("vlans")
-    }
 }
 
 /// Its properties are listed in `SecurityNoisyAlertPolicyAuditRecordFields`; read and write them as `value.name`.
@@ -806,38 +798,38 @@ public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
 public typealias SecurityOauthApplicationEvidence = Model<SecurityOauthApplicationEvidenceFields>
 
 /// The properties of a `SecurityOauthApplicationEvidence`, inherited ones included.
-public struct SecurityOauthApplicationEvidenceFields: FieldSet {
+public enum SecurityOauthApplicationEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        appId: Field<String>,
+        displayName: Field<String>,
+        objectId: Field<String>,
+        publisher: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.oauthApplicationEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityOauthApplicationEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            appId: Field("appId"),
+            displayName: Field("displayName"),
+            objectId: Field("objectId"),
+            publisher: Field("publisher")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<String>
-    public let displayName: Field<String>
-    public let objectId: Field<String>
-    public let publisher: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.displayName = Field("displayName")
-        self.objectId = Field("objectId")
-        self.publisher = Field("publisher")
-    }
 }
 
 /// Its properties are listed in `SecurityOcrSettingsFields`; read and write them as `value.name`.
@@ -847,17 +839,13 @@ public struct SecurityOauthApplicationEvidenceFields: FieldSet {
 public typealias SecurityOcrSettings = Model<SecurityOcrSettingsFields>
 
 /// The properties of a `SecurityOcrSettings`, inherited ones included.
-public struct SecurityOcrSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.ocrSettings", fields: SecurityOcrSettingsFields())
-    public let isEnabled: Field<Bool>
-    public let maxImageSize: Field<Int32>
-    public let timeout: Field<String>
+public enum SecurityOcrSettingsFields: FieldSet {
+    public typealias Table = (isEnabled: Field<Bool>, maxImageSize: Field<Int32>, timeout: Field<String>)
 
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.maxImageSize = Field("maxImageSize")
-        self.timeout = Field("timeout")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.ocrSettings",
+        fields: (isEnabled: Field("isEnabled"), maxImageSize: Field("maxImageSize"), timeout: Field("timeout")) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityOfficeNativeAuditRecordFields`; read and write them as `value.name`.
@@ -1207,34 +1195,32 @@ public struct SecurityP4aiAssessmentRecordFields: FieldSet {
 public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields>
 
 /// The properties of a `SecurityPassiveDnsRecord`, inherited ones included.
-public struct SecurityPassiveDnsRecordFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `artifact`, `parentHost`.
+public enum SecurityPassiveDnsRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        collectedDateTime: Field<Date>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        recordType: Field<String>,
+        artifact: Field<SecurityArtifact>,
+        parentHost: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.passiveDnsRecord",
         base: SecurityArtifact.self,
-        fields: SecurityPassiveDnsRecordFields()
+        fields: (
+            id: Field("id"),
+            collectedDateTime: Field("collectedDateTime"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            recordType: Field("recordType"),
+            artifact: Field("artifact"),
+            parentHost: Field("parentHost")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let collectedDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let recordType: Field<String>
-
-    /// Present when the request expanded it (`expand("artifact")`).
-    public let artifact: Field<SecurityArtifact>
-
-    /// Present when the request expanded it (`expand("parentHost")`).
-    public let parentHost: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.collectedDateTime = Field("collectedDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.recordType = Field("recordType")
-        self.artifact = Field("artifact")
-        self.parentHost = Field("parentHost")
-    }
 }
 
 /// Requests for one `SecurityPassiveDnsRecord`: `request()` reads, updates or deletes it.

@@ -848,50 +848,50 @@ public struct SecurityPrivacyRemediationRecordFields: FieldSet {
 public typealias SecurityProcessEvidence = Model<SecurityProcessEvidenceFields>
 
 /// The properties of a `SecurityProcessEvidence`, inherited ones included.
-public struct SecurityProcessEvidenceFields: FieldSet {
+public enum SecurityProcessEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        detectionStatus: Field<SecurityDetectionStatus>,
+        imageFile: Field<SecurityFileDetails>,
+        mdeDeviceId: Field<String>,
+        parentProcessCreationDateTime: Field<Date>,
+        parentProcessId: Field<Int64>,
+        parentProcessImageFile: Field<SecurityFileDetails>,
+        processCommandLine: Field<String>,
+        processCreationDateTime: Field<Date>,
+        processId: Field<Int64>,
+        userAccount: Field<SecurityUserAccount>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.processEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityProcessEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            detectionStatus: Field("detectionStatus"),
+            imageFile: Field("imageFile"),
+            mdeDeviceId: Field("mdeDeviceId"),
+            parentProcessCreationDateTime: Field("parentProcessCreationDateTime"),
+            parentProcessId: Field("parentProcessId"),
+            parentProcessImageFile: Field("parentProcessImageFile"),
+            processCommandLine: Field("processCommandLine"),
+            processCreationDateTime: Field("processCreationDateTime"),
+            processId: Field("processId"),
+            userAccount: Field("userAccount")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let detectionStatus: Field<SecurityDetectionStatus>
-    public let imageFile: Field<SecurityFileDetails>
-    public let mdeDeviceId: Field<String>
-    public let parentProcessCreationDateTime: Field<Date>
-    public let parentProcessId: Field<Int64>
-    public let parentProcessImageFile: Field<SecurityFileDetails>
-    public let processCommandLine: Field<String>
-    public let processCreationDateTime: Field<Date>
-    public let processId: Field<Int64>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.detectionStatus = Field("detectionStatus")
-        self.imageFile = Field("imageFile")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.parentProcessCreationDateTime = Field("parentProcessCreationDateTime")
-        self.parentProcessId = Field("parentProcessId")
-        self.parentProcessImageFile = Field("parentProcessImageFile")
-        self.processCommandLine = Field("processCommandLine")
-        self.processCreationDateTime = Field("processCreationDateTime")
-        self.processId = Field("processId")
-        self.userAccount = Field("userAccount")
-    }
 }
 
 /// Its properties are listed in `SecurityProjectAuditRecordFields`; read and write them as `value.name`.

@@ -177,23 +177,23 @@ public struct SecurityRecordsManagementAuditRecordFields: FieldSet {
 public typealias SecurityRedundancyDetectionSettings = Model<SecurityRedundancyDetectionSettingsFields>
 
 /// The properties of a `SecurityRedundancyDetectionSettings`, inherited ones included.
-public struct SecurityRedundancyDetectionSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.redundancyDetectionSettings",
-        fields: SecurityRedundancyDetectionSettingsFields()
+public enum SecurityRedundancyDetectionSettingsFields: FieldSet {
+    public typealias Table = (
+        isEnabled: Field<Bool>,
+        maxWords: Field<Int32>,
+        minWords: Field<Int32>,
+        similarityThreshold: Field<Int32>
     )
 
-    public let isEnabled: Field<Bool>
-    public let maxWords: Field<Int32>
-    public let minWords: Field<Int32>
-    public let similarityThreshold: Field<Int32>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.maxWords = Field("maxWords")
-        self.minWords = Field("minWords")
-        self.similarityThreshold = Field("similarityThreshold")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.redundancyDetectionSettings",
+        fields: (
+            isEnabled: Field("isEnabled"),
+            maxWords: Field("maxWords"),
+            minWords: Field("minWords"),
+            similarityThreshold: Field("similarityThreshold")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityRegistryKeyEvidenceFields`; read and write them as `value.name`.
@@ -203,34 +203,34 @@ public struct SecurityRedundancyDetectionSettingsFields: FieldSet {
 public typealias SecurityRegistryKeyEvidence = Model<SecurityRegistryKeyEvidenceFields>
 
 /// The properties of a `SecurityRegistryKeyEvidence`, inherited ones included.
-public struct SecurityRegistryKeyEvidenceFields: FieldSet {
+public enum SecurityRegistryKeyEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        registryHive: Field<String>,
+        registryKey: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.registryKeyEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityRegistryKeyEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            registryHive: Field("registryHive"),
+            registryKey: Field("registryKey")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let registryHive: Field<String>
-    public let registryKey: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.registryHive = Field("registryHive")
-        self.registryKey = Field("registryKey")
-    }
 }
 
 /// Its properties are listed in `SecurityRegistryValueEvidenceFields`; read and write them as `value.name`.
@@ -240,42 +240,42 @@ public struct SecurityRegistryKeyEvidenceFields: FieldSet {
 public typealias SecurityRegistryValueEvidence = Model<SecurityRegistryValueEvidenceFields>
 
 /// The properties of a `SecurityRegistryValueEvidence`, inherited ones included.
-public struct SecurityRegistryValueEvidenceFields: FieldSet {
+public enum SecurityRegistryValueEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        mdeDeviceId: Field<String>,
+        registryHive: Field<String>,
+        registryKey: Field<String>,
+        registryValue: Field<String>,
+        registryValueName: Field<String>,
+        registryValueType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.registryValueEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityRegistryValueEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            mdeDeviceId: Field("mdeDeviceId"),
+            registryHive: Field("registryHive"),
+            registryKey: Field("registryKey"),
+            registryValue: Field("registryValue"),
+            registryValueName: Field("registryValueName"),
+            registryValueType: Field("registryValueType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let mdeDeviceId: Field<String>
-    public let registryHive: Field<String>
-    public let registryKey: Field<String>
-    public let registryValue: Field<String>
-    public let registryValueName: Field<String>
-    public let registryValueType: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.mdeDeviceId = Field("mdeDeviceId")
-        self.registryHive = Field("registryHive")
-        self.registryKey = Field("registryKey")
-        self.registryValue = Field("registryValue")
-        self.registryValueName = Field("registryValueName")
-        self.registryValueType = Field("registryValueType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.remediationAction`.
@@ -335,21 +335,13 @@ extension SecurityRemediationSeverity {
 public typealias SecurityReportFileMetadata = Model<SecurityReportFileMetadataFields>
 
 /// The properties of a `SecurityReportFileMetadata`, inherited ones included.
-public struct SecurityReportFileMetadataFields: FieldSet {
+public enum SecurityReportFileMetadataFields: FieldSet {
+    public typealias Table = (downloadUrl: Field<String>, fileName: Field<String>, size: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.reportFileMetadata",
-        fields: SecurityReportFileMetadataFields()
+        fields: (downloadUrl: Field("downloadUrl"), fileName: Field("fileName"), size: Field("size")) as Table
     )
-
-    public let downloadUrl: Field<String>
-    public let fileName: Field<String>
-    public let size: Field<Int64>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-    }
 }
 
 /// Its properties are listed in `SecurityReportSubmissionFields`; read and write them as `value.name`.
@@ -622,15 +614,13 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
 public typealias SecurityResource = Model<SecurityResourceFields>
 
 /// The properties of a `SecurityResource`, inherited ones included.
-public struct SecurityResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.securityResource", fields: SecurityResourceFields())
-    public let resource: Field<String>
-    public let resourceType: Field<SecurityResourceType>
+public enum SecurityResourceFields: FieldSet {
+    public typealias Table = (resource: Field<String>, resourceType: Field<SecurityResourceType>)
 
-    private init() {
-        self.resource = Field("resource")
-        self.resourceType = Field("resourceType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.securityResource",
+        fields: (resource: Field("resource"), resourceType: Field("resourceType")) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityResourceAccessEventFields`; read and write them as `value.name`.
@@ -640,23 +630,23 @@ public struct SecurityResourceFields: FieldSet {
 public typealias SecurityResourceAccessEvent = Model<SecurityResourceAccessEventFields>
 
 /// The properties of a `SecurityResourceAccessEvent`, inherited ones included.
-public struct SecurityResourceAccessEventFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.resourceAccessEvent",
-        fields: SecurityResourceAccessEventFields()
+public enum SecurityResourceAccessEventFields: FieldSet {
+    public typealias Table = (
+        accessDateTime: Field<Date>,
+        accountId: Field<String>,
+        ipAddress: Field<String>,
+        resourceIdentifier: Field<String>
     )
 
-    public let accessDateTime: Field<Date>
-    public let accountId: Field<String>
-    public let ipAddress: Field<String>
-    public let resourceIdentifier: Field<String>
-
-    private init() {
-        self.accessDateTime = Field("accessDateTime")
-        self.accountId = Field("accountId")
-        self.ipAddress = Field("ipAddress")
-        self.resourceIdentifier = Field("resourceIdentifier")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.resourceAccessEvent",
+        fields: (
+            accessDateTime: Field("accessDateTime"),
+            accountId: Field("accountId"),
+            ipAddress: Field("ipAddress"),
+            resourceIdentifier: Field("resourceIdentifier")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.securityResourceType`.
@@ -764,44 +754,44 @@ public struct SecurityRetentionDurationInDaysFields: FieldSet {
 public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
 
 /// The properties of a `SecurityRetentionEvent`, inherited ones included.
-public struct SecurityRetentionEventFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `retentionEventType`.
+public enum SecurityRetentionEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        eventPropagationResults: Field<[SecurityEventPropagationResult]>,
+        eventQueries: Field<[SecurityEventQuery]>,
+        eventStatus: Field<SecurityRetentionEventStatus>,
+        eventTriggerDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        lastStatusUpdateDateTime: Field<Date>,
+        retentionEventType: Field<SecurityRetentionEventType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionEvent",
         base: Entity.self,
-        fields: SecurityRetentionEventFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            eventPropagationResults: Field("eventPropagationResults"),
+            eventQueries: Field("eventQueries"),
+            eventStatus: Field("eventStatus"),
+            eventTriggerDateTime: Field("eventTriggerDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            lastStatusUpdateDateTime: Field("lastStatusUpdateDateTime"),
+            retentionEventType: Field("retentionEventType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let eventPropagationResults: Field<[SecurityEventPropagationResult]>
-    public let eventQueries: Field<[SecurityEventQuery]>
-    public let eventStatus: Field<SecurityRetentionEventStatus>
-    public let eventTriggerDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastStatusUpdateDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("retentionEventType")`).
-    public let retentionEventType: Field<SecurityRetentionEventType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.eventPropagationResults = Field("eventPropagationResults")
-        self.eventQueries = Field("eventQueries")
-        self.eventStatus = Field("eventStatus")
-        self.eventTriggerDateTime = Field("eventTriggerDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastStatusUpdateDateTime = Field("lastStatusUpdateDateTime")
-        self.retentionEventType = Field("retentionEventType")
-    }
 }
 
 /// Requests for one `SecurityRetentionEvent`: `request()` reads, updates or deletes it.
@@ -838,19 +828,13 @@ public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
 public typealias SecurityRetentionEventStatus = Model<SecurityRetentionEventStatusFields>
 
 /// The properties of a `SecurityRetentionEventStatus`, inherited ones included.
-public struct SecurityRetentionEventStatusFields: FieldSet {
+public enum SecurityRetentionEventStatusFields: FieldSet {
+    public typealias Table = (error: Field<PublicError>, status: Field<SecurityEventStatusType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionEventStatus",
-        fields: SecurityRetentionEventStatusFields()
+        fields: (error: Field("error"), status: Field("status")) as Table
     )
-
-    public let error: Field<PublicError>
-    public let status: Field<SecurityEventStatusType>
-
-    private init() {
-        self.error = Field("error")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `SecurityRetentionEventTypeFields`; read and write them as `value.name`.
@@ -860,30 +844,30 @@ public struct SecurityRetentionEventStatusFields: FieldSet {
 public typealias SecurityRetentionEventType = Model<SecurityRetentionEventTypeFields>
 
 /// The properties of a `SecurityRetentionEventType`, inherited ones included.
-public struct SecurityRetentionEventTypeFields: FieldSet {
+public enum SecurityRetentionEventTypeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionEventType",
         base: Entity.self,
-        fields: SecurityRetentionEventTypeFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `SecurityRetentionEventType`: `request()` reads, updates or deletes it.
@@ -912,58 +896,55 @@ public struct SecurityRetentionEventTypeRequestBuilder: ModelRequestBuilder {
 public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
 
 /// The properties of a `SecurityRetentionLabel`, inherited ones included.
-public struct SecurityRetentionLabelFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `descriptors`, `dispositionReviewStages`,
+///   `retentionEventType`.
+public enum SecurityRetentionLabelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionAfterRetentionPeriod: Field<SecurityActionAfterRetentionPeriod>,
+        behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        defaultRecordBehavior: Field<SecurityDefaultRecordBehavior>,
+        descriptionForAdmins: Field<String>,
+        descriptionForUsers: Field<String>,
+        displayName: Field<String>,
+        isInUse: Field<Bool>,
+        labelToBeApplied: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        retentionDuration: Field<SecurityRetentionDuration>,
+        retentionTrigger: Field<SecurityRetentionTrigger>,
+        descriptors: Field<SecurityFilePlanDescriptor>,
+        dispositionReviewStages: Field<[SecurityDispositionReviewStage]>,
+        retentionEventType: Field<SecurityRetentionEventType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.retentionLabel",
         base: Entity.self,
-        fields: SecurityRetentionLabelFields()
+        fields: (
+            id: Field("id"),
+            actionAfterRetentionPeriod: Field("actionAfterRetentionPeriod"),
+            behaviorDuringRetentionPeriod: Field("behaviorDuringRetentionPeriod"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            defaultRecordBehavior: Field("defaultRecordBehavior"),
+            descriptionForAdmins: Field("descriptionForAdmins"),
+            descriptionForUsers: Field("descriptionForUsers"),
+            displayName: Field("displayName"),
+            isInUse: Field("isInUse"),
+            labelToBeApplied: Field("labelToBeApplied"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            retentionDuration: Field("retentionDuration"),
+            retentionTrigger: Field("retentionTrigger"),
+            descriptors: Field("descriptors"),
+            dispositionReviewStages: Field("dispositionReviewStages"),
+            retentionEventType: Field("retentionEventType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionAfterRetentionPeriod: Field<SecurityActionAfterRetentionPeriod>
-    public let behaviorDuringRetentionPeriod: Field<SecurityBehaviorDuringRetentionPeriod>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let defaultRecordBehavior: Field<SecurityDefaultRecordBehavior>
-    public let descriptionForAdmins: Field<String>
-    public let descriptionForUsers: Field<String>
-    public let displayName: Field<String>
-    public let isInUse: Field<Bool>
-    public let labelToBeApplied: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let retentionDuration: Field<SecurityRetentionDuration>
-    public let retentionTrigger: Field<SecurityRetentionTrigger>
-
-    /// Present when the request expanded it (`expand("descriptors")`).
-    public let descriptors: Field<SecurityFilePlanDescriptor>
-
-    /// Present when the request expanded it (`expand("dispositionReviewStages")`).
-    public let dispositionReviewStages: Field<[SecurityDispositionReviewStage]>
-
-    /// Present when the request expanded it (`expand("retentionEventType")`).
-    public let retentionEventType: Field<SecurityRetentionEventType>
-
-    private init() {
-        self.id = Field("id")
-        self.actionAfterRetentionPeriod = Field("actionAfterRetentionPeriod")
-        self.behaviorDuringRetentionPeriod = Field("behaviorDuringRetentionPeriod")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.defaultRecordBehavior = Field("defaultRecordBehavior")
-        self.descriptionForAdmins = Field("descriptionForAdmins")
-        self.descriptionForUsers = Field("descriptionForUsers")
-        self.displayName = Field("displayName")
-        self.isInUse = Field("isInUse")
-        self.labelToBeApplied = Field("labelToBeApplied")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.retentionDuration = Field("retentionDuration")
-        self.retentionTrigger = Field("retentionTrigger")
-        self.descriptors = Field("descriptors")
-        self.dispositionReviewStages = Field("dispositionReviewStages")
-        self.retentionEventType = Field("retentionEventType")
-    }
 }
 
 /// Requests for one `SecurityRetentionLabel`: `request()` reads, updates or deletes it.
@@ -1101,50 +1082,50 @@ public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
 public typealias SecuritySasTokenEvidence = Model<SecuritySasTokenEvidenceFields>
 
 /// The properties of a `SecuritySasTokenEvidence`, inherited ones included.
-public struct SecuritySasTokenEvidenceFields: FieldSet {
+public enum SecuritySasTokenEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        allowedIpAddresses: Field<String>,
+        allowedResourceTypes: Field<[String]>,
+        allowedServices: Field<[String]>,
+        expiryDateTime: Field<Date>,
+        permissions: Field<[String]>,
+        `protocol`: Field<String>,
+        signatureHash: Field<String>,
+        signedWith: Field<String>,
+        startDateTime: Field<Date>,
+        storageResource: Field<SecurityAzureResourceEvidence>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sasTokenEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecuritySasTokenEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            allowedIpAddresses: Field("allowedIpAddresses"),
+            allowedResourceTypes: Field("allowedResourceTypes"),
+            allowedServices: Field("allowedServices"),
+            expiryDateTime: Field("expiryDateTime"),
+            permissions: Field("permissions"),
+            protocol: Field("protocol"),
+            signatureHash: Field("signatureHash"),
+            signedWith: Field("signedWith"),
+            startDateTime: Field("startDateTime"),
+            storageResource: Field("storageResource")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let allowedIpAddresses: Field<String>
-    public let allowedResourceTypes: Field<[String]>
-    public let allowedServices: Field<[String]>
-    public let expiryDateTime: Field<Date>
-    public let permissions: Field<[String]>
-    public let `protocol`: Field<String>
-    public let signatureHash: Field<String>
-    public let signedWith: Field<String>
-    public let startDateTime: Field<Date>
-    public let storageResource: Field<SecurityAzureResourceEvidence>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.allowedIpAddresses = Field("allowedIpAddresses")
-        self.allowedResourceTypes = Field("allowedResourceTypes")
-        self.allowedServices = Field("allowedServices")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.permissions = Field("permissions")
-        self.protocol = Field("protocol")
-        self.signatureHash = Field("signatureHash")
-        self.signedWith = Field("signedWith")
-        self.startDateTime = Field("startDateTime")
-        self.storageResource = Field("storageResource")
-    }
 }
 
 /// Its properties are listed in `SecuritySbpConfigurationEventRecordFields`; read and write them as `value.name`.
@@ -1263,33 +1244,33 @@ public struct SecurityScriptRunAuditRecordFields: FieldSet {
 public typealias SecuritySearch = Model<SecuritySearchFields>
 
 /// The properties of a `SecuritySearch`, inherited ones included.
-public struct SecuritySearchFields: FieldSet {
+public enum SecuritySearchFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentQuery: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.search",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewSetQuery.self, SecurityEdiscoverySearch.self],
-        fields: SecuritySearchFields()
+        fields: (
+            id: Field("id"),
+            contentQuery: Field("contentQuery"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Its properties are listed in `SecuritySearchAuditRecordFields`; read and write them as `value.name`.

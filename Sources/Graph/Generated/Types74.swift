@@ -59,42 +59,42 @@ public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldS
 public typealias SecuritySecurityGroupEvidence = Model<SecuritySecurityGroupEvidenceFields>
 
 /// The properties of a `SecuritySecurityGroupEvidence`, inherited ones included.
-public struct SecuritySecurityGroupEvidenceFields: FieldSet {
+public enum SecuritySecurityGroupEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        activeDirectoryObjectGuid: Field<String>,
+        displayName: Field<String>,
+        distinguishedName: Field<String>,
+        friendlyName: Field<String>,
+        securityGroupId: Field<String>,
+        sid: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.securityGroupEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecuritySecurityGroupEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            activeDirectoryObjectGuid: Field("activeDirectoryObjectGuid"),
+            displayName: Field("displayName"),
+            distinguishedName: Field("distinguishedName"),
+            friendlyName: Field("friendlyName"),
+            securityGroupId: Field("securityGroupId"),
+            sid: Field("sid")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let activeDirectoryObjectGuid: Field<String>
-    public let displayName: Field<String>
-    public let distinguishedName: Field<String>
-    public let friendlyName: Field<String>
-    public let securityGroupId: Field<String>
-    public let sid: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.activeDirectoryObjectGuid = Field("activeDirectoryObjectGuid")
-        self.displayName = Field("displayName")
-        self.distinguishedName = Field("distinguishedName")
-        self.friendlyName = Field("friendlyName")
-        self.securityGroupId = Field("securityGroupId")
-        self.sid = Field("sid")
-    }
 }
 
 /// Its properties are listed in `SecuritySensitiveInfoRemediationAgentDataRecordFields`; read and write them as
@@ -198,42 +198,42 @@ public struct SecuritySensitivityLabeledFileActionAuditRecordFields: FieldSet {
 public typealias SecuritySensor = Model<SecuritySensorFields>
 
 /// The properties of a `SecuritySensor`, inherited ones included.
-public struct SecuritySensorFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `healthIssues`.
+public enum SecuritySensorFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        deploymentStatus: Field<SecurityDeploymentStatus>,
+        displayName: Field<String>,
+        domainName: Field<String>,
+        healthStatus: Field<SecuritySensorHealthStatus>,
+        openHealthIssuesCount: Field<Int64>,
+        sensorType: Field<SecuritySensorType>,
+        serviceStatus: Field<SecurityServiceStatus>,
+        settings: Field<SecuritySensorSettings>,
+        version: Field<String>,
+        healthIssues: Field<[SecurityHealthIssue]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensor",
         base: Entity.self,
-        fields: SecuritySensorFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            deploymentStatus: Field("deploymentStatus"),
+            displayName: Field("displayName"),
+            domainName: Field("domainName"),
+            healthStatus: Field("healthStatus"),
+            openHealthIssuesCount: Field("openHealthIssuesCount"),
+            sensorType: Field("sensorType"),
+            serviceStatus: Field("serviceStatus"),
+            settings: Field("settings"),
+            version: Field("version"),
+            healthIssues: Field("healthIssues")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deploymentStatus: Field<SecurityDeploymentStatus>
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let healthStatus: Field<SecuritySensorHealthStatus>
-    public let openHealthIssuesCount: Field<Int64>
-    public let sensorType: Field<SecuritySensorType>
-    public let serviceStatus: Field<SecurityServiceStatus>
-    public let settings: Field<SecuritySensorSettings>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("healthIssues")`).
-    public let healthIssues: Field<[SecurityHealthIssue]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.deploymentStatus = Field("deploymentStatus")
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.healthStatus = Field("healthStatus")
-        self.openHealthIssuesCount = Field("openHealthIssuesCount")
-        self.sensorType = Field("sensorType")
-        self.serviceStatus = Field("serviceStatus")
-        self.settings = Field("settings")
-        self.version = Field("version")
-        self.healthIssues = Field("healthIssues")
-    }
 }
 
 /// Its properties are listed in `SecuritySensorCandidateFields`; read and write them as `value.name`.
@@ -243,26 +243,26 @@ public struct SecuritySensorFields: FieldSet {
 public typealias SecuritySensorCandidate = Model<SecuritySensorCandidateFields>
 
 /// The properties of a `SecuritySensorCandidate`, inherited ones included.
-public struct SecuritySensorCandidateFields: FieldSet {
+public enum SecuritySensorCandidateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        computerDnsName: Field<String>,
+        domainName: Field<String>,
+        lastSeenDateTime: Field<Date>,
+        senseClientVersion: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensorCandidate",
         base: Entity.self,
-        fields: SecuritySensorCandidateFields()
+        fields: (
+            id: Field("id"),
+            computerDnsName: Field("computerDnsName"),
+            domainName: Field("domainName"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            senseClientVersion: Field("senseClientVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let computerDnsName: Field<String>
-    public let domainName: Field<String>
-    public let lastSeenDateTime: Field<Date>
-    public let senseClientVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.computerDnsName = Field("computerDnsName")
-        self.domainName = Field("domainName")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.senseClientVersion = Field("senseClientVersion")
-    }
 }
 
 /// Its properties are listed in `SecuritySensorCandidateActivationConfigurationFields`; read and write them as
@@ -275,20 +275,14 @@ public typealias SecuritySensorCandidateActivationConfiguration =
     Model<SecuritySensorCandidateActivationConfigurationFields>
 
 /// The properties of a `SecuritySensorCandidateActivationConfiguration`, inherited ones included.
-public struct SecuritySensorCandidateActivationConfigurationFields: FieldSet {
+public enum SecuritySensorCandidateActivationConfigurationFields: FieldSet {
+    public typealias Table = (id: Field<String>, activationMode: Field<SecuritySensorCandidateActivationMode>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensorCandidateActivationConfiguration",
         base: Entity.self,
-        fields: SecuritySensorCandidateActivationConfigurationFields()
+        fields: (id: Field("id"), activationMode: Field("activationMode")) as Table
     )
-
-    public let id: Field<String>
-    public let activationMode: Field<SecuritySensorCandidateActivationMode>
-
-    private init() {
-        self.id = Field("id")
-        self.activationMode = Field("activationMode")
-    }
 }
 
 /// Requests for one `SecuritySensorCandidateActivationConfiguration`: `request()` reads, updates or deletes it.
@@ -370,19 +364,13 @@ extension CollectionRequestBuilder where Item == SecuritySensorCandidateRequestB
 public typealias SecuritySensorDeploymentPackage = Model<SecuritySensorDeploymentPackageFields>
 
 /// The properties of a `SecuritySensorDeploymentPackage`, inherited ones included.
-public struct SecuritySensorDeploymentPackageFields: FieldSet {
+public enum SecuritySensorDeploymentPackageFields: FieldSet {
+    public typealias Table = (downloadUrl: Field<String>, version: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sensorDeploymentPackage",
-        fields: SecuritySensorDeploymentPackageFields()
+        fields: (downloadUrl: Field("downloadUrl"), version: Field("version")) as Table
     )
-
-    public let downloadUrl: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.downloadUrl = Field("downloadUrl")
-        self.version = Field("version")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.sensorHealthStatus`.
@@ -498,25 +486,25 @@ extension CollectionRequestBuilder where Item == SecuritySensorRequestBuilder {
 public typealias SecuritySensorSettings = Model<SecuritySensorSettingsFields>
 
 /// The properties of a `SecuritySensorSettings`, inherited ones included.
-public struct SecuritySensorSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sensorSettings",
-        fields: SecuritySensorSettingsFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `networkAdapters`.
+public enum SecuritySensorSettingsFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        domainControllerDnsNames: Field<[String]>,
+        isDelayedDeploymentEnabled: Field<Bool>,
+        networkAdapters: Field<[SecurityNetworkAdapter]>
     )
 
-    public let description: Field<String>
-    public let domainControllerDnsNames: Field<[String]>
-    public let isDelayedDeploymentEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("networkAdapters")`).
-    public let networkAdapters: Field<[SecurityNetworkAdapter]>
-
-    private init() {
-        self.description = Field("description")
-        self.domainControllerDnsNames = Field("domainControllerDnsNames")
-        self.isDelayedDeploymentEnabled = Field("isDelayedDeploymentEnabled")
-        self.networkAdapters = Field("networkAdapters")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sensorSettings",
+        fields: (
+            description: Field("description"),
+            domainControllerDnsNames: Field("domainControllerDnsNames"),
+            isDelayedDeploymentEnabled: Field("isDelayedDeploymentEnabled"),
+            networkAdapters: Field("networkAdapters")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.sensorType`.
@@ -751,42 +739,42 @@ public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
 public typealias SecurityServicePrincipalEvidence = Model<SecurityServicePrincipalEvidenceFields>
 
 /// The properties of a `SecurityServicePrincipalEvidence`, inherited ones included.
-public struct SecurityServicePrincipalEvidenceFields: FieldSet {
+public enum SecurityServicePrincipalEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        appId: Field<String>,
+        appOwnerTenantId: Field<String>,
+        servicePrincipalName: Field<String>,
+        servicePrincipalObjectId: Field<String>,
+        servicePrincipalType: Field<SecurityServicePrincipalType>,
+        tenantId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.servicePrincipalEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityServicePrincipalEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            appId: Field("appId"),
+            appOwnerTenantId: Field("appOwnerTenantId"),
+            servicePrincipalName: Field("servicePrincipalName"),
+            servicePrincipalObjectId: Field("servicePrincipalObjectId"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            tenantId: Field("tenantId")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let appId: Field<String>
-    public let appOwnerTenantId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let servicePrincipalObjectId: Field<String>
-    public let servicePrincipalType: Field<SecurityServicePrincipalType>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.appId = Field("appId")
-        self.appOwnerTenantId = Field("appOwnerTenantId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.servicePrincipalObjectId = Field("servicePrincipalObjectId")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.tenantId = Field("tenantId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.servicePrincipalType`.
@@ -904,22 +892,16 @@ extension SecurityServiceStatus {
 public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFields>
 
 /// The properties of a `SecuritySettingsContainer`, inherited ones included.
-public struct SecuritySettingsContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `autoAuditingConfiguration`.
+public enum SecuritySettingsContainerFields: FieldSet {
+    public typealias Table = (id: Field<String>, autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.settingsContainer",
         base: Entity.self,
-        fields: SecuritySettingsContainerFields()
+        fields: (id: Field("id"), autoAuditingConfiguration: Field("autoAuditingConfiguration")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("autoAuditingConfiguration")`).
-    public let autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.autoAuditingConfiguration = Field("autoAuditingConfiguration")
-    }
 }
 
 /// Requests for one `SecuritySettingsContainer`: `request()` reads, updates or deletes it.
@@ -1218,19 +1200,13 @@ public struct SecuritySharePointSharingOperationAuditRecordFields: FieldSet {
 public typealias SecuritySinglePropertySchema = Model<SecuritySinglePropertySchemaFields>
 
 /// The properties of a `SecuritySinglePropertySchema`, inherited ones included.
-public struct SecuritySinglePropertySchemaFields: FieldSet {
+public enum SecuritySinglePropertySchemaFields: FieldSet {
+    public typealias Table = (name: Field<String>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.singlePropertySchema",
-        fields: SecuritySinglePropertySchemaFields()
+        fields: (name: Field("name"), type: Field("type")) as Table
     )
-
-    public let name: Field<String>
-    public let type: Field<String>
-
-    private init() {
-        self.name = Field("name")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `SecuritySiteSourceFields`; read and write them as `value.name`.
@@ -1240,30 +1216,30 @@ public struct SecuritySinglePropertySchemaFields: FieldSet {
 public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
 
 /// The properties of a `SecuritySiteSource`, inherited ones included.
-public struct SecuritySiteSourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `site`.
+public enum SecuritySiteSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        site: Field<Site>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.siteSource",
         base: SecurityDataSource.self,
-        fields: SecuritySiteSourceFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            site: Field("site")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-
-    /// Present when the request expanded it (`expand("site")`).
-    public let site: Field<Site>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.site = Field("site")
-    }
 }
 
 /// Requests for one `SecuritySiteSource`: `request()` reads, updates or deletes it.

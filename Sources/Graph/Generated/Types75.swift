@@ -142,40 +142,40 @@ public struct SecuritySparkCoreCustomLivePoolRecordFields: FieldSet {
 public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
 
 /// The properties of a `SecuritySslCertificate`, inherited ones included.
-public struct SecuritySslCertificateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `relatedHosts`.
+public enum SecuritySslCertificateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        expirationDateTime: Field<Date>,
+        fingerprint: Field<String>,
+        firstSeenDateTime: Field<Date>,
+        issueDateTime: Field<Date>,
+        issuer: Field<SecuritySslCertificateEntity>,
+        lastSeenDateTime: Field<Date>,
+        serialNumber: Field<String>,
+        sha1: Field<String>,
+        subject: Field<SecuritySslCertificateEntity>,
+        relatedHosts: Field<[SecurityHost]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.sslCertificate",
         base: SecurityArtifact.self,
-        fields: SecuritySslCertificateFields()
+        fields: (
+            id: Field("id"),
+            expirationDateTime: Field("expirationDateTime"),
+            fingerprint: Field("fingerprint"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            issueDateTime: Field("issueDateTime"),
+            issuer: Field("issuer"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            serialNumber: Field("serialNumber"),
+            sha1: Field("sha1"),
+            subject: Field("subject"),
+            relatedHosts: Field("relatedHosts")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let fingerprint: Field<String>
-    public let firstSeenDateTime: Field<Date>
-    public let issueDateTime: Field<Date>
-    public let issuer: Field<SecuritySslCertificateEntity>
-    public let lastSeenDateTime: Field<Date>
-    public let serialNumber: Field<String>
-    public let sha1: Field<String>
-    public let subject: Field<SecuritySslCertificateEntity>
-
-    /// Present when the request expanded it (`expand("relatedHosts")`).
-    public let relatedHosts: Field<[SecurityHost]>
-
-    private init() {
-        self.id = Field("id")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.fingerprint = Field("fingerprint")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.issueDateTime = Field("issueDateTime")
-        self.issuer = Field("issuer")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.serialNumber = Field("serialNumber")
-        self.sha1 = Field("sha1")
-        self.subject = Field("subject")
-        self.relatedHosts = Field("relatedHosts")
-    }
 }
 
 /// Its properties are listed in `SecuritySslCertificateEntityFields`; read and write them as `value.name`.
@@ -185,33 +185,33 @@ public struct SecuritySslCertificateFields: FieldSet {
 public typealias SecuritySslCertificateEntity = Model<SecuritySslCertificateEntityFields>
 
 /// The properties of a `SecuritySslCertificateEntity`, inherited ones included.
-public struct SecuritySslCertificateEntityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.sslCertificateEntity",
-        fields: SecuritySslCertificateEntityFields()
+public enum SecuritySslCertificateEntityFields: FieldSet {
+    public typealias Table = (
+        address: Field<PhysicalAddress>,
+        alternateNames: Field<[String]>,
+        commonName: Field<String>,
+        email: Field<String>,
+        givenName: Field<String>,
+        organizationName: Field<String>,
+        organizationUnitName: Field<String>,
+        serialNumber: Field<String>,
+        surname: Field<String>
     )
 
-    public let address: Field<PhysicalAddress>
-    public let alternateNames: Field<[String]>
-    public let commonName: Field<String>
-    public let email: Field<String>
-    public let givenName: Field<String>
-    public let organizationName: Field<String>
-    public let organizationUnitName: Field<String>
-    public let serialNumber: Field<String>
-    public let surname: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.alternateNames = Field("alternateNames")
-        self.commonName = Field("commonName")
-        self.email = Field("email")
-        self.givenName = Field("givenName")
-        self.organizationName = Field("organizationName")
-        self.organizationUnitName = Field("organizationUnitName")
-        self.serialNumber = Field("serialNumber")
-        self.surname = Field("surname")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.sslCertificateEntity",
+        fields: (
+            address: Field("address"),
+            alternateNames: Field("alternateNames"),
+            commonName: Field("commonName"),
+            email: Field("email"),
+            givenName: Field("givenName"),
+            organizationName: Field("organizationName"),
+            organizationUnitName: Field("organizationUnitName"),
+            serialNumber: Field("serialNumber"),
+            surname: Field("surname")
+        ) as Table
+    )
 }
 
 /// Requests for one `SecuritySslCertificate`: `request()` reads, updates or deletes it.
@@ -313,24 +313,24 @@ public struct SecurityStringValueDictionaryFields: FieldSet {
 public typealias SecuritySubcategoryTemplate = Model<SecuritySubcategoryTemplateFields>
 
 /// The properties of a `SecuritySubcategoryTemplate`, inherited ones included.
-public struct SecuritySubcategoryTemplateFields: FieldSet {
+public enum SecuritySubcategoryTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.subcategoryTemplate",
         base: SecurityFilePlanDescriptorTemplate.self,
-        fields: SecuritySubcategoryTemplateFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `SecuritySubcategoryTemplate`: `request()` reads, updates or deletes it.
@@ -359,24 +359,16 @@ public struct SecuritySubcategoryTemplateRequestBuilder: ModelRequestBuilder {
 public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
 
 /// The properties of a `SecuritySubdomain`, inherited ones included.
-public struct SecuritySubdomainFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecuritySubdomainFields: FieldSet {
+    public typealias Table = (id: Field<String>, firstSeenDateTime: Field<Date>, host: Field<SecurityHost>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.subdomain",
         base: Entity.self,
-        fields: SecuritySubdomainFields()
+        fields: (id: Field("id"), firstSeenDateTime: Field("firstSeenDateTime"), host: Field("host")) as Table
     )
-
-    public let id: Field<String>
-    public let firstSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecuritySubdomain`: `request()` reads, updates or deletes it.
@@ -433,48 +425,48 @@ public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
 public typealias SecuritySubmissionMailEvidence = Model<SecuritySubmissionMailEvidenceFields>
 
 /// The properties of a `SecuritySubmissionMailEvidence`, inherited ones included.
-public struct SecuritySubmissionMailEvidenceFields: FieldSet {
+public enum SecuritySubmissionMailEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        networkMessageId: Field<String>,
+        recipient: Field<String>,
+        reportType: Field<String>,
+        sender: Field<String>,
+        senderIp: Field<String>,
+        subject: Field<String>,
+        submissionDateTime: Field<Date>,
+        submissionId: Field<String>,
+        submitter: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.submissionMailEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecuritySubmissionMailEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            networkMessageId: Field("networkMessageId"),
+            recipient: Field("recipient"),
+            reportType: Field("reportType"),
+            sender: Field("sender"),
+            senderIp: Field("senderIp"),
+            subject: Field("subject"),
+            submissionDateTime: Field("submissionDateTime"),
+            submissionId: Field("submissionId"),
+            submitter: Field("submitter")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let networkMessageId: Field<String>
-    public let recipient: Field<String>
-    public let reportType: Field<String>
-    public let sender: Field<String>
-    public let senderIp: Field<String>
-    public let subject: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let submitter: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.networkMessageId = Field("networkMessageId")
-        self.recipient = Field("recipient")
-        self.reportType = Field("reportType")
-        self.sender = Field("sender")
-        self.senderIp = Field("senderIp")
-        self.subject = Field("subject")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.submitter = Field("submitter")
-    }
 }
 
 /// Its properties are listed in `SecuritySupervisoryReviewDayXInsightsAuditRecordFields`; read and write them as
@@ -531,27 +523,27 @@ public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
 public typealias SecurityTag = Model<SecurityTagFields>
 
 /// The properties of a `SecurityTag`, inherited ones included.
-public struct SecurityTagFields: FieldSet {
+public enum SecurityTagFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.tag",
         base: Entity.self,
         derived: [SecurityEdiscoveryReviewTag.self],
-        fields: SecurityTagFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
 }
 
 /// Requests for one `SecurityTag`: `request()` reads, updates or deletes it.
@@ -764,78 +756,78 @@ extension SecurityTeamsMessageDeliveryAction {
 public typealias SecurityTeamsMessageEvidence = Model<SecurityTeamsMessageEvidenceFields>
 
 /// The properties of a `SecurityTeamsMessageEvidence`, inherited ones included.
-public struct SecurityTeamsMessageEvidenceFields: FieldSet {
+public enum SecurityTeamsMessageEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        campaignId: Field<String>,
+        channelId: Field<String>,
+        deliveryAction: Field<SecurityTeamsMessageDeliveryAction>,
+        deliveryLocation: Field<SecurityTeamsDeliveryLocation>,
+        files: Field<[SecurityFileEvidence]>,
+        groupId: Field<String>,
+        isExternal: Field<Bool>,
+        isOwned: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        messageDirection: Field<SecurityAntispamTeamsDirection>,
+        messageId: Field<String>,
+        owningTenantId: Field<String>,
+        parentMessageId: Field<String>,
+        receivedDateTime: Field<Date>,
+        recipients: Field<[String]>,
+        senderFromAddress: Field<String>,
+        senderIP: Field<String>,
+        sourceAppName: Field<String>,
+        sourceId: Field<String>,
+        subject: Field<String>,
+        suspiciousRecipients: Field<[String]>,
+        threadId: Field<String>,
+        threadType: Field<String>,
+        urls: Field<[SecurityUrlEvidence]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.teamsMessageEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityTeamsMessageEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            campaignId: Field("campaignId"),
+            channelId: Field("channelId"),
+            deliveryAction: Field("deliveryAction"),
+            deliveryLocation: Field("deliveryLocation"),
+            files: Field("files"),
+            groupId: Field("groupId"),
+            isExternal: Field("isExternal"),
+            isOwned: Field("isOwned"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            messageDirection: Field("messageDirection"),
+            messageId: Field("messageId"),
+            owningTenantId: Field("owningTenantId"),
+            parentMessageId: Field("parentMessageId"),
+            receivedDateTime: Field("receivedDateTime"),
+            recipients: Field("recipients"),
+            senderFromAddress: Field("senderFromAddress"),
+            senderIP: Field("senderIP"),
+            sourceAppName: Field("sourceAppName"),
+            sourceId: Field("sourceId"),
+            subject: Field("subject"),
+            suspiciousRecipients: Field("suspiciousRecipients"),
+            threadId: Field("threadId"),
+            threadType: Field("threadType"),
+            urls: Field("urls")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let campaignId: Field<String>
-    public let channelId: Field<String>
-    public let deliveryAction: Field<SecurityTeamsMessageDeliveryAction>
-    public let deliveryLocation: Field<SecurityTeamsDeliveryLocation>
-    public let files: Field<[SecurityFileEvidence]>
-    public let groupId: Field<String>
-    public let isExternal: Field<Bool>
-    public let isOwned: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let messageDirection: Field<SecurityAntispamTeamsDirection>
-    public let messageId: Field<String>
-    public let owningTenantId: Field<String>
-    public let parentMessageId: Field<String>
-    public let receivedDateTime: Field<Date>
-    public let recipients: Field<[String]>
-    public let senderFromAddress: Field<String>
-    public let senderIP: Field<String>
-    public let sourceAppName: Field<String>
-    public let sourceId: Field<String>
-    public let subject: Field<String>
-    public let suspiciousRecipients: Field<[String]>
-    public let threadId: Field<String>
-    public let threadType: Field<String>
-    public let urls: Field<[SecurityUrlEvidence]>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.campaignId = Field("campaignId")
-        self.channelId = Field("channelId")
-        self.deliveryAction = Field("deliveryAction")
-        self.deliveryLocation = Field("deliveryLocation")
-        self.files = Field("files")
-        self.groupId = Field("groupId")
-        self.isExternal = Field("isExternal")
-        self.isOwned = Field("isOwned")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.messageDirection = Field("messageDirection")
-        self.messageId = Field("messageId")
-        self.owningTenantId = Field("owningTenantId")
-        self.parentMessageId = Field("parentMessageId")
-        self.receivedDateTime = Field("receivedDateTime")
-        self.recipients = Field("recipients")
-        self.senderFromAddress = Field("senderFromAddress")
-        self.senderIP = Field("senderIP")
-        self.sourceAppName = Field("sourceAppName")
-        self.sourceId = Field("sourceId")
-        self.subject = Field("subject")
-        self.suspiciousRecipients = Field("suspiciousRecipients")
-        self.threadId = Field("threadId")
-        self.threadType = Field("threadType")
-        self.urls = Field("urls")
-    }
 }
 
 /// Its properties are listed in `SecurityTeamsUpdatesAuditRecordFields`; read and write them as `value.name`.
@@ -888,21 +880,21 @@ public struct SecurityTenantAllowBlockListAuditRecordFields: FieldSet {
 public typealias SecurityThreatDetectionDetail = Model<SecurityThreatDetectionDetailFields>
 
 /// The properties of a `SecurityThreatDetectionDetail`, inherited ones included.
-public struct SecurityThreatDetectionDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.threatDetectionDetail",
-        fields: SecurityThreatDetectionDetailFields()
+public enum SecurityThreatDetectionDetailFields: FieldSet {
+    public typealias Table = (
+        confidenceLevel: Field<String>,
+        priorityAccountProtection: Field<String>,
+        threats: Field<String>
     )
 
-    public let confidenceLevel: Field<String>
-    public let priorityAccountProtection: Field<String>
-    public let threats: Field<String>
-
-    private init() {
-        self.confidenceLevel = Field("confidenceLevel")
-        self.priorityAccountProtection = Field("priorityAccountProtection")
-        self.threats = Field("threats")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.threatDetectionDetail",
+        fields: (
+            confidenceLevel: Field("confidenceLevel"),
+            priorityAccountProtection: Field("priorityAccountProtection"),
+            threats: Field("threats")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityThreatFinderAuditRecordFields`; read and write them as `value.name`.
@@ -933,86 +925,57 @@ public struct SecurityThreatFinderAuditRecordFields: FieldSet {
 public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFields>
 
 /// The properties of a `SecurityThreatIntelligence`, inherited ones included.
-public struct SecurityThreatIntelligenceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `articleIndicators`, `articles`, `hostComponents`,
+///   `hostCookies`, `hostPairs`, `hostPorts`, `hosts`, `hostSslCertificates`, `hostTrackers`,
+///   `intelligenceProfileIndicators`, `intelProfiles`, `passiveDnsRecords`, `sslCertificates`, `subdomains`,
+///   `vulnerabilities`, `whoisHistoryRecords`, `whoisRecords`.
+public enum SecurityThreatIntelligenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        articleIndicators: Field<[SecurityArticleIndicator]>,
+        articles: Field<[SecurityArticle]>,
+        hostComponents: Field<[SecurityHostComponent]>,
+        hostCookies: Field<[SecurityHostCookie]>,
+        hostPairs: Field<[SecurityHostPair]>,
+        hostPorts: Field<[SecurityHostPort]>,
+        hosts: Field<[SecurityHost]>,
+        hostSslCertificates: Field<[SecurityHostSslCertificate]>,
+        hostTrackers: Field<[SecurityHostTracker]>,
+        intelligenceProfileIndicators: Field<[SecurityIntelligenceProfileIndicator]>,
+        intelProfiles: Field<[SecurityIntelligenceProfile]>,
+        passiveDnsRecords: Field<[SecurityPassiveDnsRecord]>,
+        sslCertificates: Field<[SecuritySslCertificate]>,
+        subdomains: Field<[SecuritySubdomain]>,
+        vulnerabilities: Field<[SecurityVulnerability]>,
+        whoisHistoryRecords: Field<[SecurityWhoisHistoryRecord]>,
+        whoisRecords: Field<[SecurityWhoisRecord]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.threatIntelligence",
         base: Entity.self,
-        fields: SecurityThreatIntelligenceFields()
+        fields: (
+            id: Field("id"),
+            articleIndicators: Field("articleIndicators"),
+            articles: Field("articles"),
+            hostComponents: Field("hostComponents"),
+            hostCookies: Field("hostCookies"),
+            hostPairs: Field("hostPairs"),
+            hostPorts: Field("hostPorts"),
+            hosts: Field("hosts"),
+            hostSslCertificates: Field("hostSslCertificates"),
+            hostTrackers: Field("hostTrackers"),
+            intelligenceProfileIndicators: Field("intelligenceProfileIndicators"),
+            intelProfiles: Field("intelProfiles"),
+            passiveDnsRecords: Field("passiveDnsRecords"),
+            sslCertificates: Field("sslCertificates"),
+            subdomains: Field("subdomains"),
+            vulnerabilities: Field("vulnerabilities"),
+            whoisHistoryRecords: Field("whoisHistoryRecords"),
+            whoisRecords: Field("whoisRecords")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("articleIndicators")`).
-    public let articleIndicators: Field<[SecurityArticleIndicator]>
-
-    /// Present when the request expanded it (`expand("articles")`).
-    public let articles: Field<[SecurityArticle]>
-
-    /// Present when the request expanded it (`expand("hostComponents")`).
-    public let hostComponents: Field<[SecurityHostComponent]>
-
-    /// Present when the request expanded it (`expand("hostCookies")`).
-    public let hostCookies: Field<[SecurityHostCookie]>
-
-    /// Present when the request expanded it (`expand("hostPairs")`).
-    public let hostPairs: Field<[SecurityHostPair]>
-
-    /// Present when the request expanded it (`expand("hostPorts")`).
-    public let hostPorts: Field<[SecurityHostPort]>
-
-    /// Present when the request expanded it (`expand("hosts")`).
-    public let hosts: Field<[SecurityHost]>
-
-    /// Present when the request expanded it (`expand("hostSslCertificates")`).
-    public let hostSslCertificates: Field<[SecurityHostSslCertificate]>
-
-    /// Present when the request expanded it (`expand("hostTrackers")`).
-    public let hostTrackers: Field<[SecurityHostTracker]>
-
-    /// Present when the request expanded it (`expand("intelligenceProfileIndicators")`).
-    public let intelligenceProfileIndicators: Field<[SecurityIntelligenceProfileIndicator]>
-
-    /// Present when the request expanded it (`expand("intelProfiles")`).
-    public let intelProfiles: Field<[SecurityIntelligenceProfile]>
-
-    /// Present when the request expanded it (`expand("passiveDnsRecords")`).
-    public let passiveDnsRecords: Field<[SecurityPassiveDnsRecord]>
-
-    /// Present when the request expanded it (`expand("sslCertificates")`).
-    public let sslCertificates: Field<[SecuritySslCertificate]>
-
-    /// Present when the request expanded it (`expand("subdomains")`).
-    public let subdomains: Field<[SecuritySubdomain]>
-
-    /// Present when the request expanded it (`expand("vulnerabilities")`).
-    public let vulnerabilities: Field<[SecurityVulnerability]>
-
-    /// Present when the request expanded it (`expand("whoisHistoryRecords")`).
-    public let whoisHistoryRecords: Field<[SecurityWhoisHistoryRecord]>
-
-    /// Present when the request expanded it (`expand("whoisRecords")`).
-    public let whoisRecords: Field<[SecurityWhoisRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.articleIndicators = Field("articleIndicators")
-        self.articles = Field("articles")
-        self.hostComponents = Field("hostComponents")
-        self.hostCookies = Field("hostCookies")
-        self.hostPairs = Field("hostPairs")
-        self.hostPorts = Field("hostPorts")
-        self.hosts = Field("hosts")
-        self.hostSslCertificates = Field("hostSslCertificates")
-        self.hostTrackers = Field("hostTrackers")
-        self.intelligenceProfileIndicators = Field("intelligenceProfileIndicators")
-        self.intelProfiles = Field("intelProfiles")
-        self.passiveDnsRecords = Field("passiveDnsRecords")
-        self.sslCertificates = Field("sslCertificates")
-        self.subdomains = Field("subdomains")
-        self.vulnerabilities = Field("vulnerabilities")
-        self.whoisHistoryRecords = Field("whoisHistoryRecords")
-        self.whoisRecords = Field("whoisRecords")
-    }
 }
 
 /// Its properties are listed in `SecurityThreatIntelligenceAtpContentDataFields`; read and write them as `value.name`.
@@ -1288,26 +1251,27 @@ extension SecurityThreatType {
 public typealias SecurityTimelineEvent = Model<SecurityTimelineEventFields>
 
 /// The properties of a `SecurityTimelineEvent`, inherited ones included.
-public struct SecurityTimelineEventFields: FieldSet {
+public enum SecurityTimelineEventFields: FieldSet {
+    public typealias Table = (
+        eventDateTime: Field<Date>,
+        eventDetails: Field<String>,
+        eventResult: Field<String>,
+        eventSource: Field<SecurityEventSource>,
+        eventThreats: Field<[String]>,
+        eventType: Field<SecurityTimelineEventType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.timelineEvent",
-        fields: SecurityTimelineEventFields()
+        fields: (
+            eventDateTime: Field("eventDateTime"),
+            eventDetails: Field("eventDetails"),
+            eventResult: Field("eventResult"),
+            eventSource: Field("eventSource"),
+            eventThreats: Field("eventThreats"),
+            eventType: Field("eventType")
+        ) as Table
     )
-    public let eventDateTime: Field<Date>
-    public let eventDetails: Field<String>
-    public let eventResult: Field<String>
-    public let eventSource: Field<SecurityEventSource>
-    public let eventThreats: Field<[String]>
-    public let eventType: Field<SecurityTimelineEventType>
-
-    private init() {
-        self.eventDateTime = Field("eventDateTime")
-        self.eventDetails = Field("eventDetails")
-        self.eventResult = Field("eventResult")
-        self.eventSource = Field("eventSource")
-        self.eventThreats = Field("eventThreats")
-        self.eventType = Field("eventType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.timelineEventType`.
@@ -1379,23 +1343,23 @@ public struct SecurityTodoAuditRecordFields: FieldSet {
 public typealias SecurityTopicModelingSettings = Model<SecurityTopicModelingSettingsFields>
 
 /// The properties of a `SecurityTopicModelingSettings`, inherited ones included.
-public struct SecurityTopicModelingSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.security.topicModelingSettings",
-        fields: SecurityTopicModelingSettingsFields()
+public enum SecurityTopicModelingSettingsFields: FieldSet {
+    public typealias Table = (
+        dynamicallyAdjustTopicCount: Field<Bool>,
+        ignoreNumbers: Field<Bool>,
+        isEnabled: Field<Bool>,
+        topicCount: Field<Int32>
     )
 
-    public let dynamicallyAdjustTopicCount: Field<Bool>
-    public let ignoreNumbers: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let topicCount: Field<Int32>
-
-    private init() {
-        self.dynamicallyAdjustTopicCount = Field("dynamicallyAdjustTopicCount")
-        self.ignoreNumbers = Field("ignoreNumbers")
-        self.isEnabled = Field("isEnabled")
-        self.topicCount = Field("topicCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.topicModelingSettings",
+        fields: (
+            dynamicallyAdjustTopicCount: Field("dynamicallyAdjustTopicCount"),
+            ignoreNumbers: Field("ignoreNumbers"),
+            isEnabled: Field("isEnabled"),
+            topicCount: Field("topicCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityTrainableClassifierAuditRecordFields`; read and write them as `value.name`.
@@ -1427,22 +1391,16 @@ public struct SecurityTrainableClassifierAuditRecordFields: FieldSet {
 public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields>
 
 /// The properties of a `SecurityTriggerTypesRoot`, inherited ones included.
-public struct SecurityTriggerTypesRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `retentionEventTypes`.
+public enum SecurityTriggerTypesRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, retentionEventTypes: Field<[SecurityRetentionEventType]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.triggerTypesRoot",
         base: Entity.self,
-        fields: SecurityTriggerTypesRootFields()
+        fields: (id: Field("id"), retentionEventTypes: Field("retentionEventTypes")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("retentionEventTypes")`).
-    public let retentionEventTypes: Field<[SecurityRetentionEventType]>
-
-    private init() {
-        self.id = Field("id")
-        self.retentionEventTypes = Field("retentionEventTypes")
-    }
 }
 
 /// Requests for one `SecurityTriggerTypesRoot`: `request()` reads, updates or deletes it.
@@ -1480,20 +1438,14 @@ public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
 public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
 
 /// The properties of a `SecurityTriggersRoot`, inherited ones included.
-public struct SecurityTriggersRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `retentionEvents`.
+public enum SecurityTriggersRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, retentionEvents: Field<[SecurityRetentionEvent]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.triggersRoot",
         base: Entity.self,
-        fields: SecurityTriggersRootFields()
+        fields: (id: Field("id"), retentionEvents: Field("retentionEvents")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("retentionEvents")`).
-    public let retentionEvents: Field<[SecurityRetentionEvent]>
-
-    private init() {
-        self.id = Field("id")
-        self.retentionEvents = Field("retentionEvents")
-    }
 }

@@ -60,22 +60,14 @@ public struct SecurityUamOperationAuditRecordFields: FieldSet {
 public typealias SecurityUnclassifiedArtifact = Model<SecurityUnclassifiedArtifactFields>
 
 /// The properties of a `SecurityUnclassifiedArtifact`, inherited ones included.
-public struct SecurityUnclassifiedArtifactFields: FieldSet {
+public enum SecurityUnclassifiedArtifactFields: FieldSet {
+    public typealias Table = (id: Field<String>, kind: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.unclassifiedArtifact",
         base: SecurityArtifact.self,
-        fields: SecurityUnclassifiedArtifactFields()
+        fields: (id: Field("id"), kind: Field("kind"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let kind: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.kind = Field("kind")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `SecurityUnclassifiedArtifact`: `request()` reads, updates or deletes it.
@@ -125,32 +117,32 @@ public struct SecurityUnifiedGroupAuditRecordFields: FieldSet {
 public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFields>
 
 /// The properties of a `SecurityUnifiedGroupSource`, inherited ones included.
-public struct SecurityUnifiedGroupSourceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `group`.
+public enum SecurityUnifiedGroupSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        includedSources: Field<SecuritySourceType>,
+        group: Field<Group>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.unifiedGroupSource",
         base: SecurityDataSource.self,
-        fields: SecurityUnifiedGroupSourceFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            includedSources: Field("includedSources"),
+            group: Field("group")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let includedSources: Field<SecuritySourceType>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.includedSources = Field("includedSources")
-        self.group = Field("group")
-    }
 }
 
 /// Requests for one `SecurityUnifiedGroupSource`: `request()` reads, updates or deletes it.
@@ -341,32 +333,32 @@ public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
 public typealias SecurityUrlEvidence = Model<SecurityUrlEvidenceFields>
 
 /// The properties of a `SecurityUrlEvidence`, inherited ones included.
-public struct SecurityUrlEvidenceFields: FieldSet {
+public enum SecurityUrlEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.urlEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityUrlEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let url: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `SecurityUserFields`; read and write them as `value.name`.
@@ -376,34 +368,34 @@ public struct SecurityUrlEvidenceFields: FieldSet {
 public typealias SecurityUser = Model<SecurityUserFields>
 
 /// The properties of a `SecurityUser`, inherited ones included.
-public struct SecurityUserFields: FieldSet {
+public enum SecurityUserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accounts: Field<[SecurityAccount]>,
+        cloudSecurityIdentifier: Field<String>,
+        displayName: Field<String>,
+        domain: Field<String>,
+        isEnabled: Field<Bool>,
+        onPremisesSecurityIdentifier: Field<String>,
+        emailAddress: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.user",
         base: SecurityIdentityAccounts.self,
-        fields: SecurityUserFields()
+        fields: (
+            id: Field("id"),
+            accounts: Field("accounts"),
+            cloudSecurityIdentifier: Field("cloudSecurityIdentifier"),
+            displayName: Field("displayName"),
+            domain: Field("domain"),
+            isEnabled: Field("isEnabled"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            emailAddress: Field("emailAddress"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accounts: Field<[SecurityAccount]>
-    public let cloudSecurityIdentifier: Field<String>
-    public let displayName: Field<String>
-    public let domain: Field<String>
-    public let isEnabled: Field<Bool>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let emailAddress: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.accounts = Field("accounts")
-        self.cloudSecurityIdentifier = Field("cloudSecurityIdentifier")
-        self.displayName = Field("displayName")
-        self.domain = Field("domain")
-        self.isEnabled = Field("isEnabled")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.emailAddress = Field("emailAddress")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Its properties are listed in `SecurityUserAccountFields`; read and write them as `value.name`.
@@ -413,29 +405,33 @@ public struct SecurityUserFields: FieldSet {
 public typealias SecurityUserAccount = Model<SecurityUserAccountFields>
 
 /// The properties of a `SecurityUserAccount`, inherited ones included.
-public struct SecurityUserAccountFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.userAccount", fields: SecurityUserAccountFields())
-    public let accountName: Field<String>
-    public let activeDirectoryObjectGuid: Field<String>
-    public let azureAdUserId: Field<String>
-    public let displayName: Field<String>
-    public let domainName: Field<String>
-    public let resourceAccessEvents: Field<[SecurityResourceAccessEvent]>
-    public let tenantId: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userSid: Field<String>
+public enum SecurityUserAccountFields: FieldSet {
+    public typealias Table = (
+        accountName: Field<String>,
+        activeDirectoryObjectGuid: Field<String>,
+        azureAdUserId: Field<String>,
+        displayName: Field<String>,
+        domainName: Field<String>,
+        resourceAccessEvents: Field<[SecurityResourceAccessEvent]>,
+        tenantId: Field<String>,
+        userPrincipalName: Field<String>,
+        userSid: Field<String>
+    )
 
-    private init() {
-        self.accountName = Field("accountName")
-        self.activeDirectoryObjectGuid = Field("activeDirectoryObjectGuid")
-        self.azureAdUserId = Field("azureAdUserId")
-        self.displayName = Field("displayName")
-        self.domainName = Field("domainName")
-        self.resourceAccessEvents = Field("resourceAccessEvents")
-        self.tenantId = Field("tenantId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userSid = Field("userSid")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.userAccount",
+        fields: (
+            accountName: Field("accountName"),
+            activeDirectoryObjectGuid: Field("activeDirectoryObjectGuid"),
+            azureAdUserId: Field("azureAdUserId"),
+            displayName: Field("displayName"),
+            domainName: Field("domainName"),
+            resourceAccessEvents: Field("resourceAccessEvents"),
+            tenantId: Field("tenantId"),
+            userPrincipalName: Field("userPrincipalName"),
+            userSid: Field("userSid")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityUserEvidenceFields`; read and write them as `value.name`.
@@ -445,34 +441,34 @@ public struct SecurityUserAccountFields: FieldSet {
 public typealias SecurityUserEvidence = Model<SecurityUserEvidenceFields>
 
 /// The properties of a `SecurityUserEvidence`, inherited ones included.
-public struct SecurityUserEvidenceFields: FieldSet {
+public enum SecurityUserEvidenceFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        detailedRoles: Field<[String]>,
+        remediationStatus: Field<SecurityEvidenceRemediationStatus>,
+        remediationStatusDetails: Field<String>,
+        roles: Field<[SecurityEvidenceRole]>,
+        tags: Field<[String]>,
+        verdict: Field<SecurityEvidenceVerdict>,
+        stream: Field<SecurityStream>,
+        userAccount: Field<SecurityUserAccount>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.userEvidence",
         base: SecurityAlertEvidence.self,
-        fields: SecurityUserEvidenceFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            detailedRoles: Field("detailedRoles"),
+            remediationStatus: Field("remediationStatus"),
+            remediationStatusDetails: Field("remediationStatusDetails"),
+            roles: Field("roles"),
+            tags: Field("tags"),
+            verdict: Field("verdict"),
+            stream: Field("stream"),
+            userAccount: Field("userAccount")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let detailedRoles: Field<[String]>
-    public let remediationStatus: Field<SecurityEvidenceRemediationStatus>
-    public let remediationStatusDetails: Field<String>
-    public let roles: Field<[SecurityEvidenceRole]>
-    public let tags: Field<[String]>
-    public let verdict: Field<SecurityEvidenceVerdict>
-    public let stream: Field<SecurityStream>
-    public let userAccount: Field<SecurityUserAccount>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.detailedRoles = Field("detailedRoles")
-        self.remediationStatus = Field("remediationStatus")
-        self.remediationStatusDetails = Field("remediationStatusDetails")
-        self.roles = Field("roles")
-        self.tags = Field("tags")
-        self.verdict = Field("verdict")
-        self.stream = Field("stream")
-        self.userAccount = Field("userAccount")
-    }
 }
 
 /// Requests for one `SecurityUser`: `request()` reads, updates or deletes it.
@@ -527,32 +523,32 @@ public struct SecurityUserRequestBuilder: ModelRequestBuilder {
 public typealias SecurityUserSource = Model<SecurityUserSourceFields>
 
 /// The properties of a `SecurityUserSource`, inherited ones included.
-public struct SecurityUserSourceFields: FieldSet {
+public enum SecurityUserSourceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        holdStatus: Field<SecurityDataSourceHoldStatus>,
+        email: Field<String>,
+        includedSources: Field<SecuritySourceType>,
+        siteWebUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.userSource",
         base: SecurityDataSource.self,
-        fields: SecurityUserSourceFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            holdStatus: Field("holdStatus"),
+            email: Field("email"),
+            includedSources: Field("includedSources"),
+            siteWebUrl: Field("siteWebUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let holdStatus: Field<SecurityDataSourceHoldStatus>
-    public let email: Field<String>
-    public let includedSources: Field<SecuritySourceType>
-    public let siteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.holdStatus = Field("holdStatus")
-        self.email = Field("email")
-        self.includedSources = Field("includedSources")
-        self.siteWebUrl = Field("siteWebUrl")
-    }
 }
 
 /// Requests for one `SecurityUserSource`: `request()` reads, updates or deletes it.
@@ -624,23 +620,23 @@ public struct SecurityUsxWorkspaceOnboardingAuditRecordFields: FieldSet {
 public typealias SecurityVendorInformation = Model<SecurityVendorInformationFields>
 
 /// The properties of a `SecurityVendorInformation`, inherited ones included.
-public struct SecurityVendorInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.securityVendorInformation",
-        fields: SecurityVendorInformationFields()
+public enum SecurityVendorInformationFields: FieldSet {
+    public typealias Table = (
+        provider: Field<String>,
+        providerVersion: Field<String>,
+        subProvider: Field<String>,
+        vendor: Field<String>
     )
 
-    public let provider: Field<String>
-    public let providerVersion: Field<String>
-    public let subProvider: Field<String>
-    public let vendor: Field<String>
-
-    private init() {
-        self.provider = Field("provider")
-        self.providerVersion = Field("providerVersion")
-        self.subProvider = Field("subProvider")
-        self.vendor = Field("vendor")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.securityVendorInformation",
+        fields: (
+            provider: Field("provider"),
+            providerVersion: Field("providerVersion"),
+            subProvider: Field("subProvider"),
+            vendor: Field("vendor")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.security.verdictCategory`.

@@ -49,19 +49,23 @@ extension SecurityVmCloudProvider {
 public typealias SecurityVmMetadata = Model<SecurityVmMetadataFields>
 
 /// The properties of a `SecurityVmMetadata`, inherited ones included.
-public struct SecurityVmMetadataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.security.vmMetadata", fields: SecurityVmMetadataFields())
-    public let cloudProvider: Field<SecurityVmCloudProvider>
-    public let resourceId: Field<String>
-    public let subscriptionId: Field<String>
-    public let vmId: Field<String>
+public enum SecurityVmMetadataFields: FieldSet {
+    public typealias Table = (
+        cloudProvider: Field<SecurityVmCloudProvider>,
+        resourceId: Field<String>,
+        subscriptionId: Field<String>,
+        vmId: Field<String>
+    )
 
-    private init() {
-        self.cloudProvider = Field("cloudProvider")
-        self.resourceId = Field("resourceId")
-        self.subscriptionId = Field("subscriptionId")
-        self.vmId = Field("vmId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.security.vmMetadata",
+        fields: (
+            cloudProvider: Field("cloudProvider"),
+            resourceId: Field("resourceId"),
+            subscriptionId: Field("subscriptionId"),
+            vmId: Field("vmId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SecurityVulnerabilityFields`; read and write them as `value.name`.
@@ -71,56 +75,54 @@ public struct SecurityVmMetadataFields: FieldSet {
 public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
 
 /// The properties of a `SecurityVulnerability`, inherited ones included.
-public struct SecurityVulnerabilityFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `articles`, `components`.
+public enum SecurityVulnerabilityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeExploitsObserved: Field<Bool>,
+        commonWeaknessEnumerationIds: Field<[String]>,
+        createdDateTime: Field<Date>,
+        cvss2Summary: Field<SecurityCvssSummary>,
+        cvss3Summary: Field<SecurityCvssSummary>,
+        description: Field<SecurityFormattedContent>,
+        exploits: Field<[SecurityHyperlink]>,
+        exploitsAvailable: Field<Bool>,
+        hasChatter: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        priorityScore: Field<Int32>,
+        publishedDateTime: Field<Date>,
+        references: Field<[SecurityHyperlink]>,
+        remediation: Field<SecurityFormattedContent>,
+        severity: Field<SecurityVulnerabilitySeverity>,
+        articles: Field<[SecurityArticle]>,
+        components: Field<[SecurityVulnerabilityComponent]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.vulnerability",
         base: Entity.self,
-        fields: SecurityVulnerabilityFields()
+        fields: (
+            id: Field("id"),
+            activeExploitsObserved: Field("activeExploitsObserved"),
+            commonWeaknessEnumerationIds: Field("commonWeaknessEnumerationIds"),
+            createdDateTime: Field("createdDateTime"),
+            cvss2Summary: Field("cvss2Summary"),
+            cvss3Summary: Field("cvss3Summary"),
+            description: Field("description"),
+            exploits: Field("exploits"),
+            exploitsAvailable: Field("exploitsAvailable"),
+            hasChatter: Field("hasChatter"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priorityScore: Field("priorityScore"),
+            publishedDateTime: Field("publishedDateTime"),
+            references: Field("references"),
+            remediation: Field("remediation"),
+            severity: Field("severity"),
+            articles: Field("articles"),
+            components: Field("components")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeExploitsObserved: Field<Bool>
-    public let commonWeaknessEnumerationIds: Field<[String]>
-    public let createdDateTime: Field<Date>
-    public let cvss2Summary: Field<SecurityCvssSummary>
-    public let cvss3Summary: Field<SecurityCvssSummary>
-    public let description: Field<SecurityFormattedContent>
-    public let exploits: Field<[SecurityHyperlink]>
-    public let exploitsAvailable: Field<Bool>
-    public let hasChatter: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let priorityScore: Field<Int32>
-    public let publishedDateTime: Field<Date>
-    public let references: Field<[SecurityHyperlink]>
-    public let remediation: Field<SecurityFormattedContent>
-    public let severity: Field<SecurityVulnerabilitySeverity>
-
-    /// Present when the request expanded it (`expand("articles")`).
-    public let articles: Field<[SecurityArticle]>
-
-    /// Present when the request expanded it (`expand("components")`).
-    public let components: Field<[SecurityVulnerabilityComponent]>
-
-    private init() {
-        self.id = Field("id")
-        self.activeExploitsObserved = Field("activeExploitsObserved")
-        self.commonWeaknessEnumerationIds = Field("commonWeaknessEnumerationIds")
-        self.createdDateTime = Field("createdDateTime")
-        self.cvss2Summary = Field("cvss2Summary")
-        self.cvss3Summary = Field("cvss3Summary")
-        self.description = Field("description")
-        self.exploits = Field("exploits")
-        self.exploitsAvailable = Field("exploitsAvailable")
-        self.hasChatter = Field("hasChatter")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priorityScore = Field("priorityScore")
-        self.publishedDateTime = Field("publishedDateTime")
-        self.references = Field("references")
-        self.remediation = Field("remediation")
-        self.severity = Field("severity")
-        self.articles = Field("articles")
-        self.components = Field("components")
-    }
 }
 
 /// Its properties are listed in `SecurityVulnerabilityComponentFields`; read and write them as `value.name`.
@@ -130,20 +132,14 @@ public struct SecurityVulnerabilityFields: FieldSet {
 public typealias SecurityVulnerabilityComponent = Model<SecurityVulnerabilityComponentFields>
 
 /// The properties of a `SecurityVulnerabilityComponent`, inherited ones included.
-public struct SecurityVulnerabilityComponentFields: FieldSet {
+public enum SecurityVulnerabilityComponentFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.vulnerabilityComponent",
         base: Entity.self,
-        fields: SecurityVulnerabilityComponentFields()
+        fields: (id: Field("id"), name: Field("name")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
 }
 
 /// Requests for one `SecurityVulnerabilityComponent`: `request()` reads, updates or deletes it.
@@ -275,57 +271,57 @@ public struct SecurityWebContentFilteringAuditRecordFields: FieldSet {
 public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
 
 /// The properties of a `SecurityWhoisBaseRecord`, inherited ones included.
-public struct SecurityWhoisBaseRecordFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityWhoisBaseRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        abuse: Field<SecurityWhoisContact>,
+        admin: Field<SecurityWhoisContact>,
+        billing: Field<SecurityWhoisContact>,
+        domainStatus: Field<String>,
+        expirationDateTime: Field<Date>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        lastUpdateDateTime: Field<Date>,
+        nameservers: Field<[SecurityWhoisNameserver]>,
+        noc: Field<SecurityWhoisContact>,
+        rawWhoisText: Field<String>,
+        registrant: Field<SecurityWhoisContact>,
+        registrar: Field<SecurityWhoisContact>,
+        registrationDateTime: Field<Date>,
+        technical: Field<SecurityWhoisContact>,
+        whoisServer: Field<String>,
+        zone: Field<SecurityWhoisContact>,
+        host: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisBaseRecord",
         base: Entity.self,
         derived: [SecurityWhoisHistoryRecord.self, SecurityWhoisRecord.self],
-        fields: SecurityWhoisBaseRecordFields()
+        fields: (
+            id: Field("id"),
+            abuse: Field("abuse"),
+            admin: Field("admin"),
+            billing: Field("billing"),
+            domainStatus: Field("domainStatus"),
+            expirationDateTime: Field("expirationDateTime"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            nameservers: Field("nameservers"),
+            noc: Field("noc"),
+            rawWhoisText: Field("rawWhoisText"),
+            registrant: Field("registrant"),
+            registrar: Field("registrar"),
+            registrationDateTime: Field("registrationDateTime"),
+            technical: Field("technical"),
+            whoisServer: Field("whoisServer"),
+            zone: Field("zone"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecurityWhoisBaseRecord`: `request()` reads, updates or deletes it.
@@ -360,26 +356,27 @@ public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
 public typealias SecurityWhoisContact = Model<SecurityWhoisContactFields>
 
 /// The properties of a `SecurityWhoisContact`, inherited ones included.
-public struct SecurityWhoisContactFields: FieldSet {
+public enum SecurityWhoisContactFields: FieldSet {
+    public typealias Table = (
+        address: Field<PhysicalAddress>,
+        email: Field<String>,
+        fax: Field<String>,
+        name: Field<String>,
+        organization: Field<String>,
+        telephone: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisContact",
-        fields: SecurityWhoisContactFields()
+        fields: (
+            address: Field("address"),
+            email: Field("email"),
+            fax: Field("fax"),
+            name: Field("name"),
+            organization: Field("organization"),
+            telephone: Field("telephone")
+        ) as Table
     )
-    public let address: Field<PhysicalAddress>
-    public let email: Field<String>
-    public let fax: Field<String>
-    public let name: Field<String>
-    public let organization: Field<String>
-    public let telephone: Field<String>
-
-    private init() {
-        self.address = Field("address")
-        self.email = Field("email")
-        self.fax = Field("fax")
-        self.name = Field("name")
-        self.organization = Field("organization")
-        self.telephone = Field("telephone")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.security.whoisDomainStatus`.
@@ -418,56 +415,56 @@ extension SecurityWhoisDomainStatus {
 public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFields>
 
 /// The properties of a `SecurityWhoisHistoryRecord`, inherited ones included.
-public struct SecurityWhoisHistoryRecordFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityWhoisHistoryRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        abuse: Field<SecurityWhoisContact>,
+        admin: Field<SecurityWhoisContact>,
+        billing: Field<SecurityWhoisContact>,
+        domainStatus: Field<String>,
+        expirationDateTime: Field<Date>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        lastUpdateDateTime: Field<Date>,
+        nameservers: Field<[SecurityWhoisNameserver]>,
+        noc: Field<SecurityWhoisContact>,
+        rawWhoisText: Field<String>,
+        registrant: Field<SecurityWhoisContact>,
+        registrar: Field<SecurityWhoisContact>,
+        registrationDateTime: Field<Date>,
+        technical: Field<SecurityWhoisContact>,
+        whoisServer: Field<String>,
+        zone: Field<SecurityWhoisContact>,
+        host: Field<SecurityHost>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisHistoryRecord",
         base: SecurityWhoisBaseRecord.self,
-        fields: SecurityWhoisHistoryRecordFields()
+        fields: (
+            id: Field("id"),
+            abuse: Field("abuse"),
+            admin: Field("admin"),
+            billing: Field("billing"),
+            domainStatus: Field("domainStatus"),
+            expirationDateTime: Field("expirationDateTime"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            nameservers: Field("nameservers"),
+            noc: Field("noc"),
+            rawWhoisText: Field("rawWhoisText"),
+            registrant: Field("registrant"),
+            registrar: Field("registrar"),
+            registrationDateTime: Field("registrationDateTime"),
+            technical: Field("technical"),
+            whoisServer: Field("whoisServer"),
+            zone: Field("zone"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-    }
 }
 
 /// Requests for one `SecurityWhoisHistoryRecord`: `request()` reads, updates or deletes it.
@@ -502,23 +499,19 @@ public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
 public typealias SecurityWhoisNameserver = Model<SecurityWhoisNameserverFields>
 
 /// The properties of a `SecurityWhoisNameserver`, inherited ones included.
-public struct SecurityWhoisNameserverFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`.
+public enum SecurityWhoisNameserverFields: FieldSet {
+    public typealias Table = (firstSeenDateTime: Field<Date>, lastSeenDateTime: Field<Date>, host: Field<SecurityHost>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisNameserver",
-        fields: SecurityWhoisNameserverFields()
+        fields: (
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            host: Field("host")
+        ) as Table
     )
-
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    private init() {
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.host = Field("host")
-    }
 }
 
 /// Its properties are listed in `SecurityWhoisRecordFields`; read and write them as `value.name`.
@@ -528,60 +521,58 @@ public struct SecurityWhoisNameserverFields: FieldSet {
 public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
 
 /// The properties of a `SecurityWhoisRecord`, inherited ones included.
-public struct SecurityWhoisRecordFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `host`, `history`.
+public enum SecurityWhoisRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        abuse: Field<SecurityWhoisContact>,
+        admin: Field<SecurityWhoisContact>,
+        billing: Field<SecurityWhoisContact>,
+        domainStatus: Field<String>,
+        expirationDateTime: Field<Date>,
+        firstSeenDateTime: Field<Date>,
+        lastSeenDateTime: Field<Date>,
+        lastUpdateDateTime: Field<Date>,
+        nameservers: Field<[SecurityWhoisNameserver]>,
+        noc: Field<SecurityWhoisContact>,
+        rawWhoisText: Field<String>,
+        registrant: Field<SecurityWhoisContact>,
+        registrar: Field<SecurityWhoisContact>,
+        registrationDateTime: Field<Date>,
+        technical: Field<SecurityWhoisContact>,
+        whoisServer: Field<String>,
+        zone: Field<SecurityWhoisContact>,
+        host: Field<SecurityHost>,
+        history: Field<[SecurityWhoisHistoryRecord]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.security.whoisRecord",
         base: SecurityWhoisBaseRecord.self,
-        fields: SecurityWhoisRecordFields()
+        fields: (
+            id: Field("id"),
+            abuse: Field("abuse"),
+            admin: Field("admin"),
+            billing: Field("billing"),
+            domainStatus: Field("domainStatus"),
+            expirationDateTime: Field("expirationDateTime"),
+            firstSeenDateTime: Field("firstSeenDateTime"),
+            lastSeenDateTime: Field("lastSeenDateTime"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            nameservers: Field("nameservers"),
+            noc: Field("noc"),
+            rawWhoisText: Field("rawWhoisText"),
+            registrant: Field("registrant"),
+            registrar: Field("registrar"),
+            registrationDateTime: Field("registrationDateTime"),
+            technical: Field("technical"),
+            whoisServer: Field("whoisServer"),
+            zone: Field("zone"),
+            host: Field("host"),
+            history: Field("history")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let abuse: Field<SecurityWhoisContact>
-    public let admin: Field<SecurityWhoisContact>
-    public let billing: Field<SecurityWhoisContact>
-    public let domainStatus: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let firstSeenDateTime: Field<Date>
-    public let lastSeenDateTime: Field<Date>
-    public let lastUpdateDateTime: Field<Date>
-    public let nameservers: Field<[SecurityWhoisNameserver]>
-    public let noc: Field<SecurityWhoisContact>
-    public let rawWhoisText: Field<String>
-    public let registrant: Field<SecurityWhoisContact>
-    public let registrar: Field<SecurityWhoisContact>
-    public let registrationDateTime: Field<Date>
-    public let technical: Field<SecurityWhoisContact>
-    public let whoisServer: Field<String>
-    public let zone: Field<SecurityWhoisContact>
-
-    /// Present when the request expanded it (`expand("host")`).
-    public let host: Field<SecurityHost>
-
-    /// Present when the request expanded it (`expand("history")`).
-    public let history: Field<[SecurityWhoisHistoryRecord]>
-
-    private init() {
-        self.id = Field("id")
-        self.abuse = Field("abuse")
-        self.admin = Field("admin")
-        self.billing = Field("billing")
-        self.domainStatus = Field("domainStatus")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.firstSeenDateTime = Field("firstSeenDateTime")
-        self.lastSeenDateTime = Field("lastSeenDateTime")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.nameservers = Field("nameservers")
-        self.noc = Field("noc")
-        self.rawWhoisText = Field("rawWhoisText")
-        self.registrant = Field("registrant")
-        self.registrar = Field("registrar")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.technical = Field("technical")
-        self.whoisServer = Field("whoisServer")
-        self.zone = Field("zone")
-        self.host = Field("host")
-        self.history = Field("history")
-    }
 }
 
 /// Requests for one `SecurityWhoisRecord`: `request()` reads, updates or deletes it.
@@ -750,32 +741,33 @@ public struct SelfServiceSignUpAuthenticationFlowConfigurationFields: FieldSet {
 public typealias SelfSignedCertificate = Model<SelfSignedCertificateFields>
 
 /// The properties of a `SelfSignedCertificate`, inherited ones included.
-public struct SelfSignedCertificateFields: FieldSet {
+public enum SelfSignedCertificateFields: FieldSet {
+    public typealias Table = (
+        customKeyIdentifier: Field<Data>,
+        displayName: Field<String>,
+        endDateTime: Field<Date>,
+        key: Field<Data>,
+        keyId: Field<String>,
+        startDateTime: Field<Date>,
+        thumbprint: Field<String>,
+        type: Field<String>,
+        usage: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.selfSignedCertificate",
-        fields: SelfSignedCertificateFields()
+        fields: (
+            customKeyIdentifier: Field("customKeyIdentifier"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            key: Field("key"),
+            keyId: Field("keyId"),
+            startDateTime: Field("startDateTime"),
+            thumbprint: Field("thumbprint"),
+            type: Field("type"),
+            usage: Field("usage")
+        ) as Table
     )
-    public let customKeyIdentifier: Field<Data>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let key: Field<Data>
-    public let keyId: Field<String>
-    public let startDateTime: Field<Date>
-    public let thumbprint: Field<String>
-    public let type: Field<String>
-    public let usage: Field<String>
-
-    private init() {
-        self.customKeyIdentifier = Field("customKeyIdentifier")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.key = Field("key")
-        self.keyId = Field("keyId")
-        self.startDateTime = Field("startDateTime")
-        self.thumbprint = Field("thumbprint")
-        self.type = Field("type")
-        self.usage = Field("usage")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.sendDtmfCompletionReason`.
@@ -808,26 +800,26 @@ extension SendDtmfCompletionReason {
 public typealias SendDtmfTonesOperation = Model<SendDtmfTonesOperationFields>
 
 /// The properties of a `SendDtmfTonesOperation`, inherited ones included.
-public struct SendDtmfTonesOperationFields: FieldSet {
+public enum SendDtmfTonesOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>,
+        completionReason: Field<SendDtmfCompletionReason>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sendDtmfTonesOperation",
         base: CommsOperation.self,
-        fields: SendDtmfTonesOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status"),
+            completionReason: Field("completionReason")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-    public let completionReason: Field<SendDtmfCompletionReason>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-        self.completionReason = Field("completionReason")
-    }
 }
 
 /// Requests for one `SendDtmfTonesOperation`: `request()` reads, updates or deletes it.
@@ -874,50 +866,48 @@ extension Sensitivity {
 public typealias SensitivityLabel = Model<SensitivityLabelFields>
 
 /// The properties of a `SensitivityLabel`, inherited ones included.
-public struct SensitivityLabelFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `rights`, `sublabels`.
+public enum SensitivityLabelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionSource: Field<LabelActionSource>,
+        autoTooltip: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        hasProtection: Field<Bool>,
+        isDefault: Field<Bool>,
+        isEndpointProtectionEnabled: Field<Bool>,
+        isScopedToUser: Field<Bool>,
+        locale: Field<String>,
+        name: Field<String>,
+        priority: Field<Int32>,
+        toolTip: Field<String>,
+        rights: Field<UsageRightsIncluded>,
+        sublabels: Field<[SensitivityLabel]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sensitivityLabel",
         base: Entity.self,
-        fields: SensitivityLabelFields()
+        fields: (
+            id: Field("id"),
+            actionSource: Field("actionSource"),
+            autoTooltip: Field("autoTooltip"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            hasProtection: Field("hasProtection"),
+            isDefault: Field("isDefault"),
+            isEndpointProtectionEnabled: Field("isEndpointProtectionEnabled"),
+            isScopedToUser: Field("isScopedToUser"),
+            locale: Field("locale"),
+            name: Field("name"),
+            priority: Field("priority"),
+            toolTip: Field("toolTip"),
+            rights: Field("rights"),
+            sublabels: Field("sublabels")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionSource: Field<LabelActionSource>
-    public let autoTooltip: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let hasProtection: Field<Bool>
-    public let isDefault: Field<Bool>
-    public let isEndpointProtectionEnabled: Field<Bool>
-    public let isScopedToUser: Field<Bool>
-    public let locale: Field<String>
-    public let name: Field<String>
-    public let priority: Field<Int32>
-    public let toolTip: Field<String>
-
-    /// Present when the request expanded it (`expand("rights")`).
-    public let rights: Field<UsageRightsIncluded>
-
-    /// Present when the request expanded it (`expand("sublabels")`).
-    public let sublabels: Field<[SensitivityLabel]>
-
-    private init() {
-        self.id = Field("id")
-        self.actionSource = Field("actionSource")
-        self.autoTooltip = Field("autoTooltip")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.hasProtection = Field("hasProtection")
-        self.isDefault = Field("isDefault")
-        self.isEndpointProtectionEnabled = Field("isEndpointProtectionEnabled")
-        self.isScopedToUser = Field("isScopedToUser")
-        self.locale = Field("locale")
-        self.name = Field("name")
-        self.priority = Field("priority")
-        self.toolTip = Field("toolTip")
-        self.rights = Field("rights")
-        self.sublabels = Field("sublabels")
-    }
 }
 
 /// Its properties are listed in `SensitivityLabelAssignmentFields`; read and write them as `value.name`.
@@ -927,21 +917,21 @@ public struct SensitivityLabelFields: FieldSet {
 public typealias SensitivityLabelAssignment = Model<SensitivityLabelAssignmentFields>
 
 /// The properties of a `SensitivityLabelAssignment`, inherited ones included.
-public struct SensitivityLabelAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sensitivityLabelAssignment",
-        fields: SensitivityLabelAssignmentFields()
+public enum SensitivityLabelAssignmentFields: FieldSet {
+    public typealias Table = (
+        assignmentMethod: Field<SensitivityLabelAssignmentMethod>,
+        sensitivityLabelId: Field<String>,
+        tenantId: Field<String>
     )
 
-    public let assignmentMethod: Field<SensitivityLabelAssignmentMethod>
-    public let sensitivityLabelId: Field<String>
-    public let tenantId: Field<String>
-
-    private init() {
-        self.assignmentMethod = Field("assignmentMethod")
-        self.sensitivityLabelId = Field("sensitivityLabelId")
-        self.tenantId = Field("tenantId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sensitivityLabelAssignment",
+        fields: (
+            assignmentMethod: Field("assignmentMethod"),
+            sensitivityLabelId: Field("sensitivityLabelId"),
+            tenantId: Field("tenantId")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.sensitivityLabelAssignmentMethod`.
@@ -969,21 +959,25 @@ extension SensitivityLabelAssignmentMethod {
 public typealias SensitivityLabelInfo = Model<SensitivityLabelInfoFields>
 
 /// The properties of a `SensitivityLabelInfo`, inherited ones included.
-public struct SensitivityLabelInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sensitivityLabelInfo", fields: SensitivityLabelInfoFields())
-    public let color: Field<String>
-    public let displayName: Field<String>
-    public let priority: Field<Int32>
-    public let sensitivityLabelId: Field<String>
-    public let tooltip: Field<String>
+public enum SensitivityLabelInfoFields: FieldSet {
+    public typealias Table = (
+        color: Field<String>,
+        displayName: Field<String>,
+        priority: Field<Int32>,
+        sensitivityLabelId: Field<String>,
+        tooltip: Field<String>
+    )
 
-    private init() {
-        self.color = Field("color")
-        self.displayName = Field("displayName")
-        self.priority = Field("priority")
-        self.sensitivityLabelId = Field("sensitivityLabelId")
-        self.tooltip = Field("tooltip")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sensitivityLabelInfo",
+        fields: (
+            color: Field("color"),
+            displayName: Field("displayName"),
+            priority: Field("priority"),
+            sensitivityLabelId: Field("sensitivityLabelId"),
+            tooltip: Field("tooltip")
+        ) as Table
+    )
 }
 
 /// Requests for one `SensitivityLabel`: `request()` reads, updates or deletes it.
@@ -1078,23 +1072,23 @@ extension CollectionRequestBuilder where Item == SensitivityLabelRequestBuilder 
 public typealias ServerProcessedContent = Model<ServerProcessedContentFields>
 
 /// The properties of a `ServerProcessedContent`, inherited ones included.
-public struct ServerProcessedContentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.serverProcessedContent",
-        fields: ServerProcessedContentFields()
+public enum ServerProcessedContentFields: FieldSet {
+    public typealias Table = (
+        htmlStrings: Field<[MetaDataKeyStringPair]>,
+        imageSources: Field<[MetaDataKeyStringPair]>,
+        links: Field<[MetaDataKeyStringPair]>,
+        searchablePlainTexts: Field<[MetaDataKeyStringPair]>
     )
 
-    public let htmlStrings: Field<[MetaDataKeyStringPair]>
-    public let imageSources: Field<[MetaDataKeyStringPair]>
-    public let links: Field<[MetaDataKeyStringPair]>
-    public let searchablePlainTexts: Field<[MetaDataKeyStringPair]>
-
-    private init() {
-        self.htmlStrings = Field("htmlStrings")
-        self.imageSources = Field("imageSources")
-        self.links = Field("links")
-        self.searchablePlainTexts = Field("searchablePlainTexts")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.serverProcessedContent",
+        fields: (
+            htmlStrings: Field("htmlStrings"),
+            imageSources: Field("imageSources"),
+            links: Field("links"),
+            searchablePlainTexts: Field("searchablePlainTexts")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ServiceAnnouncementFields`; read and write them as `value.name`.
@@ -1104,30 +1098,26 @@ public struct ServerProcessedContentFields: FieldSet {
 public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
 
 /// The properties of a `ServiceAnnouncement`, inherited ones included.
-public struct ServiceAnnouncementFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `healthOverviews`, `issues`, `messages`.
+public enum ServiceAnnouncementFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        healthOverviews: Field<[ServiceHealth]>,
+        issues: Field<[ServiceHealthIssue]>,
+        messages: Field<[ServiceUpdateMessage]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceAnnouncement",
         base: Entity.self,
-        fields: ServiceAnnouncementFields()
+        fields: (
+            id: Field("id"),
+            healthOverviews: Field("healthOverviews"),
+            issues: Field("issues"),
+            messages: Field("messages")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("healthOverviews")`).
-    public let healthOverviews: Field<[ServiceHealth]>
-
-    /// Present when the request expanded it (`expand("issues")`).
-    public let issues: Field<[ServiceHealthIssue]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[ServiceUpdateMessage]>
-
-    private init() {
-        self.id = Field("id")
-        self.healthOverviews = Field("healthOverviews")
-        self.issues = Field("issues")
-        self.messages = Field("messages")
-    }
 }
 
 /// Its properties are listed in `ServiceAnnouncementAttachmentFields`; read and write them as `value.name`.
@@ -1137,26 +1127,26 @@ public struct ServiceAnnouncementFields: FieldSet {
 public typealias ServiceAnnouncementAttachment = Model<ServiceAnnouncementAttachmentFields>
 
 /// The properties of a `ServiceAnnouncementAttachment`, inherited ones included.
-public struct ServiceAnnouncementAttachmentFields: FieldSet {
+public enum ServiceAnnouncementAttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceAnnouncementAttachment",
         base: Entity.self,
-        fields: ServiceAnnouncementAttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-    }
 }
 
 /// Requests for one `ServiceAnnouncementAttachment`: `request()` reads, updates or deletes it.
@@ -1192,29 +1182,29 @@ public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
 public typealias ServiceAnnouncementBase = Model<ServiceAnnouncementBaseFields>
 
 /// The properties of a `ServiceAnnouncementBase`, inherited ones included.
-public struct ServiceAnnouncementBaseFields: FieldSet {
+public enum ServiceAnnouncementBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        details: Field<[KeyValuePair]>,
+        endDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceAnnouncementBase",
         base: Entity.self,
         derived: [ServiceHealthIssue.self, ServiceUpdateMessage.self],
-        fields: ServiceAnnouncementBaseFields()
+        fields: (
+            id: Field("id"),
+            details: Field("details"),
+            endDateTime: Field("endDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            startDateTime: Field("startDateTime"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-    }
 }
 
 /// Requests for one `ServiceAnnouncementBase`: `request()` reads, updates or deletes it.
@@ -1285,25 +1275,30 @@ public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
 public typealias ServiceApp = Model<ServiceAppFields>
 
 /// The properties of a `ServiceApp`, inherited ones included.
-public struct ServiceAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.serviceApp", base: Entity.self, fields: ServiceAppFields())
-    public let id: Field<String>
-    public let application: Field<Identity>
-    public let effectiveDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let registrationDateTime: Field<Date>
-    public let status: Field<ServiceAppStatus>
+public enum ServiceAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        application: Field<Identity>,
+        effectiveDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        registrationDateTime: Field<Date>,
+        status: Field<ServiceAppStatus>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.application = Field("application")
-        self.effectiveDateTime = Field("effectiveDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceApp",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            application: Field("application"),
+            effectiveDateTime: Field("effectiveDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            registrationDateTime: Field("registrationDateTime"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Requests for one `ServiceApp`: `request()` reads, updates or deletes it.
@@ -1374,26 +1369,21 @@ extension ServiceAppStatus {
 public typealias ServiceHealth = Model<ServiceHealthFields>
 
 /// The properties of a `ServiceHealth`, inherited ones included.
-public struct ServiceHealthFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `issues`.
+public enum ServiceHealthFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        service: Field<String>,
+        status: Field<ServiceHealthStatus>,
+        issues: Field<[ServiceHealthIssue]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceHealth",
         base: Entity.self,
-        fields: ServiceHealthFields()
+        fields: (id: Field("id"), service: Field("service"), status: Field("status"), issues: Field("issues")) as Table
     )
-
-    public let id: Field<String>
-    public let service: Field<String>
-    public let status: Field<ServiceHealthStatus>
-
-    /// Present when the request expanded it (`expand("issues")`).
-    public let issues: Field<[ServiceHealthIssue]>
-
-    private init() {
-        self.id = Field("id")
-        self.service = Field("service")
-        self.status = Field("status")
-        self.issues = Field("issues")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.serviceHealthClassificationType`.
@@ -1419,46 +1409,46 @@ extension ServiceHealthClassificationType {
 public typealias ServiceHealthIssue = Model<ServiceHealthIssueFields>
 
 /// The properties of a `ServiceHealthIssue`, inherited ones included.
-public struct ServiceHealthIssueFields: FieldSet {
+public enum ServiceHealthIssueFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        details: Field<[KeyValuePair]>,
+        endDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        title: Field<String>,
+        classification: Field<ServiceHealthClassificationType>,
+        feature: Field<String>,
+        featureGroup: Field<String>,
+        impactDescription: Field<String>,
+        isResolved: Field<Bool>,
+        origin: Field<ServiceHealthOrigin>,
+        posts: Field<[ServiceHealthIssuePost]>,
+        service: Field<String>,
+        status: Field<ServiceHealthStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceHealthIssue",
         base: ServiceAnnouncementBase.self,
-        fields: ServiceHealthIssueFields()
+        fields: (
+            id: Field("id"),
+            details: Field("details"),
+            endDateTime: Field("endDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            startDateTime: Field("startDateTime"),
+            title: Field("title"),
+            classification: Field("classification"),
+            feature: Field("feature"),
+            featureGroup: Field("featureGroup"),
+            impactDescription: Field("impactDescription"),
+            isResolved: Field("isResolved"),
+            origin: Field("origin"),
+            posts: Field("posts"),
+            service: Field("service"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-    public let classification: Field<ServiceHealthClassificationType>
-    public let feature: Field<String>
-    public let featureGroup: Field<String>
-    public let impactDescription: Field<String>
-    public let isResolved: Field<Bool>
-    public let origin: Field<ServiceHealthOrigin>
-    public let posts: Field<[ServiceHealthIssuePost]>
-    public let service: Field<String>
-    public let status: Field<ServiceHealthStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.classification = Field("classification")
-        self.feature = Field("feature")
-        self.featureGroup = Field("featureGroup")
-        self.impactDescription = Field("impactDescription")
-        self.isResolved = Field("isResolved")
-        self.origin = Field("origin")
-        self.posts = Field("posts")
-        self.service = Field("service")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `ServiceHealthIssuePostFields`; read and write them as `value.name`.
@@ -1468,21 +1458,17 @@ public struct ServiceHealthIssueFields: FieldSet {
 public typealias ServiceHealthIssuePost = Model<ServiceHealthIssuePostFields>
 
 /// The properties of a `ServiceHealthIssuePost`, inherited ones included.
-public struct ServiceHealthIssuePostFields: FieldSet {
+public enum ServiceHealthIssuePostFields: FieldSet {
+    public typealias Table = (createdDateTime: Field<Date>, description: Field<ItemBody>, postType: Field<PostType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceHealthIssuePost",
-        fields: ServiceHealthIssuePostFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            postType: Field("postType")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let description: Field<ItemBody>
-    public let postType: Field<PostType>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.postType = Field("postType")
-    }
 }
 
 /// Requests for one `ServiceHealthIssue`: `request()` reads, updates or deletes it.

@@ -125,19 +125,23 @@ public struct ServiceHostedMediaConfigFields: FieldSet {
 public typealias ServicePlanInfo = Model<ServicePlanInfoFields>
 
 /// The properties of a `ServicePlanInfo`, inherited ones included.
-public struct ServicePlanInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.servicePlanInfo", fields: ServicePlanInfoFields())
-    public let appliesTo: Field<String>
-    public let provisioningStatus: Field<String>
-    public let servicePlanId: Field<String>
-    public let servicePlanName: Field<String>
+public enum ServicePlanInfoFields: FieldSet {
+    public typealias Table = (
+        appliesTo: Field<String>,
+        provisioningStatus: Field<String>,
+        servicePlanId: Field<String>,
+        servicePlanName: Field<String>
+    )
 
-    private init() {
-        self.appliesTo = Field("appliesTo")
-        self.provisioningStatus = Field("provisioningStatus")
-        self.servicePlanId = Field("servicePlanId")
-        self.servicePlanName = Field("servicePlanName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.servicePlanInfo",
+        fields: (
+            appliesTo: Field("appliesTo"),
+            provisioningStatus: Field("provisioningStatus"),
+            servicePlanId: Field("servicePlanId"),
+            servicePlanName: Field("servicePlanName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ServicePrincipalFields`; read and write them as `value.name`.
@@ -147,168 +151,136 @@ public struct ServicePlanInfoFields: FieldSet {
 public typealias ServicePrincipal = Model<ServicePrincipalFields>
 
 /// The properties of a `ServicePrincipal`, inherited ones included.
-public struct ServicePrincipalFields: FieldSet {
+///
+/// - `createdByAppId`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
+///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
+///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
+///   `tokenLifetimePolicies`, `transitiveMemberOf`.
+public enum ServicePrincipalFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        accountEnabled: Field<Bool>,
+        addIns: Field<[AddIn]>,
+        alternativeNames: Field<[String]>,
+        appDescription: Field<String>,
+        appDisplayName: Field<String>,
+        appId: Field<String>,
+        applicationTemplateId: Field<String>,
+        appOwnerOrganizationId: Field<String>,
+        appRoleAssignmentRequired: Field<Bool>,
+        appRoles: Field<[AppRole]>,
+        createdByAppId: Field<String>,
+        customSecurityAttributes: Field<CustomSecurityAttributeValue>,
+        description: Field<String>,
+        disabledByMicrosoftStatus: Field<String>,
+        displayName: Field<String>,
+        homepage: Field<String>,
+        info: Field<InformationalUrl>,
+        isDisabled: Field<Bool>,
+        keyCredentials: Field<[KeyCredential]>,
+        loginUrl: Field<String>,
+        logoutUrl: Field<String>,
+        notes: Field<String>,
+        notificationEmailAddresses: Field<[String]>,
+        oauth2PermissionScopes: Field<[PermissionScope]>,
+        passwordCredentials: Field<[PasswordCredential]>,
+        preferredSingleSignOnMode: Field<String>,
+        preferredTokenSigningKeyThumbprint: Field<String>,
+        replyUrls: Field<[String]>,
+        resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>,
+        samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>,
+        servicePrincipalNames: Field<[String]>,
+        servicePrincipalType: Field<String>,
+        signInAudience: Field<String>,
+        tags: Field<[String]>,
+        tokenEncryptionKeyId: Field<String>,
+        verifiedPublisher: Field<VerifiedPublisher>,
+        appManagementPolicies: Field<[AppManagementPolicy]>,
+        appRoleAssignedTo: Field<[AppRoleAssignment]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        claimsMappingPolicies: Field<[ClaimsMappingPolicy]>,
+        createdObjects: Field<[DirectoryObject]>,
+        delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>,
+        endpoints: Field<[Endpoint]>,
+        federatedIdentityCredentials: Field<[FederatedIdentityCredential]>,
+        homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>,
+        memberOf: Field<[DirectoryObject]>,
+        oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>,
+        ownedObjects: Field<[DirectoryObject]>,
+        owners: Field<[DirectoryObject]>,
+        remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>,
+        synchronization: Field<Synchronization>,
+        tokenIssuancePolicies: Field<[TokenIssuancePolicy]>,
+        tokenLifetimePolicies: Field<[TokenLifetimePolicy]>,
+        transitiveMemberOf: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipal",
         base: DirectoryObject.self,
         derived: [AgentIdentity.self, AgentIdentityBlueprintPrincipal.self],
-        fields: ServicePrincipalFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            accountEnabled: Field("accountEnabled"),
+            addIns: Field("addIns"),
+            alternativeNames: Field("alternativeNames"),
+            appDescription: Field("appDescription"),
+            appDisplayName: Field("appDisplayName"),
+            appId: Field("appId"),
+            applicationTemplateId: Field("applicationTemplateId"),
+            appOwnerOrganizationId: Field("appOwnerOrganizationId"),
+            appRoleAssignmentRequired: Field("appRoleAssignmentRequired"),
+            appRoles: Field("appRoles"),
+            createdByAppId: Field("createdByAppId"),
+            customSecurityAttributes: Field("customSecurityAttributes"),
+            description: Field("description"),
+            disabledByMicrosoftStatus: Field("disabledByMicrosoftStatus"),
+            displayName: Field("displayName"),
+            homepage: Field("homepage"),
+            info: Field("info"),
+            isDisabled: Field("isDisabled"),
+            keyCredentials: Field("keyCredentials"),
+            loginUrl: Field("loginUrl"),
+            logoutUrl: Field("logoutUrl"),
+            notes: Field("notes"),
+            notificationEmailAddresses: Field("notificationEmailAddresses"),
+            oauth2PermissionScopes: Field("oauth2PermissionScopes"),
+            passwordCredentials: Field("passwordCredentials"),
+            preferredSingleSignOnMode: Field("preferredSingleSignOnMode"),
+            preferredTokenSigningKeyThumbprint: Field("preferredTokenSigningKeyThumbprint"),
+            replyUrls: Field("replyUrls"),
+            resourceSpecificApplicationPermissions: Field("resourceSpecificApplicationPermissions"),
+            samlSingleSignOnSettings: Field("samlSingleSignOnSettings"),
+            servicePrincipalNames: Field("servicePrincipalNames"),
+            servicePrincipalType: Field("servicePrincipalType"),
+            signInAudience: Field("signInAudience"),
+            tags: Field("tags"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId"),
+            verifiedPublisher: Field("verifiedPublisher"),
+            appManagementPolicies: Field("appManagementPolicies"),
+            appRoleAssignedTo: Field("appRoleAssignedTo"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            claimsMappingPolicies: Field("claimsMappingPolicies"),
+            createdObjects: Field("createdObjects"),
+            delegatedPermissionClassifications: Field("delegatedPermissionClassifications"),
+            endpoints: Field("endpoints"),
+            federatedIdentityCredentials: Field("federatedIdentityCredentials"),
+            homeRealmDiscoveryPolicies: Field("homeRealmDiscoveryPolicies"),
+            memberOf: Field("memberOf"),
+            oauth2PermissionGrants: Field("oauth2PermissionGrants"),
+            ownedObjects: Field("ownedObjects"),
+            owners: Field("owners"),
+            remoteDesktopSecurityConfiguration: Field("remoteDesktopSecurityConfiguration"),
+            synchronization: Field("synchronization"),
+            tokenIssuancePolicies: Field("tokenIssuancePolicies"),
+            tokenLifetimePolicies: Field("tokenLifetimePolicies"),
+            transitiveMemberOf: Field("transitiveMemberOf")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let accountEnabled: Field<Bool>
-    public let addIns: Field<[AddIn]>
-    public let alternativeNames: Field<[String]>
-    public let appDescription: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let applicationTemplateId: Field<String>
-    public let appOwnerOrganizationId: Field<String>
-    public let appRoleAssignmentRequired: Field<Bool>
-    public let appRoles: Field<[AppRole]>
-
-    /// Set by the service: read it, do not send it.
-    public let createdByAppId: Field<String>
-
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let description: Field<String>
-    public let disabledByMicrosoftStatus: Field<String>
-    public let displayName: Field<String>
-    public let homepage: Field<String>
-    public let info: Field<InformationalUrl>
-    public let isDisabled: Field<Bool>
-    public let keyCredentials: Field<[KeyCredential]>
-    public let loginUrl: Field<String>
-    public let logoutUrl: Field<String>
-    public let notes: Field<String>
-    public let notificationEmailAddresses: Field<[String]>
-    public let oauth2PermissionScopes: Field<[PermissionScope]>
-    public let passwordCredentials: Field<[PasswordCredential]>
-    public let preferredSingleSignOnMode: Field<String>
-    public let preferredTokenSigningKeyThumbprint: Field<String>
-    public let replyUrls: Field<[String]>
-    public let resourceSpecificApplicationPermissions: Field<[ResourceSpecificPermission]>
-    public let samlSingleSignOnSettings: Field<SamlSingleSignOnSettings>
-    public let servicePrincipalNames: Field<[String]>
-    public let servicePrincipalType: Field<String>
-    public let signInAudience: Field<String>
-    public let tags: Field<[String]>
-    public let tokenEncryptionKeyId: Field<String>
-    public let verifiedPublisher: Field<VerifiedPublisher>
-
-    /// Present when the request expanded it (`expand("appManagementPolicies")`).
-    public let appManagementPolicies: Field<[AppManagementPolicy]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignedTo")`).
-    public let appRoleAssignedTo: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("claimsMappingPolicies")`).
-    public let claimsMappingPolicies: Field<[ClaimsMappingPolicy]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("delegatedPermissionClassifications")`).
-    public let delegatedPermissionClassifications: Field<[DelegatedPermissionClassification]>
-
-    /// Present when the request expanded it (`expand("endpoints")`).
-    public let endpoints: Field<[Endpoint]>
-
-    /// Present when the request expanded it (`expand("federatedIdentityCredentials")`).
-    public let federatedIdentityCredentials: Field<[FederatedIdentityCredential]>
-
-    /// Present when the request expanded it (`expand("homeRealmDiscoveryPolicies")`).
-    public let homeRealmDiscoveryPolicies: Field<[HomeRealmDiscoveryPolicy]>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("owners")`).
-    public let owners: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("remoteDesktopSecurityConfiguration")`).
-    public let remoteDesktopSecurityConfiguration: Field<RemoteDesktopSecurityConfiguration>
-
-    /// Present when the request expanded it (`expand("synchronization")`).
-    public let synchronization: Field<Synchronization>
-
-    /// Present when the request expanded it (`expand("tokenIssuancePolicies")`).
-    public let tokenIssuancePolicies: Field<[TokenIssuancePolicy]>
-
-    /// Present when the request expanded it (`expand("tokenLifetimePolicies")`).
-    public let tokenLifetimePolicies: Field<[TokenLifetimePolicy]>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.accountEnabled = Field("accountEnabled")
-        self.addIns = Field("addIns")
-        self.alternativeNames = Field("alternativeNames")
-        self.appDescription = Field("appDescription")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.applicationTemplateId = Field("applicationTemplateId")
-        self.appOwnerOrganizationId = Field("appOwnerOrganizationId")
-        self.appRoleAssignmentRequired = Field("appRoleAssignmentRequired")
-        self.appRoles = Field("appRoles")
-        self.createdByAppId = Field("createdByAppId")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.description = Field("description")
-        self.disabledByMicrosoftStatus = Field("disabledByMicrosoftStatus")
-        self.displayName = Field("displayName")
-        self.homepage = Field("homepage")
-        self.info = Field("info")
-        self.isDisabled = Field("isDisabled")
-        self.keyCredentials = Field("keyCredentials")
-        self.loginUrl = Field("loginUrl")
-        self.logoutUrl = Field("logoutUrl")
-        self.notes = Field("notes")
-        self.notificationEmailAddresses = Field("notificationEmailAddresses")
-        self.oauth2PermissionScopes = Field("oauth2PermissionScopes")
-        self.passwordCredentials = Field("passwordCredentials")
-        self.preferredSingleSignOnMode = Field("preferredSingleSignOnMode")
-        self.preferredTokenSigningKeyThumbprint = Field("preferredTokenSigningKeyThumbprint")
-        self.replyUrls = Field("replyUrls")
-        self.resourceSpecificApplicationPermissions = Field("resourceSpecificApplicationPermissions")
-        self.samlSingleSignOnSettings = Field("samlSingleSignOnSettings")
-        self.servicePrincipalNames = Field("servicePrincipalNames")
-        self.servicePrincipalType = Field("servicePrincipalType")
-        self.signInAudience = Field("signInAudience")
-        self.tags = Field("tags")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-        self.verifiedPublisher = Field("verifiedPublisher")
-        self.appManagementPolicies = Field("appManagementPolicies")
-        self.appRoleAssignedTo = Field("appRoleAssignedTo")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.claimsMappingPolicies = Field("claimsMappingPolicies")
-        self.createdObjects = Field("createdObjects")
-        self.delegatedPermissionClassifications = Field("delegatedPermissionClassifications")
-        self.endpoints = Field("endpoints")
-        self.federatedIdentityCredentials = Field("federatedIdentityCredentials")
-        self.homeRealmDiscoveryPolicies = Field("homeRealmDiscoveryPolicies")
-        self.memberOf = Field("memberOf")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.ownedObjects = Field("ownedObjects")
-        self.owners = Field("owners")
-        self.remoteDesktopSecurityConfiguration = Field("remoteDesktopSecurityConfiguration")
-        self.synchronization = Field("synchronization")
-        self.tokenIssuancePolicies = Field("tokenIssuancePolicies")
-        self.tokenLifetimePolicies = Field("tokenLifetimePolicies")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
 }
 
 /// Its properties are listed in `ServicePrincipalIdentityFields`; read and write them as `value.name`.
@@ -318,22 +290,14 @@ public struct ServicePrincipalFields: FieldSet {
 public typealias ServicePrincipalIdentity = Model<ServicePrincipalIdentityFields>
 
 /// The properties of a `ServicePrincipalIdentity`, inherited ones included.
-public struct ServicePrincipalIdentityFields: FieldSet {
+public enum ServicePrincipalIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, appId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipalIdentity",
         base: Identity.self,
-        fields: ServicePrincipalIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), appId: Field("appId")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let appId: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.appId = Field("appId")
-    }
 }
 
 /// Its properties are listed in `ServicePrincipalLockConfigurationFields`; read and write them as `value.name`.
@@ -343,25 +307,25 @@ public struct ServicePrincipalIdentityFields: FieldSet {
 public typealias ServicePrincipalLockConfiguration = Model<ServicePrincipalLockConfigurationFields>
 
 /// The properties of a `ServicePrincipalLockConfiguration`, inherited ones included.
-public struct ServicePrincipalLockConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.servicePrincipalLockConfiguration",
-        fields: ServicePrincipalLockConfigurationFields()
+public enum ServicePrincipalLockConfigurationFields: FieldSet {
+    public typealias Table = (
+        allProperties: Field<Bool>,
+        credentialsWithUsageSign: Field<Bool>,
+        credentialsWithUsageVerify: Field<Bool>,
+        isEnabled: Field<Bool>,
+        tokenEncryptionKeyId: Field<Bool>
     )
 
-    public let allProperties: Field<Bool>
-    public let credentialsWithUsageSign: Field<Bool>
-    public let credentialsWithUsageVerify: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let tokenEncryptionKeyId: Field<Bool>
-
-    private init() {
-        self.allProperties = Field("allProperties")
-        self.credentialsWithUsageSign = Field("credentialsWithUsageSign")
-        self.credentialsWithUsageVerify = Field("credentialsWithUsageVerify")
-        self.isEnabled = Field("isEnabled")
-        self.tokenEncryptionKeyId = Field("tokenEncryptionKeyId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.servicePrincipalLockConfiguration",
+        fields: (
+            allProperties: Field("allProperties"),
+            credentialsWithUsageSign: Field("credentialsWithUsageSign"),
+            credentialsWithUsageVerify: Field("credentialsWithUsageVerify"),
+            isEnabled: Field("isEnabled"),
+            tokenEncryptionKeyId: Field("tokenEncryptionKeyId")
+        ) as Table
+    )
 }
 
 /// Requests for one `ServicePrincipal`: `request()` reads, updates or deletes it.
@@ -678,58 +642,58 @@ extension CollectionRequestBuilder where Item == ServicePrincipalRequestBuilder 
 public typealias ServicePrincipalRiskDetection = Model<ServicePrincipalRiskDetectionFields>
 
 /// The properties of a `ServicePrincipalRiskDetection`, inherited ones included.
-public struct ServicePrincipalRiskDetectionFields: FieldSet {
+public enum ServicePrincipalRiskDetectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activity: Field<ActivityType>,
+        activityDateTime: Field<Date>,
+        additionalInfo: Field<String>,
+        appId: Field<String>,
+        correlationId: Field<String>,
+        detectedDateTime: Field<Date>,
+        detectionTimingType: Field<RiskDetectionTimingType>,
+        ipAddress: Field<String>,
+        keyIds: Field<[String]>,
+        lastUpdatedDateTime: Field<Date>,
+        location: Field<SignInLocation>,
+        requestId: Field<String>,
+        riskDetail: Field<RiskDetail>,
+        riskEventType: Field<String>,
+        riskLevel: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        servicePrincipalDisplayName: Field<String>,
+        servicePrincipalId: Field<String>,
+        source: Field<String>,
+        tokenIssuerType: Field<TokenIssuerType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.servicePrincipalRiskDetection",
         base: Entity.self,
-        fields: ServicePrincipalRiskDetectionFields()
+        fields: (
+            id: Field("id"),
+            activity: Field("activity"),
+            activityDateTime: Field("activityDateTime"),
+            additionalInfo: Field("additionalInfo"),
+            appId: Field("appId"),
+            correlationId: Field("correlationId"),
+            detectedDateTime: Field("detectedDateTime"),
+            detectionTimingType: Field("detectionTimingType"),
+            ipAddress: Field("ipAddress"),
+            keyIds: Field("keyIds"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            location: Field("location"),
+            requestId: Field("requestId"),
+            riskDetail: Field("riskDetail"),
+            riskEventType: Field("riskEventType"),
+            riskLevel: Field("riskLevel"),
+            riskState: Field("riskState"),
+            servicePrincipalDisplayName: Field("servicePrincipalDisplayName"),
+            servicePrincipalId: Field("servicePrincipalId"),
+            source: Field("source"),
+            tokenIssuerType: Field("tokenIssuerType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activity: Field<ActivityType>
-    public let activityDateTime: Field<Date>
-    public let additionalInfo: Field<String>
-    public let appId: Field<String>
-    public let correlationId: Field<String>
-    public let detectedDateTime: Field<Date>
-    public let detectionTimingType: Field<RiskDetectionTimingType>
-    public let ipAddress: Field<String>
-    public let keyIds: Field<[String]>
-    public let lastUpdatedDateTime: Field<Date>
-    public let location: Field<SignInLocation>
-    public let requestId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventType: Field<String>
-    public let riskLevel: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalDisplayName: Field<String>
-    public let servicePrincipalId: Field<String>
-    public let source: Field<String>
-    public let tokenIssuerType: Field<TokenIssuerType>
-
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.additionalInfo = Field("additionalInfo")
-        self.appId = Field("appId")
-        self.correlationId = Field("correlationId")
-        self.detectedDateTime = Field("detectedDateTime")
-        self.detectionTimingType = Field("detectionTimingType")
-        self.ipAddress = Field("ipAddress")
-        self.keyIds = Field("keyIds")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.location = Field("location")
-        self.requestId = Field("requestId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventType = Field("riskEventType")
-        self.riskLevel = Field("riskLevel")
-        self.riskState = Field("riskState")
-        self.servicePrincipalDisplayName = Field("servicePrincipalDisplayName")
-        self.servicePrincipalId = Field("servicePrincipalId")
-        self.source = Field("source")
-        self.tokenIssuerType = Field("tokenIssuerType")
-    }
 }
 
 /// Requests for one `ServicePrincipalRiskDetection`: `request()` reads, updates or deletes it.
@@ -822,22 +786,18 @@ public struct ServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
 public typealias ServiceProvisioningError = Model<ServiceProvisioningErrorFields>
 
 /// The properties of a `ServiceProvisioningError`, inherited ones included.
-public struct ServiceProvisioningErrorFields: FieldSet {
+public enum ServiceProvisioningErrorFields: FieldSet {
+    public typealias Table = (createdDateTime: Field<Date>, isResolved: Field<Bool>, serviceInstance: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceProvisioningError",
         derived: [ServiceProvisioningXmlError.self],
-        fields: ServiceProvisioningErrorFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            isResolved: Field("isResolved"),
+            serviceInstance: Field("serviceInstance")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let isResolved: Field<Bool>
-    public let serviceInstance: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.isResolved = Field("isResolved")
-        self.serviceInstance = Field("serviceInstance")
-    }
 }
 
 /// Its properties are listed in `ServiceProvisioningXmlErrorFields`; read and write them as `value.name`.
@@ -847,24 +807,24 @@ public struct ServiceProvisioningErrorFields: FieldSet {
 public typealias ServiceProvisioningXmlError = Model<ServiceProvisioningXmlErrorFields>
 
 /// The properties of a `ServiceProvisioningXmlError`, inherited ones included.
-public struct ServiceProvisioningXmlErrorFields: FieldSet {
+public enum ServiceProvisioningXmlErrorFields: FieldSet {
+    public typealias Table = (
+        createdDateTime: Field<Date>,
+        isResolved: Field<Bool>,
+        serviceInstance: Field<String>,
+        errorDetail: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceProvisioningXmlError",
         base: ServiceProvisioningError.self,
-        fields: ServiceProvisioningXmlErrorFields()
+        fields: (
+            createdDateTime: Field("createdDateTime"),
+            isResolved: Field("isResolved"),
+            serviceInstance: Field("serviceInstance"),
+            errorDetail: Field("errorDetail")
+        ) as Table
     )
-
-    public let createdDateTime: Field<Date>
-    public let isResolved: Field<Bool>
-    public let serviceInstance: Field<String>
-    public let errorDetail: Field<String>
-
-    private init() {
-        self.createdDateTime = Field("createdDateTime")
-        self.isResolved = Field("isResolved")
-        self.serviceInstance = Field("serviceInstance")
-        self.errorDetail = Field("errorDetail")
-    }
 }
 
 /// Its properties are listed in `ServiceStatusFields`; read and write them as `value.name`.
@@ -874,25 +834,29 @@ public struct ServiceProvisioningXmlErrorFields: FieldSet {
 public typealias ServiceStatus = Model<ServiceStatusFields>
 
 /// The properties of a `ServiceStatus`, inherited ones included.
-public struct ServiceStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.serviceStatus", fields: ServiceStatusFields())
-    public let backupServiceConsumer: Field<BackupServiceConsumer>
-    public let disableReason: Field<DisableReason>
-    public let gracePeriodDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreAllowedTillDateTime: Field<Date>
-    public let status: Field<BackupServiceStatus>
+public enum ServiceStatusFields: FieldSet {
+    public typealias Table = (
+        backupServiceConsumer: Field<BackupServiceConsumer>,
+        disableReason: Field<DisableReason>,
+        gracePeriodDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        restoreAllowedTillDateTime: Field<Date>,
+        status: Field<BackupServiceStatus>
+    )
 
-    private init() {
-        self.backupServiceConsumer = Field("backupServiceConsumer")
-        self.disableReason = Field("disableReason")
-        self.gracePeriodDateTime = Field("gracePeriodDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreAllowedTillDateTime = Field("restoreAllowedTillDateTime")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.serviceStatus",
+        fields: (
+            backupServiceConsumer: Field("backupServiceConsumer"),
+            disableReason: Field("disableReason"),
+            gracePeriodDateTime: Field("gracePeriodDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            restoreAllowedTillDateTime: Field("restoreAllowedTillDateTime"),
+            status: Field("status")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ServiceStorageQuotaBreakdownFields`; read and write them as `value.name`.
@@ -902,24 +866,24 @@ public struct ServiceStatusFields: FieldSet {
 public typealias ServiceStorageQuotaBreakdown = Model<ServiceStorageQuotaBreakdownFields>
 
 /// The properties of a `ServiceStorageQuotaBreakdown`, inherited ones included.
-public struct ServiceStorageQuotaBreakdownFields: FieldSet {
+public enum ServiceStorageQuotaBreakdownFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        manageWebUrl: Field<String>,
+        used: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceStorageQuotaBreakdown",
         base: StorageQuotaBreakdown.self,
-        fields: ServiceStorageQuotaBreakdownFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            manageWebUrl: Field("manageWebUrl"),
+            used: Field("used")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let manageWebUrl: Field<String>
-    public let used: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.used = Field("used")
-    }
 }
 
 /// Requests for one `ServiceStorageQuotaBreakdown`: `request()` reads, updates or deletes it.
@@ -966,50 +930,50 @@ extension ServiceUpdateCategory {
 public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
 
 /// The properties of a `ServiceUpdateMessage`, inherited ones included.
-public struct ServiceUpdateMessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`.
+public enum ServiceUpdateMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        details: Field<[KeyValuePair]>,
+        endDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        title: Field<String>,
+        actionRequiredByDateTime: Field<Date>,
+        body: Field<ItemBody>,
+        category: Field<ServiceUpdateCategory>,
+        hasAttachments: Field<Bool>,
+        isMajorChange: Field<Bool>,
+        services: Field<[String]>,
+        severity: Field<ServiceUpdateSeverity>,
+        tags: Field<[String]>,
+        viewPoint: Field<ServiceUpdateMessageViewpoint>,
+        attachments: Field<[ServiceAnnouncementAttachment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceUpdateMessage",
         base: ServiceAnnouncementBase.self,
-        fields: ServiceUpdateMessageFields()
+        fields: (
+            id: Field("id"),
+            details: Field("details"),
+            endDateTime: Field("endDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            startDateTime: Field("startDateTime"),
+            title: Field("title"),
+            actionRequiredByDateTime: Field("actionRequiredByDateTime"),
+            body: Field("body"),
+            category: Field("category"),
+            hasAttachments: Field("hasAttachments"),
+            isMajorChange: Field("isMajorChange"),
+            services: Field("services"),
+            severity: Field("severity"),
+            tags: Field("tags"),
+            viewPoint: Field("viewPoint"),
+            attachments: Field("attachments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let details: Field<[KeyValuePair]>
-    public let endDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let title: Field<String>
-    public let actionRequiredByDateTime: Field<Date>
-    public let body: Field<ItemBody>
-    public let category: Field<ServiceUpdateCategory>
-    public let hasAttachments: Field<Bool>
-    public let isMajorChange: Field<Bool>
-    public let services: Field<[String]>
-    public let severity: Field<ServiceUpdateSeverity>
-    public let tags: Field<[String]>
-    public let viewPoint: Field<ServiceUpdateMessageViewpoint>
-
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[ServiceAnnouncementAttachment]>
-
-    private init() {
-        self.id = Field("id")
-        self.details = Field("details")
-        self.endDateTime = Field("endDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.title = Field("title")
-        self.actionRequiredByDateTime = Field("actionRequiredByDateTime")
-        self.body = Field("body")
-        self.category = Field("category")
-        self.hasAttachments = Field("hasAttachments")
-        self.isMajorChange = Field("isMajorChange")
-        self.services = Field("services")
-        self.severity = Field("severity")
-        self.tags = Field("tags")
-        self.viewPoint = Field("viewPoint")
-        self.attachments = Field("attachments")
-    }
 }
 
 /// Requests for one `ServiceUpdateMessage`: `request()` reads, updates or deletes it.
@@ -1117,21 +1081,13 @@ extension CollectionRequestBuilder where Item == ServiceUpdateMessageRequestBuil
 public typealias ServiceUpdateMessageViewpoint = Model<ServiceUpdateMessageViewpointFields>
 
 /// The properties of a `ServiceUpdateMessageViewpoint`, inherited ones included.
-public struct ServiceUpdateMessageViewpointFields: FieldSet {
+public enum ServiceUpdateMessageViewpointFields: FieldSet {
+    public typealias Table = (isArchived: Field<Bool>, isFavorited: Field<Bool>, isRead: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.serviceUpdateMessageViewpoint",
-        fields: ServiceUpdateMessageViewpointFields()
+        fields: (isArchived: Field("isArchived"), isFavorited: Field("isFavorited"), isRead: Field("isRead")) as Table
     )
-
-    public let isArchived: Field<Bool>
-    public let isFavorited: Field<Bool>
-    public let isRead: Field<Bool>
-
-    private init() {
-        self.isArchived = Field("isArchived")
-        self.isFavorited = Field("isFavorited")
-        self.isRead = Field("isRead")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.serviceUpdateSeverity`.
@@ -1159,17 +1115,13 @@ extension ServiceUpdateSeverity {
 public typealias SettingSource = Model<SettingSourceFields>
 
 /// The properties of a `SettingSource`, inherited ones included.
-public struct SettingSourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingSource", fields: SettingSourceFields())
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let sourceType: Field<SettingSourceType>
+public enum SettingSourceFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, sourceType: Field<SettingSourceType>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.sourceType = Field("sourceType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.settingSource",
+        fields: (displayName: Field("displayName"), id: Field("id"), sourceType: Field("sourceType")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.settingSourceType`.
@@ -1193,36 +1145,36 @@ extension SettingSourceType {
 public typealias SettingStateDeviceSummary = Model<SettingStateDeviceSummaryFields>
 
 /// The properties of a `SettingStateDeviceSummary`, inherited ones included.
-public struct SettingStateDeviceSummaryFields: FieldSet {
+public enum SettingStateDeviceSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        compliantDeviceCount: Field<Int32>,
+        conflictDeviceCount: Field<Int32>,
+        errorDeviceCount: Field<Int32>,
+        instancePath: Field<String>,
+        nonCompliantDeviceCount: Field<Int32>,
+        notApplicableDeviceCount: Field<Int32>,
+        remediatedDeviceCount: Field<Int32>,
+        settingName: Field<String>,
+        unknownDeviceCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.settingStateDeviceSummary",
         base: Entity.self,
-        fields: SettingStateDeviceSummaryFields()
+        fields: (
+            id: Field("id"),
+            compliantDeviceCount: Field("compliantDeviceCount"),
+            conflictDeviceCount: Field("conflictDeviceCount"),
+            errorDeviceCount: Field("errorDeviceCount"),
+            instancePath: Field("instancePath"),
+            nonCompliantDeviceCount: Field("nonCompliantDeviceCount"),
+            notApplicableDeviceCount: Field("notApplicableDeviceCount"),
+            remediatedDeviceCount: Field("remediatedDeviceCount"),
+            settingName: Field("settingName"),
+            unknownDeviceCount: Field("unknownDeviceCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let errorDeviceCount: Field<Int32>
-    public let instancePath: Field<String>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let settingName: Field<String>
-    public let unknownDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.instancePath = Field("instancePath")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.settingName = Field("settingName")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-    }
 }
 
 /// Requests for one `SettingStateDeviceSummary`: `request()` reads, updates or deletes it.
@@ -1251,19 +1203,23 @@ public struct SettingStateDeviceSummaryRequestBuilder: ModelRequestBuilder {
 public typealias SettingTemplateValue = Model<SettingTemplateValueFields>
 
 /// The properties of a `SettingTemplateValue`, inherited ones included.
-public struct SettingTemplateValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingTemplateValue", fields: SettingTemplateValueFields())
-    public let defaultValue: Field<String>
-    public let description: Field<String>
-    public let name: Field<String>
-    public let type: Field<String>
+public enum SettingTemplateValueFields: FieldSet {
+    public typealias Table = (
+        defaultValue: Field<String>,
+        description: Field<String>,
+        name: Field<String>,
+        type: Field<String>
+    )
 
-    private init() {
-        self.defaultValue = Field("defaultValue")
-        self.description = Field("description")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.settingTemplateValue",
+        fields: (
+            defaultValue: Field("defaultValue"),
+            description: Field("description"),
+            name: Field("name"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SettingValueFields`; read and write them as `value.name`.
@@ -1273,15 +1229,13 @@ public struct SettingTemplateValueFields: FieldSet {
 public typealias SettingValue = Model<SettingValueFields>
 
 /// The properties of a `SettingValue`, inherited ones included.
-public struct SettingValueFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.settingValue", fields: SettingValueFields())
-    public let name: Field<String>
-    public let value: Field<String>
+public enum SettingValueFields: FieldSet {
+    public typealias Table = (name: Field<String>, value: Field<String>)
 
-    private init() {
-        self.name = Field("name")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.settingValue",
+        fields: (name: Field("name"), value: Field("value")) as Table
+    )
 }
 
 /// Its properties are listed in `ShareActionFields`; read and write them as `value.name`.
@@ -1307,34 +1261,34 @@ public struct ShareActionFields: FieldSet {
 public typealias SharePointBrowseSession = Model<SharePointBrowseSessionFields>
 
 /// The properties of a `SharePointBrowseSession`, inherited ones included.
-public struct SharePointBrowseSessionFields: FieldSet {
+public enum SharePointBrowseSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        backupSizeInBytes: Field<String>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        expirationDateTime: Field<Date>,
+        restorePointDateTime: Field<Date>,
+        restorePointId: Field<String>,
+        status: Field<BrowseSessionStatus>,
+        siteId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointBrowseSession",
         base: BrowseSessionBase.self,
-        fields: SharePointBrowseSessionFields()
+        fields: (
+            id: Field("id"),
+            backupSizeInBytes: Field("backupSizeInBytes"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            expirationDateTime: Field("expirationDateTime"),
+            restorePointDateTime: Field("restorePointDateTime"),
+            restorePointId: Field("restorePointId"),
+            status: Field("status"),
+            siteId: Field("siteId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let backupSizeInBytes: Field<String>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let expirationDateTime: Field<Date>
-    public let restorePointDateTime: Field<Date>
-    public let restorePointId: Field<String>
-    public let status: Field<BrowseSessionStatus>
-    public let siteId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.backupSizeInBytes = Field("backupSizeInBytes")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.restorePointDateTime = Field("restorePointDateTime")
-        self.restorePointId = Field("restorePointId")
-        self.status = Field("status")
-        self.siteId = Field("siteId")
-    }
 }
 
 /// Requests for one `SharePointBrowseSession`: `request()` reads, updates or deletes it.
@@ -1399,28 +1353,28 @@ public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
 public typealias SharePointGroup = Model<SharePointGroupFields>
 
 /// The properties of a `SharePointGroup`, inherited ones included.
-public struct SharePointGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `members`.
+public enum SharePointGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        principalId: Field<String>,
+        title: Field<String>,
+        members: Field<[SharePointGroupMember]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointGroup",
         base: Entity.self,
-        fields: SharePointGroupFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            principalId: Field("principalId"),
+            title: Field("title"),
+            members: Field("members")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let principalId: Field<String>
-    public let title: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[SharePointGroupMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.principalId = Field("principalId")
-        self.title = Field("title")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `SharePointGroupIdentityFields`; read and write them as `value.name`.
@@ -1430,24 +1384,24 @@ public struct SharePointGroupFields: FieldSet {
 public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
 
 /// The properties of a `SharePointGroupIdentity`, inherited ones included.
-public struct SharePointGroupIdentityFields: FieldSet {
+public enum SharePointGroupIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        principalId: Field<String>,
+        title: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointGroupIdentity",
         base: Identity.self,
-        fields: SharePointGroupIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            principalId: Field("principalId"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let principalId: Field<String>
-    public let title: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.principalId = Field("principalId")
-        self.title = Field("title")
-    }
 }
 
 /// Its properties are listed in `SharePointGroupMemberFields`; read and write them as `value.name`.
@@ -1457,20 +1411,14 @@ public struct SharePointGroupIdentityFields: FieldSet {
 public typealias SharePointGroupMember = Model<SharePointGroupMemberFields>
 
 /// The properties of a `SharePointGroupMember`, inherited ones included.
-public struct SharePointGroupMemberFields: FieldSet {
+public enum SharePointGroupMemberFields: FieldSet {
+    public typealias Table = (id: Field<String>, identity: Field<SharePointIdentitySet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointGroupMember",
         base: Entity.self,
-        fields: SharePointGroupMemberFields()
+        fields: (id: Field("id"), identity: Field("identity")) as Table
     )
-
-    public let id: Field<String>
-    public let identity: Field<SharePointIdentitySet>
-
-    private init() {
-        self.id = Field("id")
-        self.identity = Field("identity")
-    }
 }
 
 /// Requests for one `SharePointGroupMember`: `request()` reads, updates or deletes it.
@@ -1527,22 +1475,14 @@ public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
 public typealias SharePointIdentity = Model<SharePointIdentityFields>
 
 /// The properties of a `SharePointIdentity`, inherited ones included.
-public struct SharePointIdentityFields: FieldSet {
+public enum SharePointIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, loginName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointIdentity",
         base: Identity.self,
-        fields: SharePointIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), loginName: Field("loginName")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let loginName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.loginName = Field("loginName")
-    }
 }
 
 /// Its properties are listed in `SharePointIdentitySetFields`; read and write them as `value.name`.
@@ -1552,30 +1492,30 @@ public struct SharePointIdentityFields: FieldSet {
 public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
 
 /// The properties of a `SharePointIdentitySet`, inherited ones included.
-public struct SharePointIdentitySetFields: FieldSet {
+public enum SharePointIdentitySetFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        device: Field<Identity>,
+        user: Field<Identity>,
+        group: Field<Identity>,
+        sharePointGroup: Field<SharePointGroupIdentity>,
+        siteGroup: Field<SharePointIdentity>,
+        siteUser: Field<SharePointIdentity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointIdentitySet",
         base: IdentitySet.self,
-        fields: SharePointIdentitySetFields()
+        fields: (
+            application: Field("application"),
+            device: Field("device"),
+            user: Field("user"),
+            group: Field("group"),
+            sharePointGroup: Field("sharePointGroup"),
+            siteGroup: Field("siteGroup"),
+            siteUser: Field("siteUser")
+        ) as Table
     )
-
-    public let application: Field<Identity>
-    public let device: Field<Identity>
-    public let user: Field<Identity>
-    public let group: Field<Identity>
-    public let sharePointGroup: Field<SharePointGroupIdentity>
-    public let siteGroup: Field<SharePointIdentity>
-    public let siteUser: Field<SharePointIdentity>
-
-    private init() {
-        self.application = Field("application")
-        self.device = Field("device")
-        self.user = Field("user")
-        self.group = Field("group")
-        self.sharePointGroup = Field("sharePointGroup")
-        self.siteGroup = Field("siteGroup")
-        self.siteUser = Field("siteUser")
-    }
 }
 
 /// Its properties are listed in `SharePointMigrationContainerInfoFields`; read and write them as `value.name`.
@@ -1585,21 +1525,21 @@ public struct SharePointIdentitySetFields: FieldSet {
 public typealias SharePointMigrationContainerInfo = Model<SharePointMigrationContainerInfoFields>
 
 /// The properties of a `SharePointMigrationContainerInfo`, inherited ones included.
-public struct SharePointMigrationContainerInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharePointMigrationContainerInfo",
-        fields: SharePointMigrationContainerInfoFields()
+public enum SharePointMigrationContainerInfoFields: FieldSet {
+    public typealias Table = (
+        dataContainerUri: Field<String>,
+        encryptionKey: Field<String>,
+        metadataContainerUri: Field<String>
     )
 
-    public let dataContainerUri: Field<String>
-    public let encryptionKey: Field<String>
-    public let metadataContainerUri: Field<String>
-
-    private init() {
-        self.dataContainerUri = Field("dataContainerUri")
-        self.encryptionKey = Field("encryptionKey")
-        self.metadataContainerUri = Field("metadataContainerUri")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharePointMigrationContainerInfo",
+        fields: (
+            dataContainerUri: Field("dataContainerUri"),
+            encryptionKey: Field("encryptionKey"),
+            metadataContainerUri: Field("metadataContainerUri")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SharePointMigrationEventFields`; read and write them as `value.name`.
@@ -1609,7 +1549,14 @@ public struct SharePointMigrationContainerInfoFields: FieldSet {
 public typealias SharePointMigrationEvent = Model<SharePointMigrationEventFields>
 
 /// The properties of a `SharePointMigrationEvent`, inherited ones included.
-public struct SharePointMigrationEventFields: FieldSet {
+public enum SharePointMigrationEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationEvent",
         base: Entity.self,
@@ -1623,20 +1570,13 @@ public struct SharePointMigrationEventFields: FieldSet {
             SharePointMigrationJobQueuedEvent.self,
             SharePointMigrationJobStartEvent.self,
         ],
-        fields: SharePointMigrationEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
 }
 
 /// Requests for one `SharePointMigrationEvent`: `request()` reads, updates or deletes it.
@@ -1668,26 +1608,26 @@ public typealias SharePointMigrationFinishManifestFileUploadEvent =
     Model<SharePointMigrationFinishManifestFileUploadEventFields>
 
 /// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
-public struct SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
+public enum SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        manifestFileName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationFinishManifestFileUploadEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            manifestFileName: Field("manifestFileName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let manifestFileName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.manifestFileName = Field("manifestFileName")
-    }
 }
 
 /// Requests for one `SharePointMigrationFinishManifestFileUploadEvent`: `request()` reads, updates or deletes it.
@@ -1719,24 +1659,24 @@ public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: Mo
 public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
 
 /// The properties of a `SharePointMigrationJob`, inherited ones included.
-public struct SharePointMigrationJobFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `progressEvents`.
+public enum SharePointMigrationJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        containerInfo: Field<SharePointMigrationContainerInfo>,
+        progressEvents: Field<[SharePointMigrationEvent]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJob",
         base: Entity.self,
-        fields: SharePointMigrationJobFields()
+        fields: (
+            id: Field("id"),
+            containerInfo: Field("containerInfo"),
+            progressEvents: Field("progressEvents")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let containerInfo: Field<SharePointMigrationContainerInfo>
-
-    /// Present when the request expanded it (`expand("progressEvents")`).
-    public let progressEvents: Field<[SharePointMigrationEvent]>
-
-    private init() {
-        self.id = Field("id")
-        self.containerInfo = Field("containerInfo")
-        self.progressEvents = Field("progressEvents")
-    }
 }
 
 /// Its properties are listed in `SharePointMigrationJobCancelledEventFields`; read and write them as `value.name`.
@@ -1747,28 +1687,28 @@ public struct SharePointMigrationJobFields: FieldSet {
 public typealias SharePointMigrationJobCancelledEvent = Model<SharePointMigrationJobCancelledEventFields>
 
 /// The properties of a `SharePointMigrationJobCancelledEvent`, inherited ones included.
-public struct SharePointMigrationJobCancelledEventFields: FieldSet {
+public enum SharePointMigrationJobCancelledEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        isCancelledByUser: Field<Bool>,
+        totalRetryCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobCancelledEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobCancelledEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            isCancelledByUser: Field("isCancelledByUser"),
+            totalRetryCount: Field("totalRetryCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let isCancelledByUser: Field<Bool>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.isCancelledByUser = Field("isCancelledByUser")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobCancelledEvent`: `request()` reads, updates or deletes it.
@@ -1800,24 +1740,24 @@ public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBu
 public typealias SharePointMigrationJobDeletedEvent = Model<SharePointMigrationJobDeletedEventFields>
 
 /// The properties of a `SharePointMigrationJobDeletedEvent`, inherited ones included.
-public struct SharePointMigrationJobDeletedEventFields: FieldSet {
+public enum SharePointMigrationJobDeletedEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobDeletedEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobDeletedEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobDeletedEvent`: `request()` reads, updates or deletes it.
@@ -1849,36 +1789,36 @@ public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuil
 public typealias SharePointMigrationJobErrorEvent = Model<SharePointMigrationJobErrorEventFields>
 
 /// The properties of a `SharePointMigrationJobErrorEvent`, inherited ones included.
-public struct SharePointMigrationJobErrorEventFields: FieldSet {
+public enum SharePointMigrationJobErrorEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        error: Field<PublicError>,
+        errorLevel: Field<SharePointMigrationJobErrorLevel>,
+        objectId: Field<String>,
+        objectType: Field<SharePointMigrationObjectType>,
+        objectUrl: Field<String>,
+        totalRetryCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobErrorEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobErrorEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            error: Field("error"),
+            errorLevel: Field("errorLevel"),
+            objectId: Field("objectId"),
+            objectType: Field("objectType"),
+            objectUrl: Field("objectUrl"),
+            totalRetryCount: Field("totalRetryCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let error: Field<PublicError>
-    public let errorLevel: Field<SharePointMigrationJobErrorLevel>
-    public let objectId: Field<String>
-    public let objectType: Field<SharePointMigrationObjectType>
-    public let objectUrl: Field<String>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.error = Field("error")
-        self.errorLevel = Field("errorLevel")
-        self.objectId = Field("objectId")
-        self.objectType = Field("objectType")
-        self.objectUrl = Field("objectUrl")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobErrorEvent`: `request()` reads, updates or deletes it.

@@ -32,32 +32,32 @@ extension SharePointMigrationJobErrorLevel {
 public typealias SharePointMigrationJobPostponedEvent = Model<SharePointMigrationJobPostponedEventFields>
 
 /// The properties of a `SharePointMigrationJobPostponedEvent`, inherited ones included.
-public struct SharePointMigrationJobPostponedEventFields: FieldSet {
+public enum SharePointMigrationJobPostponedEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        jobsInQueue: Field<Int64>,
+        nextPickupDateTime: Field<Date>,
+        reason: Field<String>,
+        totalRetryCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobPostponedEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobPostponedEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            jobsInQueue: Field("jobsInQueue"),
+            nextPickupDateTime: Field("nextPickupDateTime"),
+            reason: Field("reason"),
+            totalRetryCount: Field("totalRetryCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let jobsInQueue: Field<Int64>
-    public let nextPickupDateTime: Field<Date>
-    public let reason: Field<String>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.jobsInQueue = Field("jobsInQueue")
-        self.nextPickupDateTime = Field("nextPickupDateTime")
-        self.reason = Field("reason")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobPostponedEvent`: `request()` reads, updates or deletes it.
@@ -89,58 +89,58 @@ public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBu
 public typealias SharePointMigrationJobProgressEvent = Model<SharePointMigrationJobProgressEventFields>
 
 /// The properties of a `SharePointMigrationJobProgressEvent`, inherited ones included.
-public struct SharePointMigrationJobProgressEventFields: FieldSet {
+public enum SharePointMigrationJobProgressEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        bytesProcessed: Field<Int64>,
+        bytesProcessedOnlyCurrentVersion: Field<Int64>,
+        cpuDurationMs: Field<Int64>,
+        filesProcessed: Field<Int64>,
+        filesProcessedOnlyCurrentVersion: Field<Int64>,
+        isCompleted: Field<Bool>,
+        lastProcessedObjectId: Field<String>,
+        objectsProcessed: Field<Int64>,
+        sqlDurationMs: Field<Int64>,
+        sqlQueryCount: Field<Int64>,
+        totalDurationMs: Field<Int64>,
+        totalErrors: Field<Int64>,
+        totalExpectedBytes: Field<Int64>,
+        totalExpectedObjects: Field<Int64>,
+        totalRetryCount: Field<Int32>,
+        totalWarnings: Field<Int64>,
+        waitTimeOnSqlThrottlingMs: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobProgressEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobProgressEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            bytesProcessed: Field("bytesProcessed"),
+            bytesProcessedOnlyCurrentVersion: Field("bytesProcessedOnlyCurrentVersion"),
+            cpuDurationMs: Field("cpuDurationMs"),
+            filesProcessed: Field("filesProcessed"),
+            filesProcessedOnlyCurrentVersion: Field("filesProcessedOnlyCurrentVersion"),
+            isCompleted: Field("isCompleted"),
+            lastProcessedObjectId: Field("lastProcessedObjectId"),
+            objectsProcessed: Field("objectsProcessed"),
+            sqlDurationMs: Field("sqlDurationMs"),
+            sqlQueryCount: Field("sqlQueryCount"),
+            totalDurationMs: Field("totalDurationMs"),
+            totalErrors: Field("totalErrors"),
+            totalExpectedBytes: Field("totalExpectedBytes"),
+            totalExpectedObjects: Field("totalExpectedObjects"),
+            totalRetryCount: Field("totalRetryCount"),
+            totalWarnings: Field("totalWarnings"),
+            waitTimeOnSqlThrottlingMs: Field("waitTimeOnSqlThrottlingMs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let bytesProcessed: Field<Int64>
-    public let bytesProcessedOnlyCurrentVersion: Field<Int64>
-    public let cpuDurationMs: Field<Int64>
-    public let filesProcessed: Field<Int64>
-    public let filesProcessedOnlyCurrentVersion: Field<Int64>
-    public let isCompleted: Field<Bool>
-    public let lastProcessedObjectId: Field<String>
-    public let objectsProcessed: Field<Int64>
-    public let sqlDurationMs: Field<Int64>
-    public let sqlQueryCount: Field<Int64>
-    public let totalDurationMs: Field<Int64>
-    public let totalErrors: Field<Int64>
-    public let totalExpectedBytes: Field<Int64>
-    public let totalExpectedObjects: Field<Int64>
-    public let totalRetryCount: Field<Int32>
-    public let totalWarnings: Field<Int64>
-    public let waitTimeOnSqlThrottlingMs: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.bytesProcessed = Field("bytesProcessed")
-        self.bytesProcessedOnlyCurrentVersion = Field("bytesProcessedOnlyCurrentVersion")
-        self.cpuDurationMs = Field("cpuDurationMs")
-        self.filesProcessed = Field("filesProcessed")
-        self.filesProcessedOnlyCurrentVersion = Field("filesProcessedOnlyCurrentVersion")
-        self.isCompleted = Field("isCompleted")
-        self.lastProcessedObjectId = Field("lastProcessedObjectId")
-        self.objectsProcessed = Field("objectsProcessed")
-        self.sqlDurationMs = Field("sqlDurationMs")
-        self.sqlQueryCount = Field("sqlQueryCount")
-        self.totalDurationMs = Field("totalDurationMs")
-        self.totalErrors = Field("totalErrors")
-        self.totalExpectedBytes = Field("totalExpectedBytes")
-        self.totalExpectedObjects = Field("totalExpectedObjects")
-        self.totalRetryCount = Field("totalRetryCount")
-        self.totalWarnings = Field("totalWarnings")
-        self.waitTimeOnSqlThrottlingMs = Field("waitTimeOnSqlThrottlingMs")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobProgressEvent`: `request()` reads, updates or deletes it.
@@ -172,24 +172,24 @@ public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBui
 public typealias SharePointMigrationJobQueuedEvent = Model<SharePointMigrationJobQueuedEventFields>
 
 /// The properties of a `SharePointMigrationJobQueuedEvent`, inherited ones included.
-public struct SharePointMigrationJobQueuedEventFields: FieldSet {
+public enum SharePointMigrationJobQueuedEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobQueuedEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobQueuedEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobQueuedEvent`: `request()` reads, updates or deletes it.
@@ -249,28 +249,28 @@ public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
 public typealias SharePointMigrationJobStartEvent = Model<SharePointMigrationJobStartEventFields>
 
 /// The properties of a `SharePointMigrationJobStartEvent`, inherited ones included.
-public struct SharePointMigrationJobStartEventFields: FieldSet {
+public enum SharePointMigrationJobStartEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        correlationId: Field<String>,
+        eventDateTime: Field<Date>,
+        jobId: Field<String>,
+        isRestarted: Field<Bool>,
+        totalRetryCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointMigrationJobStartEvent",
         base: SharePointMigrationEvent.self,
-        fields: SharePointMigrationJobStartEventFields()
+        fields: (
+            id: Field("id"),
+            correlationId: Field("correlationId"),
+            eventDateTime: Field("eventDateTime"),
+            jobId: Field("jobId"),
+            isRestarted: Field("isRestarted"),
+            totalRetryCount: Field("totalRetryCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let correlationId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let jobId: Field<String>
-    public let isRestarted: Field<Bool>
-    public let totalRetryCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.correlationId = Field("correlationId")
-        self.eventDateTime = Field("eventDateTime")
-        self.jobId = Field("jobId")
-        self.isRestarted = Field("isRestarted")
-        self.totalRetryCount = Field("totalRetryCount")
-    }
 }
 
 /// Requests for one `SharePointMigrationJobStartEvent`: `request()` reads, updates or deletes it.
@@ -360,48 +360,45 @@ public struct SharePointOneDriveOptionsFields: FieldSet {
 public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFields>
 
 /// The properties of a `SharePointProtectionPolicy`, inherited ones included.
-public struct SharePointProtectionPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `siteInclusionRules`, `siteProtectionUnits`,
+///   `siteProtectionUnitsBulkAdditionJobs`.
+public enum SharePointProtectionPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>,
+        retentionSettings: Field<[RetentionSetting]>,
+        status: Field<ProtectionPolicyStatus>,
+        siteInclusionRules: Field<[SiteProtectionRule]>,
+        siteProtectionUnits: Field<[SiteProtectionUnit]>,
+        siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointProtectionPolicy",
         base: ProtectionPolicyBase.self,
-        fields: SharePointProtectionPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionPolicyArtifactCount: Field("protectionPolicyArtifactCount"),
+            retentionSettings: Field("retentionSettings"),
+            status: Field("status"),
+            siteInclusionRules: Field("siteInclusionRules"),
+            siteProtectionUnits: Field("siteProtectionUnits"),
+            siteProtectionUnitsBulkAdditionJobs: Field("siteProtectionUnitsBulkAdditionJobs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionPolicyArtifactCount: Field<ProtectionPolicyArtifactCount>
-    public let retentionSettings: Field<[RetentionSetting]>
-    public let status: Field<ProtectionPolicyStatus>
-
-    /// Present when the request expanded it (`expand("siteInclusionRules")`).
-    public let siteInclusionRules: Field<[SiteProtectionRule]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnits")`).
-    public let siteProtectionUnits: Field<[SiteProtectionUnit]>
-
-    /// Present when the request expanded it (`expand("siteProtectionUnitsBulkAdditionJobs")`).
-    public let siteProtectionUnitsBulkAdditionJobs: Field<[SiteProtectionUnitsBulkAdditionJob]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionPolicyArtifactCount = Field("protectionPolicyArtifactCount")
-        self.retentionSettings = Field("retentionSettings")
-        self.status = Field("status")
-        self.siteInclusionRules = Field("siteInclusionRules")
-        self.siteProtectionUnits = Field("siteProtectionUnits")
-        self.siteProtectionUnitsBulkAdditionJobs = Field("siteProtectionUnitsBulkAdditionJobs")
-    }
 }
 
 /// Requests for one `SharePointProtectionPolicy`: `request()` reads, updates or deletes it.
@@ -476,48 +473,45 @@ public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
 public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields>
 
 /// The properties of a `SharePointRestoreSession`, inherited ones included.
-public struct SharePointRestoreSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `granularSiteRestoreArtifacts`, `siteRestoreArtifacts`,
+///   `siteRestoreArtifactsBulkAdditionRequests`.
+public enum SharePointRestoreSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        restoreJobType: Field<RestoreJobType>,
+        restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>,
+        status: Field<RestoreSessionStatus>,
+        granularSiteRestoreArtifacts: Field<[GranularSiteRestoreArtifact]>,
+        siteRestoreArtifacts: Field<[SiteRestoreArtifact]>,
+        siteRestoreArtifactsBulkAdditionRequests: Field<[SiteRestoreArtifactsBulkAdditionRequest]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharePointRestoreSession",
         base: RestoreSessionBase.self,
-        fields: SharePointRestoreSessionFields()
+        fields: (
+            id: Field("id"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            restoreJobType: Field("restoreJobType"),
+            restoreSessionArtifactCount: Field("restoreSessionArtifactCount"),
+            status: Field("status"),
+            granularSiteRestoreArtifacts: Field("granularSiteRestoreArtifacts"),
+            siteRestoreArtifacts: Field("siteRestoreArtifacts"),
+            siteRestoreArtifactsBulkAdditionRequests: Field("siteRestoreArtifactsBulkAdditionRequests")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let restoreJobType: Field<RestoreJobType>
-    public let restoreSessionArtifactCount: Field<RestoreSessionArtifactCount>
-    public let status: Field<RestoreSessionStatus>
-
-    /// Present when the request expanded it (`expand("granularSiteRestoreArtifacts")`).
-    public let granularSiteRestoreArtifacts: Field<[GranularSiteRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("siteRestoreArtifacts")`).
-    public let siteRestoreArtifacts: Field<[SiteRestoreArtifact]>
-
-    /// Present when the request expanded it (`expand("siteRestoreArtifactsBulkAdditionRequests")`).
-    public let siteRestoreArtifactsBulkAdditionRequests: Field<[SiteRestoreArtifactsBulkAdditionRequest]>
-
-    private init() {
-        self.id = Field("id")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.restoreJobType = Field("restoreJobType")
-        self.restoreSessionArtifactCount = Field("restoreSessionArtifactCount")
-        self.status = Field("status")
-        self.granularSiteRestoreArtifacts = Field("granularSiteRestoreArtifacts")
-        self.siteRestoreArtifacts = Field("siteRestoreArtifacts")
-        self.siteRestoreArtifactsBulkAdditionRequests = Field("siteRestoreArtifactsBulkAdditionRequests")
-    }
 }
 
 /// Requests for one `SharePointRestoreSession`: `request()` reads, updates or deletes it.
@@ -584,19 +578,23 @@ public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
 public typealias Shared = Model<SharedFields>
 
 /// The properties of a `Shared`, inherited ones included.
-public struct SharedFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shared", fields: SharedFields())
-    public let owner: Field<IdentitySet>
-    public let scope: Field<String>
-    public let sharedBy: Field<IdentitySet>
-    public let sharedDateTime: Field<Date>
+public enum SharedFields: FieldSet {
+    public typealias Table = (
+        owner: Field<IdentitySet>,
+        scope: Field<String>,
+        sharedBy: Field<IdentitySet>,
+        sharedDateTime: Field<Date>
+    )
 
-    private init() {
-        self.owner = Field("owner")
-        self.scope = Field("scope")
-        self.sharedBy = Field("sharedBy")
-        self.sharedDateTime = Field("sharedDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.shared",
+        fields: (
+            owner: Field("owner"),
+            scope: Field("scope"),
+            sharedBy: Field("sharedBy"),
+            sharedDateTime: Field("sharedDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SharedDriveItemFields`; read and write them as `value.name`.
@@ -606,75 +604,59 @@ public struct SharedFields: FieldSet {
 public typealias SharedDriveItem = Model<SharedDriveItemFields>
 
 /// The properties of a `SharedDriveItem`, inherited ones included.
-public struct SharedDriveItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `driveItem`,
+///   `items`, `list`, `listItem`, `permission`, `root`, `site`.
+public enum SharedDriveItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        owner: Field<IdentitySet>,
+        driveItem: Field<DriveItem>,
+        items: Field<[DriveItem]>,
+        list: Field<List>,
+        listItem: Field<ListItem>,
+        permission: Field<Permission>,
+        root: Field<DriveItem>,
+        site: Field<Site>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharedDriveItem",
         base: BaseItem.self,
-        fields: SharedDriveItemFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            owner: Field("owner"),
+            driveItem: Field("driveItem"),
+            items: Field("items"),
+            list: Field("list"),
+            listItem: Field("listItem"),
+            permission: Field("permission"),
+            root: Field("root"),
+            site: Field("site")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let owner: Field<IdentitySet>
-
-    /// Present when the request expanded it (`expand("driveItem")`).
-    public let driveItem: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[DriveItem]>
-
-    /// Present when the request expanded it (`expand("list")`).
-    public let list: Field<List>
-
-    /// Present when the request expanded it (`expand("listItem")`).
-    public let listItem: Field<ListItem>
-
-    /// Present when the request expanded it (`expand("permission")`).
-    public let permission: Field<Permission>
-
-    /// Present when the request expanded it (`expand("root")`).
-    public let root: Field<DriveItem>
-
-    /// Present when the request expanded it (`expand("site")`).
-    public let site: Field<Site>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.owner = Field("owner")
-        self.driveItem = Field("driveItem")
-        self.items = Field("items")
-        self.list = Field("list")
-        self.listItem = Field("listItem")
-        self.permission = Field("permission")
-        self.root = Field("root")
-        self.site = Field("site")
-    }
 }
 
 /// Requests for one `SharedDriveItem`: `request()` reads, updates or deletes it.
@@ -742,39 +724,33 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
 public typealias SharedInsight = Model<SharedInsightFields>
 
 /// The properties of a `SharedInsight`, inherited ones included.
-public struct SharedInsightFields: FieldSet {
+///
+/// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `lastSharedMethod`, `resource`.
+public enum SharedInsightFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastShared: Field<SharingDetail>,
+        resourceReference: Field<ResourceReference>,
+        resourceVisualization: Field<ResourceVisualization>,
+        sharingHistory: Field<[SharingDetail]>,
+        lastSharedMethod: Field<Entity>,
+        resource: Field<Entity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharedInsight",
         base: Entity.self,
-        fields: SharedInsightFields()
+        fields: (
+            id: Field("id"),
+            lastShared: Field("lastShared"),
+            resourceReference: Field("resourceReference"),
+            resourceVisualization: Field("resourceVisualization"),
+            sharingHistory: Field("sharingHistory"),
+            lastSharedMethod: Field("lastSharedMethod"),
+            resource: Field("resource")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let lastShared: Field<SharingDetail>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    public let sharingHistory: Field<[SharingDetail]>
-
-    /// Present when the request expanded it (`expand("lastSharedMethod")`).
-    public let lastSharedMethod: Field<Entity>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastShared = Field("lastShared")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.sharingHistory = Field("sharingHistory")
-        self.lastSharedMethod = Field("lastSharedMethod")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `SharedInsight`: `request()` reads, updates or deletes it.
@@ -834,23 +810,23 @@ extension SharedPCAccountDeletionPolicyType {
 public typealias SharedPCAccountManagerPolicy = Model<SharedPCAccountManagerPolicyFields>
 
 /// The properties of a `SharedPCAccountManagerPolicy`, inherited ones included.
-public struct SharedPCAccountManagerPolicyFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.sharedPCAccountManagerPolicy",
-        fields: SharedPCAccountManagerPolicyFields()
+public enum SharedPCAccountManagerPolicyFields: FieldSet {
+    public typealias Table = (
+        accountDeletionPolicy: Field<SharedPCAccountDeletionPolicyType>,
+        cacheAccountsAboveDiskFreePercentage: Field<Int32>,
+        inactiveThresholdDays: Field<Int32>,
+        removeAccountsBelowDiskFreePercentage: Field<Int32>
     )
 
-    public let accountDeletionPolicy: Field<SharedPCAccountDeletionPolicyType>
-    public let cacheAccountsAboveDiskFreePercentage: Field<Int32>
-    public let inactiveThresholdDays: Field<Int32>
-    public let removeAccountsBelowDiskFreePercentage: Field<Int32>
-
-    private init() {
-        self.accountDeletionPolicy = Field("accountDeletionPolicy")
-        self.cacheAccountsAboveDiskFreePercentage = Field("cacheAccountsAboveDiskFreePercentage")
-        self.inactiveThresholdDays = Field("inactiveThresholdDays")
-        self.removeAccountsBelowDiskFreePercentage = Field("removeAccountsBelowDiskFreePercentage")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharedPCAccountManagerPolicy",
+        fields: (
+            accountDeletionPolicy: Field("accountDeletionPolicy"),
+            cacheAccountsAboveDiskFreePercentage: Field("cacheAccountsAboveDiskFreePercentage"),
+            inactiveThresholdDays: Field("inactiveThresholdDays"),
+            removeAccountsBelowDiskFreePercentage: Field("removeAccountsBelowDiskFreePercentage")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -876,77 +852,67 @@ extension SharedPCAllowedAccountType {
 public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
 
 /// The properties of a `SharedPCConfiguration`, inherited ones included.
-public struct SharedPCConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum SharedPCConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        accountManagerPolicy: Field<SharedPCAccountManagerPolicy>,
+        allowedAccounts: Field<SharedPCAllowedAccountType>,
+        allowLocalStorage: Field<Bool>,
+        disableAccountManager: Field<Bool>,
+        disableEduPolicies: Field<Bool>,
+        disablePowerPolicies: Field<Bool>,
+        disableSignInOnResume: Field<Bool>,
+        enabled: Field<Bool>,
+        idleTimeBeforeSleepInSeconds: Field<Int32>,
+        kioskAppDisplayName: Field<String>,
+        kioskAppUserModelId: Field<String>,
+        maintenanceStartTime: Field<TimeOfDay>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharedPCConfiguration",
         base: DeviceConfiguration.self,
-        fields: SharedPCConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            accountManagerPolicy: Field("accountManagerPolicy"),
+            allowedAccounts: Field("allowedAccounts"),
+            allowLocalStorage: Field("allowLocalStorage"),
+            disableAccountManager: Field("disableAccountManager"),
+            disableEduPolicies: Field("disableEduPolicies"),
+            disablePowerPolicies: Field("disablePowerPolicies"),
+            disableSignInOnResume: Field("disableSignInOnResume"),
+            enabled: Field("enabled"),
+            idleTimeBeforeSleepInSeconds: Field("idleTimeBeforeSleepInSeconds"),
+            kioskAppDisplayName: Field("kioskAppDisplayName"),
+            kioskAppUserModelId: Field("kioskAppUserModelId"),
+            maintenanceStartTime: Field("maintenanceStartTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let accountManagerPolicy: Field<SharedPCAccountManagerPolicy>
-    public let allowedAccounts: Field<SharedPCAllowedAccountType>
-    public let allowLocalStorage: Field<Bool>
-    public let disableAccountManager: Field<Bool>
-    public let disableEduPolicies: Field<Bool>
-    public let disablePowerPolicies: Field<Bool>
-    public let disableSignInOnResume: Field<Bool>
-    public let enabled: Field<Bool>
-    public let idleTimeBeforeSleepInSeconds: Field<Int32>
-    public let kioskAppDisplayName: Field<String>
-    public let kioskAppUserModelId: Field<String>
-    public let maintenanceStartTime: Field<TimeOfDay>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.accountManagerPolicy = Field("accountManagerPolicy")
-        self.allowedAccounts = Field("allowedAccounts")
-        self.allowLocalStorage = Field("allowLocalStorage")
-        self.disableAccountManager = Field("disableAccountManager")
-        self.disableEduPolicies = Field("disableEduPolicies")
-        self.disablePowerPolicies = Field("disablePowerPolicies")
-        self.disableSignInOnResume = Field("disableSignInOnResume")
-        self.enabled = Field("enabled")
-        self.idleTimeBeforeSleepInSeconds = Field("idleTimeBeforeSleepInSeconds")
-        self.kioskAppDisplayName = Field("kioskAppDisplayName")
-        self.kioskAppUserModelId = Field("kioskAppUserModelId")
-        self.maintenanceStartTime = Field("maintenanceStartTime")
-    }
 }
 
 /// Requests for one `SharedPCConfiguration`: `request()` reads, updates or deletes it.
@@ -1042,33 +1008,30 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFields>
 
 /// The properties of a `SharedWithChannelTeamInfo`, inherited ones included.
-public struct SharedWithChannelTeamInfoFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `team`, `allowedMembers`.
+public enum SharedWithChannelTeamInfoFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        tenantId: Field<String>,
+        team: Field<Team>,
+        isHostTeam: Field<Bool>,
+        allowedMembers: Field<[ConversationMember]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharedWithChannelTeamInfo",
         base: TeamInfo.self,
-        fields: SharedWithChannelTeamInfoFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            team: Field("team"),
+            isHostTeam: Field("isHostTeam"),
+            allowedMembers: Field("allowedMembers")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    public let isHostTeam: Field<Bool>
-
-    /// Present when the request expanded it (`expand("allowedMembers")`).
-    public let allowedMembers: Field<[ConversationMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-        self.isHostTeam = Field("isHostTeam")
-        self.allowedMembers = Field("allowedMembers")
-    }
 }
 
 /// Requests for one `SharedWithChannelTeamInfo`: `request()` reads, updates or deletes it.
@@ -1111,17 +1074,16 @@ public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
 public typealias Sharepoint = Model<SharepointFields>
 
 /// The properties of a `Sharepoint`, inherited ones included.
-public struct SharepointFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharepoint", base: Entity.self, fields: SharepointFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `settings`.
+public enum SharepointFields: FieldSet {
+    public typealias Table = (id: Field<String>, settings: Field<SharepointSettings>)
 
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<SharepointSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.settings = Field("settings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharepoint",
+        base: Entity.self,
+        fields: (id: Field("id"), settings: Field("settings")) as Table
+    )
 }
 
 /// Its properties are listed in `SharepointIdsFields`; read and write them as `value.name`.
@@ -1131,25 +1093,29 @@ public struct SharepointFields: FieldSet {
 public typealias SharepointIds = Model<SharepointIdsFields>
 
 /// The properties of a `SharepointIds`, inherited ones included.
-public struct SharepointIdsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharepointIds", fields: SharepointIdsFields())
-    public let listId: Field<String>
-    public let listItemId: Field<String>
-    public let listItemUniqueId: Field<String>
-    public let siteId: Field<String>
-    public let siteUrl: Field<String>
-    public let tenantId: Field<String>
-    public let webId: Field<String>
+public enum SharepointIdsFields: FieldSet {
+    public typealias Table = (
+        listId: Field<String>,
+        listItemId: Field<String>,
+        listItemUniqueId: Field<String>,
+        siteId: Field<String>,
+        siteUrl: Field<String>,
+        tenantId: Field<String>,
+        webId: Field<String>
+    )
 
-    private init() {
-        self.listId = Field("listId")
-        self.listItemId = Field("listItemId")
-        self.listItemUniqueId = Field("listItemUniqueId")
-        self.siteId = Field("siteId")
-        self.siteUrl = Field("siteUrl")
-        self.tenantId = Field("tenantId")
-        self.webId = Field("webId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharepointIds",
+        fields: (
+            listId: Field("listId"),
+            listItemId: Field("listItemId"),
+            listItemUniqueId: Field("listItemUniqueId"),
+            siteId: Field("siteId"),
+            siteUrl: Field("siteUrl"),
+            tenantId: Field("tenantId"),
+            webId: Field("webId")
+        ) as Table
+    )
 }
 
 /// Requests for one `Sharepoint`: `request()` reads, updates or deletes it.
@@ -1184,76 +1150,76 @@ public struct SharepointRequestBuilder: ModelRequestBuilder {
 public typealias SharepointSettings = Model<SharepointSettingsFields>
 
 /// The properties of a `SharepointSettings`, inherited ones included.
-public struct SharepointSettingsFields: FieldSet {
+public enum SharepointSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedDomainGuidsForSyncApp: Field<[String]>,
+        availableManagedPathsForSiteCreation: Field<[String]>,
+        deletedUserPersonalSiteRetentionPeriodInDays: Field<Int32>,
+        excludedFileExtensionsForSyncApp: Field<[String]>,
+        idleSessionSignOut: Field<IdleSessionSignOut>,
+        imageTaggingOption: Field<ImageTaggingChoice>,
+        isCommentingOnSitePagesEnabled: Field<Bool>,
+        isFileActivityNotificationEnabled: Field<Bool>,
+        isLegacyAuthProtocolsEnabled: Field<Bool>,
+        isLoopEnabled: Field<Bool>,
+        isMacSyncAppEnabled: Field<Bool>,
+        isRequireAcceptingUserToMatchInvitedUserEnabled: Field<Bool>,
+        isResharingByExternalUsersEnabled: Field<Bool>,
+        isSharePointMobileNotificationEnabled: Field<Bool>,
+        isSharePointNewsfeedEnabled: Field<Bool>,
+        isSiteCreationEnabled: Field<Bool>,
+        isSiteCreationUIEnabled: Field<Bool>,
+        isSitePagesCreationEnabled: Field<Bool>,
+        isSitesStorageLimitAutomatic: Field<Bool>,
+        isSyncButtonHiddenOnPersonalSite: Field<Bool>,
+        isUnmanagedSyncAppForTenantRestricted: Field<Bool>,
+        personalSiteDefaultStorageLimitInMB: Field<Int64>,
+        sharingAllowedDomainList: Field<[String]>,
+        sharingBlockedDomainList: Field<[String]>,
+        sharingCapability: Field<SharingCapabilities>,
+        sharingDomainRestrictionMode: Field<SharingDomainRestrictionMode>,
+        siteCreationDefaultManagedPath: Field<String>,
+        siteCreationDefaultStorageLimitInMB: Field<Int32>,
+        tenantDefaultTimezone: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sharepointSettings",
         base: Entity.self,
-        fields: SharepointSettingsFields()
+        fields: (
+            id: Field("id"),
+            allowedDomainGuidsForSyncApp: Field("allowedDomainGuidsForSyncApp"),
+            availableManagedPathsForSiteCreation: Field("availableManagedPathsForSiteCreation"),
+            deletedUserPersonalSiteRetentionPeriodInDays: Field("deletedUserPersonalSiteRetentionPeriodInDays"),
+            excludedFileExtensionsForSyncApp: Field("excludedFileExtensionsForSyncApp"),
+            idleSessionSignOut: Field("idleSessionSignOut"),
+            imageTaggingOption: Field("imageTaggingOption"),
+            isCommentingOnSitePagesEnabled: Field("isCommentingOnSitePagesEnabled"),
+            isFileActivityNotificationEnabled: Field("isFileActivityNotificationEnabled"),
+            isLegacyAuthProtocolsEnabled: Field("isLegacyAuthProtocolsEnabled"),
+            isLoopEnabled: Field("isLoopEnabled"),
+            isMacSyncAppEnabled: Field("isMacSyncAppEnabled"),
+            isRequireAcceptingUserToMatchInvitedUserEnabled: Field("isRequireAcceptingUserToMatchInvitedUserEnabled"),
+            isResharingByExternalUsersEnabled: Field("isResharingByExternalUsersEnabled"),
+            isSharePointMobileNotificationEnabled: Field("isSharePointMobileNotificationEnabled"),
+            isSharePointNewsfeedEnabled: Field("isSharePointNewsfeedEnabled"),
+            isSiteCreationEnabled: Field("isSiteCreationEnabled"),
+            isSiteCreationUIEnabled: Field("isSiteCreationUIEnabled"),
+            isSitePagesCreationEnabled: Field("isSitePagesCreationEnabled"),
+            isSitesStorageLimitAutomatic: Field("isSitesStorageLimitAutomatic"),
+            isSyncButtonHiddenOnPersonalSite: Field("isSyncButtonHiddenOnPersonalSite"),
+            isUnmanagedSyncAppForTenantRestricted: Field("isUnmanagedSyncAppForTenantRestricted"),
+            personalSiteDefaultStorageLimitInMB: Field("personalSiteDefaultStorageLimitInMB"),
+            sharingAllowedDomainList: Field("sharingAllowedDomainList"),
+            sharingBlockedDomainList: Field("sharingBlockedDomainList"),
+            sharingCapability: Field("sharingCapability"),
+            sharingDomainRestrictionMode: Field("sharingDomainRestrictionMode"),
+            siteCreationDefaultManagedPath: Field("siteCreationDefaultManagedPath"),
+            siteCreationDefaultStorageLimitInMB: Field("siteCreationDefaultStorageLimitInMB"),
+            tenantDefaultTimezone: Field("tenantDefaultTimezone")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowedDomainGuidsForSyncApp: Field<[String]>
-    public let availableManagedPathsForSiteCreation: Field<[String]>
-    public let deletedUserPersonalSiteRetentionPeriodInDays: Field<Int32>
-    public let excludedFileExtensionsForSyncApp: Field<[String]>
-    public let idleSessionSignOut: Field<IdleSessionSignOut>
-    public let imageTaggingOption: Field<ImageTaggingChoice>
-    public let isCommentingOnSitePagesEnabled: Field<Bool>
-    public let isFileActivityNotificationEnabled: Field<Bool>
-    public let isLegacyAuthProtocolsEnabled: Field<Bool>
-    public let isLoopEnabled: Field<Bool>
-    public let isMacSyncAppEnabled: Field<Bool>
-    public let isRequireAcceptingUserToMatchInvitedUserEnabled: Field<Bool>
-    public let isResharingByExternalUsersEnabled: Field<Bool>
-    public let isSharePointMobileNotificationEnabled: Field<Bool>
-    public let isSharePointNewsfeedEnabled: Field<Bool>
-    public let isSiteCreationEnabled: Field<Bool>
-    public let isSiteCreationUIEnabled: Field<Bool>
-    public let isSitePagesCreationEnabled: Field<Bool>
-    public let isSitesStorageLimitAutomatic: Field<Bool>
-    public let isSyncButtonHiddenOnPersonalSite: Field<Bool>
-    public let isUnmanagedSyncAppForTenantRestricted: Field<Bool>
-    public let personalSiteDefaultStorageLimitInMB: Field<Int64>
-    public let sharingAllowedDomainList: Field<[String]>
-    public let sharingBlockedDomainList: Field<[String]>
-    public let sharingCapability: Field<SharingCapabilities>
-    public let sharingDomainRestrictionMode: Field<SharingDomainRestrictionMode>
-    public let siteCreationDefaultManagedPath: Field<String>
-    public let siteCreationDefaultStorageLimitInMB: Field<Int32>
-    public let tenantDefaultTimezone: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedDomainGuidsForSyncApp = Field("allowedDomainGuidsForSyncApp")
-        self.availableManagedPathsForSiteCreation = Field("availableManagedPathsForSiteCreation")
-        self.deletedUserPersonalSiteRetentionPeriodInDays = Field("deletedUserPersonalSiteRetentionPeriodInDays")
-        self.excludedFileExtensionsForSyncApp = Field("excludedFileExtensionsForSyncApp")
-        self.idleSessionSignOut = Field("idleSessionSignOut")
-        self.imageTaggingOption = Field("imageTaggingOption")
-        self.isCommentingOnSitePagesEnabled = Field("isCommentingOnSitePagesEnabled")
-        self.isFileActivityNotificationEnabled = Field("isFileActivityNotificationEnabled")
-        self.isLegacyAuthProtocolsEnabled = Field("isLegacyAuthProtocolsEnabled")
-        self.isLoopEnabled = Field("isLoopEnabled")
-        self.isMacSyncAppEnabled = Field("isMacSyncAppEnabled")
-        self.isRequireAcceptingUserToMatchInvitedUserEnabled = Field("isRequireAcceptingUserToMatchInvitedUserEnabled")
-        self.isResharingByExternalUsersEnabled = Field("isResharingByExternalUsersEnabled")
-        self.isSharePointMobileNotificationEnabled = Field("isSharePointMobileNotificationEnabled")
-        self.isSharePointNewsfeedEnabled = Field("isSharePointNewsfeedEnabled")
-        self.isSiteCreationEnabled = Field("isSiteCreationEnabled")
-        self.isSiteCreationUIEnabled = Field("isSiteCreationUIEnabled")
-        self.isSitePagesCreationEnabled = Field("isSitePagesCreationEnabled")
-        self.isSitesStorageLimitAutomatic = Field("isSitesStorageLimitAutomatic")
-        self.isSyncButtonHiddenOnPersonalSite = Field("isSyncButtonHiddenOnPersonalSite")
-        self.isUnmanagedSyncAppForTenantRestricted = Field("isUnmanagedSyncAppForTenantRestricted")
-        self.personalSiteDefaultStorageLimitInMB = Field("personalSiteDefaultStorageLimitInMB")
-        self.sharingAllowedDomainList = Field("sharingAllowedDomainList")
-        self.sharingBlockedDomainList = Field("sharingBlockedDomainList")
-        self.sharingCapability = Field("sharingCapability")
-        self.sharingDomainRestrictionMode = Field("sharingDomainRestrictionMode")
-        self.siteCreationDefaultManagedPath = Field("siteCreationDefaultManagedPath")
-        self.siteCreationDefaultStorageLimitInMB = Field("siteCreationDefaultStorageLimitInMB")
-        self.tenantDefaultTimezone = Field("tenantDefaultTimezone")
-    }
 }
 
 /// Requests for one `SharepointSettings`: `request()` reads, updates or deletes it.
@@ -1308,24 +1274,27 @@ extension SharingCapabilities {
 public typealias SharingDetail = Model<SharingDetailFields>
 
 /// The properties of a `SharingDetail`, inherited ones included.
-public struct SharingDetailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingDetail", fields: SharingDetailFields())
-    public let sharedBy: Field<InsightIdentity>
-    public let sharedDateTime: Field<Date>
+///
+/// - `sharingReference`: Set by the service: read it, do not send it.
+public enum SharingDetailFields: FieldSet {
+    public typealias Table = (
+        sharedBy: Field<InsightIdentity>,
+        sharedDateTime: Field<Date>,
+        sharingReference: Field<ResourceReference>,
+        sharingSubject: Field<String>,
+        sharingType: Field<String>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let sharingReference: Field<ResourceReference>
-
-    public let sharingSubject: Field<String>
-    public let sharingType: Field<String>
-
-    private init() {
-        self.sharedBy = Field("sharedBy")
-        self.sharedDateTime = Field("sharedDateTime")
-        self.sharingReference = Field("sharingReference")
-        self.sharingSubject = Field("sharingSubject")
-        self.sharingType = Field("sharingType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharingDetail",
+        fields: (
+            sharedBy: Field("sharedBy"),
+            sharedDateTime: Field("sharedDateTime"),
+            sharingReference: Field("sharingReference"),
+            sharingSubject: Field("sharingSubject"),
+            sharingType: Field("sharingType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.sharingDomainRestrictionMode`.
@@ -1353,19 +1322,23 @@ extension SharingDomainRestrictionMode {
 public typealias SharingInvitation = Model<SharingInvitationFields>
 
 /// The properties of a `SharingInvitation`, inherited ones included.
-public struct SharingInvitationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingInvitation", fields: SharingInvitationFields())
-    public let email: Field<String>
-    public let invitedBy: Field<IdentitySet>
-    public let redeemedBy: Field<String>
-    public let signInRequired: Field<Bool>
+public enum SharingInvitationFields: FieldSet {
+    public typealias Table = (
+        email: Field<String>,
+        invitedBy: Field<IdentitySet>,
+        redeemedBy: Field<String>,
+        signInRequired: Field<Bool>
+    )
 
-    private init() {
-        self.email = Field("email")
-        self.invitedBy = Field("invitedBy")
-        self.redeemedBy = Field("redeemedBy")
-        self.signInRequired = Field("signInRequired")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharingInvitation",
+        fields: (
+            email: Field("email"),
+            invitedBy: Field("invitedBy"),
+            redeemedBy: Field("redeemedBy"),
+            signInRequired: Field("signInRequired")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SharingLinkFields`; read and write them as `value.name`.
@@ -1375,23 +1348,27 @@ public struct SharingInvitationFields: FieldSet {
 public typealias SharingLink = Model<SharingLinkFields>
 
 /// The properties of a `SharingLink`, inherited ones included.
-public struct SharingLinkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sharingLink", fields: SharingLinkFields())
-    public let application: Field<Identity>
-    public let preventsDownload: Field<Bool>
-    public let scope: Field<String>
-    public let type: Field<String>
-    public let webHtml: Field<String>
-    public let webUrl: Field<String>
+public enum SharingLinkFields: FieldSet {
+    public typealias Table = (
+        application: Field<Identity>,
+        preventsDownload: Field<Bool>,
+        scope: Field<String>,
+        type: Field<String>,
+        webHtml: Field<String>,
+        webUrl: Field<String>
+    )
 
-    private init() {
-        self.application = Field("application")
-        self.preventsDownload = Field("preventsDownload")
-        self.scope = Field("scope")
-        self.type = Field("type")
-        self.webHtml = Field("webHtml")
-        self.webUrl = Field("webUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sharingLink",
+        fields: (
+            application: Field("application"),
+            preventsDownload: Field("preventsDownload"),
+            scope: Field("scope"),
+            type: Field("type"),
+            webHtml: Field("webHtml"),
+            webUrl: Field("webUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ShiftFields`; read and write them as `value.name`.
@@ -1401,42 +1378,38 @@ public struct SharingLinkFields: FieldSet {
 public typealias Shift = Model<ShiftFields>
 
 /// The properties of a `Shift`, inherited ones included.
-public struct ShiftFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum ShiftFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        draftShift: Field<ShiftItem>,
+        isStagedForDeletion: Field<Bool>,
+        schedulingGroupId: Field<String>,
+        sharedShift: Field<ShiftItem>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.shift",
         base: ChangeTrackedEntity.self,
-        fields: ShiftFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            draftShift: Field("draftShift"),
+            isStagedForDeletion: Field("isStagedForDeletion"),
+            schedulingGroupId: Field("schedulingGroupId"),
+            sharedShift: Field("sharedShift"),
+            userId: Field("userId")
+        ) as Table
     )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftShift: Field<ShiftItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let schedulingGroupId: Field<String>
-    public let sharedShift: Field<ShiftItem>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftShift = Field("draftShift")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.schedulingGroupId = Field("schedulingGroupId")
-        self.sharedShift = Field("sharedShift")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `ShiftActivityFields`; read and write them as `value.name`.
@@ -1446,23 +1419,27 @@ public struct ShiftFields: FieldSet {
 public typealias ShiftActivity = Model<ShiftActivityFields>
 
 /// The properties of a `ShiftActivity`, inherited ones included.
-public struct ShiftActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shiftActivity", fields: ShiftActivityFields())
-    public let code: Field<String>
-    public let displayName: Field<String>
-    public let endDateTime: Field<Date>
-    public let isPaid: Field<Bool>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
+public enum ShiftActivityFields: FieldSet {
+    public typealias Table = (
+        code: Field<String>,
+        displayName: Field<String>,
+        endDateTime: Field<Date>,
+        isPaid: Field<Bool>,
+        startDateTime: Field<Date>,
+        theme: Field<ScheduleEntityTheme>
+    )
 
-    private init() {
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.isPaid = Field("isPaid")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.shiftActivity",
+        fields: (
+            code: Field("code"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            isPaid: Field("isPaid"),
+            startDateTime: Field("startDateTime"),
+            theme: Field("theme")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ShiftAvailabilityFields`; read and write them as `value.name`.
@@ -1472,17 +1449,17 @@ public struct ShiftActivityFields: FieldSet {
 public typealias ShiftAvailability = Model<ShiftAvailabilityFields>
 
 /// The properties of a `ShiftAvailability`, inherited ones included.
-public struct ShiftAvailabilityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.shiftAvailability", fields: ShiftAvailabilityFields())
-    public let recurrence: Field<PatternedRecurrence>
-    public let timeSlots: Field<[TimeRange]>
-    public let timeZone: Field<String>
+public enum ShiftAvailabilityFields: FieldSet {
+    public typealias Table = (
+        recurrence: Field<PatternedRecurrence>,
+        timeSlots: Field<[TimeRange]>,
+        timeZone: Field<String>
+    )
 
-    private init() {
-        self.recurrence = Field("recurrence")
-        self.timeSlots = Field("timeSlots")
-        self.timeZone = Field("timeZone")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.shiftAvailability",
+        fields: (recurrence: Field("recurrence"), timeSlots: Field("timeSlots"), timeZone: Field("timeZone")) as Table
+    )
 }
 
 /// Its properties are listed in `ShiftItemFields`; read and write them as `value.name`.
@@ -1492,29 +1469,29 @@ public struct ShiftAvailabilityFields: FieldSet {
 public typealias ShiftItem = Model<ShiftItemFields>
 
 /// The properties of a `ShiftItem`, inherited ones included.
-public struct ShiftItemFields: FieldSet {
+public enum ShiftItemFields: FieldSet {
+    public typealias Table = (
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        theme: Field<ScheduleEntityTheme>,
+        activities: Field<[ShiftActivity]>,
+        displayName: Field<String>,
+        notes: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.shiftItem",
         base: ScheduleEntity.self,
         derived: [OpenShiftItem.self],
-        fields: ShiftItemFields()
+        fields: (
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            theme: Field("theme"),
+            activities: Field("activities"),
+            displayName: Field("displayName"),
+            notes: Field("notes")
+        ) as Table
     )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let activities: Field<[ShiftActivity]>
-    public let displayName: Field<String>
-    public let notes: Field<String>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.activities = Field("activities")
-        self.displayName = Field("displayName")
-        self.notes = Field("notes")
-    }
 }
 
 /// Its properties are listed in `ShiftPreferencesFields`; read and write them as `value.name`.
@@ -1524,35 +1501,30 @@ public struct ShiftItemFields: FieldSet {
 public typealias ShiftPreferences = Model<ShiftPreferencesFields>
 
 /// The properties of a `ShiftPreferences`, inherited ones included.
-public struct ShiftPreferencesFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum ShiftPreferencesFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        availability: Field<[ShiftAvailability]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.shiftPreferences",
         base: ChangeTrackedEntity.self,
-        fields: ShiftPreferencesFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            availability: Field("availability")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let availability: Field<[ShiftAvailability]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.availability = Field("availability")
-    }
 }
 
 /// Requests for one `ShiftPreferences`: `request()` reads, updates or deletes it.
@@ -1616,71 +1588,76 @@ public struct ShiftRequestBuilder: ModelRequestBuilder {
 public typealias SignIn = Model<SignInFields>
 
 /// The properties of a `SignIn`, inherited ones included.
-public struct SignInFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signIn", base: Entity.self, fields: SignInFields())
-    public let id: Field<String>
-    public let appDisplayName: Field<String>
-    public let appId: Field<String>
-    public let appliedConditionalAccessPolicies: Field<[AppliedConditionalAccessPolicy]>
-    public let authenticationAppDeviceDetails: Field<AuthenticationAppDeviceDetails>
-    public let clientAppUsed: Field<String>
-    public let conditionalAccessStatus: Field<ConditionalAccessStatus>
-    public let correlationId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deviceDetail: Field<DeviceDetail>
-    public let homeTenantId: Field<String>
-    public let ipAddress: Field<String>
-    public let isInteractive: Field<Bool>
-    public let location: Field<SignInLocation>
-    public let resourceDisplayName: Field<String>
-    public let resourceId: Field<String>
-    public let resourceTenantId: Field<String>
-    public let riskDetail: Field<RiskDetail>
-    public let riskEventTypes: Field<[RiskEventType]>
-    public let riskEventTypesV2: Field<[String]>
-    public let riskLevelAggregated: Field<RiskLevel>
-    public let riskLevelDuringSignIn: Field<RiskLevel>
-    public let riskState: Field<RiskState>
-    public let servicePrincipalId: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let status: Field<SignInStatus>
-    public let userAgent: Field<String>
-    public let userDisplayName: Field<String>
-    public let userId: Field<String>
-    public let userPrincipalName: Field<String>
+public enum SignInFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appDisplayName: Field<String>,
+        appId: Field<String>,
+        appliedConditionalAccessPolicies: Field<[AppliedConditionalAccessPolicy]>,
+        authenticationAppDeviceDetails: Field<AuthenticationAppDeviceDetails>,
+        clientAppUsed: Field<String>,
+        conditionalAccessStatus: Field<ConditionalAccessStatus>,
+        correlationId: Field<String>,
+        createdDateTime: Field<Date>,
+        deviceDetail: Field<DeviceDetail>,
+        homeTenantId: Field<String>,
+        ipAddress: Field<String>,
+        isInteractive: Field<Bool>,
+        location: Field<SignInLocation>,
+        resourceDisplayName: Field<String>,
+        resourceId: Field<String>,
+        resourceTenantId: Field<String>,
+        riskDetail: Field<RiskDetail>,
+        riskEventTypes: Field<[RiskEventType]>,
+        riskEventTypesV2: Field<[String]>,
+        riskLevelAggregated: Field<RiskLevel>,
+        riskLevelDuringSignIn: Field<RiskLevel>,
+        riskState: Field<RiskState>,
+        servicePrincipalId: Field<String>,
+        servicePrincipalName: Field<String>,
+        status: Field<SignInStatus>,
+        userAgent: Field<String>,
+        userDisplayName: Field<String>,
+        userId: Field<String>,
+        userPrincipalName: Field<String>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.appDisplayName = Field("appDisplayName")
-        self.appId = Field("appId")
-        self.appliedConditionalAccessPolicies = Field("appliedConditionalAccessPolicies")
-        self.authenticationAppDeviceDetails = Field("authenticationAppDeviceDetails")
-        self.clientAppUsed = Field("clientAppUsed")
-        self.conditionalAccessStatus = Field("conditionalAccessStatus")
-        self.correlationId = Field("correlationId")
-        self.createdDateTime = Field("createdDateTime")
-        self.deviceDetail = Field("deviceDetail")
-        self.homeTenantId = Field("homeTenantId")
-        self.ipAddress = Field("ipAddress")
-        self.isInteractive = Field("isInteractive")
-        self.location = Field("location")
-        self.resourceDisplayName = Field("resourceDisplayName")
-        self.resourceId = Field("resourceId")
-        self.resourceTenantId = Field("resourceTenantId")
-        self.riskDetail = Field("riskDetail")
-        self.riskEventTypes = Field("riskEventTypes")
-        self.riskEventTypesV2 = Field("riskEventTypes_v2")
-        self.riskLevelAggregated = Field("riskLevelAggregated")
-        self.riskLevelDuringSignIn = Field("riskLevelDuringSignIn")
-        self.riskState = Field("riskState")
-        self.servicePrincipalId = Field("servicePrincipalId")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.status = Field("status")
-        self.userAgent = Field("userAgent")
-        self.userDisplayName = Field("userDisplayName")
-        self.userId = Field("userId")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.signIn",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            appDisplayName: Field("appDisplayName"),
+            appId: Field("appId"),
+            appliedConditionalAccessPolicies: Field("appliedConditionalAccessPolicies"),
+            authenticationAppDeviceDetails: Field("authenticationAppDeviceDetails"),
+            clientAppUsed: Field("clientAppUsed"),
+            conditionalAccessStatus: Field("conditionalAccessStatus"),
+            correlationId: Field("correlationId"),
+            createdDateTime: Field("createdDateTime"),
+            deviceDetail: Field("deviceDetail"),
+            homeTenantId: Field("homeTenantId"),
+            ipAddress: Field("ipAddress"),
+            isInteractive: Field("isInteractive"),
+            location: Field("location"),
+            resourceDisplayName: Field("resourceDisplayName"),
+            resourceId: Field("resourceId"),
+            resourceTenantId: Field("resourceTenantId"),
+            riskDetail: Field("riskDetail"),
+            riskEventTypes: Field("riskEventTypes"),
+            riskEventTypesV2: Field("riskEventTypes_v2"),
+            riskLevelAggregated: Field("riskLevelAggregated"),
+            riskLevelDuringSignIn: Field("riskLevelDuringSignIn"),
+            riskState: Field("riskState"),
+            servicePrincipalId: Field("servicePrincipalId"),
+            servicePrincipalName: Field("servicePrincipalName"),
+            status: Field("status"),
+            userAgent: Field("userAgent"),
+            userDisplayName: Field("userDisplayName"),
+            userId: Field("userId"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SignInActivityFields`; read and write them as `value.name`.
@@ -1690,23 +1667,27 @@ public struct SignInFields: FieldSet {
 public typealias SignInActivity = Model<SignInActivityFields>
 
 /// The properties of a `SignInActivity`, inherited ones included.
-public struct SignInActivityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInActivity", fields: SignInActivityFields())
-    public let lastNonInteractiveSignInDateTime: Field<Date>
-    public let lastNonInteractiveSignInRequestId: Field<String>
-    public let lastSignInDateTime: Field<Date>
-    public let lastSignInRequestId: Field<String>
-    public let lastSuccessfulSignInDateTime: Field<Date>
-    public let lastSuccessfulSignInRequestId: Field<String>
+public enum SignInActivityFields: FieldSet {
+    public typealias Table = (
+        lastNonInteractiveSignInDateTime: Field<Date>,
+        lastNonInteractiveSignInRequestId: Field<String>,
+        lastSignInDateTime: Field<Date>,
+        lastSignInRequestId: Field<String>,
+        lastSuccessfulSignInDateTime: Field<Date>,
+        lastSuccessfulSignInRequestId: Field<String>
+    )
 
-    private init() {
-        self.lastNonInteractiveSignInDateTime = Field("lastNonInteractiveSignInDateTime")
-        self.lastNonInteractiveSignInRequestId = Field("lastNonInteractiveSignInRequestId")
-        self.lastSignInDateTime = Field("lastSignInDateTime")
-        self.lastSignInRequestId = Field("lastSignInRequestId")
-        self.lastSuccessfulSignInDateTime = Field("lastSuccessfulSignInDateTime")
-        self.lastSuccessfulSignInRequestId = Field("lastSuccessfulSignInRequestId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.signInActivity",
+        fields: (
+            lastNonInteractiveSignInDateTime: Field("lastNonInteractiveSignInDateTime"),
+            lastNonInteractiveSignInRequestId: Field("lastNonInteractiveSignInRequestId"),
+            lastSignInDateTime: Field("lastSignInDateTime"),
+            lastSignInRequestId: Field("lastSignInRequestId"),
+            lastSuccessfulSignInDateTime: Field("lastSuccessfulSignInDateTime"),
+            lastSuccessfulSignInRequestId: Field("lastSuccessfulSignInRequestId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SignInConditionsFields`; read and write them as `value.name`.
@@ -1716,31 +1697,35 @@ public struct SignInActivityFields: FieldSet {
 public typealias SignInConditions = Model<SignInConditionsFields>
 
 /// The properties of a `SignInConditions`, inherited ones included.
-public struct SignInConditionsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInConditions", fields: SignInConditionsFields())
-    public let authenticationFlow: Field<AuthenticationFlow>
-    public let clientAppType: Field<ConditionalAccessClientApp>
-    public let country: Field<String>
-    public let deviceInfo: Field<DeviceInfo>
-    public let devicePlatform: Field<ConditionalAccessDevicePlatform>
-    public let insiderRiskLevel: Field<InsiderRiskLevel>
-    public let ipAddress: Field<String>
-    public let servicePrincipalRiskLevel: Field<RiskLevel>
-    public let signInRiskLevel: Field<RiskLevel>
-    public let userRiskLevel: Field<RiskLevel>
+public enum SignInConditionsFields: FieldSet {
+    public typealias Table = (
+        authenticationFlow: Field<AuthenticationFlow>,
+        clientAppType: Field<ConditionalAccessClientApp>,
+        country: Field<String>,
+        deviceInfo: Field<DeviceInfo>,
+        devicePlatform: Field<ConditionalAccessDevicePlatform>,
+        insiderRiskLevel: Field<InsiderRiskLevel>,
+        ipAddress: Field<String>,
+        servicePrincipalRiskLevel: Field<RiskLevel>,
+        signInRiskLevel: Field<RiskLevel>,
+        userRiskLevel: Field<RiskLevel>
+    )
 
-    private init() {
-        self.authenticationFlow = Field("authenticationFlow")
-        self.clientAppType = Field("clientAppType")
-        self.country = Field("country")
-        self.deviceInfo = Field("deviceInfo")
-        self.devicePlatform = Field("devicePlatform")
-        self.insiderRiskLevel = Field("insiderRiskLevel")
-        self.ipAddress = Field("ipAddress")
-        self.servicePrincipalRiskLevel = Field("servicePrincipalRiskLevel")
-        self.signInRiskLevel = Field("signInRiskLevel")
-        self.userRiskLevel = Field("userRiskLevel")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.signInConditions",
+        fields: (
+            authenticationFlow: Field("authenticationFlow"),
+            clientAppType: Field("clientAppType"),
+            country: Field("country"),
+            deviceInfo: Field("deviceInfo"),
+            devicePlatform: Field("devicePlatform"),
+            insiderRiskLevel: Field("insiderRiskLevel"),
+            ipAddress: Field("ipAddress"),
+            servicePrincipalRiskLevel: Field("servicePrincipalRiskLevel"),
+            signInRiskLevel: Field("signInRiskLevel"),
+            userRiskLevel: Field("userRiskLevel")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SignInContextFields`; read and write them as `value.name`.

@@ -11,17 +11,13 @@ import Foundation
 public typealias AttackSimulationUser = Model<AttackSimulationUserFields>
 
 /// The properties of a `AttackSimulationUser`, inherited ones included.
-public struct AttackSimulationUserFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attackSimulationUser", fields: AttackSimulationUserFields())
-    public let displayName: Field<String>
-    public let email: Field<String>
-    public let userId: Field<String>
+public enum AttackSimulationUserFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, email: Field<String>, userId: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.email = Field("email")
-        self.userId = Field("userId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attackSimulationUser",
+        fields: (displayName: Field("displayName"), email: Field("email"), userId: Field("userId")) as Table
+    )
 }
 
 /// Its properties are listed in `AttendanceIntervalFields`; read and write them as `value.name`.
@@ -31,17 +27,17 @@ public struct AttackSimulationUserFields: FieldSet {
 public typealias AttendanceInterval = Model<AttendanceIntervalFields>
 
 /// The properties of a `AttendanceInterval`, inherited ones included.
-public struct AttendanceIntervalFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attendanceInterval", fields: AttendanceIntervalFields())
-    public let durationInSeconds: Field<Int32>
-    public let joinDateTime: Field<Date>
-    public let leaveDateTime: Field<Date>
+public enum AttendanceIntervalFields: FieldSet {
+    public typealias Table = (durationInSeconds: Field<Int32>, joinDateTime: Field<Date>, leaveDateTime: Field<Date>)
 
-    private init() {
-        self.durationInSeconds = Field("durationInSeconds")
-        self.joinDateTime = Field("joinDateTime")
-        self.leaveDateTime = Field("leaveDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendanceInterval",
+        fields: (
+            durationInSeconds: Field("durationInSeconds"),
+            joinDateTime: Field("joinDateTime"),
+            leaveDateTime: Field("leaveDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttendanceRecordFields`; read and write them as `value.name`.
@@ -51,32 +47,32 @@ public struct AttendanceIntervalFields: FieldSet {
 public typealias AttendanceRecord = Model<AttendanceRecordFields>
 
 /// The properties of a `AttendanceRecord`, inherited ones included.
-public struct AttendanceRecordFields: FieldSet {
+public enum AttendanceRecordFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attendanceIntervals: Field<[AttendanceInterval]>,
+        emailAddress: Field<String>,
+        externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>,
+        identity: Field<Identity>,
+        registrationId: Field<String>,
+        role: Field<String>,
+        totalAttendanceInSeconds: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attendanceRecord",
         base: Entity.self,
-        fields: AttendanceRecordFields()
+        fields: (
+            id: Field("id"),
+            attendanceIntervals: Field("attendanceIntervals"),
+            emailAddress: Field("emailAddress"),
+            externalRegistrationInformation: Field("externalRegistrationInformation"),
+            identity: Field("identity"),
+            registrationId: Field("registrationId"),
+            role: Field("role"),
+            totalAttendanceInSeconds: Field("totalAttendanceInSeconds")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attendanceIntervals: Field<[AttendanceInterval]>
-    public let emailAddress: Field<String>
-    public let externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>
-    public let identity: Field<Identity>
-    public let registrationId: Field<String>
-    public let role: Field<String>
-    public let totalAttendanceInSeconds: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.attendanceIntervals = Field("attendanceIntervals")
-        self.emailAddress = Field("emailAddress")
-        self.externalRegistrationInformation = Field("externalRegistrationInformation")
-        self.identity = Field("identity")
-        self.registrationId = Field("registrationId")
-        self.role = Field("role")
-        self.totalAttendanceInSeconds = Field("totalAttendanceInSeconds")
-    }
 }
 
 /// Requests for one `AttendanceRecord`: `request()` reads, updates or deletes it.
@@ -105,23 +101,24 @@ public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
 public typealias Attendee = Model<AttendeeFields>
 
 /// The properties of a `Attendee`, inherited ones included.
-public struct AttendeeFields: FieldSet {
+public enum AttendeeFields: FieldSet {
+    public typealias Table = (
+        emailAddress: Field<EmailAddress>,
+        type: Field<AttendeeType>,
+        proposedNewTime: Field<TimeSlot>,
+        status: Field<ResponseStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.attendee",
         base: AttendeeBase.self,
-        fields: AttendeeFields()
+        fields: (
+            emailAddress: Field("emailAddress"),
+            type: Field("type"),
+            proposedNewTime: Field("proposedNewTime"),
+            status: Field("status")
+        ) as Table
     )
-    public let emailAddress: Field<EmailAddress>
-    public let type: Field<AttendeeType>
-    public let proposedNewTime: Field<TimeSlot>
-    public let status: Field<ResponseStatus>
-
-    private init() {
-        self.emailAddress = Field("emailAddress")
-        self.type = Field("type")
-        self.proposedNewTime = Field("proposedNewTime")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `AttendeeAvailabilityFields`; read and write them as `value.name`.
@@ -131,15 +128,13 @@ public struct AttendeeFields: FieldSet {
 public typealias AttendeeAvailability = Model<AttendeeAvailabilityFields>
 
 /// The properties of a `AttendeeAvailability`, inherited ones included.
-public struct AttendeeAvailabilityFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attendeeAvailability", fields: AttendeeAvailabilityFields())
-    public let attendee: Field<AttendeeBase>
-    public let availability: Field<FreeBusyStatus>
+public enum AttendeeAvailabilityFields: FieldSet {
+    public typealias Table = (attendee: Field<AttendeeBase>, availability: Field<FreeBusyStatus>)
 
-    private init() {
-        self.attendee = Field("attendee")
-        self.availability = Field("availability")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attendeeAvailability",
+        fields: (attendee: Field("attendee"), availability: Field("availability")) as Table
+    )
 }
 
 /// Its properties are listed in `AttendeeBaseFields`; read and write them as `value.name`.
@@ -149,21 +144,15 @@ public struct AttendeeAvailabilityFields: FieldSet {
 public typealias AttendeeBase = Model<AttendeeBaseFields>
 
 /// The properties of a `AttendeeBase`, inherited ones included.
-public struct AttendeeBaseFields: FieldSet {
+public enum AttendeeBaseFields: FieldSet {
+    public typealias Table = (emailAddress: Field<EmailAddress>, type: Field<AttendeeType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attendeeBase",
         base: Recipient.self,
         derived: [Attendee.self],
-        fields: AttendeeBaseFields()
+        fields: (emailAddress: Field("emailAddress"), type: Field("type")) as Table
     )
-
-    public let emailAddress: Field<EmailAddress>
-    public let type: Field<AttendeeType>
-
-    private init() {
-        self.emailAddress = Field("emailAddress")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `AttendeeNotificationInfoFields`; read and write them as `value.name`.
@@ -173,19 +162,13 @@ public struct AttendeeBaseFields: FieldSet {
 public typealias AttendeeNotificationInfo = Model<AttendeeNotificationInfoFields>
 
 /// The properties of a `AttendeeNotificationInfo`, inherited ones included.
-public struct AttendeeNotificationInfoFields: FieldSet {
+public enum AttendeeNotificationInfoFields: FieldSet {
+    public typealias Table = (phoneNumber: Field<String>, timeZone: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attendeeNotificationInfo",
-        fields: AttendeeNotificationInfoFields()
+        fields: (phoneNumber: Field("phoneNumber"), timeZone: Field("timeZone")) as Table
     )
-
-    public let phoneNumber: Field<String>
-    public let timeZone: Field<String>
-
-    private init() {
-        self.phoneNumber = Field("phoneNumber")
-        self.timeZone = Field("timeZone")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.attendeeType`.
@@ -243,35 +226,39 @@ extension AttestationLevel {
 public typealias AttributeDefinition = Model<AttributeDefinitionFields>
 
 /// The properties of a `AttributeDefinition`, inherited ones included.
-public struct AttributeDefinitionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attributeDefinition", fields: AttributeDefinitionFields())
-    public let anchor: Field<Bool>
-    public let apiExpressions: Field<[StringKeyStringValuePair]>
-    public let caseExact: Field<Bool>
-    public let defaultValue: Field<String>
-    public let flowNullValues: Field<Bool>
-    public let metadata: Field<[AttributeDefinitionMetadataEntry]>
-    public let multivalued: Field<Bool>
-    public let mutability: Field<Mutability>
-    public let name: Field<String>
-    public let referencedObjects: Field<[ReferencedObject]>
-    public let required: Field<Bool>
-    public let type: Field<AttributeType>
+public enum AttributeDefinitionFields: FieldSet {
+    public typealias Table = (
+        anchor: Field<Bool>,
+        apiExpressions: Field<[StringKeyStringValuePair]>,
+        caseExact: Field<Bool>,
+        defaultValue: Field<String>,
+        flowNullValues: Field<Bool>,
+        metadata: Field<[AttributeDefinitionMetadataEntry]>,
+        multivalued: Field<Bool>,
+        mutability: Field<Mutability>,
+        name: Field<String>,
+        referencedObjects: Field<[ReferencedObject]>,
+        required: Field<Bool>,
+        type: Field<AttributeType>
+    )
 
-    private init() {
-        self.anchor = Field("anchor")
-        self.apiExpressions = Field("apiExpressions")
-        self.caseExact = Field("caseExact")
-        self.defaultValue = Field("defaultValue")
-        self.flowNullValues = Field("flowNullValues")
-        self.metadata = Field("metadata")
-        self.multivalued = Field("multivalued")
-        self.mutability = Field("mutability")
-        self.name = Field("name")
-        self.referencedObjects = Field("referencedObjects")
-        self.required = Field("required")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeDefinition",
+        fields: (
+            anchor: Field("anchor"),
+            apiExpressions: Field("apiExpressions"),
+            caseExact: Field("caseExact"),
+            defaultValue: Field("defaultValue"),
+            flowNullValues: Field("flowNullValues"),
+            metadata: Field("metadata"),
+            multivalued: Field("multivalued"),
+            mutability: Field("mutability"),
+            name: Field("name"),
+            referencedObjects: Field("referencedObjects"),
+            required: Field("required"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.attributeDefinitionMetadata`.
@@ -319,19 +306,13 @@ extension AttributeDefinitionMetadata {
 public typealias AttributeDefinitionMetadataEntry = Model<AttributeDefinitionMetadataEntryFields>
 
 /// The properties of a `AttributeDefinitionMetadataEntry`, inherited ones included.
-public struct AttributeDefinitionMetadataEntryFields: FieldSet {
+public enum AttributeDefinitionMetadataEntryFields: FieldSet {
+    public typealias Table = (key: Field<AttributeDefinitionMetadata>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attributeDefinitionMetadataEntry",
-        fields: AttributeDefinitionMetadataEntryFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<AttributeDefinitionMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.attributeFlowBehavior`.
@@ -381,25 +362,29 @@ extension AttributeFlowType {
 public typealias AttributeMapping = Model<AttributeMappingFields>
 
 /// The properties of a `AttributeMapping`, inherited ones included.
-public struct AttributeMappingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.attributeMapping", fields: AttributeMappingFields())
-    public let defaultValue: Field<String>
-    public let exportMissingReferences: Field<Bool>
-    public let flowBehavior: Field<AttributeFlowBehavior>
-    public let flowType: Field<AttributeFlowType>
-    public let matchingPriority: Field<Int32>
-    public let source: Field<AttributeMappingSource>
-    public let targetAttributeName: Field<String>
+public enum AttributeMappingFields: FieldSet {
+    public typealias Table = (
+        defaultValue: Field<String>,
+        exportMissingReferences: Field<Bool>,
+        flowBehavior: Field<AttributeFlowBehavior>,
+        flowType: Field<AttributeFlowType>,
+        matchingPriority: Field<Int32>,
+        source: Field<AttributeMappingSource>,
+        targetAttributeName: Field<String>
+    )
 
-    private init() {
-        self.defaultValue = Field("defaultValue")
-        self.exportMissingReferences = Field("exportMissingReferences")
-        self.flowBehavior = Field("flowBehavior")
-        self.flowType = Field("flowType")
-        self.matchingPriority = Field("matchingPriority")
-        self.source = Field("source")
-        self.targetAttributeName = Field("targetAttributeName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMapping",
+        fields: (
+            defaultValue: Field("defaultValue"),
+            exportMissingReferences: Field("exportMissingReferences"),
+            flowBehavior: Field("flowBehavior"),
+            flowType: Field("flowType"),
+            matchingPriority: Field("matchingPriority"),
+            source: Field("source"),
+            targetAttributeName: Field("targetAttributeName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttributeMappingFunctionSchemaFields`; read and write them as `value.name`.
@@ -409,20 +394,14 @@ public struct AttributeMappingFields: FieldSet {
 public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunctionSchemaFields>
 
 /// The properties of a `AttributeMappingFunctionSchema`, inherited ones included.
-public struct AttributeMappingFunctionSchemaFields: FieldSet {
+public enum AttributeMappingFunctionSchemaFields: FieldSet {
+    public typealias Table = (id: Field<String>, parameters: Field<[AttributeMappingParameterSchema]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attributeMappingFunctionSchema",
         base: Entity.self,
-        fields: AttributeMappingFunctionSchemaFields()
+        fields: (id: Field("id"), parameters: Field("parameters")) as Table
     )
-
-    public let id: Field<String>
-    public let parameters: Field<[AttributeMappingParameterSchema]>
-
-    private init() {
-        self.id = Field("id")
-        self.parameters = Field("parameters")
-    }
 }
 
 /// Requests for one `AttributeMappingFunctionSchema`: `request()` reads, updates or deletes it.
@@ -451,23 +430,23 @@ public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder 
 public typealias AttributeMappingParameterSchema = Model<AttributeMappingParameterSchemaFields>
 
 /// The properties of a `AttributeMappingParameterSchema`, inherited ones included.
-public struct AttributeMappingParameterSchemaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeMappingParameterSchema",
-        fields: AttributeMappingParameterSchemaFields()
+public enum AttributeMappingParameterSchemaFields: FieldSet {
+    public typealias Table = (
+        allowMultipleOccurrences: Field<Bool>,
+        name: Field<String>,
+        required: Field<Bool>,
+        type: Field<AttributeType>
     )
 
-    public let allowMultipleOccurrences: Field<Bool>
-    public let name: Field<String>
-    public let required: Field<Bool>
-    public let type: Field<AttributeType>
-
-    private init() {
-        self.allowMultipleOccurrences = Field("allowMultipleOccurrences")
-        self.name = Field("name")
-        self.required = Field("required")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMappingParameterSchema",
+        fields: (
+            allowMultipleOccurrences: Field("allowMultipleOccurrences"),
+            name: Field("name"),
+            required: Field("required"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AttributeMappingSourceFields`; read and write them as `value.name`.
@@ -477,23 +456,23 @@ public struct AttributeMappingParameterSchemaFields: FieldSet {
 public typealias AttributeMappingSource = Model<AttributeMappingSourceFields>
 
 /// The properties of a `AttributeMappingSource`, inherited ones included.
-public struct AttributeMappingSourceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.attributeMappingSource",
-        fields: AttributeMappingSourceFields()
+public enum AttributeMappingSourceFields: FieldSet {
+    public typealias Table = (
+        expression: Field<String>,
+        name: Field<String>,
+        parameters: Field<[StringKeyAttributeMappingSourceValuePair]>,
+        type: Field<AttributeMappingSourceType>
     )
 
-    public let expression: Field<String>
-    public let name: Field<String>
-    public let parameters: Field<[StringKeyAttributeMappingSourceValuePair]>
-    public let type: Field<AttributeMappingSourceType>
-
-    private init() {
-        self.expression = Field("expression")
-        self.name = Field("name")
-        self.parameters = Field("parameters")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.attributeMappingSource",
+        fields: (
+            expression: Field("expression"),
+            name: Field("name"),
+            parameters: Field("parameters"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.attributeMappingSourceType`.
@@ -519,20 +498,14 @@ extension AttributeMappingSourceType {
 public typealias AttributeRuleMembers = Model<AttributeRuleMembersFields>
 
 /// The properties of a `AttributeRuleMembers`, inherited ones included.
-public struct AttributeRuleMembersFields: FieldSet {
+public enum AttributeRuleMembersFields: FieldSet {
+    public typealias Table = (description: Field<String>, membershipRule: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attributeRuleMembers",
         base: SubjectSet.self,
-        fields: AttributeRuleMembersFields()
+        fields: (description: Field("description"), membershipRule: Field("membershipRule")) as Table
     )
-
-    public let description: Field<String>
-    public let membershipRule: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.membershipRule = Field("membershipRule")
-    }
 }
 
 /// Its properties are listed in `AttributeSetFields`; read and write them as `value.name`.
@@ -542,21 +515,18 @@ public struct AttributeRuleMembersFields: FieldSet {
 public typealias AttributeSet = Model<AttributeSetFields>
 
 /// The properties of a `AttributeSet`, inherited ones included.
-public struct AttributeSetFields: FieldSet {
+public enum AttributeSetFields: FieldSet {
+    public typealias Table = (id: Field<String>, description: Field<String>, maxAttributesPerSet: Field<Int32>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.attributeSet",
         base: Entity.self,
-        fields: AttributeSetFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            maxAttributesPerSet: Field("maxAttributesPerSet")
+        ) as Table
     )
-    public let id: Field<String>
-    public let description: Field<String>
-    public let maxAttributesPerSet: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.maxAttributesPerSet = Field("maxAttributesPerSet")
-    }
 }
 
 /// Requests for one `AttributeSet`: `request()` reads, updates or deletes it.
@@ -605,43 +575,47 @@ extension AttributeType {
 public typealias Audio = Model<AudioFields>
 
 /// The properties of a `Audio`, inherited ones included.
-public struct AudioFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.audio", fields: AudioFields())
-    public let album: Field<String>
-    public let albumArtist: Field<String>
-    public let artist: Field<String>
-    public let bitrate: Field<Int64>
-    public let composers: Field<String>
-    public let copyright: Field<String>
-    public let disc: Field<Int16>
-    public let discCount: Field<Int16>
-    public let duration: Field<Int64>
-    public let genre: Field<String>
-    public let hasDrm: Field<Bool>
-    public let isVariableBitrate: Field<Bool>
-    public let title: Field<String>
-    public let track: Field<Int32>
-    public let trackCount: Field<Int32>
-    public let year: Field<Int32>
+public enum AudioFields: FieldSet {
+    public typealias Table = (
+        album: Field<String>,
+        albumArtist: Field<String>,
+        artist: Field<String>,
+        bitrate: Field<Int64>,
+        composers: Field<String>,
+        copyright: Field<String>,
+        disc: Field<Int16>,
+        discCount: Field<Int16>,
+        duration: Field<Int64>,
+        genre: Field<String>,
+        hasDrm: Field<Bool>,
+        isVariableBitrate: Field<Bool>,
+        title: Field<String>,
+        track: Field<Int32>,
+        trackCount: Field<Int32>,
+        year: Field<Int32>
+    )
 
-    private init() {
-        self.album = Field("album")
-        self.albumArtist = Field("albumArtist")
-        self.artist = Field("artist")
-        self.bitrate = Field("bitrate")
-        self.composers = Field("composers")
-        self.copyright = Field("copyright")
-        self.disc = Field("disc")
-        self.discCount = Field("discCount")
-        self.duration = Field("duration")
-        self.genre = Field("genre")
-        self.hasDrm = Field("hasDrm")
-        self.isVariableBitrate = Field("isVariableBitrate")
-        self.title = Field("title")
-        self.track = Field("track")
-        self.trackCount = Field("trackCount")
-        self.year = Field("year")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.audio",
+        fields: (
+            album: Field("album"),
+            albumArtist: Field("albumArtist"),
+            artist: Field("artist"),
+            bitrate: Field("bitrate"),
+            composers: Field("composers"),
+            copyright: Field("copyright"),
+            disc: Field("disc"),
+            discCount: Field("discCount"),
+            duration: Field("duration"),
+            genre: Field("genre"),
+            hasDrm: Field("hasDrm"),
+            isVariableBitrate: Field("isVariableBitrate"),
+            title: Field("title"),
+            track: Field("track"),
+            trackCount: Field("trackCount"),
+            year: Field("year")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AudioConferencingFields`; read and write them as `value.name`.
@@ -651,23 +625,27 @@ public struct AudioFields: FieldSet {
 public typealias AudioConferencing = Model<AudioConferencingFields>
 
 /// The properties of a `AudioConferencing`, inherited ones included.
-public struct AudioConferencingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.audioConferencing", fields: AudioConferencingFields())
-    public let conferenceId: Field<String>
-    public let dialinUrl: Field<String>
-    public let tollFreeNumber: Field<String>
-    public let tollFreeNumbers: Field<[String]>
-    public let tollNumber: Field<String>
-    public let tollNumbers: Field<[String]>
+public enum AudioConferencingFields: FieldSet {
+    public typealias Table = (
+        conferenceId: Field<String>,
+        dialinUrl: Field<String>,
+        tollFreeNumber: Field<String>,
+        tollFreeNumbers: Field<[String]>,
+        tollNumber: Field<String>,
+        tollNumbers: Field<[String]>
+    )
 
-    private init() {
-        self.conferenceId = Field("conferenceId")
-        self.dialinUrl = Field("dialinUrl")
-        self.tollFreeNumber = Field("tollFreeNumber")
-        self.tollFreeNumbers = Field("tollFreeNumbers")
-        self.tollNumber = Field("tollNumber")
-        self.tollNumbers = Field("tollNumbers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.audioConferencing",
+        fields: (
+            conferenceId: Field("conferenceId"),
+            dialinUrl: Field("dialinUrl"),
+            tollFreeNumber: Field("tollFreeNumber"),
+            tollFreeNumbers: Field("tollFreeNumbers"),
+            tollNumber: Field("tollNumber"),
+            tollNumbers: Field("tollNumbers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AudioRoutingGroupFields`; read and write them as `value.name`.
@@ -677,24 +655,24 @@ public struct AudioConferencingFields: FieldSet {
 public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
 
 /// The properties of a `AudioRoutingGroup`, inherited ones included.
-public struct AudioRoutingGroupFields: FieldSet {
+public enum AudioRoutingGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        receivers: Field<[String]>,
+        routingMode: Field<RoutingMode>,
+        sources: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.audioRoutingGroup",
         base: Entity.self,
-        fields: AudioRoutingGroupFields()
+        fields: (
+            id: Field("id"),
+            receivers: Field("receivers"),
+            routingMode: Field("routingMode"),
+            sources: Field("sources")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let receivers: Field<[String]>
-    public let routingMode: Field<RoutingMode>
-    public let sources: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.receivers = Field("receivers")
-        self.routingMode = Field("routingMode")
-        self.sources = Field("sources")
-    }
 }
 
 /// Requests for one `AudioRoutingGroup`: `request()` reads, updates or deletes it.
@@ -723,19 +701,13 @@ public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
 public typealias AuditActivityInitiator = Model<AuditActivityInitiatorFields>
 
 /// The properties of a `AuditActivityInitiator`, inherited ones included.
-public struct AuditActivityInitiatorFields: FieldSet {
+public enum AuditActivityInitiatorFields: FieldSet {
+    public typealias Table = (app: Field<AppIdentity>, user: Field<UserIdentity>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.auditActivityInitiator",
-        fields: AuditActivityInitiatorFields()
+        fields: (app: Field("app"), user: Field("user")) as Table
     )
-
-    public let app: Field<AppIdentity>
-    public let user: Field<UserIdentity>
-
-    private init() {
-        self.app = Field("app")
-        self.user = Field("user")
-    }
 }
 
 /// Its properties are listed in `AuditActorFields`; read and write them as `value.name`.
@@ -745,27 +717,31 @@ public struct AuditActivityInitiatorFields: FieldSet {
 public typealias AuditActor = Model<AuditActorFields>
 
 /// The properties of a `AuditActor`, inherited ones included.
-public struct AuditActorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditActor", fields: AuditActorFields())
-    public let applicationDisplayName: Field<String>
-    public let applicationId: Field<String>
-    public let auditActorType: Field<String>
-    public let ipAddress: Field<String>
-    public let servicePrincipalName: Field<String>
-    public let userId: Field<String>
-    public let userPermissions: Field<[String]>
-    public let userPrincipalName: Field<String>
+public enum AuditActorFields: FieldSet {
+    public typealias Table = (
+        applicationDisplayName: Field<String>,
+        applicationId: Field<String>,
+        auditActorType: Field<String>,
+        ipAddress: Field<String>,
+        servicePrincipalName: Field<String>,
+        userId: Field<String>,
+        userPermissions: Field<[String]>,
+        userPrincipalName: Field<String>
+    )
 
-    private init() {
-        self.applicationDisplayName = Field("applicationDisplayName")
-        self.applicationId = Field("applicationId")
-        self.auditActorType = Field("auditActorType")
-        self.ipAddress = Field("ipAddress")
-        self.servicePrincipalName = Field("servicePrincipalName")
-        self.userId = Field("userId")
-        self.userPermissions = Field("userPermissions")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditActor",
+        fields: (
+            applicationDisplayName: Field("applicationDisplayName"),
+            applicationId: Field("applicationId"),
+            auditActorType: Field("auditActorType"),
+            ipAddress: Field("ipAddress"),
+            servicePrincipalName: Field("servicePrincipalName"),
+            userId: Field("userId"),
+            userPermissions: Field("userPermissions"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuditEventFields`; read and write them as `value.name`.
@@ -775,35 +751,40 @@ public struct AuditActorFields: FieldSet {
 public typealias AuditEvent = Model<AuditEventFields>
 
 /// The properties of a `AuditEvent`, inherited ones included.
-public struct AuditEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditEvent", base: Entity.self, fields: AuditEventFields())
-    public let id: Field<String>
-    public let activity: Field<String>
-    public let activityDateTime: Field<Date>
-    public let activityOperationType: Field<String>
-    public let activityResult: Field<String>
-    public let activityType: Field<String>
-    public let actor: Field<AuditActor>
-    public let category: Field<String>
-    public let componentName: Field<String>
-    public let correlationId: Field<String>
-    public let displayName: Field<String>
-    public let resources: Field<[AuditResource]>
+public enum AuditEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activity: Field<String>,
+        activityDateTime: Field<Date>,
+        activityOperationType: Field<String>,
+        activityResult: Field<String>,
+        activityType: Field<String>,
+        actor: Field<AuditActor>,
+        category: Field<String>,
+        componentName: Field<String>,
+        correlationId: Field<String>,
+        displayName: Field<String>,
+        resources: Field<[AuditResource]>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.activity = Field("activity")
-        self.activityDateTime = Field("activityDateTime")
-        self.activityOperationType = Field("activityOperationType")
-        self.activityResult = Field("activityResult")
-        self.activityType = Field("activityType")
-        self.actor = Field("actor")
-        self.category = Field("category")
-        self.componentName = Field("componentName")
-        self.correlationId = Field("correlationId")
-        self.displayName = Field("displayName")
-        self.resources = Field("resources")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditEvent",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            activity: Field("activity"),
+            activityDateTime: Field("activityDateTime"),
+            activityOperationType: Field("activityOperationType"),
+            activityResult: Field("activityResult"),
+            activityType: Field("activityType"),
+            actor: Field("actor"),
+            category: Field("category"),
+            componentName: Field("componentName"),
+            correlationId: Field("correlationId"),
+            displayName: Field("displayName"),
+            resources: Field("resources")
+        ) as Table
+    )
 }
 
 /// Requests for one `AuditEvent`: `request()` reads, updates or deletes it.
@@ -867,23 +848,23 @@ public enum AuditLogRecordTypeValues: EnumValues {
 public typealias AuditLogRoot = Model<AuditLogRootFields>
 
 /// The properties of a `AuditLogRoot`, inherited ones included.
-public struct AuditLogRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditLogRoot", fields: AuditLogRootFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `directoryAudits`, `provisioning`, `signIns`.
+public enum AuditLogRootFields: FieldSet {
+    public typealias Table = (
+        directoryAudits: Field<[DirectoryAudit]>,
+        provisioning: Field<[ProvisioningObjectSummary]>,
+        signIns: Field<[SignIn]>
+    )
 
-    /// Present when the request expanded it (`expand("directoryAudits")`).
-    public let directoryAudits: Field<[DirectoryAudit]>
-
-    /// Present when the request expanded it (`expand("provisioning")`).
-    public let provisioning: Field<[ProvisioningObjectSummary]>
-
-    /// Present when the request expanded it (`expand("signIns")`).
-    public let signIns: Field<[SignIn]>
-
-    private init() {
-        self.directoryAudits = Field("directoryAudits")
-        self.provisioning = Field("provisioning")
-        self.signIns = Field("signIns")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditLogRoot",
+        fields: (
+            directoryAudits: Field("directoryAudits"),
+            provisioning: Field("provisioning"),
+            signIns: Field("signIns")
+        ) as Table
+    )
 }
 
 /// Requests for one `AuditLogRoot`: `request()` reads, updates or deletes it.
@@ -943,17 +924,13 @@ public enum AuditLogUserTypeValues: EnumValues {
 public typealias AuditProperty = Model<AuditPropertyFields>
 
 /// The properties of a `AuditProperty`, inherited ones included.
-public struct AuditPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditProperty", fields: AuditPropertyFields())
-    public let displayName: Field<String>
-    public let newValue: Field<String>
-    public let oldValue: Field<String>
+public enum AuditPropertyFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, newValue: Field<String>, oldValue: Field<String>)
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.newValue = Field("newValue")
-        self.oldValue = Field("oldValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditProperty",
+        fields: (displayName: Field("displayName"), newValue: Field("newValue"), oldValue: Field("oldValue")) as Table
+    )
 }
 
 /// Its properties are listed in `AuditResourceFields`; read and write them as `value.name`.
@@ -963,19 +940,23 @@ public struct AuditPropertyFields: FieldSet {
 public typealias AuditResource = Model<AuditResourceFields>
 
 /// The properties of a `AuditResource`, inherited ones included.
-public struct AuditResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.auditResource", fields: AuditResourceFields())
-    public let auditResourceType: Field<String>
-    public let displayName: Field<String>
-    public let modifiedProperties: Field<[AuditProperty]>
-    public let resourceId: Field<String>
+public enum AuditResourceFields: FieldSet {
+    public typealias Table = (
+        auditResourceType: Field<String>,
+        displayName: Field<String>,
+        modifiedProperties: Field<[AuditProperty]>,
+        resourceId: Field<String>
+    )
 
-    private init() {
-        self.auditResourceType = Field("auditResourceType")
-        self.displayName = Field("displayName")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.resourceId = Field("resourceId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.auditResource",
+        fields: (
+            auditResourceType: Field("auditResourceType"),
+            displayName: Field("displayName"),
+            modifiedProperties: Field("modifiedProperties"),
+            resourceId: Field("resourceId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuthContextFields`; read and write them as `value.name`.
@@ -1006,66 +987,47 @@ public struct AuthContextFields: FieldSet {
 public typealias Authentication = Model<AuthenticationFields>
 
 /// The properties of a `Authentication`, inherited ones included.
-public struct AuthenticationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `emailMethods`, `externalAuthenticationMethods`,
+///   `fido2Methods`, `methods`, `microsoftAuthenticatorMethods`, `operations`, `passwordMethods`, `phoneMethods`,
+///   `platformCredentialMethods`, `softwareOathMethods`, `temporaryAccessPassMethods`,
+///   `windowsHelloForBusinessMethods`.
+public enum AuthenticationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        emailMethods: Field<[EmailAuthenticationMethod]>,
+        externalAuthenticationMethods: Field<[ExternalAuthenticationMethod]>,
+        fido2Methods: Field<[Fido2AuthenticationMethod]>,
+        methods: Field<[AuthenticationMethod]>,
+        microsoftAuthenticatorMethods: Field<[MicrosoftAuthenticatorAuthenticationMethod]>,
+        operations: Field<[LongRunningOperation]>,
+        passwordMethods: Field<[PasswordAuthenticationMethod]>,
+        phoneMethods: Field<[PhoneAuthenticationMethod]>,
+        platformCredentialMethods: Field<[PlatformCredentialAuthenticationMethod]>,
+        softwareOathMethods: Field<[SoftwareOathAuthenticationMethod]>,
+        temporaryAccessPassMethods: Field<[TemporaryAccessPassAuthenticationMethod]>,
+        windowsHelloForBusinessMethods: Field<[WindowsHelloForBusinessAuthenticationMethod]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authentication",
         base: Entity.self,
-        fields: AuthenticationFields()
+        fields: (
+            id: Field("id"),
+            emailMethods: Field("emailMethods"),
+            externalAuthenticationMethods: Field("externalAuthenticationMethods"),
+            fido2Methods: Field("fido2Methods"),
+            methods: Field("methods"),
+            microsoftAuthenticatorMethods: Field("microsoftAuthenticatorMethods"),
+            operations: Field("operations"),
+            passwordMethods: Field("passwordMethods"),
+            phoneMethods: Field("phoneMethods"),
+            platformCredentialMethods: Field("platformCredentialMethods"),
+            softwareOathMethods: Field("softwareOathMethods"),
+            temporaryAccessPassMethods: Field("temporaryAccessPassMethods"),
+            windowsHelloForBusinessMethods: Field("windowsHelloForBusinessMethods")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("emailMethods")`).
-    public let emailMethods: Field<[EmailAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("externalAuthenticationMethods")`).
-    public let externalAuthenticationMethods: Field<[ExternalAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("fido2Methods")`).
-    public let fido2Methods: Field<[Fido2AuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("methods")`).
-    public let methods: Field<[AuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("microsoftAuthenticatorMethods")`).
-    public let microsoftAuthenticatorMethods: Field<[MicrosoftAuthenticatorAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[LongRunningOperation]>
-
-    /// Present when the request expanded it (`expand("passwordMethods")`).
-    public let passwordMethods: Field<[PasswordAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("phoneMethods")`).
-    public let phoneMethods: Field<[PhoneAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("platformCredentialMethods")`).
-    public let platformCredentialMethods: Field<[PlatformCredentialAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("softwareOathMethods")`).
-    public let softwareOathMethods: Field<[SoftwareOathAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("temporaryAccessPassMethods")`).
-    public let temporaryAccessPassMethods: Field<[TemporaryAccessPassAuthenticationMethod]>
-
-    /// Present when the request expanded it (`expand("windowsHelloForBusinessMethods")`).
-    public let windowsHelloForBusinessMethods: Field<[WindowsHelloForBusinessAuthenticationMethod]>
-
-    private init() {
-        self.id = Field("id")
-        self.emailMethods = Field("emailMethods")
-        self.externalAuthenticationMethods = Field("externalAuthenticationMethods")
-        self.fido2Methods = Field("fido2Methods")
-        self.methods = Field("methods")
-        self.microsoftAuthenticatorMethods = Field("microsoftAuthenticatorMethods")
-        self.operations = Field("operations")
-        self.passwordMethods = Field("passwordMethods")
-        self.phoneMethods = Field("phoneMethods")
-        self.platformCredentialMethods = Field("platformCredentialMethods")
-        self.softwareOathMethods = Field("softwareOathMethods")
-        self.temporaryAccessPassMethods = Field("temporaryAccessPassMethods")
-        self.windowsHelloForBusinessMethods = Field("windowsHelloForBusinessMethods")
-    }
 }
 
 /// Its properties are listed in `AuthenticationAppDeviceDetailsFields`; read and write them as `value.name`.
@@ -1075,23 +1037,23 @@ public struct AuthenticationFields: FieldSet {
 public typealias AuthenticationAppDeviceDetails = Model<AuthenticationAppDeviceDetailsFields>
 
 /// The properties of a `AuthenticationAppDeviceDetails`, inherited ones included.
-public struct AuthenticationAppDeviceDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAppDeviceDetails",
-        fields: AuthenticationAppDeviceDetailsFields()
+public enum AuthenticationAppDeviceDetailsFields: FieldSet {
+    public typealias Table = (
+        appVersion: Field<String>,
+        clientApp: Field<String>,
+        deviceId: Field<String>,
+        operatingSystem: Field<String>
     )
 
-    public let appVersion: Field<String>
-    public let clientApp: Field<String>
-    public let deviceId: Field<String>
-    public let operatingSystem: Field<String>
-
-    private init() {
-        self.appVersion = Field("appVersion")
-        self.clientApp = Field("clientApp")
-        self.deviceId = Field("deviceId")
-        self.operatingSystem = Field("operatingSystem")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationAppDeviceDetails",
+        fields: (
+            appVersion: Field("appVersion"),
+            clientApp: Field("clientApp"),
+            deviceId: Field("deviceId"),
+            operatingSystem: Field("operatingSystem")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuthenticationAttributeCollectionInputConfigurationFields`; read and write them as
@@ -1104,35 +1066,35 @@ public typealias AuthenticationAttributeCollectionInputConfiguration =
     Model<AuthenticationAttributeCollectionInputConfigurationFields>
 
 /// The properties of a `AuthenticationAttributeCollectionInputConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionInputConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionInputConfiguration",
-        fields: AuthenticationAttributeCollectionInputConfigurationFields()
+public enum AuthenticationAttributeCollectionInputConfigurationFields: FieldSet {
+    public typealias Table = (
+        attribute: Field<String>,
+        defaultValue: Field<String>,
+        editable: Field<Bool>,
+        hidden: Field<Bool>,
+        inputType: Field<AuthenticationAttributeCollectionInputType>,
+        label: Field<String>,
+        options: Field<[AuthenticationAttributeCollectionOptionConfiguration]>,
+        required: Field<Bool>,
+        validationRegEx: Field<String>,
+        writeToDirectory: Field<Bool>
     )
 
-    public let attribute: Field<String>
-    public let defaultValue: Field<String>
-    public let editable: Field<Bool>
-    public let hidden: Field<Bool>
-    public let inputType: Field<AuthenticationAttributeCollectionInputType>
-    public let label: Field<String>
-    public let options: Field<[AuthenticationAttributeCollectionOptionConfiguration]>
-    public let required: Field<Bool>
-    public let validationRegEx: Field<String>
-    public let writeToDirectory: Field<Bool>
-
-    private init() {
-        self.attribute = Field("attribute")
-        self.defaultValue = Field("defaultValue")
-        self.editable = Field("editable")
-        self.hidden = Field("hidden")
-        self.inputType = Field("inputType")
-        self.label = Field("label")
-        self.options = Field("options")
-        self.required = Field("required")
-        self.validationRegEx = Field("validationRegEx")
-        self.writeToDirectory = Field("writeToDirectory")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationAttributeCollectionInputConfiguration",
+        fields: (
+            attribute: Field("attribute"),
+            defaultValue: Field("defaultValue"),
+            editable: Field("editable"),
+            hidden: Field("hidden"),
+            inputType: Field("inputType"),
+            label: Field("label"),
+            options: Field("options"),
+            required: Field("required"),
+            validationRegEx: Field("validationRegEx"),
+            writeToDirectory: Field("writeToDirectory")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionInputType`.
@@ -1171,19 +1133,13 @@ public typealias AuthenticationAttributeCollectionOptionConfiguration =
     Model<AuthenticationAttributeCollectionOptionConfigurationFields>
 
 /// The properties of a `AuthenticationAttributeCollectionOptionConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionOptionConfigurationFields: FieldSet {
+public enum AuthenticationAttributeCollectionOptionConfigurationFields: FieldSet {
+    public typealias Table = (label: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationAttributeCollectionOptionConfiguration",
-        fields: AuthenticationAttributeCollectionOptionConfigurationFields()
+        fields: (label: Field("label"), value: Field("value")) as Table
     )
-
-    public let label: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.label = Field("label")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `AuthenticationAttributeCollectionPageFields`; read and write them as `value.name`.
@@ -1217,21 +1173,17 @@ public typealias AuthenticationAttributeCollectionPageViewConfiguration =
     Model<AuthenticationAttributeCollectionPageViewConfigurationFields>
 
 /// The properties of a `AuthenticationAttributeCollectionPageViewConfiguration`, inherited ones included.
-public struct AuthenticationAttributeCollectionPageViewConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationAttributeCollectionPageViewConfiguration",
-        fields: AuthenticationAttributeCollectionPageViewConfigurationFields()
+public enum AuthenticationAttributeCollectionPageViewConfigurationFields: FieldSet {
+    public typealias Table = (
+        description: Field<String>,
+        inputs: Field<[AuthenticationAttributeCollectionInputConfiguration]>,
+        title: Field<String>
     )
 
-    public let description: Field<String>
-    public let inputs: Field<[AuthenticationAttributeCollectionInputConfiguration]>
-    public let title: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.inputs = Field("inputs")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationAttributeCollectionPageViewConfiguration",
+        fields: (description: Field("description"), inputs: Field("inputs"), title: Field("title")) as Table
+    )
 }
 
 /// Its properties are listed in `AuthenticationBehaviorsFields`; read and write them as `value.name`.
@@ -1241,21 +1193,21 @@ public struct AuthenticationAttributeCollectionPageViewConfigurationFields: Fiel
 public typealias AuthenticationBehaviors = Model<AuthenticationBehaviorsFields>
 
 /// The properties of a `AuthenticationBehaviors`, inherited ones included.
-public struct AuthenticationBehaviorsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationBehaviors",
-        fields: AuthenticationBehaviorsFields()
+public enum AuthenticationBehaviorsFields: FieldSet {
+    public typealias Table = (
+        blockAzureADGraphAccess: Field<Bool>,
+        removeUnverifiedEmailClaim: Field<Bool>,
+        requireClientServicePrincipal: Field<Bool>
     )
 
-    public let blockAzureADGraphAccess: Field<Bool>
-    public let removeUnverifiedEmailClaim: Field<Bool>
-    public let requireClientServicePrincipal: Field<Bool>
-
-    private init() {
-        self.blockAzureADGraphAccess = Field("blockAzureADGraphAccess")
-        self.removeUnverifiedEmailClaim = Field("removeUnverifiedEmailClaim")
-        self.requireClientServicePrincipal = Field("requireClientServicePrincipal")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationBehaviors",
+        fields: (
+            blockAzureADGraphAccess: Field("blockAzureADGraphAccess"),
+            removeUnverifiedEmailClaim: Field("removeUnverifiedEmailClaim"),
+            requireClientServicePrincipal: Field("requireClientServicePrincipal")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuthenticationCombinationConfigurationFields`; read and write them as `value.name`.
@@ -1268,21 +1220,15 @@ public struct AuthenticationBehaviorsFields: FieldSet {
 public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCombinationConfigurationFields>
 
 /// The properties of a `AuthenticationCombinationConfiguration`, inherited ones included.
-public struct AuthenticationCombinationConfigurationFields: FieldSet {
+public enum AuthenticationCombinationConfigurationFields: FieldSet {
+    public typealias Table = (id: Field<String>, appliesToCombinations: Field<[AuthenticationMethodModes]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationCombinationConfiguration",
         base: Entity.self,
         derived: [Fido2CombinationConfiguration.self, X509CertificateCombinationConfiguration.self],
-        fields: AuthenticationCombinationConfigurationFields()
+        fields: (id: Field("id"), appliesToCombinations: Field("appliesToCombinations")) as Table
     )
-
-    public let id: Field<String>
-    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
-
-    private init() {
-        self.id = Field("id")
-        self.appliesToCombinations = Field("appliesToCombinations")
-    }
 }
 
 /// Requests for one `AuthenticationCombinationConfiguration`: `request()` reads, updates or deletes it.

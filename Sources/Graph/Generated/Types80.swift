@@ -11,26 +11,26 @@ import Foundation
 public typealias SignInFrequencySessionControl = Model<SignInFrequencySessionControlFields>
 
 /// The properties of a `SignInFrequencySessionControl`, inherited ones included.
-public struct SignInFrequencySessionControlFields: FieldSet {
+public enum SignInFrequencySessionControlFields: FieldSet {
+    public typealias Table = (
+        isEnabled: Field<Bool>,
+        authenticationType: Field<SignInFrequencyAuthenticationType>,
+        frequencyInterval: Field<SignInFrequencyInterval>,
+        type: Field<SigninFrequencyType>,
+        value: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.signInFrequencySessionControl",
         base: ConditionalAccessSessionControl.self,
-        fields: SignInFrequencySessionControlFields()
+        fields: (
+            isEnabled: Field("isEnabled"),
+            authenticationType: Field("authenticationType"),
+            frequencyInterval: Field("frequencyInterval"),
+            type: Field("type"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let isEnabled: Field<Bool>
-    public let authenticationType: Field<SignInFrequencyAuthenticationType>
-    public let frequencyInterval: Field<SignInFrequencyInterval>
-    public let type: Field<SigninFrequencyType>
-    public let value: Field<Int32>
-
-    private init() {
-        self.isEnabled = Field("isEnabled")
-        self.authenticationType = Field("authenticationType")
-        self.frequencyInterval = Field("frequencyInterval")
-        self.type = Field("type")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `SignInIdentityFields`; read and write them as `value.name`.
@@ -60,19 +60,23 @@ public struct SignInIdentityFields: FieldSet {
 public typealias SignInLocation = Model<SignInLocationFields>
 
 /// The properties of a `SignInLocation`, inherited ones included.
-public struct SignInLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInLocation", fields: SignInLocationFields())
-    public let city: Field<String>
-    public let countryOrRegion: Field<String>
-    public let geoCoordinates: Field<GeoCoordinates>
-    public let state: Field<String>
+public enum SignInLocationFields: FieldSet {
+    public typealias Table = (
+        city: Field<String>,
+        countryOrRegion: Field<String>,
+        geoCoordinates: Field<GeoCoordinates>,
+        state: Field<String>
+    )
 
-    private init() {
-        self.city = Field("city")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.signInLocation",
+        fields: (
+            city: Field("city"),
+            countryOrRegion: Field("countryOrRegion"),
+            geoCoordinates: Field("geoCoordinates"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Requests for one `SignIn`: `request()` reads, updates or deletes it.
@@ -138,17 +142,17 @@ extension CollectionRequestBuilder where Item == SignInRequestBuilder {
 public typealias SignInStatus = Model<SignInStatusFields>
 
 /// The properties of a `SignInStatus`, inherited ones included.
-public struct SignInStatusFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.signInStatus", fields: SignInStatusFields())
-    public let additionalDetails: Field<String>
-    public let errorCode: Field<Int32>
-    public let failureReason: Field<String>
+public enum SignInStatusFields: FieldSet {
+    public typealias Table = (additionalDetails: Field<String>, errorCode: Field<Int32>, failureReason: Field<String>)
 
-    private init() {
-        self.additionalDetails = Field("additionalDetails")
-        self.errorCode = Field("errorCode")
-        self.failureReason = Field("failureReason")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.signInStatus",
+        fields: (
+            additionalDetails: Field("additionalDetails"),
+            errorCode: Field("errorCode"),
+            failureReason: Field("failureReason")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.signInUserType`.
@@ -188,19 +192,16 @@ extension SigninFrequencyType {
 public typealias SigningCertificateUpdateStatus = Model<SigningCertificateUpdateStatusFields>
 
 /// The properties of a `SigningCertificateUpdateStatus`, inherited ones included.
-public struct SigningCertificateUpdateStatusFields: FieldSet {
+public enum SigningCertificateUpdateStatusFields: FieldSet {
+    public typealias Table = (certificateUpdateResult: Field<String>, lastRunDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.signingCertificateUpdateStatus",
-        fields: SigningCertificateUpdateStatusFields()
+        fields: (
+            certificateUpdateResult: Field("certificateUpdateResult"),
+            lastRunDateTime: Field("lastRunDateTime")
+        ) as Table
     )
-
-    public let certificateUpdateResult: Field<String>
-    public let lastRunDateTime: Field<Date>
-
-    private init() {
-        self.certificateUpdateResult = Field("certificateUpdateResult")
-        self.lastRunDateTime = Field("lastRunDateTime")
-    }
 }
 
 /// Its properties are listed in `SimulationFields`; read and write them as `value.name`.
@@ -210,67 +211,68 @@ public struct SigningCertificateUpdateStatusFields: FieldSet {
 public typealias Simulation = Model<SimulationFields>
 
 /// The properties of a `Simulation`, inherited ones included.
-public struct SimulationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulation", base: Entity.self, fields: SimulationFields())
-    public let id: Field<String>
-    public let attackTechnique: Field<SimulationAttackTechnique>
-    public let attackType: Field<SimulationAttackType>
-    public let automationId: Field<String>
-    public let completionDateTime: Field<Date>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInDays: Field<Int32>
-    public let endUserNotificationSetting: Field<EndUserNotificationSetting>
-    public let excludedAccountTarget: Field<AccountTargetContent>
-    public let includedAccountTarget: Field<AccountTargetContent>
-    public let isAutomated: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let launchDateTime: Field<Date>
-    public let oAuthConsentAppDetail: Field<OAuthConsentAppDetail>
-    public let payloadDeliveryPlatform: Field<PayloadDeliveryPlatform>
-    public let report: Field<SimulationReport>
-    public let status: Field<SimulationStatus>
-    public let trainingSetting: Field<TrainingSetting>
+///
+/// - Present when the request expanded them (`expand("name")`): `landingPage`, `loginPage`, `payload`.
+public enum SimulationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attackTechnique: Field<SimulationAttackTechnique>,
+        attackType: Field<SimulationAttackType>,
+        automationId: Field<String>,
+        completionDateTime: Field<Date>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        durationInDays: Field<Int32>,
+        endUserNotificationSetting: Field<EndUserNotificationSetting>,
+        excludedAccountTarget: Field<AccountTargetContent>,
+        includedAccountTarget: Field<AccountTargetContent>,
+        isAutomated: Field<Bool>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        launchDateTime: Field<Date>,
+        oAuthConsentAppDetail: Field<OAuthConsentAppDetail>,
+        payloadDeliveryPlatform: Field<PayloadDeliveryPlatform>,
+        report: Field<SimulationReport>,
+        status: Field<SimulationStatus>,
+        trainingSetting: Field<TrainingSetting>,
+        landingPage: Field<LandingPage>,
+        loginPage: Field<LoginPage>,
+        payload: Field<Payload>
+    )
 
-    /// Present when the request expanded it (`expand("landingPage")`).
-    public let landingPage: Field<LandingPage>
-
-    /// Present when the request expanded it (`expand("loginPage")`).
-    public let loginPage: Field<LoginPage>
-
-    /// Present when the request expanded it (`expand("payload")`).
-    public let payload: Field<Payload>
-
-    private init() {
-        self.id = Field("id")
-        self.attackTechnique = Field("attackTechnique")
-        self.attackType = Field("attackType")
-        self.automationId = Field("automationId")
-        self.completionDateTime = Field("completionDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInDays = Field("durationInDays")
-        self.endUserNotificationSetting = Field("endUserNotificationSetting")
-        self.excludedAccountTarget = Field("excludedAccountTarget")
-        self.includedAccountTarget = Field("includedAccountTarget")
-        self.isAutomated = Field("isAutomated")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.launchDateTime = Field("launchDateTime")
-        self.oAuthConsentAppDetail = Field("oAuthConsentAppDetail")
-        self.payloadDeliveryPlatform = Field("payloadDeliveryPlatform")
-        self.report = Field("report")
-        self.status = Field("status")
-        self.trainingSetting = Field("trainingSetting")
-        self.landingPage = Field("landingPage")
-        self.loginPage = Field("loginPage")
-        self.payload = Field("payload")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulation",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            attackTechnique: Field("attackTechnique"),
+            attackType: Field("attackType"),
+            automationId: Field("automationId"),
+            completionDateTime: Field("completionDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            durationInDays: Field("durationInDays"),
+            endUserNotificationSetting: Field("endUserNotificationSetting"),
+            excludedAccountTarget: Field("excludedAccountTarget"),
+            includedAccountTarget: Field("includedAccountTarget"),
+            isAutomated: Field("isAutomated"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            launchDateTime: Field("launchDateTime"),
+            oAuthConsentAppDetail: Field("oAuthConsentAppDetail"),
+            payloadDeliveryPlatform: Field("payloadDeliveryPlatform"),
+            report: Field("report"),
+            status: Field("status"),
+            trainingSetting: Field("trainingSetting"),
+            landingPage: Field("landingPage"),
+            loginPage: Field("loginPage"),
+            payload: Field("payload")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.simulationAttackTechnique`.
@@ -332,40 +334,40 @@ extension SimulationAttackType {
 public typealias SimulationAutomation = Model<SimulationAutomationFields>
 
 /// The properties of a `SimulationAutomation`, inherited ones included.
-public struct SimulationAutomationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `runs`.
+public enum SimulationAutomationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        lastRunDateTime: Field<Date>,
+        nextRunDateTime: Field<Date>,
+        status: Field<SimulationAutomationStatus>,
+        runs: Field<[SimulationAutomationRun]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.simulationAutomation",
         base: Entity.self,
-        fields: SimulationAutomationFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            lastRunDateTime: Field("lastRunDateTime"),
+            nextRunDateTime: Field("nextRunDateTime"),
+            status: Field("status"),
+            runs: Field("runs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastRunDateTime: Field<Date>
-    public let nextRunDateTime: Field<Date>
-    public let status: Field<SimulationAutomationStatus>
-
-    /// Present when the request expanded it (`expand("runs")`).
-    public let runs: Field<[SimulationAutomationRun]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastRunDateTime = Field("lastRunDateTime")
-        self.nextRunDateTime = Field("nextRunDateTime")
-        self.status = Field("status")
-        self.runs = Field("runs")
-    }
 }
 
 /// Requests for one `SimulationAutomation`: `request()` reads, updates or deletes it.
@@ -403,26 +405,26 @@ public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
 public typealias SimulationAutomationRun = Model<SimulationAutomationRunFields>
 
 /// The properties of a `SimulationAutomationRun`, inherited ones included.
-public struct SimulationAutomationRunFields: FieldSet {
+public enum SimulationAutomationRunFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        endDateTime: Field<Date>,
+        simulationId: Field<String>,
+        startDateTime: Field<Date>,
+        status: Field<SimulationAutomationRunStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.simulationAutomationRun",
         base: Entity.self,
-        fields: SimulationAutomationRunFields()
+        fields: (
+            id: Field("id"),
+            endDateTime: Field("endDateTime"),
+            simulationId: Field("simulationId"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let endDateTime: Field<Date>
-    public let simulationId: Field<String>
-    public let startDateTime: Field<Date>
-    public let status: Field<SimulationAutomationRunStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.endDateTime = Field("endDateTime")
-        self.simulationId = Field("simulationId")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SimulationAutomationRun`: `request()` reads, updates or deletes it.
@@ -535,15 +537,13 @@ extension SimulationContentStatus {
 public typealias SimulationEvent = Model<SimulationEventFields>
 
 /// The properties of a `SimulationEvent`, inherited ones included.
-public struct SimulationEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulationEvent", fields: SimulationEventFields())
-    public let count: Field<Int32>
-    public let eventName: Field<String>
+public enum SimulationEventFields: FieldSet {
+    public typealias Table = (count: Field<Int32>, eventName: Field<String>)
 
-    private init() {
-        self.count = Field("count")
-        self.eventName = Field("eventName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationEvent",
+        fields: (count: Field("count"), eventName: Field("eventName")) as Table
+    )
 }
 
 /// Its properties are listed in `SimulationEventsContentFields`; read and write them as `value.name`.
@@ -553,19 +553,13 @@ public struct SimulationEventFields: FieldSet {
 public typealias SimulationEventsContent = Model<SimulationEventsContentFields>
 
 /// The properties of a `SimulationEventsContent`, inherited ones included.
-public struct SimulationEventsContentFields: FieldSet {
+public enum SimulationEventsContentFields: FieldSet {
+    public typealias Table = (compromisedRate: Field<Double>, events: Field<[SimulationEvent]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.simulationEventsContent",
-        fields: SimulationEventsContentFields()
+        fields: (compromisedRate: Field("compromisedRate"), events: Field("events")) as Table
     )
-
-    public let compromisedRate: Field<Double>
-    public let events: Field<[SimulationEvent]>
-
-    private init() {
-        self.compromisedRate = Field("compromisedRate")
-        self.events = Field("events")
-    }
 }
 
 /// Its properties are listed in `SimulationNotificationFields`; read and write them as `value.name`.
@@ -575,25 +569,24 @@ public struct SimulationEventsContentFields: FieldSet {
 public typealias SimulationNotification = Model<SimulationNotificationFields>
 
 /// The properties of a `SimulationNotification`, inherited ones included.
-public struct SimulationNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+public enum SimulationNotificationFields: FieldSet {
+    public typealias Table = (
+        defaultLanguage: Field<String>,
+        endUserNotification: Field<EndUserNotification>,
+        targettedUserType: Field<TargettedUserType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.simulationNotification",
         base: BaseEndUserNotification.self,
-        fields: SimulationNotificationFields()
+        fields: (
+            defaultLanguage: Field("defaultLanguage"),
+            endUserNotification: Field("endUserNotification"),
+            targettedUserType: Field("targettedUserType")
+        ) as Table
     )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let targettedUserType: Field<TargettedUserType>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.targettedUserType = Field("targettedUserType")
-    }
 }
 
 /// Its properties are listed in `SimulationReportFields`; read and write them as `value.name`.
@@ -603,15 +596,16 @@ public struct SimulationNotificationFields: FieldSet {
 public typealias SimulationReport = Model<SimulationReportFields>
 
 /// The properties of a `SimulationReport`, inherited ones included.
-public struct SimulationReportFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.simulationReport", fields: SimulationReportFields())
-    public let overview: Field<SimulationReportOverview>
-    public let simulationUsers: Field<[UserSimulationDetails]>
+public enum SimulationReportFields: FieldSet {
+    public typealias Table = (
+        overview: Field<SimulationReportOverview>,
+        simulationUsers: Field<[UserSimulationDetails]>
+    )
 
-    private init() {
-        self.overview = Field("overview")
-        self.simulationUsers = Field("simulationUsers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationReport",
+        fields: (overview: Field("overview"), simulationUsers: Field("simulationUsers")) as Table
+    )
 }
 
 /// Its properties are listed in `SimulationReportOverviewFields`; read and write them as `value.name`.
@@ -621,23 +615,23 @@ public struct SimulationReportFields: FieldSet {
 public typealias SimulationReportOverview = Model<SimulationReportOverviewFields>
 
 /// The properties of a `SimulationReportOverview`, inherited ones included.
-public struct SimulationReportOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.simulationReportOverview",
-        fields: SimulationReportOverviewFields()
+public enum SimulationReportOverviewFields: FieldSet {
+    public typealias Table = (
+        recommendedActions: Field<[RecommendedAction]>,
+        resolvedTargetsCount: Field<Int32>,
+        simulationEventsContent: Field<SimulationEventsContent>,
+        trainingEventsContent: Field<TrainingEventsContent>
     )
 
-    public let recommendedActions: Field<[RecommendedAction]>
-    public let resolvedTargetsCount: Field<Int32>
-    public let simulationEventsContent: Field<SimulationEventsContent>
-    public let trainingEventsContent: Field<TrainingEventsContent>
-
-    private init() {
-        self.recommendedActions = Field("recommendedActions")
-        self.resolvedTargetsCount = Field("resolvedTargetsCount")
-        self.simulationEventsContent = Field("simulationEventsContent")
-        self.trainingEventsContent = Field("trainingEventsContent")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.simulationReportOverview",
+        fields: (
+            recommendedActions: Field("recommendedActions"),
+            resolvedTargetsCount: Field("resolvedTargetsCount"),
+            simulationEventsContent: Field("simulationEventsContent"),
+            trainingEventsContent: Field("trainingEventsContent")
+        ) as Table
+    )
 }
 
 /// Requests for one `Simulation`: `request()` reads, updates or deletes it.
@@ -718,20 +712,14 @@ extension SimulationStatus {
 public typealias SingleServicePrincipal = Model<SingleServicePrincipalFields>
 
 /// The properties of a `SingleServicePrincipal`, inherited ones included.
-public struct SingleServicePrincipalFields: FieldSet {
+public enum SingleServicePrincipalFields: FieldSet {
+    public typealias Table = (description: Field<String>, servicePrincipalId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.singleServicePrincipal",
         base: SubjectSet.self,
-        fields: SingleServicePrincipalFields()
+        fields: (description: Field("description"), servicePrincipalId: Field("servicePrincipalId")) as Table
     )
-
-    public let description: Field<String>
-    public let servicePrincipalId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.servicePrincipalId = Field("servicePrincipalId")
-    }
 }
 
 /// Its properties are listed in `SingleUserFields`; read and write them as `value.name`.
@@ -741,19 +729,14 @@ public struct SingleServicePrincipalFields: FieldSet {
 public typealias SingleUser = Model<SingleUserFields>
 
 /// The properties of a `SingleUser`, inherited ones included.
-public struct SingleUserFields: FieldSet {
+public enum SingleUserFields: FieldSet {
+    public typealias Table = (description: Field<String>, userId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.singleUser",
         base: SubjectSet.self,
-        fields: SingleUserFields()
+        fields: (description: Field("description"), userId: Field("userId")) as Table
     )
-    public let description: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `SingleValueLegacyExtendedPropertyFields`; read and write them as `value.name`.
@@ -763,20 +746,14 @@ public struct SingleUserFields: FieldSet {
 public typealias SingleValueLegacyExtendedProperty = Model<SingleValueLegacyExtendedPropertyFields>
 
 /// The properties of a `SingleValueLegacyExtendedProperty`, inherited ones included.
-public struct SingleValueLegacyExtendedPropertyFields: FieldSet {
+public enum SingleValueLegacyExtendedPropertyFields: FieldSet {
+    public typealias Table = (id: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.singleValueLegacyExtendedProperty",
         base: Entity.self,
-        fields: SingleValueLegacyExtendedPropertyFields()
+        fields: (id: Field("id"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `SingleValueLegacyExtendedProperty`: `request()` reads, updates or deletes it.
@@ -808,112 +785,86 @@ public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuild
 public typealias Site = Model<SiteFields>
 
 /// The properties of a `Site`, inherited ones included.
-public struct SiteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.site", base: BaseItem.self, fields: SiteFields())
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+///   `columns`, `contentTypes`, `drive`, `drives`, `externalColumns`, `items`, `lists`, `onenote`, `operations`,
+///   `pages`, `permissions`, `sites`, `termStore`, `termStores`.
+public enum SiteFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        isPersonalSite: Field<Bool>,
+        root: Field<Root>,
+        sharepointIds: Field<SharepointIds>,
+        siteCollection: Field<SiteCollection>,
+        analytics: Field<ItemAnalytics>,
+        columns: Field<[ColumnDefinition]>,
+        contentTypes: Field<[ContentType]>,
+        drive: Field<Drive>,
+        drives: Field<[Drive]>,
+        externalColumns: Field<[ColumnDefinition]>,
+        items: Field<[BaseItem]>,
+        lists: Field<[List]>,
+        onenote: Field<Onenote>,
+        operations: Field<[RichLongRunningOperation]>,
+        pages: Field<[BaseSitePage]>,
+        permissions: Field<[Permission]>,
+        sites: Field<[Site]>,
+        termStore: Field<TermStoreStore>,
+        termStores: Field<[TermStoreStore]>
+    )
 
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let isPersonalSite: Field<Bool>
-    public let root: Field<Root>
-    public let sharepointIds: Field<SharepointIds>
-    public let siteCollection: Field<SiteCollection>
-
-    /// Present when the request expanded it (`expand("analytics")`).
-    public let analytics: Field<ItemAnalytics>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("contentTypes")`).
-    public let contentTypes: Field<[ContentType]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("externalColumns")`).
-    public let externalColumns: Field<[ColumnDefinition]>
-
-    /// Present when the request expanded it (`expand("items")`).
-    public let items: Field<[BaseItem]>
-
-    /// Present when the request expanded it (`expand("lists")`).
-    public let lists: Field<[List]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[RichLongRunningOperation]>
-
-    /// Present when the request expanded it (`expand("pages")`).
-    public let pages: Field<[BaseSitePage]>
-
-    /// Present when the request expanded it (`expand("permissions")`).
-    public let permissions: Field<[Permission]>
-
-    /// Present when the request expanded it (`expand("sites")`).
-    public let sites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("termStore")`).
-    public let termStore: Field<TermStoreStore>
-
-    /// Present when the request expanded it (`expand("termStores")`).
-    public let termStores: Field<[TermStoreStore]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.isPersonalSite = Field("isPersonalSite")
-        self.root = Field("root")
-        self.sharepointIds = Field("sharepointIds")
-        self.siteCollection = Field("siteCollection")
-        self.analytics = Field("analytics")
-        self.columns = Field("columns")
-        self.contentTypes = Field("contentTypes")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.externalColumns = Field("externalColumns")
-        self.items = Field("items")
-        self.lists = Field("lists")
-        self.onenote = Field("onenote")
-        self.operations = Field("operations")
-        self.pages = Field("pages")
-        self.permissions = Field("permissions")
-        self.sites = Field("sites")
-        self.termStore = Field("termStore")
-        self.termStores = Field("termStores")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.site",
+        base: BaseItem.self,
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            isPersonalSite: Field("isPersonalSite"),
+            root: Field("root"),
+            sharepointIds: Field("sharepointIds"),
+            siteCollection: Field("siteCollection"),
+            analytics: Field("analytics"),
+            columns: Field("columns"),
+            contentTypes: Field("contentTypes"),
+            drive: Field("drive"),
+            drives: Field("drives"),
+            externalColumns: Field("externalColumns"),
+            items: Field("items"),
+            lists: Field("lists"),
+            onenote: Field("onenote"),
+            operations: Field("operations"),
+            pages: Field("pages"),
+            permissions: Field("permissions"),
+            sites: Field("sites"),
+            termStore: Field("termStore"),
+            termStores: Field("termStores")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SiteArchivalDetailsFields`; read and write them as `value.name`.
@@ -957,19 +908,23 @@ extension SiteArchiveStatus {
 public typealias SiteCollection = Model<SiteCollectionFields>
 
 /// The properties of a `SiteCollection`, inherited ones included.
-public struct SiteCollectionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.siteCollection", fields: SiteCollectionFields())
-    public let archivalDetails: Field<SiteArchivalDetails>
-    public let dataLocationCode: Field<String>
-    public let hostname: Field<String>
-    public let root: Field<Root>
+public enum SiteCollectionFields: FieldSet {
+    public typealias Table = (
+        archivalDetails: Field<SiteArchivalDetails>,
+        dataLocationCode: Field<String>,
+        hostname: Field<String>,
+        root: Field<Root>
+    )
 
-    private init() {
-        self.archivalDetails = Field("archivalDetails")
-        self.dataLocationCode = Field("dataLocationCode")
-        self.hostname = Field("hostname")
-        self.root = Field("root")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.siteCollection",
+        fields: (
+            archivalDetails: Field("archivalDetails"),
+            dataLocationCode: Field("dataLocationCode"),
+            hostname: Field("hostname"),
+            root: Field("root")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.siteLockState`.
@@ -1005,70 +960,65 @@ extension SiteLockState {
 public typealias SitePage = Model<SitePageFields>
 
 /// The properties of a `SitePage`, inherited ones included.
-public struct SitePageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `canvasLayout`,
+///   `webParts`.
+public enum SitePageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        eTag: Field<String>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        parentReference: Field<ItemReference>,
+        webUrl: Field<String>,
+        createdByUser: Field<User>,
+        lastModifiedByUser: Field<User>,
+        pageLayout: Field<PageLayoutType>,
+        publishingState: Field<PublicationFacet>,
+        title: Field<String>,
+        promotionKind: Field<PagePromotionType>,
+        reactions: Field<ReactionsFacet>,
+        showComments: Field<Bool>,
+        showRecommendedPages: Field<Bool>,
+        thumbnailWebUrl: Field<String>,
+        titleArea: Field<TitleArea>,
+        canvasLayout: Field<CanvasLayout>,
+        webParts: Field<[WebPart]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.sitePage",
         base: BaseSitePage.self,
-        fields: SitePageFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            eTag: Field("eTag"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            parentReference: Field("parentReference"),
+            webUrl: Field("webUrl"),
+            createdByUser: Field("createdByUser"),
+            lastModifiedByUser: Field("lastModifiedByUser"),
+            pageLayout: Field("pageLayout"),
+            publishingState: Field("publishingState"),
+            title: Field("title"),
+            promotionKind: Field("promotionKind"),
+            reactions: Field("reactions"),
+            showComments: Field("showComments"),
+            showRecommendedPages: Field("showRecommendedPages"),
+            thumbnailWebUrl: Field("thumbnailWebUrl"),
+            titleArea: Field("titleArea"),
+            canvasLayout: Field("canvasLayout"),
+            webParts: Field("webParts")
+        ) as Table
     )
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let eTag: Field<String>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let parentReference: Field<ItemReference>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("createdByUser")`).
-    public let createdByUser: Field<User>
-
-    /// Present when the request expanded it (`expand("lastModifiedByUser")`).
-    public let lastModifiedByUser: Field<User>
-
-    public let pageLayout: Field<PageLayoutType>
-    public let publishingState: Field<PublicationFacet>
-    public let title: Field<String>
-    public let promotionKind: Field<PagePromotionType>
-    public let reactions: Field<ReactionsFacet>
-    public let showComments: Field<Bool>
-    public let showRecommendedPages: Field<Bool>
-    public let thumbnailWebUrl: Field<String>
-    public let titleArea: Field<TitleArea>
-
-    /// Present when the request expanded it (`expand("canvasLayout")`).
-    public let canvasLayout: Field<CanvasLayout>
-
-    /// Present when the request expanded it (`expand("webParts")`).
-    public let webParts: Field<[WebPart]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.eTag = Field("eTag")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.parentReference = Field("parentReference")
-        self.webUrl = Field("webUrl")
-        self.createdByUser = Field("createdByUser")
-        self.lastModifiedByUser = Field("lastModifiedByUser")
-        self.pageLayout = Field("pageLayout")
-        self.publishingState = Field("publishingState")
-        self.title = Field("title")
-        self.promotionKind = Field("promotionKind")
-        self.reactions = Field("reactions")
-        self.showComments = Field("showComments")
-        self.showRecommendedPages = Field("showRecommendedPages")
-        self.thumbnailWebUrl = Field("thumbnailWebUrl")
-        self.titleArea = Field("titleArea")
-        self.canvasLayout = Field("canvasLayout")
-        self.webParts = Field("webParts")
-    }
 }
 
 /// Requests for one `SitePage`: `request()` reads, updates or deletes it.
@@ -1146,34 +1096,34 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
 public typealias SiteProtectionRule = Model<SiteProtectionRuleFields>
 
 /// The properties of a `SiteProtectionRule`, inherited ones included.
-public struct SiteProtectionRuleFields: FieldSet {
+public enum SiteProtectionRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        isAutoApplyEnabled: Field<Bool>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionRuleStatus>,
+        siteExpression: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionRule",
         base: ProtectionRuleBase.self,
-        fields: SiteProtectionRuleFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            isAutoApplyEnabled: Field("isAutoApplyEnabled"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            siteExpression: Field("siteExpression")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let isAutoApplyEnabled: Field<Bool>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionRuleStatus>
-    public let siteExpression: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.isAutoApplyEnabled = Field("isAutoApplyEnabled")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.siteExpression = Field("siteExpression")
-    }
 }
 
 /// Requests for one `SiteProtectionRule`: `request()` reads, updates or deletes it.
@@ -1221,46 +1171,44 @@ public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
 public typealias SiteProtectionUnit = Model<SiteProtectionUnitFields>
 
 /// The properties of a `SiteProtectionUnit`, inherited ones included.
-public struct SiteProtectionUnitFields: FieldSet {
+///
+/// - `siteName`, `siteWebUrl`: Set by the service: read it, do not send it.
+public enum SiteProtectionUnitFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        offboardRequestedDateTime: Field<Date>,
+        policyId: Field<String>,
+        protectionSources: Field<ProtectionSource>,
+        status: Field<ProtectionUnitStatus>,
+        siteId: Field<String>,
+        siteName: Field<String>,
+        siteWebUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionUnit",
         base: ProtectionUnitBase.self,
-        fields: SiteProtectionUnitFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            offboardRequestedDateTime: Field("offboardRequestedDateTime"),
+            policyId: Field("policyId"),
+            protectionSources: Field("protectionSources"),
+            status: Field("status"),
+            siteId: Field("siteId"),
+            siteName: Field("siteName"),
+            siteWebUrl: Field("siteWebUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let offboardRequestedDateTime: Field<Date>
-    public let policyId: Field<String>
-    public let protectionSources: Field<ProtectionSource>
-    public let status: Field<ProtectionUnitStatus>
-    public let siteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let siteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let siteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.offboardRequestedDateTime = Field("offboardRequestedDateTime")
-        self.policyId = Field("policyId")
-        self.protectionSources = Field("protectionSources")
-        self.status = Field("status")
-        self.siteId = Field("siteId")
-        self.siteName = Field("siteName")
-        self.siteWebUrl = Field("siteWebUrl")
-    }
 }
 
 /// Requests for one `SiteProtectionUnit`: `request()` reads, updates or deletes it.
@@ -1308,36 +1256,36 @@ public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
-public struct SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
+public enum SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<ProtectionUnitsBulkJobStatus>,
+        siteIds: Field<[String]>,
+        siteWebUrls: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.siteProtectionUnitsBulkAdditionJob",
         base: ProtectionUnitsBulkJobBase.self,
-        fields: SiteProtectionUnitsBulkAdditionJobFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            siteIds: Field("siteIds"),
+            siteWebUrls: Field("siteWebUrls")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<ProtectionUnitsBulkJobStatus>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
-    }
 }
 
 /// Requests for one `SiteProtectionUnitsBulkAdditionJob`: `request()` reads, updates or deletes it.
@@ -1573,43 +1521,39 @@ extension CollectionRequestBuilder where Item == SiteRequestBuilder {
 public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
 
 /// The properties of a `SiteRestoreArtifact`, inherited ones included.
-public struct SiteRestoreArtifactFields: FieldSet {
+///
+/// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+public enum SiteRestoreArtifactFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        completionDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        error: Field<PublicError>,
+        startDateTime: Field<Date>,
+        status: Field<ArtifactRestoreStatus>,
+        restorePoint: Field<RestorePoint>,
+        restoredSiteId: Field<String>,
+        restoredSiteName: Field<String>,
+        restoredSiteWebUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.siteRestoreArtifact",
         base: RestoreArtifactBase.self,
-        fields: SiteRestoreArtifactFields()
+        fields: (
+            id: Field("id"),
+            completionDateTime: Field("completionDateTime"),
+            destinationType: Field("destinationType"),
+            error: Field("error"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            restorePoint: Field("restorePoint"),
+            restoredSiteId: Field("restoredSiteId"),
+            restoredSiteName: Field("restoredSiteName"),
+            restoredSiteWebUrl: Field("restoredSiteWebUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let completionDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let error: Field<PublicError>
-    public let startDateTime: Field<Date>
-    public let status: Field<ArtifactRestoreStatus>
-
-    /// Present when the request expanded it (`expand("restorePoint")`).
-    public let restorePoint: Field<RestorePoint>
-
-    public let restoredSiteId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let restoredSiteWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.completionDateTime = Field("completionDateTime")
-        self.destinationType = Field("destinationType")
-        self.error = Field("error")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.restorePoint = Field("restorePoint")
-        self.restoredSiteId = Field("restoredSiteId")
-        self.restoredSiteName = Field("restoredSiteName")
-        self.restoredSiteWebUrl = Field("restoredSiteWebUrl")
-    }
 }
 
 /// Requests for one `SiteRestoreArtifact`: `request()` reads, updates or deletes it.
@@ -1645,46 +1589,46 @@ public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
-public struct SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+public enum SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        destinationType: Field<DestinationType>,
+        displayName: Field<String>,
+        error: Field<PublicError>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        protectionTimePeriod: Field<TimePeriod>,
+        protectionUnitIds: Field<[String]>,
+        restorePointPreference: Field<RestorePointPreference>,
+        status: Field<RestoreArtifactsBulkRequestStatus>,
+        tags: Field<RestorePointTags>,
+        siteIds: Field<[String]>,
+        siteWebUrls: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.siteRestoreArtifactsBulkAdditionRequest",
         base: RestoreArtifactsBulkRequestBase.self,
-        fields: SiteRestoreArtifactsBulkAdditionRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            destinationType: Field("destinationType"),
+            displayName: Field("displayName"),
+            error: Field("error"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            protectionTimePeriod: Field("protectionTimePeriod"),
+            protectionUnitIds: Field("protectionUnitIds"),
+            restorePointPreference: Field("restorePointPreference"),
+            status: Field("status"),
+            tags: Field("tags"),
+            siteIds: Field("siteIds"),
+            siteWebUrls: Field("siteWebUrls")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let destinationType: Field<DestinationType>
-    public let displayName: Field<String>
-    public let error: Field<PublicError>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let protectionTimePeriod: Field<TimePeriod>
-    public let protectionUnitIds: Field<[String]>
-    public let restorePointPreference: Field<RestorePointPreference>
-    public let status: Field<RestoreArtifactsBulkRequestStatus>
-    public let tags: Field<RestorePointTags>
-    public let siteIds: Field<[String]>
-    public let siteWebUrls: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.destinationType = Field("destinationType")
-        self.displayName = Field("displayName")
-        self.error = Field("error")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.protectionTimePeriod = Field("protectionTimePeriod")
-        self.protectionUnitIds = Field("protectionUnitIds")
-        self.restorePointPreference = Field("restorePointPreference")
-        self.status = Field("status")
-        self.tags = Field("tags")
-        self.siteIds = Field("siteIds")
-        self.siteWebUrls = Field("siteWebUrls")
-    }
 }
 
 /// Requests for one `SiteRestoreArtifactsBulkAdditionRequest`: `request()` reads, updates or deletes it.
@@ -1738,15 +1682,13 @@ extension SiteSecurityLevel {
 public typealias SizeRange = Model<SizeRangeFields>
 
 /// The properties of a `SizeRange`, inherited ones included.
-public struct SizeRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sizeRange", fields: SizeRangeFields())
-    public let maximumSize: Field<Int32>
-    public let minimumSize: Field<Int32>
+public enum SizeRangeFields: FieldSet {
+    public typealias Table = (maximumSize: Field<Int32>, minimumSize: Field<Int32>)
 
-    private init() {
-        self.maximumSize = Field("maximumSize")
-        self.minimumSize = Field("minimumSize")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sizeRange",
+        fields: (maximumSize: Field("maximumSize"), minimumSize: Field("minimumSize")) as Table
+    )
 }
 
 /// Its properties are listed in `SkypeForBusinessUserConversationMemberFields`; read and write them as `value.name`.
@@ -1757,26 +1699,26 @@ public struct SizeRangeFields: FieldSet {
 public typealias SkypeForBusinessUserConversationMember = Model<SkypeForBusinessUserConversationMemberFields>
 
 /// The properties of a `SkypeForBusinessUserConversationMember`, inherited ones included.
-public struct SkypeForBusinessUserConversationMemberFields: FieldSet {
+public enum SkypeForBusinessUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        tenantId: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.skypeForBusinessUserConversationMember",
         base: ConversationMember.self,
-        fields: SkypeForBusinessUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            tenantId: Field("tenantId"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let tenantId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.tenantId = Field("tenantId")
-        self.userId = Field("userId")
-    }
 }

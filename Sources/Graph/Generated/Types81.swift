@@ -57,26 +57,26 @@ extension CollectionRequestBuilder where Item == SkypeForBusinessUserConversatio
 public typealias SkypeUserConversationMember = Model<SkypeUserConversationMemberFields>
 
 /// The properties of a `SkypeUserConversationMember`, inherited ones included.
-public struct SkypeUserConversationMemberFields: FieldSet {
+public enum SkypeUserConversationMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        roles: Field<[String]>,
+        visibleHistoryStartDateTime: Field<Date>,
+        skypeId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.skypeUserConversationMember",
         base: ConversationMember.self,
-        fields: SkypeUserConversationMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            roles: Field("roles"),
+            visibleHistoryStartDateTime: Field("visibleHistoryStartDateTime"),
+            skypeId: Field("skypeId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let roles: Field<[String]>
-    public let visibleHistoryStartDateTime: Field<Date>
-    public let skypeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.roles = Field("roles")
-        self.visibleHistoryStartDateTime = Field("visibleHistoryStartDateTime")
-        self.skypeId = Field("skypeId")
-    }
 }
 
 /// Requests for one `SkypeUserConversationMember`: `request()` reads, updates or deletes it.
@@ -133,26 +133,26 @@ extension CollectionRequestBuilder where Item == SkypeUserConversationMemberRequ
 public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationMethodConfigurationFields>
 
 /// The properties of a `SmsAuthenticationMethodConfiguration`, inherited ones included.
-public struct SmsAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum SmsAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        includeTargets: Field<[SmsAuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.smsAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: SmsAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[SmsAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `SmsAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -190,24 +190,24 @@ public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBu
 public typealias SmsAuthenticationMethodTarget = Model<SmsAuthenticationMethodTargetFields>
 
 /// The properties of a `SmsAuthenticationMethodTarget`, inherited ones included.
-public struct SmsAuthenticationMethodTargetFields: FieldSet {
+public enum SmsAuthenticationMethodTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRegistrationRequired: Field<Bool>,
+        targetType: Field<AuthenticationMethodTargetType>,
+        isUsableForSignIn: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.smsAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: SmsAuthenticationMethodTargetFields()
+        fields: (
+            id: Field("id"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            targetType: Field("targetType"),
+            isUsableForSignIn: Field("isUsableForSignIn")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let isUsableForSignIn: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.isUsableForSignIn = Field("isUsableForSignIn")
-    }
 }
 
 /// Requests for one `SmsAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
@@ -265,26 +265,26 @@ extension SnapshotJobStatus {
 public typealias SocialIdentityProvider = Model<SocialIdentityProviderFields>
 
 /// The properties of a `SocialIdentityProvider`, inherited ones included.
-public struct SocialIdentityProviderFields: FieldSet {
+public enum SocialIdentityProviderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        clientId: Field<String>,
+        clientSecret: Field<String>,
+        identityProviderType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.socialIdentityProvider",
         base: IdentityProviderBase.self,
-        fields: SocialIdentityProviderFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            clientId: Field("clientId"),
+            clientSecret: Field("clientSecret"),
+            identityProviderType: Field("identityProviderType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let clientId: Field<String>
-    public let clientSecret: Field<String>
-    public let identityProviderType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.clientId = Field("clientId")
-        self.clientSecret = Field("clientSecret")
-        self.identityProviderType = Field("identityProviderType")
-    }
 }
 
 /// Requests for one `SocialIdentityProvider`: `request()` reads, updates or deletes it.
@@ -325,20 +325,17 @@ extension CollectionRequestBuilder where Item == SocialIdentityProviderRequestBu
 public typealias SocialIdentitySource = Model<SocialIdentitySourceFields>
 
 /// The properties of a `SocialIdentitySource`, inherited ones included.
-public struct SocialIdentitySourceFields: FieldSet {
+public enum SocialIdentitySourceFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, socialIdentitySourceType: Field<SocialIdentitySourceType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.socialIdentitySource",
         base: IdentitySource.self,
-        fields: SocialIdentitySourceFields()
+        fields: (
+            displayName: Field("displayName"),
+            socialIdentitySourceType: Field("socialIdentitySourceType")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let socialIdentitySourceType: Field<SocialIdentitySourceType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.socialIdentitySourceType = Field("socialIdentitySourceType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.socialIdentitySourceType`.
@@ -362,22 +359,14 @@ extension SocialIdentitySourceType {
 public typealias SoftwareOathAuthenticationMethod = Model<SoftwareOathAuthenticationMethodFields>
 
 /// The properties of a `SoftwareOathAuthenticationMethod`, inherited ones included.
-public struct SoftwareOathAuthenticationMethodFields: FieldSet {
+public enum SoftwareOathAuthenticationMethodFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, secretKey: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.softwareOathAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: SoftwareOathAuthenticationMethodFields()
+        fields: (id: Field("id"), createdDateTime: Field("createdDateTime"), secretKey: Field("secretKey")) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let secretKey: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.secretKey = Field("secretKey")
-    }
 }
 
 /// Its properties are listed in `SoftwareOathAuthenticationMethodConfigurationFields`; read and write them as
@@ -390,26 +379,26 @@ public typealias SoftwareOathAuthenticationMethodConfiguration =
     Model<SoftwareOathAuthenticationMethodConfigurationFields>
 
 /// The properties of a `SoftwareOathAuthenticationMethodConfiguration`, inherited ones included.
-public struct SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.softwareOathAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: SoftwareOathAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `SoftwareOathAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -479,48 +468,48 @@ public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilde
 public typealias SoftwareUpdateStatusSummary = Model<SoftwareUpdateStatusSummaryFields>
 
 /// The properties of a `SoftwareUpdateStatusSummary`, inherited ones included.
-public struct SoftwareUpdateStatusSummaryFields: FieldSet {
+public enum SoftwareUpdateStatusSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        compliantDeviceCount: Field<Int32>,
+        compliantUserCount: Field<Int32>,
+        conflictDeviceCount: Field<Int32>,
+        conflictUserCount: Field<Int32>,
+        displayName: Field<String>,
+        errorDeviceCount: Field<Int32>,
+        errorUserCount: Field<Int32>,
+        nonCompliantDeviceCount: Field<Int32>,
+        nonCompliantUserCount: Field<Int32>,
+        notApplicableDeviceCount: Field<Int32>,
+        notApplicableUserCount: Field<Int32>,
+        remediatedDeviceCount: Field<Int32>,
+        remediatedUserCount: Field<Int32>,
+        unknownDeviceCount: Field<Int32>,
+        unknownUserCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.softwareUpdateStatusSummary",
         base: Entity.self,
-        fields: SoftwareUpdateStatusSummaryFields()
+        fields: (
+            id: Field("id"),
+            compliantDeviceCount: Field("compliantDeviceCount"),
+            compliantUserCount: Field("compliantUserCount"),
+            conflictDeviceCount: Field("conflictDeviceCount"),
+            conflictUserCount: Field("conflictUserCount"),
+            displayName: Field("displayName"),
+            errorDeviceCount: Field("errorDeviceCount"),
+            errorUserCount: Field("errorUserCount"),
+            nonCompliantDeviceCount: Field("nonCompliantDeviceCount"),
+            nonCompliantUserCount: Field("nonCompliantUserCount"),
+            notApplicableDeviceCount: Field("notApplicableDeviceCount"),
+            notApplicableUserCount: Field("notApplicableUserCount"),
+            remediatedDeviceCount: Field("remediatedDeviceCount"),
+            remediatedUserCount: Field("remediatedUserCount"),
+            unknownDeviceCount: Field("unknownDeviceCount"),
+            unknownUserCount: Field("unknownUserCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let compliantDeviceCount: Field<Int32>
-    public let compliantUserCount: Field<Int32>
-    public let conflictDeviceCount: Field<Int32>
-    public let conflictUserCount: Field<Int32>
-    public let displayName: Field<String>
-    public let errorDeviceCount: Field<Int32>
-    public let errorUserCount: Field<Int32>
-    public let nonCompliantDeviceCount: Field<Int32>
-    public let nonCompliantUserCount: Field<Int32>
-    public let notApplicableDeviceCount: Field<Int32>
-    public let notApplicableUserCount: Field<Int32>
-    public let remediatedDeviceCount: Field<Int32>
-    public let remediatedUserCount: Field<Int32>
-    public let unknownDeviceCount: Field<Int32>
-    public let unknownUserCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.compliantDeviceCount = Field("compliantDeviceCount")
-        self.compliantUserCount = Field("compliantUserCount")
-        self.conflictDeviceCount = Field("conflictDeviceCount")
-        self.conflictUserCount = Field("conflictUserCount")
-        self.displayName = Field("displayName")
-        self.errorDeviceCount = Field("errorDeviceCount")
-        self.errorUserCount = Field("errorUserCount")
-        self.nonCompliantDeviceCount = Field("nonCompliantDeviceCount")
-        self.nonCompliantUserCount = Field("nonCompliantUserCount")
-        self.notApplicableDeviceCount = Field("notApplicableDeviceCount")
-        self.notApplicableUserCount = Field("notApplicableUserCount")
-        self.remediatedDeviceCount = Field("remediatedDeviceCount")
-        self.remediatedUserCount = Field("remediatedUserCount")
-        self.unknownDeviceCount = Field("unknownDeviceCount")
-        self.unknownUserCount = Field("unknownUserCount")
-    }
 }
 
 /// Requests for one `SoftwareUpdateStatusSummary`: `request()` reads, updates or deletes it.
@@ -549,27 +538,26 @@ public struct SoftwareUpdateStatusSummaryRequestBuilder: ModelRequestBuilder {
 public typealias SolutionsRoot = Model<SolutionsRootFields>
 
 /// The properties of a `SolutionsRoot`, inherited ones included.
-public struct SolutionsRootFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.solutionsRoot", fields: SolutionsRootFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `backupRestore`, `bookingBusinesses`,
+///   `bookingCurrencies`, `virtualEvents`.
+public enum SolutionsRootFields: FieldSet {
+    public typealias Table = (
+        backupRestore: Field<BackupRestoreRoot>,
+        bookingBusinesses: Field<[BookingBusiness]>,
+        bookingCurrencies: Field<[BookingCurrency]>,
+        virtualEvents: Field<VirtualEventsRoot>
+    )
 
-    /// Present when the request expanded it (`expand("backupRestore")`).
-    public let backupRestore: Field<BackupRestoreRoot>
-
-    /// Present when the request expanded it (`expand("bookingBusinesses")`).
-    public let bookingBusinesses: Field<[BookingBusiness]>
-
-    /// Present when the request expanded it (`expand("bookingCurrencies")`).
-    public let bookingCurrencies: Field<[BookingCurrency]>
-
-    /// Present when the request expanded it (`expand("virtualEvents")`).
-    public let virtualEvents: Field<VirtualEventsRoot>
-
-    private init() {
-        self.backupRestore = Field("backupRestore")
-        self.bookingBusinesses = Field("bookingBusinesses")
-        self.bookingCurrencies = Field("bookingCurrencies")
-        self.virtualEvents = Field("virtualEvents")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.solutionsRoot",
+        fields: (
+            backupRestore: Field("backupRestore"),
+            bookingBusinesses: Field("bookingBusinesses"),
+            bookingCurrencies: Field("bookingCurrencies"),
+            virtualEvents: Field("virtualEvents")
+        ) as Table
+    )
 }
 
 /// Requests for one `SolutionsRoot`: `request()` reads, updates or deletes it.
@@ -625,15 +613,13 @@ public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
 public typealias SortProperty = Model<SortPropertyFields>
 
 /// The properties of a `SortProperty`, inherited ones included.
-public struct SortPropertyFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.sortProperty", fields: SortPropertyFields())
-    public let isDescending: Field<Bool>
-    public let name: Field<String>
+public enum SortPropertyFields: FieldSet {
+    public typealias Table = (isDescending: Field<Bool>, name: Field<String>)
 
-    private init() {
-        self.isDescending = Field("isDescending")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.sortProperty",
+        fields: (isDescending: Field("isDescending"), name: Field("name")) as Table
+    )
 }
 
 /// Its properties are listed in `SpaApplicationFields`; read and write them as `value.name`.
@@ -659,56 +645,56 @@ public struct SpaApplicationFields: FieldSet {
 public typealias SpeakerAssignmentSubmission = Model<SpeakerAssignmentSubmissionFields>
 
 /// The properties of a `SpeakerAssignmentSubmission`, inherited ones included.
-public struct SpeakerAssignmentSubmissionFields: FieldSet {
+public enum SpeakerAssignmentSubmissionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignmentId: Field<String>,
+        averageWordsPerMinutePace: Field<Int64>,
+        classId: Field<String>,
+        fillerWordsOccurrencesCount: Field<Int64>,
+        incorrectCameraDistanceOccurrencesCount: Field<Int64>,
+        lengthOfSubmissionInSeconds: Field<Double>,
+        lostEyeContactOccurrencesCount: Field<Int64>,
+        monotoneOccurrencesCount: Field<Int64>,
+        nonInclusiveLanguageOccurrencesCount: Field<Int64>,
+        obstructedViewOccurrencesCount: Field<Int64>,
+        repetitiveLanguageOccurrencesCount: Field<Int64>,
+        studentId: Field<String>,
+        submissionDateTime: Field<Date>,
+        submissionId: Field<String>,
+        topFillerWords: Field<[String]>,
+        topMispronouncedWords: Field<[String]>,
+        topNonInclusiveWordsAndPhrases: Field<[String]>,
+        topRepetitiveWordsAndPhrases: Field<[String]>,
+        wordsSpokenCount: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.speakerAssignmentSubmission",
         base: Entity.self,
-        fields: SpeakerAssignmentSubmissionFields()
+        fields: (
+            id: Field("id"),
+            assignmentId: Field("assignmentId"),
+            averageWordsPerMinutePace: Field("averageWordsPerMinutePace"),
+            classId: Field("classId"),
+            fillerWordsOccurrencesCount: Field("fillerWordsOccurrencesCount"),
+            incorrectCameraDistanceOccurrencesCount: Field("incorrectCameraDistanceOccurrencesCount"),
+            lengthOfSubmissionInSeconds: Field("lengthOfSubmissionInSeconds"),
+            lostEyeContactOccurrencesCount: Field("lostEyeContactOccurrencesCount"),
+            monotoneOccurrencesCount: Field("monotoneOccurrencesCount"),
+            nonInclusiveLanguageOccurrencesCount: Field("nonInclusiveLanguageOccurrencesCount"),
+            obstructedViewOccurrencesCount: Field("obstructedViewOccurrencesCount"),
+            repetitiveLanguageOccurrencesCount: Field("repetitiveLanguageOccurrencesCount"),
+            studentId: Field("studentId"),
+            submissionDateTime: Field("submissionDateTime"),
+            submissionId: Field("submissionId"),
+            topFillerWords: Field("topFillerWords"),
+            topMispronouncedWords: Field("topMispronouncedWords"),
+            topNonInclusiveWordsAndPhrases: Field("topNonInclusiveWordsAndPhrases"),
+            topRepetitiveWordsAndPhrases: Field("topRepetitiveWordsAndPhrases"),
+            wordsSpokenCount: Field("wordsSpokenCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignmentId: Field<String>
-    public let averageWordsPerMinutePace: Field<Int64>
-    public let classId: Field<String>
-    public let fillerWordsOccurrencesCount: Field<Int64>
-    public let incorrectCameraDistanceOccurrencesCount: Field<Int64>
-    public let lengthOfSubmissionInSeconds: Field<Double>
-    public let lostEyeContactOccurrencesCount: Field<Int64>
-    public let monotoneOccurrencesCount: Field<Int64>
-    public let nonInclusiveLanguageOccurrencesCount: Field<Int64>
-    public let obstructedViewOccurrencesCount: Field<Int64>
-    public let repetitiveLanguageOccurrencesCount: Field<Int64>
-    public let studentId: Field<String>
-    public let submissionDateTime: Field<Date>
-    public let submissionId: Field<String>
-    public let topFillerWords: Field<[String]>
-    public let topMispronouncedWords: Field<[String]>
-    public let topNonInclusiveWordsAndPhrases: Field<[String]>
-    public let topRepetitiveWordsAndPhrases: Field<[String]>
-    public let wordsSpokenCount: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.assignmentId = Field("assignmentId")
-        self.averageWordsPerMinutePace = Field("averageWordsPerMinutePace")
-        self.classId = Field("classId")
-        self.fillerWordsOccurrencesCount = Field("fillerWordsOccurrencesCount")
-        self.incorrectCameraDistanceOccurrencesCount = Field("incorrectCameraDistanceOccurrencesCount")
-        self.lengthOfSubmissionInSeconds = Field("lengthOfSubmissionInSeconds")
-        self.lostEyeContactOccurrencesCount = Field("lostEyeContactOccurrencesCount")
-        self.monotoneOccurrencesCount = Field("monotoneOccurrencesCount")
-        self.nonInclusiveLanguageOccurrencesCount = Field("nonInclusiveLanguageOccurrencesCount")
-        self.obstructedViewOccurrencesCount = Field("obstructedViewOccurrencesCount")
-        self.repetitiveLanguageOccurrencesCount = Field("repetitiveLanguageOccurrencesCount")
-        self.studentId = Field("studentId")
-        self.submissionDateTime = Field("submissionDateTime")
-        self.submissionId = Field("submissionId")
-        self.topFillerWords = Field("topFillerWords")
-        self.topMispronouncedWords = Field("topMispronouncedWords")
-        self.topNonInclusiveWordsAndPhrases = Field("topNonInclusiveWordsAndPhrases")
-        self.topRepetitiveWordsAndPhrases = Field("topRepetitiveWordsAndPhrases")
-        self.wordsSpokenCount = Field("wordsSpokenCount")
-    }
 }
 
 /// Requests for one `SpeakerAssignmentSubmission`: `request()` reads, updates or deletes it.
@@ -788,18 +774,13 @@ extension SslVersion {
 public typealias StaffAvailabilityItem = Model<StaffAvailabilityItemFields>
 
 /// The properties of a `StaffAvailabilityItem`, inherited ones included.
-public struct StaffAvailabilityItemFields: FieldSet {
+public enum StaffAvailabilityItemFields: FieldSet {
+    public typealias Table = (availabilityItems: Field<[AvailabilityItem]>, staffId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.staffAvailabilityItem",
-        fields: StaffAvailabilityItemFields()
+        fields: (availabilityItems: Field("availabilityItems"), staffId: Field("staffId")) as Table
     )
-    public let availabilityItems: Field<[AvailabilityItem]>
-    public let staffId: Field<String>
-
-    private init() {
-        self.availabilityItems = Field("availabilityItems")
-        self.staffId = Field("staffId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.stagedFeatureName`.
@@ -841,26 +822,26 @@ extension StagedFeatureName {
 public typealias StandardTimeZoneOffset = Model<StandardTimeZoneOffsetFields>
 
 /// The properties of a `StandardTimeZoneOffset`, inherited ones included.
-public struct StandardTimeZoneOffsetFields: FieldSet {
+public enum StandardTimeZoneOffsetFields: FieldSet {
+    public typealias Table = (
+        dayOccurrence: Field<Int32>,
+        dayOfWeek: Field<DayOfWeek>,
+        month: Field<Int32>,
+        time: Field<TimeOfDay>,
+        year: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.standardTimeZoneOffset",
         derived: [DaylightTimeZoneOffset.self],
-        fields: StandardTimeZoneOffsetFields()
+        fields: (
+            dayOccurrence: Field("dayOccurrence"),
+            dayOfWeek: Field("dayOfWeek"),
+            month: Field("month"),
+            time: Field("time"),
+            year: Field("year")
+        ) as Table
     )
-
-    public let dayOccurrence: Field<Int32>
-    public let dayOfWeek: Field<DayOfWeek>
-    public let month: Field<Int32>
-    public let time: Field<TimeOfDay>
-    public let year: Field<Int32>
-
-    private init() {
-        self.dayOccurrence = Field("dayOccurrence")
-        self.dayOfWeek = Field("dayOfWeek")
-        self.month = Field("month")
-        self.time = Field("time")
-        self.year = Field("year")
-    }
 }
 
 /// Its properties are listed in `StandardWebPartFields`; read and write them as `value.name`.
@@ -870,24 +851,24 @@ public struct StandardTimeZoneOffsetFields: FieldSet {
 public typealias StandardWebPart = Model<StandardWebPartFields>
 
 /// The properties of a `StandardWebPart`, inherited ones included.
-public struct StandardWebPartFields: FieldSet {
+public enum StandardWebPartFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        containerTextWebPartId: Field<String>,
+        data: Field<WebPartData>,
+        webPartType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.standardWebPart",
         base: WebPart.self,
-        fields: StandardWebPartFields()
+        fields: (
+            id: Field("id"),
+            containerTextWebPartId: Field("containerTextWebPartId"),
+            data: Field("data"),
+            webPartType: Field("webPartType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let containerTextWebPartId: Field<String>
-    public let data: Field<WebPartData>
-    public let webPartType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.containerTextWebPartId = Field("containerTextWebPartId")
-        self.data = Field("data")
-        self.webPartType = Field("webPartType")
-    }
 }
 
 /// Requests for one `StandardWebPart`: `request()` reads, updates or deletes it.
@@ -926,24 +907,24 @@ public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
 public typealias StartHoldMusicOperation = Model<StartHoldMusicOperationFields>
 
 /// The properties of a `StartHoldMusicOperation`, inherited ones included.
-public struct StartHoldMusicOperationFields: FieldSet {
+public enum StartHoldMusicOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.startHoldMusicOperation",
         base: CommsOperation.self,
-        fields: StartHoldMusicOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `StartHoldMusicOperation`: `request()` reads, updates or deletes it.
@@ -1008,24 +989,24 @@ extension Status {
 public typealias StopHoldMusicOperation = Model<StopHoldMusicOperationFields>
 
 /// The properties of a `StopHoldMusicOperation`, inherited ones included.
-public struct StopHoldMusicOperationFields: FieldSet {
+public enum StopHoldMusicOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.stopHoldMusicOperation",
         base: CommsOperation.self,
-        fields: StopHoldMusicOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `StopHoldMusicOperation`: `request()` reads, updates or deletes it.
@@ -1054,19 +1035,15 @@ public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
 public typealias Storage = Model<StorageFields>
 
 /// The properties of a `Storage`, inherited ones included.
-public struct StorageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.storage", fields: StorageFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `fileStorage`, `settings`.
+public enum StorageFields: FieldSet {
+    public typealias Table = (fileStorage: Field<FileStorage>, settings: Field<StorageSettings>)
 
-    /// Present when the request expanded it (`expand("fileStorage")`).
-    public let fileStorage: Field<FileStorage>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<StorageSettings>
-
-    private init() {
-        self.fileStorage = Field("fileStorage")
-        self.settings = Field("settings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.storage",
+        fields: (fileStorage: Field("fileStorage"), settings: Field("settings")) as Table
+    )
 }
 
 /// Its properties are listed in `StoragePlanInformationFields`; read and write them as `value.name`.
@@ -1096,25 +1073,25 @@ public struct StoragePlanInformationFields: FieldSet {
 public typealias StorageQuotaBreakdown = Model<StorageQuotaBreakdownFields>
 
 /// The properties of a `StorageQuotaBreakdown`, inherited ones included.
-public struct StorageQuotaBreakdownFields: FieldSet {
+public enum StorageQuotaBreakdownFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        manageWebUrl: Field<String>,
+        used: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.storageQuotaBreakdown",
         base: Entity.self,
         derived: [ServiceStorageQuotaBreakdown.self],
-        fields: StorageQuotaBreakdownFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            manageWebUrl: Field("manageWebUrl"),
+            used: Field("used")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let manageWebUrl: Field<String>
-    public let used: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.used = Field("used")
-    }
 }
 
 /// Requests for one `StorageQuotaBreakdown`: `request()` reads, updates or deletes it.
@@ -1173,22 +1150,16 @@ public struct StorageRequestBuilder: ModelRequestBuilder {
 public typealias StorageSettings = Model<StorageSettingsFields>
 
 /// The properties of a `StorageSettings`, inherited ones included.
-public struct StorageSettingsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `quota`.
+public enum StorageSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.storageSettings",
         base: Entity.self,
-        fields: StorageSettingsFields()
+        fields: (id: Field("id"), quota: Field("quota")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("quota")`).
-    public let quota: Field<UnifiedStorageQuota>
-
-    private init() {
-        self.id = Field("id")
-        self.quota = Field("quota")
-    }
 }
 
 /// Requests for one `StorageSettings`: `request()` reads, updates or deletes it.
@@ -1224,19 +1195,13 @@ public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
 public typealias StringKeyAttributeMappingSourceValuePair = Model<StringKeyAttributeMappingSourceValuePairFields>
 
 /// The properties of a `StringKeyAttributeMappingSourceValuePair`, inherited ones included.
-public struct StringKeyAttributeMappingSourceValuePairFields: FieldSet {
+public enum StringKeyAttributeMappingSourceValuePairFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<AttributeMappingSource>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.stringKeyAttributeMappingSourceValuePair",
-        fields: StringKeyAttributeMappingSourceValuePairFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<String>
-    public let value: Field<AttributeMappingSource>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `StringKeyLongValuePairFields`; read and write them as `value.name`.
@@ -1246,19 +1211,13 @@ public struct StringKeyAttributeMappingSourceValuePairFields: FieldSet {
 public typealias StringKeyLongValuePair = Model<StringKeyLongValuePairFields>
 
 /// The properties of a `StringKeyLongValuePair`, inherited ones included.
-public struct StringKeyLongValuePairFields: FieldSet {
+public enum StringKeyLongValuePairFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.stringKeyLongValuePair",
-        fields: StringKeyLongValuePairFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<String>
-    public let value: Field<Int64>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `StringKeyObjectValuePairFields`; read and write them as `value.name`.
@@ -1288,19 +1247,13 @@ public struct StringKeyObjectValuePairFields: FieldSet {
 public typealias StringKeyStringValuePair = Model<StringKeyStringValuePairFields>
 
 /// The properties of a `StringKeyStringValuePair`, inherited ones included.
-public struct StringKeyStringValuePairFields: FieldSet {
+public enum StringKeyStringValuePairFields: FieldSet {
+    public typealias Table = (key: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.stringKeyStringValuePair",
-        fields: StringKeyStringValuePairFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `StsPolicyFields`; read and write them as `value.name`.
@@ -1312,7 +1265,19 @@ public struct StringKeyStringValuePairFields: FieldSet {
 public typealias StsPolicy = Model<StsPolicyFields>
 
 /// The properties of a `StsPolicy`, inherited ones included.
-public struct StsPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum StsPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.stsPolicy",
         base: PolicyBase.self,
@@ -1323,28 +1288,16 @@ public struct StsPolicyFields: FieldSet {
             TokenIssuancePolicy.self,
             TokenLifetimePolicy.self,
         ],
-        fields: StsPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `StsPolicy`: `request()` reads, updates or deletes it.
@@ -1484,80 +1437,74 @@ extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
 public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
 
 /// The properties of a `SubjectRightsRequest`, inherited ones included.
-public struct SubjectRightsRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `approvers`, `collaborators`, `notes`, `team`.
+public enum SubjectRightsRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        assignedTo: Field<Identity>,
+        closedDateTime: Field<Date>,
+        contentQuery: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        dataSubject: Field<DataSubject>,
+        dataSubjectType: Field<DataSubjectType>,
+        description: Field<String>,
+        displayName: Field<String>,
+        externalId: Field<String>,
+        history: Field<[SubjectRightsRequestHistory]>,
+        includeAllVersions: Field<Bool>,
+        includeAuthoredContent: Field<Bool>,
+        insight: Field<SubjectRightsRequestDetail>,
+        internalDueDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        mailboxLocations: Field<SubjectRightsRequestMailboxLocation>,
+        pauseAfterEstimate: Field<Bool>,
+        regulations: Field<[String]>,
+        siteLocations: Field<SubjectRightsRequestSiteLocation>,
+        stages: Field<[SubjectRightsRequestStageDetail]>,
+        status: Field<SubjectRightsRequestStatus>,
+        type: Field<SubjectRightsRequestType>,
+        approvers: Field<[User]>,
+        collaborators: Field<[User]>,
+        notes: Field<[AuthoredNote]>,
+        team: Field<Team>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.subjectRightsRequest",
         base: Entity.self,
-        fields: SubjectRightsRequestFields()
+        fields: (
+            id: Field("id"),
+            assignedTo: Field("assignedTo"),
+            closedDateTime: Field("closedDateTime"),
+            contentQuery: Field("contentQuery"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            dataSubject: Field("dataSubject"),
+            dataSubjectType: Field("dataSubjectType"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            externalId: Field("externalId"),
+            history: Field("history"),
+            includeAllVersions: Field("includeAllVersions"),
+            includeAuthoredContent: Field("includeAuthoredContent"),
+            insight: Field("insight"),
+            internalDueDateTime: Field("internalDueDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            mailboxLocations: Field("mailboxLocations"),
+            pauseAfterEstimate: Field("pauseAfterEstimate"),
+            regulations: Field("regulations"),
+            siteLocations: Field("siteLocations"),
+            stages: Field("stages"),
+            status: Field("status"),
+            type: Field("type"),
+            approvers: Field("approvers"),
+            collaborators: Field("collaborators"),
+            notes: Field("notes"),
+            team: Field("team")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let assignedTo: Field<Identity>
-    public let closedDateTime: Field<Date>
-    public let contentQuery: Field<String>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let dataSubject: Field<DataSubject>
-    public let dataSubjectType: Field<DataSubjectType>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let externalId: Field<String>
-    public let history: Field<[SubjectRightsRequestHistory]>
-    public let includeAllVersions: Field<Bool>
-    public let includeAuthoredContent: Field<Bool>
-    public let insight: Field<SubjectRightsRequestDetail>
-    public let internalDueDateTime: Field<Date>
-    public let lastModifiedBy: Field<IdentitySet>
-    public let lastModifiedDateTime: Field<Date>
-    public let mailboxLocations: Field<SubjectRightsRequestMailboxLocation>
-    public let pauseAfterEstimate: Field<Bool>
-    public let regulations: Field<[String]>
-    public let siteLocations: Field<SubjectRightsRequestSiteLocation>
-    public let stages: Field<[SubjectRightsRequestStageDetail]>
-    public let status: Field<SubjectRightsRequestStatus>
-    public let type: Field<SubjectRightsRequestType>
-
-    /// Present when the request expanded it (`expand("approvers")`).
-    public let approvers: Field<[User]>
-
-    /// Present when the request expanded it (`expand("collaborators")`).
-    public let collaborators: Field<[User]>
-
-    /// Present when the request expanded it (`expand("notes")`).
-    public let notes: Field<[AuthoredNote]>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    private init() {
-        self.id = Field("id")
-        self.assignedTo = Field("assignedTo")
-        self.closedDateTime = Field("closedDateTime")
-        self.contentQuery = Field("contentQuery")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.dataSubject = Field("dataSubject")
-        self.dataSubjectType = Field("dataSubjectType")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.externalId = Field("externalId")
-        self.history = Field("history")
-        self.includeAllVersions = Field("includeAllVersions")
-        self.includeAuthoredContent = Field("includeAuthoredContent")
-        self.insight = Field("insight")
-        self.internalDueDateTime = Field("internalDueDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.mailboxLocations = Field("mailboxLocations")
-        self.pauseAfterEstimate = Field("pauseAfterEstimate")
-        self.regulations = Field("regulations")
-        self.siteLocations = Field("siteLocations")
-        self.stages = Field("stages")
-        self.status = Field("status")
-        self.type = Field("type")
-        self.approvers = Field("approvers")
-        self.collaborators = Field("collaborators")
-        self.notes = Field("notes")
-        self.team = Field("team")
-    }
 }

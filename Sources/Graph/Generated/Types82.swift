@@ -48,29 +48,29 @@ public struct SubjectRightsRequestAllSiteLocationFields: FieldSet {
 public typealias SubjectRightsRequestDetail = Model<SubjectRightsRequestDetailFields>
 
 /// The properties of a `SubjectRightsRequestDetail`, inherited ones included.
-public struct SubjectRightsRequestDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestDetail",
-        fields: SubjectRightsRequestDetailFields()
+public enum SubjectRightsRequestDetailFields: FieldSet {
+    public typealias Table = (
+        excludedItemCount: Field<Int64>,
+        insightCounts: Field<[KeyValuePair]>,
+        itemCount: Field<Int64>,
+        itemNeedReview: Field<Int64>,
+        productItemCounts: Field<[KeyValuePair]>,
+        signedOffItemCount: Field<Int64>,
+        totalItemSize: Field<Int64>
     )
 
-    public let excludedItemCount: Field<Int64>
-    public let insightCounts: Field<[KeyValuePair]>
-    public let itemCount: Field<Int64>
-    public let itemNeedReview: Field<Int64>
-    public let productItemCounts: Field<[KeyValuePair]>
-    public let signedOffItemCount: Field<Int64>
-    public let totalItemSize: Field<Int64>
-
-    private init() {
-        self.excludedItemCount = Field("excludedItemCount")
-        self.insightCounts = Field("insightCounts")
-        self.itemCount = Field("itemCount")
-        self.itemNeedReview = Field("itemNeedReview")
-        self.productItemCounts = Field("productItemCounts")
-        self.signedOffItemCount = Field("signedOffItemCount")
-        self.totalItemSize = Field("totalItemSize")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestDetail",
+        fields: (
+            excludedItemCount: Field("excludedItemCount"),
+            insightCounts: Field("insightCounts"),
+            itemCount: Field("itemCount"),
+            itemNeedReview: Field("itemNeedReview"),
+            productItemCounts: Field("productItemCounts"),
+            signedOffItemCount: Field("signedOffItemCount"),
+            totalItemSize: Field("totalItemSize")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SubjectRightsRequestEnumeratedMailboxLocationFields`; read and write them as
@@ -127,25 +127,25 @@ public struct SubjectRightsRequestEnumeratedSiteLocationFields: FieldSet {
 public typealias SubjectRightsRequestHistory = Model<SubjectRightsRequestHistoryFields>
 
 /// The properties of a `SubjectRightsRequestHistory`, inherited ones included.
-public struct SubjectRightsRequestHistoryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestHistory",
-        fields: SubjectRightsRequestHistoryFields()
+public enum SubjectRightsRequestHistoryFields: FieldSet {
+    public typealias Table = (
+        changedBy: Field<IdentitySet>,
+        eventDateTime: Field<Date>,
+        stage: Field<SubjectRightsRequestStage>,
+        stageStatus: Field<SubjectRightsRequestStageStatus>,
+        type: Field<String>
     )
 
-    public let changedBy: Field<IdentitySet>
-    public let eventDateTime: Field<Date>
-    public let stage: Field<SubjectRightsRequestStage>
-    public let stageStatus: Field<SubjectRightsRequestStageStatus>
-    public let type: Field<String>
-
-    private init() {
-        self.changedBy = Field("changedBy")
-        self.eventDateTime = Field("eventDateTime")
-        self.stage = Field("stage")
-        self.stageStatus = Field("stageStatus")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestHistory",
+        fields: (
+            changedBy: Field("changedBy"),
+            eventDateTime: Field("eventDateTime"),
+            stage: Field("stage"),
+            stageStatus: Field("stageStatus"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SubjectRightsRequestMailboxLocationFields`; read and write them as `value.name`.
@@ -288,21 +288,17 @@ extension SubjectRightsRequestStage {
 public typealias SubjectRightsRequestStageDetail = Model<SubjectRightsRequestStageDetailFields>
 
 /// The properties of a `SubjectRightsRequestStageDetail`, inherited ones included.
-public struct SubjectRightsRequestStageDetailFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.subjectRightsRequestStageDetail",
-        fields: SubjectRightsRequestStageDetailFields()
+public enum SubjectRightsRequestStageDetailFields: FieldSet {
+    public typealias Table = (
+        error: Field<PublicError>,
+        stage: Field<SubjectRightsRequestStage>,
+        status: Field<SubjectRightsRequestStageStatus>
     )
 
-    public let error: Field<PublicError>
-    public let stage: Field<SubjectRightsRequestStage>
-    public let status: Field<SubjectRightsRequestStageStatus>
-
-    private init() {
-        self.error = Field("error")
-        self.stage = Field("stage")
-        self.status = Field("status")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.subjectRightsRequestStageDetail",
+        fields: (error: Field("error"), stage: Field("stage"), status: Field("status")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequestStageStatus`.
@@ -403,24 +399,24 @@ public struct SubjectSetFields: FieldSet {
 public typealias SubscribeToToneOperation = Model<SubscribeToToneOperationFields>
 
 /// The properties of a `SubscribeToToneOperation`, inherited ones included.
-public struct SubscribeToToneOperationFields: FieldSet {
+public enum SubscribeToToneOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.subscribeToToneOperation",
         base: CommsOperation.self,
-        fields: SubscribeToToneOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `SubscribeToToneOperation`: `request()` reads, updates or deletes it.
@@ -449,38 +445,38 @@ public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
 public typealias SubscribedSku = Model<SubscribedSkuFields>
 
 /// The properties of a `SubscribedSku`, inherited ones included.
-public struct SubscribedSkuFields: FieldSet {
+public enum SubscribedSkuFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accountId: Field<String>,
+        accountName: Field<String>,
+        appliesTo: Field<String>,
+        capabilityStatus: Field<String>,
+        consumedUnits: Field<Int32>,
+        prepaidUnits: Field<LicenseUnitsDetail>,
+        servicePlans: Field<[ServicePlanInfo]>,
+        skuId: Field<String>,
+        skuPartNumber: Field<String>,
+        subscriptionIds: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.subscribedSku",
         base: Entity.self,
-        fields: SubscribedSkuFields()
+        fields: (
+            id: Field("id"),
+            accountId: Field("accountId"),
+            accountName: Field("accountName"),
+            appliesTo: Field("appliesTo"),
+            capabilityStatus: Field("capabilityStatus"),
+            consumedUnits: Field("consumedUnits"),
+            prepaidUnits: Field("prepaidUnits"),
+            servicePlans: Field("servicePlans"),
+            skuId: Field("skuId"),
+            skuPartNumber: Field("skuPartNumber"),
+            subscriptionIds: Field("subscriptionIds")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accountId: Field<String>
-    public let accountName: Field<String>
-    public let appliesTo: Field<String>
-    public let capabilityStatus: Field<String>
-    public let consumedUnits: Field<Int32>
-    public let prepaidUnits: Field<LicenseUnitsDetail>
-    public let servicePlans: Field<[ServicePlanInfo]>
-    public let skuId: Field<String>
-    public let skuPartNumber: Field<String>
-    public let subscriptionIds: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.accountId = Field("accountId")
-        self.accountName = Field("accountName")
-        self.appliesTo = Field("appliesTo")
-        self.capabilityStatus = Field("capabilityStatus")
-        self.consumedUnits = Field("consumedUnits")
-        self.prepaidUnits = Field("prepaidUnits")
-        self.servicePlans = Field("servicePlans")
-        self.skuId = Field("skuId")
-        self.skuPartNumber = Field("skuPartNumber")
-        self.subscriptionIds = Field("subscriptionIds")
-    }
 }
 
 /// Requests for one `SubscribedSku`: `request()` reads, updates or deletes it.
@@ -507,45 +503,46 @@ public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
 public typealias Subscription = Model<SubscriptionFields>
 
 /// The properties of a `Subscription`, inherited ones included.
-public struct SubscriptionFields: FieldSet {
+public enum SubscriptionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        applicationId: Field<String>,
+        changeType: Field<String>,
+        clientState: Field<String>,
+        creatorId: Field<String>,
+        encryptionCertificate: Field<String>,
+        encryptionCertificateId: Field<String>,
+        expirationDateTime: Field<Date>,
+        includeResourceData: Field<Bool>,
+        latestSupportedTlsVersion: Field<String>,
+        lifecycleNotificationUrl: Field<String>,
+        notificationQueryOptions: Field<String>,
+        notificationUrl: Field<String>,
+        notificationUrlAppId: Field<String>,
+        resource: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.subscription",
         base: Entity.self,
-        fields: SubscriptionFields()
+        fields: (
+            id: Field("id"),
+            applicationId: Field("applicationId"),
+            changeType: Field("changeType"),
+            clientState: Field("clientState"),
+            creatorId: Field("creatorId"),
+            encryptionCertificate: Field("encryptionCertificate"),
+            encryptionCertificateId: Field("encryptionCertificateId"),
+            expirationDateTime: Field("expirationDateTime"),
+            includeResourceData: Field("includeResourceData"),
+            latestSupportedTlsVersion: Field("latestSupportedTlsVersion"),
+            lifecycleNotificationUrl: Field("lifecycleNotificationUrl"),
+            notificationQueryOptions: Field("notificationQueryOptions"),
+            notificationUrl: Field("notificationUrl"),
+            notificationUrlAppId: Field("notificationUrlAppId"),
+            resource: Field("resource")
+        ) as Table
     )
-    public let id: Field<String>
-    public let applicationId: Field<String>
-    public let changeType: Field<String>
-    public let clientState: Field<String>
-    public let creatorId: Field<String>
-    public let encryptionCertificate: Field<String>
-    public let encryptionCertificateId: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let includeResourceData: Field<Bool>
-    public let latestSupportedTlsVersion: Field<String>
-    public let lifecycleNotificationUrl: Field<String>
-    public let notificationQueryOptions: Field<String>
-    public let notificationUrl: Field<String>
-    public let notificationUrlAppId: Field<String>
-    public let resource: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.applicationId = Field("applicationId")
-        self.changeType = Field("changeType")
-        self.clientState = Field("clientState")
-        self.creatorId = Field("creatorId")
-        self.encryptionCertificate = Field("encryptionCertificate")
-        self.encryptionCertificateId = Field("encryptionCertificateId")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.includeResourceData = Field("includeResourceData")
-        self.latestSupportedTlsVersion = Field("latestSupportedTlsVersion")
-        self.lifecycleNotificationUrl = Field("lifecycleNotificationUrl")
-        self.notificationQueryOptions = Field("notificationQueryOptions")
-        self.notificationUrl = Field("notificationUrl")
-        self.notificationUrlAppId = Field("notificationUrlAppId")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `Subscription`: `request()` reads, updates or deletes it.
@@ -584,73 +581,55 @@ public struct SubscriptionRequestBuilder: ModelRequestBuilder {
 public typealias SwapShiftsChangeRequest = Model<SwapShiftsChangeRequestFields>
 
 /// The properties of a `SwapShiftsChangeRequest`, inherited ones included.
-public struct SwapShiftsChangeRequestFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
+///   `senderDateTime`, `senderUserId`, `recipientActionDateTime`: Set by the service: read it, do not send it.
+public enum SwapShiftsChangeRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        assignedTo: Field<ScheduleChangeRequestActor>,
+        managerActionDateTime: Field<Date>,
+        managerActionMessage: Field<String>,
+        managerUserId: Field<String>,
+        senderDateTime: Field<Date>,
+        senderMessage: Field<String>,
+        senderUserId: Field<String>,
+        state: Field<ScheduleChangeState>,
+        recipientActionDateTime: Field<Date>,
+        recipientActionMessage: Field<String>,
+        recipientUserId: Field<String>,
+        senderShiftId: Field<String>,
+        recipientShiftId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.swapShiftsChangeRequest",
         base: OfferShiftRequest.self,
-        fields: SwapShiftsChangeRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assignedTo: Field("assignedTo"),
+            managerActionDateTime: Field("managerActionDateTime"),
+            managerActionMessage: Field("managerActionMessage"),
+            managerUserId: Field("managerUserId"),
+            senderDateTime: Field("senderDateTime"),
+            senderMessage: Field("senderMessage"),
+            senderUserId: Field("senderUserId"),
+            state: Field("state"),
+            recipientActionDateTime: Field("recipientActionDateTime"),
+            recipientActionMessage: Field("recipientActionMessage"),
+            recipientUserId: Field("recipientUserId"),
+            senderShiftId: Field("senderShiftId"),
+            recipientShiftId: Field("recipientShiftId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-
-    /// Set by the service: read it, do not send it.
-    public let recipientActionDateTime: Field<Date>
-
-    public let recipientActionMessage: Field<String>
-    public let recipientUserId: Field<String>
-    public let senderShiftId: Field<String>
-    public let recipientShiftId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.recipientActionDateTime = Field("recipientActionDateTime")
-        self.recipientActionMessage = Field("recipientActionMessage")
-        self.recipientUserId = Field("recipientUserId")
-        self.senderShiftId = Field("senderShiftId")
-        self.recipientShiftId = Field("recipientShiftId")
-    }
 }
 
 /// Requests for one `SwapShiftsChangeRequest`: `request()` reads, updates or deletes it.
@@ -707,28 +686,26 @@ public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
 public typealias Synchronization = Model<SynchronizationFields>
 
 /// The properties of a `Synchronization`, inherited ones included.
-public struct SynchronizationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `jobs`, `templates`.
+public enum SynchronizationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        secrets: Field<[SynchronizationSecretKeyStringValuePair]>,
+        jobs: Field<[SynchronizationJob]>,
+        templates: Field<[SynchronizationTemplate]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronization",
         base: Entity.self,
-        fields: SynchronizationFields()
+        fields: (
+            id: Field("id"),
+            secrets: Field("secrets"),
+            jobs: Field("jobs"),
+            templates: Field("templates")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let secrets: Field<[SynchronizationSecretKeyStringValuePair]>
-
-    /// Present when the request expanded it (`expand("jobs")`).
-    public let jobs: Field<[SynchronizationJob]>
-
-    /// Present when the request expanded it (`expand("templates")`).
-    public let templates: Field<[SynchronizationTemplate]>
-
-    private init() {
-        self.id = Field("id")
-        self.secrets = Field("secrets")
-        self.jobs = Field("jobs")
-        self.templates = Field("templates")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.synchronizationDisposition`.
@@ -754,17 +731,13 @@ extension SynchronizationDisposition {
 public typealias SynchronizationError = Model<SynchronizationErrorFields>
 
 /// The properties of a `SynchronizationError`, inherited ones included.
-public struct SynchronizationErrorFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.synchronizationError", fields: SynchronizationErrorFields())
-    public let code: Field<String>
-    public let message: Field<String>
-    public let tenantActionable: Field<Bool>
+public enum SynchronizationErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, message: Field<String>, tenantActionable: Field<Bool>)
 
-    private init() {
-        self.code = Field("code")
-        self.message = Field("message")
-        self.tenantActionable = Field("tenantActionable")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationError",
+        fields: (code: Field("code"), message: Field("message"), tenantActionable: Field("tenantActionable")) as Table
+    )
 }
 
 /// Its properties are listed in `SynchronizationJobFields`; read and write them as `value.name`.
@@ -774,34 +747,32 @@ public struct SynchronizationErrorFields: FieldSet {
 public typealias SynchronizationJob = Model<SynchronizationJobFields>
 
 /// The properties of a `SynchronizationJob`, inherited ones included.
-public struct SynchronizationJobFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `bulkUpload`, `schemaValue`.
+public enum SynchronizationJobFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        schedule: Field<SynchronizationSchedule>,
+        status: Field<SynchronizationStatus>,
+        synchronizationJobSettings: Field<[KeyValuePair]>,
+        templateId: Field<String>,
+        bulkUpload: Field<BulkUpload>,
+        schemaValue: Field<SynchronizationSchema>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationJob",
         base: Entity.self,
-        fields: SynchronizationJobFields()
+        fields: (
+            id: Field("id"),
+            schedule: Field("schedule"),
+            status: Field("status"),
+            synchronizationJobSettings: Field("synchronizationJobSettings"),
+            templateId: Field("templateId"),
+            bulkUpload: Field("bulkUpload"),
+            schemaValue: Field("schema")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let schedule: Field<SynchronizationSchedule>
-    public let status: Field<SynchronizationStatus>
-    public let synchronizationJobSettings: Field<[KeyValuePair]>
-    public let templateId: Field<String>
-
-    /// Present when the request expanded it (`expand("bulkUpload")`).
-    public let bulkUpload: Field<BulkUpload>
-
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<SynchronizationSchema>
-
-    private init() {
-        self.id = Field("id")
-        self.schedule = Field("schedule")
-        self.status = Field("status")
-        self.synchronizationJobSettings = Field("synchronizationJobSettings")
-        self.templateId = Field("templateId")
-        self.bulkUpload = Field("bulkUpload")
-        self.schemaValue = Field("schema")
-    }
 }
 
 /// Its properties are listed in `SynchronizationJobApplicationParametersFields`; read and write them as `value.name`.
@@ -812,19 +783,13 @@ public struct SynchronizationJobFields: FieldSet {
 public typealias SynchronizationJobApplicationParameters = Model<SynchronizationJobApplicationParametersFields>
 
 /// The properties of a `SynchronizationJobApplicationParameters`, inherited ones included.
-public struct SynchronizationJobApplicationParametersFields: FieldSet {
+public enum SynchronizationJobApplicationParametersFields: FieldSet {
+    public typealias Table = (ruleId: Field<String>, subjects: Field<[SynchronizationJobSubject]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationJobApplicationParameters",
-        fields: SynchronizationJobApplicationParametersFields()
+        fields: (ruleId: Field("ruleId"), subjects: Field("subjects")) as Table
     )
-
-    public let ruleId: Field<String>
-    public let subjects: Field<[SynchronizationJobSubject]>
-
-    private init() {
-        self.ruleId = Field("ruleId")
-        self.subjects = Field("subjects")
-    }
 }
 
 /// Requests for one `SynchronizationJob`: `request()` reads, updates or deletes it.
@@ -994,21 +959,17 @@ extension SynchronizationJobRestartScope {
 public typealias SynchronizationJobSubject = Model<SynchronizationJobSubjectFields>
 
 /// The properties of a `SynchronizationJobSubject`, inherited ones included.
-public struct SynchronizationJobSubjectFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationJobSubject",
-        fields: SynchronizationJobSubjectFields()
+public enum SynchronizationJobSubjectFields: FieldSet {
+    public typealias Table = (
+        links: Field<SynchronizationLinkedObjects>,
+        objectId: Field<String>,
+        objectTypeName: Field<String>
     )
 
-    public let links: Field<SynchronizationLinkedObjects>
-    public let objectId: Field<String>
-    public let objectTypeName: Field<String>
-
-    private init() {
-        self.links = Field("links")
-        self.objectId = Field("objectId")
-        self.objectTypeName = Field("objectTypeName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationJobSubject",
+        fields: (links: Field("links"), objectId: Field("objectId"), objectTypeName: Field("objectTypeName")) as Table
+    )
 }
 
 /// Its properties are listed in `SynchronizationLinkedObjectsFields`; read and write them as `value.name`.
@@ -1018,21 +979,17 @@ public struct SynchronizationJobSubjectFields: FieldSet {
 public typealias SynchronizationLinkedObjects = Model<SynchronizationLinkedObjectsFields>
 
 /// The properties of a `SynchronizationLinkedObjects`, inherited ones included.
-public struct SynchronizationLinkedObjectsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationLinkedObjects",
-        fields: SynchronizationLinkedObjectsFields()
+public enum SynchronizationLinkedObjectsFields: FieldSet {
+    public typealias Table = (
+        manager: Field<SynchronizationJobSubject>,
+        members: Field<[SynchronizationJobSubject]>,
+        owners: Field<[SynchronizationJobSubject]>
     )
 
-    public let manager: Field<SynchronizationJobSubject>
-    public let members: Field<[SynchronizationJobSubject]>
-    public let owners: Field<[SynchronizationJobSubject]>
-
-    private init() {
-        self.manager = Field("manager")
-        self.members = Field("members")
-        self.owners = Field("owners")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationLinkedObjects",
+        fields: (manager: Field("manager"), members: Field("members"), owners: Field("owners")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.synchronizationMetadata`.
@@ -1084,19 +1041,13 @@ extension SynchronizationMetadata {
 public typealias SynchronizationMetadataEntry = Model<SynchronizationMetadataEntryFields>
 
 /// The properties of a `SynchronizationMetadataEntry`, inherited ones included.
-public struct SynchronizationMetadataEntryFields: FieldSet {
+public enum SynchronizationMetadataEntryFields: FieldSet {
+    public typealias Table = (key: Field<SynchronizationMetadata>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationMetadataEntry",
-        fields: SynchronizationMetadataEntryFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<SynchronizationMetadata>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `SynchronizationProgressFields`; read and write them as `value.name`.
@@ -1106,23 +1057,23 @@ public struct SynchronizationMetadataEntryFields: FieldSet {
 public typealias SynchronizationProgress = Model<SynchronizationProgressFields>
 
 /// The properties of a `SynchronizationProgress`, inherited ones included.
-public struct SynchronizationProgressFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationProgress",
-        fields: SynchronizationProgressFields()
+public enum SynchronizationProgressFields: FieldSet {
+    public typealias Table = (
+        completedUnits: Field<Int64>,
+        progressObservationDateTime: Field<Date>,
+        totalUnits: Field<Int64>,
+        units: Field<String>
     )
 
-    public let completedUnits: Field<Int64>
-    public let progressObservationDateTime: Field<Date>
-    public let totalUnits: Field<Int64>
-    public let units: Field<String>
-
-    private init() {
-        self.completedUnits = Field("completedUnits")
-        self.progressObservationDateTime = Field("progressObservationDateTime")
-        self.totalUnits = Field("totalUnits")
-        self.units = Field("units")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationProgress",
+        fields: (
+            completedUnits: Field("completedUnits"),
+            progressObservationDateTime: Field("progressObservationDateTime"),
+            totalUnits: Field("totalUnits"),
+            units: Field("units")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SynchronizationQuarantineFields`; read and write them as `value.name`.
@@ -1132,27 +1083,27 @@ public struct SynchronizationProgressFields: FieldSet {
 public typealias SynchronizationQuarantine = Model<SynchronizationQuarantineFields>
 
 /// The properties of a `SynchronizationQuarantine`, inherited ones included.
-public struct SynchronizationQuarantineFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationQuarantine",
-        fields: SynchronizationQuarantineFields()
+public enum SynchronizationQuarantineFields: FieldSet {
+    public typealias Table = (
+        currentBegan: Field<Date>,
+        error: Field<SynchronizationError>,
+        nextAttempt: Field<Date>,
+        reason: Field<QuarantineReason>,
+        seriesBegan: Field<Date>,
+        seriesCount: Field<Int64>
     )
 
-    public let currentBegan: Field<Date>
-    public let error: Field<SynchronizationError>
-    public let nextAttempt: Field<Date>
-    public let reason: Field<QuarantineReason>
-    public let seriesBegan: Field<Date>
-    public let seriesCount: Field<Int64>
-
-    private init() {
-        self.currentBegan = Field("currentBegan")
-        self.error = Field("error")
-        self.nextAttempt = Field("nextAttempt")
-        self.reason = Field("reason")
-        self.seriesBegan = Field("seriesBegan")
-        self.seriesCount = Field("seriesCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationQuarantine",
+        fields: (
+            currentBegan: Field("currentBegan"),
+            error: Field("error"),
+            nextAttempt: Field("nextAttempt"),
+            reason: Field("reason"),
+            seriesBegan: Field("seriesBegan"),
+            seriesCount: Field("seriesCount")
+        ) as Table
+    )
 }
 
 /// Requests for one `Synchronization`: `request()` reads, updates or deletes it.
@@ -1208,31 +1159,35 @@ public struct SynchronizationRequestBuilder: ModelRequestBuilder {
 public typealias SynchronizationRule = Model<SynchronizationRuleFields>
 
 /// The properties of a `SynchronizationRule`, inherited ones included.
-public struct SynchronizationRuleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.synchronizationRule", fields: SynchronizationRuleFields())
-    public let containerFilter: Field<ContainerFilter>
-    public let editable: Field<Bool>
-    public let groupFilter: Field<GroupFilter>
-    public let id: Field<String>
-    public let metadata: Field<[StringKeyStringValuePair]>
-    public let name: Field<String>
-    public let objectMappings: Field<[ObjectMapping]>
-    public let priority: Field<Int32>
-    public let sourceDirectoryName: Field<String>
-    public let targetDirectoryName: Field<String>
+public enum SynchronizationRuleFields: FieldSet {
+    public typealias Table = (
+        containerFilter: Field<ContainerFilter>,
+        editable: Field<Bool>,
+        groupFilter: Field<GroupFilter>,
+        id: Field<String>,
+        metadata: Field<[StringKeyStringValuePair]>,
+        name: Field<String>,
+        objectMappings: Field<[ObjectMapping]>,
+        priority: Field<Int32>,
+        sourceDirectoryName: Field<String>,
+        targetDirectoryName: Field<String>
+    )
 
-    private init() {
-        self.containerFilter = Field("containerFilter")
-        self.editable = Field("editable")
-        self.groupFilter = Field("groupFilter")
-        self.id = Field("id")
-        self.metadata = Field("metadata")
-        self.name = Field("name")
-        self.objectMappings = Field("objectMappings")
-        self.priority = Field("priority")
-        self.sourceDirectoryName = Field("sourceDirectoryName")
-        self.targetDirectoryName = Field("targetDirectoryName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationRule",
+        fields: (
+            containerFilter: Field("containerFilter"),
+            editable: Field("editable"),
+            groupFilter: Field("groupFilter"),
+            id: Field("id"),
+            metadata: Field("metadata"),
+            name: Field("name"),
+            objectMappings: Field("objectMappings"),
+            priority: Field("priority"),
+            sourceDirectoryName: Field("sourceDirectoryName"),
+            targetDirectoryName: Field("targetDirectoryName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `SynchronizationScheduleFields`; read and write them as `value.name`.
@@ -1242,21 +1197,17 @@ public struct SynchronizationRuleFields: FieldSet {
 public typealias SynchronizationSchedule = Model<SynchronizationScheduleFields>
 
 /// The properties of a `SynchronizationSchedule`, inherited ones included.
-public struct SynchronizationScheduleFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationSchedule",
-        fields: SynchronizationScheduleFields()
+public enum SynchronizationScheduleFields: FieldSet {
+    public typealias Table = (
+        expiration: Field<Date>,
+        interval: Field<String>,
+        state: Field<SynchronizationScheduleState>
     )
 
-    public let expiration: Field<Date>
-    public let interval: Field<String>
-    public let state: Field<SynchronizationScheduleState>
-
-    private init() {
-        self.expiration = Field("expiration")
-        self.interval = Field("interval")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationSchedule",
+        fields: (expiration: Field("expiration"), interval: Field("interval"), state: Field("state")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.synchronizationScheduleState`.
@@ -1282,26 +1233,26 @@ extension SynchronizationScheduleState {
 public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
 
 /// The properties of a `SynchronizationSchema`, inherited ones included.
-public struct SynchronizationSchemaFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `directories`.
+public enum SynchronizationSchemaFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        synchronizationRules: Field<[SynchronizationRule]>,
+        version: Field<String>,
+        directories: Field<[DirectoryDefinition]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationSchema",
         base: Entity.self,
-        fields: SynchronizationSchemaFields()
+        fields: (
+            id: Field("id"),
+            synchronizationRules: Field("synchronizationRules"),
+            version: Field("version"),
+            directories: Field("directories")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let synchronizationRules: Field<[SynchronizationRule]>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("directories")`).
-    public let directories: Field<[DirectoryDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.synchronizationRules = Field("synchronizationRules")
-        self.version = Field("version")
-        self.directories = Field("directories")
-    }
 }
 
 /// Requests for one `SynchronizationSchema`: `request()` reads, updates or deletes it.
@@ -1518,19 +1469,13 @@ extension SynchronizationSecret {
 public typealias SynchronizationSecretKeyStringValuePair = Model<SynchronizationSecretKeyStringValuePairFields>
 
 /// The properties of a `SynchronizationSecretKeyStringValuePair`, inherited ones included.
-public struct SynchronizationSecretKeyStringValuePairFields: FieldSet {
+public enum SynchronizationSecretKeyStringValuePairFields: FieldSet {
+    public typealias Table = (key: Field<SynchronizationSecret>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationSecretKeyStringValuePair",
-        fields: SynchronizationSecretKeyStringValuePairFields()
+        fields: (key: Field("key"), value: Field("value")) as Table
     )
-
-    public let key: Field<SynchronizationSecret>
-    public let value: Field<String>
-
-    private init() {
-        self.key = Field("key")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `SynchronizationStatusFields`; read and write them as `value.name`.
@@ -1540,38 +1485,39 @@ public struct SynchronizationSecretKeyStringValuePairFields: FieldSet {
 public typealias SynchronizationStatus = Model<SynchronizationStatusFields>
 
 /// The properties of a `SynchronizationStatus`, inherited ones included.
-public struct SynchronizationStatusFields: FieldSet {
+public enum SynchronizationStatusFields: FieldSet {
+    public typealias Table = (
+        code: Field<SynchronizationStatusCode>,
+        countSuccessiveCompleteFailures: Field<Int64>,
+        escrowsPruned: Field<Bool>,
+        lastExecution: Field<SynchronizationTaskExecution>,
+        lastSuccessfulExecution: Field<SynchronizationTaskExecution>,
+        lastSuccessfulExecutionWithExports: Field<SynchronizationTaskExecution>,
+        progress: Field<[SynchronizationProgress]>,
+        quarantine: Field<SynchronizationQuarantine>,
+        steadyStateFirstAchievedTime: Field<Date>,
+        steadyStateLastAchievedTime: Field<Date>,
+        synchronizedEntryCountByType: Field<[StringKeyLongValuePair]>,
+        troubleshootingUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationStatus",
-        fields: SynchronizationStatusFields()
+        fields: (
+            code: Field("code"),
+            countSuccessiveCompleteFailures: Field("countSuccessiveCompleteFailures"),
+            escrowsPruned: Field("escrowsPruned"),
+            lastExecution: Field("lastExecution"),
+            lastSuccessfulExecution: Field("lastSuccessfulExecution"),
+            lastSuccessfulExecutionWithExports: Field("lastSuccessfulExecutionWithExports"),
+            progress: Field("progress"),
+            quarantine: Field("quarantine"),
+            steadyStateFirstAchievedTime: Field("steadyStateFirstAchievedTime"),
+            steadyStateLastAchievedTime: Field("steadyStateLastAchievedTime"),
+            synchronizedEntryCountByType: Field("synchronizedEntryCountByType"),
+            troubleshootingUrl: Field("troubleshootingUrl")
+        ) as Table
     )
-    public let code: Field<SynchronizationStatusCode>
-    public let countSuccessiveCompleteFailures: Field<Int64>
-    public let escrowsPruned: Field<Bool>
-    public let lastExecution: Field<SynchronizationTaskExecution>
-    public let lastSuccessfulExecution: Field<SynchronizationTaskExecution>
-    public let lastSuccessfulExecutionWithExports: Field<SynchronizationTaskExecution>
-    public let progress: Field<[SynchronizationProgress]>
-    public let quarantine: Field<SynchronizationQuarantine>
-    public let steadyStateFirstAchievedTime: Field<Date>
-    public let steadyStateLastAchievedTime: Field<Date>
-    public let synchronizedEntryCountByType: Field<[StringKeyLongValuePair]>
-    public let troubleshootingUrl: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.countSuccessiveCompleteFailures = Field("countSuccessiveCompleteFailures")
-        self.escrowsPruned = Field("escrowsPruned")
-        self.lastExecution = Field("lastExecution")
-        self.lastSuccessfulExecution = Field("lastSuccessfulExecution")
-        self.lastSuccessfulExecutionWithExports = Field("lastSuccessfulExecutionWithExports")
-        self.progress = Field("progress")
-        self.quarantine = Field("quarantine")
-        self.steadyStateFirstAchievedTime = Field("steadyStateFirstAchievedTime")
-        self.steadyStateLastAchievedTime = Field("steadyStateLastAchievedTime")
-        self.synchronizedEntryCountByType = Field("synchronizedEntryCountByType")
-        self.troubleshootingUrl = Field("troubleshootingUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.synchronizationStatusCode`.
@@ -1601,43 +1547,43 @@ extension SynchronizationStatusCode {
 public typealias SynchronizationTaskExecution = Model<SynchronizationTaskExecutionFields>
 
 /// The properties of a `SynchronizationTaskExecution`, inherited ones included.
-public struct SynchronizationTaskExecutionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.synchronizationTaskExecution",
-        fields: SynchronizationTaskExecutionFields()
+public enum SynchronizationTaskExecutionFields: FieldSet {
+    public typealias Table = (
+        activityIdentifier: Field<String>,
+        countEntitled: Field<Int64>,
+        countEntitledForProvisioning: Field<Int64>,
+        countEscrowed: Field<Int64>,
+        countEscrowedRaw: Field<Int64>,
+        countExported: Field<Int64>,
+        countExports: Field<Int64>,
+        countImported: Field<Int64>,
+        countImportedDeltas: Field<Int64>,
+        countImportedReferenceDeltas: Field<Int64>,
+        error: Field<SynchronizationError>,
+        state: Field<SynchronizationTaskExecutionResult>,
+        timeBegan: Field<Date>,
+        timeEnded: Field<Date>
     )
 
-    public let activityIdentifier: Field<String>
-    public let countEntitled: Field<Int64>
-    public let countEntitledForProvisioning: Field<Int64>
-    public let countEscrowed: Field<Int64>
-    public let countEscrowedRaw: Field<Int64>
-    public let countExported: Field<Int64>
-    public let countExports: Field<Int64>
-    public let countImported: Field<Int64>
-    public let countImportedDeltas: Field<Int64>
-    public let countImportedReferenceDeltas: Field<Int64>
-    public let error: Field<SynchronizationError>
-    public let state: Field<SynchronizationTaskExecutionResult>
-    public let timeBegan: Field<Date>
-    public let timeEnded: Field<Date>
-
-    private init() {
-        self.activityIdentifier = Field("activityIdentifier")
-        self.countEntitled = Field("countEntitled")
-        self.countEntitledForProvisioning = Field("countEntitledForProvisioning")
-        self.countEscrowed = Field("countEscrowed")
-        self.countEscrowedRaw = Field("countEscrowedRaw")
-        self.countExported = Field("countExported")
-        self.countExports = Field("countExports")
-        self.countImported = Field("countImported")
-        self.countImportedDeltas = Field("countImportedDeltas")
-        self.countImportedReferenceDeltas = Field("countImportedReferenceDeltas")
-        self.error = Field("error")
-        self.state = Field("state")
-        self.timeBegan = Field("timeBegan")
-        self.timeEnded = Field("timeEnded")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.synchronizationTaskExecution",
+        fields: (
+            activityIdentifier: Field("activityIdentifier"),
+            countEntitled: Field("countEntitled"),
+            countEntitledForProvisioning: Field("countEntitledForProvisioning"),
+            countEscrowed: Field("countEscrowed"),
+            countEscrowedRaw: Field("countEscrowedRaw"),
+            countExported: Field("countExported"),
+            countExports: Field("countExports"),
+            countImported: Field("countImported"),
+            countImportedDeltas: Field("countImportedDeltas"),
+            countImportedReferenceDeltas: Field("countImportedReferenceDeltas"),
+            error: Field("error"),
+            state: Field("state"),
+            timeBegan: Field("timeBegan"),
+            timeEnded: Field("timeEnded")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.synchronizationTaskExecutionResult`.
@@ -1663,34 +1609,34 @@ extension SynchronizationTaskExecutionResult {
 public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
 
 /// The properties of a `SynchronizationTemplate`, inherited ones included.
-public struct SynchronizationTemplateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `schemaValue`.
+public enum SynchronizationTemplateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        applicationId: Field<String>,
+        `default`: Field<Bool>,
+        description: Field<String>,
+        discoverable: Field<Bool>,
+        factoryTag: Field<String>,
+        metadata: Field<[SynchronizationMetadataEntry]>,
+        schemaValue: Field<SynchronizationSchema>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.synchronizationTemplate",
         base: Entity.self,
-        fields: SynchronizationTemplateFields()
+        fields: (
+            id: Field("id"),
+            applicationId: Field("applicationId"),
+            default: Field("default"),
+            description: Field("description"),
+            discoverable: Field("discoverable"),
+            factoryTag: Field("factoryTag"),
+            metadata: Field("metadata"),
+            schemaValue: Field("schema")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let applicationId: Field<String>
-    public let `default`: Field<Bool>
-    public let description: Field<String>
-    public let discoverable: Field<Bool>
-    public let factoryTag: Field<String>
-    public let metadata: Field<[SynchronizationMetadataEntry]>
-
-    /// Present when the request expanded it (`expand("schema")`).
-    public let schemaValue: Field<SynchronizationSchema>
-
-    private init() {
-        self.id = Field("id")
-        self.applicationId = Field("applicationId")
-        self.default = Field("default")
-        self.description = Field("description")
-        self.discoverable = Field("discoverable")
-        self.factoryTag = Field("factoryTag")
-        self.metadata = Field("metadata")
-        self.schemaValue = Field("schema")
-    }
 }
 
 /// Requests for one `SynchronizationTemplate`: `request()` reads, updates or deletes it.

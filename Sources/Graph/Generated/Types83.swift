@@ -25,20 +25,14 @@ public struct SystemFacetFields: FieldSet {
 public typealias TabUpdatedEventMessageDetail = Model<TabUpdatedEventMessageDetailFields>
 
 /// The properties of a `TabUpdatedEventMessageDetail`, inherited ones included.
-public struct TabUpdatedEventMessageDetailFields: FieldSet {
+public enum TabUpdatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, tabId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.tabUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TabUpdatedEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), tabId: Field("tabId")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let tabId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.tabId = Field("tabId")
-    }
 }
 
 /// Its properties are listed in `TargetAgentIdentitySponsorsOrOwnersFields`; read and write them as `value.name`.
@@ -84,20 +78,14 @@ public struct TargetApplicationOwnersFields: FieldSet {
 public typealias TargetDeviceGroup = Model<TargetDeviceGroupFields>
 
 /// The properties of a `TargetDeviceGroup`, inherited ones included.
-public struct TargetDeviceGroupFields: FieldSet {
+public enum TargetDeviceGroupFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.targetDeviceGroup",
         base: Entity.self,
-        fields: TargetDeviceGroupFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `TargetDeviceGroup`: `request()` reads, updates or deletes it.
@@ -147,15 +135,13 @@ public struct TargetManagerFields: FieldSet {
 public typealias TargetOwners = Model<TargetOwnersFields>
 
 /// The properties of a `TargetOwners`, inherited ones included.
-public struct TargetOwnersFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.targetOwners", fields: TargetOwnersFields())
-    public let notifyMembers: Field<NotifyMembers>
-    public let securityGroups: Field<[String]>
+public enum TargetOwnersFields: FieldSet {
+    public typealias Table = (notifyMembers: Field<NotifyMembers>, securityGroups: Field<[String]>)
 
-    private init() {
-        self.notifyMembers = Field("notifyMembers")
-        self.securityGroups = Field("securityGroups")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetOwners",
+        fields: (notifyMembers: Field("notifyMembers"), securityGroups: Field("securityGroups")) as Table
+    )
 }
 
 /// Its properties are listed in `TargetResourceFields`; read and write them as `value.name`.
@@ -165,23 +151,27 @@ public struct TargetOwnersFields: FieldSet {
 public typealias TargetResource = Model<TargetResourceFields>
 
 /// The properties of a `TargetResource`, inherited ones included.
-public struct TargetResourceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.targetResource", fields: TargetResourceFields())
-    public let displayName: Field<String>
-    public let groupType: Field<GroupType>
-    public let id: Field<String>
-    public let modifiedProperties: Field<[ModifiedProperty]>
-    public let type: Field<String>
-    public let userPrincipalName: Field<String>
+public enum TargetResourceFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        groupType: Field<GroupType>,
+        id: Field<String>,
+        modifiedProperties: Field<[ModifiedProperty]>,
+        type: Field<String>,
+        userPrincipalName: Field<String>
+    )
 
-    private init() {
-        self.displayName = Field("displayName")
-        self.groupType = Field("groupType")
-        self.id = Field("id")
-        self.modifiedProperties = Field("modifiedProperties")
-        self.type = Field("type")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.targetResource",
+        fields: (
+            displayName: Field("displayName"),
+            groupType: Field("groupType"),
+            id: Field("id"),
+            modifiedProperties: Field("modifiedProperties"),
+            type: Field("type"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TargetUserSponsorsFields`; read and write them as `value.name`.
@@ -209,73 +199,70 @@ public struct TargetUserSponsorsFields: FieldSet {
 public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
 
 /// The properties of a `TargetedChatMessage`, inherited ones included.
-public struct TargetedChatMessageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `hostedContents`, `replies`.
+public enum TargetedChatMessageFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attachments: Field<[ChatMessageAttachment]>,
+        body: Field<ItemBody>,
+        channelIdentity: Field<ChannelIdentity>,
+        chatId: Field<String>,
+        createdDateTime: Field<Date>,
+        deletedDateTime: Field<Date>,
+        etag: Field<String>,
+        eventDetail: Field<EventMessageDetail>,
+        from: Field<ChatMessageFromIdentitySet>,
+        importance: Field<ChatMessageImportance>,
+        lastEditedDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>,
+        mentions: Field<[ChatMessageMention]>,
+        messageHistory: Field<[ChatMessageHistoryItem]>,
+        messageType: Field<ChatMessageType>,
+        policyViolation: Field<ChatMessagePolicyViolation>,
+        reactions: Field<[ChatMessageReaction]>,
+        replyToId: Field<String>,
+        subject: Field<String>,
+        summary: Field<String>,
+        webUrl: Field<String>,
+        hostedContents: Field<[ChatMessageHostedContent]>,
+        replies: Field<[ChatMessage]>,
+        recipient: Field<Identity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.targetedChatMessage",
         base: ChatMessage.self,
-        fields: TargetedChatMessageFields()
+        fields: (
+            id: Field("id"),
+            attachments: Field("attachments"),
+            body: Field("body"),
+            channelIdentity: Field("channelIdentity"),
+            chatId: Field("chatId"),
+            createdDateTime: Field("createdDateTime"),
+            deletedDateTime: Field("deletedDateTime"),
+            etag: Field("etag"),
+            eventDetail: Field("eventDetail"),
+            from: Field("from"),
+            importance: Field("importance"),
+            lastEditedDateTime: Field("lastEditedDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale"),
+            mentions: Field("mentions"),
+            messageHistory: Field("messageHistory"),
+            messageType: Field("messageType"),
+            policyViolation: Field("policyViolation"),
+            reactions: Field("reactions"),
+            replyToId: Field("replyToId"),
+            subject: Field("subject"),
+            summary: Field("summary"),
+            webUrl: Field("webUrl"),
+            hostedContents: Field("hostedContents"),
+            replies: Field("replies"),
+            recipient: Field("recipient")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attachments: Field<[ChatMessageAttachment]>
-    public let body: Field<ItemBody>
-    public let channelIdentity: Field<ChannelIdentity>
-    public let chatId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let deletedDateTime: Field<Date>
-    public let etag: Field<String>
-    public let eventDetail: Field<EventMessageDetail>
-    public let from: Field<ChatMessageFromIdentitySet>
-    public let importance: Field<ChatMessageImportance>
-    public let lastEditedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let mentions: Field<[ChatMessageMention]>
-    public let messageHistory: Field<[ChatMessageHistoryItem]>
-    public let messageType: Field<ChatMessageType>
-    public let policyViolation: Field<ChatMessagePolicyViolation>
-    public let reactions: Field<[ChatMessageReaction]>
-    public let replyToId: Field<String>
-    public let subject: Field<String>
-    public let summary: Field<String>
-    public let webUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("hostedContents")`).
-    public let hostedContents: Field<[ChatMessageHostedContent]>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[ChatMessage]>
-
-    public let recipient: Field<Identity>
-
-    private init() {
-        self.id = Field("id")
-        self.attachments = Field("attachments")
-        self.body = Field("body")
-        self.channelIdentity = Field("channelIdentity")
-        self.chatId = Field("chatId")
-        self.createdDateTime = Field("createdDateTime")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.etag = Field("etag")
-        self.eventDetail = Field("eventDetail")
-        self.from = Field("from")
-        self.importance = Field("importance")
-        self.lastEditedDateTime = Field("lastEditedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.mentions = Field("mentions")
-        self.messageHistory = Field("messageHistory")
-        self.messageType = Field("messageType")
-        self.policyViolation = Field("policyViolation")
-        self.reactions = Field("reactions")
-        self.replyToId = Field("replyToId")
-        self.subject = Field("subject")
-        self.summary = Field("summary")
-        self.webUrl = Field("webUrl")
-        self.hostedContents = Field("hostedContents")
-        self.replies = Field("replies")
-        self.recipient = Field("recipient")
-    }
 }
 
 /// Requests for one `TargetedChatMessage`: `request()` reads, updates or deletes it.
@@ -377,46 +364,42 @@ extension CollectionRequestBuilder where Item == TargetedChatMessageRequestBuild
 public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfigurationFields>
 
 /// The properties of a `TargetedManagedAppConfiguration`, inherited ones included.
-public struct TargetedManagedAppConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `apps`, `assignments`, `deploymentSummary`.
+public enum TargetedManagedAppConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        customSettings: Field<[KeyValuePair]>,
+        deployedAppCount: Field<Int32>,
+        isAssigned: Field<Bool>,
+        apps: Field<[ManagedMobileApp]>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppConfiguration",
         base: ManagedAppConfiguration.self,
-        fields: TargetedManagedAppConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            customSettings: Field("customSettings"),
+            deployedAppCount: Field("deployedAppCount"),
+            isAssigned: Field("isAssigned"),
+            apps: Field("apps"),
+            assignments: Field("assignments"),
+            deploymentSummary: Field("deploymentSummary")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let customSettings: Field<[KeyValuePair]>
-    public let deployedAppCount: Field<Int32>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("apps")`).
-    public let apps: Field<[ManagedMobileApp]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deploymentSummary")`).
-    public let deploymentSummary: Field<ManagedAppPolicyDeploymentSummary>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.customSettings = Field("customSettings")
-        self.deployedAppCount = Field("deployedAppCount")
-        self.isAssigned = Field("isAssigned")
-        self.apps = Field("apps")
-        self.assignments = Field("assignments")
-        self.deploymentSummary = Field("deploymentSummary")
-    }
 }
 
 /// Requests for one `TargetedManagedAppConfiguration`: `request()` reads, updates or deletes it.
@@ -517,20 +500,14 @@ extension TargetedManagedAppGroupType {
 public typealias TargetedManagedAppPolicyAssignment = Model<TargetedManagedAppPolicyAssignmentFields>
 
 /// The properties of a `TargetedManagedAppPolicyAssignment`, inherited ones included.
-public struct TargetedManagedAppPolicyAssignmentFields: FieldSet {
+public enum TargetedManagedAppPolicyAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppPolicyAssignment",
         base: Entity.self,
-        fields: TargetedManagedAppPolicyAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `TargetedManagedAppPolicyAssignment`: `request()` reads, updates or deletes it.
@@ -564,89 +541,89 @@ public struct TargetedManagedAppPolicyAssignmentRequestBuilder: ModelRequestBuil
 public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtectionFields>
 
 /// The properties of a `TargetedManagedAppProtection`, inherited ones included.
-public struct TargetedManagedAppProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum TargetedManagedAppProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>,
+        allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>,
+        allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>,
+        allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>,
+        contactSyncBlocked: Field<Bool>,
+        dataBackupBlocked: Field<Bool>,
+        deviceComplianceRequired: Field<Bool>,
+        disableAppPinIfDevicePinIsSet: Field<Bool>,
+        fingerprintBlocked: Field<Bool>,
+        managedBrowser: Field<ManagedBrowserType>,
+        managedBrowserToOpenLinksRequired: Field<Bool>,
+        maximumPinRetries: Field<Int32>,
+        minimumPinLength: Field<Int32>,
+        minimumRequiredAppVersion: Field<String>,
+        minimumRequiredOsVersion: Field<String>,
+        minimumWarningAppVersion: Field<String>,
+        minimumWarningOsVersion: Field<String>,
+        organizationalCredentialsRequired: Field<Bool>,
+        periodBeforePinReset: Field<String>,
+        periodOfflineBeforeAccessCheck: Field<String>,
+        periodOfflineBeforeWipeIsEnforced: Field<String>,
+        periodOnlineBeforeAccessCheck: Field<String>,
+        pinCharacterSet: Field<ManagedAppPinCharacterSet>,
+        pinRequired: Field<Bool>,
+        printBlocked: Field<Bool>,
+        saveAsBlocked: Field<Bool>,
+        simplePinBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.targetedManagedAppProtection",
         base: ManagedAppProtection.self,
         derived: [AndroidManagedAppProtection.self, IosManagedAppProtection.self],
-        fields: TargetedManagedAppProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            allowedDataStorageLocations: Field("allowedDataStorageLocations"),
+            allowedInboundDataTransferSources: Field("allowedInboundDataTransferSources"),
+            allowedOutboundClipboardSharingLevel: Field("allowedOutboundClipboardSharingLevel"),
+            allowedOutboundDataTransferDestinations: Field("allowedOutboundDataTransferDestinations"),
+            contactSyncBlocked: Field("contactSyncBlocked"),
+            dataBackupBlocked: Field("dataBackupBlocked"),
+            deviceComplianceRequired: Field("deviceComplianceRequired"),
+            disableAppPinIfDevicePinIsSet: Field("disableAppPinIfDevicePinIsSet"),
+            fingerprintBlocked: Field("fingerprintBlocked"),
+            managedBrowser: Field("managedBrowser"),
+            managedBrowserToOpenLinksRequired: Field("managedBrowserToOpenLinksRequired"),
+            maximumPinRetries: Field("maximumPinRetries"),
+            minimumPinLength: Field("minimumPinLength"),
+            minimumRequiredAppVersion: Field("minimumRequiredAppVersion"),
+            minimumRequiredOsVersion: Field("minimumRequiredOsVersion"),
+            minimumWarningAppVersion: Field("minimumWarningAppVersion"),
+            minimumWarningOsVersion: Field("minimumWarningOsVersion"),
+            organizationalCredentialsRequired: Field("organizationalCredentialsRequired"),
+            periodBeforePinReset: Field("periodBeforePinReset"),
+            periodOfflineBeforeAccessCheck: Field("periodOfflineBeforeAccessCheck"),
+            periodOfflineBeforeWipeIsEnforced: Field("periodOfflineBeforeWipeIsEnforced"),
+            periodOnlineBeforeAccessCheck: Field("periodOnlineBeforeAccessCheck"),
+            pinCharacterSet: Field("pinCharacterSet"),
+            pinRequired: Field("pinRequired"),
+            printBlocked: Field("printBlocked"),
+            saveAsBlocked: Field("saveAsBlocked"),
+            simplePinBlocked: Field("simplePinBlocked"),
+            isAssigned: Field("isAssigned"),
+            assignments: Field("assignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let allowedDataStorageLocations: Field<[ManagedAppDataStorageLocation]>
-    public let allowedInboundDataTransferSources: Field<ManagedAppDataTransferLevel>
-    public let allowedOutboundClipboardSharingLevel: Field<ManagedAppClipboardSharingLevel>
-    public let allowedOutboundDataTransferDestinations: Field<ManagedAppDataTransferLevel>
-    public let contactSyncBlocked: Field<Bool>
-    public let dataBackupBlocked: Field<Bool>
-    public let deviceComplianceRequired: Field<Bool>
-    public let disableAppPinIfDevicePinIsSet: Field<Bool>
-    public let fingerprintBlocked: Field<Bool>
-    public let managedBrowser: Field<ManagedBrowserType>
-    public let managedBrowserToOpenLinksRequired: Field<Bool>
-    public let maximumPinRetries: Field<Int32>
-    public let minimumPinLength: Field<Int32>
-    public let minimumRequiredAppVersion: Field<String>
-    public let minimumRequiredOsVersion: Field<String>
-    public let minimumWarningAppVersion: Field<String>
-    public let minimumWarningOsVersion: Field<String>
-    public let organizationalCredentialsRequired: Field<Bool>
-    public let periodBeforePinReset: Field<String>
-    public let periodOfflineBeforeAccessCheck: Field<String>
-    public let periodOfflineBeforeWipeIsEnforced: Field<String>
-    public let periodOnlineBeforeAccessCheck: Field<String>
-    public let pinCharacterSet: Field<ManagedAppPinCharacterSet>
-    public let pinRequired: Field<Bool>
-    public let printBlocked: Field<Bool>
-    public let saveAsBlocked: Field<Bool>
-    public let simplePinBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.allowedDataStorageLocations = Field("allowedDataStorageLocations")
-        self.allowedInboundDataTransferSources = Field("allowedInboundDataTransferSources")
-        self.allowedOutboundClipboardSharingLevel = Field("allowedOutboundClipboardSharingLevel")
-        self.allowedOutboundDataTransferDestinations = Field("allowedOutboundDataTransferDestinations")
-        self.contactSyncBlocked = Field("contactSyncBlocked")
-        self.dataBackupBlocked = Field("dataBackupBlocked")
-        self.deviceComplianceRequired = Field("deviceComplianceRequired")
-        self.disableAppPinIfDevicePinIsSet = Field("disableAppPinIfDevicePinIsSet")
-        self.fingerprintBlocked = Field("fingerprintBlocked")
-        self.managedBrowser = Field("managedBrowser")
-        self.managedBrowserToOpenLinksRequired = Field("managedBrowserToOpenLinksRequired")
-        self.maximumPinRetries = Field("maximumPinRetries")
-        self.minimumPinLength = Field("minimumPinLength")
-        self.minimumRequiredAppVersion = Field("minimumRequiredAppVersion")
-        self.minimumRequiredOsVersion = Field("minimumRequiredOsVersion")
-        self.minimumWarningAppVersion = Field("minimumWarningAppVersion")
-        self.minimumWarningOsVersion = Field("minimumWarningOsVersion")
-        self.organizationalCredentialsRequired = Field("organizationalCredentialsRequired")
-        self.periodBeforePinReset = Field("periodBeforePinReset")
-        self.periodOfflineBeforeAccessCheck = Field("periodOfflineBeforeAccessCheck")
-        self.periodOfflineBeforeWipeIsEnforced = Field("periodOfflineBeforeWipeIsEnforced")
-        self.periodOnlineBeforeAccessCheck = Field("periodOnlineBeforeAccessCheck")
-        self.pinCharacterSet = Field("pinCharacterSet")
-        self.pinRequired = Field("pinRequired")
-        self.printBlocked = Field("printBlocked")
-        self.saveAsBlocked = Field("saveAsBlocked")
-        self.simplePinBlocked = Field("simplePinBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.assignments = Field("assignments")
-    }
 }
 
 /// Requests for one `TargetedManagedAppProtection`: `request()` reads, updates or deletes it.
@@ -736,28 +713,28 @@ extension TargettedUserType {
 public typealias TaskFileAttachment = Model<TaskFileAttachmentFields>
 
 /// The properties of a `TaskFileAttachment`, inherited ones included.
-public struct TaskFileAttachmentFields: FieldSet {
+public enum TaskFileAttachmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contentType: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        size: Field<Int32>,
+        contentBytes: Field<Data>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.taskFileAttachment",
         base: AttachmentBase.self,
-        fields: TaskFileAttachmentFields()
+        fields: (
+            id: Field("id"),
+            contentType: Field("contentType"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            size: Field("size"),
+            contentBytes: Field("contentBytes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let contentType: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let size: Field<Int32>
-    public let contentBytes: Field<Data>
-
-    private init() {
-        self.id = Field("id")
-        self.contentType = Field("contentType")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.contentBytes = Field("contentBytes")
-    }
 }
 
 /// Requests for one `TaskFileAttachment`: `request()` reads, updates or deletes it.
@@ -821,97 +798,80 @@ extension TaskStatus {
 public typealias Team = Model<TeamFields>
 
 /// The properties of a `Team`, inherited ones included.
-public struct TeamFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.team", base: Entity.self, fields: TeamFields())
-    public let id: Field<String>
-    public let classification: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let firstChannelName: Field<String>
-    public let funSettings: Field<TeamFunSettings>
-    public let guestSettings: Field<TeamGuestSettings>
-    public let internalId: Field<String>
-    public let isArchived: Field<Bool>
-    public let memberSettings: Field<TeamMemberSettings>
-    public let messagingSettings: Field<TeamMessagingSettings>
-    public let specialization: Field<TeamSpecialization>
-    public let summary: Field<TeamSummary>
-    public let tenantId: Field<String>
-    public let visibility: Field<TeamVisibilityType>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `allChannels`, `channels`, `group`, `incomingChannels`,
+///   `installedApps`, `members`, `operations`, `permissionGrants`, `photo`, `primaryChannel`, `schedule`, `tags`,
+///   `template`.
+public enum TeamFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        classification: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        firstChannelName: Field<String>,
+        funSettings: Field<TeamFunSettings>,
+        guestSettings: Field<TeamGuestSettings>,
+        internalId: Field<String>,
+        isArchived: Field<Bool>,
+        memberSettings: Field<TeamMemberSettings>,
+        messagingSettings: Field<TeamMessagingSettings>,
+        specialization: Field<TeamSpecialization>,
+        summary: Field<TeamSummary>,
+        tenantId: Field<String>,
+        visibility: Field<TeamVisibilityType>,
+        webUrl: Field<String>,
+        allChannels: Field<[Channel]>,
+        channels: Field<[Channel]>,
+        group: Field<Group>,
+        incomingChannels: Field<[Channel]>,
+        installedApps: Field<[TeamsAppInstallation]>,
+        members: Field<[ConversationMember]>,
+        operations: Field<[TeamsAsyncOperation]>,
+        permissionGrants: Field<[ResourceSpecificPermissionGrant]>,
+        photo: Field<ProfilePhoto>,
+        primaryChannel: Field<Channel>,
+        schedule: Field<Schedule>,
+        tags: Field<[TeamworkTag]>,
+        template: Field<TeamsTemplate>
+    )
 
-    /// Present when the request expanded it (`expand("allChannels")`).
-    public let allChannels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("channels")`).
-    public let channels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("group")`).
-    public let group: Field<Group>
-
-    /// Present when the request expanded it (`expand("incomingChannels")`).
-    public let incomingChannels: Field<[Channel]>
-
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[TeamsAppInstallation]>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[ConversationMember]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[TeamsAsyncOperation]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("primaryChannel")`).
-    public let primaryChannel: Field<Channel>
-
-    /// Present when the request expanded it (`expand("schedule")`).
-    public let schedule: Field<Schedule>
-
-    /// Present when the request expanded it (`expand("tags")`).
-    public let tags: Field<[TeamworkTag]>
-
-    /// Present when the request expanded it (`expand("template")`).
-    public let template: Field<TeamsTemplate>
-
-    private init() {
-        self.id = Field("id")
-        self.classification = Field("classification")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.firstChannelName = Field("firstChannelName")
-        self.funSettings = Field("funSettings")
-        self.guestSettings = Field("guestSettings")
-        self.internalId = Field("internalId")
-        self.isArchived = Field("isArchived")
-        self.memberSettings = Field("memberSettings")
-        self.messagingSettings = Field("messagingSettings")
-        self.specialization = Field("specialization")
-        self.summary = Field("summary")
-        self.tenantId = Field("tenantId")
-        self.visibility = Field("visibility")
-        self.webUrl = Field("webUrl")
-        self.allChannels = Field("allChannels")
-        self.channels = Field("channels")
-        self.group = Field("group")
-        self.incomingChannels = Field("incomingChannels")
-        self.installedApps = Field("installedApps")
-        self.members = Field("members")
-        self.operations = Field("operations")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.primaryChannel = Field("primaryChannel")
-        self.schedule = Field("schedule")
-        self.tags = Field("tags")
-        self.template = Field("template")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.team",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            classification: Field("classification"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            firstChannelName: Field("firstChannelName"),
+            funSettings: Field("funSettings"),
+            guestSettings: Field("guestSettings"),
+            internalId: Field("internalId"),
+            isArchived: Field("isArchived"),
+            memberSettings: Field("memberSettings"),
+            messagingSettings: Field("messagingSettings"),
+            specialization: Field("specialization"),
+            summary: Field("summary"),
+            tenantId: Field("tenantId"),
+            visibility: Field("visibility"),
+            webUrl: Field("webUrl"),
+            allChannels: Field("allChannels"),
+            channels: Field("channels"),
+            group: Field("group"),
+            incomingChannels: Field("incomingChannels"),
+            installedApps: Field("installedApps"),
+            members: Field("members"),
+            operations: Field("operations"),
+            permissionGrants: Field("permissionGrants"),
+            photo: Field("photo"),
+            primaryChannel: Field("primaryChannel"),
+            schedule: Field("schedule"),
+            tags: Field("tags"),
+            template: Field("template")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamArchivedEventMessageDetailFields`; read and write them as `value.name`.
@@ -921,20 +881,14 @@ public struct TeamFields: FieldSet {
 public typealias TeamArchivedEventMessageDetail = Model<TeamArchivedEventMessageDetailFields>
 
 /// The properties of a `TeamArchivedEventMessageDetail`, inherited ones included.
-public struct TeamArchivedEventMessageDetailFields: FieldSet {
+public enum TeamArchivedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamArchivedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamArchivedEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), teamId: Field("teamId")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Its properties are listed in `TeamClassSettingsFields`; read and write them as `value.name`.
@@ -960,24 +914,24 @@ public struct TeamClassSettingsFields: FieldSet {
 public typealias TeamCreatedEventMessageDetail = Model<TeamCreatedEventMessageDetailFields>
 
 /// The properties of a `TeamCreatedEventMessageDetail`, inherited ones included.
-public struct TeamCreatedEventMessageDetailFields: FieldSet {
+public enum TeamCreatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        teamDescription: Field<String>,
+        teamDisplayName: Field<String>,
+        teamId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamCreatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamCreatedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamDescription: Field("teamDescription"),
+            teamDisplayName: Field("teamDisplayName"),
+            teamId: Field("teamId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDescription: Field<String>
-    public let teamDisplayName: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDescription = Field("teamDescription")
-        self.teamDisplayName = Field("teamDisplayName")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Its properties are listed in `TeamDescriptionUpdatedEventMessageDetailFields`; read and write them as `value.name`.
@@ -988,22 +942,18 @@ public struct TeamCreatedEventMessageDetailFields: FieldSet {
 public typealias TeamDescriptionUpdatedEventMessageDetail = Model<TeamDescriptionUpdatedEventMessageDetailFields>
 
 /// The properties of a `TeamDescriptionUpdatedEventMessageDetail`, inherited ones included.
-public struct TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
+public enum TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamDescription: Field<String>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamDescriptionUpdatedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamDescriptionUpdatedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamDescription: Field("teamDescription"),
+            teamId: Field("teamId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDescription: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDescription = Field("teamDescription")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Its properties are listed in `TeamFunSettingsFields`; read and write them as `value.name`.
@@ -1013,19 +963,23 @@ public struct TeamDescriptionUpdatedEventMessageDetailFields: FieldSet {
 public typealias TeamFunSettings = Model<TeamFunSettingsFields>
 
 /// The properties of a `TeamFunSettings`, inherited ones included.
-public struct TeamFunSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamFunSettings", fields: TeamFunSettingsFields())
-    public let allowCustomMemes: Field<Bool>
-    public let allowGiphy: Field<Bool>
-    public let allowStickersAndMemes: Field<Bool>
-    public let giphyContentRating: Field<GiphyRatingType>
+public enum TeamFunSettingsFields: FieldSet {
+    public typealias Table = (
+        allowCustomMemes: Field<Bool>,
+        allowGiphy: Field<Bool>,
+        allowStickersAndMemes: Field<Bool>,
+        giphyContentRating: Field<GiphyRatingType>
+    )
 
-    private init() {
-        self.allowCustomMemes = Field("allowCustomMemes")
-        self.allowGiphy = Field("allowGiphy")
-        self.allowStickersAndMemes = Field("allowStickersAndMemes")
-        self.giphyContentRating = Field("giphyContentRating")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamFunSettings",
+        fields: (
+            allowCustomMemes: Field("allowCustomMemes"),
+            allowGiphy: Field("allowGiphy"),
+            allowStickersAndMemes: Field("allowStickersAndMemes"),
+            giphyContentRating: Field("giphyContentRating")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamGuestSettingsFields`; read and write them as `value.name`.
@@ -1035,15 +989,16 @@ public struct TeamFunSettingsFields: FieldSet {
 public typealias TeamGuestSettings = Model<TeamGuestSettingsFields>
 
 /// The properties of a `TeamGuestSettings`, inherited ones included.
-public struct TeamGuestSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamGuestSettings", fields: TeamGuestSettingsFields())
-    public let allowCreateUpdateChannels: Field<Bool>
-    public let allowDeleteChannels: Field<Bool>
+public enum TeamGuestSettingsFields: FieldSet {
+    public typealias Table = (allowCreateUpdateChannels: Field<Bool>, allowDeleteChannels: Field<Bool>)
 
-    private init() {
-        self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
-        self.allowDeleteChannels = Field("allowDeleteChannels")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamGuestSettings",
+        fields: (
+            allowCreateUpdateChannels: Field("allowCreateUpdateChannels"),
+            allowDeleteChannels: Field("allowDeleteChannels")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamInfoFields`; read and write them as `value.name`.
@@ -1053,27 +1008,22 @@ public struct TeamGuestSettingsFields: FieldSet {
 public typealias TeamInfo = Model<TeamInfoFields>
 
 /// The properties of a `TeamInfo`, inherited ones included.
-public struct TeamInfoFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `team`.
+public enum TeamInfoFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamInfo",
         base: Entity.self,
         derived: [AssociatedTeamInfo.self, SharedWithChannelTeamInfo.self],
-        fields: TeamInfoFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            team: Field("team")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-
-    /// Present when the request expanded it (`expand("team")`).
-    public let team: Field<Team>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.team = Field("team")
-    }
 }
 
 /// Requests for one `TeamInfo`: `request()` reads, updates or deletes it.
@@ -1109,20 +1059,14 @@ public struct TeamInfoRequestBuilder: ModelRequestBuilder {
 public typealias TeamJoiningDisabledEventMessageDetail = Model<TeamJoiningDisabledEventMessageDetailFields>
 
 /// The properties of a `TeamJoiningDisabledEventMessageDetail`, inherited ones included.
-public struct TeamJoiningDisabledEventMessageDetailFields: FieldSet {
+public enum TeamJoiningDisabledEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamJoiningDisabledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamJoiningDisabledEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), teamId: Field("teamId")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Its properties are listed in `TeamJoiningEnabledEventMessageDetailFields`; read and write them as `value.name`.
@@ -1133,20 +1077,14 @@ public struct TeamJoiningDisabledEventMessageDetailFields: FieldSet {
 public typealias TeamJoiningEnabledEventMessageDetail = Model<TeamJoiningEnabledEventMessageDetailFields>
 
 /// The properties of a `TeamJoiningEnabledEventMessageDetail`, inherited ones included.
-public struct TeamJoiningEnabledEventMessageDetailFields: FieldSet {
+public enum TeamJoiningEnabledEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamJoiningEnabledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamJoiningEnabledEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), teamId: Field("teamId")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Its properties are listed in `TeamMemberSettingsFields`; read and write them as `value.name`.
@@ -1156,23 +1094,27 @@ public struct TeamJoiningEnabledEventMessageDetailFields: FieldSet {
 public typealias TeamMemberSettings = Model<TeamMemberSettingsFields>
 
 /// The properties of a `TeamMemberSettings`, inherited ones included.
-public struct TeamMemberSettingsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamMemberSettings", fields: TeamMemberSettingsFields())
-    public let allowAddRemoveApps: Field<Bool>
-    public let allowCreatePrivateChannels: Field<Bool>
-    public let allowCreateUpdateChannels: Field<Bool>
-    public let allowCreateUpdateRemoveConnectors: Field<Bool>
-    public let allowCreateUpdateRemoveTabs: Field<Bool>
-    public let allowDeleteChannels: Field<Bool>
+public enum TeamMemberSettingsFields: FieldSet {
+    public typealias Table = (
+        allowAddRemoveApps: Field<Bool>,
+        allowCreatePrivateChannels: Field<Bool>,
+        allowCreateUpdateChannels: Field<Bool>,
+        allowCreateUpdateRemoveConnectors: Field<Bool>,
+        allowCreateUpdateRemoveTabs: Field<Bool>,
+        allowDeleteChannels: Field<Bool>
+    )
 
-    private init() {
-        self.allowAddRemoveApps = Field("allowAddRemoveApps")
-        self.allowCreatePrivateChannels = Field("allowCreatePrivateChannels")
-        self.allowCreateUpdateChannels = Field("allowCreateUpdateChannels")
-        self.allowCreateUpdateRemoveConnectors = Field("allowCreateUpdateRemoveConnectors")
-        self.allowCreateUpdateRemoveTabs = Field("allowCreateUpdateRemoveTabs")
-        self.allowDeleteChannels = Field("allowDeleteChannels")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamMemberSettings",
+        fields: (
+            allowAddRemoveApps: Field("allowAddRemoveApps"),
+            allowCreatePrivateChannels: Field("allowCreatePrivateChannels"),
+            allowCreateUpdateChannels: Field("allowCreateUpdateChannels"),
+            allowCreateUpdateRemoveConnectors: Field("allowCreateUpdateRemoveConnectors"),
+            allowCreateUpdateRemoveTabs: Field("allowCreateUpdateRemoveTabs"),
+            allowDeleteChannels: Field("allowDeleteChannels")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamMembersNotificationRecipientFields`; read and write them as `value.name`.
@@ -1203,24 +1145,25 @@ public struct TeamMembersNotificationRecipientFields: FieldSet {
 public typealias TeamMessagingSettings = Model<TeamMessagingSettingsFields>
 
 /// The properties of a `TeamMessagingSettings`, inherited ones included.
-public struct TeamMessagingSettingsFields: FieldSet {
+public enum TeamMessagingSettingsFields: FieldSet {
+    public typealias Table = (
+        allowChannelMentions: Field<Bool>,
+        allowOwnerDeleteMessages: Field<Bool>,
+        allowTeamMentions: Field<Bool>,
+        allowUserDeleteMessages: Field<Bool>,
+        allowUserEditMessages: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamMessagingSettings",
-        fields: TeamMessagingSettingsFields()
+        fields: (
+            allowChannelMentions: Field("allowChannelMentions"),
+            allowOwnerDeleteMessages: Field("allowOwnerDeleteMessages"),
+            allowTeamMentions: Field("allowTeamMentions"),
+            allowUserDeleteMessages: Field("allowUserDeleteMessages"),
+            allowUserEditMessages: Field("allowUserEditMessages")
+        ) as Table
     )
-    public let allowChannelMentions: Field<Bool>
-    public let allowOwnerDeleteMessages: Field<Bool>
-    public let allowTeamMentions: Field<Bool>
-    public let allowUserDeleteMessages: Field<Bool>
-    public let allowUserEditMessages: Field<Bool>
-
-    private init() {
-        self.allowChannelMentions = Field("allowChannelMentions")
-        self.allowOwnerDeleteMessages = Field("allowOwnerDeleteMessages")
-        self.allowTeamMentions = Field("allowTeamMentions")
-        self.allowUserDeleteMessages = Field("allowUserDeleteMessages")
-        self.allowUserEditMessages = Field("allowUserEditMessages")
-    }
 }
 
 /// Its properties are listed in `TeamRenamedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1230,22 +1173,18 @@ public struct TeamMessagingSettingsFields: FieldSet {
 public typealias TeamRenamedEventMessageDetail = Model<TeamRenamedEventMessageDetailFields>
 
 /// The properties of a `TeamRenamedEventMessageDetail`, inherited ones included.
-public struct TeamRenamedEventMessageDetailFields: FieldSet {
+public enum TeamRenamedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamDisplayName: Field<String>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamRenamedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamRenamedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamDisplayName: Field("teamDisplayName"),
+            teamId: Field("teamId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamDisplayName: Field<String>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamDisplayName = Field("teamDisplayName")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// Requests for one `Team`: `request()` reads, updates or deletes it.
@@ -1466,17 +1405,17 @@ extension TeamSpecialization {
 public typealias TeamSummary = Model<TeamSummaryFields>
 
 /// The properties of a `TeamSummary`, inherited ones included.
-public struct TeamSummaryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamSummary", fields: TeamSummaryFields())
-    public let guestsCount: Field<Int32>
-    public let membersCount: Field<Int32>
-    public let ownersCount: Field<Int32>
+public enum TeamSummaryFields: FieldSet {
+    public typealias Table = (guestsCount: Field<Int32>, membersCount: Field<Int32>, ownersCount: Field<Int32>)
 
-    private init() {
-        self.guestsCount = Field("guestsCount")
-        self.membersCount = Field("membersCount")
-        self.ownersCount = Field("ownersCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamSummary",
+        fields: (
+            guestsCount: Field("guestsCount"),
+            membersCount: Field("membersCount"),
+            ownersCount: Field("ownersCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamUnarchivedEventMessageDetailFields`; read and write them as `value.name`.
@@ -1486,20 +1425,14 @@ public struct TeamSummaryFields: FieldSet {
 public typealias TeamUnarchivedEventMessageDetail = Model<TeamUnarchivedEventMessageDetailFields>
 
 /// The properties of a `TeamUnarchivedEventMessageDetail`, inherited ones included.
-public struct TeamUnarchivedEventMessageDetailFields: FieldSet {
+public enum TeamUnarchivedEventMessageDetailFields: FieldSet {
+    public typealias Table = (initiator: Field<IdentitySet>, teamId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamUnarchivedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamUnarchivedEventMessageDetailFields()
+        fields: (initiator: Field("initiator"), teamId: Field("teamId")) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamId = Field("teamId")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamVisibilityType`.
@@ -1590,19 +1523,16 @@ extension TeamsAdministrationActivationState {
 public typealias TeamsAdministrationAssignedTelephoneNumber = Model<TeamsAdministrationAssignedTelephoneNumberFields>
 
 /// The properties of a `TeamsAdministrationAssignedTelephoneNumber`, inherited ones included.
-public struct TeamsAdministrationAssignedTelephoneNumberFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.assignedTelephoneNumber",
-        fields: TeamsAdministrationAssignedTelephoneNumberFields()
+public enum TeamsAdministrationAssignedTelephoneNumberFields: FieldSet {
+    public typealias Table = (
+        assignmentCategory: Field<TeamsAdministrationAssignmentCategory>,
+        telephoneNumber: Field<String>
     )
 
-    public let assignmentCategory: Field<TeamsAdministrationAssignmentCategory>
-    public let telephoneNumber: Field<String>
-
-    private init() {
-        self.assignmentCategory = Field("assignmentCategory")
-        self.telephoneNumber = Field("telephoneNumber")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.assignedTelephoneNumber",
+        fields: (assignmentCategory: Field("assignmentCategory"), telephoneNumber: Field("telephoneNumber")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.assignmentCategory`.
@@ -1700,17 +1630,11 @@ public typealias TeamsAdministrationEffectivePolicyAssignment =
     Model<TeamsAdministrationEffectivePolicyAssignmentFields>
 
 /// The properties of a `TeamsAdministrationEffectivePolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationEffectivePolicyAssignmentFields: FieldSet {
+public enum TeamsAdministrationEffectivePolicyAssignmentFields: FieldSet {
+    public typealias Table = (policyAssignment: Field<TeamsAdministrationPolicyAssignment>, policyType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.effectivePolicyAssignment",
-        fields: TeamsAdministrationEffectivePolicyAssignmentFields()
+        fields: (policyAssignment: Field("policyAssignment"), policyType: Field("policyType")) as Table
     )
-
-    public let policyAssignment: Field<TeamsAdministrationPolicyAssignment>
-    public let policyType: Field<String>
-
-    private init() {
-        self.policyAssignment = Field("policyAssignment")
-        self.policyType = Field("policyType")
-    }
 }

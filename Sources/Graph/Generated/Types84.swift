@@ -12,52 +12,52 @@ import Foundation
 public typealias TeamsAdministrationNumberAssignment = Model<TeamsAdministrationNumberAssignmentFields>
 
 /// The properties of a `TeamsAdministrationNumberAssignment`, inherited ones included.
-public struct TeamsAdministrationNumberAssignmentFields: FieldSet {
+public enum TeamsAdministrationNumberAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activationState: Field<TeamsAdministrationActivationState>,
+        assignmentCategory: Field<TeamsAdministrationAssignmentCategory>,
+        assignmentStatus: Field<TeamsAdministrationAssignmentStatus>,
+        assignmentTargetId: Field<String>,
+        capabilities: Field<[TeamsAdministrationNumberCapability]>,
+        city: Field<String>,
+        civicAddressId: Field<String>,
+        isoCountryCode: Field<String>,
+        locationId: Field<String>,
+        networkSiteId: Field<String>,
+        numberSource: Field<TeamsAdministrationNumberSource>,
+        numberType: Field<TeamsAdministrationNumberType>,
+        operatorId: Field<String>,
+        portInStatus: Field<TeamsAdministrationPortInStatus>,
+        reverseNumberLookupOptions: Field<[TeamsAdministrationReverseNumberLookupOption]>,
+        supportedCustomerActions: Field<[TeamsAdministrationCustomerAction]>,
+        telephoneNumber: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.numberAssignment",
         base: Entity.self,
-        fields: TeamsAdministrationNumberAssignmentFields()
+        fields: (
+            id: Field("id"),
+            activationState: Field("activationState"),
+            assignmentCategory: Field("assignmentCategory"),
+            assignmentStatus: Field("assignmentStatus"),
+            assignmentTargetId: Field("assignmentTargetId"),
+            capabilities: Field("capabilities"),
+            city: Field("city"),
+            civicAddressId: Field("civicAddressId"),
+            isoCountryCode: Field("isoCountryCode"),
+            locationId: Field("locationId"),
+            networkSiteId: Field("networkSiteId"),
+            numberSource: Field("numberSource"),
+            numberType: Field("numberType"),
+            operatorId: Field("operatorId"),
+            portInStatus: Field("portInStatus"),
+            reverseNumberLookupOptions: Field("reverseNumberLookupOptions"),
+            supportedCustomerActions: Field("supportedCustomerActions"),
+            telephoneNumber: Field("telephoneNumber")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activationState: Field<TeamsAdministrationActivationState>
-    public let assignmentCategory: Field<TeamsAdministrationAssignmentCategory>
-    public let assignmentStatus: Field<TeamsAdministrationAssignmentStatus>
-    public let assignmentTargetId: Field<String>
-    public let capabilities: Field<[TeamsAdministrationNumberCapability]>
-    public let city: Field<String>
-    public let civicAddressId: Field<String>
-    public let isoCountryCode: Field<String>
-    public let locationId: Field<String>
-    public let networkSiteId: Field<String>
-    public let numberSource: Field<TeamsAdministrationNumberSource>
-    public let numberType: Field<TeamsAdministrationNumberType>
-    public let operatorId: Field<String>
-    public let portInStatus: Field<TeamsAdministrationPortInStatus>
-    public let reverseNumberLookupOptions: Field<[TeamsAdministrationReverseNumberLookupOption]>
-    public let supportedCustomerActions: Field<[TeamsAdministrationCustomerAction]>
-    public let telephoneNumber: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activationState = Field("activationState")
-        self.assignmentCategory = Field("assignmentCategory")
-        self.assignmentStatus = Field("assignmentStatus")
-        self.assignmentTargetId = Field("assignmentTargetId")
-        self.capabilities = Field("capabilities")
-        self.city = Field("city")
-        self.civicAddressId = Field("civicAddressId")
-        self.isoCountryCode = Field("isoCountryCode")
-        self.locationId = Field("locationId")
-        self.networkSiteId = Field("networkSiteId")
-        self.numberSource = Field("numberSource")
-        self.numberType = Field("numberType")
-        self.operatorId = Field("operatorId")
-        self.portInStatus = Field("portInStatus")
-        self.reverseNumberLookupOptions = Field("reverseNumberLookupOptions")
-        self.supportedCustomerActions = Field("supportedCustomerActions")
-        self.telephoneNumber = Field("telephoneNumber")
-    }
 }
 
 /// Requests for one `TeamsAdministrationNumberAssignment`: `request()` reads, updates or deletes it.
@@ -238,23 +238,23 @@ extension TeamsAdministrationNumberType {
 public typealias TeamsAdministrationPolicyAssignment = Model<TeamsAdministrationPolicyAssignmentFields>
 
 /// The properties of a `TeamsAdministrationPolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationPolicyAssignmentFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.policyAssignment",
-        fields: TeamsAdministrationPolicyAssignmentFields()
+public enum TeamsAdministrationPolicyAssignmentFields: FieldSet {
+    public typealias Table = (
+        assignmentType: Field<TeamsAdministrationAssignmentType>,
+        displayName: Field<String>,
+        groupId: Field<String>,
+        policyId: Field<String>
     )
 
-    public let assignmentType: Field<TeamsAdministrationAssignmentType>
-    public let displayName: Field<String>
-    public let groupId: Field<String>
-    public let policyId: Field<String>
-
-    private init() {
-        self.assignmentType = Field("assignmentType")
-        self.displayName = Field("displayName")
-        self.groupId = Field("groupId")
-        self.policyId = Field("policyId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.policyAssignment",
+        fields: (
+            assignmentType: Field("assignmentType"),
+            displayName: Field("displayName"),
+            groupId: Field("groupId"),
+            policyId: Field("policyId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamsAdministrationPolicyIdentifierDetailFields`; read and write them as `value.name`.
@@ -265,22 +265,14 @@ public struct TeamsAdministrationPolicyAssignmentFields: FieldSet {
 public typealias TeamsAdministrationPolicyIdentifierDetail = Model<TeamsAdministrationPolicyIdentifierDetailFields>
 
 /// The properties of a `TeamsAdministrationPolicyIdentifierDetail`, inherited ones included.
-public struct TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
+public enum TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>, policyId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.policyIdentifierDetail",
         base: Entity.self,
-        fields: TeamsAdministrationPolicyIdentifierDetailFields()
+        fields: (id: Field("id"), name: Field("name"), policyId: Field("policyId")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let policyId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.policyId = Field("policyId")
-    }
 }
 
 /// Requests for one `TeamsAdministrationPolicyIdentifierDetail`: `request()` reads, updates or deletes it.
@@ -344,30 +336,27 @@ extension TeamsAdministrationReverseNumberLookupOption {
 public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTeamsAdminRootFields>
 
 /// The properties of a `TeamsAdministrationTeamsAdminRoot`, inherited ones included.
-public struct TeamsAdministrationTeamsAdminRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `policy`, `telephoneNumberManagement`,
+///   `userConfigurations`.
+public enum TeamsAdministrationTeamsAdminRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        policy: Field<TeamsAdministrationTeamsPolicyAssignment>,
+        telephoneNumberManagement: Field<TeamsAdministrationTelephoneNumberManagementRoot>,
+        userConfigurations: Field<[TeamsAdministrationTeamsUserConfiguration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsAdminRoot",
         base: Entity.self,
-        fields: TeamsAdministrationTeamsAdminRootFields()
+        fields: (
+            id: Field("id"),
+            policy: Field("policy"),
+            telephoneNumberManagement: Field("telephoneNumberManagement"),
+            userConfigurations: Field("userConfigurations")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("policy")`).
-    public let policy: Field<TeamsAdministrationTeamsPolicyAssignment>
-
-    /// Present when the request expanded it (`expand("telephoneNumberManagement")`).
-    public let telephoneNumberManagement: Field<TeamsAdministrationTelephoneNumberManagementRoot>
-
-    /// Present when the request expanded it (`expand("userConfigurations")`).
-    public let userConfigurations: Field<[TeamsAdministrationTeamsUserConfiguration]>
-
-    private init() {
-        self.id = Field("id")
-        self.policy = Field("policy")
-        self.telephoneNumberManagement = Field("telephoneNumberManagement")
-        self.userConfigurations = Field("userConfigurations")
-    }
 }
 
 /// Requests for one `TeamsAdministrationTeamsAdminRoot`: `request()` reads, updates or deletes it.
@@ -426,22 +415,16 @@ public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuild
 public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministrationTeamsPolicyAssignmentFields>
 
 /// The properties of a `TeamsAdministrationTeamsPolicyAssignment`, inherited ones included.
-public struct TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `userAssignments`.
+public enum TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsPolicyAssignment",
         base: Entity.self,
-        fields: TeamsAdministrationTeamsPolicyAssignmentFields()
+        fields: (id: Field("id"), userAssignments: Field("userAssignments")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("userAssignments")`).
-    public let userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.userAssignments = Field("userAssignments")
-    }
 }
 
 /// Requests for one `TeamsAdministrationTeamsPolicyAssignment`: `request()` reads, updates or deletes it.
@@ -511,24 +494,24 @@ public typealias TeamsAdministrationTeamsPolicyUserAssignment =
     Model<TeamsAdministrationTeamsPolicyUserAssignmentFields>
 
 /// The properties of a `TeamsAdministrationTeamsPolicyUserAssignment`, inherited ones included.
-public struct TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
+public enum TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        policyId: Field<String>,
+        policyType: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsPolicyUserAssignment",
         base: Entity.self,
-        fields: TeamsAdministrationTeamsPolicyUserAssignmentFields()
+        fields: (
+            id: Field("id"),
+            policyId: Field("policyId"),
+            policyType: Field("policyType"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let policyId: Field<String>
-    public let policyType: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.policyId = Field("policyId")
-        self.policyType = Field("policyType")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `TeamsAdministrationTeamsPolicyUserAssignment`: `request()` reads, updates or deletes it.
@@ -585,40 +568,40 @@ extension CollectionRequestBuilder where Item == TeamsAdministrationTeamsPolicyU
 public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdministrationTeamsUserConfigurationFields>
 
 /// The properties of a `TeamsAdministrationTeamsUserConfiguration`, inherited ones included.
-public struct TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `user`.
+public enum TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        accountType: Field<TeamsAdministrationAccountType>,
+        createdDateTime: Field<Date>,
+        effectivePolicyAssignments: Field<[TeamsAdministrationEffectivePolicyAssignment]>,
+        featureTypes: Field<[String]>,
+        isEnterpriseVoiceEnabled: Field<Bool>,
+        modifiedDateTime: Field<Date>,
+        telephoneNumbers: Field<[TeamsAdministrationAssignedTelephoneNumber]>,
+        tenantId: Field<String>,
+        userPrincipalName: Field<String>,
+        user: Field<User>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.teamsUserConfiguration",
         base: Entity.self,
-        fields: TeamsAdministrationTeamsUserConfigurationFields()
+        fields: (
+            id: Field("id"),
+            accountType: Field("accountType"),
+            createdDateTime: Field("createdDateTime"),
+            effectivePolicyAssignments: Field("effectivePolicyAssignments"),
+            featureTypes: Field("featureTypes"),
+            isEnterpriseVoiceEnabled: Field("isEnterpriseVoiceEnabled"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            telephoneNumbers: Field("telephoneNumbers"),
+            tenantId: Field("tenantId"),
+            userPrincipalName: Field("userPrincipalName"),
+            user: Field("user")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let accountType: Field<TeamsAdministrationAccountType>
-    public let createdDateTime: Field<Date>
-    public let effectivePolicyAssignments: Field<[TeamsAdministrationEffectivePolicyAssignment]>
-    public let featureTypes: Field<[String]>
-    public let isEnterpriseVoiceEnabled: Field<Bool>
-    public let modifiedDateTime: Field<Date>
-    public let telephoneNumbers: Field<[TeamsAdministrationAssignedTelephoneNumber]>
-    public let tenantId: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("user")`).
-    public let user: Field<User>
-
-    private init() {
-        self.id = Field("id")
-        self.accountType = Field("accountType")
-        self.createdDateTime = Field("createdDateTime")
-        self.effectivePolicyAssignments = Field("effectivePolicyAssignments")
-        self.featureTypes = Field("featureTypes")
-        self.isEnterpriseVoiceEnabled = Field("isEnterpriseVoiceEnabled")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.telephoneNumbers = Field("telephoneNumbers")
-        self.tenantId = Field("tenantId")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.user = Field("user")
-    }
 }
 
 /// Requests for one `TeamsAdministrationTeamsUserConfiguration`: `request()` reads, updates or deletes it.
@@ -656,24 +639,24 @@ public typealias TeamsAdministrationTelephoneNumberLongRunningOperation =
     Model<TeamsAdministrationTelephoneNumberLongRunningOperationFields>
 
 /// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperation`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberLongRunningOperationFields: FieldSet {
+public enum TeamsAdministrationTelephoneNumberLongRunningOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<String>,
+        numbers: Field<[TeamsAdministrationTelephoneNumberLongRunningOperationDetails]>,
+        status: Field<LongRunningOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation",
         base: Entity.self,
-        fields: TeamsAdministrationTelephoneNumberLongRunningOperationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            numbers: Field("numbers"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<String>
-    public let numbers: Field<[TeamsAdministrationTelephoneNumberLongRunningOperationDetails]>
-    public let status: Field<LongRunningOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.numbers = Field("numbers")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields`; read and write
@@ -686,21 +669,21 @@ public typealias TeamsAdministrationTelephoneNumberLongRunningOperationDetails =
     Model<TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields>
 
 /// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperationDetails`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails",
-        fields: TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields()
+public enum TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields: FieldSet {
+    public typealias Table = (
+        resourceLocation: Field<String>,
+        status: Field<LongRunningOperationStatus>,
+        statusDetail: Field<String>
     )
 
-    public let resourceLocation: Field<String>
-    public let status: Field<LongRunningOperationStatus>
-    public let statusDetail: Field<String>
-
-    private init() {
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-        self.statusDetail = Field("statusDetail")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperationDetails",
+        fields: (
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status"),
+            statusDetail: Field("statusDetail")
+        ) as Table
+    )
 }
 
 /// Requests for one `TeamsAdministrationTelephoneNumberLongRunningOperation`: `request()` reads, updates or deletes it.
@@ -735,26 +718,24 @@ public typealias TeamsAdministrationTelephoneNumberManagementRoot =
     Model<TeamsAdministrationTelephoneNumberManagementRootFields>
 
 /// The properties of a `TeamsAdministrationTelephoneNumberManagementRoot`, inherited ones included.
-public struct TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `numberAssignments`, `operations`.
+public enum TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        numberAssignments: Field<[TeamsAdministrationNumberAssignment]>,
+        operations: Field<[TeamsAdministrationTelephoneNumberLongRunningOperation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAdministration.telephoneNumberManagementRoot",
         base: Entity.self,
-        fields: TeamsAdministrationTelephoneNumberManagementRootFields()
+        fields: (
+            id: Field("id"),
+            numberAssignments: Field("numberAssignments"),
+            operations: Field("operations")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("numberAssignments")`).
-    public let numberAssignments: Field<[TeamsAdministrationNumberAssignment]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[TeamsAdministrationTelephoneNumberLongRunningOperation]>
-
-    private init() {
-        self.id = Field("id")
-        self.numberAssignments = Field("numberAssignments")
-        self.operations = Field("operations")
-    }
 }
 
 /// Requests for one `TeamsAdministrationTelephoneNumberManagementRoot`: `request()` reads, updates or deletes it.
@@ -806,23 +787,28 @@ public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: Mo
 public typealias TeamsApp = Model<TeamsAppFields>
 
 /// The properties of a `TeamsApp`, inherited ones included.
-public struct TeamsAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamsApp", base: Entity.self, fields: TeamsAppFields())
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let distributionMethod: Field<TeamsAppDistributionMethod>
-    public let externalId: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `appDefinitions`.
+public enum TeamsAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        distributionMethod: Field<TeamsAppDistributionMethod>,
+        externalId: Field<String>,
+        appDefinitions: Field<[TeamsAppDefinition]>
+    )
 
-    /// Present when the request expanded it (`expand("appDefinitions")`).
-    public let appDefinitions: Field<[TeamsAppDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.distributionMethod = Field("distributionMethod")
-        self.externalId = Field("externalId")
-        self.appDefinitions = Field("appDefinitions")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsApp",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            distributionMethod: Field("distributionMethod"),
+            externalId: Field("externalId"),
+            appDefinitions: Field("appDefinitions")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamsAppAuthorizationFields`; read and write them as `value.name`.
@@ -832,18 +818,13 @@ public struct TeamsAppFields: FieldSet {
 public typealias TeamsAppAuthorization = Model<TeamsAppAuthorizationFields>
 
 /// The properties of a `TeamsAppAuthorization`, inherited ones included.
-public struct TeamsAppAuthorizationFields: FieldSet {
+public enum TeamsAppAuthorizationFields: FieldSet {
+    public typealias Table = (clientAppId: Field<String>, requiredPermissionSet: Field<TeamsAppPermissionSet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppAuthorization",
-        fields: TeamsAppAuthorizationFields()
+        fields: (clientAppId: Field("clientAppId"), requiredPermissionSet: Field("requiredPermissionSet")) as Table
     )
-    public let clientAppId: Field<String>
-    public let requiredPermissionSet: Field<TeamsAppPermissionSet>
-
-    private init() {
-        self.clientAppId = Field("clientAppId")
-        self.requiredPermissionSet = Field("requiredPermissionSet")
-    }
 }
 
 /// Its properties are listed in `TeamsAppDefinitionFields`; read and write them as `value.name`.
@@ -853,40 +834,40 @@ public struct TeamsAppAuthorizationFields: FieldSet {
 public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
 
 /// The properties of a `TeamsAppDefinition`, inherited ones included.
-public struct TeamsAppDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `bot`.
+public enum TeamsAppDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authorization: Field<TeamsAppAuthorization>,
+        createdBy: Field<IdentitySet>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        publishingState: Field<TeamsAppPublishingState>,
+        shortDescription: Field<String>,
+        teamsAppId: Field<String>,
+        version: Field<String>,
+        bot: Field<TeamworkBot>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppDefinition",
         base: Entity.self,
-        fields: TeamsAppDefinitionFields()
+        fields: (
+            id: Field("id"),
+            authorization: Field("authorization"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            publishingState: Field("publishingState"),
+            shortDescription: Field("shortDescription"),
+            teamsAppId: Field("teamsAppId"),
+            version: Field("version"),
+            bot: Field("bot")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authorization: Field<TeamsAppAuthorization>
-    public let createdBy: Field<IdentitySet>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let publishingState: Field<TeamsAppPublishingState>
-    public let shortDescription: Field<String>
-    public let teamsAppId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("bot")`).
-    public let bot: Field<TeamworkBot>
-
-    private init() {
-        self.id = Field("id")
-        self.authorization = Field("authorization")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.publishingState = Field("publishingState")
-        self.shortDescription = Field("shortDescription")
-        self.teamsAppId = Field("teamsAppId")
-        self.version = Field("version")
-        self.bot = Field("bot")
-    }
 }
 
 /// Requests for one `TeamsAppDefinition`: `request()` reads, updates or deletes it.
@@ -939,29 +920,27 @@ extension TeamsAppDistributionMethod {
 public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
 
 /// The properties of a `TeamsAppInstallation`, inherited ones included.
-public struct TeamsAppInstallationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `teamsApp`, `teamsAppDefinition`.
+public enum TeamsAppInstallationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        consentedPermissionSet: Field<TeamsAppPermissionSet>,
+        teamsApp: Field<TeamsApp>,
+        teamsAppDefinition: Field<TeamsAppDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppInstallation",
         base: Entity.self,
         derived: [UserScopeTeamsAppInstallation.self],
-        fields: TeamsAppInstallationFields()
+        fields: (
+            id: Field("id"),
+            consentedPermissionSet: Field("consentedPermissionSet"),
+            teamsApp: Field("teamsApp"),
+            teamsAppDefinition: Field("teamsAppDefinition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let consentedPermissionSet: Field<TeamsAppPermissionSet>
-
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    /// Present when the request expanded it (`expand("teamsAppDefinition")`).
-    public let teamsAppDefinition: Field<TeamsAppDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.consentedPermissionSet = Field("consentedPermissionSet")
-        self.teamsApp = Field("teamsApp")
-        self.teamsAppDefinition = Field("teamsAppDefinition")
-    }
 }
 
 /// Requests for one `TeamsAppInstallation`: `request()` reads, updates or deletes it.
@@ -1013,22 +992,22 @@ public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
 public typealias TeamsAppInstalledEventMessageDetail = Model<TeamsAppInstalledEventMessageDetailFields>
 
 /// The properties of a `TeamsAppInstalledEventMessageDetail`, inherited ones included.
-public struct TeamsAppInstalledEventMessageDetailFields: FieldSet {
+public enum TeamsAppInstalledEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        teamsAppDisplayName: Field<String>,
+        teamsAppId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppInstalledEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamsAppInstalledEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamsAppDisplayName: Field("teamsAppDisplayName"),
+            teamsAppId: Field("teamsAppId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
 }
 
 /// Its properties are listed in `TeamsAppPermissionSetFields`; read and write them as `value.name`.
@@ -1075,22 +1054,22 @@ extension TeamsAppPublishingState {
 public typealias TeamsAppRemovedEventMessageDetail = Model<TeamsAppRemovedEventMessageDetailFields>
 
 /// The properties of a `TeamsAppRemovedEventMessageDetail`, inherited ones included.
-public struct TeamsAppRemovedEventMessageDetailFields: FieldSet {
+public enum TeamsAppRemovedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        teamsAppDisplayName: Field<String>,
+        teamsAppId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppRemovedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamsAppRemovedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamsAppDisplayName: Field("teamsAppDisplayName"),
+            teamsAppId: Field("teamsAppId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
 }
 
 /// Requests for one `TeamsApp`: `request()` reads, updates or deletes it.
@@ -1128,19 +1107,16 @@ public struct TeamsAppRequestBuilder: ModelRequestBuilder {
 public typealias TeamsAppResourceSpecificPermission = Model<TeamsAppResourceSpecificPermissionFields>
 
 /// The properties of a `TeamsAppResourceSpecificPermission`, inherited ones included.
-public struct TeamsAppResourceSpecificPermissionFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamsAppResourceSpecificPermission",
-        fields: TeamsAppResourceSpecificPermissionFields()
+public enum TeamsAppResourceSpecificPermissionFields: FieldSet {
+    public typealias Table = (
+        permissionType: Field<TeamsAppResourceSpecificPermissionType>,
+        permissionValue: Field<String>
     )
 
-    public let permissionType: Field<TeamsAppResourceSpecificPermissionType>
-    public let permissionValue: Field<String>
-
-    private init() {
-        self.permissionType = Field("permissionType")
-        self.permissionValue = Field("permissionValue")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsAppResourceSpecificPermission",
+        fields: (permissionType: Field("permissionType"), permissionValue: Field("permissionValue")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.teamsAppResourceSpecificPermissionType`.
@@ -1166,24 +1142,24 @@ extension TeamsAppResourceSpecificPermissionType {
 public typealias TeamsAppSettings = Model<TeamsAppSettingsFields>
 
 /// The properties of a `TeamsAppSettings`, inherited ones included.
-public struct TeamsAppSettingsFields: FieldSet {
+public enum TeamsAppSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowUserRequestsForAppAccess: Field<Bool>,
+        isUserPersonalScopeResourceSpecificConsentEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppSettings",
         base: Entity.self,
-        fields: TeamsAppSettingsFields()
+        fields: (
+            id: Field("id"),
+            allowUserRequestsForAppAccess: Field("allowUserRequestsForAppAccess"),
+            isUserPersonalScopeResourceSpecificConsentEnabled: Field(
+                "isUserPersonalScopeResourceSpecificConsentEnabled"
+            )
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowUserRequestsForAppAccess: Field<Bool>
-    public let isUserPersonalScopeResourceSpecificConsentEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.allowUserRequestsForAppAccess = Field("allowUserRequestsForAppAccess")
-        self.isUserPersonalScopeResourceSpecificConsentEnabled = Field(
-            "isUserPersonalScopeResourceSpecificConsentEnabled"
-        )
-    }
 }
 
 /// Requests for one `TeamsAppSettings`: `request()` reads, updates or deletes it.
@@ -1212,22 +1188,22 @@ public struct TeamsAppSettingsRequestBuilder: ModelRequestBuilder {
 public typealias TeamsAppUpgradedEventMessageDetail = Model<TeamsAppUpgradedEventMessageDetailFields>
 
 /// The properties of a `TeamsAppUpgradedEventMessageDetail`, inherited ones included.
-public struct TeamsAppUpgradedEventMessageDetailFields: FieldSet {
+public enum TeamsAppUpgradedEventMessageDetailFields: FieldSet {
+    public typealias Table = (
+        initiator: Field<IdentitySet>,
+        teamsAppDisplayName: Field<String>,
+        teamsAppId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAppUpgradedEventMessageDetail",
         base: EventMessageDetail.self,
-        fields: TeamsAppUpgradedEventMessageDetailFields()
+        fields: (
+            initiator: Field("initiator"),
+            teamsAppDisplayName: Field("teamsAppDisplayName"),
+            teamsAppId: Field("teamsAppId")
+        ) as Table
     )
-
-    public let initiator: Field<IdentitySet>
-    public let teamsAppDisplayName: Field<String>
-    public let teamsAppId: Field<String>
-
-    private init() {
-        self.initiator = Field("initiator")
-        self.teamsAppDisplayName = Field("teamsAppDisplayName")
-        self.teamsAppId = Field("teamsAppId")
-    }
 }
 
 /// Its properties are listed in `TeamsAsyncOperationFields`; read and write them as `value.name`.
@@ -1237,34 +1213,34 @@ public struct TeamsAppUpgradedEventMessageDetailFields: FieldSet {
 public typealias TeamsAsyncOperation = Model<TeamsAsyncOperationFields>
 
 /// The properties of a `TeamsAsyncOperation`, inherited ones included.
-public struct TeamsAsyncOperationFields: FieldSet {
+public enum TeamsAsyncOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        attemptsCount: Field<Int32>,
+        createdDateTime: Field<Date>,
+        error: Field<OperationError>,
+        lastActionDateTime: Field<Date>,
+        operationType: Field<TeamsAsyncOperationType>,
+        status: Field<TeamsAsyncOperationStatus>,
+        targetResourceId: Field<String>,
+        targetResourceLocation: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsAsyncOperation",
         base: Entity.self,
-        fields: TeamsAsyncOperationFields()
+        fields: (
+            id: Field("id"),
+            attemptsCount: Field("attemptsCount"),
+            createdDateTime: Field("createdDateTime"),
+            error: Field("error"),
+            lastActionDateTime: Field("lastActionDateTime"),
+            operationType: Field("operationType"),
+            status: Field("status"),
+            targetResourceId: Field("targetResourceId"),
+            targetResourceLocation: Field("targetResourceLocation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let attemptsCount: Field<Int32>
-    public let createdDateTime: Field<Date>
-    public let error: Field<OperationError>
-    public let lastActionDateTime: Field<Date>
-    public let operationType: Field<TeamsAsyncOperationType>
-    public let status: Field<TeamsAsyncOperationStatus>
-    public let targetResourceId: Field<String>
-    public let targetResourceLocation: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.attemptsCount = Field("attemptsCount")
-        self.createdDateTime = Field("createdDateTime")
-        self.error = Field("error")
-        self.lastActionDateTime = Field("lastActionDateTime")
-        self.operationType = Field("operationType")
-        self.status = Field("status")
-        self.targetResourceId = Field("targetResourceId")
-        self.targetResourceLocation = Field("targetResourceLocation")
-    }
 }
 
 /// Requests for one `TeamsAsyncOperation`: `request()` reads, updates or deletes it.
@@ -1382,23 +1358,28 @@ public struct TeamsLicensingDetailsFields: FieldSet {
 public typealias TeamsTab = Model<TeamsTabFields>
 
 /// The properties of a `TeamsTab`, inherited ones included.
-public struct TeamsTabFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamsTab", base: Entity.self, fields: TeamsTabFields())
-    public let id: Field<String>
-    public let configuration: Field<TeamsTabConfiguration>
-    public let displayName: Field<String>
-    public let webUrl: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `teamsApp`.
+public enum TeamsTabFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        configuration: Field<TeamsTabConfiguration>,
+        displayName: Field<String>,
+        webUrl: Field<String>,
+        teamsApp: Field<TeamsApp>
+    )
 
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    private init() {
-        self.id = Field("id")
-        self.configuration = Field("configuration")
-        self.displayName = Field("displayName")
-        self.webUrl = Field("webUrl")
-        self.teamsApp = Field("teamsApp")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamsTab",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            configuration: Field("configuration"),
+            displayName: Field("displayName"),
+            webUrl: Field("webUrl"),
+            teamsApp: Field("teamsApp")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeamsTabConfigurationFields`; read and write them as `value.name`.
@@ -1408,22 +1389,23 @@ public struct TeamsTabFields: FieldSet {
 public typealias TeamsTabConfiguration = Model<TeamsTabConfigurationFields>
 
 /// The properties of a `TeamsTabConfiguration`, inherited ones included.
-public struct TeamsTabConfigurationFields: FieldSet {
+public enum TeamsTabConfigurationFields: FieldSet {
+    public typealias Table = (
+        contentUrl: Field<String>,
+        entityId: Field<String>,
+        removeUrl: Field<String>,
+        websiteUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamsTabConfiguration",
-        fields: TeamsTabConfigurationFields()
+        fields: (
+            contentUrl: Field("contentUrl"),
+            entityId: Field("entityId"),
+            removeUrl: Field("removeUrl"),
+            websiteUrl: Field("websiteUrl")
+        ) as Table
     )
-    public let contentUrl: Field<String>
-    public let entityId: Field<String>
-    public let removeUrl: Field<String>
-    public let websiteUrl: Field<String>
-
-    private init() {
-        self.contentUrl = Field("contentUrl")
-        self.entityId = Field("entityId")
-        self.removeUrl = Field("removeUrl")
-        self.websiteUrl = Field("websiteUrl")
-    }
 }
 
 /// Requests for one `TeamsTab`: `request()` reads, updates or deletes it.
@@ -1496,31 +1478,31 @@ public struct TeamsTemplateRequestBuilder: ModelRequestBuilder {
 public typealias Teamwork = Model<TeamworkFields>
 
 /// The properties of a `Teamwork`, inherited ones included.
-public struct TeamworkFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.teamwork", base: Entity.self, fields: TeamworkFields())
-    public let id: Field<String>
-    public let isTeamsEnabled: Field<Bool>
-    public let region: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `deletedChats`, `deletedTeams`, `teamsAppSettings`,
+///   `workforceIntegrations`.
+public enum TeamworkFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isTeamsEnabled: Field<Bool>,
+        region: Field<String>,
+        deletedChats: Field<[DeletedChat]>,
+        deletedTeams: Field<[DeletedTeam]>,
+        teamsAppSettings: Field<TeamsAppSettings>,
+        workforceIntegrations: Field<[WorkforceIntegration]>
+    )
 
-    /// Present when the request expanded it (`expand("deletedChats")`).
-    public let deletedChats: Field<[DeletedChat]>
-
-    /// Present when the request expanded it (`expand("deletedTeams")`).
-    public let deletedTeams: Field<[DeletedTeam]>
-
-    /// Present when the request expanded it (`expand("teamsAppSettings")`).
-    public let teamsAppSettings: Field<TeamsAppSettings>
-
-    /// Present when the request expanded it (`expand("workforceIntegrations")`).
-    public let workforceIntegrations: Field<[WorkforceIntegration]>
-
-    private init() {
-        self.id = Field("id")
-        self.isTeamsEnabled = Field("isTeamsEnabled")
-        self.region = Field("region")
-        self.deletedChats = Field("deletedChats")
-        self.deletedTeams = Field("deletedTeams")
-        self.teamsAppSettings = Field("teamsAppSettings")
-        self.workforceIntegrations = Field("workforceIntegrations")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamwork",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            isTeamsEnabled: Field("isTeamsEnabled"),
+            region: Field("region"),
+            deletedChats: Field("deletedChats"),
+            deletedTeams: Field("deletedTeams"),
+            teamsAppSettings: Field("teamsAppSettings"),
+            workforceIntegrations: Field("workforceIntegrations")
+        ) as Table
+    )
 }

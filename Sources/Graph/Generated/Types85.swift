@@ -11,20 +11,13 @@ import Foundation
 public typealias TeamworkActivityTopic = Model<TeamworkActivityTopicFields>
 
 /// The properties of a `TeamworkActivityTopic`, inherited ones included.
-public struct TeamworkActivityTopicFields: FieldSet {
+public enum TeamworkActivityTopicFields: FieldSet {
+    public typealias Table = (source: Field<TeamworkActivityTopicSource>, value: Field<String>, webUrl: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkActivityTopic",
-        fields: TeamworkActivityTopicFields()
+        fields: (source: Field("source"), value: Field("value"), webUrl: Field("webUrl")) as Table
     )
-    public let source: Field<TeamworkActivityTopicSource>
-    public let value: Field<String>
-    public let webUrl: Field<String>
-
-    private init() {
-        self.source = Field("source")
-        self.value = Field("value")
-        self.webUrl = Field("webUrl")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamworkActivityTopicSource`.
@@ -48,22 +41,22 @@ extension TeamworkActivityTopicSource {
 public typealias TeamworkApplicationIdentity = Model<TeamworkApplicationIdentityFields>
 
 /// The properties of a `TeamworkApplicationIdentity`, inherited ones included.
-public struct TeamworkApplicationIdentityFields: FieldSet {
+public enum TeamworkApplicationIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        applicationIdentityType: Field<TeamworkApplicationIdentityType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkApplicationIdentity",
         base: Identity.self,
-        fields: TeamworkApplicationIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            applicationIdentityType: Field("applicationIdentityType")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let applicationIdentityType: Field<TeamworkApplicationIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.applicationIdentityType = Field("applicationIdentityType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamworkApplicationIdentityType`.
@@ -157,22 +150,22 @@ extension TeamworkCallEventType {
 public typealias TeamworkConversationIdentity = Model<TeamworkConversationIdentityFields>
 
 /// The properties of a `TeamworkConversationIdentity`, inherited ones included.
-public struct TeamworkConversationIdentityFields: FieldSet {
+public enum TeamworkConversationIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        conversationIdentityType: Field<TeamworkConversationIdentityType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkConversationIdentity",
         base: Identity.self,
-        fields: TeamworkConversationIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            conversationIdentityType: Field("conversationIdentityType")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let conversationIdentityType: Field<TeamworkConversationIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.conversationIdentityType = Field("conversationIdentityType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamworkConversationIdentityType`.
@@ -200,23 +193,15 @@ extension TeamworkConversationIdentityType {
 public typealias TeamworkHostedContent = Model<TeamworkHostedContentFields>
 
 /// The properties of a `TeamworkHostedContent`, inherited ones included.
-public struct TeamworkHostedContentFields: FieldSet {
+public enum TeamworkHostedContentFields: FieldSet {
+    public typealias Table = (id: Field<String>, contentBytes: Field<Data>, contentType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkHostedContent",
         base: Entity.self,
         derived: [ChatMessageHostedContent.self],
-        fields: TeamworkHostedContentFields()
+        fields: (id: Field("id"), contentBytes: Field("contentBytes"), contentType: Field("contentType")) as Table
     )
-
-    public let id: Field<String>
-    public let contentBytes: Field<Data>
-    public let contentType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.contentBytes = Field("contentBytes")
-        self.contentType = Field("contentType")
-    }
 }
 
 /// Requests for one `TeamworkHostedContent`: `request()` reads, updates or deletes it.
@@ -270,21 +255,21 @@ public struct TeamworkNotificationRecipientFields: FieldSet {
 public typealias TeamworkOnlineMeetingInfo = Model<TeamworkOnlineMeetingInfoFields>
 
 /// The properties of a `TeamworkOnlineMeetingInfo`, inherited ones included.
-public struct TeamworkOnlineMeetingInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teamworkOnlineMeetingInfo",
-        fields: TeamworkOnlineMeetingInfoFields()
+public enum TeamworkOnlineMeetingInfoFields: FieldSet {
+    public typealias Table = (
+        calendarEventId: Field<String>,
+        joinWebUrl: Field<String>,
+        organizer: Field<TeamworkUserIdentity>
     )
 
-    public let calendarEventId: Field<String>
-    public let joinWebUrl: Field<String>
-    public let organizer: Field<TeamworkUserIdentity>
-
-    private init() {
-        self.calendarEventId = Field("calendarEventId")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.organizer = Field("organizer")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teamworkOnlineMeetingInfo",
+        fields: (
+            calendarEventId: Field("calendarEventId"),
+            joinWebUrl: Field("joinWebUrl"),
+            organizer: Field("organizer")
+        ) as Table
+    )
 }
 
 /// Requests for one `Teamwork`: `request()` reads, updates or deletes it.
@@ -367,31 +352,32 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
 public typealias TeamworkTag = Model<TeamworkTagFields>
 
 /// The properties of a `TeamworkTag`, inherited ones included.
-public struct TeamworkTagFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `members`.
+public enum TeamworkTagFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        memberCount: Field<Int32>,
+        tagType: Field<TeamworkTagType>,
+        teamId: Field<String>,
+        members: Field<[TeamworkTagMember]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkTag",
         base: Entity.self,
-        fields: TeamworkTagFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            memberCount: Field("memberCount"),
+            tagType: Field("tagType"),
+            teamId: Field("teamId"),
+            members: Field("members")
+        ) as Table
     )
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let memberCount: Field<Int32>
-    public let tagType: Field<TeamworkTagType>
-    public let teamId: Field<String>
-
-    /// Present when the request expanded it (`expand("members")`).
-    public let members: Field<[TeamworkTagMember]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.memberCount = Field("memberCount")
-        self.tagType = Field("tagType")
-        self.teamId = Field("teamId")
-        self.members = Field("members")
-    }
 }
 
 /// Its properties are listed in `TeamworkTagIdentityFields`; read and write them as `value.name`.
@@ -401,20 +387,14 @@ public struct TeamworkTagFields: FieldSet {
 public typealias TeamworkTagIdentity = Model<TeamworkTagIdentityFields>
 
 /// The properties of a `TeamworkTagIdentity`, inherited ones included.
-public struct TeamworkTagIdentityFields: FieldSet {
+public enum TeamworkTagIdentityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkTagIdentity",
         base: Identity.self,
-        fields: TeamworkTagIdentityFields()
+        fields: (displayName: Field("displayName"), id: Field("id")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-    }
 }
 
 /// Its properties are listed in `TeamworkTagMemberFields`; read and write them as `value.name`.
@@ -424,24 +404,24 @@ public struct TeamworkTagIdentityFields: FieldSet {
 public typealias TeamworkTagMember = Model<TeamworkTagMemberFields>
 
 /// The properties of a `TeamworkTagMember`, inherited ones included.
-public struct TeamworkTagMemberFields: FieldSet {
+public enum TeamworkTagMemberFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        tenantId: Field<String>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkTagMember",
         base: Entity.self,
-        fields: TeamworkTagMemberFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            tenantId: Field("tenantId"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let tenantId: Field<String>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.tenantId = Field("tenantId")
-        self.userId = Field("userId")
-    }
 }
 
 /// Requests for one `TeamworkTagMember`: `request()` reads, updates or deletes it.
@@ -512,22 +492,22 @@ extension TeamworkTagType {
 public typealias TeamworkUserIdentity = Model<TeamworkUserIdentityFields>
 
 /// The properties of a `TeamworkUserIdentity`, inherited ones included.
-public struct TeamworkUserIdentityFields: FieldSet {
+public enum TeamworkUserIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        userIdentityType: Field<TeamworkUserIdentityType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teamworkUserIdentity",
         base: Identity.self,
-        fields: TeamworkUserIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            userIdentityType: Field("userIdentityType")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let userIdentityType: Field<TeamworkUserIdentityType>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.userIdentityType = Field("userIdentityType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.teamworkUserIdentityType`.
@@ -575,58 +555,58 @@ extension TeamworkUserIdentityType {
 public typealias TeleconferenceDeviceAudioQuality = Model<TeleconferenceDeviceAudioQualityFields>
 
 /// The properties of a `TeleconferenceDeviceAudioQuality`, inherited ones included.
-public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
+public enum TeleconferenceDeviceAudioQualityFields: FieldSet {
+    public typealias Table = (
+        averageInboundJitter: Field<String>,
+        averageInboundPacketLossRateInPercentage: Field<Double>,
+        averageInboundRoundTripDelay: Field<String>,
+        averageOutboundJitter: Field<String>,
+        averageOutboundPacketLossRateInPercentage: Field<Double>,
+        averageOutboundRoundTripDelay: Field<String>,
+        channelIndex: Field<Int32>,
+        inboundPackets: Field<Int64>,
+        localIPAddress: Field<String>,
+        localPort: Field<Int32>,
+        maximumInboundJitter: Field<String>,
+        maximumInboundPacketLossRateInPercentage: Field<Double>,
+        maximumInboundRoundTripDelay: Field<String>,
+        maximumOutboundJitter: Field<String>,
+        maximumOutboundPacketLossRateInPercentage: Field<Double>,
+        maximumOutboundRoundTripDelay: Field<String>,
+        mediaDuration: Field<String>,
+        networkLinkSpeedInBytes: Field<Int64>,
+        outboundPackets: Field<Int64>,
+        remoteIPAddress: Field<String>,
+        remotePort: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceAudioQuality",
         base: TeleconferenceDeviceMediaQuality.self,
-        fields: TeleconferenceDeviceAudioQualityFields()
+        fields: (
+            averageInboundJitter: Field("averageInboundJitter"),
+            averageInboundPacketLossRateInPercentage: Field("averageInboundPacketLossRateInPercentage"),
+            averageInboundRoundTripDelay: Field("averageInboundRoundTripDelay"),
+            averageOutboundJitter: Field("averageOutboundJitter"),
+            averageOutboundPacketLossRateInPercentage: Field("averageOutboundPacketLossRateInPercentage"),
+            averageOutboundRoundTripDelay: Field("averageOutboundRoundTripDelay"),
+            channelIndex: Field("channelIndex"),
+            inboundPackets: Field("inboundPackets"),
+            localIPAddress: Field("localIPAddress"),
+            localPort: Field("localPort"),
+            maximumInboundJitter: Field("maximumInboundJitter"),
+            maximumInboundPacketLossRateInPercentage: Field("maximumInboundPacketLossRateInPercentage"),
+            maximumInboundRoundTripDelay: Field("maximumInboundRoundTripDelay"),
+            maximumOutboundJitter: Field("maximumOutboundJitter"),
+            maximumOutboundPacketLossRateInPercentage: Field("maximumOutboundPacketLossRateInPercentage"),
+            maximumOutboundRoundTripDelay: Field("maximumOutboundRoundTripDelay"),
+            mediaDuration: Field("mediaDuration"),
+            networkLinkSpeedInBytes: Field("networkLinkSpeedInBytes"),
+            outboundPackets: Field("outboundPackets"),
+            remoteIPAddress: Field("remoteIPAddress"),
+            remotePort: Field("remotePort")
+        ) as Table
     )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-    }
 }
 
 /// Its properties are listed in `TeleconferenceDeviceMediaQualityFields`; read and write them as `value.name`.
@@ -638,58 +618,58 @@ public struct TeleconferenceDeviceAudioQualityFields: FieldSet {
 public typealias TeleconferenceDeviceMediaQuality = Model<TeleconferenceDeviceMediaQualityFields>
 
 /// The properties of a `TeleconferenceDeviceMediaQuality`, inherited ones included.
-public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
+public enum TeleconferenceDeviceMediaQualityFields: FieldSet {
+    public typealias Table = (
+        averageInboundJitter: Field<String>,
+        averageInboundPacketLossRateInPercentage: Field<Double>,
+        averageInboundRoundTripDelay: Field<String>,
+        averageOutboundJitter: Field<String>,
+        averageOutboundPacketLossRateInPercentage: Field<Double>,
+        averageOutboundRoundTripDelay: Field<String>,
+        channelIndex: Field<Int32>,
+        inboundPackets: Field<Int64>,
+        localIPAddress: Field<String>,
+        localPort: Field<Int32>,
+        maximumInboundJitter: Field<String>,
+        maximumInboundPacketLossRateInPercentage: Field<Double>,
+        maximumInboundRoundTripDelay: Field<String>,
+        maximumOutboundJitter: Field<String>,
+        maximumOutboundPacketLossRateInPercentage: Field<Double>,
+        maximumOutboundRoundTripDelay: Field<String>,
+        mediaDuration: Field<String>,
+        networkLinkSpeedInBytes: Field<Int64>,
+        outboundPackets: Field<Int64>,
+        remoteIPAddress: Field<String>,
+        remotePort: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceMediaQuality",
         derived: [TeleconferenceDeviceAudioQuality.self, TeleconferenceDeviceVideoQuality.self],
-        fields: TeleconferenceDeviceMediaQualityFields()
+        fields: (
+            averageInboundJitter: Field("averageInboundJitter"),
+            averageInboundPacketLossRateInPercentage: Field("averageInboundPacketLossRateInPercentage"),
+            averageInboundRoundTripDelay: Field("averageInboundRoundTripDelay"),
+            averageOutboundJitter: Field("averageOutboundJitter"),
+            averageOutboundPacketLossRateInPercentage: Field("averageOutboundPacketLossRateInPercentage"),
+            averageOutboundRoundTripDelay: Field("averageOutboundRoundTripDelay"),
+            channelIndex: Field("channelIndex"),
+            inboundPackets: Field("inboundPackets"),
+            localIPAddress: Field("localIPAddress"),
+            localPort: Field("localPort"),
+            maximumInboundJitter: Field("maximumInboundJitter"),
+            maximumInboundPacketLossRateInPercentage: Field("maximumInboundPacketLossRateInPercentage"),
+            maximumInboundRoundTripDelay: Field("maximumInboundRoundTripDelay"),
+            maximumOutboundJitter: Field("maximumOutboundJitter"),
+            maximumOutboundPacketLossRateInPercentage: Field("maximumOutboundPacketLossRateInPercentage"),
+            maximumOutboundRoundTripDelay: Field("maximumOutboundRoundTripDelay"),
+            mediaDuration: Field("mediaDuration"),
+            networkLinkSpeedInBytes: Field("networkLinkSpeedInBytes"),
+            outboundPackets: Field("outboundPackets"),
+            remoteIPAddress: Field("remoteIPAddress"),
+            remotePort: Field("remotePort")
+        ) as Table
     )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-    }
 }
 
 /// Its properties are listed in `TeleconferenceDeviceQualityFields`; read and write them as `value.name`.
@@ -699,35 +679,35 @@ public struct TeleconferenceDeviceMediaQualityFields: FieldSet {
 public typealias TeleconferenceDeviceQuality = Model<TeleconferenceDeviceQualityFields>
 
 /// The properties of a `TeleconferenceDeviceQuality`, inherited ones included.
-public struct TeleconferenceDeviceQualityFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.teleconferenceDeviceQuality",
-        fields: TeleconferenceDeviceQualityFields()
+public enum TeleconferenceDeviceQualityFields: FieldSet {
+    public typealias Table = (
+        callChainId: Field<String>,
+        cloudServiceDeploymentEnvironment: Field<String>,
+        cloudServiceDeploymentId: Field<String>,
+        cloudServiceInstanceName: Field<String>,
+        cloudServiceName: Field<String>,
+        deviceDescription: Field<String>,
+        deviceName: Field<String>,
+        mediaLegId: Field<String>,
+        mediaQualityList: Field<[TeleconferenceDeviceMediaQuality]>,
+        participantId: Field<String>
     )
 
-    public let callChainId: Field<String>
-    public let cloudServiceDeploymentEnvironment: Field<String>
-    public let cloudServiceDeploymentId: Field<String>
-    public let cloudServiceInstanceName: Field<String>
-    public let cloudServiceName: Field<String>
-    public let deviceDescription: Field<String>
-    public let deviceName: Field<String>
-    public let mediaLegId: Field<String>
-    public let mediaQualityList: Field<[TeleconferenceDeviceMediaQuality]>
-    public let participantId: Field<String>
-
-    private init() {
-        self.callChainId = Field("callChainId")
-        self.cloudServiceDeploymentEnvironment = Field("cloudServiceDeploymentEnvironment")
-        self.cloudServiceDeploymentId = Field("cloudServiceDeploymentId")
-        self.cloudServiceInstanceName = Field("cloudServiceInstanceName")
-        self.cloudServiceName = Field("cloudServiceName")
-        self.deviceDescription = Field("deviceDescription")
-        self.deviceName = Field("deviceName")
-        self.mediaLegId = Field("mediaLegId")
-        self.mediaQualityList = Field("mediaQualityList")
-        self.participantId = Field("participantId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.teleconferenceDeviceQuality",
+        fields: (
+            callChainId: Field("callChainId"),
+            cloudServiceDeploymentEnvironment: Field("cloudServiceDeploymentEnvironment"),
+            cloudServiceDeploymentId: Field("cloudServiceDeploymentId"),
+            cloudServiceInstanceName: Field("cloudServiceInstanceName"),
+            cloudServiceName: Field("cloudServiceName"),
+            deviceDescription: Field("deviceDescription"),
+            deviceName: Field("deviceName"),
+            mediaLegId: Field("mediaLegId"),
+            mediaQualityList: Field("mediaQualityList"),
+            participantId: Field("participantId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TeleconferenceDeviceScreenSharingQualityFields`; read and write them as `value.name`.
@@ -738,66 +718,66 @@ public struct TeleconferenceDeviceQualityFields: FieldSet {
 public typealias TeleconferenceDeviceScreenSharingQuality = Model<TeleconferenceDeviceScreenSharingQualityFields>
 
 /// The properties of a `TeleconferenceDeviceScreenSharingQuality`, inherited ones included.
-public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
+public enum TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
+    public typealias Table = (
+        averageInboundJitter: Field<String>,
+        averageInboundPacketLossRateInPercentage: Field<Double>,
+        averageInboundRoundTripDelay: Field<String>,
+        averageOutboundJitter: Field<String>,
+        averageOutboundPacketLossRateInPercentage: Field<Double>,
+        averageOutboundRoundTripDelay: Field<String>,
+        channelIndex: Field<Int32>,
+        inboundPackets: Field<Int64>,
+        localIPAddress: Field<String>,
+        localPort: Field<Int32>,
+        maximumInboundJitter: Field<String>,
+        maximumInboundPacketLossRateInPercentage: Field<Double>,
+        maximumInboundRoundTripDelay: Field<String>,
+        maximumOutboundJitter: Field<String>,
+        maximumOutboundPacketLossRateInPercentage: Field<Double>,
+        maximumOutboundRoundTripDelay: Field<String>,
+        mediaDuration: Field<String>,
+        networkLinkSpeedInBytes: Field<Int64>,
+        outboundPackets: Field<Int64>,
+        remoteIPAddress: Field<String>,
+        remotePort: Field<Int32>,
+        averageInboundBitRate: Field<Double>,
+        averageInboundFrameRate: Field<Double>,
+        averageOutboundBitRate: Field<Double>,
+        averageOutboundFrameRate: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceScreenSharingQuality",
         base: TeleconferenceDeviceVideoQuality.self,
-        fields: TeleconferenceDeviceScreenSharingQualityFields()
+        fields: (
+            averageInboundJitter: Field("averageInboundJitter"),
+            averageInboundPacketLossRateInPercentage: Field("averageInboundPacketLossRateInPercentage"),
+            averageInboundRoundTripDelay: Field("averageInboundRoundTripDelay"),
+            averageOutboundJitter: Field("averageOutboundJitter"),
+            averageOutboundPacketLossRateInPercentage: Field("averageOutboundPacketLossRateInPercentage"),
+            averageOutboundRoundTripDelay: Field("averageOutboundRoundTripDelay"),
+            channelIndex: Field("channelIndex"),
+            inboundPackets: Field("inboundPackets"),
+            localIPAddress: Field("localIPAddress"),
+            localPort: Field("localPort"),
+            maximumInboundJitter: Field("maximumInboundJitter"),
+            maximumInboundPacketLossRateInPercentage: Field("maximumInboundPacketLossRateInPercentage"),
+            maximumInboundRoundTripDelay: Field("maximumInboundRoundTripDelay"),
+            maximumOutboundJitter: Field("maximumOutboundJitter"),
+            maximumOutboundPacketLossRateInPercentage: Field("maximumOutboundPacketLossRateInPercentage"),
+            maximumOutboundRoundTripDelay: Field("maximumOutboundRoundTripDelay"),
+            mediaDuration: Field("mediaDuration"),
+            networkLinkSpeedInBytes: Field("networkLinkSpeedInBytes"),
+            outboundPackets: Field("outboundPackets"),
+            remoteIPAddress: Field("remoteIPAddress"),
+            remotePort: Field("remotePort"),
+            averageInboundBitRate: Field("averageInboundBitRate"),
+            averageInboundFrameRate: Field("averageInboundFrameRate"),
+            averageOutboundBitRate: Field("averageOutboundBitRate"),
+            averageOutboundFrameRate: Field("averageOutboundFrameRate")
+        ) as Table
     )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-    public let averageInboundBitRate: Field<Double>
-    public let averageInboundFrameRate: Field<Double>
-    public let averageOutboundBitRate: Field<Double>
-    public let averageOutboundFrameRate: Field<Double>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-        self.averageInboundBitRate = Field("averageInboundBitRate")
-        self.averageInboundFrameRate = Field("averageInboundFrameRate")
-        self.averageOutboundBitRate = Field("averageOutboundBitRate")
-        self.averageOutboundFrameRate = Field("averageOutboundFrameRate")
-    }
 }
 
 /// Its properties are listed in `TeleconferenceDeviceVideoQualityFields`; read and write them as `value.name`.
@@ -807,67 +787,67 @@ public struct TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
 public typealias TeleconferenceDeviceVideoQuality = Model<TeleconferenceDeviceVideoQualityFields>
 
 /// The properties of a `TeleconferenceDeviceVideoQuality`, inherited ones included.
-public struct TeleconferenceDeviceVideoQualityFields: FieldSet {
+public enum TeleconferenceDeviceVideoQualityFields: FieldSet {
+    public typealias Table = (
+        averageInboundJitter: Field<String>,
+        averageInboundPacketLossRateInPercentage: Field<Double>,
+        averageInboundRoundTripDelay: Field<String>,
+        averageOutboundJitter: Field<String>,
+        averageOutboundPacketLossRateInPercentage: Field<Double>,
+        averageOutboundRoundTripDelay: Field<String>,
+        channelIndex: Field<Int32>,
+        inboundPackets: Field<Int64>,
+        localIPAddress: Field<String>,
+        localPort: Field<Int32>,
+        maximumInboundJitter: Field<String>,
+        maximumInboundPacketLossRateInPercentage: Field<Double>,
+        maximumInboundRoundTripDelay: Field<String>,
+        maximumOutboundJitter: Field<String>,
+        maximumOutboundPacketLossRateInPercentage: Field<Double>,
+        maximumOutboundRoundTripDelay: Field<String>,
+        mediaDuration: Field<String>,
+        networkLinkSpeedInBytes: Field<Int64>,
+        outboundPackets: Field<Int64>,
+        remoteIPAddress: Field<String>,
+        remotePort: Field<Int32>,
+        averageInboundBitRate: Field<Double>,
+        averageInboundFrameRate: Field<Double>,
+        averageOutboundBitRate: Field<Double>,
+        averageOutboundFrameRate: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.teleconferenceDeviceVideoQuality",
         base: TeleconferenceDeviceMediaQuality.self,
         derived: [TeleconferenceDeviceScreenSharingQuality.self],
-        fields: TeleconferenceDeviceVideoQualityFields()
+        fields: (
+            averageInboundJitter: Field("averageInboundJitter"),
+            averageInboundPacketLossRateInPercentage: Field("averageInboundPacketLossRateInPercentage"),
+            averageInboundRoundTripDelay: Field("averageInboundRoundTripDelay"),
+            averageOutboundJitter: Field("averageOutboundJitter"),
+            averageOutboundPacketLossRateInPercentage: Field("averageOutboundPacketLossRateInPercentage"),
+            averageOutboundRoundTripDelay: Field("averageOutboundRoundTripDelay"),
+            channelIndex: Field("channelIndex"),
+            inboundPackets: Field("inboundPackets"),
+            localIPAddress: Field("localIPAddress"),
+            localPort: Field("localPort"),
+            maximumInboundJitter: Field("maximumInboundJitter"),
+            maximumInboundPacketLossRateInPercentage: Field("maximumInboundPacketLossRateInPercentage"),
+            maximumInboundRoundTripDelay: Field("maximumInboundRoundTripDelay"),
+            maximumOutboundJitter: Field("maximumOutboundJitter"),
+            maximumOutboundPacketLossRateInPercentage: Field("maximumOutboundPacketLossRateInPercentage"),
+            maximumOutboundRoundTripDelay: Field("maximumOutboundRoundTripDelay"),
+            mediaDuration: Field("mediaDuration"),
+            networkLinkSpeedInBytes: Field("networkLinkSpeedInBytes"),
+            outboundPackets: Field("outboundPackets"),
+            remoteIPAddress: Field("remoteIPAddress"),
+            remotePort: Field("remotePort"),
+            averageInboundBitRate: Field("averageInboundBitRate"),
+            averageInboundFrameRate: Field("averageInboundFrameRate"),
+            averageOutboundBitRate: Field("averageOutboundBitRate"),
+            averageOutboundFrameRate: Field("averageOutboundFrameRate")
+        ) as Table
     )
-
-    public let averageInboundJitter: Field<String>
-    public let averageInboundPacketLossRateInPercentage: Field<Double>
-    public let averageInboundRoundTripDelay: Field<String>
-    public let averageOutboundJitter: Field<String>
-    public let averageOutboundPacketLossRateInPercentage: Field<Double>
-    public let averageOutboundRoundTripDelay: Field<String>
-    public let channelIndex: Field<Int32>
-    public let inboundPackets: Field<Int64>
-    public let localIPAddress: Field<String>
-    public let localPort: Field<Int32>
-    public let maximumInboundJitter: Field<String>
-    public let maximumInboundPacketLossRateInPercentage: Field<Double>
-    public let maximumInboundRoundTripDelay: Field<String>
-    public let maximumOutboundJitter: Field<String>
-    public let maximumOutboundPacketLossRateInPercentage: Field<Double>
-    public let maximumOutboundRoundTripDelay: Field<String>
-    public let mediaDuration: Field<String>
-    public let networkLinkSpeedInBytes: Field<Int64>
-    public let outboundPackets: Field<Int64>
-    public let remoteIPAddress: Field<String>
-    public let remotePort: Field<Int32>
-    public let averageInboundBitRate: Field<Double>
-    public let averageInboundFrameRate: Field<Double>
-    public let averageOutboundBitRate: Field<Double>
-    public let averageOutboundFrameRate: Field<Double>
-
-    private init() {
-        self.averageInboundJitter = Field("averageInboundJitter")
-        self.averageInboundPacketLossRateInPercentage = Field("averageInboundPacketLossRateInPercentage")
-        self.averageInboundRoundTripDelay = Field("averageInboundRoundTripDelay")
-        self.averageOutboundJitter = Field("averageOutboundJitter")
-        self.averageOutboundPacketLossRateInPercentage = Field("averageOutboundPacketLossRateInPercentage")
-        self.averageOutboundRoundTripDelay = Field("averageOutboundRoundTripDelay")
-        self.channelIndex = Field("channelIndex")
-        self.inboundPackets = Field("inboundPackets")
-        self.localIPAddress = Field("localIPAddress")
-        self.localPort = Field("localPort")
-        self.maximumInboundJitter = Field("maximumInboundJitter")
-        self.maximumInboundPacketLossRateInPercentage = Field("maximumInboundPacketLossRateInPercentage")
-        self.maximumInboundRoundTripDelay = Field("maximumInboundRoundTripDelay")
-        self.maximumOutboundJitter = Field("maximumOutboundJitter")
-        self.maximumOutboundPacketLossRateInPercentage = Field("maximumOutboundPacketLossRateInPercentage")
-        self.maximumOutboundRoundTripDelay = Field("maximumOutboundRoundTripDelay")
-        self.mediaDuration = Field("mediaDuration")
-        self.networkLinkSpeedInBytes = Field("networkLinkSpeedInBytes")
-        self.outboundPackets = Field("outboundPackets")
-        self.remoteIPAddress = Field("remoteIPAddress")
-        self.remotePort = Field("remotePort")
-        self.averageInboundBitRate = Field("averageInboundBitRate")
-        self.averageInboundFrameRate = Field("averageInboundFrameRate")
-        self.averageOutboundBitRate = Field("averageOutboundBitRate")
-        self.averageOutboundFrameRate = Field("averageOutboundFrameRate")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -932,32 +912,32 @@ extension TemplateScenarios {
 public typealias TemporaryAccessPassAuthenticationMethod = Model<TemporaryAccessPassAuthenticationMethodFields>
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethod`, inherited ones included.
-public struct TemporaryAccessPassAuthenticationMethodFields: FieldSet {
+public enum TemporaryAccessPassAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        isUsable: Field<Bool>,
+        isUsableOnce: Field<Bool>,
+        lifetimeInMinutes: Field<Int32>,
+        methodUsabilityReason: Field<String>,
+        startDateTime: Field<Date>,
+        temporaryAccessPass: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.temporaryAccessPassAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: TemporaryAccessPassAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            isUsable: Field("isUsable"),
+            isUsableOnce: Field("isUsableOnce"),
+            lifetimeInMinutes: Field("lifetimeInMinutes"),
+            methodUsabilityReason: Field("methodUsabilityReason"),
+            startDateTime: Field("startDateTime"),
+            temporaryAccessPass: Field("temporaryAccessPass")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let isUsable: Field<Bool>
-    public let isUsableOnce: Field<Bool>
-    public let lifetimeInMinutes: Field<Int32>
-    public let methodUsabilityReason: Field<String>
-    public let startDateTime: Field<Date>
-    public let temporaryAccessPass: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.isUsable = Field("isUsable")
-        self.isUsableOnce = Field("isUsableOnce")
-        self.lifetimeInMinutes = Field("lifetimeInMinutes")
-        self.methodUsabilityReason = Field("methodUsabilityReason")
-        self.startDateTime = Field("startDateTime")
-        self.temporaryAccessPass = Field("temporaryAccessPass")
-    }
 }
 
 /// Its properties are listed in `TemporaryAccessPassAuthenticationMethodConfigurationFields`; read and write them as
@@ -970,36 +950,36 @@ public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
     Model<TemporaryAccessPassAuthenticationMethodConfigurationFields>
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethodConfiguration`, inherited ones included.
-public struct TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        defaultLength: Field<Int32>,
+        defaultLifetimeInMinutes: Field<Int32>,
+        isUsableOnce: Field<Bool>,
+        maximumLifetimeInMinutes: Field<Int32>,
+        minimumLifetimeInMinutes: Field<Int32>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: TemporaryAccessPassAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            defaultLength: Field("defaultLength"),
+            defaultLifetimeInMinutes: Field("defaultLifetimeInMinutes"),
+            isUsableOnce: Field("isUsableOnce"),
+            maximumLifetimeInMinutes: Field("maximumLifetimeInMinutes"),
+            minimumLifetimeInMinutes: Field("minimumLifetimeInMinutes"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let defaultLength: Field<Int32>
-    public let defaultLifetimeInMinutes: Field<Int32>
-    public let isUsableOnce: Field<Bool>
-    public let maximumLifetimeInMinutes: Field<Int32>
-    public let minimumLifetimeInMinutes: Field<Int32>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.defaultLength = Field("defaultLength")
-        self.defaultLifetimeInMinutes = Field("defaultLifetimeInMinutes")
-        self.isUsableOnce = Field("isUsableOnce")
-        self.maximumLifetimeInMinutes = Field("maximumLifetimeInMinutes")
-        self.minimumLifetimeInMinutes = Field("minimumLifetimeInMinutes")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `TemporaryAccessPassAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -1069,30 +1049,30 @@ public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelReques
 public typealias TenantAppManagementPolicy = Model<TenantAppManagementPolicyFields>
 
 /// The properties of a `TenantAppManagementPolicy`, inherited ones included.
-public struct TenantAppManagementPolicyFields: FieldSet {
+public enum TenantAppManagementPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        applicationRestrictions: Field<AppManagementApplicationConfiguration>,
+        isEnabled: Field<Bool>,
+        servicePrincipalRestrictions: Field<AppManagementServicePrincipalConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.tenantAppManagementPolicy",
         base: PolicyBase.self,
-        fields: TenantAppManagementPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            applicationRestrictions: Field("applicationRestrictions"),
+            isEnabled: Field("isEnabled"),
+            servicePrincipalRestrictions: Field("servicePrincipalRestrictions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let applicationRestrictions: Field<AppManagementApplicationConfiguration>
-    public let isEnabled: Field<Bool>
-    public let servicePrincipalRestrictions: Field<AppManagementServicePrincipalConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.applicationRestrictions = Field("applicationRestrictions")
-        self.isEnabled = Field("isEnabled")
-        self.servicePrincipalRestrictions = Field("servicePrincipalRestrictions")
-    }
 }
 
 /// Requests for one `TenantAppManagementPolicy`: `request()` reads, updates or deletes it.
@@ -1226,26 +1206,24 @@ extension CollectionRequestBuilder where Item == TenantAppManagementPolicyReques
 public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGovernanceFields>
 
 /// The properties of a `TenantDataSecurityAndGovernance`, inherited ones included.
-public struct TenantDataSecurityAndGovernanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`, `protectionScopes`.
+public enum TenantDataSecurityAndGovernanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        sensitivityLabels: Field<[SensitivityLabel]>,
+        protectionScopes: Field<TenantProtectionScopeContainer>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.tenantDataSecurityAndGovernance",
         base: DataSecurityAndGovernance.self,
-        fields: TenantDataSecurityAndGovernanceFields()
+        fields: (
+            id: Field("id"),
+            sensitivityLabels: Field("sensitivityLabels"),
+            protectionScopes: Field("protectionScopes")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    /// Present when the request expanded it (`expand("protectionScopes")`).
-    public let protectionScopes: Field<TenantProtectionScopeContainer>
-
-    private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-        self.protectionScopes = Field("protectionScopes")
-    }
 }
 
 /// Requests for one `TenantDataSecurityAndGovernance`: `request()` reads, updates or deletes it.
@@ -1304,19 +1282,23 @@ public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder
 public typealias TenantInformation = Model<TenantInformationFields>
 
 /// The properties of a `TenantInformation`, inherited ones included.
-public struct TenantInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.tenantInformation", fields: TenantInformationFields())
-    public let defaultDomainName: Field<String>
-    public let displayName: Field<String>
-    public let federationBrandName: Field<String>
-    public let tenantId: Field<String>
+public enum TenantInformationFields: FieldSet {
+    public typealias Table = (
+        defaultDomainName: Field<String>,
+        displayName: Field<String>,
+        federationBrandName: Field<String>,
+        tenantId: Field<String>
+    )
 
-    private init() {
-        self.defaultDomainName = Field("defaultDomainName")
-        self.displayName = Field("displayName")
-        self.federationBrandName = Field("federationBrandName")
-        self.tenantId = Field("tenantId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.tenantInformation",
+        fields: (
+            defaultDomainName: Field("defaultDomainName"),
+            displayName: Field("displayName"),
+            federationBrandName: Field("federationBrandName"),
+            tenantId: Field("tenantId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TenantProtectionScopeContainerFields`; read and write them as `value.name`.
@@ -1389,23 +1371,24 @@ public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder 
 public typealias TenantRelationship = Model<TenantRelationshipFields>
 
 /// The properties of a `TenantRelationship`, inherited ones included.
-public struct TenantRelationshipFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.tenantRelationship", fields: TenantRelationshipFields())
+///
+/// - Present when the request expanded them (`expand("name")`): `delegatedAdminCustomers`,
+///   `delegatedAdminRelationships`, `multiTenantOrganization`.
+public enum TenantRelationshipFields: FieldSet {
+    public typealias Table = (
+        delegatedAdminCustomers: Field<[DelegatedAdminCustomer]>,
+        delegatedAdminRelationships: Field<[DelegatedAdminRelationship]>,
+        multiTenantOrganization: Field<MultiTenantOrganization>
+    )
 
-    /// Present when the request expanded it (`expand("delegatedAdminCustomers")`).
-    public let delegatedAdminCustomers: Field<[DelegatedAdminCustomer]>
-
-    /// Present when the request expanded it (`expand("delegatedAdminRelationships")`).
-    public let delegatedAdminRelationships: Field<[DelegatedAdminRelationship]>
-
-    /// Present when the request expanded it (`expand("multiTenantOrganization")`).
-    public let multiTenantOrganization: Field<MultiTenantOrganization>
-
-    private init() {
-        self.delegatedAdminCustomers = Field("delegatedAdminCustomers")
-        self.delegatedAdminRelationships = Field("delegatedAdminRelationships")
-        self.multiTenantOrganization = Field("multiTenantOrganization")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.tenantRelationship",
+        fields: (
+            delegatedAdminCustomers: Field("delegatedAdminCustomers"),
+            delegatedAdminRelationships: Field("delegatedAdminRelationships"),
+            multiTenantOrganization: Field("multiTenantOrganization")
+        ) as Table
+    )
 }
 
 /// Requests for one `TenantRelationship`: `request()` reads, updates or deletes it.
@@ -1514,23 +1497,25 @@ public struct TenantScopeFields: FieldSet {
 public typealias TermColumn = Model<TermColumnFields>
 
 /// The properties of a `TermColumn`, inherited ones included.
-public struct TermColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.termColumn", fields: TermColumnFields())
-    public let allowMultipleValues: Field<Bool>
-    public let showFullyQualifiedName: Field<Bool>
+///
+/// - Present when the request expanded them (`expand("name")`): `parentTerm`, `termSet`.
+public enum TermColumnFields: FieldSet {
+    public typealias Table = (
+        allowMultipleValues: Field<Bool>,
+        showFullyQualifiedName: Field<Bool>,
+        parentTerm: Field<TermStoreTerm>,
+        termSet: Field<TermStoreSet>
+    )
 
-    /// Present when the request expanded it (`expand("parentTerm")`).
-    public let parentTerm: Field<TermStoreTerm>
-
-    /// Present when the request expanded it (`expand("termSet")`).
-    public let termSet: Field<TermStoreSet>
-
-    private init() {
-        self.allowMultipleValues = Field("allowMultipleValues")
-        self.showFullyQualifiedName = Field("showFullyQualifiedName")
-        self.parentTerm = Field("parentTerm")
-        self.termSet = Field("termSet")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.termColumn",
+        fields: (
+            allowMultipleValues: Field("allowMultipleValues"),
+            showFullyQualifiedName: Field("showFullyQualifiedName"),
+            parentTerm: Field("parentTerm"),
+            termSet: Field("termSet")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TermStoreGroupFields`; read and write them as `value.name`.
@@ -1540,32 +1525,32 @@ public struct TermColumnFields: FieldSet {
 public typealias TermStoreGroup = Model<TermStoreGroupFields>
 
 /// The properties of a `TermStoreGroup`, inherited ones included.
-public struct TermStoreGroupFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sets`.
+public enum TermStoreGroupFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        parentSiteId: Field<String>,
+        scope: Field<TermStoreTermGroupScope>,
+        sets: Field<[TermStoreSet]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.group",
         base: Entity.self,
-        fields: TermStoreGroupFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            parentSiteId: Field("parentSiteId"),
+            scope: Field("scope"),
+            sets: Field("sets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let parentSiteId: Field<String>
-    public let scope: Field<TermStoreTermGroupScope>
-
-    /// Present when the request expanded it (`expand("sets")`).
-    public let sets: Field<[TermStoreSet]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.parentSiteId = Field("parentSiteId")
-        self.scope = Field("scope")
-        self.sets = Field("sets")
-    }
 }
 
 /// Requests for one `TermStoreGroup`: `request()` reads, updates or deletes it.
@@ -1603,19 +1588,13 @@ public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
 public typealias TermStoreLocalizedDescription = Model<TermStoreLocalizedDescriptionFields>
 
 /// The properties of a `TermStoreLocalizedDescription`, inherited ones included.
-public struct TermStoreLocalizedDescriptionFields: FieldSet {
+public enum TermStoreLocalizedDescriptionFields: FieldSet {
+    public typealias Table = (description: Field<String>, languageTag: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.localizedDescription",
-        fields: TermStoreLocalizedDescriptionFields()
+        fields: (description: Field("description"), languageTag: Field("languageTag")) as Table
     )
-
-    public let description: Field<String>
-    public let languageTag: Field<String>
-
-    private init() {
-        self.description = Field("description")
-        self.languageTag = Field("languageTag")
-    }
 }
 
 /// Its properties are listed in `TermStoreLocalizedLabelFields`; read and write them as `value.name`.
@@ -1625,21 +1604,13 @@ public struct TermStoreLocalizedDescriptionFields: FieldSet {
 public typealias TermStoreLocalizedLabel = Model<TermStoreLocalizedLabelFields>
 
 /// The properties of a `TermStoreLocalizedLabel`, inherited ones included.
-public struct TermStoreLocalizedLabelFields: FieldSet {
+public enum TermStoreLocalizedLabelFields: FieldSet {
+    public typealias Table = (isDefault: Field<Bool>, languageTag: Field<String>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.localizedLabel",
-        fields: TermStoreLocalizedLabelFields()
+        fields: (isDefault: Field("isDefault"), languageTag: Field("languageTag"), name: Field("name")) as Table
     )
-
-    public let isDefault: Field<Bool>
-    public let languageTag: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.isDefault = Field("isDefault")
-        self.languageTag = Field("languageTag")
-        self.name = Field("name")
-    }
 }
 
 /// Its properties are listed in `TermStoreLocalizedNameFields`; read and write them as `value.name`.
@@ -1649,19 +1620,13 @@ public struct TermStoreLocalizedLabelFields: FieldSet {
 public typealias TermStoreLocalizedName = Model<TermStoreLocalizedNameFields>
 
 /// The properties of a `TermStoreLocalizedName`, inherited ones included.
-public struct TermStoreLocalizedNameFields: FieldSet {
+public enum TermStoreLocalizedNameFields: FieldSet {
+    public typealias Table = (languageTag: Field<String>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.localizedName",
-        fields: TermStoreLocalizedNameFields()
+        fields: (languageTag: Field("languageTag"), name: Field("name")) as Table
     )
-
-    public let languageTag: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.languageTag = Field("languageTag")
-        self.name = Field("name")
-    }
 }
 
 /// Its properties are listed in `TermStoreRelationFields`; read and write them as `value.name`.
@@ -1671,32 +1636,28 @@ public struct TermStoreLocalizedNameFields: FieldSet {
 public typealias TermStoreRelation = Model<TermStoreRelationFields>
 
 /// The properties of a `TermStoreRelation`, inherited ones included.
-public struct TermStoreRelationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fromTerm`, `set`, `toTerm`.
+public enum TermStoreRelationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        relationship: Field<TermStoreRelationType>,
+        fromTerm: Field<TermStoreTerm>,
+        set: Field<TermStoreSet>,
+        toTerm: Field<TermStoreTerm>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.relation",
         base: Entity.self,
-        fields: TermStoreRelationFields()
+        fields: (
+            id: Field("id"),
+            relationship: Field("relationship"),
+            fromTerm: Field("fromTerm"),
+            set: Field("set"),
+            toTerm: Field("toTerm")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let relationship: Field<TermStoreRelationType>
-
-    /// Present when the request expanded it (`expand("fromTerm")`).
-    public let fromTerm: Field<TermStoreTerm>
-
-    /// Present when the request expanded it (`expand("set")`).
-    public let set: Field<TermStoreSet>
-
-    /// Present when the request expanded it (`expand("toTerm")`).
-    public let toTerm: Field<TermStoreTerm>
-
-    private init() {
-        self.id = Field("id")
-        self.relationship = Field("relationship")
-        self.fromTerm = Field("fromTerm")
-        self.set = Field("set")
-        self.toTerm = Field("toTerm")
-    }
 }
 
 /// Requests for one `TermStoreRelation`: `request()` reads, updates or deletes it.

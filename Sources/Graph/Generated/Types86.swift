@@ -27,42 +27,36 @@ extension TermStoreRelationType {
 public typealias TermStoreSet = Model<TermStoreSetFields>
 
 /// The properties of a `TermStoreSet`, inherited ones included.
-public struct TermStoreSetFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `children`, `parentGroup`, `relations`, `terms`.
+public enum TermStoreSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        localizedNames: Field<[TermStoreLocalizedName]>,
+        properties: Field<[KeyValue]>,
+        children: Field<[TermStoreTerm]>,
+        parentGroup: Field<TermStoreGroup>,
+        relations: Field<[TermStoreRelation]>,
+        terms: Field<[TermStoreTerm]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.set",
         base: Entity.self,
-        fields: TermStoreSetFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            localizedNames: Field("localizedNames"),
+            properties: Field("properties"),
+            children: Field("children"),
+            parentGroup: Field("parentGroup"),
+            relations: Field("relations"),
+            terms: Field("terms")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let localizedNames: Field<[TermStoreLocalizedName]>
-    public let properties: Field<[KeyValue]>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[TermStoreTerm]>
-
-    /// Present when the request expanded it (`expand("parentGroup")`).
-    public let parentGroup: Field<TermStoreGroup>
-
-    /// Present when the request expanded it (`expand("relations")`).
-    public let relations: Field<[TermStoreRelation]>
-
-    /// Present when the request expanded it (`expand("terms")`).
-    public let terms: Field<[TermStoreTerm]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.localizedNames = Field("localizedNames")
-        self.properties = Field("properties")
-        self.children = Field("children")
-        self.parentGroup = Field("parentGroup")
-        self.relations = Field("relations")
-        self.terms = Field("terms")
-    }
 }
 
 /// Requests for one `TermStoreSet`: `request()` reads, updates or deletes it.
@@ -117,30 +111,28 @@ public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
 public typealias TermStoreStore = Model<TermStoreStoreFields>
 
 /// The properties of a `TermStoreStore`, inherited ones included.
-public struct TermStoreStoreFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `groups`, `sets`.
+public enum TermStoreStoreFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        defaultLanguageTag: Field<String>,
+        languageTags: Field<[String]>,
+        groups: Field<[TermStoreGroup]>,
+        sets: Field<[TermStoreSet]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.store",
         base: Entity.self,
-        fields: TermStoreStoreFields()
+        fields: (
+            id: Field("id"),
+            defaultLanguageTag: Field("defaultLanguageTag"),
+            languageTags: Field("languageTags"),
+            groups: Field("groups"),
+            sets: Field("sets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let defaultLanguageTag: Field<String>
-    public let languageTags: Field<[String]>
-
-    /// Present when the request expanded it (`expand("groups")`).
-    public let groups: Field<[TermStoreGroup]>
-
-    /// Present when the request expanded it (`expand("sets")`).
-    public let sets: Field<[TermStoreSet]>
-
-    private init() {
-        self.id = Field("id")
-        self.defaultLanguageTag = Field("defaultLanguageTag")
-        self.languageTags = Field("languageTags")
-        self.groups = Field("groups")
-        self.sets = Field("sets")
-    }
 }
 
 /// Requests for one `TermStoreStore`: `request()` reads, updates or deletes it.
@@ -186,40 +178,36 @@ public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
 public typealias TermStoreTerm = Model<TermStoreTermFields>
 
 /// The properties of a `TermStoreTerm`, inherited ones included.
-public struct TermStoreTermFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `children`, `relations`, `set`.
+public enum TermStoreTermFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        descriptions: Field<[TermStoreLocalizedDescription]>,
+        labels: Field<[TermStoreLocalizedLabel]>,
+        lastModifiedDateTime: Field<Date>,
+        properties: Field<[KeyValue]>,
+        children: Field<[TermStoreTerm]>,
+        relations: Field<[TermStoreRelation]>,
+        set: Field<TermStoreSet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termStore.term",
         base: Entity.self,
-        fields: TermStoreTermFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            descriptions: Field("descriptions"),
+            labels: Field("labels"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            properties: Field("properties"),
+            children: Field("children"),
+            relations: Field("relations"),
+            set: Field("set")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let descriptions: Field<[TermStoreLocalizedDescription]>
-    public let labels: Field<[TermStoreLocalizedLabel]>
-    public let lastModifiedDateTime: Field<Date>
-    public let properties: Field<[KeyValue]>
-
-    /// Present when the request expanded it (`expand("children")`).
-    public let children: Field<[TermStoreTerm]>
-
-    /// Present when the request expanded it (`expand("relations")`).
-    public let relations: Field<[TermStoreRelation]>
-
-    /// Present when the request expanded it (`expand("set")`).
-    public let set: Field<TermStoreSet>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.descriptions = Field("descriptions")
-        self.labels = Field("labels")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.properties = Field("properties")
-        self.children = Field("children")
-        self.relations = Field("relations")
-        self.set = Field("set")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.termStore.termGroupScope`.
@@ -286,42 +274,40 @@ public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
 public typealias TermsAndConditions = Model<TermsAndConditionsFields>
 
 /// The properties of a `TermsAndConditions`, inherited ones included.
-public struct TermsAndConditionsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `acceptanceStatuses`, `assignments`.
+public enum TermsAndConditionsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        acceptanceStatement: Field<String>,
+        bodyText: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        title: Field<String>,
+        version: Field<Int32>,
+        acceptanceStatuses: Field<[TermsAndConditionsAcceptanceStatus]>,
+        assignments: Field<[TermsAndConditionsAssignment]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termsAndConditions",
         base: Entity.self,
-        fields: TermsAndConditionsFields()
+        fields: (
+            id: Field("id"),
+            acceptanceStatement: Field("acceptanceStatement"),
+            bodyText: Field("bodyText"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            title: Field("title"),
+            version: Field("version"),
+            acceptanceStatuses: Field("acceptanceStatuses"),
+            assignments: Field("assignments")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let acceptanceStatement: Field<String>
-    public let bodyText: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let title: Field<String>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("acceptanceStatuses")`).
-    public let acceptanceStatuses: Field<[TermsAndConditionsAcceptanceStatus]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TermsAndConditionsAssignment]>
-
-    private init() {
-        self.id = Field("id")
-        self.acceptanceStatement = Field("acceptanceStatement")
-        self.bodyText = Field("bodyText")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.title = Field("title")
-        self.version = Field("version")
-        self.acceptanceStatuses = Field("acceptanceStatuses")
-        self.assignments = Field("assignments")
-    }
 }
 
 /// Its properties are listed in `TermsAndConditionsAcceptanceStatusFields`; read and write them as `value.name`.
@@ -331,30 +317,30 @@ public struct TermsAndConditionsFields: FieldSet {
 public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAcceptanceStatusFields>
 
 /// The properties of a `TermsAndConditionsAcceptanceStatus`, inherited ones included.
-public struct TermsAndConditionsAcceptanceStatusFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `termsAndConditions`.
+public enum TermsAndConditionsAcceptanceStatusFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        acceptedDateTime: Field<Date>,
+        acceptedVersion: Field<Int32>,
+        userDisplayName: Field<String>,
+        userPrincipalName: Field<String>,
+        termsAndConditions: Field<TermsAndConditions>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termsAndConditionsAcceptanceStatus",
         base: Entity.self,
-        fields: TermsAndConditionsAcceptanceStatusFields()
+        fields: (
+            id: Field("id"),
+            acceptedDateTime: Field("acceptedDateTime"),
+            acceptedVersion: Field("acceptedVersion"),
+            userDisplayName: Field("userDisplayName"),
+            userPrincipalName: Field("userPrincipalName"),
+            termsAndConditions: Field("termsAndConditions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let acceptedDateTime: Field<Date>
-    public let acceptedVersion: Field<Int32>
-    public let userDisplayName: Field<String>
-    public let userPrincipalName: Field<String>
-
-    /// Present when the request expanded it (`expand("termsAndConditions")`).
-    public let termsAndConditions: Field<TermsAndConditions>
-
-    private init() {
-        self.id = Field("id")
-        self.acceptedDateTime = Field("acceptedDateTime")
-        self.acceptedVersion = Field("acceptedVersion")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.termsAndConditions = Field("termsAndConditions")
-    }
 }
 
 /// Requests for one `TermsAndConditionsAcceptanceStatus`: `request()` reads, updates or deletes it.
@@ -391,20 +377,14 @@ public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuil
 public typealias TermsAndConditionsAssignment = Model<TermsAndConditionsAssignmentFields>
 
 /// The properties of a `TermsAndConditionsAssignment`, inherited ones included.
-public struct TermsAndConditionsAssignmentFields: FieldSet {
+public enum TermsAndConditionsAssignmentFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.termsAndConditionsAssignment",
         base: Entity.self,
-        fields: TermsAndConditionsAssignmentFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<DeviceAndAppManagementAssignmentTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `TermsAndConditionsAssignment`: `request()` reads, updates or deletes it.
@@ -470,15 +450,13 @@ public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
 public typealias TermsExpiration = Model<TermsExpirationFields>
 
 /// The properties of a `TermsExpiration`, inherited ones included.
-public struct TermsExpirationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.termsExpiration", fields: TermsExpirationFields())
-    public let frequency: Field<String>
-    public let startDateTime: Field<Date>
+public enum TermsExpirationFields: FieldSet {
+    public typealias Table = (frequency: Field<String>, startDateTime: Field<Date>)
 
-    private init() {
-        self.frequency = Field("frequency")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.termsExpiration",
+        fields: (frequency: Field("frequency"), startDateTime: Field("startDateTime")) as Table
+    )
 }
 
 /// Its properties are listed in `TermsOfUseContainerFields`; read and write them as `value.name`.
@@ -488,26 +466,24 @@ public struct TermsExpirationFields: FieldSet {
 public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
 
 /// The properties of a `TermsOfUseContainer`, inherited ones included.
-public struct TermsOfUseContainerFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `agreementAcceptances`, `agreements`.
+public enum TermsOfUseContainerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        agreementAcceptances: Field<[AgreementAcceptance]>,
+        agreements: Field<[Agreement]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.termsOfUseContainer",
         base: Entity.self,
-        fields: TermsOfUseContainerFields()
+        fields: (
+            id: Field("id"),
+            agreementAcceptances: Field("agreementAcceptances"),
+            agreements: Field("agreements")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("agreementAcceptances")`).
-    public let agreementAcceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("agreements")`).
-    public let agreements: Field<[Agreement]>
-
-    private init() {
-        self.id = Field("id")
-        self.agreementAcceptances = Field("agreementAcceptances")
-        self.agreements = Field("agreements")
-    }
 }
 
 /// Requests for one `TermsOfUseContainer`: `request()` reads, updates or deletes it.
@@ -553,21 +529,25 @@ public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
 public typealias TextColumn = Model<TextColumnFields>
 
 /// The properties of a `TextColumn`, inherited ones included.
-public struct TextColumnFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.textColumn", fields: TextColumnFields())
-    public let allowMultipleLines: Field<Bool>
-    public let appendChangesToExistingText: Field<Bool>
-    public let linesForEditing: Field<Int32>
-    public let maxLength: Field<Int32>
-    public let textType: Field<String>
+public enum TextColumnFields: FieldSet {
+    public typealias Table = (
+        allowMultipleLines: Field<Bool>,
+        appendChangesToExistingText: Field<Bool>,
+        linesForEditing: Field<Int32>,
+        maxLength: Field<Int32>,
+        textType: Field<String>
+    )
 
-    private init() {
-        self.allowMultipleLines = Field("allowMultipleLines")
-        self.appendChangesToExistingText = Field("appendChangesToExistingText")
-        self.linesForEditing = Field("linesForEditing")
-        self.maxLength = Field("maxLength")
-        self.textType = Field("textType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.textColumn",
+        fields: (
+            allowMultipleLines: Field("allowMultipleLines"),
+            appendChangesToExistingText: Field("appendChangesToExistingText"),
+            linesForEditing: Field("linesForEditing"),
+            maxLength: Field("maxLength"),
+            textType: Field("textType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TextContentFields`; read and write them as `value.name`.
@@ -598,19 +578,14 @@ public struct TextContentFields: FieldSet {
 public typealias TextWebPart = Model<TextWebPartFields>
 
 /// The properties of a `TextWebPart`, inherited ones included.
-public struct TextWebPartFields: FieldSet {
+public enum TextWebPartFields: FieldSet {
+    public typealias Table = (id: Field<String>, innerHtml: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.textWebPart",
         base: WebPart.self,
-        fields: TextWebPartFields()
+        fields: (id: Field("id"), innerHtml: Field("innerHtml")) as Table
     )
-    public let id: Field<String>
-    public let innerHtml: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.innerHtml = Field("innerHtml")
-    }
 }
 
 /// Requests for one `TextWebPart`: `request()` reads, updates or deletes it.
@@ -667,7 +642,21 @@ extension ThreatAssessmentContentType {
 public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
 
 /// The properties of a `ThreatAssessmentRequest`, inherited ones included.
-public struct ThreatAssessmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `results`.
+public enum ThreatAssessmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<ThreatCategory>,
+        contentType: Field<ThreatAssessmentContentType>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        expectedAssessment: Field<ThreatExpectedAssessment>,
+        requestSource: Field<ThreatAssessmentRequestSource>,
+        status: Field<ThreatAssessmentStatus>,
+        results: Field<[ThreatAssessmentResult]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.threatAssessmentRequest",
         base: Entity.self,
@@ -677,32 +666,18 @@ public struct ThreatAssessmentRequestFields: FieldSet {
             MailAssessmentRequest.self,
             UrlAssessmentRequest.self,
         ],
-        fields: ThreatAssessmentRequestFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            contentType: Field("contentType"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            expectedAssessment: Field("expectedAssessment"),
+            requestSource: Field("requestSource"),
+            status: Field("status"),
+            results: Field("results")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-    }
 }
 
 /// Requests for one `ThreatAssessmentRequest`: `request()` reads, updates or deletes it.
@@ -756,24 +731,24 @@ extension ThreatAssessmentRequestSource {
 public typealias ThreatAssessmentResult = Model<ThreatAssessmentResultFields>
 
 /// The properties of a `ThreatAssessmentResult`, inherited ones included.
-public struct ThreatAssessmentResultFields: FieldSet {
+public enum ThreatAssessmentResultFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        message: Field<String>,
+        resultType: Field<ThreatAssessmentResultType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.threatAssessmentResult",
         base: Entity.self,
-        fields: ThreatAssessmentResultFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            message: Field("message"),
+            resultType: Field("resultType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let message: Field<String>
-    public let resultType: Field<ThreatAssessmentResultType>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.message = Field("message")
-        self.resultType = Field("resultType")
-    }
 }
 
 /// Requests for one `ThreatAssessmentResult`: `request()` reads, updates or deletes it.
@@ -866,19 +841,23 @@ extension ThreatExpectedAssessment {
 public typealias Thumbnail = Model<ThumbnailFields>
 
 /// The properties of a `Thumbnail`, inherited ones included.
-public struct ThumbnailFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.thumbnail", fields: ThumbnailFields())
-    public let height: Field<Int32>
-    public let sourceItemId: Field<String>
-    public let url: Field<String>
-    public let width: Field<Int32>
+public enum ThumbnailFields: FieldSet {
+    public typealias Table = (
+        height: Field<Int32>,
+        sourceItemId: Field<String>,
+        url: Field<String>,
+        width: Field<Int32>
+    )
 
-    private init() {
-        self.height = Field("height")
-        self.sourceItemId = Field("sourceItemId")
-        self.url = Field("url")
-        self.width = Field("width")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.thumbnail",
+        fields: (
+            height: Field("height"),
+            sourceItemId: Field("sourceItemId"),
+            url: Field("url"),
+            width: Field("width")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ThumbnailColumnFields`; read and write them as `value.name`.
@@ -902,25 +881,26 @@ public struct ThumbnailColumnFields: FieldSet {
 public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
 /// The properties of a `ThumbnailSet`, inherited ones included.
-public struct ThumbnailSetFields: FieldSet {
+public enum ThumbnailSetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        large: Field<Thumbnail>,
+        medium: Field<Thumbnail>,
+        small: Field<Thumbnail>,
+        source: Field<Thumbnail>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.thumbnailSet",
         base: Entity.self,
-        fields: ThumbnailSetFields()
+        fields: (
+            id: Field("id"),
+            large: Field("large"),
+            medium: Field("medium"),
+            small: Field("small"),
+            source: Field("source")
+        ) as Table
     )
-    public let id: Field<String>
-    public let large: Field<Thumbnail>
-    public let medium: Field<Thumbnail>
-    public let small: Field<Thumbnail>
-    public let source: Field<Thumbnail>
-
-    private init() {
-        self.id = Field("id")
-        self.large = Field("large")
-        self.medium = Field("medium")
-        self.small = Field("small")
-        self.source = Field("source")
-    }
 }
 
 /// Requests for one `ThumbnailSet`: `request()` reads, updates or deletes it.
@@ -947,15 +927,13 @@ public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
 public typealias TicketInfo = Model<TicketInfoFields>
 
 /// The properties of a `TicketInfo`, inherited ones included.
-public struct TicketInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.ticketInfo", fields: TicketInfoFields())
-    public let ticketNumber: Field<String>
-    public let ticketSystem: Field<String>
+public enum TicketInfoFields: FieldSet {
+    public typealias Table = (ticketNumber: Field<String>, ticketSystem: Field<String>)
 
-    private init() {
-        self.ticketNumber = Field("ticketNumber")
-        self.ticketSystem = Field("ticketSystem")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.ticketInfo",
+        fields: (ticketNumber: Field("ticketNumber"), ticketSystem: Field("ticketSystem")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeCardFields`; read and write them as `value.name`.
@@ -965,49 +943,44 @@ public struct TicketInfoFields: FieldSet {
 public typealias TimeCard = Model<TimeCardFields>
 
 /// The properties of a `TimeCard`, inherited ones included.
-public struct TimeCardFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum TimeCardFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        breaks: Field<[TimeCardBreak]>,
+        clockInEvent: Field<TimeCardEvent>,
+        clockOutEvent: Field<TimeCardEvent>,
+        confirmedBy: Field<ConfirmedBy>,
+        notes: Field<ItemBody>,
+        originalEntry: Field<TimeCardEntry>,
+        state: Field<TimeCardState>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.timeCard",
         base: ChangeTrackedEntity.self,
-        fields: TimeCardFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            breaks: Field("breaks"),
+            clockInEvent: Field("clockInEvent"),
+            clockOutEvent: Field("clockOutEvent"),
+            confirmedBy: Field("confirmedBy"),
+            notes: Field("notes"),
+            originalEntry: Field("originalEntry"),
+            state: Field("state"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let breaks: Field<[TimeCardBreak]>
-    public let clockInEvent: Field<TimeCardEvent>
-    public let clockOutEvent: Field<TimeCardEvent>
-    public let confirmedBy: Field<ConfirmedBy>
-    public let notes: Field<ItemBody>
-    public let originalEntry: Field<TimeCardEntry>
-    public let state: Field<TimeCardState>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.breaks = Field("breaks")
-        self.clockInEvent = Field("clockInEvent")
-        self.clockOutEvent = Field("clockOutEvent")
-        self.confirmedBy = Field("confirmedBy")
-        self.notes = Field("notes")
-        self.originalEntry = Field("originalEntry")
-        self.state = Field("state")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `TimeCardBreakFields`; read and write them as `value.name`.
@@ -1017,19 +990,18 @@ public struct TimeCardFields: FieldSet {
 public typealias TimeCardBreak = Model<TimeCardBreakFields>
 
 /// The properties of a `TimeCardBreak`, inherited ones included.
-public struct TimeCardBreakFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardBreak", fields: TimeCardBreakFields())
-    public let breakId: Field<String>
-    public let end: Field<TimeCardEvent>
-    public let notes: Field<ItemBody>
-    public let start: Field<TimeCardEvent>
+public enum TimeCardBreakFields: FieldSet {
+    public typealias Table = (
+        breakId: Field<String>,
+        end: Field<TimeCardEvent>,
+        notes: Field<ItemBody>,
+        start: Field<TimeCardEvent>
+    )
 
-    private init() {
-        self.breakId = Field("breakId")
-        self.end = Field("end")
-        self.notes = Field("notes")
-        self.start = Field("start")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeCardBreak",
+        fields: (breakId: Field("breakId"), end: Field("end"), notes: Field("notes"), start: Field("start")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeCardEntryFields`; read and write them as `value.name`.
@@ -1039,17 +1011,21 @@ public struct TimeCardBreakFields: FieldSet {
 public typealias TimeCardEntry = Model<TimeCardEntryFields>
 
 /// The properties of a `TimeCardEntry`, inherited ones included.
-public struct TimeCardEntryFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardEntry", fields: TimeCardEntryFields())
-    public let breaks: Field<[TimeCardBreak]>
-    public let clockInEvent: Field<TimeCardEvent>
-    public let clockOutEvent: Field<TimeCardEvent>
+public enum TimeCardEntryFields: FieldSet {
+    public typealias Table = (
+        breaks: Field<[TimeCardBreak]>,
+        clockInEvent: Field<TimeCardEvent>,
+        clockOutEvent: Field<TimeCardEvent>
+    )
 
-    private init() {
-        self.breaks = Field("breaks")
-        self.clockInEvent = Field("clockInEvent")
-        self.clockOutEvent = Field("clockOutEvent")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeCardEntry",
+        fields: (
+            breaks: Field("breaks"),
+            clockInEvent: Field("clockInEvent"),
+            clockOutEvent: Field("clockOutEvent")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TimeCardEventFields`; read and write them as `value.name`.
@@ -1059,17 +1035,17 @@ public struct TimeCardEntryFields: FieldSet {
 public typealias TimeCardEvent = Model<TimeCardEventFields>
 
 /// The properties of a `TimeCardEvent`, inherited ones included.
-public struct TimeCardEventFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeCardEvent", fields: TimeCardEventFields())
-    public let dateTime: Field<Date>
-    public let isAtApprovedLocation: Field<Bool>
-    public let notes: Field<ItemBody>
+public enum TimeCardEventFields: FieldSet {
+    public typealias Table = (dateTime: Field<Date>, isAtApprovedLocation: Field<Bool>, notes: Field<ItemBody>)
 
-    private init() {
-        self.dateTime = Field("dateTime")
-        self.isAtApprovedLocation = Field("isAtApprovedLocation")
-        self.notes = Field("notes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeCardEvent",
+        fields: (
+            dateTime: Field("dateTime"),
+            isAtApprovedLocation: Field("isAtApprovedLocation"),
+            notes: Field("notes")
+        ) as Table
+    )
 }
 
 /// Requests for one `TimeCard`: `request()` reads, updates or deletes it.
@@ -1202,15 +1178,13 @@ public struct TimeClockSettingsFields: FieldSet {
 public typealias TimeConstraint = Model<TimeConstraintFields>
 
 /// The properties of a `TimeConstraint`, inherited ones included.
-public struct TimeConstraintFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeConstraint", fields: TimeConstraintFields())
-    public let activityDomain: Field<ActivityDomain>
-    public let timeSlots: Field<[TimeSlot]>
+public enum TimeConstraintFields: FieldSet {
+    public typealias Table = (activityDomain: Field<ActivityDomain>, timeSlots: Field<[TimeSlot]>)
 
-    private init() {
-        self.activityDomain = Field("activityDomain")
-        self.timeSlots = Field("timeSlots")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeConstraint",
+        fields: (activityDomain: Field("activityDomain"), timeSlots: Field("timeSlots")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeOffFields`; read and write them as `value.name`.
@@ -1220,41 +1194,36 @@ public struct TimeConstraintFields: FieldSet {
 public typealias TimeOff = Model<TimeOffFields>
 
 /// The properties of a `TimeOff`, inherited ones included.
-public struct TimeOffFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum TimeOffFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        draftTimeOff: Field<TimeOffItem>,
+        isStagedForDeletion: Field<Bool>,
+        sharedTimeOff: Field<TimeOffItem>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.timeOff",
         base: ChangeTrackedEntity.self,
-        fields: TimeOffFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            draftTimeOff: Field("draftTimeOff"),
+            isStagedForDeletion: Field("isStagedForDeletion"),
+            sharedTimeOff: Field("sharedTimeOff"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let draftTimeOff: Field<TimeOffItem>
-    public let isStagedForDeletion: Field<Bool>
-    public let sharedTimeOff: Field<TimeOffItem>
-    public let userId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.draftTimeOff = Field("draftTimeOff")
-        self.isStagedForDeletion = Field("isStagedForDeletion")
-        self.sharedTimeOff = Field("sharedTimeOff")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `TimeOffDetailsFields`; read and write them as `value.name`.
@@ -1264,15 +1233,13 @@ public struct TimeOffFields: FieldSet {
 public typealias TimeOffDetails = Model<TimeOffDetailsFields>
 
 /// The properties of a `TimeOffDetails`, inherited ones included.
-public struct TimeOffDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeOffDetails", fields: TimeOffDetailsFields())
-    public let isAllDay: Field<Bool>
-    public let subject: Field<String>
+public enum TimeOffDetailsFields: FieldSet {
+    public typealias Table = (isAllDay: Field<Bool>, subject: Field<String>)
 
-    private init() {
-        self.isAllDay = Field("isAllDay")
-        self.subject = Field("subject")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeOffDetails",
+        fields: (isAllDay: Field("isAllDay"), subject: Field("subject")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeOffItemFields`; read and write them as `value.name`.
@@ -1282,24 +1249,24 @@ public struct TimeOffDetailsFields: FieldSet {
 public typealias TimeOffItem = Model<TimeOffItemFields>
 
 /// The properties of a `TimeOffItem`, inherited ones included.
-public struct TimeOffItemFields: FieldSet {
+public enum TimeOffItemFields: FieldSet {
+    public typealias Table = (
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        theme: Field<ScheduleEntityTheme>,
+        timeOffReasonId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.timeOffItem",
         base: ScheduleEntity.self,
-        fields: TimeOffItemFields()
+        fields: (
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            theme: Field("theme"),
+            timeOffReasonId: Field("timeOffReasonId")
+        ) as Table
     )
-
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let theme: Field<ScheduleEntityTheme>
-    public let timeOffReasonId: Field<String>
-
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.theme = Field("theme")
-        self.timeOffReasonId = Field("timeOffReasonId")
-    }
 }
 
 /// Its properties are listed in `TimeOffReasonFields`; read and write them as `value.name`.
@@ -1309,41 +1276,36 @@ public struct TimeOffItemFields: FieldSet {
 public typealias TimeOffReason = Model<TimeOffReasonFields>
 
 /// The properties of a `TimeOffReason`, inherited ones included.
-public struct TimeOffReasonFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum TimeOffReasonFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        code: Field<String>,
+        displayName: Field<String>,
+        iconType: Field<TimeOffReasonIconType>,
+        isActive: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.timeOffReason",
         base: ChangeTrackedEntity.self,
-        fields: TimeOffReasonFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            code: Field("code"),
+            displayName: Field("displayName"),
+            iconType: Field("iconType"),
+            isActive: Field("isActive")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let code: Field<String>
-    public let displayName: Field<String>
-    public let iconType: Field<TimeOffReasonIconType>
-    public let isActive: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.code = Field("code")
-        self.displayName = Field("displayName")
-        self.iconType = Field("iconType")
-        self.isActive = Field("isActive")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.timeOffReasonIconType`.
@@ -1459,64 +1421,49 @@ public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
 public typealias TimeOffRequest = Model<TimeOffRequestFields>
 
 /// The properties of a `TimeOffRequest`, inherited ones included.
-public struct TimeOffRequestFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
+///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+public enum TimeOffRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        assignedTo: Field<ScheduleChangeRequestActor>,
+        managerActionDateTime: Field<Date>,
+        managerActionMessage: Field<String>,
+        managerUserId: Field<String>,
+        senderDateTime: Field<Date>,
+        senderMessage: Field<String>,
+        senderUserId: Field<String>,
+        state: Field<ScheduleChangeState>,
+        endDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        timeOffReasonId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.timeOffRequest",
         base: ScheduleChangeRequest.self,
-        fields: TimeOffRequestFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            assignedTo: Field("assignedTo"),
+            managerActionDateTime: Field("managerActionDateTime"),
+            managerActionMessage: Field("managerActionMessage"),
+            managerUserId: Field("managerUserId"),
+            senderDateTime: Field("senderDateTime"),
+            senderMessage: Field("senderMessage"),
+            senderUserId: Field("senderUserId"),
+            state: Field("state"),
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            timeOffReasonId: Field("timeOffReasonId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let assignedTo: Field<ScheduleChangeRequestActor>
-
-    /// Set by the service: read it, do not send it.
-    public let managerActionDateTime: Field<Date>
-
-    public let managerActionMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let managerUserId: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderDateTime: Field<Date>
-
-    public let senderMessage: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let senderUserId: Field<String>
-
-    public let state: Field<ScheduleChangeState>
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let timeOffReasonId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.assignedTo = Field("assignedTo")
-        self.managerActionDateTime = Field("managerActionDateTime")
-        self.managerActionMessage = Field("managerActionMessage")
-        self.managerUserId = Field("managerUserId")
-        self.senderDateTime = Field("senderDateTime")
-        self.senderMessage = Field("senderMessage")
-        self.senderUserId = Field("senderUserId")
-        self.state = Field("state")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.timeOffReasonId = Field("timeOffReasonId")
-    }
 }

@@ -83,15 +83,13 @@ public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
 public typealias TimePeriod = Model<TimePeriodFields>
 
 /// The properties of a `TimePeriod`, inherited ones included.
-public struct TimePeriodFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timePeriod", fields: TimePeriodFields())
-    public let endDateTime: Field<Date>
-    public let startDateTime: Field<Date>
+public enum TimePeriodFields: FieldSet {
+    public typealias Table = (endDateTime: Field<Date>, startDateTime: Field<Date>)
 
-    private init() {
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timePeriod",
+        fields: (endDateTime: Field("endDateTime"), startDateTime: Field("startDateTime")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeRangeFields`; read and write them as `value.name`.
@@ -101,15 +99,13 @@ public struct TimePeriodFields: FieldSet {
 public typealias TimeRange = Model<TimeRangeFields>
 
 /// The properties of a `TimeRange`, inherited ones included.
-public struct TimeRangeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeRange", fields: TimeRangeFields())
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
+public enum TimeRangeFields: FieldSet {
+    public typealias Table = (endTime: Field<TimeOfDay>, startTime: Field<TimeOfDay>)
 
-    private init() {
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeRange",
+        fields: (endTime: Field("endTime"), startTime: Field("startTime")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeSlotFields`; read and write them as `value.name`.
@@ -119,15 +115,13 @@ public struct TimeRangeFields: FieldSet {
 public typealias TimeSlot = Model<TimeSlotFields>
 
 /// The properties of a `TimeSlot`, inherited ones included.
-public struct TimeSlotFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeSlot", fields: TimeSlotFields())
-    public let end: Field<DateTimeTimeZone>
-    public let start: Field<DateTimeTimeZone>
+public enum TimeSlotFields: FieldSet {
+    public typealias Table = (end: Field<DateTimeTimeZone>, start: Field<DateTimeTimeZone>)
 
-    private init() {
-        self.end = Field("end")
-        self.start = Field("start")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeSlot",
+        fields: (end: Field("end"), start: Field("start")) as Table
+    )
 }
 
 /// Its properties are listed in `TimeZoneBaseFields`; read and write them as `value.name`.
@@ -158,15 +152,13 @@ public struct TimeZoneBaseFields: FieldSet {
 public typealias TimeZoneInformation = Model<TimeZoneInformationFields>
 
 /// The properties of a `TimeZoneInformation`, inherited ones included.
-public struct TimeZoneInformationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.timeZoneInformation", fields: TimeZoneInformationFields())
-    public let alias: Field<String>
-    public let displayName: Field<String>
+public enum TimeZoneInformationFields: FieldSet {
+    public typealias Table = (alias: Field<String>, displayName: Field<String>)
 
-    private init() {
-        self.alias = Field("alias")
-        self.displayName = Field("displayName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.timeZoneInformation",
+        fields: (alias: Field("alias"), displayName: Field("displayName")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.timeZoneStandard`.
@@ -190,31 +182,35 @@ extension TimeZoneStandard {
 public typealias TitleArea = Model<TitleAreaFields>
 
 /// The properties of a `TitleArea`, inherited ones included.
-public struct TitleAreaFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.titleArea", fields: TitleAreaFields())
-    public let alternativeText: Field<String>
-    public let enableGradientEffect: Field<Bool>
-    public let imageWebUrl: Field<String>
-    public let layout: Field<TitleAreaLayoutType>
-    public let serverProcessedContent: Field<ServerProcessedContent>
-    public let showAuthor: Field<Bool>
-    public let showPublishedDate: Field<Bool>
-    public let showTextBlockAboveTitle: Field<Bool>
-    public let textAboveTitle: Field<String>
-    public let textAlignment: Field<TitleAreaTextAlignmentType>
+public enum TitleAreaFields: FieldSet {
+    public typealias Table = (
+        alternativeText: Field<String>,
+        enableGradientEffect: Field<Bool>,
+        imageWebUrl: Field<String>,
+        layout: Field<TitleAreaLayoutType>,
+        serverProcessedContent: Field<ServerProcessedContent>,
+        showAuthor: Field<Bool>,
+        showPublishedDate: Field<Bool>,
+        showTextBlockAboveTitle: Field<Bool>,
+        textAboveTitle: Field<String>,
+        textAlignment: Field<TitleAreaTextAlignmentType>
+    )
 
-    private init() {
-        self.alternativeText = Field("alternativeText")
-        self.enableGradientEffect = Field("enableGradientEffect")
-        self.imageWebUrl = Field("imageWebUrl")
-        self.layout = Field("layout")
-        self.serverProcessedContent = Field("serverProcessedContent")
-        self.showAuthor = Field("showAuthor")
-        self.showPublishedDate = Field("showPublishedDate")
-        self.showTextBlockAboveTitle = Field("showTextBlockAboveTitle")
-        self.textAboveTitle = Field("textAboveTitle")
-        self.textAlignment = Field("textAlignment")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.titleArea",
+        fields: (
+            alternativeText: Field("alternativeText"),
+            enableGradientEffect: Field("enableGradientEffect"),
+            imageWebUrl: Field("imageWebUrl"),
+            layout: Field("layout"),
+            serverProcessedContent: Field("serverProcessedContent"),
+            showAuthor: Field("showAuthor"),
+            showPublishedDate: Field("showPublishedDate"),
+            showTextBlockAboveTitle: Field("showTextBlockAboveTitle"),
+            textAboveTitle: Field("textAboveTitle"),
+            textAlignment: Field("textAlignment")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.titleAreaLayoutType`.
@@ -260,17 +256,16 @@ extension TitleAreaTextAlignmentType {
 public typealias Todo = Model<TodoFields>
 
 /// The properties of a `Todo`, inherited ones included.
-public struct TodoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.todo", base: Entity.self, fields: TodoFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `lists`.
+public enum TodoFields: FieldSet {
+    public typealias Table = (id: Field<String>, lists: Field<[TodoTaskList]>)
 
-    /// Present when the request expanded it (`expand("lists")`).
-    public let lists: Field<[TodoTaskList]>
-
-    private init() {
-        self.id = Field("id")
-        self.lists = Field("lists")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.todo",
+        base: Entity.self,
+        fields: (id: Field("id"), lists: Field("lists")) as Table
+    )
 }
 
 /// Requests for one `Todo`: `request()` reads, updates or deletes it.
@@ -308,63 +303,61 @@ public struct TodoRequestBuilder: ModelRequestBuilder {
 public typealias TodoTask = Model<TodoTaskFields>
 
 /// The properties of a `TodoTask`, inherited ones included.
-public struct TodoTaskFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.todoTask", base: Entity.self, fields: TodoTaskFields())
-    public let id: Field<String>
-    public let body: Field<ItemBody>
-    public let bodyLastModifiedDateTime: Field<Date>
-    public let categories: Field<[String]>
-    public let completedDateTime: Field<DateTimeTimeZone>
-    public let createdDateTime: Field<Date>
-    public let dueDateTime: Field<DateTimeTimeZone>
-    public let hasAttachments: Field<Bool>
-    public let importance: Field<Importance>
-    public let isReminderOn: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let recurrence: Field<PatternedRecurrence>
-    public let reminderDateTime: Field<DateTimeTimeZone>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<TaskStatus>
-    public let title: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `attachments`, `attachmentSessions`, `checklistItems`,
+///   `extensions`, `linkedResources`.
+public enum TodoTaskFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        body: Field<ItemBody>,
+        bodyLastModifiedDateTime: Field<Date>,
+        categories: Field<[String]>,
+        completedDateTime: Field<DateTimeTimeZone>,
+        createdDateTime: Field<Date>,
+        dueDateTime: Field<DateTimeTimeZone>,
+        hasAttachments: Field<Bool>,
+        importance: Field<Importance>,
+        isReminderOn: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        recurrence: Field<PatternedRecurrence>,
+        reminderDateTime: Field<DateTimeTimeZone>,
+        startDateTime: Field<DateTimeTimeZone>,
+        status: Field<TaskStatus>,
+        title: Field<String>,
+        attachments: Field<[AttachmentBase]>,
+        attachmentSessions: Field<[AttachmentSession]>,
+        checklistItems: Field<[ChecklistItem]>,
+        extensions: Field<[Extension]>,
+        linkedResources: Field<[LinkedResource]>
+    )
 
-    /// Present when the request expanded it (`expand("attachments")`).
-    public let attachments: Field<[AttachmentBase]>
-
-    /// Present when the request expanded it (`expand("attachmentSessions")`).
-    public let attachmentSessions: Field<[AttachmentSession]>
-
-    /// Present when the request expanded it (`expand("checklistItems")`).
-    public let checklistItems: Field<[ChecklistItem]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("linkedResources")`).
-    public let linkedResources: Field<[LinkedResource]>
-
-    private init() {
-        self.id = Field("id")
-        self.body = Field("body")
-        self.bodyLastModifiedDateTime = Field("bodyLastModifiedDateTime")
-        self.categories = Field("categories")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdDateTime = Field("createdDateTime")
-        self.dueDateTime = Field("dueDateTime")
-        self.hasAttachments = Field("hasAttachments")
-        self.importance = Field("importance")
-        self.isReminderOn = Field("isReminderOn")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.recurrence = Field("recurrence")
-        self.reminderDateTime = Field("reminderDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.title = Field("title")
-        self.attachments = Field("attachments")
-        self.attachmentSessions = Field("attachmentSessions")
-        self.checklistItems = Field("checklistItems")
-        self.extensions = Field("extensions")
-        self.linkedResources = Field("linkedResources")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.todoTask",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            body: Field("body"),
+            bodyLastModifiedDateTime: Field("bodyLastModifiedDateTime"),
+            categories: Field("categories"),
+            completedDateTime: Field("completedDateTime"),
+            createdDateTime: Field("createdDateTime"),
+            dueDateTime: Field("dueDateTime"),
+            hasAttachments: Field("hasAttachments"),
+            importance: Field("importance"),
+            isReminderOn: Field("isReminderOn"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            recurrence: Field("recurrence"),
+            reminderDateTime: Field("reminderDateTime"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            title: Field("title"),
+            attachments: Field("attachments"),
+            attachmentSessions: Field("attachmentSessions"),
+            checklistItems: Field("checklistItems"),
+            extensions: Field("extensions"),
+            linkedResources: Field("linkedResources")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `TodoTaskListFields`; read and write them as `value.name`.
@@ -374,33 +367,32 @@ public struct TodoTaskFields: FieldSet {
 public typealias TodoTaskList = Model<TodoTaskListFields>
 
 /// The properties of a `TodoTaskList`, inherited ones included.
-public struct TodoTaskListFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `extensions`, `tasks`.
+public enum TodoTaskListFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isOwner: Field<Bool>,
+        isShared: Field<Bool>,
+        wellknownListName: Field<WellknownListName>,
+        extensions: Field<[Extension]>,
+        tasks: Field<[TodoTask]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.todoTaskList",
         base: Entity.self,
-        fields: TodoTaskListFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isOwner: Field("isOwner"),
+            isShared: Field("isShared"),
+            wellknownListName: Field("wellknownListName"),
+            extensions: Field("extensions"),
+            tasks: Field("tasks")
+        ) as Table
     )
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isOwner: Field<Bool>
-    public let isShared: Field<Bool>
-    public let wellknownListName: Field<WellknownListName>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("tasks")`).
-    public let tasks: Field<[TodoTask]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isOwner = Field("isOwner")
-        self.isShared = Field("isShared")
-        self.wellknownListName = Field("wellknownListName")
-        self.extensions = Field("extensions")
-        self.tasks = Field("tasks")
-    }
 }
 
 /// Requests for one `TodoTaskList`: `request()` reads, updates or deletes it.
@@ -524,32 +516,32 @@ extension CollectionRequestBuilder where Item == TodoTaskRequestBuilder {
 public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
 
 /// The properties of a `TokenIssuancePolicy`, inherited ones included.
-public struct TokenIssuancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum TokenIssuancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.tokenIssuancePolicy",
         base: StsPolicy.self,
-        fields: TokenIssuancePolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `TokenIssuancePolicy`: `request()` reads, updates or deletes it.
@@ -718,32 +710,32 @@ extension TokenIssuerType {
 public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
 
 /// The properties of a `TokenLifetimePolicy`, inherited ones included.
-public struct TokenLifetimePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+public enum TokenLifetimePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        definition: Field<[String]>,
+        isOrganizationDefault: Field<Bool>,
+        appliesTo: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.tokenLifetimePolicy",
         base: StsPolicy.self,
-        fields: TokenLifetimePolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            definition: Field("definition"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            appliesTo: Field("appliesTo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let definition: Field<[String]>
-    public let isOrganizationDefault: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appliesTo")`).
-    public let appliesTo: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.definition = Field("definition")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.appliesTo = Field("appliesTo")
-    }
 }
 
 /// Requests for one `TokenLifetimePolicy`: `request()` reads, updates or deletes it.
@@ -966,15 +958,13 @@ extension Tone {
 public typealias ToneInfo = Model<ToneInfoFields>
 
 /// The properties of a `ToneInfo`, inherited ones included.
-public struct ToneInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.toneInfo", fields: ToneInfoFields())
-    public let sequenceId: Field<Int64>
-    public let tone: Field<Tone>
+public enum ToneInfoFields: FieldSet {
+    public typealias Table = (sequenceId: Field<Int64>, tone: Field<Tone>)
 
-    private init() {
-        self.sequenceId = Field("sequenceId")
-        self.tone = Field("tone")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.toneInfo",
+        fields: (sequenceId: Field("sequenceId"), tone: Field("tone")) as Table
+    )
 }
 
 /// Its properties are listed in `TrainingFields`; read and write them as `value.name`.
@@ -984,43 +974,48 @@ public struct ToneInfoFields: FieldSet {
 public typealias Training = Model<TrainingFields>
 
 /// The properties of a `Training`, inherited ones included.
-public struct TrainingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.training", base: Entity.self, fields: TrainingFields())
-    public let id: Field<String>
-    public let availabilityStatus: Field<TrainingAvailabilityStatus>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let durationInMinutes: Field<Int32>
-    public let hasEvaluation: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let source: Field<SimulationContentSource>
-    public let supportedLocales: Field<[String]>
-    public let tags: Field<[String]>
-    public let type: Field<TrainingType>
+///
+/// - Present when the request expanded them (`expand("name")`): `languageDetails`.
+public enum TrainingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        availabilityStatus: Field<TrainingAvailabilityStatus>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        durationInMinutes: Field<Int32>,
+        hasEvaluation: Field<Bool>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        source: Field<SimulationContentSource>,
+        supportedLocales: Field<[String]>,
+        tags: Field<[String]>,
+        type: Field<TrainingType>,
+        languageDetails: Field<[TrainingLanguageDetail]>
+    )
 
-    /// Present when the request expanded it (`expand("languageDetails")`).
-    public let languageDetails: Field<[TrainingLanguageDetail]>
-
-    private init() {
-        self.id = Field("id")
-        self.availabilityStatus = Field("availabilityStatus")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.durationInMinutes = Field("durationInMinutes")
-        self.hasEvaluation = Field("hasEvaluation")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.source = Field("source")
-        self.supportedLocales = Field("supportedLocales")
-        self.tags = Field("tags")
-        self.type = Field("type")
-        self.languageDetails = Field("languageDetails")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.training",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            availabilityStatus: Field("availabilityStatus"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            durationInMinutes: Field("durationInMinutes"),
+            hasEvaluation: Field("hasEvaluation"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            source: Field("source"),
+            supportedLocales: Field("supportedLocales"),
+            tags: Field("tags"),
+            type: Field("type"),
+            languageDetails: Field("languageDetails")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.trainingAssignedTo`.
@@ -1112,18 +1107,19 @@ extension TrainingCompletionDuration {
 public typealias TrainingEventsContent = Model<TrainingEventsContentFields>
 
 /// The properties of a `TrainingEventsContent`, inherited ones included.
-public struct TrainingEventsContentFields: FieldSet {
+public enum TrainingEventsContentFields: FieldSet {
+    public typealias Table = (
+        assignedTrainingsInfos: Field<[AssignedTrainingInfo]>,
+        trainingsAssignedUserCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.trainingEventsContent",
-        fields: TrainingEventsContentFields()
+        fields: (
+            assignedTrainingsInfos: Field("assignedTrainingsInfos"),
+            trainingsAssignedUserCount: Field("trainingsAssignedUserCount")
+        ) as Table
     )
-    public let assignedTrainingsInfos: Field<[AssignedTrainingInfo]>
-    public let trainingsAssignedUserCount: Field<Int32>
-
-    private init() {
-        self.assignedTrainingsInfos = Field("assignedTrainingsInfos")
-        self.trainingsAssignedUserCount = Field("trainingsAssignedUserCount")
-    }
 }
 
 /// Its properties are listed in `TrainingLanguageDetailFields`; read and write them as `value.name`.
@@ -1133,36 +1129,36 @@ public struct TrainingEventsContentFields: FieldSet {
 public typealias TrainingLanguageDetail = Model<TrainingLanguageDetailFields>
 
 /// The properties of a `TrainingLanguageDetail`, inherited ones included.
-public struct TrainingLanguageDetailFields: FieldSet {
+public enum TrainingLanguageDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        content: Field<String>,
+        createdBy: Field<EmailIdentity>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isDefaultLangauge: Field<Bool>,
+        lastModifiedBy: Field<EmailIdentity>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.trainingLanguageDetail",
         base: Entity.self,
-        fields: TrainingLanguageDetailFields()
+        fields: (
+            id: Field("id"),
+            content: Field("content"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isDefaultLangauge: Field("isDefaultLangauge"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let content: Field<String>
-    public let createdBy: Field<EmailIdentity>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isDefaultLangauge: Field<Bool>
-    public let lastModifiedBy: Field<EmailIdentity>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isDefaultLangauge = Field("isDefaultLangauge")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-    }
 }
 
 /// Requests for one `TrainingLanguageDetail`: `request()` reads, updates or deletes it.
@@ -1191,26 +1187,26 @@ public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
 public typealias TrainingNotificationSetting = Model<TrainingNotificationSettingFields>
 
 /// The properties of a `TrainingNotificationSetting`, inherited ones included.
-public struct TrainingNotificationSettingFields: FieldSet {
+public enum TrainingNotificationSettingFields: FieldSet {
+    public typealias Table = (
+        notificationPreference: Field<EndUserNotificationPreference>,
+        positiveReinforcement: Field<PositiveReinforcementNotification>,
+        settingType: Field<EndUserNotificationSettingType>,
+        trainingAssignment: Field<BaseEndUserNotification>,
+        trainingReminder: Field<TrainingReminderNotification>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.trainingNotificationSetting",
         base: EndUserNotificationSetting.self,
-        fields: TrainingNotificationSettingFields()
+        fields: (
+            notificationPreference: Field("notificationPreference"),
+            positiveReinforcement: Field("positiveReinforcement"),
+            settingType: Field("settingType"),
+            trainingAssignment: Field("trainingAssignment"),
+            trainingReminder: Field("trainingReminder")
+        ) as Table
     )
-
-    public let notificationPreference: Field<EndUserNotificationPreference>
-    public let positiveReinforcement: Field<PositiveReinforcementNotification>
-    public let settingType: Field<EndUserNotificationSettingType>
-    public let trainingAssignment: Field<BaseEndUserNotification>
-    public let trainingReminder: Field<TrainingReminderNotification>
-
-    private init() {
-        self.notificationPreference = Field("notificationPreference")
-        self.positiveReinforcement = Field("positiveReinforcement")
-        self.settingType = Field("settingType")
-        self.trainingAssignment = Field("trainingAssignment")
-        self.trainingReminder = Field("trainingReminder")
-    }
 }
 
 /// Its properties are listed in `TrainingReminderNotificationFields`; read and write them as `value.name`.
@@ -1220,25 +1216,24 @@ public struct TrainingNotificationSettingFields: FieldSet {
 public typealias TrainingReminderNotification = Model<TrainingReminderNotificationFields>
 
 /// The properties of a `TrainingReminderNotification`, inherited ones included.
-public struct TrainingReminderNotificationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+public enum TrainingReminderNotificationFields: FieldSet {
+    public typealias Table = (
+        defaultLanguage: Field<String>,
+        endUserNotification: Field<EndUserNotification>,
+        deliveryFrequency: Field<NotificationDeliveryFrequency>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.trainingReminderNotification",
         base: BaseEndUserNotification.self,
-        fields: TrainingReminderNotificationFields()
+        fields: (
+            defaultLanguage: Field("defaultLanguage"),
+            endUserNotification: Field("endUserNotification"),
+            deliveryFrequency: Field("deliveryFrequency")
+        ) as Table
     )
-
-    public let defaultLanguage: Field<String>
-
-    /// Present when the request expanded it (`expand("endUserNotification")`).
-    public let endUserNotification: Field<EndUserNotification>
-
-    public let deliveryFrequency: Field<NotificationDeliveryFrequency>
-
-    private init() {
-        self.defaultLanguage = Field("defaultLanguage")
-        self.endUserNotification = Field("endUserNotification")
-        self.deliveryFrequency = Field("deliveryFrequency")
-    }
 }
 
 /// Requests for one `Training`: `request()` reads, updates or deletes it.
@@ -1376,30 +1371,31 @@ extension TrainingType {
 public typealias Trending = Model<TrendingFields>
 
 /// The properties of a `Trending`, inherited ones included.
-public struct TrendingFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.trending", base: Entity.self, fields: TrendingFields())
-    public let id: Field<String>
-    public let lastModifiedDateTime: Field<Date>
+///
+/// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `resource`.
+public enum TrendingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        resourceReference: Field<ResourceReference>,
+        resourceVisualization: Field<ResourceVisualization>,
+        weight: Field<Double>,
+        resource: Field<Entity>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    public let weight: Field<Double>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.weight = Field("weight")
-        self.resource = Field("resource")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.trending",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            resourceReference: Field("resourceReference"),
+            resourceVisualization: Field("resourceVisualization"),
+            weight: Field("weight"),
+            resource: Field("resource")
+        ) as Table
+    )
 }
 
 /// Requests for one `Trending`: `request()` reads, updates or deletes it.
@@ -1455,23 +1451,27 @@ public struct UnavailablePlaceModeFields: FieldSet {
 public typealias UnifiedApprovalStage = Model<UnifiedApprovalStageFields>
 
 /// The properties of a `UnifiedApprovalStage`, inherited ones included.
-public struct UnifiedApprovalStageFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.unifiedApprovalStage", fields: UnifiedApprovalStageFields())
-    public let approvalStageTimeOutInDays: Field<Int32>
-    public let escalationApprovers: Field<[SubjectSet]>
-    public let escalationTimeInMinutes: Field<Int32>
-    public let isApproverJustificationRequired: Field<Bool>
-    public let isEscalationEnabled: Field<Bool>
-    public let primaryApprovers: Field<[SubjectSet]>
+public enum UnifiedApprovalStageFields: FieldSet {
+    public typealias Table = (
+        approvalStageTimeOutInDays: Field<Int32>,
+        escalationApprovers: Field<[SubjectSet]>,
+        escalationTimeInMinutes: Field<Int32>,
+        isApproverJustificationRequired: Field<Bool>,
+        isEscalationEnabled: Field<Bool>,
+        primaryApprovers: Field<[SubjectSet]>
+    )
 
-    private init() {
-        self.approvalStageTimeOutInDays = Field("approvalStageTimeOutInDays")
-        self.escalationApprovers = Field("escalationApprovers")
-        self.escalationTimeInMinutes = Field("escalationTimeInMinutes")
-        self.isApproverJustificationRequired = Field("isApproverJustificationRequired")
-        self.isEscalationEnabled = Field("isEscalationEnabled")
-        self.primaryApprovers = Field("primaryApprovers")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedApprovalStage",
+        fields: (
+            approvalStageTimeOutInDays: Field("approvalStageTimeOutInDays"),
+            escalationApprovers: Field("escalationApprovers"),
+            escalationTimeInMinutes: Field("escalationTimeInMinutes"),
+            isApproverJustificationRequired: Field("isApproverJustificationRequired"),
+            isEscalationEnabled: Field("isEscalationEnabled"),
+            primaryApprovers: Field("primaryApprovers")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UnifiedRbacResourceActionFields`; read and write them as `value.name`.
@@ -1481,30 +1481,30 @@ public struct UnifiedApprovalStageFields: FieldSet {
 public typealias UnifiedRbacResourceAction = Model<UnifiedRbacResourceActionFields>
 
 /// The properties of a `UnifiedRbacResourceAction`, inherited ones included.
-public struct UnifiedRbacResourceActionFields: FieldSet {
+public enum UnifiedRbacResourceActionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        actionVerb: Field<String>,
+        authenticationContextId: Field<String>,
+        description: Field<String>,
+        isAuthenticationContextSettable: Field<Bool>,
+        name: Field<String>,
+        resourceScopeId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRbacResourceAction",
         base: Entity.self,
-        fields: UnifiedRbacResourceActionFields()
+        fields: (
+            id: Field("id"),
+            actionVerb: Field("actionVerb"),
+            authenticationContextId: Field("authenticationContextId"),
+            description: Field("description"),
+            isAuthenticationContextSettable: Field("isAuthenticationContextSettable"),
+            name: Field("name"),
+            resourceScopeId: Field("resourceScopeId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let actionVerb: Field<String>
-    public let authenticationContextId: Field<String>
-    public let description: Field<String>
-    public let isAuthenticationContextSettable: Field<Bool>
-    public let name: Field<String>
-    public let resourceScopeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.actionVerb = Field("actionVerb")
-        self.authenticationContextId = Field("authenticationContextId")
-        self.description = Field("description")
-        self.isAuthenticationContextSettable = Field("isAuthenticationContextSettable")
-        self.name = Field("name")
-        self.resourceScopeId = Field("resourceScopeId")
-    }
 }
 
 /// Requests for one `UnifiedRbacResourceAction`: `request()` reads, updates or deletes it.
@@ -1533,24 +1533,20 @@ public struct UnifiedRbacResourceActionRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespaceFields>
 
 /// The properties of a `UnifiedRbacResourceNamespace`, inherited ones included.
-public struct UnifiedRbacResourceNamespaceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `resourceActions`.
+public enum UnifiedRbacResourceNamespaceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        name: Field<String>,
+        resourceActions: Field<[UnifiedRbacResourceAction]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRbacResourceNamespace",
         base: Entity.self,
-        fields: UnifiedRbacResourceNamespaceFields()
+        fields: (id: Field("id"), name: Field("name"), resourceActions: Field("resourceActions")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("resourceActions")`).
-    public let resourceActions: Field<[UnifiedRbacResourceAction]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.resourceActions = Field("resourceActions")
-    }
 }
 
 /// Requests for one `UnifiedRbacResourceNamespace`: `request()` reads, updates or deletes it.
@@ -1604,46 +1600,41 @@ public struct UnifiedRoleFields: FieldSet {
 public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
 
 /// The properties of a `UnifiedRoleAssignment`, inherited ones included.
-public struct UnifiedRoleAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`.
+public enum UnifiedRoleAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        condition: Field<String>,
+        directoryScopeId: Field<String>,
+        principalId: Field<String>,
+        principalOrganizationId: Field<String>,
+        roleDefinitionId: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignment",
         base: Entity.self,
-        fields: UnifiedRoleAssignmentFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            condition: Field("condition"),
+            directoryScopeId: Field("directoryScopeId"),
+            principalId: Field("principalId"),
+            principalOrganizationId: Field("principalOrganizationId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let condition: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let principalOrganizationId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.condition = Field("condition")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.principalOrganizationId = Field("principalOrganizationId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
 }
 
 /// Requests for one `UnifiedRoleAssignment`: `request()` reads, updates or deletes it.
@@ -1693,59 +1684,51 @@ public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentScheduleFields>
 
 /// The properties of a `UnifiedRoleAssignmentSchedule`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`, `activatedUsing`.
+public enum UnifiedRoleAssignmentScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        directoryScopeId: Field<String>,
+        modifiedDateTime: Field<Date>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        status: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        assignmentType: Field<String>,
+        memberType: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        activatedUsing: Field<UnifiedRoleEligibilitySchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentSchedule",
         base: UnifiedRoleScheduleBase.self,
-        fields: UnifiedRoleAssignmentScheduleFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            directoryScopeId: Field("directoryScopeId"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            status: Field("status"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            assignmentType: Field("assignmentType"),
+            memberType: Field("memberType"),
+            scheduleInfo: Field("scheduleInfo"),
+            activatedUsing: Field("activatedUsing")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let assignmentType: Field<String>
-    public let memberType: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.assignmentType = Field("assignmentType")
-        self.memberType = Field("memberType")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.activatedUsing = Field("activatedUsing")
-    }
 }

@@ -12,59 +12,51 @@ import Foundation
 public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssignmentScheduleInstanceFields>
 
 /// The properties of a `UnifiedRoleAssignmentScheduleInstance`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`, `activatedUsing`.
+public enum UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        directoryScopeId: Field<String>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        assignmentType: Field<String>,
+        endDateTime: Field<Date>,
+        memberType: Field<String>,
+        roleAssignmentOriginId: Field<String>,
+        roleAssignmentScheduleId: Field<String>,
+        startDateTime: Field<Date>,
+        activatedUsing: Field<UnifiedRoleEligibilityScheduleInstance>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentScheduleInstance",
         base: UnifiedRoleScheduleInstanceBase.self,
-        fields: UnifiedRoleAssignmentScheduleInstanceFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            directoryScopeId: Field("directoryScopeId"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            assignmentType: Field("assignmentType"),
+            endDateTime: Field("endDateTime"),
+            memberType: Field("memberType"),
+            roleAssignmentOriginId: Field("roleAssignmentOriginId"),
+            roleAssignmentScheduleId: Field("roleAssignmentScheduleId"),
+            startDateTime: Field("startDateTime"),
+            activatedUsing: Field("activatedUsing")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let assignmentType: Field<String>
-    public let endDateTime: Field<Date>
-    public let memberType: Field<String>
-    public let roleAssignmentOriginId: Field<String>
-    public let roleAssignmentScheduleId: Field<String>
-    public let startDateTime: Field<Date>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilityScheduleInstance>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.assignmentType = Field("assignmentType")
-        self.endDateTime = Field("endDateTime")
-        self.memberType = Field("memberType")
-        self.roleAssignmentOriginId = Field("roleAssignmentOriginId")
-        self.roleAssignmentScheduleId = Field("roleAssignmentScheduleId")
-        self.startDateTime = Field("startDateTime")
-        self.activatedUsing = Field("activatedUsing")
-    }
 }
 
 /// Requests for one `UnifiedRoleAssignmentScheduleInstance`: `request()` reads, updates or deletes it.
@@ -141,74 +133,65 @@ extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleIn
 public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignmentScheduleRequestFields>
 
 /// The properties of a `UnifiedRoleAssignmentScheduleRequest`, inherited ones included.
-public struct UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `appScope`, `directoryScope`,
+///   `principal`, `roleDefinition`, `targetSchedule`.
+public enum UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        action: Field<UnifiedRoleScheduleRequestActions>,
+        appScopeId: Field<String>,
+        directoryScopeId: Field<String>,
+        isValidationOnly: Field<Bool>,
+        justification: Field<String>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        targetScheduleId: Field<String>,
+        ticketInfo: Field<TicketInfo>,
+        activatedUsing: Field<UnifiedRoleEligibilitySchedule>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        targetSchedule: Field<UnifiedRoleAssignmentSchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleAssignmentScheduleRequest",
         base: Request.self,
-        fields: UnifiedRoleAssignmentScheduleRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            action: Field("action"),
+            appScopeId: Field("appScopeId"),
+            directoryScopeId: Field("directoryScopeId"),
+            isValidationOnly: Field("isValidationOnly"),
+            justification: Field("justification"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            scheduleInfo: Field("scheduleInfo"),
+            targetScheduleId: Field("targetScheduleId"),
+            ticketInfo: Field("ticketInfo"),
+            activatedUsing: Field("activatedUsing"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            targetSchedule: Field("targetSchedule")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<UnifiedRoleScheduleRequestActions>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let targetScheduleId: Field<String>
-    public let ticketInfo: Field<TicketInfo>
-
-    /// Present when the request expanded it (`expand("activatedUsing")`).
-    public let activatedUsing: Field<UnifiedRoleEligibilitySchedule>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<UnifiedRoleAssignmentSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.ticketInfo = Field("ticketInfo")
-        self.activatedUsing = Field("activatedUsing")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.targetSchedule = Field("targetSchedule")
-    }
 }
 
 /// Requests for one `UnifiedRoleAssignmentSchedule`: `request()` reads, updates or deletes it.
@@ -362,38 +345,38 @@ extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRe
 public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
 
 /// The properties of a `UnifiedRoleDefinition`, inherited ones included.
-public struct UnifiedRoleDefinitionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `inheritsPermissionsFrom`.
+public enum UnifiedRoleDefinitionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isBuiltIn: Field<Bool>,
+        isEnabled: Field<Bool>,
+        resourceScopes: Field<[String]>,
+        rolePermissions: Field<[UnifiedRolePermission]>,
+        templateId: Field<String>,
+        version: Field<String>,
+        inheritsPermissionsFrom: Field<[UnifiedRoleDefinition]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleDefinition",
         base: Entity.self,
-        fields: UnifiedRoleDefinitionFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isBuiltIn: Field("isBuiltIn"),
+            isEnabled: Field("isEnabled"),
+            resourceScopes: Field("resourceScopes"),
+            rolePermissions: Field("rolePermissions"),
+            templateId: Field("templateId"),
+            version: Field("version"),
+            inheritsPermissionsFrom: Field("inheritsPermissionsFrom")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-    public let isEnabled: Field<Bool>
-    public let resourceScopes: Field<[String]>
-    public let rolePermissions: Field<[UnifiedRolePermission]>
-    public let templateId: Field<String>
-    public let version: Field<String>
-
-    /// Present when the request expanded it (`expand("inheritsPermissionsFrom")`).
-    public let inheritsPermissionsFrom: Field<[UnifiedRoleDefinition]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.isEnabled = Field("isEnabled")
-        self.resourceScopes = Field("resourceScopes")
-        self.rolePermissions = Field("rolePermissions")
-        self.templateId = Field("templateId")
-        self.version = Field("version")
-        self.inheritsPermissionsFrom = Field("inheritsPermissionsFrom")
-    }
 }
 
 /// Requests for one `UnifiedRoleDefinition`: `request()` reads, updates or deletes it.
@@ -432,55 +415,49 @@ public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilityScheduleFields>
 
 /// The properties of a `UnifiedRoleEligibilitySchedule`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`.
+public enum UnifiedRoleEligibilityScheduleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        directoryScopeId: Field<String>,
+        modifiedDateTime: Field<Date>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        status: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        memberType: Field<String>,
+        scheduleInfo: Field<RequestSchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilitySchedule",
         base: UnifiedRoleScheduleBase.self,
-        fields: UnifiedRoleEligibilityScheduleFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            directoryScopeId: Field("directoryScopeId"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            status: Field("status"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            memberType: Field("memberType"),
+            scheduleInfo: Field("scheduleInfo")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let memberType: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.memberType = Field("memberType")
-        self.scheduleInfo = Field("scheduleInfo")
-    }
 }
 
 /// Its properties are listed in `UnifiedRoleEligibilityScheduleInstanceFields`; read and write them as `value.name`.
@@ -491,51 +468,45 @@ public struct UnifiedRoleEligibilityScheduleFields: FieldSet {
 public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligibilityScheduleInstanceFields>
 
 /// The properties of a `UnifiedRoleEligibilityScheduleInstance`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`.
+public enum UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        directoryScopeId: Field<String>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        endDateTime: Field<Date>,
+        memberType: Field<String>,
+        roleEligibilityScheduleId: Field<String>,
+        startDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilityScheduleInstance",
         base: UnifiedRoleScheduleInstanceBase.self,
-        fields: UnifiedRoleEligibilityScheduleInstanceFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            directoryScopeId: Field("directoryScopeId"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            endDateTime: Field("endDateTime"),
+            memberType: Field("memberType"),
+            roleEligibilityScheduleId: Field("roleEligibilityScheduleId"),
+            startDateTime: Field("startDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    public let endDateTime: Field<Date>
-    public let memberType: Field<String>
-    public let roleEligibilityScheduleId: Field<String>
-    public let startDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.endDateTime = Field("endDateTime")
-        self.memberType = Field("memberType")
-        self.roleEligibilityScheduleId = Field("roleEligibilityScheduleId")
-        self.startDateTime = Field("startDateTime")
-    }
 }
 
 /// Requests for one `UnifiedRoleEligibilityScheduleInstance`: `request()` reads, updates or deletes it.
@@ -607,70 +578,63 @@ extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleI
 public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligibilityScheduleRequestFields>
 
 /// The properties of a `UnifiedRoleEligibilityScheduleRequest`, inherited ones included.
-public struct UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`, `targetSchedule`.
+public enum UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        action: Field<UnifiedRoleScheduleRequestActions>,
+        appScopeId: Field<String>,
+        directoryScopeId: Field<String>,
+        isValidationOnly: Field<Bool>,
+        justification: Field<String>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        scheduleInfo: Field<RequestSchedule>,
+        targetScheduleId: Field<String>,
+        ticketInfo: Field<TicketInfo>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>,
+        targetSchedule: Field<UnifiedRoleEligibilitySchedule>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleEligibilityScheduleRequest",
         base: Request.self,
-        fields: UnifiedRoleEligibilityScheduleRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            action: Field("action"),
+            appScopeId: Field("appScopeId"),
+            directoryScopeId: Field("directoryScopeId"),
+            isValidationOnly: Field("isValidationOnly"),
+            justification: Field("justification"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            scheduleInfo: Field("scheduleInfo"),
+            targetScheduleId: Field("targetScheduleId"),
+            ticketInfo: Field("ticketInfo"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition"),
+            targetSchedule: Field("targetSchedule")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let action: Field<UnifiedRoleScheduleRequestActions>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let isValidationOnly: Field<Bool>
-    public let justification: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scheduleInfo: Field<RequestSchedule>
-    public let targetScheduleId: Field<String>
-    public let ticketInfo: Field<TicketInfo>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    /// Present when the request expanded it (`expand("targetSchedule")`).
-    public let targetSchedule: Field<UnifiedRoleEligibilitySchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.action = Field("action")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.isValidationOnly = Field("isValidationOnly")
-        self.justification = Field("justification")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scheduleInfo = Field("scheduleInfo")
-        self.targetScheduleId = Field("targetScheduleId")
-        self.ticketInfo = Field("ticketInfo")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-        self.targetSchedule = Field("targetSchedule")
-    }
 }
 
 /// Requests for one `UnifiedRoleEligibilitySchedule`: `request()` reads, updates or deletes it.
@@ -814,40 +778,38 @@ extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleR
 public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicyFields>
 
 /// The properties of a `UnifiedRoleManagementPolicy`, inherited ones included.
-public struct UnifiedRoleManagementPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `effectiveRules`, `rules`.
+public enum UnifiedRoleManagementPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isOrganizationDefault: Field<Bool>,
+        lastModifiedBy: Field<Identity>,
+        lastModifiedDateTime: Field<Date>,
+        scopeId: Field<String>,
+        scopeType: Field<String>,
+        effectiveRules: Field<[UnifiedRoleManagementPolicyRule]>,
+        rules: Field<[UnifiedRoleManagementPolicyRule]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicy",
         base: Entity.self,
-        fields: UnifiedRoleManagementPolicyFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isOrganizationDefault: Field("isOrganizationDefault"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            scopeId: Field("scopeId"),
+            scopeType: Field("scopeType"),
+            effectiveRules: Field("effectiveRules"),
+            rules: Field("rules")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isOrganizationDefault: Field<Bool>
-    public let lastModifiedBy: Field<Identity>
-    public let lastModifiedDateTime: Field<Date>
-    public let scopeId: Field<String>
-    public let scopeType: Field<String>
-
-    /// Present when the request expanded it (`expand("effectiveRules")`).
-    public let effectiveRules: Field<[UnifiedRoleManagementPolicyRule]>
-
-    /// Present when the request expanded it (`expand("rules")`).
-    public let rules: Field<[UnifiedRoleManagementPolicyRule]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isOrganizationDefault = Field("isOrganizationDefault")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.scopeId = Field("scopeId")
-        self.scopeType = Field("scopeType")
-        self.effectiveRules = Field("effectiveRules")
-        self.rules = Field("rules")
-    }
 }
 
 /// Its properties are listed in `UnifiedRoleManagementPolicyApprovalRuleFields`; read and write them as `value.name`.
@@ -858,22 +820,18 @@ public struct UnifiedRoleManagementPolicyFields: FieldSet {
 public typealias UnifiedRoleManagementPolicyApprovalRule = Model<UnifiedRoleManagementPolicyApprovalRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyApprovalRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<UnifiedRoleManagementPolicyRuleTarget>,
+        setting: Field<ApprovalSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyApprovalRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyApprovalRuleFields()
+        fields: (id: Field("id"), target: Field("target"), setting: Field("setting")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let setting: Field<ApprovalSettings>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.setting = Field("setting")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyApprovalRule`: `request()` reads, updates or deletes it.
@@ -906,30 +864,30 @@ public struct UnifiedRoleManagementPolicyApprovalRuleRequestBuilder: ModelReques
 public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManagementPolicyAssignmentFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyAssignment`, inherited ones included.
-public struct UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `policy`.
+public enum UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        policyId: Field<String>,
+        roleDefinitionId: Field<String>,
+        scopeId: Field<String>,
+        scopeType: Field<String>,
+        policy: Field<UnifiedRoleManagementPolicy>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyAssignment",
         base: Entity.self,
-        fields: UnifiedRoleManagementPolicyAssignmentFields()
+        fields: (
+            id: Field("id"),
+            policyId: Field("policyId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            scopeId: Field("scopeId"),
+            scopeType: Field("scopeType"),
+            policy: Field("policy")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let policyId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let scopeId: Field<String>
-    public let scopeType: Field<String>
-
-    /// Present when the request expanded it (`expand("policy")`).
-    public let policy: Field<UnifiedRoleManagementPolicy>
-
-    private init() {
-        self.id = Field("id")
-        self.policyId = Field("policyId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.scopeId = Field("scopeId")
-        self.scopeType = Field("scopeType")
-        self.policy = Field("policy")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyAssignment`: `request()` reads, updates or deletes it.
@@ -969,24 +927,24 @@ public typealias UnifiedRoleManagementPolicyAuthenticationContextRule =
     Model<UnifiedRoleManagementPolicyAuthenticationContextRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyAuthenticationContextRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<UnifiedRoleManagementPolicyRuleTarget>,
+        claimValue: Field<String>,
+        isEnabled: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyAuthenticationContextRuleFields()
+        fields: (
+            id: Field("id"),
+            target: Field("target"),
+            claimValue: Field("claimValue"),
+            isEnabled: Field("isEnabled")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let claimValue: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.claimValue = Field("claimValue")
-        self.isEnabled = Field("isEnabled")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyAuthenticationContextRule`: `request()` reads, updates or deletes it.
@@ -1019,22 +977,18 @@ public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder
 public typealias UnifiedRoleManagementPolicyEnablementRule = Model<UnifiedRoleManagementPolicyEnablementRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyEnablementRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<UnifiedRoleManagementPolicyRuleTarget>,
+        enabledRules: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyEnablementRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyEnablementRuleFields()
+        fields: (id: Field("id"), target: Field("target"), enabledRules: Field("enabledRules")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let enabledRules: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.enabledRules = Field("enabledRules")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyEnablementRule`: `request()` reads, updates or deletes it.
@@ -1067,24 +1021,24 @@ public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequ
 public typealias UnifiedRoleManagementPolicyExpirationRule = Model<UnifiedRoleManagementPolicyExpirationRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyExpirationRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<UnifiedRoleManagementPolicyRuleTarget>,
+        isExpirationRequired: Field<Bool>,
+        maximumDuration: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyExpirationRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyExpirationRuleFields()
+        fields: (
+            id: Field("id"),
+            target: Field("target"),
+            isExpirationRequired: Field("isExpirationRequired"),
+            maximumDuration: Field("maximumDuration")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let isExpirationRequired: Field<Bool>
-    public let maximumDuration: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.isExpirationRequired = Field("isExpirationRequired")
-        self.maximumDuration = Field("maximumDuration")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyExpirationRule`: `request()` reads, updates or deletes it.
@@ -1118,30 +1072,30 @@ public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequ
 public typealias UnifiedRoleManagementPolicyNotificationRule = Model<UnifiedRoleManagementPolicyNotificationRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyNotificationRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        target: Field<UnifiedRoleManagementPolicyRuleTarget>,
+        isDefaultRecipientsEnabled: Field<Bool>,
+        notificationLevel: Field<String>,
+        notificationRecipients: Field<[String]>,
+        notificationType: Field<String>,
+        recipientType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyNotificationRule",
         base: UnifiedRoleManagementPolicyRule.self,
-        fields: UnifiedRoleManagementPolicyNotificationRuleFields()
+        fields: (
+            id: Field("id"),
+            target: Field("target"),
+            isDefaultRecipientsEnabled: Field("isDefaultRecipientsEnabled"),
+            notificationLevel: Field("notificationLevel"),
+            notificationRecipients: Field("notificationRecipients"),
+            notificationType: Field("notificationType"),
+            recipientType: Field("recipientType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-    public let isDefaultRecipientsEnabled: Field<Bool>
-    public let notificationLevel: Field<String>
-    public let notificationRecipients: Field<[String]>
-    public let notificationType: Field<String>
-    public let recipientType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-        self.isDefaultRecipientsEnabled = Field("isDefaultRecipientsEnabled")
-        self.notificationLevel = Field("notificationLevel")
-        self.notificationRecipients = Field("notificationRecipients")
-        self.notificationType = Field("notificationType")
-        self.recipientType = Field("recipientType")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyNotificationRule`: `request()` reads, updates or deletes it.
@@ -1211,7 +1165,9 @@ public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRoleManagementPolicyRule = Model<UnifiedRoleManagementPolicyRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyRule`, inherited ones included.
-public struct UnifiedRoleManagementPolicyRuleFields: FieldSet {
+public enum UnifiedRoleManagementPolicyRuleFields: FieldSet {
+    public typealias Table = (id: Field<String>, target: Field<UnifiedRoleManagementPolicyRuleTarget>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleManagementPolicyRule",
         base: Entity.self,
@@ -1222,16 +1178,8 @@ public struct UnifiedRoleManagementPolicyRuleFields: FieldSet {
             UnifiedRoleManagementPolicyExpirationRule.self,
             UnifiedRoleManagementPolicyNotificationRule.self,
         ],
-        fields: UnifiedRoleManagementPolicyRuleFields()
+        fields: (id: Field("id"), target: Field("target")) as Table
     )
-
-    public let id: Field<String>
-    public let target: Field<UnifiedRoleManagementPolicyRuleTarget>
-
-    private init() {
-        self.id = Field("id")
-        self.target = Field("target")
-    }
 }
 
 /// Requests for one `UnifiedRoleManagementPolicyRule`: `request()` reads, updates or deletes it.
@@ -1261,29 +1209,29 @@ public struct UnifiedRoleManagementPolicyRuleRequestBuilder: ModelRequestBuilder
 public typealias UnifiedRoleManagementPolicyRuleTarget = Model<UnifiedRoleManagementPolicyRuleTargetFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyRuleTarget`, inherited ones included.
-public struct UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.unifiedRoleManagementPolicyRuleTarget",
-        fields: UnifiedRoleManagementPolicyRuleTargetFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `targetObjects`.
+public enum UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
+    public typealias Table = (
+        caller: Field<String>,
+        enforcedSettings: Field<[String]>,
+        inheritableSettings: Field<[String]>,
+        level: Field<String>,
+        operations: Field<[UnifiedRoleManagementPolicyRuleTargetOperations]>,
+        targetObjects: Field<[DirectoryObject]>
     )
 
-    public let caller: Field<String>
-    public let enforcedSettings: Field<[String]>
-    public let inheritableSettings: Field<[String]>
-    public let level: Field<String>
-    public let operations: Field<[UnifiedRoleManagementPolicyRuleTargetOperations]>
-
-    /// Present when the request expanded it (`expand("targetObjects")`).
-    public let targetObjects: Field<[DirectoryObject]>
-
-    private init() {
-        self.caller = Field("caller")
-        self.enforcedSettings = Field("enforcedSettings")
-        self.inheritableSettings = Field("inheritableSettings")
-        self.level = Field("level")
-        self.operations = Field("operations")
-        self.targetObjects = Field("targetObjects")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.unifiedRoleManagementPolicyRuleTarget",
+        fields: (
+            caller: Field("caller"),
+            enforcedSettings: Field("enforcedSettings"),
+            inheritableSettings: Field("inheritableSettings"),
+            level: Field("level"),
+            operations: Field("operations"),
+            targetObjects: Field("targetObjects")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRuleTargetOperations`.
@@ -1333,20 +1281,21 @@ extension UnifiedRoleManagementPolicyRuleTargetOperations {
 public typealias UnifiedRolePermission = Model<UnifiedRolePermissionFields>
 
 /// The properties of a `UnifiedRolePermission`, inherited ones included.
-public struct UnifiedRolePermissionFields: FieldSet {
+public enum UnifiedRolePermissionFields: FieldSet {
+    public typealias Table = (
+        allowedResourceActions: Field<[String]>,
+        condition: Field<String>,
+        excludedResourceActions: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRolePermission",
-        fields: UnifiedRolePermissionFields()
+        fields: (
+            allowedResourceActions: Field("allowedResourceActions"),
+            condition: Field("condition"),
+            excludedResourceActions: Field("excludedResourceActions")
+        ) as Table
     )
-    public let allowedResourceActions: Field<[String]>
-    public let condition: Field<String>
-    public let excludedResourceActions: Field<[String]>
-
-    private init() {
-        self.allowedResourceActions = Field("allowedResourceActions")
-        self.condition = Field("condition")
-        self.excludedResourceActions = Field("excludedResourceActions")
-    }
 }
 
 /// Its properties are listed in `UnifiedRoleScheduleBaseFields`; read and write them as `value.name`.
@@ -1356,51 +1305,46 @@ public struct UnifiedRolePermissionFields: FieldSet {
 public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
 
 /// The properties of a `UnifiedRoleScheduleBase`, inherited ones included.
-public struct UnifiedRoleScheduleBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`.
+public enum UnifiedRoleScheduleBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        createdDateTime: Field<Date>,
+        createdUsing: Field<String>,
+        directoryScopeId: Field<String>,
+        modifiedDateTime: Field<Date>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        status: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleScheduleBase",
         base: Entity.self,
         derived: [UnifiedRoleAssignmentSchedule.self, UnifiedRoleEligibilitySchedule.self],
-        fields: UnifiedRoleScheduleBaseFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            createdDateTime: Field("createdDateTime"),
+            createdUsing: Field("createdUsing"),
+            directoryScopeId: Field("directoryScopeId"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            status: Field("status"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let createdDateTime: Field<Date>
-    public let createdUsing: Field<String>
-    public let directoryScopeId: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-    public let status: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.createdDateTime = Field("createdDateTime")
-        self.createdUsing = Field("createdUsing")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.status = Field("status")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
 }
 
 /// Requests for one `UnifiedRoleScheduleBase`: `request()` reads, updates or deletes it.
@@ -1450,43 +1394,38 @@ public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInstanceBaseFields>
 
 /// The properties of a `UnifiedRoleScheduleInstanceBase`, inherited ones included.
-public struct UnifiedRoleScheduleInstanceBaseFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+///   `roleDefinition`.
+public enum UnifiedRoleScheduleInstanceBaseFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appScopeId: Field<String>,
+        directoryScopeId: Field<String>,
+        principalId: Field<String>,
+        roleDefinitionId: Field<String>,
+        appScope: Field<AppScope>,
+        directoryScope: Field<DirectoryObject>,
+        principal: Field<DirectoryObject>,
+        roleDefinition: Field<UnifiedRoleDefinition>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedRoleScheduleInstanceBase",
         base: Entity.self,
         derived: [UnifiedRoleAssignmentScheduleInstance.self, UnifiedRoleEligibilityScheduleInstance.self],
-        fields: UnifiedRoleScheduleInstanceBaseFields()
+        fields: (
+            id: Field("id"),
+            appScopeId: Field("appScopeId"),
+            directoryScopeId: Field("directoryScopeId"),
+            principalId: Field("principalId"),
+            roleDefinitionId: Field("roleDefinitionId"),
+            appScope: Field("appScope"),
+            directoryScope: Field("directoryScope"),
+            principal: Field("principal"),
+            roleDefinition: Field("roleDefinition")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appScopeId: Field<String>
-    public let directoryScopeId: Field<String>
-    public let principalId: Field<String>
-    public let roleDefinitionId: Field<String>
-
-    /// Present when the request expanded it (`expand("appScope")`).
-    public let appScope: Field<AppScope>
-
-    /// Present when the request expanded it (`expand("directoryScope")`).
-    public let directoryScope: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("principal")`).
-    public let principal: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("roleDefinition")`).
-    public let roleDefinition: Field<UnifiedRoleDefinition>
-
-    private init() {
-        self.id = Field("id")
-        self.appScopeId = Field("appScopeId")
-        self.directoryScopeId = Field("directoryScopeId")
-        self.principalId = Field("principalId")
-        self.roleDefinitionId = Field("roleDefinitionId")
-        self.appScope = Field("appScope")
-        self.directoryScope = Field("directoryScope")
-        self.principal = Field("principal")
-        self.roleDefinition = Field("roleDefinition")
-    }
 }
 
 /// Requests for one `UnifiedRoleScheduleInstanceBase`: `request()` reads, updates or deletes it.
@@ -1577,34 +1516,34 @@ extension UnifiedRoleScheduleRequestActions {
 public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
 
 /// The properties of a `UnifiedStorageQuota`, inherited ones included.
-public struct UnifiedStorageQuotaFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `services`.
+public enum UnifiedStorageQuotaFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deleted: Field<Int64>,
+        manageWebUrl: Field<String>,
+        remaining: Field<Int64>,
+        state: Field<String>,
+        total: Field<Int64>,
+        used: Field<Int64>,
+        services: Field<[ServiceStorageQuotaBreakdown]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unifiedStorageQuota",
         base: Entity.self,
-        fields: UnifiedStorageQuotaFields()
+        fields: (
+            id: Field("id"),
+            deleted: Field("deleted"),
+            manageWebUrl: Field("manageWebUrl"),
+            remaining: Field("remaining"),
+            state: Field("state"),
+            total: Field("total"),
+            used: Field("used"),
+            services: Field("services")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deleted: Field<Int64>
-    public let manageWebUrl: Field<String>
-    public let remaining: Field<Int64>
-    public let state: Field<String>
-    public let total: Field<Int64>
-    public let used: Field<Int64>
-
-    /// Present when the request expanded it (`expand("services")`).
-    public let services: Field<[ServiceStorageQuotaBreakdown]>
-
-    private init() {
-        self.id = Field("id")
-        self.deleted = Field("deleted")
-        self.manageWebUrl = Field("manageWebUrl")
-        self.remaining = Field("remaining")
-        self.state = Field("state")
-        self.total = Field("total")
-        self.used = Field("used")
-        self.services = Field("services")
-    }
 }
 
 /// Requests for one `UnifiedStorageQuota`: `request()` reads, updates or deletes it.
@@ -1642,21 +1581,14 @@ public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
 public typealias UnitMap = Model<UnitMapFields>
 
 /// The properties of a `UnitMap`, inherited ones included.
-public struct UnitMapFields: FieldSet {
+public enum UnitMapFields: FieldSet {
+    public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.unitMap",
         base: BaseMapFeature.self,
-        fields: UnitMapFields()
+        fields: (id: Field("id"), properties: Field("properties"), placeId: Field("placeId")) as Table
     )
-    public let id: Field<String>
-    public let properties: Field<String>
-    public let placeId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.properties = Field("properties")
-        self.placeId = Field("placeId")
-    }
 }
 
 /// Requests for one `UnitMap`: `request()` reads, updates or deletes it.
@@ -1683,24 +1615,24 @@ public struct UnitMapRequestBuilder: ModelRequestBuilder {
 public typealias UnmuteParticipantOperation = Model<UnmuteParticipantOperationFields>
 
 /// The properties of a `UnmuteParticipantOperation`, inherited ones included.
-public struct UnmuteParticipantOperationFields: FieldSet {
+public enum UnmuteParticipantOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.unmuteParticipantOperation",
         base: CommsOperation.self,
-        fields: UnmuteParticipantOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `UnmuteParticipantOperation`: `request()` reads, updates or deletes it.
@@ -1729,23 +1661,23 @@ public struct UnmuteParticipantOperationRequestBuilder: ModelRequestBuilder {
 public typealias UpdateAllowedCombinationsResult = Model<UpdateAllowedCombinationsResultFields>
 
 /// The properties of a `UpdateAllowedCombinationsResult`, inherited ones included.
-public struct UpdateAllowedCombinationsResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.updateAllowedCombinationsResult",
-        fields: UpdateAllowedCombinationsResultFields()
+public enum UpdateAllowedCombinationsResultFields: FieldSet {
+    public typealias Table = (
+        additionalInformation: Field<String>,
+        conditionalAccessReferences: Field<[String]>,
+        currentCombinations: Field<[AuthenticationMethodModes]>,
+        previousCombinations: Field<[AuthenticationMethodModes]>
     )
 
-    public let additionalInformation: Field<String>
-    public let conditionalAccessReferences: Field<[String]>
-    public let currentCombinations: Field<[AuthenticationMethodModes]>
-    public let previousCombinations: Field<[AuthenticationMethodModes]>
-
-    private init() {
-        self.additionalInformation = Field("additionalInformation")
-        self.conditionalAccessReferences = Field("conditionalAccessReferences")
-        self.currentCombinations = Field("currentCombinations")
-        self.previousCombinations = Field("previousCombinations")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.updateAllowedCombinationsResult",
+        fields: (
+            additionalInformation: Field("additionalInformation"),
+            conditionalAccessReferences: Field("conditionalAccessReferences"),
+            currentCombinations: Field("currentCombinations"),
+            previousCombinations: Field("previousCombinations")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UpdateRecordingStatusOperationFields`; read and write them as `value.name`.
@@ -1755,24 +1687,24 @@ public struct UpdateAllowedCombinationsResultFields: FieldSet {
 public typealias UpdateRecordingStatusOperation = Model<UpdateRecordingStatusOperationFields>
 
 /// The properties of a `UpdateRecordingStatusOperation`, inherited ones included.
-public struct UpdateRecordingStatusOperationFields: FieldSet {
+public enum UpdateRecordingStatusOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        clientContext: Field<String>,
+        resultInfo: Field<ResultInfo>,
+        status: Field<OperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.updateRecordingStatusOperation",
         base: CommsOperation.self,
-        fields: UpdateRecordingStatusOperationFields()
+        fields: (
+            id: Field("id"),
+            clientContext: Field("clientContext"),
+            resultInfo: Field("resultInfo"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let clientContext: Field<String>
-    public let resultInfo: Field<ResultInfo>
-    public let status: Field<OperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.clientContext = Field("clientContext")
-        self.resultInfo = Field("resultInfo")
-        self.status = Field("status")
-    }
 }
 
 /// Requests for one `UpdateRecordingStatusOperation`: `request()` reads, updates or deletes it.
@@ -1802,27 +1734,27 @@ public struct UpdateRecordingStatusOperationRequestBuilder: ModelRequestBuilder 
 public typealias UpdateWindowsDeviceAccountActionParameter = Model<UpdateWindowsDeviceAccountActionParameterFields>
 
 /// The properties of a `UpdateWindowsDeviceAccountActionParameter`, inherited ones included.
-public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.updateWindowsDeviceAccountActionParameter",
-        fields: UpdateWindowsDeviceAccountActionParameterFields()
+public enum UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
+    public typealias Table = (
+        calendarSyncEnabled: Field<Bool>,
+        deviceAccount: Field<WindowsDeviceAccount>,
+        deviceAccountEmail: Field<String>,
+        exchangeServer: Field<String>,
+        passwordRotationEnabled: Field<Bool>,
+        sessionInitiationProtocalAddress: Field<String>
     )
 
-    public let calendarSyncEnabled: Field<Bool>
-    public let deviceAccount: Field<WindowsDeviceAccount>
-    public let deviceAccountEmail: Field<String>
-    public let exchangeServer: Field<String>
-    public let passwordRotationEnabled: Field<Bool>
-    public let sessionInitiationProtocalAddress: Field<String>
-
-    private init() {
-        self.calendarSyncEnabled = Field("calendarSyncEnabled")
-        self.deviceAccount = Field("deviceAccount")
-        self.deviceAccountEmail = Field("deviceAccountEmail")
-        self.exchangeServer = Field("exchangeServer")
-        self.passwordRotationEnabled = Field("passwordRotationEnabled")
-        self.sessionInitiationProtocalAddress = Field("sessionInitiationProtocalAddress")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.updateWindowsDeviceAccountActionParameter",
+        fields: (
+            calendarSyncEnabled: Field("calendarSyncEnabled"),
+            deviceAccount: Field("deviceAccount"),
+            deviceAccountEmail: Field("deviceAccountEmail"),
+            exchangeServer: Field("exchangeServer"),
+            passwordRotationEnabled: Field("passwordRotationEnabled"),
+            sessionInitiationProtocalAddress: Field("sessionInitiationProtocalAddress")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UploadSessionFields`; read and write them as `value.name`.
@@ -1832,17 +1764,21 @@ public struct UpdateWindowsDeviceAccountActionParameterFields: FieldSet {
 public typealias UploadSession = Model<UploadSessionFields>
 
 /// The properties of a `UploadSession`, inherited ones included.
-public struct UploadSessionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.uploadSession", fields: UploadSessionFields())
-    public let expirationDateTime: Field<Date>
-    public let nextExpectedRanges: Field<[String]>
-    public let uploadUrl: Field<String>
+public enum UploadSessionFields: FieldSet {
+    public typealias Table = (
+        expirationDateTime: Field<Date>,
+        nextExpectedRanges: Field<[String]>,
+        uploadUrl: Field<String>
+    )
 
-    private init() {
-        self.expirationDateTime = Field("expirationDateTime")
-        self.nextExpectedRanges = Field("nextExpectedRanges")
-        self.uploadUrl = Field("uploadUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.uploadSession",
+        fields: (
+            expirationDateTime: Field("expirationDateTime"),
+            nextExpectedRanges: Field("nextExpectedRanges"),
+            uploadUrl: Field("uploadUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UriClickSecurityStateFields`; read and write them as `value.name`.
@@ -1852,26 +1788,27 @@ public struct UploadSessionFields: FieldSet {
 public typealias UriClickSecurityState = Model<UriClickSecurityStateFields>
 
 /// The properties of a `UriClickSecurityState`, inherited ones included.
-public struct UriClickSecurityStateFields: FieldSet {
+public enum UriClickSecurityStateFields: FieldSet {
+    public typealias Table = (
+        clickAction: Field<String>,
+        clickDateTime: Field<Date>,
+        id: Field<String>,
+        sourceId: Field<String>,
+        uriDomain: Field<String>,
+        verdict: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.uriClickSecurityState",
-        fields: UriClickSecurityStateFields()
+        fields: (
+            clickAction: Field("clickAction"),
+            clickDateTime: Field("clickDateTime"),
+            id: Field("id"),
+            sourceId: Field("sourceId"),
+            uriDomain: Field("uriDomain"),
+            verdict: Field("verdict")
+        ) as Table
     )
-    public let clickAction: Field<String>
-    public let clickDateTime: Field<Date>
-    public let id: Field<String>
-    public let sourceId: Field<String>
-    public let uriDomain: Field<String>
-    public let verdict: Field<String>
-
-    private init() {
-        self.clickAction = Field("clickAction")
-        self.clickDateTime = Field("clickDateTime")
-        self.id = Field("id")
-        self.sourceId = Field("sourceId")
-        self.uriDomain = Field("uriDomain")
-        self.verdict = Field("verdict")
-    }
 }
 
 /// Its properties are listed in `UrlAssessmentRequestFields`; read and write them as `value.name`.
@@ -1881,39 +1818,38 @@ public struct UriClickSecurityStateFields: FieldSet {
 public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
 
 /// The properties of a `UrlAssessmentRequest`, inherited ones included.
-public struct UrlAssessmentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `results`.
+public enum UrlAssessmentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        category: Field<ThreatCategory>,
+        contentType: Field<ThreatAssessmentContentType>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        expectedAssessment: Field<ThreatExpectedAssessment>,
+        requestSource: Field<ThreatAssessmentRequestSource>,
+        status: Field<ThreatAssessmentStatus>,
+        results: Field<[ThreatAssessmentResult]>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.urlAssessmentRequest",
         base: ThreatAssessmentRequest.self,
-        fields: UrlAssessmentRequestFields()
+        fields: (
+            id: Field("id"),
+            category: Field("category"),
+            contentType: Field("contentType"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            expectedAssessment: Field("expectedAssessment"),
+            requestSource: Field("requestSource"),
+            status: Field("status"),
+            results: Field("results"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let category: Field<ThreatCategory>
-    public let contentType: Field<ThreatAssessmentContentType>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let expectedAssessment: Field<ThreatExpectedAssessment>
-    public let requestSource: Field<ThreatAssessmentRequestSource>
-    public let status: Field<ThreatAssessmentStatus>
-
-    /// Present when the request expanded it (`expand("results")`).
-    public let results: Field<[ThreatAssessmentResult]>
-
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.category = Field("category")
-        self.contentType = Field("contentType")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.expectedAssessment = Field("expectedAssessment")
-        self.requestSource = Field("requestSource")
-        self.status = Field("status")
-        self.results = Field("results")
-        self.url = Field("url")
-    }
 }
 
 /// Requests for one `UrlAssessmentRequest`: `request()` reads, updates or deletes it.

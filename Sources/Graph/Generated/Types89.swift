@@ -11,15 +11,16 @@ import Foundation
 public typealias UsageDetails = Model<UsageDetailsFields>
 
 /// The properties of a `UsageDetails`, inherited ones included.
-public struct UsageDetailsFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.usageDetails", fields: UsageDetailsFields())
-    public let lastAccessedDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
+public enum UsageDetailsFields: FieldSet {
+    public typealias Table = (lastAccessedDateTime: Field<Date>, lastModifiedDateTime: Field<Date>)
 
-    private init() {
-        self.lastAccessedDateTime = Field("lastAccessedDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.usageDetails",
+        fields: (
+            lastAccessedDateTime: Field("lastAccessedDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime")
+        ) as Table
+    )
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -114,24 +115,24 @@ extension UsageRights {
 public typealias UsageRightsIncluded = Model<UsageRightsIncludedFields>
 
 /// The properties of a `UsageRightsIncluded`, inherited ones included.
-public struct UsageRightsIncludedFields: FieldSet {
+public enum UsageRightsIncludedFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        ownerEmail: Field<String>,
+        userEmail: Field<String>,
+        value: Field<UsageRights>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.usageRightsIncluded",
         base: Entity.self,
-        fields: UsageRightsIncludedFields()
+        fields: (
+            id: Field("id"),
+            ownerEmail: Field("ownerEmail"),
+            userEmail: Field("userEmail"),
+            value: Field("value")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let ownerEmail: Field<String>
-    public let userEmail: Field<String>
-    public let value: Field<UsageRights>
-
-    private init() {
-        self.id = Field("id")
-        self.ownerEmail = Field("ownerEmail")
-        self.userEmail = Field("userEmail")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `UsageRightsIncluded`: `request()` reads, updates or deletes it.
@@ -160,31 +161,29 @@ public struct UsageRightsIncludedRequestBuilder: ModelRequestBuilder {
 public typealias UsedInsight = Model<UsedInsightFields>
 
 /// The properties of a `UsedInsight`, inherited ones included.
-public struct UsedInsightFields: FieldSet {
+///
+/// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `resource`.
+public enum UsedInsightFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        lastUsed: Field<UsageDetails>,
+        resourceReference: Field<ResourceReference>,
+        resourceVisualization: Field<ResourceVisualization>,
+        resource: Field<Entity>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.usedInsight",
         base: Entity.self,
-        fields: UsedInsightFields()
+        fields: (
+            id: Field("id"),
+            lastUsed: Field("lastUsed"),
+            resourceReference: Field("resourceReference"),
+            resourceVisualization: Field("resourceVisualization"),
+            resource: Field("resource")
+        ) as Table
     )
-    public let id: Field<String>
-    public let lastUsed: Field<UsageDetails>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceReference: Field<ResourceReference>
-
-    /// Set by the service: read it, do not send it.
-    public let resourceVisualization: Field<ResourceVisualization>
-
-    /// Present when the request expanded it (`expand("resource")`).
-    public let resource: Field<Entity>
-
-    private init() {
-        self.id = Field("id")
-        self.lastUsed = Field("lastUsed")
-        self.resourceReference = Field("resourceReference")
-        self.resourceVisualization = Field("resourceVisualization")
-        self.resource = Field("resource")
-    }
 }
 
 /// Requests for one `UsedInsight`: `request()` reads, updates or deletes it.
@@ -219,403 +218,301 @@ public struct UsedInsightRequestBuilder: ModelRequestBuilder {
 public typealias User = Model<UserFields>
 
 /// The properties of a `User`, inherited ones included.
-public struct UserFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `activities`, `adhocCalls`, `agreementAcceptances`,
+///   `appRoleAssignments`, `authentication`, `calendar`, `calendarGroups`, `calendars`, `calendarView`, `chats`,
+///   `cloudClipboard`, `cloudPCs`, `contactFolders`, `contacts`, `createdObjects`, `dataSecurityAndGovernance`,
+///   `deviceManagementTroubleshootingEvents`, `directReports`, `drive`, `drives`, `employeeExperience`, `events`,
+///   `extensions`, `followedSites`, `inferenceClassification`, `insights`, `joinedTeams`, `licenseDetails`,
+///   `mailFolders`, `managedAppRegistrations`, `managedDevices`, `manager`, `memberOf`, `messages`,
+///   `oauth2PermissionGrants`, `onenote`, `onlineMeetings`, `onPremisesSyncBehavior`, `outlook`, `ownedDevices`,
+///   `ownedObjects`, `people`, `permissionGrants`, `photo`, `photos`, `planner`, `presence`, `registeredDevices`,
+///   `scopedRoleMemberOf`, `settings`, `solutions`, `sponsorOf`, `sponsors`, `teamwork`, `todo`, `transitiveMemberOf`.
+public enum UserFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        aboutMe: Field<String>,
+        accountEnabled: Field<Bool>,
+        ageGroup: Field<String>,
+        assignedLicenses: Field<[AssignedLicense]>,
+        assignedPlans: Field<[AssignedPlan]>,
+        authorizationInfo: Field<AuthorizationInfo>,
+        birthday: Field<Date>,
+        businessPhones: Field<[String]>,
+        city: Field<String>,
+        companyName: Field<String>,
+        consentProvidedForMinor: Field<String>,
+        country: Field<String>,
+        createdDateTime: Field<Date>,
+        creationType: Field<String>,
+        customSecurityAttributes: Field<CustomSecurityAttributeValue>,
+        department: Field<String>,
+        deviceEnrollmentLimit: Field<Int32>,
+        displayName: Field<String>,
+        employeeHireDate: Field<Date>,
+        employeeId: Field<String>,
+        employeeLeaveDateTime: Field<Date>,
+        employeeOrgData: Field<EmployeeOrgData>,
+        employeeType: Field<String>,
+        externalUserState: Field<String>,
+        externalUserStateChangeDateTime: Field<Date>,
+        faxNumber: Field<String>,
+        givenName: Field<String>,
+        hireDate: Field<Date>,
+        identities: Field<[ObjectIdentity]>,
+        identityParentId: Field<String>,
+        imAddresses: Field<[String]>,
+        interests: Field<[String]>,
+        isManagementRestricted: Field<Bool>,
+        isResourceAccount: Field<Bool>,
+        jobTitle: Field<String>,
+        lastPasswordChangeDateTime: Field<Date>,
+        legalAgeGroupClassification: Field<String>,
+        licenseAssignmentStates: Field<[LicenseAssignmentState]>,
+        mail: Field<String>,
+        mailboxSettings: Field<MailboxSettings>,
+        mailNickname: Field<String>,
+        mobilePhone: Field<String>,
+        mySite: Field<String>,
+        officeLocation: Field<String>,
+        onPremisesDistinguishedName: Field<String>,
+        onPremisesDomainName: Field<String>,
+        onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>,
+        onPremisesImmutableId: Field<String>,
+        onPremisesLastSyncDateTime: Field<Date>,
+        onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>,
+        onPremisesSamAccountName: Field<String>,
+        onPremisesSecurityIdentifier: Field<String>,
+        onPremisesSyncEnabled: Field<Bool>,
+        onPremisesUserPrincipalName: Field<String>,
+        otherMails: Field<[String]>,
+        passwordPolicies: Field<String>,
+        passwordProfile: Field<PasswordProfile>,
+        pastProjects: Field<[String]>,
+        postalCode: Field<String>,
+        preferredDataLocation: Field<String>,
+        preferredLanguage: Field<String>,
+        preferredName: Field<String>,
+        print: Field<UserPrint>,
+        provisionedPlans: Field<[ProvisionedPlan]>,
+        proxyAddresses: Field<[String]>,
+        responsibilities: Field<[String]>,
+        schools: Field<[String]>,
+        securityIdentifier: Field<String>,
+        serviceProvisioningErrors: Field<[ServiceProvisioningError]>,
+        showInAddressList: Field<Bool>,
+        signInActivity: Field<SignInActivity>,
+        signInSessionsValidFromDateTime: Field<Date>,
+        skills: Field<[String]>,
+        state: Field<String>,
+        streetAddress: Field<String>,
+        surname: Field<String>,
+        usageLocation: Field<String>,
+        userPrincipalName: Field<String>,
+        userType: Field<String>,
+        activities: Field<[UserActivity]>,
+        adhocCalls: Field<[AdhocCall]>,
+        agreementAcceptances: Field<[AgreementAcceptance]>,
+        appRoleAssignments: Field<[AppRoleAssignment]>,
+        authentication: Field<Authentication>,
+        calendar: Field<OutlookCalendar>,
+        calendarGroups: Field<[CalendarGroup]>,
+        calendars: Field<[OutlookCalendar]>,
+        calendarView: Field<[Event]>,
+        chats: Field<[Chat]>,
+        cloudClipboard: Field<CloudClipboardRoot>,
+        cloudPCs: Field<[CloudPC]>,
+        contactFolders: Field<[ContactFolder]>,
+        contacts: Field<[Contact]>,
+        createdObjects: Field<[DirectoryObject]>,
+        dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>,
+        deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>,
+        directReports: Field<[DirectoryObject]>,
+        drive: Field<Drive>,
+        drives: Field<[Drive]>,
+        employeeExperience: Field<EmployeeExperienceUser>,
+        events: Field<[Event]>,
+        extensions: Field<[Extension]>,
+        followedSites: Field<[Site]>,
+        inferenceClassification: Field<InferenceClassification>,
+        insights: Field<ItemInsights>,
+        joinedTeams: Field<[Team]>,
+        licenseDetails: Field<[LicenseDetails]>,
+        mailFolders: Field<[MailFolder]>,
+        managedAppRegistrations: Field<[ManagedAppRegistration]>,
+        managedDevices: Field<[ManagedDevice]>,
+        manager: Field<DirectoryObject>,
+        memberOf: Field<[DirectoryObject]>,
+        messages: Field<[Message]>,
+        oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>,
+        onenote: Field<Onenote>,
+        onlineMeetings: Field<[OnlineMeeting]>,
+        onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>,
+        outlook: Field<OutlookUser>,
+        ownedDevices: Field<[DirectoryObject]>,
+        ownedObjects: Field<[DirectoryObject]>,
+        people: Field<[Person]>,
+        permissionGrants: Field<[ResourceSpecificPermissionGrant]>,
+        photo: Field<ProfilePhoto>,
+        photos: Field<[ProfilePhoto]>,
+        planner: Field<PlannerUser>,
+        presence: Field<Presence>,
+        registeredDevices: Field<[DirectoryObject]>,
+        scopedRoleMemberOf: Field<[ScopedRoleMembership]>,
+        settings: Field<UserSettings>,
+        solutions: Field<UserSolutionRoot>,
+        sponsorOf: Field<[DirectoryObject]>,
+        sponsors: Field<[DirectoryObject]>,
+        teamwork: Field<UserTeamwork>,
+        todo: Field<Todo>,
+        transitiveMemberOf: Field<[DirectoryObject]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.user",
         base: DirectoryObject.self,
         derived: [AgentUser.self],
-        fields: UserFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            aboutMe: Field("aboutMe"),
+            accountEnabled: Field("accountEnabled"),
+            ageGroup: Field("ageGroup"),
+            assignedLicenses: Field("assignedLicenses"),
+            assignedPlans: Field("assignedPlans"),
+            authorizationInfo: Field("authorizationInfo"),
+            birthday: Field("birthday"),
+            businessPhones: Field("businessPhones"),
+            city: Field("city"),
+            companyName: Field("companyName"),
+            consentProvidedForMinor: Field("consentProvidedForMinor"),
+            country: Field("country"),
+            createdDateTime: Field("createdDateTime"),
+            creationType: Field("creationType"),
+            customSecurityAttributes: Field("customSecurityAttributes"),
+            department: Field("department"),
+            deviceEnrollmentLimit: Field("deviceEnrollmentLimit"),
+            displayName: Field("displayName"),
+            employeeHireDate: Field("employeeHireDate"),
+            employeeId: Field("employeeId"),
+            employeeLeaveDateTime: Field("employeeLeaveDateTime"),
+            employeeOrgData: Field("employeeOrgData"),
+            employeeType: Field("employeeType"),
+            externalUserState: Field("externalUserState"),
+            externalUserStateChangeDateTime: Field("externalUserStateChangeDateTime"),
+            faxNumber: Field("faxNumber"),
+            givenName: Field("givenName"),
+            hireDate: Field("hireDate"),
+            identities: Field("identities"),
+            identityParentId: Field("identityParentId"),
+            imAddresses: Field("imAddresses"),
+            interests: Field("interests"),
+            isManagementRestricted: Field("isManagementRestricted"),
+            isResourceAccount: Field("isResourceAccount"),
+            jobTitle: Field("jobTitle"),
+            lastPasswordChangeDateTime: Field("lastPasswordChangeDateTime"),
+            legalAgeGroupClassification: Field("legalAgeGroupClassification"),
+            licenseAssignmentStates: Field("licenseAssignmentStates"),
+            mail: Field("mail"),
+            mailboxSettings: Field("mailboxSettings"),
+            mailNickname: Field("mailNickname"),
+            mobilePhone: Field("mobilePhone"),
+            mySite: Field("mySite"),
+            officeLocation: Field("officeLocation"),
+            onPremisesDistinguishedName: Field("onPremisesDistinguishedName"),
+            onPremisesDomainName: Field("onPremisesDomainName"),
+            onPremisesExtensionAttributes: Field("onPremisesExtensionAttributes"),
+            onPremisesImmutableId: Field("onPremisesImmutableId"),
+            onPremisesLastSyncDateTime: Field("onPremisesLastSyncDateTime"),
+            onPremisesProvisioningErrors: Field("onPremisesProvisioningErrors"),
+            onPremisesSamAccountName: Field("onPremisesSamAccountName"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            onPremisesSyncEnabled: Field("onPremisesSyncEnabled"),
+            onPremisesUserPrincipalName: Field("onPremisesUserPrincipalName"),
+            otherMails: Field("otherMails"),
+            passwordPolicies: Field("passwordPolicies"),
+            passwordProfile: Field("passwordProfile"),
+            pastProjects: Field("pastProjects"),
+            postalCode: Field("postalCode"),
+            preferredDataLocation: Field("preferredDataLocation"),
+            preferredLanguage: Field("preferredLanguage"),
+            preferredName: Field("preferredName"),
+            print: Field("print"),
+            provisionedPlans: Field("provisionedPlans"),
+            proxyAddresses: Field("proxyAddresses"),
+            responsibilities: Field("responsibilities"),
+            schools: Field("schools"),
+            securityIdentifier: Field("securityIdentifier"),
+            serviceProvisioningErrors: Field("serviceProvisioningErrors"),
+            showInAddressList: Field("showInAddressList"),
+            signInActivity: Field("signInActivity"),
+            signInSessionsValidFromDateTime: Field("signInSessionsValidFromDateTime"),
+            skills: Field("skills"),
+            state: Field("state"),
+            streetAddress: Field("streetAddress"),
+            surname: Field("surname"),
+            usageLocation: Field("usageLocation"),
+            userPrincipalName: Field("userPrincipalName"),
+            userType: Field("userType"),
+            activities: Field("activities"),
+            adhocCalls: Field("adhocCalls"),
+            agreementAcceptances: Field("agreementAcceptances"),
+            appRoleAssignments: Field("appRoleAssignments"),
+            authentication: Field("authentication"),
+            calendar: Field("calendar"),
+            calendarGroups: Field("calendarGroups"),
+            calendars: Field("calendars"),
+            calendarView: Field("calendarView"),
+            chats: Field("chats"),
+            cloudClipboard: Field("cloudClipboard"),
+            cloudPCs: Field("cloudPCs"),
+            contactFolders: Field("contactFolders"),
+            contacts: Field("contacts"),
+            createdObjects: Field("createdObjects"),
+            dataSecurityAndGovernance: Field("dataSecurityAndGovernance"),
+            deviceManagementTroubleshootingEvents: Field("deviceManagementTroubleshootingEvents"),
+            directReports: Field("directReports"),
+            drive: Field("drive"),
+            drives: Field("drives"),
+            employeeExperience: Field("employeeExperience"),
+            events: Field("events"),
+            extensions: Field("extensions"),
+            followedSites: Field("followedSites"),
+            inferenceClassification: Field("inferenceClassification"),
+            insights: Field("insights"),
+            joinedTeams: Field("joinedTeams"),
+            licenseDetails: Field("licenseDetails"),
+            mailFolders: Field("mailFolders"),
+            managedAppRegistrations: Field("managedAppRegistrations"),
+            managedDevices: Field("managedDevices"),
+            manager: Field("manager"),
+            memberOf: Field("memberOf"),
+            messages: Field("messages"),
+            oauth2PermissionGrants: Field("oauth2PermissionGrants"),
+            onenote: Field("onenote"),
+            onlineMeetings: Field("onlineMeetings"),
+            onPremisesSyncBehavior: Field("onPremisesSyncBehavior"),
+            outlook: Field("outlook"),
+            ownedDevices: Field("ownedDevices"),
+            ownedObjects: Field("ownedObjects"),
+            people: Field("people"),
+            permissionGrants: Field("permissionGrants"),
+            photo: Field("photo"),
+            photos: Field("photos"),
+            planner: Field("planner"),
+            presence: Field("presence"),
+            registeredDevices: Field("registeredDevices"),
+            scopedRoleMemberOf: Field("scopedRoleMemberOf"),
+            settings: Field("settings"),
+            solutions: Field("solutions"),
+            sponsorOf: Field("sponsorOf"),
+            sponsors: Field("sponsors"),
+            teamwork: Field("teamwork"),
+            todo: Field("todo"),
+            transitiveMemberOf: Field("transitiveMemberOf")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let aboutMe: Field<String>
-    public let accountEnabled: Field<Bool>
-    public let ageGroup: Field<String>
-    public let assignedLicenses: Field<[AssignedLicense]>
-    public let assignedPlans: Field<[AssignedPlan]>
-    public let authorizationInfo: Field<AuthorizationInfo>
-    public let birthday: Field<Date>
-    public let businessPhones: Field<[String]>
-    public let city: Field<String>
-    public let companyName: Field<String>
-    public let consentProvidedForMinor: Field<String>
-    public let country: Field<String>
-    public let createdDateTime: Field<Date>
-    public let creationType: Field<String>
-    public let customSecurityAttributes: Field<CustomSecurityAttributeValue>
-    public let department: Field<String>
-    public let deviceEnrollmentLimit: Field<Int32>
-    public let displayName: Field<String>
-    public let employeeHireDate: Field<Date>
-    public let employeeId: Field<String>
-    public let employeeLeaveDateTime: Field<Date>
-    public let employeeOrgData: Field<EmployeeOrgData>
-    public let employeeType: Field<String>
-    public let externalUserState: Field<String>
-    public let externalUserStateChangeDateTime: Field<Date>
-    public let faxNumber: Field<String>
-    public let givenName: Field<String>
-    public let hireDate: Field<Date>
-    public let identities: Field<[ObjectIdentity]>
-    public let identityParentId: Field<String>
-    public let imAddresses: Field<[String]>
-    public let interests: Field<[String]>
-    public let isManagementRestricted: Field<Bool>
-    public let isResourceAccount: Field<Bool>
-    public let jobTitle: Field<String>
-    public let lastPasswordChangeDateTime: Field<Date>
-    public let legalAgeGroupClassification: Field<String>
-    public let licenseAssignmentStates: Field<[LicenseAssignmentState]>
-    public let mail: Field<String>
-    public let mailboxSettings: Field<MailboxSettings>
-    public let mailNickname: Field<String>
-    public let mobilePhone: Field<String>
-    public let mySite: Field<String>
-    public let officeLocation: Field<String>
-    public let onPremisesDistinguishedName: Field<String>
-    public let onPremisesDomainName: Field<String>
-    public let onPremisesExtensionAttributes: Field<OnPremisesExtensionAttributes>
-    public let onPremisesImmutableId: Field<String>
-    public let onPremisesLastSyncDateTime: Field<Date>
-    public let onPremisesProvisioningErrors: Field<[OnPremisesProvisioningError]>
-    public let onPremisesSamAccountName: Field<String>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let onPremisesSyncEnabled: Field<Bool>
-    public let onPremisesUserPrincipalName: Field<String>
-    public let otherMails: Field<[String]>
-    public let passwordPolicies: Field<String>
-    public let passwordProfile: Field<PasswordProfile>
-    public let pastProjects: Field<[String]>
-    public let postalCode: Field<String>
-    public let preferredDataLocation: Field<String>
-    public let preferredLanguage: Field<String>
-    public let preferredName: Field<String>
-    public let print: Field<UserPrint>
-    public let provisionedPlans: Field<[ProvisionedPlan]>
-    public let proxyAddresses: Field<[String]>
-    public let responsibilities: Field<[String]>
-    public let schools: Field<[String]>
-    public let securityIdentifier: Field<String>
-    public let serviceProvisioningErrors: Field<[ServiceProvisioningError]>
-    public let showInAddressList: Field<Bool>
-    public let signInActivity: Field<SignInActivity>
-    public let signInSessionsValidFromDateTime: Field<Date>
-    public let skills: Field<[String]>
-    public let state: Field<String>
-    public let streetAddress: Field<String>
-    public let surname: Field<String>
-    public let usageLocation: Field<String>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<String>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<[UserActivity]>
-
-    /// Present when the request expanded it (`expand("adhocCalls")`).
-    public let adhocCalls: Field<[AdhocCall]>
-
-    /// Present when the request expanded it (`expand("agreementAcceptances")`).
-    public let agreementAcceptances: Field<[AgreementAcceptance]>
-
-    /// Present when the request expanded it (`expand("appRoleAssignments")`).
-    public let appRoleAssignments: Field<[AppRoleAssignment]>
-
-    /// Present when the request expanded it (`expand("authentication")`).
-    public let authentication: Field<Authentication>
-
-    /// Present when the request expanded it (`expand("calendar")`).
-    public let calendar: Field<OutlookCalendar>
-
-    /// Present when the request expanded it (`expand("calendarGroups")`).
-    public let calendarGroups: Field<[CalendarGroup]>
-
-    /// Present when the request expanded it (`expand("calendars")`).
-    public let calendars: Field<[OutlookCalendar]>
-
-    /// Present when the request expanded it (`expand("calendarView")`).
-    public let calendarView: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("chats")`).
-    public let chats: Field<[Chat]>
-
-    /// Present when the request expanded it (`expand("cloudClipboard")`).
-    public let cloudClipboard: Field<CloudClipboardRoot>
-
-    /// Present when the request expanded it (`expand("cloudPCs")`).
-    public let cloudPCs: Field<[CloudPC]>
-
-    /// Present when the request expanded it (`expand("contactFolders")`).
-    public let contactFolders: Field<[ContactFolder]>
-
-    /// Present when the request expanded it (`expand("contacts")`).
-    public let contacts: Field<[Contact]>
-
-    /// Present when the request expanded it (`expand("createdObjects")`).
-    public let createdObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("dataSecurityAndGovernance")`).
-    public let dataSecurityAndGovernance: Field<UserDataSecurityAndGovernance>
-
-    /// Present when the request expanded it (`expand("deviceManagementTroubleshootingEvents")`).
-    public let deviceManagementTroubleshootingEvents: Field<[DeviceManagementTroubleshootingEvent]>
-
-    /// Present when the request expanded it (`expand("directReports")`).
-    public let directReports: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("drive")`).
-    public let drive: Field<Drive>
-
-    /// Present when the request expanded it (`expand("drives")`).
-    public let drives: Field<[Drive]>
-
-    /// Present when the request expanded it (`expand("employeeExperience")`).
-    public let employeeExperience: Field<EmployeeExperienceUser>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[Event]>
-
-    /// Present when the request expanded it (`expand("extensions")`).
-    public let extensions: Field<[Extension]>
-
-    /// Present when the request expanded it (`expand("followedSites")`).
-    public let followedSites: Field<[Site]>
-
-    /// Present when the request expanded it (`expand("inferenceClassification")`).
-    public let inferenceClassification: Field<InferenceClassification>
-
-    /// Present when the request expanded it (`expand("insights")`).
-    public let insights: Field<ItemInsights>
-
-    /// Present when the request expanded it (`expand("joinedTeams")`).
-    public let joinedTeams: Field<[Team]>
-
-    /// Present when the request expanded it (`expand("licenseDetails")`).
-    public let licenseDetails: Field<[LicenseDetails]>
-
-    /// Present when the request expanded it (`expand("mailFolders")`).
-    public let mailFolders: Field<[MailFolder]>
-
-    /// Present when the request expanded it (`expand("managedAppRegistrations")`).
-    public let managedAppRegistrations: Field<[ManagedAppRegistration]>
-
-    /// Present when the request expanded it (`expand("managedDevices")`).
-    public let managedDevices: Field<[ManagedDevice]>
-
-    /// Present when the request expanded it (`expand("manager")`).
-    public let manager: Field<DirectoryObject>
-
-    /// Present when the request expanded it (`expand("memberOf")`).
-    public let memberOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("messages")`).
-    public let messages: Field<[Message]>
-
-    /// Present when the request expanded it (`expand("oauth2PermissionGrants")`).
-    public let oauth2PermissionGrants: Field<[OAuth2PermissionGrant]>
-
-    /// Present when the request expanded it (`expand("onenote")`).
-    public let onenote: Field<Onenote>
-
-    /// Present when the request expanded it (`expand("onlineMeetings")`).
-    public let onlineMeetings: Field<[OnlineMeeting]>
-
-    /// Present when the request expanded it (`expand("onPremisesSyncBehavior")`).
-    public let onPremisesSyncBehavior: Field<OnPremisesSyncBehavior>
-
-    /// Present when the request expanded it (`expand("outlook")`).
-    public let outlook: Field<OutlookUser>
-
-    /// Present when the request expanded it (`expand("ownedDevices")`).
-    public let ownedDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("ownedObjects")`).
-    public let ownedObjects: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("people")`).
-    public let people: Field<[Person]>
-
-    /// Present when the request expanded it (`expand("permissionGrants")`).
-    public let permissionGrants: Field<[ResourceSpecificPermissionGrant]>
-
-    /// Present when the request expanded it (`expand("photo")`).
-    public let photo: Field<ProfilePhoto>
-
-    /// Present when the request expanded it (`expand("photos")`).
-    public let photos: Field<[ProfilePhoto]>
-
-    /// Present when the request expanded it (`expand("planner")`).
-    public let planner: Field<PlannerUser>
-
-    /// Present when the request expanded it (`expand("presence")`).
-    public let presence: Field<Presence>
-
-    /// Present when the request expanded it (`expand("registeredDevices")`).
-    public let registeredDevices: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("scopedRoleMemberOf")`).
-    public let scopedRoleMemberOf: Field<[ScopedRoleMembership]>
-
-    /// Present when the request expanded it (`expand("settings")`).
-    public let settings: Field<UserSettings>
-
-    /// Present when the request expanded it (`expand("solutions")`).
-    public let solutions: Field<UserSolutionRoot>
-
-    /// Present when the request expanded it (`expand("sponsorOf")`).
-    public let sponsorOf: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("sponsors")`).
-    public let sponsors: Field<[DirectoryObject]>
-
-    /// Present when the request expanded it (`expand("teamwork")`).
-    public let teamwork: Field<UserTeamwork>
-
-    /// Present when the request expanded it (`expand("todo")`).
-    public let todo: Field<Todo>
-
-    /// Present when the request expanded it (`expand("transitiveMemberOf")`).
-    public let transitiveMemberOf: Field<[DirectoryObject]>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.aboutMe = Field("aboutMe")
-        self.accountEnabled = Field("accountEnabled")
-        self.ageGroup = Field("ageGroup")
-        self.assignedLicenses = Field("assignedLicenses")
-        self.assignedPlans = Field("assignedPlans")
-        self.authorizationInfo = Field("authorizationInfo")
-        self.birthday = Field("birthday")
-        self.businessPhones = Field("businessPhones")
-        self.city = Field("city")
-        self.companyName = Field("companyName")
-        self.consentProvidedForMinor = Field("consentProvidedForMinor")
-        self.country = Field("country")
-        self.createdDateTime = Field("createdDateTime")
-        self.creationType = Field("creationType")
-        self.customSecurityAttributes = Field("customSecurityAttributes")
-        self.department = Field("department")
-        self.deviceEnrollmentLimit = Field("deviceEnrollmentLimit")
-        self.displayName = Field("displayName")
-        self.employeeHireDate = Field("employeeHireDate")
-        self.employeeId = Field("employeeId")
-        self.employeeLeaveDateTime = Field("employeeLeaveDateTime")
-        self.employeeOrgData = Field("employeeOrgData")
-        self.employeeType = Field("employeeType")
-        self.externalUserState = Field("externalUserState")
-        self.externalUserStateChangeDateTime = Field("externalUserStateChangeDateTime")
-        self.faxNumber = Field("faxNumber")
-        self.givenName = Field("givenName")
-        self.hireDate = Field("hireDate")
-        self.identities = Field("identities")
-        self.identityParentId = Field("identityParentId")
-        self.imAddresses = Field("imAddresses")
-        self.interests = Field("interests")
-        self.isManagementRestricted = Field("isManagementRestricted")
-        self.isResourceAccount = Field("isResourceAccount")
-        self.jobTitle = Field("jobTitle")
-        self.lastPasswordChangeDateTime = Field("lastPasswordChangeDateTime")
-        self.legalAgeGroupClassification = Field("legalAgeGroupClassification")
-        self.licenseAssignmentStates = Field("licenseAssignmentStates")
-        self.mail = Field("mail")
-        self.mailboxSettings = Field("mailboxSettings")
-        self.mailNickname = Field("mailNickname")
-        self.mobilePhone = Field("mobilePhone")
-        self.mySite = Field("mySite")
-        self.officeLocation = Field("officeLocation")
-        self.onPremisesDistinguishedName = Field("onPremisesDistinguishedName")
-        self.onPremisesDomainName = Field("onPremisesDomainName")
-        self.onPremisesExtensionAttributes = Field("onPremisesExtensionAttributes")
-        self.onPremisesImmutableId = Field("onPremisesImmutableId")
-        self.onPremisesLastSyncDateTime = Field("onPremisesLastSyncDateTime")
-        self.onPremisesProvisioningErrors = Field("onPremisesProvisioningErrors")
-        self.onPremisesSamAccountName = Field("onPremisesSamAccountName")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.onPremisesSyncEnabled = Field("onPremisesSyncEnabled")
-        self.onPremisesUserPrincipalName = Field("onPremisesUserPrincipalName")
-        self.otherMails = Field("otherMails")
-        self.passwordPolicies = Field("passwordPolicies")
-        self.passwordProfile = Field("passwordProfile")
-        self.pastProjects = Field("pastProjects")
-        self.postalCode = Field("postalCode")
-        self.preferredDataLocation = Field("preferredDataLocation")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.preferredName = Field("preferredName")
-        self.print = Field("print")
-        self.provisionedPlans = Field("provisionedPlans")
-        self.proxyAddresses = Field("proxyAddresses")
-        self.responsibilities = Field("responsibilities")
-        self.schools = Field("schools")
-        self.securityIdentifier = Field("securityIdentifier")
-        self.serviceProvisioningErrors = Field("serviceProvisioningErrors")
-        self.showInAddressList = Field("showInAddressList")
-        self.signInActivity = Field("signInActivity")
-        self.signInSessionsValidFromDateTime = Field("signInSessionsValidFromDateTime")
-        self.skills = Field("skills")
-        self.state = Field("state")
-        self.streetAddress = Field("streetAddress")
-        self.surname = Field("surname")
-        self.usageLocation = Field("usageLocation")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-        self.activities = Field("activities")
-        self.adhocCalls = Field("adhocCalls")
-        self.agreementAcceptances = Field("agreementAcceptances")
-        self.appRoleAssignments = Field("appRoleAssignments")
-        self.authentication = Field("authentication")
-        self.calendar = Field("calendar")
-        self.calendarGroups = Field("calendarGroups")
-        self.calendars = Field("calendars")
-        self.calendarView = Field("calendarView")
-        self.chats = Field("chats")
-        self.cloudClipboard = Field("cloudClipboard")
-        self.cloudPCs = Field("cloudPCs")
-        self.contactFolders = Field("contactFolders")
-        self.contacts = Field("contacts")
-        self.createdObjects = Field("createdObjects")
-        self.dataSecurityAndGovernance = Field("dataSecurityAndGovernance")
-        self.deviceManagementTroubleshootingEvents = Field("deviceManagementTroubleshootingEvents")
-        self.directReports = Field("directReports")
-        self.drive = Field("drive")
-        self.drives = Field("drives")
-        self.employeeExperience = Field("employeeExperience")
-        self.events = Field("events")
-        self.extensions = Field("extensions")
-        self.followedSites = Field("followedSites")
-        self.inferenceClassification = Field("inferenceClassification")
-        self.insights = Field("insights")
-        self.joinedTeams = Field("joinedTeams")
-        self.licenseDetails = Field("licenseDetails")
-        self.mailFolders = Field("mailFolders")
-        self.managedAppRegistrations = Field("managedAppRegistrations")
-        self.managedDevices = Field("managedDevices")
-        self.manager = Field("manager")
-        self.memberOf = Field("memberOf")
-        self.messages = Field("messages")
-        self.oauth2PermissionGrants = Field("oauth2PermissionGrants")
-        self.onenote = Field("onenote")
-        self.onlineMeetings = Field("onlineMeetings")
-        self.onPremisesSyncBehavior = Field("onPremisesSyncBehavior")
-        self.outlook = Field("outlook")
-        self.ownedDevices = Field("ownedDevices")
-        self.ownedObjects = Field("ownedObjects")
-        self.people = Field("people")
-        self.permissionGrants = Field("permissionGrants")
-        self.photo = Field("photo")
-        self.photos = Field("photos")
-        self.planner = Field("planner")
-        self.presence = Field("presence")
-        self.registeredDevices = Field("registeredDevices")
-        self.scopedRoleMemberOf = Field("scopedRoleMemberOf")
-        self.settings = Field("settings")
-        self.solutions = Field("solutions")
-        self.sponsorOf = Field("sponsorOf")
-        self.sponsors = Field("sponsors")
-        self.teamwork = Field("teamwork")
-        self.todo = Field("todo")
-        self.transitiveMemberOf = Field("transitiveMemberOf")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.userAccountSecurityType`.
@@ -682,47 +579,48 @@ public struct UserActionContextFields: FieldSet {
 public typealias UserActivity = Model<UserActivityFields>
 
 /// The properties of a `UserActivity`, inherited ones included.
-public struct UserActivityFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `historyItems`.
+public enum UserActivityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activationUrl: Field<String>,
+        activitySourceHost: Field<String>,
+        appActivityId: Field<String>,
+        appDisplayName: Field<String>,
+        contentInfo: Field<JSONValue>,
+        contentUrl: Field<String>,
+        createdDateTime: Field<Date>,
+        expirationDateTime: Field<Date>,
+        fallbackUrl: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        status: Field<Status>,
+        userTimezone: Field<String>,
+        visualElements: Field<VisualInfo>,
+        historyItems: Field<[ActivityHistoryItem]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userActivity",
         base: Entity.self,
-        fields: UserActivityFields()
+        fields: (
+            id: Field("id"),
+            activationUrl: Field("activationUrl"),
+            activitySourceHost: Field("activitySourceHost"),
+            appActivityId: Field("appActivityId"),
+            appDisplayName: Field("appDisplayName"),
+            contentInfo: Field("contentInfo"),
+            contentUrl: Field("contentUrl"),
+            createdDateTime: Field("createdDateTime"),
+            expirationDateTime: Field("expirationDateTime"),
+            fallbackUrl: Field("fallbackUrl"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            status: Field("status"),
+            userTimezone: Field("userTimezone"),
+            visualElements: Field("visualElements"),
+            historyItems: Field("historyItems")
+        ) as Table
     )
-    public let id: Field<String>
-    public let activationUrl: Field<String>
-    public let activitySourceHost: Field<String>
-    public let appActivityId: Field<String>
-    public let appDisplayName: Field<String>
-    public let contentInfo: Field<JSONValue>
-    public let contentUrl: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expirationDateTime: Field<Date>
-    public let fallbackUrl: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let status: Field<Status>
-    public let userTimezone: Field<String>
-    public let visualElements: Field<VisualInfo>
-
-    /// Present when the request expanded it (`expand("historyItems")`).
-    public let historyItems: Field<[ActivityHistoryItem]>
-
-    private init() {
-        self.id = Field("id")
-        self.activationUrl = Field("activationUrl")
-        self.activitySourceHost = Field("activitySourceHost")
-        self.appActivityId = Field("appActivityId")
-        self.appDisplayName = Field("appDisplayName")
-        self.contentInfo = Field("contentInfo")
-        self.contentUrl = Field("contentUrl")
-        self.createdDateTime = Field("createdDateTime")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.fallbackUrl = Field("fallbackUrl")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.status = Field("status")
-        self.userTimezone = Field("userTimezone")
-        self.visualElements = Field("visualElements")
-        self.historyItems = Field("historyItems")
-    }
 }
 
 /// Requests for one `UserActivity`: `request()` reads, updates or deletes it.
@@ -850,21 +748,13 @@ extension UserActivityTypes {
 public typealias UserAttributeValuesItem = Model<UserAttributeValuesItemFields>
 
 /// The properties of a `UserAttributeValuesItem`, inherited ones included.
-public struct UserAttributeValuesItemFields: FieldSet {
+public enum UserAttributeValuesItemFields: FieldSet {
+    public typealias Table = (isDefault: Field<Bool>, name: Field<String>, value: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userAttributeValuesItem",
-        fields: UserAttributeValuesItemFields()
+        fields: (isDefault: Field("isDefault"), name: Field("name"), value: Field("value")) as Table
     )
-
-    public let isDefault: Field<Bool>
-    public let name: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.isDefault = Field("isDefault")
-        self.name = Field("name")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `UserConsentRequestFields`; read and write them as `value.name`.
@@ -874,36 +764,36 @@ public struct UserAttributeValuesItemFields: FieldSet {
 public typealias UserConsentRequest = Model<UserConsentRequestFields>
 
 /// The properties of a `UserConsentRequest`, inherited ones included.
-public struct UserConsentRequestFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `approval`.
+public enum UserConsentRequestFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        approvalId: Field<String>,
+        completedDateTime: Field<Date>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        customData: Field<String>,
+        status: Field<String>,
+        reason: Field<String>,
+        approval: Field<Approval>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userConsentRequest",
         base: Request.self,
-        fields: UserConsentRequestFields()
+        fields: (
+            id: Field("id"),
+            approvalId: Field("approvalId"),
+            completedDateTime: Field("completedDateTime"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            customData: Field("customData"),
+            status: Field("status"),
+            reason: Field("reason"),
+            approval: Field("approval")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let approvalId: Field<String>
-    public let completedDateTime: Field<Date>
-    public let createdBy: Field<IdentitySet>
-    public let createdDateTime: Field<Date>
-    public let customData: Field<String>
-    public let status: Field<String>
-    public let reason: Field<String>
-
-    /// Present when the request expanded it (`expand("approval")`).
-    public let approval: Field<Approval>
-
-    private init() {
-        self.id = Field("id")
-        self.approvalId = Field("approvalId")
-        self.completedDateTime = Field("completedDateTime")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.customData = Field("customData")
-        self.status = Field("status")
-        self.reason = Field("reason")
-        self.approval = Field("approval")
-    }
 }
 
 /// Requests for one `UserConsentRequest`: `request()` reads, updates or deletes it.
@@ -959,30 +849,26 @@ extension CollectionRequestBuilder where Item == UserConsentRequestRequestBuilde
 public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovernanceFields>
 
 /// The properties of a `UserDataSecurityAndGovernance`, inherited ones included.
-public struct UserDataSecurityAndGovernanceFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`, `activities`, `protectionScopes`.
+public enum UserDataSecurityAndGovernanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        sensitivityLabels: Field<[SensitivityLabel]>,
+        activities: Field<ActivitiesContainer>,
+        protectionScopes: Field<UserProtectionScopeContainer>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userDataSecurityAndGovernance",
         base: DataSecurityAndGovernance.self,
-        fields: UserDataSecurityAndGovernanceFields()
+        fields: (
+            id: Field("id"),
+            sensitivityLabels: Field("sensitivityLabels"),
+            activities: Field("activities"),
+            protectionScopes: Field("protectionScopes")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("sensitivityLabels")`).
-    public let sensitivityLabels: Field<[SensitivityLabel]>
-
-    /// Present when the request expanded it (`expand("activities")`).
-    public let activities: Field<ActivitiesContainer>
-
-    /// Present when the request expanded it (`expand("protectionScopes")`).
-    public let protectionScopes: Field<UserProtectionScopeContainer>
-
-    private init() {
-        self.id = Field("id")
-        self.sensitivityLabels = Field("sensitivityLabels")
-        self.activities = Field("activities")
-        self.protectionScopes = Field("protectionScopes")
-    }
 }
 
 /// Requests for one `UserDataSecurityAndGovernance`: `request()` reads, updates or deletes it.
@@ -1080,34 +966,34 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetai
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appCrashCount: Field<Int32>,
+        appDisplayName: Field<String>,
+        appName: Field<String>,
+        appPublisher: Field<String>,
+        appVersion: Field<String>,
+        deviceCountWithCrashes: Field<Int32>,
+        isLatestUsedVersion: Field<Bool>,
+        isMostUsedVersion: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields()
+        fields: (
+            id: Field("id"),
+            appCrashCount: Field("appCrashCount"),
+            appDisplayName: Field("appDisplayName"),
+            appName: Field("appName"),
+            appPublisher: Field("appPublisher"),
+            appVersion: Field("appVersion"),
+            deviceCountWithCrashes: Field("deviceCountWithCrashes"),
+            isLatestUsedVersion: Field("isLatestUsedVersion"),
+            isMostUsedVersion: Field("isMostUsedVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceCountWithCrashes: Field<Int32>
-    public let isLatestUsedVersion: Field<Bool>
-    public let isMostUsedVersion: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceCountWithCrashes = Field("deviceCountWithCrashes")
-        self.isLatestUsedVersion = Field("isLatestUsedVersion")
-        self.isMostUsedVersion = Field("isMostUsedVersion")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`: `request()` reads, updates or
@@ -1143,34 +1029,34 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDevic
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appCrashCount: Field<Int32>,
+        appDisplayName: Field<String>,
+        appName: Field<String>,
+        appPublisher: Field<String>,
+        appVersion: Field<String>,
+        deviceDisplayName: Field<String>,
+        deviceId: Field<String>,
+        processedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields()
+        fields: (
+            id: Field("id"),
+            appCrashCount: Field("appCrashCount"),
+            appDisplayName: Field("appDisplayName"),
+            appName: Field("appName"),
+            appPublisher: Field("appPublisher"),
+            appVersion: Field("appVersion"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceId: Field("deviceId"),
+            processedDateTime: Field("processedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let processedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.processedDateTime = Field("processedDateTime")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`: `request()` reads, updates or
@@ -1206,36 +1092,36 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion =
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeDeviceCount: Field<Int32>,
+        appCrashCount: Field<Int32>,
+        appDisplayName: Field<String>,
+        appName: Field<String>,
+        appPublisher: Field<String>,
+        appUsageDuration: Field<Int32>,
+        meanTimeToFailureInMinutes: Field<Int32>,
+        osBuildNumber: Field<String>,
+        osVersion: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields()
+        fields: (
+            id: Field("id"),
+            activeDeviceCount: Field("activeDeviceCount"),
+            appCrashCount: Field("appCrashCount"),
+            appDisplayName: Field("appDisplayName"),
+            appName: Field("appName"),
+            appPublisher: Field("appPublisher"),
+            appUsageDuration: Field("appUsageDuration"),
+            meanTimeToFailureInMinutes: Field("meanTimeToFailureInMinutes"),
+            osBuildNumber: Field("osBuildNumber"),
+            osVersion: Field("osVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appUsageDuration: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let osBuildNumber: Field<String>
-    public let osVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appUsageDuration = Field("appUsageDuration")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osVersion = Field("osVersion")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`: `request()` reads, updates or deletes
@@ -1271,36 +1157,36 @@ public typealias UserExperienceAnalyticsAppHealthApplicationPerformance =
     Model<UserExperienceAnalyticsAppHealthApplicationPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthApplicationPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeDeviceCount: Field<Int32>,
+        appCrashCount: Field<Int32>,
+        appDisplayName: Field<String>,
+        appHangCount: Field<Int32>,
+        appHealthScore: Field<Double>,
+        appName: Field<String>,
+        appPublisher: Field<String>,
+        appUsageDuration: Field<Int32>,
+        meanTimeToFailureInMinutes: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthApplicationPerformanceFields()
+        fields: (
+            id: Field("id"),
+            activeDeviceCount: Field("activeDeviceCount"),
+            appCrashCount: Field("appCrashCount"),
+            appDisplayName: Field("appDisplayName"),
+            appHangCount: Field("appHangCount"),
+            appHealthScore: Field("appHealthScore"),
+            appName: Field("appName"),
+            appPublisher: Field("appPublisher"),
+            appUsageDuration: Field("appUsageDuration"),
+            meanTimeToFailureInMinutes: Field("meanTimeToFailureInMinutes")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let appCrashCount: Field<Int32>
-    public let appDisplayName: Field<String>
-    public let appHangCount: Field<Int32>
-    public let appHealthScore: Field<Double>
-    public let appName: Field<String>
-    public let appPublisher: Field<String>
-    public let appUsageDuration: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.appCrashCount = Field("appCrashCount")
-        self.appDisplayName = Field("appDisplayName")
-        self.appHangCount = Field("appHangCount")
-        self.appHealthScore = Field("appHealthScore")
-        self.appName = Field("appName")
-        self.appPublisher = Field("appPublisher")
-        self.appUsageDuration = Field("appUsageDuration")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthApplicationPerformance`: `request()` reads, updates or deletes it.
@@ -1335,30 +1221,30 @@ public typealias UserExperienceAnalyticsAppHealthDeviceModelPerformance =
     Model<UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDeviceModelPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeDeviceCount: Field<Int32>,
+        deviceManufacturer: Field<String>,
+        deviceModel: Field<String>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        meanTimeToFailureInMinutes: Field<Int32>,
+        modelAppHealthScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields()
+        fields: (
+            id: Field("id"),
+            activeDeviceCount: Field("activeDeviceCount"),
+            deviceManufacturer: Field("deviceManufacturer"),
+            deviceModel: Field("deviceModel"),
+            healthStatus: Field("healthStatus"),
+            meanTimeToFailureInMinutes: Field("meanTimeToFailureInMinutes"),
+            modelAppHealthScore: Field("modelAppHealthScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let deviceManufacturer: Field<String>
-    public let deviceModel: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let modelAppHealthScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.deviceManufacturer = Field("deviceManufacturer")
-        self.deviceModel = Field("deviceModel")
-        self.healthStatus = Field("healthStatus")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.modelAppHealthScore = Field("modelAppHealthScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthDeviceModelPerformance`: `request()` reads, updates or deletes it.
@@ -1393,40 +1279,40 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformance =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appCrashCount: Field<Int32>,
+        appHangCount: Field<Int32>,
+        crashedAppCount: Field<Int32>,
+        deviceAppHealthScore: Field<Double>,
+        deviceDisplayName: Field<String>,
+        deviceId: Field<String>,
+        deviceManufacturer: Field<String>,
+        deviceModel: Field<String>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        meanTimeToFailureInMinutes: Field<Int32>,
+        processedDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDevicePerformanceFields()
+        fields: (
+            id: Field("id"),
+            appCrashCount: Field("appCrashCount"),
+            appHangCount: Field("appHangCount"),
+            crashedAppCount: Field("crashedAppCount"),
+            deviceAppHealthScore: Field("deviceAppHealthScore"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceId: Field("deviceId"),
+            deviceManufacturer: Field("deviceManufacturer"),
+            deviceModel: Field("deviceModel"),
+            healthStatus: Field("healthStatus"),
+            meanTimeToFailureInMinutes: Field("meanTimeToFailureInMinutes"),
+            processedDateTime: Field("processedDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appCrashCount: Field<Int32>
-    public let appHangCount: Field<Int32>
-    public let crashedAppCount: Field<Int32>
-    public let deviceAppHealthScore: Field<Double>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let deviceManufacturer: Field<String>
-    public let deviceModel: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let processedDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.appCrashCount = Field("appCrashCount")
-        self.appHangCount = Field("appHangCount")
-        self.crashedAppCount = Field("crashedAppCount")
-        self.deviceAppHealthScore = Field("deviceAppHealthScore")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.deviceManufacturer = Field("deviceManufacturer")
-        self.deviceModel = Field("deviceModel")
-        self.healthStatus = Field("healthStatus")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.processedDateTime = Field("processedDateTime")
-    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields`; read and write them
@@ -1439,32 +1325,32 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformanceDetails =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appDisplayName: Field<String>,
+        appPublisher: Field<String>,
+        appVersion: Field<String>,
+        deviceDisplayName: Field<String>,
+        deviceId: Field<String>,
+        eventDateTime: Field<Date>,
+        eventType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields()
+        fields: (
+            id: Field("id"),
+            appDisplayName: Field("appDisplayName"),
+            appPublisher: Field("appPublisher"),
+            appVersion: Field("appVersion"),
+            deviceDisplayName: Field("deviceDisplayName"),
+            deviceId: Field("deviceId"),
+            eventDateTime: Field("eventDateTime"),
+            eventType: Field("eventType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appDisplayName: Field<String>
-    public let appPublisher: Field<String>
-    public let appVersion: Field<String>
-    public let deviceDisplayName: Field<String>
-    public let deviceId: Field<String>
-    public let eventDateTime: Field<Date>
-    public let eventType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appDisplayName = Field("appDisplayName")
-        self.appPublisher = Field("appPublisher")
-        self.appVersion = Field("appVersion")
-        self.deviceDisplayName = Field("deviceDisplayName")
-        self.deviceId = Field("deviceId")
-        self.eventDateTime = Field("eventDateTime")
-        self.eventType = Field("eventType")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`: `request()` reads, updates or deletes
@@ -1522,28 +1408,28 @@ public typealias UserExperienceAnalyticsAppHealthOSVersionPerformance =
     Model<UserExperienceAnalyticsAppHealthOSVersionPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthOSVersionPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        activeDeviceCount: Field<Int32>,
+        meanTimeToFailureInMinutes: Field<Int32>,
+        osBuildNumber: Field<String>,
+        osVersion: Field<String>,
+        osVersionAppHealthScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsAppHealthOSVersionPerformanceFields()
+        fields: (
+            id: Field("id"),
+            activeDeviceCount: Field("activeDeviceCount"),
+            meanTimeToFailureInMinutes: Field("meanTimeToFailureInMinutes"),
+            osBuildNumber: Field("osBuildNumber"),
+            osVersion: Field("osVersion"),
+            osVersionAppHealthScore: Field("osVersionAppHealthScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let activeDeviceCount: Field<Int32>
-    public let meanTimeToFailureInMinutes: Field<Int32>
-    public let osBuildNumber: Field<String>
-    public let osVersion: Field<String>
-    public let osVersionAppHealthScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.activeDeviceCount = Field("activeDeviceCount")
-        self.meanTimeToFailureInMinutes = Field("meanTimeToFailureInMinutes")
-        self.osBuildNumber = Field("osBuildNumber")
-        self.osVersion = Field("osVersion")
-        self.osVersionAppHealthScore = Field("osVersionAppHealthScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsAppHealthOSVersionPerformance`: `request()` reads, updates or deletes it.
@@ -1578,21 +1464,21 @@ public typealias UserExperienceAnalyticsAutopilotDevicesSummary =
     Model<UserExperienceAnalyticsAutopilotDevicesSummaryFields>
 
 /// The properties of a `UserExperienceAnalyticsAutopilotDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary",
-        fields: UserExperienceAnalyticsAutopilotDevicesSummaryFields()
+public enum UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
+    public typealias Table = (
+        devicesNotAutopilotRegistered: Field<Int32>,
+        devicesWithoutAutopilotProfileAssigned: Field<Int32>,
+        totalWindows10DevicesWithoutTenantAttached: Field<Int32>
     )
 
-    public let devicesNotAutopilotRegistered: Field<Int32>
-    public let devicesWithoutAutopilotProfileAssigned: Field<Int32>
-    public let totalWindows10DevicesWithoutTenantAttached: Field<Int32>
-
-    private init() {
-        self.devicesNotAutopilotRegistered = Field("devicesNotAutopilotRegistered")
-        self.devicesWithoutAutopilotProfileAssigned = Field("devicesWithoutAutopilotProfileAssigned")
-        self.totalWindows10DevicesWithoutTenantAttached = Field("totalWindows10DevicesWithoutTenantAttached")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsAutopilotDevicesSummary",
+        fields: (
+            devicesNotAutopilotRegistered: Field("devicesNotAutopilotRegistered"),
+            devicesWithoutAutopilotProfileAssigned: Field("devicesWithoutAutopilotProfileAssigned"),
+            totalWindows10DevicesWithoutTenantAttached: Field("totalWindows10DevicesWithoutTenantAttached")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsBaselineFields`; read and write them as `value.name`.
@@ -1602,52 +1488,42 @@ public struct UserExperienceAnalyticsAutopilotDevicesSummaryFields: FieldSet {
 public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalyticsBaselineFields>
 
 /// The properties of a `UserExperienceAnalyticsBaseline`, inherited ones included.
-public struct UserExperienceAnalyticsBaselineFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `appHealthMetrics`, `batteryHealthMetrics`,
+///   `bestPracticesMetrics`, `deviceBootPerformanceMetrics`, `rebootAnalyticsMetrics`, `resourcePerformanceMetrics`,
+///   `workFromAnywhereMetrics`.
+public enum UserExperienceAnalyticsBaselineFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        isBuiltIn: Field<Bool>,
+        appHealthMetrics: Field<UserExperienceAnalyticsCategory>,
+        batteryHealthMetrics: Field<UserExperienceAnalyticsCategory>,
+        bestPracticesMetrics: Field<UserExperienceAnalyticsCategory>,
+        deviceBootPerformanceMetrics: Field<UserExperienceAnalyticsCategory>,
+        rebootAnalyticsMetrics: Field<UserExperienceAnalyticsCategory>,
+        resourcePerformanceMetrics: Field<UserExperienceAnalyticsCategory>,
+        workFromAnywhereMetrics: Field<UserExperienceAnalyticsCategory>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsBaseline",
         base: Entity.self,
-        fields: UserExperienceAnalyticsBaselineFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            isBuiltIn: Field("isBuiltIn"),
+            appHealthMetrics: Field("appHealthMetrics"),
+            batteryHealthMetrics: Field("batteryHealthMetrics"),
+            bestPracticesMetrics: Field("bestPracticesMetrics"),
+            deviceBootPerformanceMetrics: Field("deviceBootPerformanceMetrics"),
+            rebootAnalyticsMetrics: Field("rebootAnalyticsMetrics"),
+            resourcePerformanceMetrics: Field("resourcePerformanceMetrics"),
+            workFromAnywhereMetrics: Field("workFromAnywhereMetrics")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let isBuiltIn: Field<Bool>
-
-    /// Present when the request expanded it (`expand("appHealthMetrics")`).
-    public let appHealthMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("batteryHealthMetrics")`).
-    public let batteryHealthMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("bestPracticesMetrics")`).
-    public let bestPracticesMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("deviceBootPerformanceMetrics")`).
-    public let deviceBootPerformanceMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("rebootAnalyticsMetrics")`).
-    public let rebootAnalyticsMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("resourcePerformanceMetrics")`).
-    public let resourcePerformanceMetrics: Field<UserExperienceAnalyticsCategory>
-
-    /// Present when the request expanded it (`expand("workFromAnywhereMetrics")`).
-    public let workFromAnywhereMetrics: Field<UserExperienceAnalyticsCategory>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.isBuiltIn = Field("isBuiltIn")
-        self.appHealthMetrics = Field("appHealthMetrics")
-        self.batteryHealthMetrics = Field("batteryHealthMetrics")
-        self.bestPracticesMetrics = Field("bestPracticesMetrics")
-        self.deviceBootPerformanceMetrics = Field("deviceBootPerformanceMetrics")
-        self.rebootAnalyticsMetrics = Field("rebootAnalyticsMetrics")
-        self.resourcePerformanceMetrics = Field("resourcePerformanceMetrics")
-        self.workFromAnywhereMetrics = Field("workFromAnywhereMetrics")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsBaseline`: `request()` reads, updates or deletes it.
@@ -1724,24 +1600,20 @@ public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder
 public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalyticsCategoryFields>
 
 /// The properties of a `UserExperienceAnalyticsCategory`, inherited ones included.
-public struct UserExperienceAnalyticsCategoryFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `metricValues`.
+public enum UserExperienceAnalyticsCategoryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        insights: Field<[UserExperienceAnalyticsInsight]>,
+        metricValues: Field<[UserExperienceAnalyticsMetric]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsCategory",
         base: Entity.self,
-        fields: UserExperienceAnalyticsCategoryFields()
+        fields: (id: Field("id"), insights: Field("insights"), metricValues: Field("metricValues")) as Table
     )
-
-    public let id: Field<String>
-    public let insights: Field<[UserExperienceAnalyticsInsight]>
-
-    /// Present when the request expanded it (`expand("metricValues")`).
-    public let metricValues: Field<[UserExperienceAnalyticsMetric]>
-
-    private init() {
-        self.id = Field("id")
-        self.insights = Field("insights")
-        self.metricValues = Field("metricValues")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsCategory`: `request()` reads, updates or deletes it.
@@ -1805,21 +1677,21 @@ public typealias UserExperienceAnalyticsCloudManagementDevicesSummary =
     Model<UserExperienceAnalyticsCloudManagementDevicesSummaryFields>
 
 /// The properties of a `UserExperienceAnalyticsCloudManagementDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary",
-        fields: UserExperienceAnalyticsCloudManagementDevicesSummaryFields()
+public enum UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldSet {
+    public typealias Table = (
+        coManagedDeviceCount: Field<Int32>,
+        intuneDeviceCount: Field<Int32>,
+        tenantAttachDeviceCount: Field<Int32>
     )
 
-    public let coManagedDeviceCount: Field<Int32>
-    public let intuneDeviceCount: Field<Int32>
-    public let tenantAttachDeviceCount: Field<Int32>
-
-    private init() {
-        self.coManagedDeviceCount = Field("coManagedDeviceCount")
-        self.intuneDeviceCount = Field("intuneDeviceCount")
-        self.tenantAttachDeviceCount = Field("tenantAttachDeviceCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsCloudManagementDevicesSummary",
+        fields: (
+            coManagedDeviceCount: Field("coManagedDeviceCount"),
+            intuneDeviceCount: Field("intuneDeviceCount"),
+            tenantAttachDeviceCount: Field("tenantAttachDeviceCount")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsDevicePerformanceFields`; read and write them as `value.name`.
@@ -1830,58 +1702,58 @@ public struct UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldS
 public typealias UserExperienceAnalyticsDevicePerformance = Model<UserExperienceAnalyticsDevicePerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsDevicePerformance`, inherited ones included.
-public struct UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        averageBlueScreens: Field<Double>,
+        averageRestarts: Field<Double>,
+        blueScreenCount: Field<Int32>,
+        bootScore: Field<Int32>,
+        coreBootTimeInMs: Field<Int32>,
+        coreLoginTimeInMs: Field<Int32>,
+        deviceCount: Field<Int64>,
+        deviceName: Field<String>,
+        diskType: Field<DiskType>,
+        groupPolicyBootTimeInMs: Field<Int32>,
+        groupPolicyLoginTimeInMs: Field<Int32>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        loginScore: Field<Int32>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        modelStartupPerformanceScore: Field<Double>,
+        operatingSystemVersion: Field<String>,
+        responsiveDesktopTimeInMs: Field<Int32>,
+        restartCount: Field<Int32>,
+        startupPerformanceScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDevicePerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsDevicePerformanceFields()
+        fields: (
+            id: Field("id"),
+            averageBlueScreens: Field("averageBlueScreens"),
+            averageRestarts: Field("averageRestarts"),
+            blueScreenCount: Field("blueScreenCount"),
+            bootScore: Field("bootScore"),
+            coreBootTimeInMs: Field("coreBootTimeInMs"),
+            coreLoginTimeInMs: Field("coreLoginTimeInMs"),
+            deviceCount: Field("deviceCount"),
+            deviceName: Field("deviceName"),
+            diskType: Field("diskType"),
+            groupPolicyBootTimeInMs: Field("groupPolicyBootTimeInMs"),
+            groupPolicyLoginTimeInMs: Field("groupPolicyLoginTimeInMs"),
+            healthStatus: Field("healthStatus"),
+            loginScore: Field("loginScore"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            modelStartupPerformanceScore: Field("modelStartupPerformanceScore"),
+            operatingSystemVersion: Field("operatingSystemVersion"),
+            responsiveDesktopTimeInMs: Field("responsiveDesktopTimeInMs"),
+            restartCount: Field("restartCount"),
+            startupPerformanceScore: Field("startupPerformanceScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let averageBlueScreens: Field<Double>
-    public let averageRestarts: Field<Double>
-    public let blueScreenCount: Field<Int32>
-    public let bootScore: Field<Int32>
-    public let coreBootTimeInMs: Field<Int32>
-    public let coreLoginTimeInMs: Field<Int32>
-    public let deviceCount: Field<Int64>
-    public let deviceName: Field<String>
-    public let diskType: Field<DiskType>
-    public let groupPolicyBootTimeInMs: Field<Int32>
-    public let groupPolicyLoginTimeInMs: Field<Int32>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let loginScore: Field<Int32>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelStartupPerformanceScore: Field<Double>
-    public let operatingSystemVersion: Field<String>
-    public let responsiveDesktopTimeInMs: Field<Int32>
-    public let restartCount: Field<Int32>
-    public let startupPerformanceScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.averageBlueScreens = Field("averageBlueScreens")
-        self.averageRestarts = Field("averageRestarts")
-        self.blueScreenCount = Field("blueScreenCount")
-        self.bootScore = Field("bootScore")
-        self.coreBootTimeInMs = Field("coreBootTimeInMs")
-        self.coreLoginTimeInMs = Field("coreLoginTimeInMs")
-        self.deviceCount = Field("deviceCount")
-        self.deviceName = Field("deviceName")
-        self.diskType = Field("diskType")
-        self.groupPolicyBootTimeInMs = Field("groupPolicyBootTimeInMs")
-        self.groupPolicyLoginTimeInMs = Field("groupPolicyLoginTimeInMs")
-        self.healthStatus = Field("healthStatus")
-        self.loginScore = Field("loginScore")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelStartupPerformanceScore = Field("modelStartupPerformanceScore")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.responsiveDesktopTimeInMs = Field("responsiveDesktopTimeInMs")
-        self.restartCount = Field("restartCount")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsDevicePerformance`: `request()` reads, updates or deletes it.
@@ -1938,36 +1810,36 @@ extension CollectionRequestBuilder where Item == UserExperienceAnalyticsDevicePe
 public typealias UserExperienceAnalyticsDeviceScores = Model<UserExperienceAnalyticsDeviceScoresFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceScores`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceScoresFields: FieldSet {
+public enum UserExperienceAnalyticsDeviceScoresFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appReliabilityScore: Field<Double>,
+        batteryHealthScore: Field<Double>,
+        deviceName: Field<String>,
+        endpointAnalyticsScore: Field<Double>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        startupPerformanceScore: Field<Double>,
+        workFromAnywhereScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceScores",
         base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceScoresFields()
+        fields: (
+            id: Field("id"),
+            appReliabilityScore: Field("appReliabilityScore"),
+            batteryHealthScore: Field("batteryHealthScore"),
+            deviceName: Field("deviceName"),
+            endpointAnalyticsScore: Field("endpointAnalyticsScore"),
+            healthStatus: Field("healthStatus"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            startupPerformanceScore: Field("startupPerformanceScore"),
+            workFromAnywhereScore: Field("workFromAnywhereScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appReliabilityScore: Field<Double>
-    public let batteryHealthScore: Field<Double>
-    public let deviceName: Field<String>
-    public let endpointAnalyticsScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let startupPerformanceScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.appReliabilityScore = Field("appReliabilityScore")
-        self.batteryHealthScore = Field("batteryHealthScore")
-        self.deviceName = Field("deviceName")
-        self.endpointAnalyticsScore = Field("endpointAnalyticsScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsDeviceScores`: `request()` reads, updates or deletes it.
@@ -2001,50 +1873,50 @@ public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBui
 public typealias UserExperienceAnalyticsDeviceStartupHistory = Model<UserExperienceAnalyticsDeviceStartupHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupHistory`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
+public enum UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        coreBootTimeInMs: Field<Int32>,
+        coreLoginTimeInMs: Field<Int32>,
+        deviceId: Field<String>,
+        featureUpdateBootTimeInMs: Field<Int32>,
+        groupPolicyBootTimeInMs: Field<Int32>,
+        groupPolicyLoginTimeInMs: Field<Int32>,
+        isFeatureUpdate: Field<Bool>,
+        isFirstLogin: Field<Bool>,
+        operatingSystemVersion: Field<String>,
+        responsiveDesktopTimeInMs: Field<Int32>,
+        restartCategory: Field<UserExperienceAnalyticsOperatingSystemRestartCategory>,
+        restartFaultBucket: Field<String>,
+        restartStopCode: Field<String>,
+        startTime: Field<Date>,
+        totalBootTimeInMs: Field<Int32>,
+        totalLoginTimeInMs: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupHistory",
         base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupHistoryFields()
+        fields: (
+            id: Field("id"),
+            coreBootTimeInMs: Field("coreBootTimeInMs"),
+            coreLoginTimeInMs: Field("coreLoginTimeInMs"),
+            deviceId: Field("deviceId"),
+            featureUpdateBootTimeInMs: Field("featureUpdateBootTimeInMs"),
+            groupPolicyBootTimeInMs: Field("groupPolicyBootTimeInMs"),
+            groupPolicyLoginTimeInMs: Field("groupPolicyLoginTimeInMs"),
+            isFeatureUpdate: Field("isFeatureUpdate"),
+            isFirstLogin: Field("isFirstLogin"),
+            operatingSystemVersion: Field("operatingSystemVersion"),
+            responsiveDesktopTimeInMs: Field("responsiveDesktopTimeInMs"),
+            restartCategory: Field("restartCategory"),
+            restartFaultBucket: Field("restartFaultBucket"),
+            restartStopCode: Field("restartStopCode"),
+            startTime: Field("startTime"),
+            totalBootTimeInMs: Field("totalBootTimeInMs"),
+            totalLoginTimeInMs: Field("totalLoginTimeInMs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let coreBootTimeInMs: Field<Int32>
-    public let coreLoginTimeInMs: Field<Int32>
-    public let deviceId: Field<String>
-    public let featureUpdateBootTimeInMs: Field<Int32>
-    public let groupPolicyBootTimeInMs: Field<Int32>
-    public let groupPolicyLoginTimeInMs: Field<Int32>
-    public let isFeatureUpdate: Field<Bool>
-    public let isFirstLogin: Field<Bool>
-    public let operatingSystemVersion: Field<String>
-    public let responsiveDesktopTimeInMs: Field<Int32>
-    public let restartCategory: Field<UserExperienceAnalyticsOperatingSystemRestartCategory>
-    public let restartFaultBucket: Field<String>
-    public let restartStopCode: Field<String>
-    public let startTime: Field<Date>
-    public let totalBootTimeInMs: Field<Int32>
-    public let totalLoginTimeInMs: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.coreBootTimeInMs = Field("coreBootTimeInMs")
-        self.coreLoginTimeInMs = Field("coreLoginTimeInMs")
-        self.deviceId = Field("deviceId")
-        self.featureUpdateBootTimeInMs = Field("featureUpdateBootTimeInMs")
-        self.groupPolicyBootTimeInMs = Field("groupPolicyBootTimeInMs")
-        self.groupPolicyLoginTimeInMs = Field("groupPolicyLoginTimeInMs")
-        self.isFeatureUpdate = Field("isFeatureUpdate")
-        self.isFirstLogin = Field("isFirstLogin")
-        self.operatingSystemVersion = Field("operatingSystemVersion")
-        self.responsiveDesktopTimeInMs = Field("responsiveDesktopTimeInMs")
-        self.restartCategory = Field("restartCategory")
-        self.restartFaultBucket = Field("restartFaultBucket")
-        self.restartStopCode = Field("restartStopCode")
-        self.startTime = Field("startTime")
-        self.totalBootTimeInMs = Field("totalBootTimeInMs")
-        self.totalLoginTimeInMs = Field("totalLoginTimeInMs")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsDeviceStartupHistory`: `request()` reads, updates or deletes it.
@@ -2078,28 +1950,28 @@ public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRe
 public typealias UserExperienceAnalyticsDeviceStartupProcess = Model<UserExperienceAnalyticsDeviceStartupProcessFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcess`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
+public enum UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        managedDeviceId: Field<String>,
+        processName: Field<String>,
+        productName: Field<String>,
+        publisher: Field<String>,
+        startupImpactInMs: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupProcess",
         base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupProcessFields()
+        fields: (
+            id: Field("id"),
+            managedDeviceId: Field("managedDeviceId"),
+            processName: Field("processName"),
+            productName: Field("productName"),
+            publisher: Field("publisher"),
+            startupImpactInMs: Field("startupImpactInMs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let managedDeviceId: Field<String>
-    public let processName: Field<String>
-    public let productName: Field<String>
-    public let publisher: Field<String>
-    public let startupImpactInMs: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.processName = Field("processName")
-        self.productName = Field("productName")
-        self.publisher = Field("publisher")
-        self.startupImpactInMs = Field("startupImpactInMs")
-    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsDeviceStartupProcessPerformanceFields`; read and write them as
@@ -2112,28 +1984,28 @@ public typealias UserExperienceAnalyticsDeviceStartupProcessPerformance =
     Model<UserExperienceAnalyticsDeviceStartupProcessPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcessPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceCount: Field<Int64>,
+        medianImpactInMs: Field<Int64>,
+        processName: Field<String>,
+        productName: Field<String>,
+        publisher: Field<String>,
+        totalImpactInMs: Field<Int64>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsDeviceStartupProcessPerformanceFields()
+        fields: (
+            id: Field("id"),
+            deviceCount: Field("deviceCount"),
+            medianImpactInMs: Field("medianImpactInMs"),
+            processName: Field("processName"),
+            productName: Field("productName"),
+            publisher: Field("publisher"),
+            totalImpactInMs: Field("totalImpactInMs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deviceCount: Field<Int64>
-    public let medianImpactInMs: Field<Int64>
-    public let processName: Field<String>
-    public let productName: Field<String>
-    public let publisher: Field<String>
-    public let totalImpactInMs: Field<Int64>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceCount = Field("deviceCount")
-        self.medianImpactInMs = Field("medianImpactInMs")
-        self.processName = Field("processName")
-        self.productName = Field("productName")
-        self.publisher = Field("publisher")
-        self.totalImpactInMs = Field("totalImpactInMs")
-    }
 }

@@ -96,19 +96,13 @@ public struct AuthenticationConditionsApplicationsFields: FieldSet {
 public typealias AuthenticationConfigurationValidation = Model<AuthenticationConfigurationValidationFields>
 
 /// The properties of a `AuthenticationConfigurationValidation`, inherited ones included.
-public struct AuthenticationConfigurationValidationFields: FieldSet {
+public enum AuthenticationConfigurationValidationFields: FieldSet {
+    public typealias Table = (errors: Field<[GenericError]>, warnings: Field<[GenericError]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationConfigurationValidation",
-        fields: AuthenticationConfigurationValidationFields()
+        fields: (errors: Field("errors"), warnings: Field("warnings")) as Table
     )
-
-    public let errors: Field<[GenericError]>
-    public let warnings: Field<[GenericError]>
-
-    private init() {
-        self.errors = Field("errors")
-        self.warnings = Field("warnings")
-    }
 }
 
 /// Its properties are listed in `AuthenticationContextClassReferenceFields`; read and write them as `value.name`.
@@ -118,24 +112,24 @@ public struct AuthenticationConfigurationValidationFields: FieldSet {
 public typealias AuthenticationContextClassReference = Model<AuthenticationContextClassReferenceFields>
 
 /// The properties of a `AuthenticationContextClassReference`, inherited ones included.
-public struct AuthenticationContextClassReferenceFields: FieldSet {
+public enum AuthenticationContextClassReferenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        isAvailable: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationContextClassReference",
         base: Entity.self,
-        fields: AuthenticationContextClassReferenceFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            isAvailable: Field("isAvailable")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let isAvailable: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.isAvailable = Field("isAvailable")
-    }
 }
 
 /// Requests for one `AuthenticationContextClassReference`: `request()` reads, updates or deletes it.
@@ -169,7 +163,14 @@ public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBui
 public typealias AuthenticationEventListener = Model<AuthenticationEventListenerFields>
 
 /// The properties of a `AuthenticationEventListener`, inherited ones included.
-public struct AuthenticationEventListenerFields: FieldSet {
+public enum AuthenticationEventListenerFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationEventsFlowId: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationEventListener",
         base: Entity.self,
@@ -186,20 +187,13 @@ public struct AuthenticationEventListenerFields: FieldSet {
             OnUserCreateStartListener.self,
             OnVerifiedIdClaimValidationListener.self,
         ],
-        fields: AuthenticationEventListenerFields()
+        fields: (
+            id: Field("id"),
+            authenticationEventsFlowId: Field("authenticationEventsFlowId"),
+            conditions: Field("conditions"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationEventsFlowId: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationEventsFlowId = Field("authenticationEventsFlowId")
-        self.conditions = Field("conditions")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `AuthenticationEventListener`: `request()` reads, updates or deletes it.
@@ -230,25 +224,25 @@ public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields>
 
 /// The properties of a `AuthenticationEventsFlow`, inherited ones included.
-public struct AuthenticationEventsFlowFields: FieldSet {
+public enum AuthenticationEventsFlowFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        conditions: Field<AuthenticationConditions>,
+        description: Field<String>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationEventsFlow",
         base: Entity.self,
         derived: [ExternalUsersSelfServiceSignUpEventsFlow.self],
-        fields: AuthenticationEventsFlowFields()
+        fields: (
+            id: Field("id"),
+            conditions: Field("conditions"),
+            description: Field("description"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let conditions: Field<AuthenticationConditions>
-    public let description: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.conditions = Field("conditions")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `AuthenticationEventsFlow`: `request()` reads, updates or deletes it.
@@ -293,24 +287,24 @@ public struct AuthenticationFlowFields: FieldSet {
 public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFields>
 
 /// The properties of a `AuthenticationFlowsPolicy`, inherited ones included.
-public struct AuthenticationFlowsPolicyFields: FieldSet {
+public enum AuthenticationFlowsPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        selfServiceSignUp: Field<SelfServiceSignUpAuthenticationFlowConfiguration>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationFlowsPolicy",
         base: Entity.self,
-        fields: AuthenticationFlowsPolicyFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            selfServiceSignUp: Field("selfServiceSignUp")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let selfServiceSignUp: Field<SelfServiceSignUpAuthenticationFlowConfiguration>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.selfServiceSignUp = Field("selfServiceSignUp")
-    }
 }
 
 /// Requests for one `AuthenticationFlowsPolicy`: `request()` reads, updates or deletes it.
@@ -341,7 +335,9 @@ public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
 
 /// The properties of a `AuthenticationMethod`, inherited ones included.
-public struct AuthenticationMethodFields: FieldSet {
+public enum AuthenticationMethodFields: FieldSet {
+    public typealias Table = (id: Field<String>, createdDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethod",
         base: Entity.self,
@@ -358,16 +354,8 @@ public struct AuthenticationMethodFields: FieldSet {
             TemporaryAccessPassAuthenticationMethod.self,
             WindowsHelloForBusinessAuthenticationMethod.self,
         ],
-        fields: AuthenticationMethodFields()
+        fields: (id: Field("id"), createdDateTime: Field("createdDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-    }
 }
 
 /// Its properties are listed in `AuthenticationMethodConfigurationFields`; read and write them as `value.name`.
@@ -379,7 +367,13 @@ public struct AuthenticationMethodFields: FieldSet {
 public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodConfigurationFields>
 
 /// The properties of a `AuthenticationMethodConfiguration`, inherited ones included.
-public struct AuthenticationMethodConfigurationFields: FieldSet {
+public enum AuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodConfiguration",
         base: Entity.self,
@@ -396,18 +390,8 @@ public struct AuthenticationMethodConfigurationFields: FieldSet {
             VoiceAuthenticationMethodConfiguration.self,
             X509CertificateAuthenticationMethodConfiguration.self,
         ],
-        fields: AuthenticationMethodConfigurationFields()
+        fields: (id: Field("id"), excludeTargets: Field("excludeTargets"), state: Field("state")) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-    }
 }
 
 /// Requests for one `AuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -469,21 +453,21 @@ extension AuthenticationMethodFeature {
 public typealias AuthenticationMethodFeatureConfiguration = Model<AuthenticationMethodFeatureConfigurationFields>
 
 /// The properties of a `AuthenticationMethodFeatureConfiguration`, inherited ones included.
-public struct AuthenticationMethodFeatureConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodFeatureConfiguration",
-        fields: AuthenticationMethodFeatureConfigurationFields()
+public enum AuthenticationMethodFeatureConfigurationFields: FieldSet {
+    public typealias Table = (
+        excludeTarget: Field<FeatureTarget>,
+        includeTarget: Field<FeatureTarget>,
+        state: Field<AdvancedConfigState>
     )
 
-    public let excludeTarget: Field<FeatureTarget>
-    public let includeTarget: Field<FeatureTarget>
-    public let state: Field<AdvancedConfigState>
-
-    private init() {
-        self.excludeTarget = Field("excludeTarget")
-        self.includeTarget = Field("includeTarget")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodFeatureConfiguration",
+        fields: (
+            excludeTarget: Field("excludeTarget"),
+            includeTarget: Field("includeTarget"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.authenticationMethodKeyStrength`.
@@ -509,22 +493,22 @@ extension AuthenticationMethodKeyStrength {
 public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodModeDetailFields>
 
 /// The properties of a `AuthenticationMethodModeDetail`, inherited ones included.
-public struct AuthenticationMethodModeDetailFields: FieldSet {
+public enum AuthenticationMethodModeDetailFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        authenticationMethod: Field<BaseAuthenticationMethod>,
+        displayName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodModeDetail",
         base: Entity.self,
-        fields: AuthenticationMethodModeDetailFields()
+        fields: (
+            id: Field("id"),
+            authenticationMethod: Field("authenticationMethod"),
+            displayName: Field("displayName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let authenticationMethod: Field<BaseAuthenticationMethod>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.authenticationMethod = Field("authenticationMethod")
-        self.displayName = Field("displayName")
-    }
 }
 
 /// Requests for one `AuthenticationMethodModeDetail`: `request()` reads, updates or deletes it.
@@ -722,7 +706,13 @@ extension AuthenticationMethodState {
 public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFields>
 
 /// The properties of a `AuthenticationMethodTarget`, inherited ones included.
-public struct AuthenticationMethodTargetFields: FieldSet {
+public enum AuthenticationMethodTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRegistrationRequired: Field<Bool>,
+        targetType: Field<AuthenticationMethodTargetType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodTarget",
         base: Entity.self,
@@ -732,18 +722,12 @@ public struct AuthenticationMethodTargetFields: FieldSet {
             SmsAuthenticationMethodTarget.self,
             VerifiableCredentialAuthenticationMethodTarget.self,
         ],
-        fields: AuthenticationMethodTargetFields()
+        fields: (
+            id: Field("id"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            targetType: Field("targetType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-    }
 }
 
 /// Requests for one `AuthenticationMethodTarget`: `request()` reads, updates or deletes it.
@@ -788,36 +772,36 @@ extension AuthenticationMethodTargetType {
 public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicyFields>
 
 /// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
-public struct AuthenticationMethodsPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authenticationMethodConfigurations`.
+public enum AuthenticationMethodsPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        policyMigrationState: Field<AuthenticationMethodsPolicyMigrationState>,
+        policyVersion: Field<String>,
+        reconfirmationInDays: Field<Int32>,
+        registrationEnforcement: Field<RegistrationEnforcement>,
+        authenticationMethodConfigurations: Field<[AuthenticationMethodConfiguration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodsPolicy",
         base: Entity.self,
-        fields: AuthenticationMethodsPolicyFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            policyMigrationState: Field("policyMigrationState"),
+            policyVersion: Field("policyVersion"),
+            reconfirmationInDays: Field("reconfirmationInDays"),
+            registrationEnforcement: Field("registrationEnforcement"),
+            authenticationMethodConfigurations: Field("authenticationMethodConfigurations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let policyMigrationState: Field<AuthenticationMethodsPolicyMigrationState>
-    public let policyVersion: Field<String>
-    public let reconfirmationInDays: Field<Int32>
-    public let registrationEnforcement: Field<RegistrationEnforcement>
-
-    /// Present when the request expanded it (`expand("authenticationMethodConfigurations")`).
-    public let authenticationMethodConfigurations: Field<[AuthenticationMethodConfiguration]>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.policyMigrationState = Field("policyMigrationState")
-        self.policyVersion = Field("policyVersion")
-        self.reconfirmationInDays = Field("reconfirmationInDays")
-        self.registrationEnforcement = Field("registrationEnforcement")
-        self.authenticationMethodConfigurations = Field("authenticationMethodConfigurations")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicyMigrationState`.
@@ -888,23 +872,23 @@ public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationMethodsRegistrationCampaign = Model<AuthenticationMethodsRegistrationCampaignFields>
 
 /// The properties of a `AuthenticationMethodsRegistrationCampaign`, inherited ones included.
-public struct AuthenticationMethodsRegistrationCampaignFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsRegistrationCampaign",
-        fields: AuthenticationMethodsRegistrationCampaignFields()
+public enum AuthenticationMethodsRegistrationCampaignFields: FieldSet {
+    public typealias Table = (
+        excludeTargets: Field<[ExcludeTarget]>,
+        includeTargets: Field<[AuthenticationMethodsRegistrationCampaignIncludeTarget]>,
+        snoozeDurationInDays: Field<Int32>,
+        state: Field<AdvancedConfigState>
     )
 
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let includeTargets: Field<[AuthenticationMethodsRegistrationCampaignIncludeTarget]>
-    public let snoozeDurationInDays: Field<Int32>
-    public let state: Field<AdvancedConfigState>
-
-    private init() {
-        self.excludeTargets = Field("excludeTargets")
-        self.includeTargets = Field("includeTargets")
-        self.snoozeDurationInDays = Field("snoozeDurationInDays")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRegistrationCampaign",
+        fields: (
+            excludeTargets: Field("excludeTargets"),
+            includeTargets: Field("includeTargets"),
+            snoozeDurationInDays: Field("snoozeDurationInDays"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuthenticationMethodsRegistrationCampaignIncludeTargetFields`; read and write them as
@@ -917,21 +901,21 @@ public typealias AuthenticationMethodsRegistrationCampaignIncludeTarget =
     Model<AuthenticationMethodsRegistrationCampaignIncludeTargetFields>
 
 /// The properties of a `AuthenticationMethodsRegistrationCampaignIncludeTarget`, inherited ones included.
-public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget",
-        fields: AuthenticationMethodsRegistrationCampaignIncludeTargetFields()
+public enum AuthenticationMethodsRegistrationCampaignIncludeTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        targetedAuthenticationMethod: Field<String>,
+        targetType: Field<AuthenticationMethodTargetType>
     )
 
-    public let id: Field<String>
-    public let targetedAuthenticationMethod: Field<String>
-    public let targetType: Field<AuthenticationMethodTargetType>
-
-    private init() {
-        self.id = Field("id")
-        self.targetedAuthenticationMethod = Field("targetedAuthenticationMethod")
-        self.targetType = Field("targetType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.authenticationMethodsRegistrationCampaignIncludeTarget",
+        fields: (
+            id: Field("id"),
+            targetedAuthenticationMethod: Field("targetedAuthenticationMethod"),
+            targetType: Field("targetType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `AuthenticationMethodsRootFields`; read and write them as `value.name`.
@@ -941,22 +925,16 @@ public struct AuthenticationMethodsRegistrationCampaignIncludeTargetFields: Fiel
 public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFields>
 
 /// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
-public struct AuthenticationMethodsRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `userRegistrationDetails`.
+public enum AuthenticationMethodsRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, userRegistrationDetails: Field<[UserRegistrationDetails]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationMethodsRoot",
         base: Entity.self,
-        fields: AuthenticationMethodsRootFields()
+        fields: (id: Field("id"), userRegistrationDetails: Field("userRegistrationDetails")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("userRegistrationDetails")`).
-    public let userRegistrationDetails: Field<[UserRegistrationDetails]>
-
-    private init() {
-        self.id = Field("id")
-        self.userRegistrationDetails = Field("userRegistrationDetails")
-    }
 }
 
 /// Requests for one `AuthenticationMethodsRoot`: `request()` reads, updates or deletes it.
@@ -1275,36 +1253,36 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPolicyFields>
 
 /// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
-public struct AuthenticationStrengthPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `combinationConfigurations`.
+public enum AuthenticationStrengthPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowedCombinations: Field<[AuthenticationMethodModes]>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        modifiedDateTime: Field<Date>,
+        policyType: Field<AuthenticationStrengthPolicyType>,
+        requirementsSatisfied: Field<AuthenticationStrengthRequirements>,
+        combinationConfigurations: Field<[AuthenticationCombinationConfiguration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationStrengthPolicy",
         base: Entity.self,
-        fields: AuthenticationStrengthPolicyFields()
+        fields: (
+            id: Field("id"),
+            allowedCombinations: Field("allowedCombinations"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            policyType: Field("policyType"),
+            requirementsSatisfied: Field("requirementsSatisfied"),
+            combinationConfigurations: Field("combinationConfigurations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowedCombinations: Field<[AuthenticationMethodModes]>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let policyType: Field<AuthenticationStrengthPolicyType>
-    public let requirementsSatisfied: Field<AuthenticationStrengthRequirements>
-
-    /// Present when the request expanded it (`expand("combinationConfigurations")`).
-    public let combinationConfigurations: Field<[AuthenticationCombinationConfiguration]>
-
-    private init() {
-        self.id = Field("id")
-        self.allowedCombinations = Field("allowedCombinations")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.policyType = Field("policyType")
-        self.requirementsSatisfied = Field("requirementsSatisfied")
-        self.combinationConfigurations = Field("combinationConfigurations")
-    }
 }
 
 /// Requests for one `AuthenticationStrengthPolicy`: `request()` reads, updates or deletes it.
@@ -1406,28 +1384,26 @@ extension AuthenticationStrengthRequirements {
 public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFields>
 
 /// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
-public struct AuthenticationStrengthRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `authenticationMethodModes`, `policies`.
+public enum AuthenticationStrengthRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        combinations: Field<[AuthenticationMethodModes]>,
+        authenticationMethodModes: Field<[AuthenticationMethodModeDetail]>,
+        policies: Field<[AuthenticationStrengthPolicy]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationStrengthRoot",
         base: Entity.self,
-        fields: AuthenticationStrengthRootFields()
+        fields: (
+            id: Field("id"),
+            combinations: Field("combinations"),
+            authenticationMethodModes: Field("authenticationMethodModes"),
+            policies: Field("policies")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let combinations: Field<[AuthenticationMethodModes]>
-
-    /// Present when the request expanded it (`expand("authenticationMethodModes")`).
-    public let authenticationMethodModes: Field<[AuthenticationMethodModeDetail]>
-
-    /// Present when the request expanded it (`expand("policies")`).
-    public let policies: Field<[AuthenticationStrengthPolicy]>
-
-    private init() {
-        self.id = Field("id")
-        self.combinations = Field("combinations")
-        self.authenticationMethodModes = Field("authenticationMethodModes")
-        self.policies = Field("policies")
-    }
 }
 
 /// Requests for one `AuthenticationStrengthRoot`: `request()` reads, updates or deletes it.
@@ -1474,22 +1450,15 @@ public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsageFields>
 
 /// The properties of a `AuthenticationStrengthUsage`, inherited ones included.
-public struct AuthenticationStrengthUsageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `mfa`, `none`.
+public enum AuthenticationStrengthUsageFields: FieldSet {
+    public typealias Table = (mfa: Field<[ConditionalAccessPolicy]>, none: Field<[ConditionalAccessPolicy]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.authenticationStrengthUsage",
-        fields: AuthenticationStrengthUsageFields()
+        fields: (mfa: Field("mfa"), none: Field("none")) as Table
     )
-
-    /// Present when the request expanded it (`expand("mfa")`).
-    public let mfa: Field<[ConditionalAccessPolicy]>
-
-    /// Present when the request expanded it (`expand("none")`).
-    public let none: Field<[ConditionalAccessPolicy]>
-
-    private init() {
-        self.mfa = Field("mfa")
-        self.none = Field("none")
-    }
 }
 
 /// Its properties are listed in `AuthoredNoteFields`; read and write them as `value.name`.
@@ -1499,23 +1468,24 @@ public struct AuthenticationStrengthUsageFields: FieldSet {
 public typealias AuthoredNote = Model<AuthoredNoteFields>
 
 /// The properties of a `AuthoredNote`, inherited ones included.
-public struct AuthoredNoteFields: FieldSet {
+public enum AuthoredNoteFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        author: Field<Identity>,
+        content: Field<ItemBody>,
+        createdDateTime: Field<Date>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authoredNote",
         base: Entity.self,
-        fields: AuthoredNoteFields()
+        fields: (
+            id: Field("id"),
+            author: Field("author"),
+            content: Field("content"),
+            createdDateTime: Field("createdDateTime")
+        ) as Table
     )
-    public let id: Field<String>
-    public let author: Field<Identity>
-    public let content: Field<ItemBody>
-    public let createdDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.author = Field("author")
-        self.content = Field("content")
-        self.createdDateTime = Field("createdDateTime")
-    }
 }
 
 /// Requests for one `AuthoredNote`: `request()` reads, updates or deletes it.
@@ -1558,38 +1528,38 @@ public struct AuthorizationInfoFields: FieldSet {
 public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
 
 /// The properties of a `AuthorizationPolicy`, inherited ones included.
-public struct AuthorizationPolicyFields: FieldSet {
+public enum AuthorizationPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deletedDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        allowedToSignUpEmailBasedSubscriptions: Field<Bool>,
+        allowedToUseSSPR: Field<Bool>,
+        allowEmailVerifiedUsersToJoinOrganization: Field<Bool>,
+        allowInvitesFrom: Field<AllowInvitesFrom>,
+        allowUserConsentForRiskyApps: Field<Bool>,
+        blockMsolPowerShell: Field<Bool>,
+        defaultUserRolePermissions: Field<DefaultUserRolePermissions>,
+        guestUserRoleId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.authorizationPolicy",
         base: PolicyBase.self,
-        fields: AuthorizationPolicyFields()
+        fields: (
+            id: Field("id"),
+            deletedDateTime: Field("deletedDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            allowedToSignUpEmailBasedSubscriptions: Field("allowedToSignUpEmailBasedSubscriptions"),
+            allowedToUseSSPR: Field("allowedToUseSSPR"),
+            allowEmailVerifiedUsersToJoinOrganization: Field("allowEmailVerifiedUsersToJoinOrganization"),
+            allowInvitesFrom: Field("allowInvitesFrom"),
+            allowUserConsentForRiskyApps: Field("allowUserConsentForRiskyApps"),
+            blockMsolPowerShell: Field("blockMsolPowerShell"),
+            defaultUserRolePermissions: Field("defaultUserRolePermissions"),
+            guestUserRoleId: Field("guestUserRoleId")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deletedDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let allowedToSignUpEmailBasedSubscriptions: Field<Bool>
-    public let allowedToUseSSPR: Field<Bool>
-    public let allowEmailVerifiedUsersToJoinOrganization: Field<Bool>
-    public let allowInvitesFrom: Field<AllowInvitesFrom>
-    public let allowUserConsentForRiskyApps: Field<Bool>
-    public let blockMsolPowerShell: Field<Bool>
-    public let defaultUserRolePermissions: Field<DefaultUserRolePermissions>
-    public let guestUserRoleId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deletedDateTime = Field("deletedDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.allowedToSignUpEmailBasedSubscriptions = Field("allowedToSignUpEmailBasedSubscriptions")
-        self.allowedToUseSSPR = Field("allowedToUseSSPR")
-        self.allowEmailVerifiedUsersToJoinOrganization = Field("allowEmailVerifiedUsersToJoinOrganization")
-        self.allowInvitesFrom = Field("allowInvitesFrom")
-        self.allowUserConsentForRiskyApps = Field("allowUserConsentForRiskyApps")
-        self.blockMsolPowerShell = Field("blockMsolPowerShell")
-        self.defaultUserRolePermissions = Field("defaultUserRolePermissions")
-        self.guestUserRoleId = Field("guestUserRoleId")
-    }
 }

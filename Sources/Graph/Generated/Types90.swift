@@ -81,23 +81,23 @@ extension UserExperienceAnalyticsHealthState {
 public typealias UserExperienceAnalyticsInsight = Model<UserExperienceAnalyticsInsightFields>
 
 /// The properties of a `UserExperienceAnalyticsInsight`, inherited ones included.
-public struct UserExperienceAnalyticsInsightFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsInsight",
-        fields: UserExperienceAnalyticsInsightFields()
+public enum UserExperienceAnalyticsInsightFields: FieldSet {
+    public typealias Table = (
+        insightId: Field<String>,
+        severity: Field<UserExperienceAnalyticsInsightSeverity>,
+        userExperienceAnalyticsMetricId: Field<String>,
+        values: Field<[UserExperienceAnalyticsInsightValue]>
     )
 
-    public let insightId: Field<String>
-    public let severity: Field<UserExperienceAnalyticsInsightSeverity>
-    public let userExperienceAnalyticsMetricId: Field<String>
-    public let values: Field<[UserExperienceAnalyticsInsightValue]>
-
-    private init() {
-        self.insightId = Field("insightId")
-        self.severity = Field("severity")
-        self.userExperienceAnalyticsMetricId = Field("userExperienceAnalyticsMetricId")
-        self.values = Field("values")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsInsight",
+        fields: (
+            insightId: Field("insightId"),
+            severity: Field("severity"),
+            userExperienceAnalyticsMetricId: Field("userExperienceAnalyticsMetricId"),
+            values: Field("values")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsInsightSeverity`.
@@ -147,22 +147,14 @@ public struct UserExperienceAnalyticsInsightValueFields: FieldSet {
 public typealias UserExperienceAnalyticsMetric = Model<UserExperienceAnalyticsMetricFields>
 
 /// The properties of a `UserExperienceAnalyticsMetric`, inherited ones included.
-public struct UserExperienceAnalyticsMetricFields: FieldSet {
+public enum UserExperienceAnalyticsMetricFields: FieldSet {
+    public typealias Table = (id: Field<String>, unit: Field<String>, value: Field<Double>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsMetric",
         base: Entity.self,
-        fields: UserExperienceAnalyticsMetricFields()
+        fields: (id: Field("id"), unit: Field("unit"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let unit: Field<String>
-    public let value: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.unit = Field("unit")
-        self.value = Field("value")
-    }
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsMetricHistoryFields`; read and write them as `value.name`.
@@ -173,24 +165,24 @@ public struct UserExperienceAnalyticsMetricFields: FieldSet {
 public typealias UserExperienceAnalyticsMetricHistory = Model<UserExperienceAnalyticsMetricHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsMetricHistory`, inherited ones included.
-public struct UserExperienceAnalyticsMetricHistoryFields: FieldSet {
+public enum UserExperienceAnalyticsMetricHistoryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        deviceId: Field<String>,
+        metricDateTime: Field<Date>,
+        metricType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsMetricHistory",
         base: Entity.self,
-        fields: UserExperienceAnalyticsMetricHistoryFields()
+        fields: (
+            id: Field("id"),
+            deviceId: Field("deviceId"),
+            metricDateTime: Field("metricDateTime"),
+            metricType: Field("metricType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let deviceId: Field<String>
-    public let metricDateTime: Field<Date>
-    public let metricType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceId = Field("deviceId")
-        self.metricDateTime = Field("metricDateTime")
-        self.metricType = Field("metricType")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsMetricHistory`: `request()` reads, updates or deletes it.
@@ -241,36 +233,36 @@ public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
 public typealias UserExperienceAnalyticsModelScores = Model<UserExperienceAnalyticsModelScoresFields>
 
 /// The properties of a `UserExperienceAnalyticsModelScores`, inherited ones included.
-public struct UserExperienceAnalyticsModelScoresFields: FieldSet {
+public enum UserExperienceAnalyticsModelScoresFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appReliabilityScore: Field<Double>,
+        batteryHealthScore: Field<Double>,
+        endpointAnalyticsScore: Field<Double>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        modelDeviceCount: Field<Int64>,
+        startupPerformanceScore: Field<Double>,
+        workFromAnywhereScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsModelScores",
         base: Entity.self,
-        fields: UserExperienceAnalyticsModelScoresFields()
+        fields: (
+            id: Field("id"),
+            appReliabilityScore: Field("appReliabilityScore"),
+            batteryHealthScore: Field("batteryHealthScore"),
+            endpointAnalyticsScore: Field("endpointAnalyticsScore"),
+            healthStatus: Field("healthStatus"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            modelDeviceCount: Field("modelDeviceCount"),
+            startupPerformanceScore: Field("startupPerformanceScore"),
+            workFromAnywhereScore: Field("workFromAnywhereScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appReliabilityScore: Field<Double>
-    public let batteryHealthScore: Field<Double>
-    public let endpointAnalyticsScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelDeviceCount: Field<Int64>
-    public let startupPerformanceScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.appReliabilityScore = Field("appReliabilityScore")
-        self.batteryHealthScore = Field("batteryHealthScore")
-        self.endpointAnalyticsScore = Field("endpointAnalyticsScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelDeviceCount = Field("modelDeviceCount")
-        self.startupPerformanceScore = Field("startupPerformanceScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsModelScores`: `request()` reads, updates or deletes it.
@@ -345,20 +337,14 @@ extension UserExperienceAnalyticsOperatingSystemRestartCategory {
 public typealias UserExperienceAnalyticsOverview = Model<UserExperienceAnalyticsOverviewFields>
 
 /// The properties of a `UserExperienceAnalyticsOverview`, inherited ones included.
-public struct UserExperienceAnalyticsOverviewFields: FieldSet {
+public enum UserExperienceAnalyticsOverviewFields: FieldSet {
+    public typealias Table = (id: Field<String>, insights: Field<[UserExperienceAnalyticsInsight]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsOverview",
         base: Entity.self,
-        fields: UserExperienceAnalyticsOverviewFields()
+        fields: (id: Field("id"), insights: Field("insights")) as Table
     )
-
-    public let id: Field<String>
-    public let insights: Field<[UserExperienceAnalyticsInsight]>
-
-    private init() {
-        self.id = Field("id")
-        self.insights = Field("insights")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsOverview`: `request()` reads, updates or deletes it.
@@ -387,20 +373,14 @@ public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder
 public typealias UserExperienceAnalyticsScoreHistory = Model<UserExperienceAnalyticsScoreHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsScoreHistory`, inherited ones included.
-public struct UserExperienceAnalyticsScoreHistoryFields: FieldSet {
+public enum UserExperienceAnalyticsScoreHistoryFields: FieldSet {
+    public typealias Table = (id: Field<String>, startupDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsScoreHistory",
         base: Entity.self,
-        fields: UserExperienceAnalyticsScoreHistoryFields()
+        fields: (id: Field("id"), startupDateTime: Field("startupDateTime")) as Table
     )
-
-    public let id: Field<String>
-    public let startupDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.startupDateTime = Field("startupDateTime")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsScoreHistory`: `request()` reads, updates or deletes it.
@@ -510,86 +490,86 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereDevice =
     Model<UserExperienceAnalyticsWorkFromAnywhereDeviceFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevice`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
+public enum UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        autoPilotProfileAssigned: Field<Bool>,
+        autoPilotRegistered: Field<Bool>,
+        azureAdDeviceId: Field<String>,
+        azureAdJoinType: Field<String>,
+        azureAdRegistered: Field<Bool>,
+        cloudIdentityScore: Field<Double>,
+        cloudManagementScore: Field<Double>,
+        cloudProvisioningScore: Field<Double>,
+        compliancePolicySetToIntune: Field<Bool>,
+        deviceId: Field<String>,
+        deviceName: Field<String>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        isCloudManagedGatewayEnabled: Field<Bool>,
+        managedBy: Field<String>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        osCheckFailed: Field<Bool>,
+        osDescription: Field<String>,
+        osVersion: Field<String>,
+        otherWorkloadsSetToIntune: Field<Bool>,
+        ownership: Field<String>,
+        processor64BitCheckFailed: Field<Bool>,
+        processorCoreCountCheckFailed: Field<Bool>,
+        processorFamilyCheckFailed: Field<Bool>,
+        processorSpeedCheckFailed: Field<Bool>,
+        ramCheckFailed: Field<Bool>,
+        secureBootCheckFailed: Field<Bool>,
+        serialNumber: Field<String>,
+        storageCheckFailed: Field<Bool>,
+        tenantAttached: Field<Bool>,
+        tpmCheckFailed: Field<Bool>,
+        upgradeEligibility: Field<OperatingSystemUpgradeEligibility>,
+        windowsScore: Field<Double>,
+        workFromAnywhereScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice",
         base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereDeviceFields()
+        fields: (
+            id: Field("id"),
+            autoPilotProfileAssigned: Field("autoPilotProfileAssigned"),
+            autoPilotRegistered: Field("autoPilotRegistered"),
+            azureAdDeviceId: Field("azureAdDeviceId"),
+            azureAdJoinType: Field("azureAdJoinType"),
+            azureAdRegistered: Field("azureAdRegistered"),
+            cloudIdentityScore: Field("cloudIdentityScore"),
+            cloudManagementScore: Field("cloudManagementScore"),
+            cloudProvisioningScore: Field("cloudProvisioningScore"),
+            compliancePolicySetToIntune: Field("compliancePolicySetToIntune"),
+            deviceId: Field("deviceId"),
+            deviceName: Field("deviceName"),
+            healthStatus: Field("healthStatus"),
+            isCloudManagedGatewayEnabled: Field("isCloudManagedGatewayEnabled"),
+            managedBy: Field("managedBy"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            osCheckFailed: Field("osCheckFailed"),
+            osDescription: Field("osDescription"),
+            osVersion: Field("osVersion"),
+            otherWorkloadsSetToIntune: Field("otherWorkloadsSetToIntune"),
+            ownership: Field("ownership"),
+            processor64BitCheckFailed: Field("processor64BitCheckFailed"),
+            processorCoreCountCheckFailed: Field("processorCoreCountCheckFailed"),
+            processorFamilyCheckFailed: Field("processorFamilyCheckFailed"),
+            processorSpeedCheckFailed: Field("processorSpeedCheckFailed"),
+            ramCheckFailed: Field("ramCheckFailed"),
+            secureBootCheckFailed: Field("secureBootCheckFailed"),
+            serialNumber: Field("serialNumber"),
+            storageCheckFailed: Field("storageCheckFailed"),
+            tenantAttached: Field("tenantAttached"),
+            tpmCheckFailed: Field("tpmCheckFailed"),
+            upgradeEligibility: Field("upgradeEligibility"),
+            windowsScore: Field("windowsScore"),
+            workFromAnywhereScore: Field("workFromAnywhereScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let autoPilotProfileAssigned: Field<Bool>
-    public let autoPilotRegistered: Field<Bool>
-    public let azureAdDeviceId: Field<String>
-    public let azureAdJoinType: Field<String>
-    public let azureAdRegistered: Field<Bool>
-    public let cloudIdentityScore: Field<Double>
-    public let cloudManagementScore: Field<Double>
-    public let cloudProvisioningScore: Field<Double>
-    public let compliancePolicySetToIntune: Field<Bool>
-    public let deviceId: Field<String>
-    public let deviceName: Field<String>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let isCloudManagedGatewayEnabled: Field<Bool>
-    public let managedBy: Field<String>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let osCheckFailed: Field<Bool>
-    public let osDescription: Field<String>
-    public let osVersion: Field<String>
-    public let otherWorkloadsSetToIntune: Field<Bool>
-    public let ownership: Field<String>
-    public let processor64BitCheckFailed: Field<Bool>
-    public let processorCoreCountCheckFailed: Field<Bool>
-    public let processorFamilyCheckFailed: Field<Bool>
-    public let processorSpeedCheckFailed: Field<Bool>
-    public let ramCheckFailed: Field<Bool>
-    public let secureBootCheckFailed: Field<Bool>
-    public let serialNumber: Field<String>
-    public let storageCheckFailed: Field<Bool>
-    public let tenantAttached: Field<Bool>
-    public let tpmCheckFailed: Field<Bool>
-    public let upgradeEligibility: Field<OperatingSystemUpgradeEligibility>
-    public let windowsScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.autoPilotProfileAssigned = Field("autoPilotProfileAssigned")
-        self.autoPilotRegistered = Field("autoPilotRegistered")
-        self.azureAdDeviceId = Field("azureAdDeviceId")
-        self.azureAdJoinType = Field("azureAdJoinType")
-        self.azureAdRegistered = Field("azureAdRegistered")
-        self.cloudIdentityScore = Field("cloudIdentityScore")
-        self.cloudManagementScore = Field("cloudManagementScore")
-        self.cloudProvisioningScore = Field("cloudProvisioningScore")
-        self.compliancePolicySetToIntune = Field("compliancePolicySetToIntune")
-        self.deviceId = Field("deviceId")
-        self.deviceName = Field("deviceName")
-        self.healthStatus = Field("healthStatus")
-        self.isCloudManagedGatewayEnabled = Field("isCloudManagedGatewayEnabled")
-        self.managedBy = Field("managedBy")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.osCheckFailed = Field("osCheckFailed")
-        self.osDescription = Field("osDescription")
-        self.osVersion = Field("osVersion")
-        self.otherWorkloadsSetToIntune = Field("otherWorkloadsSetToIntune")
-        self.ownership = Field("ownership")
-        self.processor64BitCheckFailed = Field("processor64BitCheckFailed")
-        self.processorCoreCountCheckFailed = Field("processorCoreCountCheckFailed")
-        self.processorFamilyCheckFailed = Field("processorFamilyCheckFailed")
-        self.processorSpeedCheckFailed = Field("processorSpeedCheckFailed")
-        self.ramCheckFailed = Field("ramCheckFailed")
-        self.secureBootCheckFailed = Field("secureBootCheckFailed")
-        self.serialNumber = Field("serialNumber")
-        self.storageCheckFailed = Field("storageCheckFailed")
-        self.tenantAttached = Field("tenantAttached")
-        self.tpmCheckFailed = Field("tpmCheckFailed")
-        self.upgradeEligibility = Field("upgradeEligibility")
-        self.windowsScore = Field("windowsScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsWorkFromAnywhereDevice`: `request()` reads, updates or deletes it.
@@ -624,43 +604,43 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereDevicesSummary =
     Model<UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevicesSummary`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary",
-        fields: UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields()
+public enum UserExperienceAnalyticsWorkFromAnywhereDevicesSummaryFields: FieldSet {
+    public typealias Table = (
+        autopilotDevicesSummary: Field<UserExperienceAnalyticsAutopilotDevicesSummary>,
+        cloudIdentityDevicesSummary: Field<UserExperienceAnalyticsCloudIdentityDevicesSummary>,
+        cloudManagementDevicesSummary: Field<UserExperienceAnalyticsCloudManagementDevicesSummary>,
+        coManagedDevices: Field<Int32>,
+        devicesNotAutopilotRegistered: Field<Int32>,
+        devicesWithoutAutopilotProfileAssigned: Field<Int32>,
+        devicesWithoutCloudIdentity: Field<Int32>,
+        intuneDevices: Field<Int32>,
+        tenantAttachDevices: Field<Int32>,
+        totalDevices: Field<Int32>,
+        unsupportedOSversionDevices: Field<Int32>,
+        windows10Devices: Field<Int32>,
+        windows10DevicesSummary: Field<UserExperienceAnalyticsWindows10DevicesSummary>,
+        windows10DevicesWithoutTenantAttach: Field<Int32>
     )
 
-    public let autopilotDevicesSummary: Field<UserExperienceAnalyticsAutopilotDevicesSummary>
-    public let cloudIdentityDevicesSummary: Field<UserExperienceAnalyticsCloudIdentityDevicesSummary>
-    public let cloudManagementDevicesSummary: Field<UserExperienceAnalyticsCloudManagementDevicesSummary>
-    public let coManagedDevices: Field<Int32>
-    public let devicesNotAutopilotRegistered: Field<Int32>
-    public let devicesWithoutAutopilotProfileAssigned: Field<Int32>
-    public let devicesWithoutCloudIdentity: Field<Int32>
-    public let intuneDevices: Field<Int32>
-    public let tenantAttachDevices: Field<Int32>
-    public let totalDevices: Field<Int32>
-    public let unsupportedOSversionDevices: Field<Int32>
-    public let windows10Devices: Field<Int32>
-    public let windows10DevicesSummary: Field<UserExperienceAnalyticsWindows10DevicesSummary>
-    public let windows10DevicesWithoutTenantAttach: Field<Int32>
-
-    private init() {
-        self.autopilotDevicesSummary = Field("autopilotDevicesSummary")
-        self.cloudIdentityDevicesSummary = Field("cloudIdentityDevicesSummary")
-        self.cloudManagementDevicesSummary = Field("cloudManagementDevicesSummary")
-        self.coManagedDevices = Field("coManagedDevices")
-        self.devicesNotAutopilotRegistered = Field("devicesNotAutopilotRegistered")
-        self.devicesWithoutAutopilotProfileAssigned = Field("devicesWithoutAutopilotProfileAssigned")
-        self.devicesWithoutCloudIdentity = Field("devicesWithoutCloudIdentity")
-        self.intuneDevices = Field("intuneDevices")
-        self.tenantAttachDevices = Field("tenantAttachDevices")
-        self.totalDevices = Field("totalDevices")
-        self.unsupportedOSversionDevices = Field("unsupportedOSversionDevices")
-        self.windows10Devices = Field("windows10Devices")
-        self.windows10DevicesSummary = Field("windows10DevicesSummary")
-        self.windows10DevicesWithoutTenantAttach = Field("windows10DevicesWithoutTenantAttach")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevicesSummary",
+        fields: (
+            autopilotDevicesSummary: Field("autopilotDevicesSummary"),
+            cloudIdentityDevicesSummary: Field("cloudIdentityDevicesSummary"),
+            cloudManagementDevicesSummary: Field("cloudManagementDevicesSummary"),
+            coManagedDevices: Field("coManagedDevices"),
+            devicesNotAutopilotRegistered: Field("devicesNotAutopilotRegistered"),
+            devicesWithoutAutopilotProfileAssigned: Field("devicesWithoutAutopilotProfileAssigned"),
+            devicesWithoutCloudIdentity: Field("devicesWithoutCloudIdentity"),
+            intuneDevices: Field("intuneDevices"),
+            tenantAttachDevices: Field("tenantAttachDevices"),
+            totalDevices: Field("totalDevices"),
+            unsupportedOSversionDevices: Field("unsupportedOSversionDevices"),
+            windows10Devices: Field("windows10Devices"),
+            windows10DevicesSummary: Field("windows10DevicesSummary"),
+            windows10DevicesWithoutTenantAttach: Field("windows10DevicesWithoutTenantAttach")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields`; read and write
@@ -673,40 +653,40 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric 
     Model<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields: FieldSet {
+public enum UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        osCheckFailedPercentage: Field<Double>,
+        processor64BitCheckFailedPercentage: Field<Double>,
+        processorCoreCountCheckFailedPercentage: Field<Double>,
+        processorFamilyCheckFailedPercentage: Field<Double>,
+        processorSpeedCheckFailedPercentage: Field<Double>,
+        ramCheckFailedPercentage: Field<Double>,
+        secureBootCheckFailedPercentage: Field<Double>,
+        storageCheckFailedPercentage: Field<Double>,
+        totalDeviceCount: Field<Int32>,
+        tpmCheckFailedPercentage: Field<Double>,
+        upgradeEligibleDeviceCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric",
         base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields()
+        fields: (
+            id: Field("id"),
+            osCheckFailedPercentage: Field("osCheckFailedPercentage"),
+            processor64BitCheckFailedPercentage: Field("processor64BitCheckFailedPercentage"),
+            processorCoreCountCheckFailedPercentage: Field("processorCoreCountCheckFailedPercentage"),
+            processorFamilyCheckFailedPercentage: Field("processorFamilyCheckFailedPercentage"),
+            processorSpeedCheckFailedPercentage: Field("processorSpeedCheckFailedPercentage"),
+            ramCheckFailedPercentage: Field("ramCheckFailedPercentage"),
+            secureBootCheckFailedPercentage: Field("secureBootCheckFailedPercentage"),
+            storageCheckFailedPercentage: Field("storageCheckFailedPercentage"),
+            totalDeviceCount: Field("totalDeviceCount"),
+            tpmCheckFailedPercentage: Field("tpmCheckFailedPercentage"),
+            upgradeEligibleDeviceCount: Field("upgradeEligibleDeviceCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let osCheckFailedPercentage: Field<Double>
-    public let processor64BitCheckFailedPercentage: Field<Double>
-    public let processorCoreCountCheckFailedPercentage: Field<Double>
-    public let processorFamilyCheckFailedPercentage: Field<Double>
-    public let processorSpeedCheckFailedPercentage: Field<Double>
-    public let ramCheckFailedPercentage: Field<Double>
-    public let secureBootCheckFailedPercentage: Field<Double>
-    public let storageCheckFailedPercentage: Field<Double>
-    public let totalDeviceCount: Field<Int32>
-    public let tpmCheckFailedPercentage: Field<Double>
-    public let upgradeEligibleDeviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.osCheckFailedPercentage = Field("osCheckFailedPercentage")
-        self.processor64BitCheckFailedPercentage = Field("processor64BitCheckFailedPercentage")
-        self.processorCoreCountCheckFailedPercentage = Field("processorCoreCountCheckFailedPercentage")
-        self.processorFamilyCheckFailedPercentage = Field("processorFamilyCheckFailedPercentage")
-        self.processorSpeedCheckFailedPercentage = Field("processorSpeedCheckFailedPercentage")
-        self.ramCheckFailedPercentage = Field("ramCheckFailedPercentage")
-        self.secureBootCheckFailedPercentage = Field("secureBootCheckFailedPercentage")
-        self.storageCheckFailedPercentage = Field("storageCheckFailedPercentage")
-        self.totalDeviceCount = Field("totalDeviceCount")
-        self.tpmCheckFailedPercentage = Field("tpmCheckFailedPercentage")
-        self.upgradeEligibleDeviceCount = Field("upgradeEligibleDeviceCount")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`: `request()` reads, updates or
@@ -742,22 +722,16 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
     Model<UserExperienceAnalyticsWorkFromAnywhereMetricFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereMetric`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `metricDevices`.
+public enum UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
+    public typealias Table = (id: Field<String>, metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric",
         base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereMetricFields()
+        fields: (id: Field("id"), metricDevices: Field("metricDevices")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("metricDevices")`).
-    public let metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>
-
-    private init() {
-        self.id = Field("id")
-        self.metricDevices = Field("metricDevices")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsWorkFromAnywhereMetric`: `request()` reads, updates or deletes it.
@@ -805,36 +779,36 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereModelPerformance =
     Model<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`, inherited ones included.
-public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: FieldSet {
+public enum UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        cloudIdentityScore: Field<Double>,
+        cloudManagementScore: Field<Double>,
+        cloudProvisioningScore: Field<Double>,
+        healthStatus: Field<UserExperienceAnalyticsHealthState>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        modelDeviceCount: Field<Int32>,
+        windowsScore: Field<Double>,
+        workFromAnywhereScore: Field<Double>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance",
         base: Entity.self,
-        fields: UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields()
+        fields: (
+            id: Field("id"),
+            cloudIdentityScore: Field("cloudIdentityScore"),
+            cloudManagementScore: Field("cloudManagementScore"),
+            cloudProvisioningScore: Field("cloudProvisioningScore"),
+            healthStatus: Field("healthStatus"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            modelDeviceCount: Field("modelDeviceCount"),
+            windowsScore: Field("windowsScore"),
+            workFromAnywhereScore: Field("workFromAnywhereScore")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let cloudIdentityScore: Field<Double>
-    public let cloudManagementScore: Field<Double>
-    public let cloudProvisioningScore: Field<Double>
-    public let healthStatus: Field<UserExperienceAnalyticsHealthState>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let modelDeviceCount: Field<Int32>
-    public let windowsScore: Field<Double>
-    public let workFromAnywhereScore: Field<Double>
-
-    private init() {
-        self.id = Field("id")
-        self.cloudIdentityScore = Field("cloudIdentityScore")
-        self.cloudManagementScore = Field("cloudManagementScore")
-        self.cloudProvisioningScore = Field("cloudProvisioningScore")
-        self.healthStatus = Field("healthStatus")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.modelDeviceCount = Field("modelDeviceCount")
-        self.windowsScore = Field("windowsScore")
-        self.workFromAnywhereScore = Field("workFromAnywhereScore")
-    }
 }
 
 /// Requests for one `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`: `request()` reads, updates or deletes
@@ -867,22 +841,21 @@ public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuil
 public typealias UserFlowApiConnectorConfiguration = Model<UserFlowApiConnectorConfigurationFields>
 
 /// The properties of a `UserFlowApiConnectorConfiguration`, inherited ones included.
-public struct UserFlowApiConnectorConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userFlowApiConnectorConfiguration",
-        fields: UserFlowApiConnectorConfigurationFields()
+///
+/// - Present when the request expanded them (`expand("name")`): `postAttributeCollection`, `postFederationSignup`.
+public enum UserFlowApiConnectorConfigurationFields: FieldSet {
+    public typealias Table = (
+        postAttributeCollection: Field<IdentityApiConnector>,
+        postFederationSignup: Field<IdentityApiConnector>
     )
 
-    /// Present when the request expanded it (`expand("postAttributeCollection")`).
-    public let postAttributeCollection: Field<IdentityApiConnector>
-
-    /// Present when the request expanded it (`expand("postFederationSignup")`).
-    public let postFederationSignup: Field<IdentityApiConnector>
-
-    private init() {
-        self.postAttributeCollection = Field("postAttributeCollection")
-        self.postFederationSignup = Field("postFederationSignup")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userFlowApiConnectorConfiguration",
+        fields: (
+            postAttributeCollection: Field("postAttributeCollection"),
+            postFederationSignup: Field("postFederationSignup")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserFlowLanguageConfigurationFields`; read and write them as `value.name`.
@@ -892,30 +865,28 @@ public struct UserFlowApiConnectorConfigurationFields: FieldSet {
 public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigurationFields>
 
 /// The properties of a `UserFlowLanguageConfiguration`, inherited ones included.
-public struct UserFlowLanguageConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `defaultPages`, `overridesPages`.
+public enum UserFlowLanguageConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isEnabled: Field<Bool>,
+        defaultPages: Field<[UserFlowLanguagePage]>,
+        overridesPages: Field<[UserFlowLanguagePage]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userFlowLanguageConfiguration",
         base: Entity.self,
-        fields: UserFlowLanguageConfigurationFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isEnabled: Field("isEnabled"),
+            defaultPages: Field("defaultPages"),
+            overridesPages: Field("overridesPages")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("defaultPages")`).
-    public let defaultPages: Field<[UserFlowLanguagePage]>
-
-    /// Present when the request expanded it (`expand("overridesPages")`).
-    public let overridesPages: Field<[UserFlowLanguagePage]>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isEnabled = Field("isEnabled")
-        self.defaultPages = Field("defaultPages")
-        self.overridesPages = Field("overridesPages")
-    }
 }
 
 /// Requests for one `UserFlowLanguageConfiguration`: `request()` reads, updates or deletes it.
@@ -1033,24 +1004,24 @@ extension UserFlowType {
 public typealias UserIdentity = Model<UserIdentityFields>
 
 /// The properties of a `UserIdentity`, inherited ones included.
-public struct UserIdentityFields: FieldSet {
+public enum UserIdentityFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        id: Field<String>,
+        ipAddress: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userIdentity",
         base: Identity.self,
-        fields: UserIdentityFields()
+        fields: (
+            displayName: Field("displayName"),
+            id: Field("id"),
+            ipAddress: Field("ipAddress"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let ipAddress: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.ipAddress = Field("ipAddress")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Its properties are listed in `UserInsightsSettingsFields`; read and write them as `value.name`.
@@ -1060,20 +1031,14 @@ public struct UserIdentityFields: FieldSet {
 public typealias UserInsightsSettings = Model<UserInsightsSettingsFields>
 
 /// The properties of a `UserInsightsSettings`, inherited ones included.
-public struct UserInsightsSettingsFields: FieldSet {
+public enum UserInsightsSettingsFields: FieldSet {
+    public typealias Table = (id: Field<String>, isEnabled: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userInsightsSettings",
         base: Entity.self,
-        fields: UserInsightsSettingsFields()
+        fields: (id: Field("id"), isEnabled: Field("isEnabled")) as Table
     )
-
-    public let id: Field<String>
-    public let isEnabled: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.isEnabled = Field("isEnabled")
-    }
 }
 
 /// Requests for one `UserInsightsSettings`: `request()` reads, updates or deletes it.
@@ -1102,30 +1067,30 @@ public struct UserInsightsSettingsRequestBuilder: ModelRequestBuilder {
 public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
 
 /// The properties of a `UserInstallStateSummary`, inherited ones included.
-public struct UserInstallStateSummaryFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `deviceStates`.
+public enum UserInstallStateSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        failedDeviceCount: Field<Int32>,
+        installedDeviceCount: Field<Int32>,
+        notInstalledDeviceCount: Field<Int32>,
+        userName: Field<String>,
+        deviceStates: Field<[DeviceInstallState]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userInstallStateSummary",
         base: Entity.self,
-        fields: UserInstallStateSummaryFields()
+        fields: (
+            id: Field("id"),
+            failedDeviceCount: Field("failedDeviceCount"),
+            installedDeviceCount: Field("installedDeviceCount"),
+            notInstalledDeviceCount: Field("notInstalledDeviceCount"),
+            userName: Field("userName"),
+            deviceStates: Field("deviceStates")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let failedDeviceCount: Field<Int32>
-    public let installedDeviceCount: Field<Int32>
-    public let notInstalledDeviceCount: Field<Int32>
-    public let userName: Field<String>
-
-    /// Present when the request expanded it (`expand("deviceStates")`).
-    public let deviceStates: Field<[DeviceInstallState]>
-
-    private init() {
-        self.id = Field("id")
-        self.failedDeviceCount = Field("failedDeviceCount")
-        self.installedDeviceCount = Field("installedDeviceCount")
-        self.notInstalledDeviceCount = Field("notInstalledDeviceCount")
-        self.userName = Field("userName")
-        self.deviceStates = Field("deviceStates")
-    }
 }
 
 /// Requests for one `UserInstallStateSummary`: `request()` reads, updates or deletes it.
@@ -1165,20 +1130,20 @@ public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
 public typealias UserLastSignInRecommendationInsightSetting = Model<UserLastSignInRecommendationInsightSettingFields>
 
 /// The properties of a `UserLastSignInRecommendationInsightSetting`, inherited ones included.
-public struct UserLastSignInRecommendationInsightSettingFields: FieldSet {
+public enum UserLastSignInRecommendationInsightSettingFields: FieldSet {
+    public typealias Table = (
+        recommendationLookBackDuration: Field<String>,
+        signInScope: Field<UserSignInRecommendationScope>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userLastSignInRecommendationInsightSetting",
         base: AccessReviewRecommendationInsightSetting.self,
-        fields: UserLastSignInRecommendationInsightSettingFields()
+        fields: (
+            recommendationLookBackDuration: Field("recommendationLookBackDuration"),
+            signInScope: Field("signInScope")
+        ) as Table
     )
-
-    public let recommendationLookBackDuration: Field<String>
-    public let signInScope: Field<UserSignInRecommendationScope>
-
-    private init() {
-        self.recommendationLookBackDuration = Field("recommendationLookBackDuration")
-        self.signInScope = Field("signInScope")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1346,48 +1311,48 @@ extension UserPurpose {
 public typealias UserRegistrationDetails = Model<UserRegistrationDetailsFields>
 
 /// The properties of a `UserRegistrationDetails`, inherited ones included.
-public struct UserRegistrationDetailsFields: FieldSet {
+public enum UserRegistrationDetailsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isAdmin: Field<Bool>,
+        isMfaCapable: Field<Bool>,
+        isMfaRegistered: Field<Bool>,
+        isPasswordlessCapable: Field<Bool>,
+        isSsprCapable: Field<Bool>,
+        isSsprEnabled: Field<Bool>,
+        isSsprRegistered: Field<Bool>,
+        isSystemPreferredAuthenticationMethodEnabled: Field<Bool>,
+        lastUpdatedDateTime: Field<Date>,
+        methodsRegistered: Field<[String]>,
+        systemPreferredAuthenticationMethods: Field<[String]>,
+        userDisplayName: Field<String>,
+        userPreferredMethodForSecondaryAuthentication: Field<UserDefaultAuthenticationMethod>,
+        userPrincipalName: Field<String>,
+        userType: Field<SignInUserType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userRegistrationDetails",
         base: Entity.self,
-        fields: UserRegistrationDetailsFields()
+        fields: (
+            id: Field("id"),
+            isAdmin: Field("isAdmin"),
+            isMfaCapable: Field("isMfaCapable"),
+            isMfaRegistered: Field("isMfaRegistered"),
+            isPasswordlessCapable: Field("isPasswordlessCapable"),
+            isSsprCapable: Field("isSsprCapable"),
+            isSsprEnabled: Field("isSsprEnabled"),
+            isSsprRegistered: Field("isSsprRegistered"),
+            isSystemPreferredAuthenticationMethodEnabled: Field("isSystemPreferredAuthenticationMethodEnabled"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            methodsRegistered: Field("methodsRegistered"),
+            systemPreferredAuthenticationMethods: Field("systemPreferredAuthenticationMethods"),
+            userDisplayName: Field("userDisplayName"),
+            userPreferredMethodForSecondaryAuthentication: Field("userPreferredMethodForSecondaryAuthentication"),
+            userPrincipalName: Field("userPrincipalName"),
+            userType: Field("userType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isAdmin: Field<Bool>
-    public let isMfaCapable: Field<Bool>
-    public let isMfaRegistered: Field<Bool>
-    public let isPasswordlessCapable: Field<Bool>
-    public let isSsprCapable: Field<Bool>
-    public let isSsprEnabled: Field<Bool>
-    public let isSsprRegistered: Field<Bool>
-    public let isSystemPreferredAuthenticationMethodEnabled: Field<Bool>
-    public let lastUpdatedDateTime: Field<Date>
-    public let methodsRegistered: Field<[String]>
-    public let systemPreferredAuthenticationMethods: Field<[String]>
-    public let userDisplayName: Field<String>
-    public let userPreferredMethodForSecondaryAuthentication: Field<UserDefaultAuthenticationMethod>
-    public let userPrincipalName: Field<String>
-    public let userType: Field<SignInUserType>
-
-    private init() {
-        self.id = Field("id")
-        self.isAdmin = Field("isAdmin")
-        self.isMfaCapable = Field("isMfaCapable")
-        self.isMfaRegistered = Field("isMfaRegistered")
-        self.isPasswordlessCapable = Field("isPasswordlessCapable")
-        self.isSsprCapable = Field("isSsprCapable")
-        self.isSsprEnabled = Field("isSsprEnabled")
-        self.isSsprRegistered = Field("isSsprRegistered")
-        self.isSystemPreferredAuthenticationMethodEnabled = Field("isSystemPreferredAuthenticationMethodEnabled")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.methodsRegistered = Field("methodsRegistered")
-        self.systemPreferredAuthenticationMethods = Field("systemPreferredAuthenticationMethods")
-        self.userDisplayName = Field("userDisplayName")
-        self.userPreferredMethodForSecondaryAuthentication = Field("userPreferredMethodForSecondaryAuthentication")
-        self.userPrincipalName = Field("userPrincipalName")
-        self.userType = Field("userType")
-    }
 }
 
 /// Requests for one `UserRegistrationDetails`: `request()` reads, updates or deletes it.
@@ -1416,19 +1381,13 @@ public struct UserRegistrationDetailsRequestBuilder: ModelRequestBuilder {
 public typealias UserRegistrationFeatureCount = Model<UserRegistrationFeatureCountFields>
 
 /// The properties of a `UserRegistrationFeatureCount`, inherited ones included.
-public struct UserRegistrationFeatureCountFields: FieldSet {
+public enum UserRegistrationFeatureCountFields: FieldSet {
+    public typealias Table = (feature: Field<AuthenticationMethodFeature>, userCount: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userRegistrationFeatureCount",
-        fields: UserRegistrationFeatureCountFields()
+        fields: (feature: Field("feature"), userCount: Field("userCount")) as Table
     )
-
-    public let feature: Field<AuthenticationMethodFeature>
-    public let userCount: Field<Int64>
-
-    private init() {
-        self.feature = Field("feature")
-        self.userCount = Field("userCount")
-    }
 }
 
 /// Its properties are listed in `UserRegistrationFeatureSummaryFields`; read and write them as `value.name`.
@@ -1438,23 +1397,23 @@ public struct UserRegistrationFeatureCountFields: FieldSet {
 public typealias UserRegistrationFeatureSummary = Model<UserRegistrationFeatureSummaryFields>
 
 /// The properties of a `UserRegistrationFeatureSummary`, inherited ones included.
-public struct UserRegistrationFeatureSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationFeatureSummary",
-        fields: UserRegistrationFeatureSummaryFields()
+public enum UserRegistrationFeatureSummaryFields: FieldSet {
+    public typealias Table = (
+        totalUserCount: Field<Int64>,
+        userRegistrationFeatureCounts: Field<[UserRegistrationFeatureCount]>,
+        userRoles: Field<IncludedUserRoles>,
+        userTypes: Field<IncludedUserTypes>
     )
 
-    public let totalUserCount: Field<Int64>
-    public let userRegistrationFeatureCounts: Field<[UserRegistrationFeatureCount]>
-    public let userRoles: Field<IncludedUserRoles>
-    public let userTypes: Field<IncludedUserTypes>
-
-    private init() {
-        self.totalUserCount = Field("totalUserCount")
-        self.userRegistrationFeatureCounts = Field("userRegistrationFeatureCounts")
-        self.userRoles = Field("userRoles")
-        self.userTypes = Field("userTypes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationFeatureSummary",
+        fields: (
+            totalUserCount: Field("totalUserCount"),
+            userRegistrationFeatureCounts: Field("userRegistrationFeatureCounts"),
+            userRoles: Field("userRoles"),
+            userTypes: Field("userTypes")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserRegistrationMethodCountFields`; read and write them as `value.name`.
@@ -1464,17 +1423,11 @@ public struct UserRegistrationFeatureSummaryFields: FieldSet {
 public typealias UserRegistrationMethodCount = Model<UserRegistrationMethodCountFields>
 
 /// The properties of a `UserRegistrationMethodCount`, inherited ones included.
-public struct UserRegistrationMethodCountFields: FieldSet {
+public enum UserRegistrationMethodCountFields: FieldSet {
+    public typealias Table = (authenticationMethod: Field<String>, userCount: Field<Int64>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userRegistrationMethodCount",
-        fields: UserRegistrationMethodCountFields()
+        fields: (authenticationMethod: Field("authenticationMethod"), userCount: Field("userCount")) as Table
     )
-
-    public let authenticationMethod: Field<String>
-    public let userCount: Field<Int64>
-
-    private init() {
-        self.authenticationMethod = Field("authenticationMethod")
-        self.userCount = Field("userCount")
-    }
 }

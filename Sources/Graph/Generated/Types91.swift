@@ -11,23 +11,23 @@ import Foundation
 public typealias UserRegistrationMethodSummary = Model<UserRegistrationMethodSummaryFields>
 
 /// The properties of a `UserRegistrationMethodSummary`, inherited ones included.
-public struct UserRegistrationMethodSummaryFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userRegistrationMethodSummary",
-        fields: UserRegistrationMethodSummaryFields()
+public enum UserRegistrationMethodSummaryFields: FieldSet {
+    public typealias Table = (
+        totalUserCount: Field<Int64>,
+        userRegistrationMethodCounts: Field<[UserRegistrationMethodCount]>,
+        userRoles: Field<IncludedUserRoles>,
+        userTypes: Field<IncludedUserTypes>
     )
 
-    public let totalUserCount: Field<Int64>
-    public let userRegistrationMethodCounts: Field<[UserRegistrationMethodCount]>
-    public let userRoles: Field<IncludedUserRoles>
-    public let userTypes: Field<IncludedUserTypes>
-
-    private init() {
-        self.totalUserCount = Field("totalUserCount")
-        self.userRegistrationMethodCounts = Field("userRegistrationMethodCounts")
-        self.userRoles = Field("userRoles")
-        self.userTypes = Field("userTypes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userRegistrationMethodSummary",
+        fields: (
+            totalUserCount: Field("totalUserCount"),
+            userRegistrationMethodCounts: Field("userRegistrationMethodCounts"),
+            userRoles: Field("userRoles"),
+            userTypes: Field("userTypes")
+        ) as Table
+    )
 }
 
 /// Requests for one `User`: `request()` reads, updates or deletes it.
@@ -739,32 +739,28 @@ public struct UserScopeFields: FieldSet {
 public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstallationFields>
 
 /// The properties of a `UserScopeTeamsAppInstallation`, inherited ones included.
-public struct UserScopeTeamsAppInstallationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `teamsApp`, `teamsAppDefinition`, `chat`.
+public enum UserScopeTeamsAppInstallationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        consentedPermissionSet: Field<TeamsAppPermissionSet>,
+        teamsApp: Field<TeamsApp>,
+        teamsAppDefinition: Field<TeamsAppDefinition>,
+        chat: Field<Chat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userScopeTeamsAppInstallation",
         base: TeamsAppInstallation.self,
-        fields: UserScopeTeamsAppInstallationFields()
+        fields: (
+            id: Field("id"),
+            consentedPermissionSet: Field("consentedPermissionSet"),
+            teamsApp: Field("teamsApp"),
+            teamsAppDefinition: Field("teamsAppDefinition"),
+            chat: Field("chat")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let consentedPermissionSet: Field<TeamsAppPermissionSet>
-
-    /// Present when the request expanded it (`expand("teamsApp")`).
-    public let teamsApp: Field<TeamsApp>
-
-    /// Present when the request expanded it (`expand("teamsAppDefinition")`).
-    public let teamsAppDefinition: Field<TeamsAppDefinition>
-
-    /// Present when the request expanded it (`expand("chat")`).
-    public let chat: Field<Chat>
-
-    private init() {
-        self.id = Field("id")
-        self.consentedPermissionSet = Field("consentedPermissionSet")
-        self.teamsApp = Field("teamsApp")
-        self.teamsAppDefinition = Field("teamsAppDefinition")
-        self.chat = Field("chat")
-    }
 }
 
 /// Requests for one `UserScopeTeamsAppInstallation`: `request()` reads, updates or deletes it.
@@ -837,39 +833,43 @@ extension UserScopeType {
 public typealias UserSecurityState = Model<UserSecurityStateFields>
 
 /// The properties of a `UserSecurityState`, inherited ones included.
-public struct UserSecurityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userSecurityState", fields: UserSecurityStateFields())
-    public let aadUserId: Field<String>
-    public let accountName: Field<String>
-    public let domainName: Field<String>
-    public let emailRole: Field<EmailRole>
-    public let isVpn: Field<Bool>
-    public let logonDateTime: Field<Date>
-    public let logonId: Field<String>
-    public let logonIp: Field<String>
-    public let logonLocation: Field<String>
-    public let logonType: Field<LogonType>
-    public let onPremisesSecurityIdentifier: Field<String>
-    public let riskScore: Field<String>
-    public let userAccountType: Field<UserAccountSecurityType>
-    public let userPrincipalName: Field<String>
+public enum UserSecurityStateFields: FieldSet {
+    public typealias Table = (
+        aadUserId: Field<String>,
+        accountName: Field<String>,
+        domainName: Field<String>,
+        emailRole: Field<EmailRole>,
+        isVpn: Field<Bool>,
+        logonDateTime: Field<Date>,
+        logonId: Field<String>,
+        logonIp: Field<String>,
+        logonLocation: Field<String>,
+        logonType: Field<LogonType>,
+        onPremisesSecurityIdentifier: Field<String>,
+        riskScore: Field<String>,
+        userAccountType: Field<UserAccountSecurityType>,
+        userPrincipalName: Field<String>
+    )
 
-    private init() {
-        self.aadUserId = Field("aadUserId")
-        self.accountName = Field("accountName")
-        self.domainName = Field("domainName")
-        self.emailRole = Field("emailRole")
-        self.isVpn = Field("isVpn")
-        self.logonDateTime = Field("logonDateTime")
-        self.logonId = Field("logonId")
-        self.logonIp = Field("logonIp")
-        self.logonLocation = Field("logonLocation")
-        self.logonType = Field("logonType")
-        self.onPremisesSecurityIdentifier = Field("onPremisesSecurityIdentifier")
-        self.riskScore = Field("riskScore")
-        self.userAccountType = Field("userAccountType")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSecurityState",
+        fields: (
+            aadUserId: Field("aadUserId"),
+            accountName: Field("accountName"),
+            domainName: Field("domainName"),
+            emailRole: Field("emailRole"),
+            isVpn: Field("isVpn"),
+            logonDateTime: Field("logonDateTime"),
+            logonId: Field("logonId"),
+            logonIp: Field("logonIp"),
+            logonLocation: Field("logonLocation"),
+            logonType: Field("logonType"),
+            onPremisesSecurityIdentifier: Field("onPremisesSecurityIdentifier"),
+            riskScore: Field("riskScore"),
+            userAccountType: Field("userAccountType"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserSettingsFields`; read and write them as `value.name`.
@@ -879,47 +879,39 @@ public struct UserSecurityStateFields: FieldSet {
 public typealias UserSettings = Model<UserSettingsFields>
 
 /// The properties of a `UserSettings`, inherited ones included.
-public struct UserSettingsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `exchange`, `itemInsights`, `shiftPreferences`,
+///   `storageValue`, `windows`, `workHoursAndLocations`.
+public enum UserSettingsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        contributionToContentDiscoveryAsOrganizationDisabled: Field<Bool>,
+        contributionToContentDiscoveryDisabled: Field<Bool>,
+        exchange: Field<ExchangeSettings>,
+        itemInsights: Field<UserInsightsSettings>,
+        shiftPreferences: Field<ShiftPreferences>,
+        storageValue: Field<UserStorage>,
+        windows: Field<[WindowsSetting]>,
+        workHoursAndLocations: Field<WorkHoursAndLocationsSetting>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userSettings",
         base: Entity.self,
-        fields: UserSettingsFields()
+        fields: (
+            id: Field("id"),
+            contributionToContentDiscoveryAsOrganizationDisabled: Field(
+                "contributionToContentDiscoveryAsOrganizationDisabled"
+            ),
+            contributionToContentDiscoveryDisabled: Field("contributionToContentDiscoveryDisabled"),
+            exchange: Field("exchange"),
+            itemInsights: Field("itemInsights"),
+            shiftPreferences: Field("shiftPreferences"),
+            storageValue: Field("storage"),
+            windows: Field("windows"),
+            workHoursAndLocations: Field("workHoursAndLocations")
+        ) as Table
     )
-    public let id: Field<String>
-    public let contributionToContentDiscoveryAsOrganizationDisabled: Field<Bool>
-    public let contributionToContentDiscoveryDisabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("exchange")`).
-    public let exchange: Field<ExchangeSettings>
-
-    /// Present when the request expanded it (`expand("itemInsights")`).
-    public let itemInsights: Field<UserInsightsSettings>
-
-    /// Present when the request expanded it (`expand("shiftPreferences")`).
-    public let shiftPreferences: Field<ShiftPreferences>
-
-    /// Present when the request expanded it (`expand("storage")`).
-    public let storageValue: Field<UserStorage>
-
-    /// Present when the request expanded it (`expand("windows")`).
-    public let windows: Field<[WindowsSetting]>
-
-    /// Present when the request expanded it (`expand("workHoursAndLocations")`).
-    public let workHoursAndLocations: Field<WorkHoursAndLocationsSetting>
-
-    private init() {
-        self.id = Field("id")
-        self.contributionToContentDiscoveryAsOrganizationDisabled = Field(
-            "contributionToContentDiscoveryAsOrganizationDisabled"
-        )
-        self.contributionToContentDiscoveryDisabled = Field("contributionToContentDiscoveryDisabled")
-        self.exchange = Field("exchange")
-        self.itemInsights = Field("itemInsights")
-        self.shiftPreferences = Field("shiftPreferences")
-        self.storageValue = Field("storage")
-        self.windows = Field("windows")
-        self.workHoursAndLocations = Field("workHoursAndLocations")
-    }
 }
 
 /// Requests for one `UserSettings`: `request()` reads, updates or deletes it.
@@ -991,22 +983,22 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
 public typealias UserSignIn = Model<UserSignInFields>
 
 /// The properties of a `UserSignIn`, inherited ones included.
-public struct UserSignInFields: FieldSet {
+public enum UserSignInFields: FieldSet {
+    public typealias Table = (
+        externalTenantId: Field<String>,
+        externalUserType: Field<ConditionalAccessGuestOrExternalUserTypes>,
+        userId: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userSignIn",
         base: SignInIdentity.self,
-        fields: UserSignInFields()
+        fields: (
+            externalTenantId: Field("externalTenantId"),
+            externalUserType: Field("externalUserType"),
+            userId: Field("userId")
+        ) as Table
     )
-
-    public let externalTenantId: Field<String>
-    public let externalUserType: Field<ConditionalAccessGuestOrExternalUserTypes>
-    public let userId: Field<String>
-
-    private init() {
-        self.externalTenantId = Field("externalTenantId")
-        self.externalUserType = Field("externalUserType")
-        self.userId = Field("userId")
-    }
 }
 
 /// Its properties are listed in `UserSignInInsightFields`; read and write them as `value.name`.
@@ -1016,22 +1008,18 @@ public struct UserSignInFields: FieldSet {
 public typealias UserSignInInsight = Model<UserSignInInsightFields>
 
 /// The properties of a `UserSignInInsight`, inherited ones included.
-public struct UserSignInInsightFields: FieldSet {
+public enum UserSignInInsightFields: FieldSet {
+    public typealias Table = (id: Field<String>, insightCreatedDateTime: Field<Date>, lastSignInDateTime: Field<Date>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userSignInInsight",
         base: GovernanceInsight.self,
-        fields: UserSignInInsightFields()
+        fields: (
+            id: Field("id"),
+            insightCreatedDateTime: Field("insightCreatedDateTime"),
+            lastSignInDateTime: Field("lastSignInDateTime")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let insightCreatedDateTime: Field<Date>
-    public let lastSignInDateTime: Field<Date>
-
-    private init() {
-        self.id = Field("id")
-        self.insightCreatedDateTime = Field("insightCreatedDateTime")
-        self.lastSignInDateTime = Field("lastSignInDateTime")
-    }
 }
 
 /// Requests for one `UserSignInInsight`: `request()` reads, updates or deletes it.
@@ -1076,32 +1064,33 @@ extension UserSignInRecommendationScope {
 public typealias UserSimulationDetails = Model<UserSimulationDetailsFields>
 
 /// The properties of a `UserSimulationDetails`, inherited ones included.
-public struct UserSimulationDetailsFields: FieldSet {
+public enum UserSimulationDetailsFields: FieldSet {
+    public typealias Table = (
+        assignedTrainingsCount: Field<Int32>,
+        completedTrainingsCount: Field<Int32>,
+        compromisedDateTime: Field<Date>,
+        inProgressTrainingsCount: Field<Int32>,
+        isCompromised: Field<Bool>,
+        reportedPhishDateTime: Field<Date>,
+        simulationEvents: Field<[UserSimulationEventInfo]>,
+        simulationUser: Field<AttackSimulationUser>,
+        trainingEvents: Field<[UserTrainingEventInfo]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userSimulationDetails",
-        fields: UserSimulationDetailsFields()
+        fields: (
+            assignedTrainingsCount: Field("assignedTrainingsCount"),
+            completedTrainingsCount: Field("completedTrainingsCount"),
+            compromisedDateTime: Field("compromisedDateTime"),
+            inProgressTrainingsCount: Field("inProgressTrainingsCount"),
+            isCompromised: Field("isCompromised"),
+            reportedPhishDateTime: Field("reportedPhishDateTime"),
+            simulationEvents: Field("simulationEvents"),
+            simulationUser: Field("simulationUser"),
+            trainingEvents: Field("trainingEvents")
+        ) as Table
     )
-    public let assignedTrainingsCount: Field<Int32>
-    public let completedTrainingsCount: Field<Int32>
-    public let compromisedDateTime: Field<Date>
-    public let inProgressTrainingsCount: Field<Int32>
-    public let isCompromised: Field<Bool>
-    public let reportedPhishDateTime: Field<Date>
-    public let simulationEvents: Field<[UserSimulationEventInfo]>
-    public let simulationUser: Field<AttackSimulationUser>
-    public let trainingEvents: Field<[UserTrainingEventInfo]>
-
-    private init() {
-        self.assignedTrainingsCount = Field("assignedTrainingsCount")
-        self.completedTrainingsCount = Field("completedTrainingsCount")
-        self.compromisedDateTime = Field("compromisedDateTime")
-        self.inProgressTrainingsCount = Field("inProgressTrainingsCount")
-        self.isCompromised = Field("isCompromised")
-        self.reportedPhishDateTime = Field("reportedPhishDateTime")
-        self.simulationEvents = Field("simulationEvents")
-        self.simulationUser = Field("simulationUser")
-        self.trainingEvents = Field("trainingEvents")
-    }
 }
 
 /// Its properties are listed in `UserSimulationEventInfoFields`; read and write them as `value.name`.
@@ -1111,27 +1100,27 @@ public struct UserSimulationDetailsFields: FieldSet {
 public typealias UserSimulationEventInfo = Model<UserSimulationEventInfoFields>
 
 /// The properties of a `UserSimulationEventInfo`, inherited ones included.
-public struct UserSimulationEventInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userSimulationEventInfo",
-        fields: UserSimulationEventInfoFields()
+public enum UserSimulationEventInfoFields: FieldSet {
+    public typealias Table = (
+        browser: Field<String>,
+        clickSource: Field<ClickSource>,
+        eventDateTime: Field<Date>,
+        eventName: Field<String>,
+        ipAddress: Field<String>,
+        osPlatformDeviceDetails: Field<String>
     )
 
-    public let browser: Field<String>
-    public let clickSource: Field<ClickSource>
-    public let eventDateTime: Field<Date>
-    public let eventName: Field<String>
-    public let ipAddress: Field<String>
-    public let osPlatformDeviceDetails: Field<String>
-
-    private init() {
-        self.browser = Field("browser")
-        self.clickSource = Field("clickSource")
-        self.eventDateTime = Field("eventDateTime")
-        self.eventName = Field("eventName")
-        self.ipAddress = Field("ipAddress")
-        self.osPlatformDeviceDetails = Field("osPlatformDeviceDetails")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userSimulationEventInfo",
+        fields: (
+            browser: Field("browser"),
+            clickSource: Field("clickSource"),
+            eventDateTime: Field("eventDateTime"),
+            eventName: Field("eventName"),
+            ipAddress: Field("ipAddress"),
+            osPlatformDeviceDetails: Field("osPlatformDeviceDetails")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserSolutionRootFields`; read and write them as `value.name`.
@@ -1141,22 +1130,16 @@ public struct UserSimulationEventInfoFields: FieldSet {
 public typealias UserSolutionRoot = Model<UserSolutionRootFields>
 
 /// The properties of a `UserSolutionRoot`, inherited ones included.
-public struct UserSolutionRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `workingTimeSchedule`.
+public enum UserSolutionRootFields: FieldSet {
+    public typealias Table = (id: Field<String>, workingTimeSchedule: Field<WorkingTimeSchedule>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userSolutionRoot",
         base: Entity.self,
-        fields: UserSolutionRootFields()
+        fields: (id: Field("id"), workingTimeSchedule: Field("workingTimeSchedule")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("workingTimeSchedule")`).
-    public let workingTimeSchedule: Field<WorkingTimeSchedule>
-
-    private init() {
-        self.id = Field("id")
-        self.workingTimeSchedule = Field("workingTimeSchedule")
-    }
 }
 
 /// Requests for one `UserSolutionRoot`: `request()` reads, updates or deletes it.
@@ -1193,21 +1176,16 @@ public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
 public typealias UserStorage = Model<UserStorageFields>
 
 /// The properties of a `UserStorage`, inherited ones included.
-public struct UserStorageFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `quota`.
+public enum UserStorageFields: FieldSet {
+    public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.userStorage",
         base: Entity.self,
-        fields: UserStorageFields()
+        fields: (id: Field("id"), quota: Field("quota")) as Table
     )
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("quota")`).
-    public let quota: Field<UnifiedStorageQuota>
-
-    private init() {
-        self.id = Field("id")
-        self.quota = Field("quota")
-    }
 }
 
 /// Requests for one `UserStorage`: `request()` reads, updates or deletes it.
@@ -1242,29 +1220,28 @@ public struct UserStorageRequestBuilder: ModelRequestBuilder {
 public typealias UserTeamwork = Model<UserTeamworkFields>
 
 /// The properties of a `UserTeamwork`, inherited ones included.
-public struct UserTeamworkFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `associatedTeams`, `installedApps`.
+public enum UserTeamworkFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        locale: Field<String>,
+        region: Field<String>,
+        associatedTeams: Field<[AssociatedTeamInfo]>,
+        installedApps: Field<[UserScopeTeamsAppInstallation]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userTeamwork",
         base: Entity.self,
-        fields: UserTeamworkFields()
+        fields: (
+            id: Field("id"),
+            locale: Field("locale"),
+            region: Field("region"),
+            associatedTeams: Field("associatedTeams"),
+            installedApps: Field("installedApps")
+        ) as Table
     )
-    public let id: Field<String>
-    public let locale: Field<String>
-    public let region: Field<String>
-
-    /// Present when the request expanded it (`expand("associatedTeams")`).
-    public let associatedTeams: Field<[AssociatedTeamInfo]>
-
-    /// Present when the request expanded it (`expand("installedApps")`).
-    public let installedApps: Field<[UserScopeTeamsAppInstallation]>
-
-    private init() {
-        self.id = Field("id")
-        self.locale = Field("locale")
-        self.region = Field("region")
-        self.associatedTeams = Field("associatedTeams")
-        self.installedApps = Field("installedApps")
-    }
 }
 
 /// Requests for one `UserTeamwork`: `request()` reads, updates or deletes it.
@@ -1365,25 +1342,25 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
 public typealias UserTrainingContentEventInfo = Model<UserTrainingContentEventInfoFields>
 
 /// The properties of a `UserTrainingContentEventInfo`, inherited ones included.
-public struct UserTrainingContentEventInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTrainingContentEventInfo",
-        fields: UserTrainingContentEventInfoFields()
+public enum UserTrainingContentEventInfoFields: FieldSet {
+    public typealias Table = (
+        browser: Field<String>,
+        contentDateTime: Field<Date>,
+        ipAddress: Field<String>,
+        osPlatformDeviceDetails: Field<String>,
+        potentialScoreImpact: Field<Double>
     )
 
-    public let browser: Field<String>
-    public let contentDateTime: Field<Date>
-    public let ipAddress: Field<String>
-    public let osPlatformDeviceDetails: Field<String>
-    public let potentialScoreImpact: Field<Double>
-
-    private init() {
-        self.browser = Field("browser")
-        self.contentDateTime = Field("contentDateTime")
-        self.ipAddress = Field("ipAddress")
-        self.osPlatformDeviceDetails = Field("osPlatformDeviceDetails")
-        self.potentialScoreImpact = Field("potentialScoreImpact")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTrainingContentEventInfo",
+        fields: (
+            browser: Field("browser"),
+            contentDateTime: Field("contentDateTime"),
+            ipAddress: Field("ipAddress"),
+            osPlatformDeviceDetails: Field("osPlatformDeviceDetails"),
+            potentialScoreImpact: Field("potentialScoreImpact")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `UserTrainingEventInfoFields`; read and write them as `value.name`.
@@ -1393,24 +1370,25 @@ public struct UserTrainingContentEventInfoFields: FieldSet {
 public typealias UserTrainingEventInfo = Model<UserTrainingEventInfoFields>
 
 /// The properties of a `UserTrainingEventInfo`, inherited ones included.
-public struct UserTrainingEventInfoFields: FieldSet {
+public enum UserTrainingEventInfoFields: FieldSet {
+    public typealias Table = (
+        displayName: Field<String>,
+        latestTrainingStatus: Field<TrainingStatus>,
+        trainingAssignedProperties: Field<UserTrainingContentEventInfo>,
+        trainingCompletedProperties: Field<UserTrainingContentEventInfo>,
+        trainingUpdatedProperties: Field<UserTrainingContentEventInfo>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.userTrainingEventInfo",
-        fields: UserTrainingEventInfoFields()
+        fields: (
+            displayName: Field("displayName"),
+            latestTrainingStatus: Field("latestTrainingStatus"),
+            trainingAssignedProperties: Field("trainingAssignedProperties"),
+            trainingCompletedProperties: Field("trainingCompletedProperties"),
+            trainingUpdatedProperties: Field("trainingUpdatedProperties")
+        ) as Table
     )
-    public let displayName: Field<String>
-    public let latestTrainingStatus: Field<TrainingStatus>
-    public let trainingAssignedProperties: Field<UserTrainingContentEventInfo>
-    public let trainingCompletedProperties: Field<UserTrainingContentEventInfo>
-    public let trainingUpdatedProperties: Field<UserTrainingContentEventInfo>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.latestTrainingStatus = Field("latestTrainingStatus")
-        self.trainingAssignedProperties = Field("trainingAssignedProperties")
-        self.trainingCompletedProperties = Field("trainingCompletedProperties")
-        self.trainingUpdatedProperties = Field("trainingUpdatedProperties")
-    }
 }
 
 /// Its properties are listed in `UserTrainingStatusInfoFields`; read and write them as `value.name`.
@@ -1420,23 +1398,23 @@ public struct UserTrainingEventInfoFields: FieldSet {
 public typealias UserTrainingStatusInfo = Model<UserTrainingStatusInfoFields>
 
 /// The properties of a `UserTrainingStatusInfo`, inherited ones included.
-public struct UserTrainingStatusInfoFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.userTrainingStatusInfo",
-        fields: UserTrainingStatusInfoFields()
+public enum UserTrainingStatusInfoFields: FieldSet {
+    public typealias Table = (
+        assignedDateTime: Field<Date>,
+        completionDateTime: Field<Date>,
+        displayName: Field<String>,
+        trainingStatus: Field<TrainingStatus>
     )
 
-    public let assignedDateTime: Field<Date>
-    public let completionDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let trainingStatus: Field<TrainingStatus>
-
-    private init() {
-        self.assignedDateTime = Field("assignedDateTime")
-        self.completionDateTime = Field("completionDateTime")
-        self.displayName = Field("displayName")
-        self.trainingStatus = Field("trainingStatus")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userTrainingStatusInfo",
+        fields: (
+            assignedDateTime: Field("assignedDateTime"),
+            completionDateTime: Field("completionDateTime"),
+            displayName: Field("displayName"),
+            trainingStatus: Field("trainingStatus")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.userType`.
@@ -1462,17 +1440,21 @@ extension UserType {
 public typealias UserWorkLocation = Model<UserWorkLocationFields>
 
 /// The properties of a `UserWorkLocation`, inherited ones included.
-public struct UserWorkLocationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.userWorkLocation", fields: UserWorkLocationFields())
-    public let placeId: Field<String>
-    public let source: Field<WorkLocationSource>
-    public let workLocationType: Field<WorkLocationType>
+public enum UserWorkLocationFields: FieldSet {
+    public typealias Table = (
+        placeId: Field<String>,
+        source: Field<WorkLocationSource>,
+        workLocationType: Field<WorkLocationType>
+    )
 
-    private init() {
-        self.placeId = Field("placeId")
-        self.source = Field("source")
-        self.workLocationType = Field("workLocationType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.userWorkLocation",
+        fields: (
+            placeId: Field("placeId"),
+            source: Field("source"),
+            workLocationType: Field("workLocationType")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `ValidatingDomainsFields`; read and write them as `value.name`.
@@ -1508,24 +1490,24 @@ public typealias VerifiableCredentialAuthenticationMethodTarget =
     Model<VerifiableCredentialAuthenticationMethodTargetFields>
 
 /// The properties of a `VerifiableCredentialAuthenticationMethodTarget`, inherited ones included.
-public struct VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
+public enum VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        isRegistrationRequired: Field<Bool>,
+        targetType: Field<AuthenticationMethodTargetType>,
+        verifiedIdProfiles: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.verifiableCredentialAuthenticationMethodTarget",
         base: AuthenticationMethodTarget.self,
-        fields: VerifiableCredentialAuthenticationMethodTargetFields()
+        fields: (
+            id: Field("id"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            targetType: Field("targetType"),
+            verifiedIdProfiles: Field("verifiedIdProfiles")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let isRegistrationRequired: Field<Bool>
-    public let targetType: Field<AuthenticationMethodTargetType>
-    public let verifiedIdProfiles: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.targetType = Field("targetType")
-        self.verifiedIdProfiles = Field("verifiedIdProfiles")
-    }
 }
 
 /// Requests for one `VerifiableCredentialAuthenticationMethodTarget`: `request()` reads, updates or deletes it.
@@ -1560,26 +1542,26 @@ public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
     Model<VerifiableCredentialsAuthenticationMethodConfigurationFields>
 
 /// The properties of a `VerifiableCredentialsAuthenticationMethodConfiguration`, inherited ones included.
-public struct VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        includeTargets: Field<[VerifiableCredentialAuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: VerifiableCredentialsAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[VerifiableCredentialAuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `VerifiableCredentialsAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -1624,21 +1606,25 @@ public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuild
 public typealias VerifiedDomain = Model<VerifiedDomainFields>
 
 /// The properties of a `VerifiedDomain`, inherited ones included.
-public struct VerifiedDomainFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.verifiedDomain", fields: VerifiedDomainFields())
-    public let capabilities: Field<String>
-    public let isDefault: Field<Bool>
-    public let isInitial: Field<Bool>
-    public let name: Field<String>
-    public let type: Field<String>
+public enum VerifiedDomainFields: FieldSet {
+    public typealias Table = (
+        capabilities: Field<String>,
+        isDefault: Field<Bool>,
+        isInitial: Field<Bool>,
+        name: Field<String>,
+        type: Field<String>
+    )
 
-    private init() {
-        self.capabilities = Field("capabilities")
-        self.isDefault = Field("isDefault")
-        self.isInitial = Field("isInitial")
-        self.name = Field("name")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedDomain",
+        fields: (
+            capabilities: Field("capabilities"),
+            isDefault: Field("isDefault"),
+            isInitial: Field("isInitial"),
+            name: Field("name"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `VerifiedIdProfileFields`; read and write them as `value.name`.
@@ -1648,36 +1634,36 @@ public struct VerifiedDomainFields: FieldSet {
 public typealias VerifiedIdProfile = Model<VerifiedIdProfileFields>
 
 /// The properties of a `VerifiedIdProfile`, inherited ones included.
-public struct VerifiedIdProfileFields: FieldSet {
+public enum VerifiedIdProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        description: Field<String>,
+        faceCheckConfiguration: Field<FaceCheckConfiguration>,
+        lastModifiedDateTime: Field<Date>,
+        name: Field<String>,
+        priority: Field<Int32>,
+        state: Field<VerifiedIdProfileState>,
+        verifiedIdProfileConfiguration: Field<VerifiedIdProfileConfiguration>,
+        verifiedIdUsageConfigurations: Field<[VerifiedIdUsageConfiguration]>,
+        verifierDid: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.verifiedIdProfile",
         base: Entity.self,
-        fields: VerifiedIdProfileFields()
+        fields: (
+            id: Field("id"),
+            description: Field("description"),
+            faceCheckConfiguration: Field("faceCheckConfiguration"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            name: Field("name"),
+            priority: Field("priority"),
+            state: Field("state"),
+            verifiedIdProfileConfiguration: Field("verifiedIdProfileConfiguration"),
+            verifiedIdUsageConfigurations: Field("verifiedIdUsageConfigurations"),
+            verifierDid: Field("verifierDid")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let description: Field<String>
-    public let faceCheckConfiguration: Field<FaceCheckConfiguration>
-    public let lastModifiedDateTime: Field<Date>
-    public let name: Field<String>
-    public let priority: Field<Int32>
-    public let state: Field<VerifiedIdProfileState>
-    public let verifiedIdProfileConfiguration: Field<VerifiedIdProfileConfiguration>
-    public let verifiedIdUsageConfigurations: Field<[VerifiedIdUsageConfiguration]>
-    public let verifierDid: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.description = Field("description")
-        self.faceCheckConfiguration = Field("faceCheckConfiguration")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.name = Field("name")
-        self.priority = Field("priority")
-        self.state = Field("state")
-        self.verifiedIdProfileConfiguration = Field("verifiedIdProfileConfiguration")
-        self.verifiedIdUsageConfigurations = Field("verifiedIdUsageConfigurations")
-        self.verifierDid = Field("verifierDid")
-    }
 }
 
 /// Its properties are listed in `VerifiedIdProfileConfigurationFields`; read and write them as `value.name`.
@@ -1687,25 +1673,25 @@ public struct VerifiedIdProfileFields: FieldSet {
 public typealias VerifiedIdProfileConfiguration = Model<VerifiedIdProfileConfigurationFields>
 
 /// The properties of a `VerifiedIdProfileConfiguration`, inherited ones included.
-public struct VerifiedIdProfileConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.verifiedIdProfileConfiguration",
-        fields: VerifiedIdProfileConfigurationFields()
+public enum VerifiedIdProfileConfigurationFields: FieldSet {
+    public typealias Table = (
+        acceptedIssuer: Field<String>,
+        claimBindings: Field<[ClaimBinding]>,
+        claimBindingSource: Field<ClaimBindingSource>,
+        claimValidation: Field<ClaimValidation>,
+        type: Field<String>
     )
 
-    public let acceptedIssuer: Field<String>
-    public let claimBindings: Field<[ClaimBinding]>
-    public let claimBindingSource: Field<ClaimBindingSource>
-    public let claimValidation: Field<ClaimValidation>
-    public let type: Field<String>
-
-    private init() {
-        self.acceptedIssuer = Field("acceptedIssuer")
-        self.claimBindings = Field("claimBindings")
-        self.claimBindingSource = Field("claimBindingSource")
-        self.claimValidation = Field("claimValidation")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedIdProfileConfiguration",
+        fields: (
+            acceptedIssuer: Field("acceptedIssuer"),
+            claimBindings: Field("claimBindings"),
+            claimBindingSource: Field("claimBindingSource"),
+            claimValidation: Field("claimValidation"),
+            type: Field("type")
+        ) as Table
+    )
 }
 
 /// Requests for one `VerifiedIdProfile`: `request()` reads, updates or deletes it.
@@ -1750,19 +1736,13 @@ extension VerifiedIdProfileState {
 public typealias VerifiedIdUsageConfiguration = Model<VerifiedIdUsageConfigurationFields>
 
 /// The properties of a `VerifiedIdUsageConfiguration`, inherited ones included.
-public struct VerifiedIdUsageConfigurationFields: FieldSet {
+public enum VerifiedIdUsageConfigurationFields: FieldSet {
+    public typealias Table = (isEnabledForTestOnly: Field<Bool>, purpose: Field<VerifiedIdUsageConfigurationPurpose>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.verifiedIdUsageConfiguration",
-        fields: VerifiedIdUsageConfigurationFields()
+        fields: (isEnabledForTestOnly: Field("isEnabledForTestOnly"), purpose: Field("purpose")) as Table
     )
-
-    public let isEnabledForTestOnly: Field<Bool>
-    public let purpose: Field<VerifiedIdUsageConfigurationPurpose>
-
-    private init() {
-        self.isEnabledForTestOnly = Field("isEnabledForTestOnly")
-        self.purpose = Field("purpose")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.verifiedIdUsageConfigurationPurpose`.
@@ -1790,17 +1770,21 @@ extension VerifiedIdUsageConfigurationPurpose {
 public typealias VerifiedPublisher = Model<VerifiedPublisherFields>
 
 /// The properties of a `VerifiedPublisher`, inherited ones included.
-public struct VerifiedPublisherFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.verifiedPublisher", fields: VerifiedPublisherFields())
-    public let addedDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let verifiedPublisherId: Field<String>
+public enum VerifiedPublisherFields: FieldSet {
+    public typealias Table = (
+        addedDateTime: Field<Date>,
+        displayName: Field<String>,
+        verifiedPublisherId: Field<String>
+    )
 
-    private init() {
-        self.addedDateTime = Field("addedDateTime")
-        self.displayName = Field("displayName")
-        self.verifiedPublisherId = Field("verifiedPublisherId")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.verifiedPublisher",
+        fields: (
+            addedDateTime: Field("addedDateTime"),
+            displayName: Field("displayName"),
+            verifiedPublisherId: Field("verifiedPublisherId")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `VersionActionFields`; read and write them as `value.name`.
@@ -1826,24 +1810,16 @@ public struct VersionActionFields: FieldSet {
 public typealias VerticalSection = Model<VerticalSectionFields>
 
 /// The properties of a `VerticalSection`, inherited ones included.
-public struct VerticalSectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `webparts`.
+public enum VerticalSectionFields: FieldSet {
+    public typealias Table = (id: Field<String>, emphasis: Field<SectionEmphasisType>, webparts: Field<[WebPart]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.verticalSection",
         base: Entity.self,
-        fields: VerticalSectionFields()
+        fields: (id: Field("id"), emphasis: Field("emphasis"), webparts: Field("webparts")) as Table
     )
-
-    public let id: Field<String>
-    public let emphasis: Field<SectionEmphasisType>
-
-    /// Present when the request expanded it (`expand("webparts")`).
-    public let webparts: Field<[WebPart]>
-
-    private init() {
-        self.id = Field("id")
-        self.emphasis = Field("emphasis")
-        self.webparts = Field("webparts")
-    }
 }
 
 /// Requests for one `VerticalSection`: `request()` reads, updates or deletes it.
@@ -1881,31 +1857,35 @@ public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
 public typealias Video = Model<VideoFields>
 
 /// The properties of a `Video`, inherited ones included.
-public struct VideoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.video", fields: VideoFields())
-    public let audioBitsPerSample: Field<Int32>
-    public let audioChannels: Field<Int32>
-    public let audioFormat: Field<String>
-    public let audioSamplesPerSecond: Field<Int32>
-    public let bitrate: Field<Int32>
-    public let duration: Field<Int64>
-    public let fourCC: Field<String>
-    public let frameRate: Field<Double>
-    public let height: Field<Int32>
-    public let width: Field<Int32>
+public enum VideoFields: FieldSet {
+    public typealias Table = (
+        audioBitsPerSample: Field<Int32>,
+        audioChannels: Field<Int32>,
+        audioFormat: Field<String>,
+        audioSamplesPerSecond: Field<Int32>,
+        bitrate: Field<Int32>,
+        duration: Field<Int64>,
+        fourCC: Field<String>,
+        frameRate: Field<Double>,
+        height: Field<Int32>,
+        width: Field<Int32>
+    )
 
-    private init() {
-        self.audioBitsPerSample = Field("audioBitsPerSample")
-        self.audioChannels = Field("audioChannels")
-        self.audioFormat = Field("audioFormat")
-        self.audioSamplesPerSecond = Field("audioSamplesPerSecond")
-        self.bitrate = Field("bitrate")
-        self.duration = Field("duration")
-        self.fourCC = Field("fourCC")
-        self.frameRate = Field("frameRate")
-        self.height = Field("height")
-        self.width = Field("width")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.video",
+        fields: (
+            audioBitsPerSample: Field("audioBitsPerSample"),
+            audioChannels: Field("audioChannels"),
+            audioFormat: Field("audioFormat"),
+            audioSamplesPerSecond: Field("audioSamplesPerSecond"),
+            bitrate: Field("bitrate"),
+            duration: Field("duration"),
+            fourCC: Field("fourCC"),
+            frameRate: Field("frameRate"),
+            height: Field("height"),
+            width: Field("width")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.virtualAppointmentMessageType`.
@@ -1933,54 +1913,39 @@ extension VirtualAppointmentMessageType {
 public typealias VirtualEndpoint = Model<VirtualEndpointFields>
 
 /// The properties of a `VirtualEndpoint`, inherited ones included.
-public struct VirtualEndpointFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `auditEvents`, `cloudPCs`, `deviceImages`,
+///   `galleryImages`, `onPremisesConnections`, `provisioningPolicies`, `report`, `servicePlans`, `userSettings`.
+public enum VirtualEndpointFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        auditEvents: Field<[CloudPcAuditEvent]>,
+        cloudPCs: Field<[CloudPC]>,
+        deviceImages: Field<[CloudPcDeviceImage]>,
+        galleryImages: Field<[CloudPcGalleryImage]>,
+        onPremisesConnections: Field<[CloudPcOnPremisesConnection]>,
+        provisioningPolicies: Field<[CloudPcProvisioningPolicy]>,
+        report: Field<CloudPcReport>,
+        servicePlans: Field<[CloudPcServicePlan]>,
+        userSettings: Field<[CloudPcUserSetting]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEndpoint",
         base: Entity.self,
-        fields: VirtualEndpointFields()
+        fields: (
+            id: Field("id"),
+            auditEvents: Field("auditEvents"),
+            cloudPCs: Field("cloudPCs"),
+            deviceImages: Field("deviceImages"),
+            galleryImages: Field("galleryImages"),
+            onPremisesConnections: Field("onPremisesConnections"),
+            provisioningPolicies: Field("provisioningPolicies"),
+            report: Field("report"),
+            servicePlans: Field("servicePlans"),
+            userSettings: Field("userSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("auditEvents")`).
-    public let auditEvents: Field<[CloudPcAuditEvent]>
-
-    /// Present when the request expanded it (`expand("cloudPCs")`).
-    public let cloudPCs: Field<[CloudPC]>
-
-    /// Present when the request expanded it (`expand("deviceImages")`).
-    public let deviceImages: Field<[CloudPcDeviceImage]>
-
-    /// Present when the request expanded it (`expand("galleryImages")`).
-    public let galleryImages: Field<[CloudPcGalleryImage]>
-
-    /// Present when the request expanded it (`expand("onPremisesConnections")`).
-    public let onPremisesConnections: Field<[CloudPcOnPremisesConnection]>
-
-    /// Present when the request expanded it (`expand("provisioningPolicies")`).
-    public let provisioningPolicies: Field<[CloudPcProvisioningPolicy]>
-
-    /// Present when the request expanded it (`expand("report")`).
-    public let report: Field<CloudPcReport>
-
-    /// Present when the request expanded it (`expand("servicePlans")`).
-    public let servicePlans: Field<[CloudPcServicePlan]>
-
-    /// Present when the request expanded it (`expand("userSettings")`).
-    public let userSettings: Field<[CloudPcUserSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.auditEvents = Field("auditEvents")
-        self.cloudPCs = Field("cloudPCs")
-        self.deviceImages = Field("deviceImages")
-        self.galleryImages = Field("galleryImages")
-        self.onPremisesConnections = Field("onPremisesConnections")
-        self.provisioningPolicies = Field("provisioningPolicies")
-        self.report = Field("report")
-        self.servicePlans = Field("servicePlans")
-        self.userSettings = Field("userSettings")
-    }
 }
 
 /// Requests for one `VirtualEndpoint`: `request()` reads, updates or deletes it.
@@ -2079,45 +2044,43 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
 public typealias VirtualEvent = Model<VirtualEventFields>
 
 /// The properties of a `VirtualEvent`, inherited ones included.
-public struct VirtualEventFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`.
+public enum VirtualEventFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<CommunicationsIdentitySet>,
+        description: Field<ItemBody>,
+        displayName: Field<String>,
+        endDateTime: Field<DateTimeTimeZone>,
+        externalEventInformation: Field<[VirtualEventExternalInformation]>,
+        isRegistrationRequired: Field<Bool>,
+        settings: Field<VirtualEventSettings>,
+        startDateTime: Field<DateTimeTimeZone>,
+        status: Field<VirtualEventStatus>,
+        presenters: Field<[VirtualEventPresenter]>,
+        sessions: Field<[VirtualEventSession]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEvent",
         base: Entity.self,
         derived: [VirtualEventTownhall.self, VirtualEventWebinar.self],
-        fields: VirtualEventFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            externalEventInformation: Field("externalEventInformation"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            settings: Field("settings"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            presenters: Field("presenters"),
+            sessions: Field("sessions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.virtualEventAttendeeRegistrationStatus`.
@@ -2156,19 +2119,13 @@ extension VirtualEventAttendeeRegistrationStatus {
 public typealias VirtualEventExternalInformation = Model<VirtualEventExternalInformationFields>
 
 /// The properties of a `VirtualEventExternalInformation`, inherited ones included.
-public struct VirtualEventExternalInformationFields: FieldSet {
+public enum VirtualEventExternalInformationFields: FieldSet {
+    public typealias Table = (applicationId: Field<String>, externalEventId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventExternalInformation",
-        fields: VirtualEventExternalInformationFields()
+        fields: (applicationId: Field("applicationId"), externalEventId: Field("externalEventId")) as Table
     )
-
-    public let applicationId: Field<String>
-    public let externalEventId: Field<String>
-
-    private init() {
-        self.applicationId = Field("applicationId")
-        self.externalEventId = Field("externalEventId")
-    }
 }
 
 /// Its properties are listed in `VirtualEventExternalRegistrationInformationFields`; read and write them as
@@ -2180,19 +2137,13 @@ public struct VirtualEventExternalInformationFields: FieldSet {
 public typealias VirtualEventExternalRegistrationInformation = Model<VirtualEventExternalRegistrationInformationFields>
 
 /// The properties of a `VirtualEventExternalRegistrationInformation`, inherited ones included.
-public struct VirtualEventExternalRegistrationInformationFields: FieldSet {
+public enum VirtualEventExternalRegistrationInformationFields: FieldSet {
+    public typealias Table = (referrer: Field<String>, registrationId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventExternalRegistrationInformation",
-        fields: VirtualEventExternalRegistrationInformationFields()
+        fields: (referrer: Field("referrer"), registrationId: Field("registrationId")) as Table
     )
-
-    public let referrer: Field<String>
-    public let registrationId: Field<String>
-
-    private init() {
-        self.referrer = Field("referrer")
-        self.registrationId = Field("registrationId")
-    }
 }
 
 /// Its properties are listed in `VirtualEventPresenterFields`; read and write them as `value.name`.
@@ -2202,22 +2153,22 @@ public struct VirtualEventExternalRegistrationInformationFields: FieldSet {
 public typealias VirtualEventPresenter = Model<VirtualEventPresenterFields>
 
 /// The properties of a `VirtualEventPresenter`, inherited ones included.
-public struct VirtualEventPresenterFields: FieldSet {
+public enum VirtualEventPresenterFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        email: Field<String>,
+        identity: Field<Identity>,
+        presenterDetails: Field<VirtualEventPresenterDetails>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventPresenter",
         base: Entity.self,
-        fields: VirtualEventPresenterFields()
+        fields: (
+            id: Field("id"),
+            email: Field("email"),
+            identity: Field("identity"),
+            presenterDetails: Field("presenterDetails")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let email: Field<String>
-    public let identity: Field<Identity>
-    public let presenterDetails: Field<VirtualEventPresenterDetails>
-
-    private init() {
-        self.id = Field("id")
-        self.email = Field("email")
-        self.identity = Field("identity")
-        self.presenterDetails = Field("presenterDetails")
-    }
 }

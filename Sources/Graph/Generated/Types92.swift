@@ -11,27 +11,27 @@ import Foundation
 public typealias VirtualEventPresenterDetails = Model<VirtualEventPresenterDetailsFields>
 
 /// The properties of a `VirtualEventPresenterDetails`, inherited ones included.
-public struct VirtualEventPresenterDetailsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventPresenterDetails",
-        fields: VirtualEventPresenterDetailsFields()
+public enum VirtualEventPresenterDetailsFields: FieldSet {
+    public typealias Table = (
+        bio: Field<ItemBody>,
+        company: Field<String>,
+        jobTitle: Field<String>,
+        linkedInProfileWebUrl: Field<String>,
+        personalSiteWebUrl: Field<String>,
+        twitterProfileWebUrl: Field<String>
     )
 
-    public let bio: Field<ItemBody>
-    public let company: Field<String>
-    public let jobTitle: Field<String>
-    public let linkedInProfileWebUrl: Field<String>
-    public let personalSiteWebUrl: Field<String>
-    public let twitterProfileWebUrl: Field<String>
-
-    private init() {
-        self.bio = Field("bio")
-        self.company = Field("company")
-        self.jobTitle = Field("jobTitle")
-        self.linkedInProfileWebUrl = Field("linkedInProfileWebUrl")
-        self.personalSiteWebUrl = Field("personalSiteWebUrl")
-        self.twitterProfileWebUrl = Field("twitterProfileWebUrl")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventPresenterDetails",
+        fields: (
+            bio: Field("bio"),
+            company: Field("company"),
+            jobTitle: Field("jobTitle"),
+            linkedInProfileWebUrl: Field("linkedInProfileWebUrl"),
+            personalSiteWebUrl: Field("personalSiteWebUrl"),
+            twitterProfileWebUrl: Field("twitterProfileWebUrl")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `VirtualEventPresenterInfoFields`; read and write them as `value.name`.
@@ -41,24 +41,24 @@ public struct VirtualEventPresenterDetailsFields: FieldSet {
 public typealias VirtualEventPresenterInfo = Model<VirtualEventPresenterInfoFields>
 
 /// The properties of a `VirtualEventPresenterInfo`, inherited ones included.
-public struct VirtualEventPresenterInfoFields: FieldSet {
+public enum VirtualEventPresenterInfoFields: FieldSet {
+    public typealias Table = (
+        identity: Field<IdentitySet>,
+        role: Field<OnlineMeetingRole>,
+        upn: Field<String>,
+        presenterDetails: Field<VirtualEventPresenterDetails>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventPresenterInfo",
         base: MeetingParticipantInfo.self,
-        fields: VirtualEventPresenterInfoFields()
+        fields: (
+            identity: Field("identity"),
+            role: Field("role"),
+            upn: Field("upn"),
+            presenterDetails: Field("presenterDetails")
+        ) as Table
     )
-
-    public let identity: Field<IdentitySet>
-    public let role: Field<OnlineMeetingRole>
-    public let upn: Field<String>
-    public let presenterDetails: Field<VirtualEventPresenterDetails>
-
-    private init() {
-        self.identity = Field("identity")
-        self.role = Field("role")
-        self.upn = Field("upn")
-        self.presenterDetails = Field("presenterDetails")
-    }
 }
 
 /// Requests for one `VirtualEventPresenter`: `request()` reads, updates or deletes it.
@@ -87,44 +87,44 @@ public struct VirtualEventPresenterRequestBuilder: ModelRequestBuilder {
 public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields>
 
 /// The properties of a `VirtualEventRegistration`, inherited ones included.
-public struct VirtualEventRegistrationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `sessions`.
+public enum VirtualEventRegistrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        cancelationDateTime: Field<Date>,
+        email: Field<String>,
+        externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>,
+        firstName: Field<String>,
+        lastName: Field<String>,
+        preferredLanguage: Field<String>,
+        preferredTimezone: Field<String>,
+        registrationDateTime: Field<Date>,
+        registrationQuestionAnswers: Field<[VirtualEventRegistrationQuestionAnswer]>,
+        status: Field<VirtualEventAttendeeRegistrationStatus>,
+        userId: Field<String>,
+        sessions: Field<[VirtualEventSession]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistration",
         base: Entity.self,
-        fields: VirtualEventRegistrationFields()
+        fields: (
+            id: Field("id"),
+            cancelationDateTime: Field("cancelationDateTime"),
+            email: Field("email"),
+            externalRegistrationInformation: Field("externalRegistrationInformation"),
+            firstName: Field("firstName"),
+            lastName: Field("lastName"),
+            preferredLanguage: Field("preferredLanguage"),
+            preferredTimezone: Field("preferredTimezone"),
+            registrationDateTime: Field("registrationDateTime"),
+            registrationQuestionAnswers: Field("registrationQuestionAnswers"),
+            status: Field("status"),
+            userId: Field("userId"),
+            sessions: Field("sessions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let cancelationDateTime: Field<Date>
-    public let email: Field<String>
-    public let externalRegistrationInformation: Field<VirtualEventExternalRegistrationInformation>
-    public let firstName: Field<String>
-    public let lastName: Field<String>
-    public let preferredLanguage: Field<String>
-    public let preferredTimezone: Field<String>
-    public let registrationDateTime: Field<Date>
-    public let registrationQuestionAnswers: Field<[VirtualEventRegistrationQuestionAnswer]>
-    public let status: Field<VirtualEventAttendeeRegistrationStatus>
-    public let userId: Field<String>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    private init() {
-        self.id = Field("id")
-        self.cancelationDateTime = Field("cancelationDateTime")
-        self.email = Field("email")
-        self.externalRegistrationInformation = Field("externalRegistrationInformation")
-        self.firstName = Field("firstName")
-        self.lastName = Field("lastName")
-        self.preferredLanguage = Field("preferredLanguage")
-        self.preferredTimezone = Field("preferredTimezone")
-        self.registrationDateTime = Field("registrationDateTime")
-        self.registrationQuestionAnswers = Field("registrationQuestionAnswers")
-        self.status = Field("status")
-        self.userId = Field("userId")
-        self.sessions = Field("sessions")
-    }
 }
 
 /// Its properties are listed in `VirtualEventRegistrationConfigurationFields`; read and write them as `value.name`.
@@ -135,7 +135,18 @@ public struct VirtualEventRegistrationFields: FieldSet {
 public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegistrationConfigurationFields>
 
 /// The properties of a `VirtualEventRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventRegistrationConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `questions`.
+public enum VirtualEventRegistrationConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capacity: Field<Int32>,
+        isManualApprovalEnabled: Field<Bool>,
+        isWaitlistEnabled: Field<Bool>,
+        registrationWebUrl: Field<String>,
+        questions: Field<[VirtualEventRegistrationQuestionBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationConfiguration",
         base: Entity.self,
@@ -143,26 +154,15 @@ public struct VirtualEventRegistrationConfigurationFields: FieldSet {
             VirtualEventTownhallRegistrationConfiguration.self,
             VirtualEventWebinarRegistrationConfiguration.self,
         ],
-        fields: VirtualEventRegistrationConfigurationFields()
+        fields: (
+            id: Field("id"),
+            capacity: Field("capacity"),
+            isManualApprovalEnabled: Field("isManualApprovalEnabled"),
+            isWaitlistEnabled: Field("isWaitlistEnabled"),
+            registrationWebUrl: Field("registrationWebUrl"),
+            questions: Field("questions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
-    }
 }
 
 /// Requests for one `VirtualEventRegistrationConfiguration`: `request()` reads, updates or deletes it.
@@ -201,26 +201,26 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
 public typealias VirtualEventRegistrationCustomQuestion = Model<VirtualEventRegistrationCustomQuestionFields>
 
 /// The properties of a `VirtualEventRegistrationCustomQuestion`, inherited ones included.
-public struct VirtualEventRegistrationCustomQuestionFields: FieldSet {
+public enum VirtualEventRegistrationCustomQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isRequired: Field<Bool>,
+        answerChoices: Field<[String]>,
+        answerInputType: Field<VirtualEventRegistrationQuestionAnswerInputType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationCustomQuestion",
         base: VirtualEventRegistrationQuestionBase.self,
-        fields: VirtualEventRegistrationCustomQuestionFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isRequired: Field("isRequired"),
+            answerChoices: Field("answerChoices"),
+            answerInputType: Field("answerInputType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-    public let answerChoices: Field<[String]>
-    public let answerInputType: Field<VirtualEventRegistrationQuestionAnswerInputType>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-        self.answerChoices = Field("answerChoices")
-        self.answerInputType = Field("answerInputType")
-    }
 }
 
 /// Requests for one `VirtualEventRegistrationCustomQuestion`: `request()` reads, updates or deletes it.
@@ -254,24 +254,24 @@ public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequest
 public typealias VirtualEventRegistrationPredefinedQuestion = Model<VirtualEventRegistrationPredefinedQuestionFields>
 
 /// The properties of a `VirtualEventRegistrationPredefinedQuestion`, inherited ones included.
-public struct VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
+public enum VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        isRequired: Field<Bool>,
+        label: Field<VirtualEventRegistrationPredefinedQuestionLabel>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationPredefinedQuestion",
         base: VirtualEventRegistrationQuestionBase.self,
-        fields: VirtualEventRegistrationPredefinedQuestionFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            isRequired: Field("isRequired"),
+            label: Field("label")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-    public let label: Field<VirtualEventRegistrationPredefinedQuestionLabel>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-        self.label = Field("label")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestionLabel`.
@@ -344,25 +344,25 @@ public struct VirtualEventRegistrationPredefinedQuestionRequestBuilder: ModelReq
 public typealias VirtualEventRegistrationQuestionAnswer = Model<VirtualEventRegistrationQuestionAnswerFields>
 
 /// The properties of a `VirtualEventRegistrationQuestionAnswer`, inherited ones included.
-public struct VirtualEventRegistrationQuestionAnswerFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.virtualEventRegistrationQuestionAnswer",
-        fields: VirtualEventRegistrationQuestionAnswerFields()
+public enum VirtualEventRegistrationQuestionAnswerFields: FieldSet {
+    public typealias Table = (
+        booleanValue: Field<Bool>,
+        displayName: Field<String>,
+        multiChoiceValues: Field<[String]>,
+        questionId: Field<String>,
+        value: Field<String>
     )
 
-    public let booleanValue: Field<Bool>
-    public let displayName: Field<String>
-    public let multiChoiceValues: Field<[String]>
-    public let questionId: Field<String>
-    public let value: Field<String>
-
-    private init() {
-        self.booleanValue = Field("booleanValue")
-        self.displayName = Field("displayName")
-        self.multiChoiceValues = Field("multiChoiceValues")
-        self.questionId = Field("questionId")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.virtualEventRegistrationQuestionAnswer",
+        fields: (
+            booleanValue: Field("booleanValue"),
+            displayName: Field("displayName"),
+            multiChoiceValues: Field("multiChoiceValues"),
+            questionId: Field("questionId"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionAnswerInputType`.
@@ -406,23 +406,15 @@ extension VirtualEventRegistrationQuestionAnswerInputType {
 public typealias VirtualEventRegistrationQuestionBase = Model<VirtualEventRegistrationQuestionBaseFields>
 
 /// The properties of a `VirtualEventRegistrationQuestionBase`, inherited ones included.
-public struct VirtualEventRegistrationQuestionBaseFields: FieldSet {
+public enum VirtualEventRegistrationQuestionBaseFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>, isRequired: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventRegistrationQuestionBase",
         base: Entity.self,
         derived: [VirtualEventRegistrationCustomQuestion.self, VirtualEventRegistrationPredefinedQuestion.self],
-        fields: VirtualEventRegistrationQuestionBaseFields()
+        fields: (id: Field("id"), displayName: Field("displayName"), isRequired: Field("isRequired")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let isRequired: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.isRequired = Field("isRequired")
-    }
 }
 
 /// Requests for one `VirtualEventRegistrationQuestionBase`: `request()` reads, updates or deletes it.
@@ -547,99 +539,98 @@ public struct VirtualEventRequestBuilder: ModelRequestBuilder {
 public typealias VirtualEventSession = Model<VirtualEventSessionFields>
 
 /// The properties of a `VirtualEventSession`, inherited ones included.
-public struct VirtualEventSessionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `attendanceReports`.
+public enum VirtualEventSessionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        allowAttendeeToEnableCamera: Field<Bool>,
+        allowAttendeeToEnableMic: Field<Bool>,
+        allowBreakoutRooms: Field<Bool>,
+        allowCopyingAndSharingMeetingContent: Field<Bool>,
+        allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>,
+        allowedPresenters: Field<OnlineMeetingPresenters>,
+        allowLiveShare: Field<MeetingLiveShareOptions>,
+        allowMeetingChat: Field<MeetingChatMode>,
+        allowParticipantsToChangeName: Field<Bool>,
+        allowPowerPointSharing: Field<Bool>,
+        allowRecording: Field<Bool>,
+        allowTeamworkReactions: Field<Bool>,
+        allowTranscription: Field<Bool>,
+        allowWhiteboard: Field<Bool>,
+        audioConferencing: Field<AudioConferencing>,
+        chatInfo: Field<ChatInfo>,
+        chatRestrictions: Field<ChatRestrictions>,
+        cloudVideoInteropInfo: Field<CloudVideoInteropInfo>,
+        expiryDateTime: Field<Date>,
+        isEndToEndEncryptionEnabled: Field<Bool>,
+        isEntryExitAnnounced: Field<Bool>,
+        joinInformation: Field<ItemBody>,
+        joinMeetingIdSettings: Field<JoinMeetingIdSettings>,
+        joinWebUrl: Field<String>,
+        lobbyBypassSettings: Field<LobbyBypassSettings>,
+        meetingOptionsWebUrl: Field<String>,
+        meetingSpokenLanguageTag: Field<String>,
+        meetingType: Field<OnlineMeetingType>,
+        recordAutomatically: Field<Bool>,
+        sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>,
+        shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>,
+        subject: Field<String>,
+        videoTeleconferenceId: Field<String>,
+        watermarkProtection: Field<WatermarkProtectionValues>,
+        attendanceReports: Field<[MeetingAttendanceReport]>,
+        capacity: Field<Int32>,
+        endDateTime: Field<DateTimeTimeZone>,
+        startDateTime: Field<DateTimeTimeZone>,
+        videoOnDemandWebUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventSession",
         base: OnlineMeetingBase.self,
-        fields: VirtualEventSessionFields()
+        fields: (
+            id: Field("id"),
+            allowAttendeeToEnableCamera: Field("allowAttendeeToEnableCamera"),
+            allowAttendeeToEnableMic: Field("allowAttendeeToEnableMic"),
+            allowBreakoutRooms: Field("allowBreakoutRooms"),
+            allowCopyingAndSharingMeetingContent: Field("allowCopyingAndSharingMeetingContent"),
+            allowedLobbyAdmitters: Field("allowedLobbyAdmitters"),
+            allowedPresenters: Field("allowedPresenters"),
+            allowLiveShare: Field("allowLiveShare"),
+            allowMeetingChat: Field("allowMeetingChat"),
+            allowParticipantsToChangeName: Field("allowParticipantsToChangeName"),
+            allowPowerPointSharing: Field("allowPowerPointSharing"),
+            allowRecording: Field("allowRecording"),
+            allowTeamworkReactions: Field("allowTeamworkReactions"),
+            allowTranscription: Field("allowTranscription"),
+            allowWhiteboard: Field("allowWhiteboard"),
+            audioConferencing: Field("audioConferencing"),
+            chatInfo: Field("chatInfo"),
+            chatRestrictions: Field("chatRestrictions"),
+            cloudVideoInteropInfo: Field("cloudVideoInteropInfo"),
+            expiryDateTime: Field("expiryDateTime"),
+            isEndToEndEncryptionEnabled: Field("isEndToEndEncryptionEnabled"),
+            isEntryExitAnnounced: Field("isEntryExitAnnounced"),
+            joinInformation: Field("joinInformation"),
+            joinMeetingIdSettings: Field("joinMeetingIdSettings"),
+            joinWebUrl: Field("joinWebUrl"),
+            lobbyBypassSettings: Field("lobbyBypassSettings"),
+            meetingOptionsWebUrl: Field("meetingOptionsWebUrl"),
+            meetingSpokenLanguageTag: Field("meetingSpokenLanguageTag"),
+            meetingType: Field("meetingType"),
+            recordAutomatically: Field("recordAutomatically"),
+            sensitivityLabelAssignment: Field("sensitivityLabelAssignment"),
+            shareMeetingChatHistoryDefault: Field("shareMeetingChatHistoryDefault"),
+            subject: Field("subject"),
+            videoTeleconferenceId: Field("videoTeleconferenceId"),
+            watermarkProtection: Field("watermarkProtection"),
+            attendanceReports: Field("attendanceReports"),
+            capacity: Field("capacity"),
+            endDateTime: Field("endDateTime"),
+            startDateTime: Field("startDateTime"),
+            videoOnDemandWebUrl: Field("videoOnDemandWebUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let allowAttendeeToEnableCamera: Field<Bool>
-    public let allowAttendeeToEnableMic: Field<Bool>
-    public let allowBreakoutRooms: Field<Bool>
-    public let allowCopyingAndSharingMeetingContent: Field<Bool>
-    public let allowedLobbyAdmitters: Field<AllowedLobbyAdmitterRoles>
-    public let allowedPresenters: Field<OnlineMeetingPresenters>
-    public let allowLiveShare: Field<MeetingLiveShareOptions>
-    public let allowMeetingChat: Field<MeetingChatMode>
-    public let allowParticipantsToChangeName: Field<Bool>
-    public let allowPowerPointSharing: Field<Bool>
-    public let allowRecording: Field<Bool>
-    public let allowTeamworkReactions: Field<Bool>
-    public let allowTranscription: Field<Bool>
-    public let allowWhiteboard: Field<Bool>
-    public let audioConferencing: Field<AudioConferencing>
-    public let chatInfo: Field<ChatInfo>
-    public let chatRestrictions: Field<ChatRestrictions>
-    public let cloudVideoInteropInfo: Field<CloudVideoInteropInfo>
-    public let expiryDateTime: Field<Date>
-    public let isEndToEndEncryptionEnabled: Field<Bool>
-    public let isEntryExitAnnounced: Field<Bool>
-    public let joinInformation: Field<ItemBody>
-    public let joinMeetingIdSettings: Field<JoinMeetingIdSettings>
-    public let joinWebUrl: Field<String>
-    public let lobbyBypassSettings: Field<LobbyBypassSettings>
-    public let meetingOptionsWebUrl: Field<String>
-    public let meetingSpokenLanguageTag: Field<String>
-    public let meetingType: Field<OnlineMeetingType>
-    public let recordAutomatically: Field<Bool>
-    public let sensitivityLabelAssignment: Field<OnlineMeetingSensitivityLabelAssignment>
-    public let shareMeetingChatHistoryDefault: Field<MeetingChatHistoryDefaultMode>
-    public let subject: Field<String>
-    public let videoTeleconferenceId: Field<String>
-    public let watermarkProtection: Field<WatermarkProtectionValues>
-
-    /// Present when the request expanded it (`expand("attendanceReports")`).
-    public let attendanceReports: Field<[MeetingAttendanceReport]>
-
-    public let capacity: Field<Int32>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let videoOnDemandWebUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.allowAttendeeToEnableCamera = Field("allowAttendeeToEnableCamera")
-        self.allowAttendeeToEnableMic = Field("allowAttendeeToEnableMic")
-        self.allowBreakoutRooms = Field("allowBreakoutRooms")
-        self.allowCopyingAndSharingMeetingContent = Field("allowCopyingAndSharingMeetingContent")
-        self.allowedLobbyAdmitters = Field("allowedLobbyAdmitters")
-        self.allowedPresenters = Field("allowedPresenters")
-        self.allowLiveShare = Field("allowLiveShare")
-        self.allowMeetingChat = Field("allowMeetingChat")
-        self.allowParticipantsToChangeName = Field("allowParticipantsToChangeName")
-        self.allowPowerPointSharing = Field("allowPowerPointSharing")
-        self.allowRecording = Field("allowRecording")
-        self.allowTeamworkReactions = Field("allowTeamworkReactions")
-        self.allowTranscription = Field("allowTranscription")
-        self.allowWhiteboard = Field("allowWhiteboard")
-        self.audioConferencing = Field("audioConferencing")
-        self.chatInfo = Field("chatInfo")
-        self.chatRestrictions = Field("chatRestrictions")
-        self.cloudVideoInteropInfo = Field("cloudVideoInteropInfo")
-        self.expiryDateTime = Field("expiryDateTime")
-        self.isEndToEndEncryptionEnabled = Field("isEndToEndEncryptionEnabled")
-        self.isEntryExitAnnounced = Field("isEntryExitAnnounced")
-        self.joinInformation = Field("joinInformation")
-        self.joinMeetingIdSettings = Field("joinMeetingIdSettings")
-        self.joinWebUrl = Field("joinWebUrl")
-        self.lobbyBypassSettings = Field("lobbyBypassSettings")
-        self.meetingOptionsWebUrl = Field("meetingOptionsWebUrl")
-        self.meetingSpokenLanguageTag = Field("meetingSpokenLanguageTag")
-        self.meetingType = Field("meetingType")
-        self.recordAutomatically = Field("recordAutomatically")
-        self.sensitivityLabelAssignment = Field("sensitivityLabelAssignment")
-        self.shareMeetingChatHistoryDefault = Field("shareMeetingChatHistoryDefault")
-        self.subject = Field("subject")
-        self.videoTeleconferenceId = Field("videoTeleconferenceId")
-        self.watermarkProtection = Field("watermarkProtection")
-        self.attendanceReports = Field("attendanceReports")
-        self.capacity = Field("capacity")
-        self.endDateTime = Field("endDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.videoOnDemandWebUrl = Field("videoOnDemandWebUrl")
-    }
 }
 
 /// Requests for one `VirtualEventSession`: `request()` reads, updates or deletes it.
@@ -711,63 +702,57 @@ extension VirtualEventStatus {
 public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
 
 /// The properties of a `VirtualEventTownhall`, inherited ones included.
-public struct VirtualEventTownhallFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`, `registrationConfiguration`,
+///   `registrations`.
+public enum VirtualEventTownhallFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<CommunicationsIdentitySet>,
+        description: Field<ItemBody>,
+        displayName: Field<String>,
+        endDateTime: Field<DateTimeTimeZone>,
+        externalEventInformation: Field<[VirtualEventExternalInformation]>,
+        isRegistrationRequired: Field<Bool>,
+        settings: Field<VirtualEventSettings>,
+        startDateTime: Field<DateTimeTimeZone>,
+        status: Field<VirtualEventStatus>,
+        presenters: Field<[VirtualEventPresenter]>,
+        sessions: Field<[VirtualEventSession]>,
+        audience: Field<MeetingAudience>,
+        capacity: Field<Int32>,
+        coOrganizers: Field<[CommunicationsUserIdentity]>,
+        invitedAttendees: Field<[Identity]>,
+        isInviteOnly: Field<Bool>,
+        registrationConfiguration: Field<VirtualEventTownhallRegistrationConfiguration>,
+        registrations: Field<[VirtualEventRegistration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventTownhall",
         base: VirtualEvent.self,
-        fields: VirtualEventTownhallFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            externalEventInformation: Field("externalEventInformation"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            settings: Field("settings"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            presenters: Field("presenters"),
+            sessions: Field("sessions"),
+            audience: Field("audience"),
+            capacity: Field("capacity"),
+            coOrganizers: Field("coOrganizers"),
+            invitedAttendees: Field("invitedAttendees"),
+            isInviteOnly: Field("isInviteOnly"),
+            registrationConfiguration: Field("registrationConfiguration"),
+            registrations: Field("registrations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    public let audience: Field<MeetingAudience>
-    public let capacity: Field<Int32>
-    public let coOrganizers: Field<[CommunicationsUserIdentity]>
-    public let invitedAttendees: Field<[Identity]>
-    public let isInviteOnly: Field<Bool>
-
-    /// Present when the request expanded it (`expand("registrationConfiguration")`).
-    public let registrationConfiguration: Field<VirtualEventTownhallRegistrationConfiguration>
-
-    /// Present when the request expanded it (`expand("registrations")`).
-    public let registrations: Field<[VirtualEventRegistration]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
-        self.audience = Field("audience")
-        self.capacity = Field("capacity")
-        self.coOrganizers = Field("coOrganizers")
-        self.invitedAttendees = Field("invitedAttendees")
-        self.isInviteOnly = Field("isInviteOnly")
-        self.registrationConfiguration = Field("registrationConfiguration")
-        self.registrations = Field("registrations")
-    }
 }
 
 /// Its properties are listed in `VirtualEventTownhallRegistrationConfigurationFields`; read and write them as
@@ -780,30 +765,30 @@ public typealias VirtualEventTownhallRegistrationConfiguration =
     Model<VirtualEventTownhallRegistrationConfigurationFields>
 
 /// The properties of a `VirtualEventTownhallRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `questions`.
+public enum VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capacity: Field<Int32>,
+        isManualApprovalEnabled: Field<Bool>,
+        isWaitlistEnabled: Field<Bool>,
+        registrationWebUrl: Field<String>,
+        questions: Field<[VirtualEventRegistrationQuestionBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventTownhallRegistrationConfiguration",
         base: VirtualEventRegistrationConfiguration.self,
-        fields: VirtualEventTownhallRegistrationConfigurationFields()
+        fields: (
+            id: Field("id"),
+            capacity: Field("capacity"),
+            isManualApprovalEnabled: Field("isManualApprovalEnabled"),
+            isWaitlistEnabled: Field("isWaitlistEnabled"),
+            registrationWebUrl: Field("registrationWebUrl"),
+            questions: Field("questions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
-    }
 }
 
 /// Requests for one `VirtualEventTownhallRegistrationConfiguration`: `request()` reads, updates or deletes it.
@@ -953,57 +938,51 @@ extension CollectionRequestBuilder where Item == VirtualEventTownhallRequestBuil
 public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
 
 /// The properties of a `VirtualEventWebinar`, inherited ones included.
-public struct VirtualEventWebinarFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`, `registrationConfiguration`,
+///   `registrations`.
+public enum VirtualEventWebinarFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<CommunicationsIdentitySet>,
+        description: Field<ItemBody>,
+        displayName: Field<String>,
+        endDateTime: Field<DateTimeTimeZone>,
+        externalEventInformation: Field<[VirtualEventExternalInformation]>,
+        isRegistrationRequired: Field<Bool>,
+        settings: Field<VirtualEventSettings>,
+        startDateTime: Field<DateTimeTimeZone>,
+        status: Field<VirtualEventStatus>,
+        presenters: Field<[VirtualEventPresenter]>,
+        sessions: Field<[VirtualEventSession]>,
+        audience: Field<MeetingAudience>,
+        coOrganizers: Field<[CommunicationsUserIdentity]>,
+        registrationConfiguration: Field<VirtualEventWebinarRegistrationConfiguration>,
+        registrations: Field<[VirtualEventRegistration]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventWebinar",
         base: VirtualEvent.self,
-        fields: VirtualEventWebinarFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            endDateTime: Field("endDateTime"),
+            externalEventInformation: Field("externalEventInformation"),
+            isRegistrationRequired: Field("isRegistrationRequired"),
+            settings: Field("settings"),
+            startDateTime: Field("startDateTime"),
+            status: Field("status"),
+            presenters: Field("presenters"),
+            sessions: Field("sessions"),
+            audience: Field("audience"),
+            coOrganizers: Field("coOrganizers"),
+            registrationConfiguration: Field("registrationConfiguration"),
+            registrations: Field("registrations")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<CommunicationsIdentitySet>
-    public let description: Field<ItemBody>
-    public let displayName: Field<String>
-    public let endDateTime: Field<DateTimeTimeZone>
-    public let externalEventInformation: Field<[VirtualEventExternalInformation]>
-    public let isRegistrationRequired: Field<Bool>
-    public let settings: Field<VirtualEventSettings>
-    public let startDateTime: Field<DateTimeTimeZone>
-    public let status: Field<VirtualEventStatus>
-
-    /// Present when the request expanded it (`expand("presenters")`).
-    public let presenters: Field<[VirtualEventPresenter]>
-
-    /// Present when the request expanded it (`expand("sessions")`).
-    public let sessions: Field<[VirtualEventSession]>
-
-    public let audience: Field<MeetingAudience>
-    public let coOrganizers: Field<[CommunicationsUserIdentity]>
-
-    /// Present when the request expanded it (`expand("registrationConfiguration")`).
-    public let registrationConfiguration: Field<VirtualEventWebinarRegistrationConfiguration>
-
-    /// Present when the request expanded it (`expand("registrations")`).
-    public let registrations: Field<[VirtualEventRegistration]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.endDateTime = Field("endDateTime")
-        self.externalEventInformation = Field("externalEventInformation")
-        self.isRegistrationRequired = Field("isRegistrationRequired")
-        self.settings = Field("settings")
-        self.startDateTime = Field("startDateTime")
-        self.status = Field("status")
-        self.presenters = Field("presenters")
-        self.sessions = Field("sessions")
-        self.audience = Field("audience")
-        self.coOrganizers = Field("coOrganizers")
-        self.registrationConfiguration = Field("registrationConfiguration")
-        self.registrations = Field("registrations")
-    }
 }
 
 /// Its properties are listed in `VirtualEventWebinarRegistrationConfigurationFields`; read and write them as
@@ -1016,30 +995,30 @@ public typealias VirtualEventWebinarRegistrationConfiguration =
     Model<VirtualEventWebinarRegistrationConfigurationFields>
 
 /// The properties of a `VirtualEventWebinarRegistrationConfiguration`, inherited ones included.
-public struct VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `questions`.
+public enum VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        capacity: Field<Int32>,
+        isManualApprovalEnabled: Field<Bool>,
+        isWaitlistEnabled: Field<Bool>,
+        registrationWebUrl: Field<String>,
+        questions: Field<[VirtualEventRegistrationQuestionBase]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventWebinarRegistrationConfiguration",
         base: VirtualEventRegistrationConfiguration.self,
-        fields: VirtualEventWebinarRegistrationConfigurationFields()
+        fields: (
+            id: Field("id"),
+            capacity: Field("capacity"),
+            isManualApprovalEnabled: Field("isManualApprovalEnabled"),
+            isWaitlistEnabled: Field("isWaitlistEnabled"),
+            registrationWebUrl: Field("registrationWebUrl"),
+            questions: Field("questions")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let capacity: Field<Int32>
-    public let isManualApprovalEnabled: Field<Bool>
-    public let isWaitlistEnabled: Field<Bool>
-    public let registrationWebUrl: Field<String>
-
-    /// Present when the request expanded it (`expand("questions")`).
-    public let questions: Field<[VirtualEventRegistrationQuestionBase]>
-
-    private init() {
-        self.id = Field("id")
-        self.capacity = Field("capacity")
-        self.isManualApprovalEnabled = Field("isManualApprovalEnabled")
-        self.isWaitlistEnabled = Field("isWaitlistEnabled")
-        self.registrationWebUrl = Field("registrationWebUrl")
-        self.questions = Field("questions")
-    }
 }
 
 /// Requests for one `VirtualEventWebinarRegistrationConfiguration`: `request()` reads, updates or deletes it.
@@ -1189,30 +1168,26 @@ extension CollectionRequestBuilder where Item == VirtualEventWebinarRequestBuild
 public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
 
 /// The properties of a `VirtualEventsRoot`, inherited ones included.
-public struct VirtualEventsRootFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `events`, `townhalls`, `webinars`.
+public enum VirtualEventsRootFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        events: Field<[VirtualEvent]>,
+        townhalls: Field<[VirtualEventTownhall]>,
+        webinars: Field<[VirtualEventWebinar]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.virtualEventsRoot",
         base: Entity.self,
-        fields: VirtualEventsRootFields()
+        fields: (
+            id: Field("id"),
+            events: Field("events"),
+            townhalls: Field("townhalls"),
+            webinars: Field("webinars")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("events")`).
-    public let events: Field<[VirtualEvent]>
-
-    /// Present when the request expanded it (`expand("townhalls")`).
-    public let townhalls: Field<[VirtualEventTownhall]>
-
-    /// Present when the request expanded it (`expand("webinars")`).
-    public let webinars: Field<[VirtualEventWebinar]>
-
-    private init() {
-        self.id = Field("id")
-        self.events = Field("events")
-        self.townhalls = Field("townhalls")
-        self.webinars = Field("webinars")
-    }
 }
 
 /// Requests for one `VirtualEventsRoot`: `request()` reads, updates or deletes it.
@@ -1280,21 +1255,25 @@ extension VisibilitySetting {
 public typealias VisualInfo = Model<VisualInfoFields>
 
 /// The properties of a `VisualInfo`, inherited ones included.
-public struct VisualInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.visualInfo", fields: VisualInfoFields())
-    public let attribution: Field<ImageInfo>
-    public let backgroundColor: Field<String>
-    public let content: Field<JSONValue>
-    public let description: Field<String>
-    public let displayText: Field<String>
+public enum VisualInfoFields: FieldSet {
+    public typealias Table = (
+        attribution: Field<ImageInfo>,
+        backgroundColor: Field<String>,
+        content: Field<JSONValue>,
+        description: Field<String>,
+        displayText: Field<String>
+    )
 
-    private init() {
-        self.attribution = Field("attribution")
-        self.backgroundColor = Field("backgroundColor")
-        self.content = Field("content")
-        self.description = Field("description")
-        self.displayText = Field("displayText")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.visualInfo",
+        fields: (
+            attribution: Field("attribution"),
+            backgroundColor: Field("backgroundColor"),
+            content: Field("content"),
+            description: Field("description"),
+            displayText: Field("displayText")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `VoiceAuthenticationMethodConfigurationFields`; read and write them as `value.name`.
@@ -1305,28 +1284,28 @@ public struct VisualInfoFields: FieldSet {
 public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticationMethodConfigurationFields>
 
 /// The properties of a `VoiceAuthenticationMethodConfiguration`, inherited ones included.
-public struct VoiceAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum VoiceAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        isOfficePhoneAllowed: Field<Bool>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.voiceAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: VoiceAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            isOfficePhoneAllowed: Field("isOfficePhoneAllowed"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let isOfficePhoneAllowed: Field<Bool>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.isOfficePhoneAllowed = Field("isOfficePhoneAllowed")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `VoiceAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -1387,15 +1366,16 @@ extension VolumeType {
 public typealias VppLicensingType = Model<VppLicensingTypeFields>
 
 /// The properties of a `VppLicensingType`, inherited ones included.
-public struct VppLicensingTypeFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vppLicensingType", fields: VppLicensingTypeFields())
-    public let supportsDeviceLicensing: Field<Bool>
-    public let supportsUserLicensing: Field<Bool>
+public enum VppLicensingTypeFields: FieldSet {
+    public typealias Table = (supportsDeviceLicensing: Field<Bool>, supportsUserLicensing: Field<Bool>)
 
-    private init() {
-        self.supportsDeviceLicensing = Field("supportsDeviceLicensing")
-        self.supportsUserLicensing = Field("supportsUserLicensing")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.vppLicensingType",
+        fields: (
+            supportsDeviceLicensing: Field("supportsDeviceLicensing"),
+            supportsUserLicensing: Field("supportsUserLicensing")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `VppTokenFields`; read and write them as `value.name`.
@@ -1405,35 +1385,40 @@ public struct VppLicensingTypeFields: FieldSet {
 public typealias VppToken = Model<VppTokenFields>
 
 /// The properties of a `VppToken`, inherited ones included.
-public struct VppTokenFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vppToken", base: Entity.self, fields: VppTokenFields())
-    public let id: Field<String>
-    public let appleId: Field<String>
-    public let automaticallyUpdateApps: Field<Bool>
-    public let countryOrRegion: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let lastSyncDateTime: Field<Date>
-    public let lastSyncStatus: Field<VppTokenSyncStatus>
-    public let organizationName: Field<String>
-    public let state: Field<VppTokenState>
-    public let token: Field<String>
-    public let vppTokenAccountType: Field<VppTokenAccountType>
+public enum VppTokenFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appleId: Field<String>,
+        automaticallyUpdateApps: Field<Bool>,
+        countryOrRegion: Field<String>,
+        expirationDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        lastSyncDateTime: Field<Date>,
+        lastSyncStatus: Field<VppTokenSyncStatus>,
+        organizationName: Field<String>,
+        state: Field<VppTokenState>,
+        token: Field<String>,
+        vppTokenAccountType: Field<VppTokenAccountType>
+    )
 
-    private init() {
-        self.id = Field("id")
-        self.appleId = Field("appleId")
-        self.automaticallyUpdateApps = Field("automaticallyUpdateApps")
-        self.countryOrRegion = Field("countryOrRegion")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.lastSyncDateTime = Field("lastSyncDateTime")
-        self.lastSyncStatus = Field("lastSyncStatus")
-        self.organizationName = Field("organizationName")
-        self.state = Field("state")
-        self.token = Field("token")
-        self.vppTokenAccountType = Field("vppTokenAccountType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.vppToken",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            appleId: Field("appleId"),
+            automaticallyUpdateApps: Field("automaticallyUpdateApps"),
+            countryOrRegion: Field("countryOrRegion"),
+            expirationDateTime: Field("expirationDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            lastSyncDateTime: Field("lastSyncDateTime"),
+            lastSyncStatus: Field("lastSyncStatus"),
+            organizationName: Field("organizationName"),
+            state: Field("state"),
+            token: Field("token"),
+            vppTokenAccountType: Field("vppTokenAccountType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.vppTokenAccountType`.
@@ -1524,17 +1509,13 @@ extension VppTokenSyncStatus {
 public typealias VulnerabilityState = Model<VulnerabilityStateFields>
 
 /// The properties of a `VulnerabilityState`, inherited ones included.
-public struct VulnerabilityStateFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.vulnerabilityState", fields: VulnerabilityStateFields())
-    public let cve: Field<String>
-    public let severity: Field<String>
-    public let wasRunning: Field<Bool>
+public enum VulnerabilityStateFields: FieldSet {
+    public typealias Table = (cve: Field<String>, severity: Field<String>, wasRunning: Field<Bool>)
 
-    private init() {
-        self.cve = Field("cve")
-        self.severity = Field("severity")
-        self.wasRunning = Field("wasRunning")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.vulnerabilityState",
+        fields: (cve: Field("cve"), severity: Field("severity"), wasRunning: Field("wasRunning")) as Table
+    )
 }
 
 /// Its properties are listed in `WatermarkProtectionValuesFields`; read and write them as `value.name`.
@@ -1544,19 +1525,16 @@ public struct VulnerabilityStateFields: FieldSet {
 public typealias WatermarkProtectionValues = Model<WatermarkProtectionValuesFields>
 
 /// The properties of a `WatermarkProtectionValues`, inherited ones included.
-public struct WatermarkProtectionValuesFields: FieldSet {
+public enum WatermarkProtectionValuesFields: FieldSet {
+    public typealias Table = (isEnabledForContentSharing: Field<Bool>, isEnabledForVideo: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.watermarkProtectionValues",
-        fields: WatermarkProtectionValuesFields()
+        fields: (
+            isEnabledForContentSharing: Field("isEnabledForContentSharing"),
+            isEnabledForVideo: Field("isEnabledForVideo")
+        ) as Table
     )
-
-    public let isEnabledForContentSharing: Field<Bool>
-    public let isEnabledForVideo: Field<Bool>
-
-    private init() {
-        self.isEnabledForContentSharing = Field("isEnabledForContentSharing")
-        self.isEnabledForVideo = Field("isEnabledForVideo")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -1582,60 +1560,55 @@ extension WeakAlgorithms {
 public typealias WebApp = Model<WebAppFields>
 
 /// The properties of a `WebApp`, inherited ones included.
-public struct WebAppFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webApp", base: MobileApp.self, fields: WebAppFields())
-    public let id: Field<String>
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum WebAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appUrl: Field<String>,
+        useManagedBrowser: Field<Bool>
+    )
 
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let appUrl: Field<String>
-    public let useManagedBrowser: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appUrl = Field("appUrl")
-        self.useManagedBrowser = Field("useManagedBrowser")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApp",
+        base: MobileApp.self,
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appUrl: Field("appUrl"),
+            useManagedBrowser: Field("useManagedBrowser")
+        ) as Table
+    )
 }
 
 /// Requests for one `WebApp`: `request()` reads, updates or deletes it.
@@ -1691,21 +1664,25 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
 public typealias WebApplication = Model<WebApplicationFields>
 
 /// The properties of a `WebApplication`, inherited ones included.
-public struct WebApplicationFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webApplication", fields: WebApplicationFields())
-    public let homePageUrl: Field<String>
-    public let implicitGrantSettings: Field<ImplicitGrantSettings>
-    public let logoutUrl: Field<String>
-    public let redirectUris: Field<[String]>
-    public let redirectUriSettings: Field<[RedirectUriSettings]>
+public enum WebApplicationFields: FieldSet {
+    public typealias Table = (
+        homePageUrl: Field<String>,
+        implicitGrantSettings: Field<ImplicitGrantSettings>,
+        logoutUrl: Field<String>,
+        redirectUris: Field<[String]>,
+        redirectUriSettings: Field<[RedirectUriSettings]>
+    )
 
-    private init() {
-        self.homePageUrl = Field("homePageUrl")
-        self.implicitGrantSettings = Field("implicitGrantSettings")
-        self.logoutUrl = Field("logoutUrl")
-        self.redirectUris = Field("redirectUris")
-        self.redirectUriSettings = Field("redirectUriSettings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplication",
+        fields: (
+            homePageUrl: Field("homePageUrl"),
+            implicitGrantSettings: Field("implicitGrantSettings"),
+            logoutUrl: Field("logoutUrl"),
+            redirectUris: Field("redirectUris"),
+            redirectUriSettings: Field("redirectUriSettings")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WebApplicationFirewallDnsConfigurationFields`; read and write them as `value.name`.
@@ -1716,25 +1693,25 @@ public struct WebApplicationFields: FieldSet {
 public typealias WebApplicationFirewallDnsConfiguration = Model<WebApplicationFirewallDnsConfigurationFields>
 
 /// The properties of a `WebApplicationFirewallDnsConfiguration`, inherited ones included.
-public struct WebApplicationFirewallDnsConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallDnsConfiguration",
-        fields: WebApplicationFirewallDnsConfigurationFields()
+public enum WebApplicationFirewallDnsConfigurationFields: FieldSet {
+    public typealias Table = (
+        isDomainVerified: Field<Bool>,
+        isProxied: Field<Bool>,
+        name: Field<String>,
+        recordType: Field<WebApplicationFirewallDnsRecordType>,
+        value: Field<String>
     )
 
-    public let isDomainVerified: Field<Bool>
-    public let isProxied: Field<Bool>
-    public let name: Field<String>
-    public let recordType: Field<WebApplicationFirewallDnsRecordType>
-    public let value: Field<String>
-
-    private init() {
-        self.isDomainVerified = Field("isDomainVerified")
-        self.isProxied = Field("isProxied")
-        self.name = Field("name")
-        self.recordType = Field("recordType")
-        self.value = Field("value")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplicationFirewallDnsConfiguration",
+        fields: (
+            isDomainVerified: Field("isDomainVerified"),
+            isProxied: Field("isProxied"),
+            name: Field("name"),
+            recordType: Field("recordType"),
+            value: Field("value")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallDnsRecordType`.
@@ -1760,19 +1737,13 @@ extension WebApplicationFirewallDnsRecordType {
 public typealias WebApplicationFirewallProvider = Model<WebApplicationFirewallProviderFields>
 
 /// The properties of a `WebApplicationFirewallProvider`, inherited ones included.
-public struct WebApplicationFirewallProviderFields: FieldSet {
+public enum WebApplicationFirewallProviderFields: FieldSet {
+    public typealias Table = (id: Field<String>, displayName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webApplicationFirewallProvider",
         base: Entity.self,
         derived: [AkamaiWebApplicationFirewallProvider.self, CloudFlareWebApplicationFirewallProvider.self],
-        fields: WebApplicationFirewallProviderFields()
+        fields: (id: Field("id"), displayName: Field("displayName")) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-    }
 }

@@ -64,30 +64,30 @@ extension WebApplicationFirewallProviderType {
 public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationFirewallVerificationModelFields>
 
 /// The properties of a `WebApplicationFirewallVerificationModel`, inherited ones included.
-public struct WebApplicationFirewallVerificationModelFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `provider`.
+public enum WebApplicationFirewallVerificationModelFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        providerType: Field<WebApplicationFirewallProviderType>,
+        verificationResult: Field<WebApplicationFirewallVerificationResult>,
+        verifiedDetails: Field<WebApplicationFirewallVerifiedDetails>,
+        verifiedHost: Field<String>,
+        provider: Field<WebApplicationFirewallProvider>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.webApplicationFirewallVerificationModel",
         base: Entity.self,
-        fields: WebApplicationFirewallVerificationModelFields()
+        fields: (
+            id: Field("id"),
+            providerType: Field("providerType"),
+            verificationResult: Field("verificationResult"),
+            verifiedDetails: Field("verifiedDetails"),
+            verifiedHost: Field("verifiedHost"),
+            provider: Field("provider")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let providerType: Field<WebApplicationFirewallProviderType>
-    public let verificationResult: Field<WebApplicationFirewallVerificationResult>
-    public let verifiedDetails: Field<WebApplicationFirewallVerifiedDetails>
-    public let verifiedHost: Field<String>
-
-    /// Present when the request expanded it (`expand("provider")`).
-    public let provider: Field<WebApplicationFirewallProvider>
-
-    private init() {
-        self.id = Field("id")
-        self.providerType = Field("providerType")
-        self.verificationResult = Field("verificationResult")
-        self.verifiedDetails = Field("verifiedDetails")
-        self.verifiedHost = Field("verifiedHost")
-        self.provider = Field("provider")
-    }
 }
 
 /// Requests for one `WebApplicationFirewallVerificationModel`: `request()` reads, updates or deletes it.
@@ -125,23 +125,23 @@ public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelReques
 public typealias WebApplicationFirewallVerificationResult = Model<WebApplicationFirewallVerificationResultFields>
 
 /// The properties of a `WebApplicationFirewallVerificationResult`, inherited ones included.
-public struct WebApplicationFirewallVerificationResultFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webApplicationFirewallVerificationResult",
-        fields: WebApplicationFirewallVerificationResultFields()
+public enum WebApplicationFirewallVerificationResultFields: FieldSet {
+    public typealias Table = (
+        errors: Field<[GenericError]>,
+        status: Field<WebApplicationFirewallVerificationStatus>,
+        verifiedOnDateTime: Field<Date>,
+        warnings: Field<[GenericError]>
     )
 
-    public let errors: Field<[GenericError]>
-    public let status: Field<WebApplicationFirewallVerificationStatus>
-    public let verifiedOnDateTime: Field<Date>
-    public let warnings: Field<[GenericError]>
-
-    private init() {
-        self.errors = Field("errors")
-        self.status = Field("status")
-        self.verifiedOnDateTime = Field("verifiedOnDateTime")
-        self.warnings = Field("warnings")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webApplicationFirewallVerificationResult",
+        fields: (
+            errors: Field("errors"),
+            status: Field("status"),
+            verifiedOnDateTime: Field("verifiedOnDateTime"),
+            warnings: Field("warnings")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationStatus`.
@@ -243,21 +243,25 @@ public struct WebPartFields: FieldSet {
 public typealias WebPartData = Model<WebPartDataFields>
 
 /// The properties of a `WebPartData`, inherited ones included.
-public struct WebPartDataFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webPartData", fields: WebPartDataFields())
-    public let dataVersion: Field<String>
-    public let description: Field<String>
-    public let properties: Field<JSONValue>
-    public let serverProcessedContent: Field<ServerProcessedContent>
-    public let title: Field<String>
+public enum WebPartDataFields: FieldSet {
+    public typealias Table = (
+        dataVersion: Field<String>,
+        description: Field<String>,
+        properties: Field<JSONValue>,
+        serverProcessedContent: Field<ServerProcessedContent>,
+        title: Field<String>
+    )
 
-    private init() {
-        self.dataVersion = Field("dataVersion")
-        self.description = Field("description")
-        self.properties = Field("properties")
-        self.serverProcessedContent = Field("serverProcessedContent")
-        self.title = Field("title")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webPartData",
+        fields: (
+            dataVersion: Field("dataVersion"),
+            description: Field("description"),
+            properties: Field("properties"),
+            serverProcessedContent: Field("serverProcessedContent"),
+            title: Field("title")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WebPartPositionFields`; read and write them as `value.name`.
@@ -267,19 +271,23 @@ public struct WebPartDataFields: FieldSet {
 public typealias WebPartPosition = Model<WebPartPositionFields>
 
 /// The properties of a `WebPartPosition`, inherited ones included.
-public struct WebPartPositionFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.webPartPosition", fields: WebPartPositionFields())
-    public let columnId: Field<Double>
-    public let horizontalSectionId: Field<Double>
-    public let isInVerticalSection: Field<Bool>
-    public let webPartIndex: Field<Double>
+public enum WebPartPositionFields: FieldSet {
+    public typealias Table = (
+        columnId: Field<Double>,
+        horizontalSectionId: Field<Double>,
+        isInVerticalSection: Field<Bool>,
+        webPartIndex: Field<Double>
+    )
 
-    private init() {
-        self.columnId = Field("columnId")
-        self.horizontalSectionId = Field("horizontalSectionId")
-        self.isInVerticalSection = Field("isInVerticalSection")
-        self.webPartIndex = Field("webPartIndex")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webPartPosition",
+        fields: (
+            columnId: Field("columnId"),
+            horizontalSectionId: Field("horizontalSectionId"),
+            isInVerticalSection: Field("isInVerticalSection"),
+            webPartIndex: Field("webPartIndex")
+        ) as Table
+    )
 }
 
 /// Requests for one `WebPart`: `request()` reads, updates or deletes it.
@@ -359,19 +367,13 @@ public struct WebauthnAuthenticationExtensionsClientOutputsFields: FieldSet {
 public typealias WebauthnAuthenticatorAttestationResponse = Model<WebauthnAuthenticatorAttestationResponseFields>
 
 /// The properties of a `WebauthnAuthenticatorAttestationResponse`, inherited ones included.
-public struct WebauthnAuthenticatorAttestationResponseFields: FieldSet {
+public enum WebauthnAuthenticatorAttestationResponseFields: FieldSet {
+    public typealias Table = (attestationObject: Field<String>, clientDataJSON: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webauthnAuthenticatorAttestationResponse",
-        fields: WebauthnAuthenticatorAttestationResponseFields()
+        fields: (attestationObject: Field("attestationObject"), clientDataJSON: Field("clientDataJSON")) as Table
     )
-
-    public let attestationObject: Field<String>
-    public let clientDataJSON: Field<String>
-
-    private init() {
-        self.attestationObject = Field("attestationObject")
-        self.clientDataJSON = Field("clientDataJSON")
-    }
 }
 
 /// Its properties are listed in `WebauthnAuthenticatorSelectionCriteriaFields`; read and write them as `value.name`.
@@ -382,21 +384,21 @@ public struct WebauthnAuthenticatorAttestationResponseFields: FieldSet {
 public typealias WebauthnAuthenticatorSelectionCriteria = Model<WebauthnAuthenticatorSelectionCriteriaFields>
 
 /// The properties of a `WebauthnAuthenticatorSelectionCriteria`, inherited ones included.
-public struct WebauthnAuthenticatorSelectionCriteriaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webauthnAuthenticatorSelectionCriteria",
-        fields: WebauthnAuthenticatorSelectionCriteriaFields()
+public enum WebauthnAuthenticatorSelectionCriteriaFields: FieldSet {
+    public typealias Table = (
+        authenticatorAttachment: Field<String>,
+        requireResidentKey: Field<Bool>,
+        userVerification: Field<String>
     )
 
-    public let authenticatorAttachment: Field<String>
-    public let requireResidentKey: Field<Bool>
-    public let userVerification: Field<String>
-
-    private init() {
-        self.authenticatorAttachment = Field("authenticatorAttachment")
-        self.requireResidentKey = Field("requireResidentKey")
-        self.userVerification = Field("userVerification")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnAuthenticatorSelectionCriteria",
+        fields: (
+            authenticatorAttachment: Field("authenticatorAttachment"),
+            requireResidentKey: Field("requireResidentKey"),
+            userVerification: Field("userVerification")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WebauthnCredentialCreationOptionsFields`; read and write them as `value.name`.
@@ -406,19 +408,16 @@ public struct WebauthnAuthenticatorSelectionCriteriaFields: FieldSet {
 public typealias WebauthnCredentialCreationOptions = Model<WebauthnCredentialCreationOptionsFields>
 
 /// The properties of a `WebauthnCredentialCreationOptions`, inherited ones included.
-public struct WebauthnCredentialCreationOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webauthnCredentialCreationOptions",
-        fields: WebauthnCredentialCreationOptionsFields()
+public enum WebauthnCredentialCreationOptionsFields: FieldSet {
+    public typealias Table = (
+        challengeTimeoutDateTime: Field<Date>,
+        publicKey: Field<WebauthnPublicKeyCredentialCreationOptions>
     )
 
-    public let challengeTimeoutDateTime: Field<Date>
-    public let publicKey: Field<WebauthnPublicKeyCredentialCreationOptions>
-
-    private init() {
-        self.challengeTimeoutDateTime = Field("challengeTimeoutDateTime")
-        self.publicKey = Field("publicKey")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnCredentialCreationOptions",
+        fields: (challengeTimeoutDateTime: Field("challengeTimeoutDateTime"), publicKey: Field("publicKey")) as Table
+    )
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialFields`; read and write them as `value.name`.
@@ -428,21 +427,21 @@ public struct WebauthnCredentialCreationOptionsFields: FieldSet {
 public typealias WebauthnPublicKeyCredential = Model<WebauthnPublicKeyCredentialFields>
 
 /// The properties of a `WebauthnPublicKeyCredential`, inherited ones included.
-public struct WebauthnPublicKeyCredentialFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webauthnPublicKeyCredential",
-        fields: WebauthnPublicKeyCredentialFields()
+public enum WebauthnPublicKeyCredentialFields: FieldSet {
+    public typealias Table = (
+        clientExtensionResults: Field<WebauthnAuthenticationExtensionsClientOutputs>,
+        id: Field<String>,
+        response: Field<WebauthnAuthenticatorAttestationResponse>
     )
 
-    public let clientExtensionResults: Field<WebauthnAuthenticationExtensionsClientOutputs>
-    public let id: Field<String>
-    public let response: Field<WebauthnAuthenticatorAttestationResponse>
-
-    private init() {
-        self.clientExtensionResults = Field("clientExtensionResults")
-        self.id = Field("id")
-        self.response = Field("response")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredential",
+        fields: (
+            clientExtensionResults: Field("clientExtensionResults"),
+            id: Field("id"),
+            response: Field("response")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialCreationOptionsFields`; read and write them as
@@ -454,33 +453,33 @@ public struct WebauthnPublicKeyCredentialFields: FieldSet {
 public typealias WebauthnPublicKeyCredentialCreationOptions = Model<WebauthnPublicKeyCredentialCreationOptionsFields>
 
 /// The properties of a `WebauthnPublicKeyCredentialCreationOptions`, inherited ones included.
-public struct WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.webauthnPublicKeyCredentialCreationOptions",
-        fields: WebauthnPublicKeyCredentialCreationOptionsFields()
+public enum WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
+    public typealias Table = (
+        attestation: Field<String>,
+        authenticatorSelection: Field<WebauthnAuthenticatorSelectionCriteria>,
+        challenge: Field<String>,
+        excludeCredentials: Field<[WebauthnPublicKeyCredentialDescriptor]>,
+        extensions: Field<WebauthnAuthenticationExtensionsClientInputs>,
+        pubKeyCredParams: Field<[WebauthnPublicKeyCredentialParameters]>,
+        rp: Field<WebauthnPublicKeyCredentialRpEntity>,
+        timeout: Field<Int32>,
+        user: Field<WebauthnPublicKeyCredentialUserEntity>
     )
 
-    public let attestation: Field<String>
-    public let authenticatorSelection: Field<WebauthnAuthenticatorSelectionCriteria>
-    public let challenge: Field<String>
-    public let excludeCredentials: Field<[WebauthnPublicKeyCredentialDescriptor]>
-    public let extensions: Field<WebauthnAuthenticationExtensionsClientInputs>
-    public let pubKeyCredParams: Field<[WebauthnPublicKeyCredentialParameters]>
-    public let rp: Field<WebauthnPublicKeyCredentialRpEntity>
-    public let timeout: Field<Int32>
-    public let user: Field<WebauthnPublicKeyCredentialUserEntity>
-
-    private init() {
-        self.attestation = Field("attestation")
-        self.authenticatorSelection = Field("authenticatorSelection")
-        self.challenge = Field("challenge")
-        self.excludeCredentials = Field("excludeCredentials")
-        self.extensions = Field("extensions")
-        self.pubKeyCredParams = Field("pubKeyCredParams")
-        self.rp = Field("rp")
-        self.timeout = Field("timeout")
-        self.user = Field("user")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.webauthnPublicKeyCredentialCreationOptions",
+        fields: (
+            attestation: Field("attestation"),
+            authenticatorSelection: Field("authenticatorSelection"),
+            challenge: Field("challenge"),
+            excludeCredentials: Field("excludeCredentials"),
+            extensions: Field("extensions"),
+            pubKeyCredParams: Field("pubKeyCredParams"),
+            rp: Field("rp"),
+            timeout: Field("timeout"),
+            user: Field("user")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialDescriptorFields`; read and write them as `value.name`.
@@ -491,21 +490,13 @@ public struct WebauthnPublicKeyCredentialCreationOptionsFields: FieldSet {
 public typealias WebauthnPublicKeyCredentialDescriptor = Model<WebauthnPublicKeyCredentialDescriptorFields>
 
 /// The properties of a `WebauthnPublicKeyCredentialDescriptor`, inherited ones included.
-public struct WebauthnPublicKeyCredentialDescriptorFields: FieldSet {
+public enum WebauthnPublicKeyCredentialDescriptorFields: FieldSet {
+    public typealias Table = (id: Field<String>, transports: Field<[String]>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webauthnPublicKeyCredentialDescriptor",
-        fields: WebauthnPublicKeyCredentialDescriptorFields()
+        fields: (id: Field("id"), transports: Field("transports"), type: Field("type")) as Table
     )
-
-    public let id: Field<String>
-    public let transports: Field<[String]>
-    public let type: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.transports = Field("transports")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialParametersFields`; read and write them as `value.name`.
@@ -516,19 +507,13 @@ public struct WebauthnPublicKeyCredentialDescriptorFields: FieldSet {
 public typealias WebauthnPublicKeyCredentialParameters = Model<WebauthnPublicKeyCredentialParametersFields>
 
 /// The properties of a `WebauthnPublicKeyCredentialParameters`, inherited ones included.
-public struct WebauthnPublicKeyCredentialParametersFields: FieldSet {
+public enum WebauthnPublicKeyCredentialParametersFields: FieldSet {
+    public typealias Table = (alg: Field<Int32>, type: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webauthnPublicKeyCredentialParameters",
-        fields: WebauthnPublicKeyCredentialParametersFields()
+        fields: (alg: Field("alg"), type: Field("type")) as Table
     )
-
-    public let alg: Field<Int32>
-    public let type: Field<String>
-
-    private init() {
-        self.alg = Field("alg")
-        self.type = Field("type")
-    }
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialRpEntityFields`; read and write them as `value.name`.
@@ -538,19 +523,13 @@ public struct WebauthnPublicKeyCredentialParametersFields: FieldSet {
 public typealias WebauthnPublicKeyCredentialRpEntity = Model<WebauthnPublicKeyCredentialRpEntityFields>
 
 /// The properties of a `WebauthnPublicKeyCredentialRpEntity`, inherited ones included.
-public struct WebauthnPublicKeyCredentialRpEntityFields: FieldSet {
+public enum WebauthnPublicKeyCredentialRpEntityFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webauthnPublicKeyCredentialRpEntity",
-        fields: WebauthnPublicKeyCredentialRpEntityFields()
+        fields: (id: Field("id"), name: Field("name")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-    }
 }
 
 /// Its properties are listed in `WebauthnPublicKeyCredentialUserEntityFields`; read and write them as `value.name`.
@@ -561,21 +540,13 @@ public struct WebauthnPublicKeyCredentialRpEntityFields: FieldSet {
 public typealias WebauthnPublicKeyCredentialUserEntity = Model<WebauthnPublicKeyCredentialUserEntityFields>
 
 /// The properties of a `WebauthnPublicKeyCredentialUserEntity`, inherited ones included.
-public struct WebauthnPublicKeyCredentialUserEntityFields: FieldSet {
+public enum WebauthnPublicKeyCredentialUserEntityFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, id: Field<String>, name: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.webauthnPublicKeyCredentialUserEntity",
-        fields: WebauthnPublicKeyCredentialUserEntityFields()
+        fields: (displayName: Field("displayName"), id: Field("id"), name: Field("name")) as Table
     )
-
-    public let displayName: Field<String>
-    public let id: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.id = Field("id")
-        self.name = Field("name")
-    }
 }
 
 /// Its properties are listed in `WebsiteFields`; read and write them as `value.name`.
@@ -585,17 +556,13 @@ public struct WebauthnPublicKeyCredentialUserEntityFields: FieldSet {
 public typealias Website = Model<WebsiteFields>
 
 /// The properties of a `Website`, inherited ones included.
-public struct WebsiteFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.website", fields: WebsiteFields())
-    public let address: Field<String>
-    public let displayName: Field<String>
-    public let type: Field<WebsiteType>
+public enum WebsiteFields: FieldSet {
+    public typealias Table = (address: Field<String>, displayName: Field<String>, type: Field<WebsiteType>)
 
-    private init() {
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.type = Field("type")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.website",
+        fields: (address: Field("address"), displayName: Field("displayName"), type: Field("type")) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.websiteType`.
@@ -793,42 +760,42 @@ extension WhatIfAnalysisReasons {
 public typealias WhatIfAnalysisResult = Model<WhatIfAnalysisResultFields>
 
 /// The properties of a `WhatIfAnalysisResult`, inherited ones included.
-public struct WhatIfAnalysisResultFields: FieldSet {
+public enum WhatIfAnalysisResultFields: FieldSet {
+    public typealias Table = (
+        deletedDateTime: Field<Date>,
+        conditions: Field<ConditionalAccessConditionSet>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        grantControls: Field<ConditionalAccessGrantControls>,
+        id: Field<String>,
+        modifiedDateTime: Field<Date>,
+        sessionControls: Field<ConditionalAccessSessionControls>,
+        state: Field<ConditionalAccessPolicyState>,
+        templateId: Field<String>,
+        analysisReasons: Field<WhatIfAnalysisReasons>,
+        policyApplies: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.whatIfAnalysisResult",
         base: ConditionalAccessPolicy.self,
-        fields: WhatIfAnalysisResultFields()
+        fields: (
+            deletedDateTime: Field("deletedDateTime"),
+            conditions: Field("conditions"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            grantControls: Field("grantControls"),
+            id: Field("id"),
+            modifiedDateTime: Field("modifiedDateTime"),
+            sessionControls: Field("sessionControls"),
+            state: Field("state"),
+            templateId: Field("templateId"),
+            analysisReasons: Field("analysisReasons"),
+            policyApplies: Field("policyApplies")
+        ) as Table
     )
-
-    public let deletedDateTime: Field<Date>
-    public let conditions: Field<ConditionalAccessConditionSet>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let grantControls: Field<ConditionalAccessGrantControls>
-    public let id: Field<String>
-    public let modifiedDateTime: Field<Date>
-    public let sessionControls: Field<ConditionalAccessSessionControls>
-    public let state: Field<ConditionalAccessPolicyState>
-    public let templateId: Field<String>
-    public let analysisReasons: Field<WhatIfAnalysisReasons>
-    public let policyApplies: Field<Bool>
-
-    private init() {
-        self.deletedDateTime = Field("deletedDateTime")
-        self.conditions = Field("conditions")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.grantControls = Field("grantControls")
-        self.id = Field("id")
-        self.modifiedDateTime = Field("modifiedDateTime")
-        self.sessionControls = Field("sessionControls")
-        self.state = Field("state")
-        self.templateId = Field("templateId")
-        self.analysisReasons = Field("analysisReasons")
-        self.policyApplies = Field("policyApplies")
-    }
 }
 
 /// Requests for one `WhatIfAnalysisResult`: `request()` reads, updates or deletes it.
@@ -867,102 +834,87 @@ public struct WhatIfAnalysisResultRequestBuilder: ModelRequestBuilder {
 public typealias Win32LobApp = Model<Win32LobAppFields>
 
 /// The properties of a `Win32LobApp`, inherited ones included.
-public struct Win32LobAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum Win32LobAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        allowedArchitectures: Field<WindowsArchitecture>,
+        applicableArchitectures: Field<WindowsArchitecture>,
+        installCommandLine: Field<String>,
+        installExperience: Field<Win32LobAppInstallExperience>,
+        minimumCpuSpeedInMHz: Field<Int32>,
+        minimumFreeDiskSpaceInMB: Field<Int32>,
+        minimumMemoryInMB: Field<Int32>,
+        minimumNumberOfProcessors: Field<Int32>,
+        minimumSupportedWindowsRelease: Field<String>,
+        msiInformation: Field<Win32LobAppMsiInformation>,
+        returnCodes: Field<[Win32LobAppReturnCode]>,
+        rules: Field<[Win32LobAppRule]>,
+        setupFilePath: Field<String>,
+        uninstallCommandLine: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobApp",
         base: MobileLobApp.self,
-        fields: Win32LobAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            allowedArchitectures: Field("allowedArchitectures"),
+            applicableArchitectures: Field("applicableArchitectures"),
+            installCommandLine: Field("installCommandLine"),
+            installExperience: Field("installExperience"),
+            minimumCpuSpeedInMHz: Field("minimumCpuSpeedInMHz"),
+            minimumFreeDiskSpaceInMB: Field("minimumFreeDiskSpaceInMB"),
+            minimumMemoryInMB: Field("minimumMemoryInMB"),
+            minimumNumberOfProcessors: Field("minimumNumberOfProcessors"),
+            minimumSupportedWindowsRelease: Field("minimumSupportedWindowsRelease"),
+            msiInformation: Field("msiInformation"),
+            returnCodes: Field("returnCodes"),
+            rules: Field("rules"),
+            setupFilePath: Field("setupFilePath"),
+            uninstallCommandLine: Field("uninstallCommandLine")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let allowedArchitectures: Field<WindowsArchitecture>
-    public let applicableArchitectures: Field<WindowsArchitecture>
-    public let installCommandLine: Field<String>
-    public let installExperience: Field<Win32LobAppInstallExperience>
-    public let minimumCpuSpeedInMHz: Field<Int32>
-    public let minimumFreeDiskSpaceInMB: Field<Int32>
-    public let minimumMemoryInMB: Field<Int32>
-    public let minimumNumberOfProcessors: Field<Int32>
-    public let minimumSupportedWindowsRelease: Field<String>
-    public let msiInformation: Field<Win32LobAppMsiInformation>
-    public let returnCodes: Field<[Win32LobAppReturnCode]>
-    public let rules: Field<[Win32LobAppRule]>
-    public let setupFilePath: Field<String>
-    public let uninstallCommandLine: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.allowedArchitectures = Field("allowedArchitectures")
-        self.applicableArchitectures = Field("applicableArchitectures")
-        self.installCommandLine = Field("installCommandLine")
-        self.installExperience = Field("installExperience")
-        self.minimumCpuSpeedInMHz = Field("minimumCpuSpeedInMHz")
-        self.minimumFreeDiskSpaceInMB = Field("minimumFreeDiskSpaceInMB")
-        self.minimumMemoryInMB = Field("minimumMemoryInMB")
-        self.minimumNumberOfProcessors = Field("minimumNumberOfProcessors")
-        self.minimumSupportedWindowsRelease = Field("minimumSupportedWindowsRelease")
-        self.msiInformation = Field("msiInformation")
-        self.returnCodes = Field("returnCodes")
-        self.rules = Field("rules")
-        self.setupFilePath = Field("setupFilePath")
-        self.uninstallCommandLine = Field("uninstallCommandLine")
-    }
 }
 
 /// Its properties are listed in `Win32LobAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -972,26 +924,26 @@ public struct Win32LobAppFields: FieldSet {
 public typealias Win32LobAppAssignmentSettings = Model<Win32LobAppAssignmentSettingsFields>
 
 /// The properties of a `Win32LobAppAssignmentSettings`, inherited ones included.
-public struct Win32LobAppAssignmentSettingsFields: FieldSet {
+public enum Win32LobAppAssignmentSettingsFields: FieldSet {
+    public typealias Table = (
+        autoUpdateSettings: Field<Win32LobAppAutoUpdateSettings>,
+        deliveryOptimizationPriority: Field<Win32LobAppDeliveryOptimizationPriority>,
+        installTimeSettings: Field<MobileAppInstallTimeSettings>,
+        notifications: Field<Win32LobAppNotification>,
+        restartSettings: Field<Win32LobAppRestartSettings>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppAssignmentSettings",
         base: MobileAppAssignmentSettings.self,
-        fields: Win32LobAppAssignmentSettingsFields()
+        fields: (
+            autoUpdateSettings: Field("autoUpdateSettings"),
+            deliveryOptimizationPriority: Field("deliveryOptimizationPriority"),
+            installTimeSettings: Field("installTimeSettings"),
+            notifications: Field("notifications"),
+            restartSettings: Field("restartSettings")
+        ) as Table
     )
-
-    public let autoUpdateSettings: Field<Win32LobAppAutoUpdateSettings>
-    public let deliveryOptimizationPriority: Field<Win32LobAppDeliveryOptimizationPriority>
-    public let installTimeSettings: Field<MobileAppInstallTimeSettings>
-    public let notifications: Field<Win32LobAppNotification>
-    public let restartSettings: Field<Win32LobAppRestartSettings>
-
-    private init() {
-        self.autoUpdateSettings = Field("autoUpdateSettings")
-        self.deliveryOptimizationPriority = Field("deliveryOptimizationPriority")
-        self.installTimeSettings = Field("installTimeSettings")
-        self.notifications = Field("notifications")
-        self.restartSettings = Field("restartSettings")
-    }
 }
 
 /// Its properties are listed in `Win32LobAppAutoUpdateSettingsFields`; read and write them as `value.name`.
@@ -1064,30 +1016,30 @@ extension Win32LobAppFileSystemOperationType {
 public typealias Win32LobAppFileSystemRule = Model<Win32LobAppFileSystemRuleFields>
 
 /// The properties of a `Win32LobAppFileSystemRule`, inherited ones included.
-public struct Win32LobAppFileSystemRuleFields: FieldSet {
+public enum Win32LobAppFileSystemRuleFields: FieldSet {
+    public typealias Table = (
+        ruleType: Field<Win32LobAppRuleType>,
+        check32BitOn64System: Field<Bool>,
+        comparisonValue: Field<String>,
+        fileOrFolderName: Field<String>,
+        operationType: Field<Win32LobAppFileSystemOperationType>,
+        `operator`: Field<Win32LobAppRuleOperator>,
+        path: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppFileSystemRule",
         base: Win32LobAppRule.self,
-        fields: Win32LobAppFileSystemRuleFields()
+        fields: (
+            ruleType: Field("ruleType"),
+            check32BitOn64System: Field("check32BitOn64System"),
+            comparisonValue: Field("comparisonValue"),
+            fileOrFolderName: Field("fileOrFolderName"),
+            operationType: Field("operationType"),
+            operator: Field("operator"),
+            path: Field("path")
+        ) as Table
     )
-
-    public let ruleType: Field<Win32LobAppRuleType>
-    public let check32BitOn64System: Field<Bool>
-    public let comparisonValue: Field<String>
-    public let fileOrFolderName: Field<String>
-    public let operationType: Field<Win32LobAppFileSystemOperationType>
-    public let `operator`: Field<Win32LobAppRuleOperator>
-    public let path: Field<String>
-
-    private init() {
-        self.ruleType = Field("ruleType")
-        self.check32BitOn64System = Field("check32BitOn64System")
-        self.comparisonValue = Field("comparisonValue")
-        self.fileOrFolderName = Field("fileOrFolderName")
-        self.operationType = Field("operationType")
-        self.operator = Field("operator")
-        self.path = Field("path")
-    }
 }
 
 /// Its properties are listed in `Win32LobAppInstallExperienceFields`; read and write them as `value.name`.
@@ -1097,19 +1049,16 @@ public struct Win32LobAppFileSystemRuleFields: FieldSet {
 public typealias Win32LobAppInstallExperience = Model<Win32LobAppInstallExperienceFields>
 
 /// The properties of a `Win32LobAppInstallExperience`, inherited ones included.
-public struct Win32LobAppInstallExperienceFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.win32LobAppInstallExperience",
-        fields: Win32LobAppInstallExperienceFields()
+public enum Win32LobAppInstallExperienceFields: FieldSet {
+    public typealias Table = (
+        deviceRestartBehavior: Field<Win32LobAppRestartBehavior>,
+        runAsAccount: Field<RunAsAccountType>
     )
 
-    public let deviceRestartBehavior: Field<Win32LobAppRestartBehavior>
-    public let runAsAccount: Field<RunAsAccountType>
-
-    private init() {
-        self.deviceRestartBehavior = Field("deviceRestartBehavior")
-        self.runAsAccount = Field("runAsAccount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppInstallExperience",
+        fields: (deviceRestartBehavior: Field("deviceRestartBehavior"), runAsAccount: Field("runAsAccount")) as Table
+    )
 }
 
 /// Its properties are listed in `Win32LobAppMsiInformationFields`; read and write them as `value.name`.
@@ -1119,29 +1068,29 @@ public struct Win32LobAppInstallExperienceFields: FieldSet {
 public typealias Win32LobAppMsiInformation = Model<Win32LobAppMsiInformationFields>
 
 /// The properties of a `Win32LobAppMsiInformation`, inherited ones included.
-public struct Win32LobAppMsiInformationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.win32LobAppMsiInformation",
-        fields: Win32LobAppMsiInformationFields()
+public enum Win32LobAppMsiInformationFields: FieldSet {
+    public typealias Table = (
+        packageType: Field<Win32LobAppMsiPackageType>,
+        productCode: Field<String>,
+        productName: Field<String>,
+        productVersion: Field<String>,
+        publisher: Field<String>,
+        requiresReboot: Field<Bool>,
+        upgradeCode: Field<String>
     )
 
-    public let packageType: Field<Win32LobAppMsiPackageType>
-    public let productCode: Field<String>
-    public let productName: Field<String>
-    public let productVersion: Field<String>
-    public let publisher: Field<String>
-    public let requiresReboot: Field<Bool>
-    public let upgradeCode: Field<String>
-
-    private init() {
-        self.packageType = Field("packageType")
-        self.productCode = Field("productCode")
-        self.productName = Field("productName")
-        self.productVersion = Field("productVersion")
-        self.publisher = Field("publisher")
-        self.requiresReboot = Field("requiresReboot")
-        self.upgradeCode = Field("upgradeCode")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppMsiInformation",
+        fields: (
+            packageType: Field("packageType"),
+            productCode: Field("productCode"),
+            productName: Field("productName"),
+            productVersion: Field("productVersion"),
+            publisher: Field("publisher"),
+            requiresReboot: Field("requiresReboot"),
+            upgradeCode: Field("upgradeCode")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.win32LobAppMsiPackageType`.
@@ -1183,34 +1132,34 @@ extension Win32LobAppNotification {
 public typealias Win32LobAppPowerShellScriptRule = Model<Win32LobAppPowerShellScriptRuleFields>
 
 /// The properties of a `Win32LobAppPowerShellScriptRule`, inherited ones included.
-public struct Win32LobAppPowerShellScriptRuleFields: FieldSet {
+public enum Win32LobAppPowerShellScriptRuleFields: FieldSet {
+    public typealias Table = (
+        ruleType: Field<Win32LobAppRuleType>,
+        comparisonValue: Field<String>,
+        displayName: Field<String>,
+        enforceSignatureCheck: Field<Bool>,
+        operationType: Field<Win32LobAppPowerShellScriptRuleOperationType>,
+        `operator`: Field<Win32LobAppRuleOperator>,
+        runAs32Bit: Field<Bool>,
+        runAsAccount: Field<RunAsAccountType>,
+        scriptContent: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppPowerShellScriptRule",
         base: Win32LobAppRule.self,
-        fields: Win32LobAppPowerShellScriptRuleFields()
+        fields: (
+            ruleType: Field("ruleType"),
+            comparisonValue: Field("comparisonValue"),
+            displayName: Field("displayName"),
+            enforceSignatureCheck: Field("enforceSignatureCheck"),
+            operationType: Field("operationType"),
+            operator: Field("operator"),
+            runAs32Bit: Field("runAs32Bit"),
+            runAsAccount: Field("runAsAccount"),
+            scriptContent: Field("scriptContent")
+        ) as Table
     )
-
-    public let ruleType: Field<Win32LobAppRuleType>
-    public let comparisonValue: Field<String>
-    public let displayName: Field<String>
-    public let enforceSignatureCheck: Field<Bool>
-    public let operationType: Field<Win32LobAppPowerShellScriptRuleOperationType>
-    public let `operator`: Field<Win32LobAppRuleOperator>
-    public let runAs32Bit: Field<Bool>
-    public let runAsAccount: Field<RunAsAccountType>
-    public let scriptContent: Field<String>
-
-    private init() {
-        self.ruleType = Field("ruleType")
-        self.comparisonValue = Field("comparisonValue")
-        self.displayName = Field("displayName")
-        self.enforceSignatureCheck = Field("enforceSignatureCheck")
-        self.operationType = Field("operationType")
-        self.operator = Field("operator")
-        self.runAs32Bit = Field("runAs32Bit")
-        self.runAsAccount = Field("runAsAccount")
-        self.scriptContent = Field("scriptContent")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.win32LobAppPowerShellScriptRuleOperationType`.
@@ -1254,24 +1203,24 @@ extension Win32LobAppPowerShellScriptRuleOperationType {
 public typealias Win32LobAppProductCodeRule = Model<Win32LobAppProductCodeRuleFields>
 
 /// The properties of a `Win32LobAppProductCodeRule`, inherited ones included.
-public struct Win32LobAppProductCodeRuleFields: FieldSet {
+public enum Win32LobAppProductCodeRuleFields: FieldSet {
+    public typealias Table = (
+        ruleType: Field<Win32LobAppRuleType>,
+        productCode: Field<String>,
+        productVersion: Field<String>,
+        productVersionOperator: Field<Win32LobAppRuleOperator>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppProductCodeRule",
         base: Win32LobAppRule.self,
-        fields: Win32LobAppProductCodeRuleFields()
+        fields: (
+            ruleType: Field("ruleType"),
+            productCode: Field("productCode"),
+            productVersion: Field("productVersion"),
+            productVersionOperator: Field("productVersionOperator")
+        ) as Table
     )
-
-    public let ruleType: Field<Win32LobAppRuleType>
-    public let productCode: Field<String>
-    public let productVersion: Field<String>
-    public let productVersionOperator: Field<Win32LobAppRuleOperator>
-
-    private init() {
-        self.ruleType = Field("ruleType")
-        self.productCode = Field("productCode")
-        self.productVersion = Field("productVersion")
-        self.productVersionOperator = Field("productVersionOperator")
-    }
 }
 
 /// Its properties are listed in `Win32LobAppRegistryRuleFields`; read and write them as `value.name`.
@@ -1281,30 +1230,30 @@ public struct Win32LobAppProductCodeRuleFields: FieldSet {
 public typealias Win32LobAppRegistryRule = Model<Win32LobAppRegistryRuleFields>
 
 /// The properties of a `Win32LobAppRegistryRule`, inherited ones included.
-public struct Win32LobAppRegistryRuleFields: FieldSet {
+public enum Win32LobAppRegistryRuleFields: FieldSet {
+    public typealias Table = (
+        ruleType: Field<Win32LobAppRuleType>,
+        check32BitOn64System: Field<Bool>,
+        comparisonValue: Field<String>,
+        keyPath: Field<String>,
+        operationType: Field<Win32LobAppRegistryRuleOperationType>,
+        `operator`: Field<Win32LobAppRuleOperator>,
+        valueName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppRegistryRule",
         base: Win32LobAppRule.self,
-        fields: Win32LobAppRegistryRuleFields()
+        fields: (
+            ruleType: Field("ruleType"),
+            check32BitOn64System: Field("check32BitOn64System"),
+            comparisonValue: Field("comparisonValue"),
+            keyPath: Field("keyPath"),
+            operationType: Field("operationType"),
+            operator: Field("operator"),
+            valueName: Field("valueName")
+        ) as Table
     )
-
-    public let ruleType: Field<Win32LobAppRuleType>
-    public let check32BitOn64System: Field<Bool>
-    public let comparisonValue: Field<String>
-    public let keyPath: Field<String>
-    public let operationType: Field<Win32LobAppRegistryRuleOperationType>
-    public let `operator`: Field<Win32LobAppRuleOperator>
-    public let valueName: Field<String>
-
-    private init() {
-        self.ruleType = Field("ruleType")
-        self.check32BitOn64System = Field("check32BitOn64System")
-        self.comparisonValue = Field("comparisonValue")
-        self.keyPath = Field("keyPath")
-        self.operationType = Field("operationType")
-        self.operator = Field("operator")
-        self.valueName = Field("valueName")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.win32LobAppRegistryRuleOperationType`.
@@ -1415,21 +1364,21 @@ extension Win32LobAppRestartBehavior {
 public typealias Win32LobAppRestartSettings = Model<Win32LobAppRestartSettingsFields>
 
 /// The properties of a `Win32LobAppRestartSettings`, inherited ones included.
-public struct Win32LobAppRestartSettingsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.win32LobAppRestartSettings",
-        fields: Win32LobAppRestartSettingsFields()
+public enum Win32LobAppRestartSettingsFields: FieldSet {
+    public typealias Table = (
+        countdownDisplayBeforeRestartInMinutes: Field<Int32>,
+        gracePeriodInMinutes: Field<Int32>,
+        restartNotificationSnoozeDurationInMinutes: Field<Int32>
     )
 
-    public let countdownDisplayBeforeRestartInMinutes: Field<Int32>
-    public let gracePeriodInMinutes: Field<Int32>
-    public let restartNotificationSnoozeDurationInMinutes: Field<Int32>
-
-    private init() {
-        self.countdownDisplayBeforeRestartInMinutes = Field("countdownDisplayBeforeRestartInMinutes")
-        self.gracePeriodInMinutes = Field("gracePeriodInMinutes")
-        self.restartNotificationSnoozeDurationInMinutes = Field("restartNotificationSnoozeDurationInMinutes")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.win32LobAppRestartSettings",
+        fields: (
+            countdownDisplayBeforeRestartInMinutes: Field("countdownDisplayBeforeRestartInMinutes"),
+            gracePeriodInMinutes: Field("gracePeriodInMinutes"),
+            restartNotificationSnoozeDurationInMinutes: Field("restartNotificationSnoozeDurationInMinutes")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `Win32LobAppReturnCodeFields`; read and write them as `value.name`.
@@ -1439,16 +1388,11 @@ public struct Win32LobAppRestartSettingsFields: FieldSet {
 public typealias Win32LobAppReturnCode = Model<Win32LobAppReturnCodeFields>
 
 /// The properties of a `Win32LobAppReturnCode`, inherited ones included.
-public struct Win32LobAppReturnCodeFields: FieldSet {
+public enum Win32LobAppReturnCodeFields: FieldSet {
+    public typealias Table = (returnCode: Field<Int32>, type: Field<Win32LobAppReturnCodeType>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.win32LobAppReturnCode",
-        fields: Win32LobAppReturnCodeFields()
+        fields: (returnCode: Field("returnCode"), type: Field("type")) as Table
     )
-    public let returnCode: Field<Int32>
-    public let type: Field<Win32LobAppReturnCodeType>
-
-    private init() {
-        self.returnCode = Field("returnCode")
-        self.type = Field("type")
-    }
 }

@@ -121,95 +121,83 @@ extension Win32LobAutoUpdateSupersededAppsState {
 public typealias Windows10CompliancePolicy = Model<Windows10CompliancePolicyFields>
 
 /// The properties of a `Windows10CompliancePolicy`, inherited ones included.
-public struct Windows10CompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum Windows10CompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        bitLockerEnabled: Field<Bool>,
+        codeIntegrityEnabled: Field<Bool>,
+        earlyLaunchAntiMalwareDriverEnabled: Field<Bool>,
+        mobileOsMaximumVersion: Field<String>,
+        mobileOsMinimumVersion: Field<String>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredToUnlockFromIdle: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        requireHealthyDeviceReport: Field<Bool>,
+        secureBootEnabled: Field<Bool>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: Windows10CompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            bitLockerEnabled: Field("bitLockerEnabled"),
+            codeIntegrityEnabled: Field("codeIntegrityEnabled"),
+            earlyLaunchAntiMalwareDriverEnabled: Field("earlyLaunchAntiMalwareDriverEnabled"),
+            mobileOsMaximumVersion: Field("mobileOsMaximumVersion"),
+            mobileOsMinimumVersion: Field("mobileOsMinimumVersion"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredToUnlockFromIdle: Field("passwordRequiredToUnlockFromIdle"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            requireHealthyDeviceReport: Field("requireHealthyDeviceReport"),
+            secureBootEnabled: Field("secureBootEnabled"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let bitLockerEnabled: Field<Bool>
-    public let codeIntegrityEnabled: Field<Bool>
-    public let earlyLaunchAntiMalwareDriverEnabled: Field<Bool>
-    public let mobileOsMaximumVersion: Field<String>
-    public let mobileOsMinimumVersion: Field<String>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredToUnlockFromIdle: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let requireHealthyDeviceReport: Field<Bool>
-    public let secureBootEnabled: Field<Bool>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.bitLockerEnabled = Field("bitLockerEnabled")
-        self.codeIntegrityEnabled = Field("codeIntegrityEnabled")
-        self.earlyLaunchAntiMalwareDriverEnabled = Field("earlyLaunchAntiMalwareDriverEnabled")
-        self.mobileOsMaximumVersion = Field("mobileOsMaximumVersion")
-        self.mobileOsMinimumVersion = Field("mobileOsMinimumVersion")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredToUnlockFromIdle = Field("passwordRequiredToUnlockFromIdle")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.requireHealthyDeviceReport = Field("requireHealthyDeviceReport")
-        self.secureBootEnabled = Field("secureBootEnabled")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `Windows10CompliancePolicy`: `request()` reads, updates or deletes it.
@@ -319,55 +307,45 @@ public struct Windows10CompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias Windows10CustomConfiguration = Model<Windows10CustomConfigurationFields>
 
 /// The properties of a `Windows10CustomConfiguration`, inherited ones included.
-public struct Windows10CustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10CustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        omaSettings: Field<[OmaSetting]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10CustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10CustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            omaSettings: Field("omaSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let omaSettings: Field<[OmaSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.omaSettings = Field("omaSettings")
-    }
 }
 
 /// Requests for one `Windows10CustomConfiguration`: `request()` reads, updates or deletes it.
@@ -511,129 +489,119 @@ extension Windows10EditionType {
 public typealias Windows10EndpointProtectionConfiguration = Model<Windows10EndpointProtectionConfigurationFields>
 
 /// The properties of a `Windows10EndpointProtectionConfiguration`, inherited ones included.
-public struct Windows10EndpointProtectionConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10EndpointProtectionConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        applicationGuardAllowPersistence: Field<Bool>,
+        applicationGuardAllowPrintToLocalPrinters: Field<Bool>,
+        applicationGuardAllowPrintToNetworkPrinters: Field<Bool>,
+        applicationGuardAllowPrintToPDF: Field<Bool>,
+        applicationGuardAllowPrintToXPS: Field<Bool>,
+        applicationGuardBlockClipboardSharing: Field<ApplicationGuardBlockClipboardSharingType>,
+        applicationGuardBlockFileTransfer: Field<ApplicationGuardBlockFileTransferType>,
+        applicationGuardBlockNonEnterpriseContent: Field<Bool>,
+        applicationGuardEnabled: Field<Bool>,
+        applicationGuardForceAuditing: Field<Bool>,
+        appLockerApplicationControl: Field<AppLockerApplicationControlType>,
+        bitLockerDisableWarningForOtherDiskEncryption: Field<Bool>,
+        bitLockerEnableStorageCardEncryptionOnMobile: Field<Bool>,
+        bitLockerEncryptDevice: Field<Bool>,
+        bitLockerRemovableDrivePolicy: Field<BitLockerRemovableDrivePolicy>,
+        defenderAdditionalGuardedFolders: Field<[String]>,
+        defenderAttackSurfaceReductionExcludedPaths: Field<[String]>,
+        defenderExploitProtectionXml: Field<Data>,
+        defenderExploitProtectionXmlFileName: Field<String>,
+        defenderGuardedFoldersAllowedAppPaths: Field<[String]>,
+        defenderSecurityCenterBlockExploitProtectionOverride: Field<Bool>,
+        firewallBlockStatefulFTP: Field<Bool>,
+        firewallCertificateRevocationListCheckMethod: Field<FirewallCertificateRevocationListCheckMethodType>,
+        firewallIdleTimeoutForSecurityAssociationInSeconds: Field<Int32>,
+        firewallIPSecExemptionsAllowDHCP: Field<Bool>,
+        firewallIPSecExemptionsAllowICMP: Field<Bool>,
+        firewallIPSecExemptionsAllowNeighborDiscovery: Field<Bool>,
+        firewallIPSecExemptionsAllowRouterDiscovery: Field<Bool>,
+        firewallMergeKeyingModuleSettings: Field<Bool>,
+        firewallPacketQueueingMethod: Field<FirewallPacketQueueingMethodType>,
+        firewallPreSharedKeyEncodingMethod: Field<FirewallPreSharedKeyEncodingMethodType>,
+        firewallProfileDomain: Field<WindowsFirewallNetworkProfile>,
+        firewallProfilePrivate: Field<WindowsFirewallNetworkProfile>,
+        firewallProfilePublic: Field<WindowsFirewallNetworkProfile>,
+        smartScreenBlockOverrideForFiles: Field<Bool>,
+        smartScreenEnableInShell: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EndpointProtectionConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10EndpointProtectionConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            applicationGuardAllowPersistence: Field("applicationGuardAllowPersistence"),
+            applicationGuardAllowPrintToLocalPrinters: Field("applicationGuardAllowPrintToLocalPrinters"),
+            applicationGuardAllowPrintToNetworkPrinters: Field("applicationGuardAllowPrintToNetworkPrinters"),
+            applicationGuardAllowPrintToPDF: Field("applicationGuardAllowPrintToPDF"),
+            applicationGuardAllowPrintToXPS: Field("applicationGuardAllowPrintToXPS"),
+            applicationGuardBlockClipboardSharing: Field("applicationGuardBlockClipboardSharing"),
+            applicationGuardBlockFileTransfer: Field("applicationGuardBlockFileTransfer"),
+            applicationGuardBlockNonEnterpriseContent: Field("applicationGuardBlockNonEnterpriseContent"),
+            applicationGuardEnabled: Field("applicationGuardEnabled"),
+            applicationGuardForceAuditing: Field("applicationGuardForceAuditing"),
+            appLockerApplicationControl: Field("appLockerApplicationControl"),
+            bitLockerDisableWarningForOtherDiskEncryption: Field("bitLockerDisableWarningForOtherDiskEncryption"),
+            bitLockerEnableStorageCardEncryptionOnMobile: Field("bitLockerEnableStorageCardEncryptionOnMobile"),
+            bitLockerEncryptDevice: Field("bitLockerEncryptDevice"),
+            bitLockerRemovableDrivePolicy: Field("bitLockerRemovableDrivePolicy"),
+            defenderAdditionalGuardedFolders: Field("defenderAdditionalGuardedFolders"),
+            defenderAttackSurfaceReductionExcludedPaths: Field("defenderAttackSurfaceReductionExcludedPaths"),
+            defenderExploitProtectionXml: Field("defenderExploitProtectionXml"),
+            defenderExploitProtectionXmlFileName: Field("defenderExploitProtectionXmlFileName"),
+            defenderGuardedFoldersAllowedAppPaths: Field("defenderGuardedFoldersAllowedAppPaths"),
+            defenderSecurityCenterBlockExploitProtectionOverride: Field(
+                "defenderSecurityCenterBlockExploitProtectionOverride"
+            ),
+            firewallBlockStatefulFTP: Field("firewallBlockStatefulFTP"),
+            firewallCertificateRevocationListCheckMethod: Field("firewallCertificateRevocationListCheckMethod"),
+            firewallIdleTimeoutForSecurityAssociationInSeconds: Field(
+                "firewallIdleTimeoutForSecurityAssociationInSeconds"
+            ),
+            firewallIPSecExemptionsAllowDHCP: Field("firewallIPSecExemptionsAllowDHCP"),
+            firewallIPSecExemptionsAllowICMP: Field("firewallIPSecExemptionsAllowICMP"),
+            firewallIPSecExemptionsAllowNeighborDiscovery: Field("firewallIPSecExemptionsAllowNeighborDiscovery"),
+            firewallIPSecExemptionsAllowRouterDiscovery: Field("firewallIPSecExemptionsAllowRouterDiscovery"),
+            firewallMergeKeyingModuleSettings: Field("firewallMergeKeyingModuleSettings"),
+            firewallPacketQueueingMethod: Field("firewallPacketQueueingMethod"),
+            firewallPreSharedKeyEncodingMethod: Field("firewallPreSharedKeyEncodingMethod"),
+            firewallProfileDomain: Field("firewallProfileDomain"),
+            firewallProfilePrivate: Field("firewallProfilePrivate"),
+            firewallProfilePublic: Field("firewallProfilePublic"),
+            smartScreenBlockOverrideForFiles: Field("smartScreenBlockOverrideForFiles"),
+            smartScreenEnableInShell: Field("smartScreenEnableInShell")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let applicationGuardAllowPersistence: Field<Bool>
-    public let applicationGuardAllowPrintToLocalPrinters: Field<Bool>
-    public let applicationGuardAllowPrintToNetworkPrinters: Field<Bool>
-    public let applicationGuardAllowPrintToPDF: Field<Bool>
-    public let applicationGuardAllowPrintToXPS: Field<Bool>
-    public let applicationGuardBlockClipboardSharing: Field<ApplicationGuardBlockClipboardSharingType>
-    public let applicationGuardBlockFileTransfer: Field<ApplicationGuardBlockFileTransferType>
-    public let applicationGuardBlockNonEnterpriseContent: Field<Bool>
-    public let applicationGuardEnabled: Field<Bool>
-    public let applicationGuardForceAuditing: Field<Bool>
-    public let appLockerApplicationControl: Field<AppLockerApplicationControlType>
-    public let bitLockerDisableWarningForOtherDiskEncryption: Field<Bool>
-    public let bitLockerEnableStorageCardEncryptionOnMobile: Field<Bool>
-    public let bitLockerEncryptDevice: Field<Bool>
-    public let bitLockerRemovableDrivePolicy: Field<BitLockerRemovableDrivePolicy>
-    public let defenderAdditionalGuardedFolders: Field<[String]>
-    public let defenderAttackSurfaceReductionExcludedPaths: Field<[String]>
-    public let defenderExploitProtectionXml: Field<Data>
-    public let defenderExploitProtectionXmlFileName: Field<String>
-    public let defenderGuardedFoldersAllowedAppPaths: Field<[String]>
-    public let defenderSecurityCenterBlockExploitProtectionOverride: Field<Bool>
-    public let firewallBlockStatefulFTP: Field<Bool>
-    public let firewallCertificateRevocationListCheckMethod: Field<FirewallCertificateRevocationListCheckMethodType>
-    public let firewallIdleTimeoutForSecurityAssociationInSeconds: Field<Int32>
-    public let firewallIPSecExemptionsAllowDHCP: Field<Bool>
-    public let firewallIPSecExemptionsAllowICMP: Field<Bool>
-    public let firewallIPSecExemptionsAllowNeighborDiscovery: Field<Bool>
-    public let firewallIPSecExemptionsAllowRouterDiscovery: Field<Bool>
-    public let firewallMergeKeyingModuleSettings: Field<Bool>
-    public let firewallPacketQueueingMethod: Field<FirewallPacketQueueingMethodType>
-    public let firewallPreSharedKeyEncodingMethod: Field<FirewallPreSharedKeyEncodingMethodType>
-    public let firewallProfileDomain: Field<WindowsFirewallNetworkProfile>
-    public let firewallProfilePrivate: Field<WindowsFirewallNetworkProfile>
-    public let firewallProfilePublic: Field<WindowsFirewallNetworkProfile>
-    public let smartScreenBlockOverrideForFiles: Field<Bool>
-    public let smartScreenEnableInShell: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.applicationGuardAllowPersistence = Field("applicationGuardAllowPersistence")
-        self.applicationGuardAllowPrintToLocalPrinters = Field("applicationGuardAllowPrintToLocalPrinters")
-        self.applicationGuardAllowPrintToNetworkPrinters = Field("applicationGuardAllowPrintToNetworkPrinters")
-        self.applicationGuardAllowPrintToPDF = Field("applicationGuardAllowPrintToPDF")
-        self.applicationGuardAllowPrintToXPS = Field("applicationGuardAllowPrintToXPS")
-        self.applicationGuardBlockClipboardSharing = Field("applicationGuardBlockClipboardSharing")
-        self.applicationGuardBlockFileTransfer = Field("applicationGuardBlockFileTransfer")
-        self.applicationGuardBlockNonEnterpriseContent = Field("applicationGuardBlockNonEnterpriseContent")
-        self.applicationGuardEnabled = Field("applicationGuardEnabled")
-        self.applicationGuardForceAuditing = Field("applicationGuardForceAuditing")
-        self.appLockerApplicationControl = Field("appLockerApplicationControl")
-        self.bitLockerDisableWarningForOtherDiskEncryption = Field("bitLockerDisableWarningForOtherDiskEncryption")
-        self.bitLockerEnableStorageCardEncryptionOnMobile = Field("bitLockerEnableStorageCardEncryptionOnMobile")
-        self.bitLockerEncryptDevice = Field("bitLockerEncryptDevice")
-        self.bitLockerRemovableDrivePolicy = Field("bitLockerRemovableDrivePolicy")
-        self.defenderAdditionalGuardedFolders = Field("defenderAdditionalGuardedFolders")
-        self.defenderAttackSurfaceReductionExcludedPaths = Field("defenderAttackSurfaceReductionExcludedPaths")
-        self.defenderExploitProtectionXml = Field("defenderExploitProtectionXml")
-        self.defenderExploitProtectionXmlFileName = Field("defenderExploitProtectionXmlFileName")
-        self.defenderGuardedFoldersAllowedAppPaths = Field("defenderGuardedFoldersAllowedAppPaths")
-        self.defenderSecurityCenterBlockExploitProtectionOverride = Field(
-            "defenderSecurityCenterBlockExploitProtectionOverride"
-        )
-        self.firewallBlockStatefulFTP = Field("firewallBlockStatefulFTP")
-        self.firewallCertificateRevocationListCheckMethod = Field("firewallCertificateRevocationListCheckMethod")
-        self.firewallIdleTimeoutForSecurityAssociationInSeconds = Field(
-            "firewallIdleTimeoutForSecurityAssociationInSeconds"
-        )
-        self.firewallIPSecExemptionsAllowDHCP = Field("firewallIPSecExemptionsAllowDHCP")
-        self.firewallIPSecExemptionsAllowICMP = Field("firewallIPSecExemptionsAllowICMP")
-        self.firewallIPSecExemptionsAllowNeighborDiscovery = Field("firewallIPSecExemptionsAllowNeighborDiscovery")
-        self.firewallIPSecExemptionsAllowRouterDiscovery = Field("firewallIPSecExemptionsAllowRouterDiscovery")
-        self.firewallMergeKeyingModuleSettings = Field("firewallMergeKeyingModuleSettings")
-        self.firewallPacketQueueingMethod = Field("firewallPacketQueueingMethod")
-        self.firewallPreSharedKeyEncodingMethod = Field("firewallPreSharedKeyEncodingMethod")
-        self.firewallProfileDomain = Field("firewallProfileDomain")
-        self.firewallProfilePrivate = Field("firewallProfilePrivate")
-        self.firewallProfilePublic = Field("firewallProfilePublic")
-        self.smartScreenBlockOverrideForFiles = Field("smartScreenBlockOverrideForFiles")
-        self.smartScreenEnableInShell = Field("smartScreenEnableInShell")
-    }
 }
 
 /// Requests for one `Windows10EndpointProtectionConfiguration`: `request()` reads, updates or deletes it.
@@ -733,37 +701,36 @@ public typealias Windows10EnrollmentCompletionPageConfiguration =
     Model<Windows10EnrollmentCompletionPageConfigurationFields>
 
 /// The properties of a `Windows10EnrollmentCompletionPageConfiguration`, inherited ones included.
-public struct Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`.
+public enum Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        priority: Field<Int32>,
+        version: Field<Int32>,
+        assignments: Field<[EnrollmentConfigurationAssignment]>,
+        allowNonBlockingAppInstallation: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EnrollmentCompletionPageConfiguration",
         base: DeviceEnrollmentConfiguration.self,
-        fields: Windows10EnrollmentCompletionPageConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            priority: Field("priority"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            allowNonBlockingAppInstallation: Field("allowNonBlockingAppInstallation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let priority: Field<Int32>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[EnrollmentConfigurationAssignment]>
-
-    public let allowNonBlockingAppInstallation: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.priority = Field("priority")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.allowNonBlockingAppInstallation = Field("allowNonBlockingAppInstallation")
-    }
 }
 
 /// Requests for one `Windows10EnrollmentCompletionPageConfiguration`: `request()` reads, updates or deletes it.
@@ -825,55 +792,45 @@ public typealias Windows10EnterpriseModernAppManagementConfiguration =
     Model<Windows10EnterpriseModernAppManagementConfigurationFields>
 
 /// The properties of a `Windows10EnterpriseModernAppManagementConfiguration`, inherited ones included.
-public struct Windows10EnterpriseModernAppManagementConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10EnterpriseModernAppManagementConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        uninstallBuiltInApps: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10EnterpriseModernAppManagementConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10EnterpriseModernAppManagementConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            uninstallBuiltInApps: Field("uninstallBuiltInApps")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let uninstallBuiltInApps: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.uninstallBuiltInApps = Field("uninstallBuiltInApps")
-    }
 }
 
 /// Requests for one `Windows10EnterpriseModernAppManagementConfiguration`: `request()` reads, updates or deletes it.
@@ -970,463 +927,453 @@ public struct Windows10EnterpriseModernAppManagementConfigurationRequestBuilder:
 public typealias Windows10GeneralConfiguration = Model<Windows10GeneralConfigurationFields>
 
 /// The properties of a `Windows10GeneralConfiguration`, inherited ones included.
-public struct Windows10GeneralConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10GeneralConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        accountsBlockAddingNonMicrosoftAccountEmail: Field<Bool>,
+        antiTheftModeBlocked: Field<Bool>,
+        appsAllowTrustedAppsSideloading: Field<StateManagementSetting>,
+        appsBlockWindowsStoreOriginatedApps: Field<Bool>,
+        bluetoothAllowedServices: Field<[String]>,
+        bluetoothBlockAdvertising: Field<Bool>,
+        bluetoothBlockDiscoverableMode: Field<Bool>,
+        bluetoothBlocked: Field<Bool>,
+        bluetoothBlockPrePairing: Field<Bool>,
+        cameraBlocked: Field<Bool>,
+        cellularBlockDataWhenRoaming: Field<Bool>,
+        cellularBlockVpn: Field<Bool>,
+        cellularBlockVpnWhenRoaming: Field<Bool>,
+        certificatesBlockManualRootCertificateInstallation: Field<Bool>,
+        connectedDevicesServiceBlocked: Field<Bool>,
+        copyPasteBlocked: Field<Bool>,
+        cortanaBlocked: Field<Bool>,
+        defenderBlockEndUserAccess: Field<Bool>,
+        defenderCloudBlockLevel: Field<DefenderCloudBlockLevelType>,
+        defenderDaysBeforeDeletingQuarantinedMalware: Field<Int32>,
+        defenderDetectedMalwareActions: Field<DefenderDetectedMalwareActions>,
+        defenderFileExtensionsToExclude: Field<[String]>,
+        defenderFilesAndFoldersToExclude: Field<[String]>,
+        defenderMonitorFileActivity: Field<DefenderMonitorFileActivity>,
+        defenderProcessesToExclude: Field<[String]>,
+        defenderPromptForSampleSubmission: Field<DefenderPromptForSampleSubmission>,
+        defenderRequireBehaviorMonitoring: Field<Bool>,
+        defenderRequireCloudProtection: Field<Bool>,
+        defenderRequireNetworkInspectionSystem: Field<Bool>,
+        defenderRequireRealTimeMonitoring: Field<Bool>,
+        defenderScanArchiveFiles: Field<Bool>,
+        defenderScanDownloads: Field<Bool>,
+        defenderScanIncomingMail: Field<Bool>,
+        defenderScanMappedNetworkDrivesDuringFullScan: Field<Bool>,
+        defenderScanMaxCpu: Field<Int32>,
+        defenderScanNetworkFiles: Field<Bool>,
+        defenderScanRemovableDrivesDuringFullScan: Field<Bool>,
+        defenderScanScriptsLoadedInInternetExplorer: Field<Bool>,
+        defenderScanType: Field<DefenderScanType>,
+        defenderScheduledQuickScanTime: Field<TimeOfDay>,
+        defenderScheduledScanTime: Field<TimeOfDay>,
+        defenderSignatureUpdateIntervalInHours: Field<Int32>,
+        defenderSystemScanSchedule: Field<WeeklySchedule>,
+        developerUnlockSetting: Field<StateManagementSetting>,
+        deviceManagementBlockFactoryResetOnMobile: Field<Bool>,
+        deviceManagementBlockManualUnenroll: Field<Bool>,
+        diagnosticsDataSubmissionMode: Field<DiagnosticDataSubmissionMode>,
+        edgeAllowStartPagesModification: Field<Bool>,
+        edgeBlockAccessToAboutFlags: Field<Bool>,
+        edgeBlockAddressBarDropdown: Field<Bool>,
+        edgeBlockAutofill: Field<Bool>,
+        edgeBlockCompatibilityList: Field<Bool>,
+        edgeBlockDeveloperTools: Field<Bool>,
+        edgeBlocked: Field<Bool>,
+        edgeBlockExtensions: Field<Bool>,
+        edgeBlockInPrivateBrowsing: Field<Bool>,
+        edgeBlockJavaScript: Field<Bool>,
+        edgeBlockLiveTileDataCollection: Field<Bool>,
+        edgeBlockPasswordManager: Field<Bool>,
+        edgeBlockPopups: Field<Bool>,
+        edgeBlockSearchSuggestions: Field<Bool>,
+        edgeBlockSendingDoNotTrackHeader: Field<Bool>,
+        edgeBlockSendingIntranetTrafficToInternetExplorer: Field<Bool>,
+        edgeClearBrowsingDataOnExit: Field<Bool>,
+        edgeCookiePolicy: Field<EdgeCookiePolicy>,
+        edgeDisableFirstRunPage: Field<Bool>,
+        edgeEnterpriseModeSiteListLocation: Field<String>,
+        edgeFirstRunUrl: Field<String>,
+        edgeHomepageUrls: Field<[String]>,
+        edgeRequireSmartScreen: Field<Bool>,
+        edgeSearchEngine: Field<EdgeSearchEngineBase>,
+        edgeSendIntranetTrafficToInternetExplorer: Field<Bool>,
+        edgeSyncFavoritesWithInternetExplorer: Field<Bool>,
+        enterpriseCloudPrintDiscoveryEndPoint: Field<String>,
+        enterpriseCloudPrintDiscoveryMaxLimit: Field<Int32>,
+        enterpriseCloudPrintMopriaDiscoveryResourceIdentifier: Field<String>,
+        enterpriseCloudPrintOAuthAuthority: Field<String>,
+        enterpriseCloudPrintOAuthClientIdentifier: Field<String>,
+        enterpriseCloudPrintResourceIdentifier: Field<String>,
+        experienceBlockDeviceDiscovery: Field<Bool>,
+        experienceBlockErrorDialogWhenNoSIM: Field<Bool>,
+        experienceBlockTaskSwitcher: Field<Bool>,
+        gameDvrBlocked: Field<Bool>,
+        internetSharingBlocked: Field<Bool>,
+        locationServicesBlocked: Field<Bool>,
+        lockScreenAllowTimeoutConfiguration: Field<Bool>,
+        lockScreenBlockActionCenterNotifications: Field<Bool>,
+        lockScreenBlockCortana: Field<Bool>,
+        lockScreenBlockToastNotifications: Field<Bool>,
+        lockScreenTimeoutInSeconds: Field<Int32>,
+        logonBlockFastUserSwitching: Field<Bool>,
+        microsoftAccountBlocked: Field<Bool>,
+        microsoftAccountBlockSettingsSync: Field<Bool>,
+        networkProxyApplySettingsDeviceWide: Field<Bool>,
+        networkProxyAutomaticConfigurationUrl: Field<String>,
+        networkProxyDisableAutoDetect: Field<Bool>,
+        networkProxyServer: Field<Windows10NetworkProxyServer>,
+        nfcBlocked: Field<Bool>,
+        oneDriveDisableFileSync: Field<Bool>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        passwordRequireWhenResumeFromIdleState: Field<Bool>,
+        passwordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        personalizationDesktopImageUrl: Field<String>,
+        personalizationLockScreenImageUrl: Field<String>,
+        privacyAdvertisingId: Field<StateManagementSetting>,
+        privacyAutoAcceptPairingAndConsentPrompts: Field<Bool>,
+        privacyBlockInputPersonalization: Field<Bool>,
+        resetProtectionModeBlocked: Field<Bool>,
+        safeSearchFilter: Field<SafeSearchFilterType>,
+        screenCaptureBlocked: Field<Bool>,
+        searchBlockDiacritics: Field<Bool>,
+        searchDisableAutoLanguageDetection: Field<Bool>,
+        searchDisableIndexerBackoff: Field<Bool>,
+        searchDisableIndexingEncryptedItems: Field<Bool>,
+        searchDisableIndexingRemovableDrive: Field<Bool>,
+        searchEnableAutomaticIndexSizeManangement: Field<Bool>,
+        searchEnableRemoteQueries: Field<Bool>,
+        settingsBlockAccountsPage: Field<Bool>,
+        settingsBlockAddProvisioningPackage: Field<Bool>,
+        settingsBlockAppsPage: Field<Bool>,
+        settingsBlockChangeLanguage: Field<Bool>,
+        settingsBlockChangePowerSleep: Field<Bool>,
+        settingsBlockChangeRegion: Field<Bool>,
+        settingsBlockChangeSystemTime: Field<Bool>,
+        settingsBlockDevicesPage: Field<Bool>,
+        settingsBlockEaseOfAccessPage: Field<Bool>,
+        settingsBlockEditDeviceName: Field<Bool>,
+        settingsBlockGamingPage: Field<Bool>,
+        settingsBlockNetworkInternetPage: Field<Bool>,
+        settingsBlockPersonalizationPage: Field<Bool>,
+        settingsBlockPrivacyPage: Field<Bool>,
+        settingsBlockRemoveProvisioningPackage: Field<Bool>,
+        settingsBlockSettingsApp: Field<Bool>,
+        settingsBlockSystemPage: Field<Bool>,
+        settingsBlockTimeLanguagePage: Field<Bool>,
+        settingsBlockUpdateSecurityPage: Field<Bool>,
+        sharedUserAppDataAllowed: Field<Bool>,
+        smartScreenBlockPromptOverride: Field<Bool>,
+        smartScreenBlockPromptOverrideForFiles: Field<Bool>,
+        smartScreenEnableAppInstallControl: Field<Bool>,
+        startBlockUnpinningAppsFromTaskbar: Field<Bool>,
+        startMenuAppListVisibility: Field<WindowsStartMenuAppListVisibilityType>,
+        startMenuHideChangeAccountSettings: Field<Bool>,
+        startMenuHideFrequentlyUsedApps: Field<Bool>,
+        startMenuHideHibernate: Field<Bool>,
+        startMenuHideLock: Field<Bool>,
+        startMenuHidePowerButton: Field<Bool>,
+        startMenuHideRecentJumpLists: Field<Bool>,
+        startMenuHideRecentlyAddedApps: Field<Bool>,
+        startMenuHideRestartOptions: Field<Bool>,
+        startMenuHideShutDown: Field<Bool>,
+        startMenuHideSignOut: Field<Bool>,
+        startMenuHideSleep: Field<Bool>,
+        startMenuHideSwitchAccount: Field<Bool>,
+        startMenuHideUserTile: Field<Bool>,
+        startMenuLayoutEdgeAssetsXml: Field<Data>,
+        startMenuLayoutXml: Field<Data>,
+        startMenuMode: Field<WindowsStartMenuModeType>,
+        startMenuPinnedFolderDocuments: Field<VisibilitySetting>,
+        startMenuPinnedFolderDownloads: Field<VisibilitySetting>,
+        startMenuPinnedFolderFileExplorer: Field<VisibilitySetting>,
+        startMenuPinnedFolderHomeGroup: Field<VisibilitySetting>,
+        startMenuPinnedFolderMusic: Field<VisibilitySetting>,
+        startMenuPinnedFolderNetwork: Field<VisibilitySetting>,
+        startMenuPinnedFolderPersonalFolder: Field<VisibilitySetting>,
+        startMenuPinnedFolderPictures: Field<VisibilitySetting>,
+        startMenuPinnedFolderSettings: Field<VisibilitySetting>,
+        startMenuPinnedFolderVideos: Field<VisibilitySetting>,
+        storageBlockRemovableStorage: Field<Bool>,
+        storageRequireMobileDeviceEncryption: Field<Bool>,
+        storageRestrictAppDataToSystemVolume: Field<Bool>,
+        storageRestrictAppInstallToSystemVolume: Field<Bool>,
+        tenantLockdownRequireNetworkDuringOutOfBoxExperience: Field<Bool>,
+        usbBlocked: Field<Bool>,
+        voiceRecordingBlocked: Field<Bool>,
+        webRtcBlockLocalhostIpAddress: Field<Bool>,
+        wiFiBlockAutomaticConnectHotspots: Field<Bool>,
+        wiFiBlocked: Field<Bool>,
+        wiFiBlockManualConfiguration: Field<Bool>,
+        wiFiScanInterval: Field<Int32>,
+        windowsSpotlightBlockConsumerSpecificFeatures: Field<Bool>,
+        windowsSpotlightBlocked: Field<Bool>,
+        windowsSpotlightBlockOnActionCenter: Field<Bool>,
+        windowsSpotlightBlockTailoredExperiences: Field<Bool>,
+        windowsSpotlightBlockThirdPartyNotifications: Field<Bool>,
+        windowsSpotlightBlockWelcomeExperience: Field<Bool>,
+        windowsSpotlightBlockWindowsTips: Field<Bool>,
+        windowsSpotlightConfigureOnLockScreen: Field<WindowsSpotlightEnablementSettings>,
+        windowsStoreBlockAutoUpdate: Field<Bool>,
+        windowsStoreBlocked: Field<Bool>,
+        windowsStoreEnablePrivateStoreOnly: Field<Bool>,
+        wirelessDisplayBlockProjectionToThisDevice: Field<Bool>,
+        wirelessDisplayBlockUserInputFromReceiver: Field<Bool>,
+        wirelessDisplayRequirePinForPairing: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10GeneralConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            accountsBlockAddingNonMicrosoftAccountEmail: Field("accountsBlockAddingNonMicrosoftAccountEmail"),
+            antiTheftModeBlocked: Field("antiTheftModeBlocked"),
+            appsAllowTrustedAppsSideloading: Field("appsAllowTrustedAppsSideloading"),
+            appsBlockWindowsStoreOriginatedApps: Field("appsBlockWindowsStoreOriginatedApps"),
+            bluetoothAllowedServices: Field("bluetoothAllowedServices"),
+            bluetoothBlockAdvertising: Field("bluetoothBlockAdvertising"),
+            bluetoothBlockDiscoverableMode: Field("bluetoothBlockDiscoverableMode"),
+            bluetoothBlocked: Field("bluetoothBlocked"),
+            bluetoothBlockPrePairing: Field("bluetoothBlockPrePairing"),
+            cameraBlocked: Field("cameraBlocked"),
+            cellularBlockDataWhenRoaming: Field("cellularBlockDataWhenRoaming"),
+            cellularBlockVpn: Field("cellularBlockVpn"),
+            cellularBlockVpnWhenRoaming: Field("cellularBlockVpnWhenRoaming"),
+            certificatesBlockManualRootCertificateInstallation: Field(
+                "certificatesBlockManualRootCertificateInstallation"
+            ),
+            connectedDevicesServiceBlocked: Field("connectedDevicesServiceBlocked"),
+            copyPasteBlocked: Field("copyPasteBlocked"),
+            cortanaBlocked: Field("cortanaBlocked"),
+            defenderBlockEndUserAccess: Field("defenderBlockEndUserAccess"),
+            defenderCloudBlockLevel: Field("defenderCloudBlockLevel"),
+            defenderDaysBeforeDeletingQuarantinedMalware: Field("defenderDaysBeforeDeletingQuarantinedMalware"),
+            defenderDetectedMalwareActions: Field("defenderDetectedMalwareActions"),
+            defenderFileExtensionsToExclude: Field("defenderFileExtensionsToExclude"),
+            defenderFilesAndFoldersToExclude: Field("defenderFilesAndFoldersToExclude"),
+            defenderMonitorFileActivity: Field("defenderMonitorFileActivity"),
+            defenderProcessesToExclude: Field("defenderProcessesToExclude"),
+            defenderPromptForSampleSubmission: Field("defenderPromptForSampleSubmission"),
+            defenderRequireBehaviorMonitoring: Field("defenderRequireBehaviorMonitoring"),
+            defenderRequireCloudProtection: Field("defenderRequireCloudProtection"),
+            defenderRequireNetworkInspectionSystem: Field("defenderRequireNetworkInspectionSystem"),
+            defenderRequireRealTimeMonitoring: Field("defenderRequireRealTimeMonitoring"),
+            defenderScanArchiveFiles: Field("defenderScanArchiveFiles"),
+            defenderScanDownloads: Field("defenderScanDownloads"),
+            defenderScanIncomingMail: Field("defenderScanIncomingMail"),
+            defenderScanMappedNetworkDrivesDuringFullScan: Field("defenderScanMappedNetworkDrivesDuringFullScan"),
+            defenderScanMaxCpu: Field("defenderScanMaxCpu"),
+            defenderScanNetworkFiles: Field("defenderScanNetworkFiles"),
+            defenderScanRemovableDrivesDuringFullScan: Field("defenderScanRemovableDrivesDuringFullScan"),
+            defenderScanScriptsLoadedInInternetExplorer: Field("defenderScanScriptsLoadedInInternetExplorer"),
+            defenderScanType: Field("defenderScanType"),
+            defenderScheduledQuickScanTime: Field("defenderScheduledQuickScanTime"),
+            defenderScheduledScanTime: Field("defenderScheduledScanTime"),
+            defenderSignatureUpdateIntervalInHours: Field("defenderSignatureUpdateIntervalInHours"),
+            defenderSystemScanSchedule: Field("defenderSystemScanSchedule"),
+            developerUnlockSetting: Field("developerUnlockSetting"),
+            deviceManagementBlockFactoryResetOnMobile: Field("deviceManagementBlockFactoryResetOnMobile"),
+            deviceManagementBlockManualUnenroll: Field("deviceManagementBlockManualUnenroll"),
+            diagnosticsDataSubmissionMode: Field("diagnosticsDataSubmissionMode"),
+            edgeAllowStartPagesModification: Field("edgeAllowStartPagesModification"),
+            edgeBlockAccessToAboutFlags: Field("edgeBlockAccessToAboutFlags"),
+            edgeBlockAddressBarDropdown: Field("edgeBlockAddressBarDropdown"),
+            edgeBlockAutofill: Field("edgeBlockAutofill"),
+            edgeBlockCompatibilityList: Field("edgeBlockCompatibilityList"),
+            edgeBlockDeveloperTools: Field("edgeBlockDeveloperTools"),
+            edgeBlocked: Field("edgeBlocked"),
+            edgeBlockExtensions: Field("edgeBlockExtensions"),
+            edgeBlockInPrivateBrowsing: Field("edgeBlockInPrivateBrowsing"),
+            edgeBlockJavaScript: Field("edgeBlockJavaScript"),
+            edgeBlockLiveTileDataCollection: Field("edgeBlockLiveTileDataCollection"),
+            edgeBlockPasswordManager: Field("edgeBlockPasswordManager"),
+            edgeBlockPopups: Field("edgeBlockPopups"),
+            edgeBlockSearchSuggestions: Field("edgeBlockSearchSuggestions"),
+            edgeBlockSendingDoNotTrackHeader: Field("edgeBlockSendingDoNotTrackHeader"),
+            edgeBlockSendingIntranetTrafficToInternetExplorer: Field(
+                "edgeBlockSendingIntranetTrafficToInternetExplorer"
+            ),
+            edgeClearBrowsingDataOnExit: Field("edgeClearBrowsingDataOnExit"),
+            edgeCookiePolicy: Field("edgeCookiePolicy"),
+            edgeDisableFirstRunPage: Field("edgeDisableFirstRunPage"),
+            edgeEnterpriseModeSiteListLocation: Field("edgeEnterpriseModeSiteListLocation"),
+            edgeFirstRunUrl: Field("edgeFirstRunUrl"),
+            edgeHomepageUrls: Field("edgeHomepageUrls"),
+            edgeRequireSmartScreen: Field("edgeRequireSmartScreen"),
+            edgeSearchEngine: Field("edgeSearchEngine"),
+            edgeSendIntranetTrafficToInternetExplorer: Field("edgeSendIntranetTrafficToInternetExplorer"),
+            edgeSyncFavoritesWithInternetExplorer: Field("edgeSyncFavoritesWithInternetExplorer"),
+            enterpriseCloudPrintDiscoveryEndPoint: Field("enterpriseCloudPrintDiscoveryEndPoint"),
+            enterpriseCloudPrintDiscoveryMaxLimit: Field("enterpriseCloudPrintDiscoveryMaxLimit"),
+            enterpriseCloudPrintMopriaDiscoveryResourceIdentifier: Field(
+                "enterpriseCloudPrintMopriaDiscoveryResourceIdentifier"
+            ),
+            enterpriseCloudPrintOAuthAuthority: Field("enterpriseCloudPrintOAuthAuthority"),
+            enterpriseCloudPrintOAuthClientIdentifier: Field("enterpriseCloudPrintOAuthClientIdentifier"),
+            enterpriseCloudPrintResourceIdentifier: Field("enterpriseCloudPrintResourceIdentifier"),
+            experienceBlockDeviceDiscovery: Field("experienceBlockDeviceDiscovery"),
+            experienceBlockErrorDialogWhenNoSIM: Field("experienceBlockErrorDialogWhenNoSIM"),
+            experienceBlockTaskSwitcher: Field("experienceBlockTaskSwitcher"),
+            gameDvrBlocked: Field("gameDvrBlocked"),
+            internetSharingBlocked: Field("internetSharingBlocked"),
+            locationServicesBlocked: Field("locationServicesBlocked"),
+            lockScreenAllowTimeoutConfiguration: Field("lockScreenAllowTimeoutConfiguration"),
+            lockScreenBlockActionCenterNotifications: Field("lockScreenBlockActionCenterNotifications"),
+            lockScreenBlockCortana: Field("lockScreenBlockCortana"),
+            lockScreenBlockToastNotifications: Field("lockScreenBlockToastNotifications"),
+            lockScreenTimeoutInSeconds: Field("lockScreenTimeoutInSeconds"),
+            logonBlockFastUserSwitching: Field("logonBlockFastUserSwitching"),
+            microsoftAccountBlocked: Field("microsoftAccountBlocked"),
+            microsoftAccountBlockSettingsSync: Field("microsoftAccountBlockSettingsSync"),
+            networkProxyApplySettingsDeviceWide: Field("networkProxyApplySettingsDeviceWide"),
+            networkProxyAutomaticConfigurationUrl: Field("networkProxyAutomaticConfigurationUrl"),
+            networkProxyDisableAutoDetect: Field("networkProxyDisableAutoDetect"),
+            networkProxyServer: Field("networkProxyServer"),
+            nfcBlocked: Field("nfcBlocked"),
+            oneDriveDisableFileSync: Field("oneDriveDisableFileSync"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordRequireWhenResumeFromIdleState: Field("passwordRequireWhenResumeFromIdleState"),
+            passwordSignInFailureCountBeforeFactoryReset: Field("passwordSignInFailureCountBeforeFactoryReset"),
+            personalizationDesktopImageUrl: Field("personalizationDesktopImageUrl"),
+            personalizationLockScreenImageUrl: Field("personalizationLockScreenImageUrl"),
+            privacyAdvertisingId: Field("privacyAdvertisingId"),
+            privacyAutoAcceptPairingAndConsentPrompts: Field("privacyAutoAcceptPairingAndConsentPrompts"),
+            privacyBlockInputPersonalization: Field("privacyBlockInputPersonalization"),
+            resetProtectionModeBlocked: Field("resetProtectionModeBlocked"),
+            safeSearchFilter: Field("safeSearchFilter"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            searchBlockDiacritics: Field("searchBlockDiacritics"),
+            searchDisableAutoLanguageDetection: Field("searchDisableAutoLanguageDetection"),
+            searchDisableIndexerBackoff: Field("searchDisableIndexerBackoff"),
+            searchDisableIndexingEncryptedItems: Field("searchDisableIndexingEncryptedItems"),
+            searchDisableIndexingRemovableDrive: Field("searchDisableIndexingRemovableDrive"),
+            searchEnableAutomaticIndexSizeManangement: Field("searchEnableAutomaticIndexSizeManangement"),
+            searchEnableRemoteQueries: Field("searchEnableRemoteQueries"),
+            settingsBlockAccountsPage: Field("settingsBlockAccountsPage"),
+            settingsBlockAddProvisioningPackage: Field("settingsBlockAddProvisioningPackage"),
+            settingsBlockAppsPage: Field("settingsBlockAppsPage"),
+            settingsBlockChangeLanguage: Field("settingsBlockChangeLanguage"),
+            settingsBlockChangePowerSleep: Field("settingsBlockChangePowerSleep"),
+            settingsBlockChangeRegion: Field("settingsBlockChangeRegion"),
+            settingsBlockChangeSystemTime: Field("settingsBlockChangeSystemTime"),
+            settingsBlockDevicesPage: Field("settingsBlockDevicesPage"),
+            settingsBlockEaseOfAccessPage: Field("settingsBlockEaseOfAccessPage"),
+            settingsBlockEditDeviceName: Field("settingsBlockEditDeviceName"),
+            settingsBlockGamingPage: Field("settingsBlockGamingPage"),
+            settingsBlockNetworkInternetPage: Field("settingsBlockNetworkInternetPage"),
+            settingsBlockPersonalizationPage: Field("settingsBlockPersonalizationPage"),
+            settingsBlockPrivacyPage: Field("settingsBlockPrivacyPage"),
+            settingsBlockRemoveProvisioningPackage: Field("settingsBlockRemoveProvisioningPackage"),
+            settingsBlockSettingsApp: Field("settingsBlockSettingsApp"),
+            settingsBlockSystemPage: Field("settingsBlockSystemPage"),
+            settingsBlockTimeLanguagePage: Field("settingsBlockTimeLanguagePage"),
+            settingsBlockUpdateSecurityPage: Field("settingsBlockUpdateSecurityPage"),
+            sharedUserAppDataAllowed: Field("sharedUserAppDataAllowed"),
+            smartScreenBlockPromptOverride: Field("smartScreenBlockPromptOverride"),
+            smartScreenBlockPromptOverrideForFiles: Field("smartScreenBlockPromptOverrideForFiles"),
+            smartScreenEnableAppInstallControl: Field("smartScreenEnableAppInstallControl"),
+            startBlockUnpinningAppsFromTaskbar: Field("startBlockUnpinningAppsFromTaskbar"),
+            startMenuAppListVisibility: Field("startMenuAppListVisibility"),
+            startMenuHideChangeAccountSettings: Field("startMenuHideChangeAccountSettings"),
+            startMenuHideFrequentlyUsedApps: Field("startMenuHideFrequentlyUsedApps"),
+            startMenuHideHibernate: Field("startMenuHideHibernate"),
+            startMenuHideLock: Field("startMenuHideLock"),
+            startMenuHidePowerButton: Field("startMenuHidePowerButton"),
+            startMenuHideRecentJumpLists: Field("startMenuHideRecentJumpLists"),
+            startMenuHideRecentlyAddedApps: Field("startMenuHideRecentlyAddedApps"),
+            startMenuHideRestartOptions: Field("startMenuHideRestartOptions"),
+            startMenuHideShutDown: Field("startMenuHideShutDown"),
+            startMenuHideSignOut: Field("startMenuHideSignOut"),
+            startMenuHideSleep: Field("startMenuHideSleep"),
+            startMenuHideSwitchAccount: Field("startMenuHideSwitchAccount"),
+            startMenuHideUserTile: Field("startMenuHideUserTile"),
+            startMenuLayoutEdgeAssetsXml: Field("startMenuLayoutEdgeAssetsXml"),
+            startMenuLayoutXml: Field("startMenuLayoutXml"),
+            startMenuMode: Field("startMenuMode"),
+            startMenuPinnedFolderDocuments: Field("startMenuPinnedFolderDocuments"),
+            startMenuPinnedFolderDownloads: Field("startMenuPinnedFolderDownloads"),
+            startMenuPinnedFolderFileExplorer: Field("startMenuPinnedFolderFileExplorer"),
+            startMenuPinnedFolderHomeGroup: Field("startMenuPinnedFolderHomeGroup"),
+            startMenuPinnedFolderMusic: Field("startMenuPinnedFolderMusic"),
+            startMenuPinnedFolderNetwork: Field("startMenuPinnedFolderNetwork"),
+            startMenuPinnedFolderPersonalFolder: Field("startMenuPinnedFolderPersonalFolder"),
+            startMenuPinnedFolderPictures: Field("startMenuPinnedFolderPictures"),
+            startMenuPinnedFolderSettings: Field("startMenuPinnedFolderSettings"),
+            startMenuPinnedFolderVideos: Field("startMenuPinnedFolderVideos"),
+            storageBlockRemovableStorage: Field("storageBlockRemovableStorage"),
+            storageRequireMobileDeviceEncryption: Field("storageRequireMobileDeviceEncryption"),
+            storageRestrictAppDataToSystemVolume: Field("storageRestrictAppDataToSystemVolume"),
+            storageRestrictAppInstallToSystemVolume: Field("storageRestrictAppInstallToSystemVolume"),
+            tenantLockdownRequireNetworkDuringOutOfBoxExperience: Field(
+                "tenantLockdownRequireNetworkDuringOutOfBoxExperience"
+            ),
+            usbBlocked: Field("usbBlocked"),
+            voiceRecordingBlocked: Field("voiceRecordingBlocked"),
+            webRtcBlockLocalhostIpAddress: Field("webRtcBlockLocalhostIpAddress"),
+            wiFiBlockAutomaticConnectHotspots: Field("wiFiBlockAutomaticConnectHotspots"),
+            wiFiBlocked: Field("wiFiBlocked"),
+            wiFiBlockManualConfiguration: Field("wiFiBlockManualConfiguration"),
+            wiFiScanInterval: Field("wiFiScanInterval"),
+            windowsSpotlightBlockConsumerSpecificFeatures: Field("windowsSpotlightBlockConsumerSpecificFeatures"),
+            windowsSpotlightBlocked: Field("windowsSpotlightBlocked"),
+            windowsSpotlightBlockOnActionCenter: Field("windowsSpotlightBlockOnActionCenter"),
+            windowsSpotlightBlockTailoredExperiences: Field("windowsSpotlightBlockTailoredExperiences"),
+            windowsSpotlightBlockThirdPartyNotifications: Field("windowsSpotlightBlockThirdPartyNotifications"),
+            windowsSpotlightBlockWelcomeExperience: Field("windowsSpotlightBlockWelcomeExperience"),
+            windowsSpotlightBlockWindowsTips: Field("windowsSpotlightBlockWindowsTips"),
+            windowsSpotlightConfigureOnLockScreen: Field("windowsSpotlightConfigureOnLockScreen"),
+            windowsStoreBlockAutoUpdate: Field("windowsStoreBlockAutoUpdate"),
+            windowsStoreBlocked: Field("windowsStoreBlocked"),
+            windowsStoreEnablePrivateStoreOnly: Field("windowsStoreEnablePrivateStoreOnly"),
+            wirelessDisplayBlockProjectionToThisDevice: Field("wirelessDisplayBlockProjectionToThisDevice"),
+            wirelessDisplayBlockUserInputFromReceiver: Field("wirelessDisplayBlockUserInputFromReceiver"),
+            wirelessDisplayRequirePinForPairing: Field("wirelessDisplayRequirePinForPairing")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let accountsBlockAddingNonMicrosoftAccountEmail: Field<Bool>
-    public let antiTheftModeBlocked: Field<Bool>
-    public let appsAllowTrustedAppsSideloading: Field<StateManagementSetting>
-    public let appsBlockWindowsStoreOriginatedApps: Field<Bool>
-    public let bluetoothAllowedServices: Field<[String]>
-    public let bluetoothBlockAdvertising: Field<Bool>
-    public let bluetoothBlockDiscoverableMode: Field<Bool>
-    public let bluetoothBlocked: Field<Bool>
-    public let bluetoothBlockPrePairing: Field<Bool>
-    public let cameraBlocked: Field<Bool>
-    public let cellularBlockDataWhenRoaming: Field<Bool>
-    public let cellularBlockVpn: Field<Bool>
-    public let cellularBlockVpnWhenRoaming: Field<Bool>
-    public let certificatesBlockManualRootCertificateInstallation: Field<Bool>
-    public let connectedDevicesServiceBlocked: Field<Bool>
-    public let copyPasteBlocked: Field<Bool>
-    public let cortanaBlocked: Field<Bool>
-    public let defenderBlockEndUserAccess: Field<Bool>
-    public let defenderCloudBlockLevel: Field<DefenderCloudBlockLevelType>
-    public let defenderDaysBeforeDeletingQuarantinedMalware: Field<Int32>
-    public let defenderDetectedMalwareActions: Field<DefenderDetectedMalwareActions>
-    public let defenderFileExtensionsToExclude: Field<[String]>
-    public let defenderFilesAndFoldersToExclude: Field<[String]>
-    public let defenderMonitorFileActivity: Field<DefenderMonitorFileActivity>
-    public let defenderProcessesToExclude: Field<[String]>
-    public let defenderPromptForSampleSubmission: Field<DefenderPromptForSampleSubmission>
-    public let defenderRequireBehaviorMonitoring: Field<Bool>
-    public let defenderRequireCloudProtection: Field<Bool>
-    public let defenderRequireNetworkInspectionSystem: Field<Bool>
-    public let defenderRequireRealTimeMonitoring: Field<Bool>
-    public let defenderScanArchiveFiles: Field<Bool>
-    public let defenderScanDownloads: Field<Bool>
-    public let defenderScanIncomingMail: Field<Bool>
-    public let defenderScanMappedNetworkDrivesDuringFullScan: Field<Bool>
-    public let defenderScanMaxCpu: Field<Int32>
-    public let defenderScanNetworkFiles: Field<Bool>
-    public let defenderScanRemovableDrivesDuringFullScan: Field<Bool>
-    public let defenderScanScriptsLoadedInInternetExplorer: Field<Bool>
-    public let defenderScanType: Field<DefenderScanType>
-    public let defenderScheduledQuickScanTime: Field<TimeOfDay>
-    public let defenderScheduledScanTime: Field<TimeOfDay>
-    public let defenderSignatureUpdateIntervalInHours: Field<Int32>
-    public let defenderSystemScanSchedule: Field<WeeklySchedule>
-    public let developerUnlockSetting: Field<StateManagementSetting>
-    public let deviceManagementBlockFactoryResetOnMobile: Field<Bool>
-    public let deviceManagementBlockManualUnenroll: Field<Bool>
-    public let diagnosticsDataSubmissionMode: Field<DiagnosticDataSubmissionMode>
-    public let edgeAllowStartPagesModification: Field<Bool>
-    public let edgeBlockAccessToAboutFlags: Field<Bool>
-    public let edgeBlockAddressBarDropdown: Field<Bool>
-    public let edgeBlockAutofill: Field<Bool>
-    public let edgeBlockCompatibilityList: Field<Bool>
-    public let edgeBlockDeveloperTools: Field<Bool>
-    public let edgeBlocked: Field<Bool>
-    public let edgeBlockExtensions: Field<Bool>
-    public let edgeBlockInPrivateBrowsing: Field<Bool>
-    public let edgeBlockJavaScript: Field<Bool>
-    public let edgeBlockLiveTileDataCollection: Field<Bool>
-    public let edgeBlockPasswordManager: Field<Bool>
-    public let edgeBlockPopups: Field<Bool>
-    public let edgeBlockSearchSuggestions: Field<Bool>
-    public let edgeBlockSendingDoNotTrackHeader: Field<Bool>
-    public let edgeBlockSendingIntranetTrafficToInternetExplorer: Field<Bool>
-    public let edgeClearBrowsingDataOnExit: Field<Bool>
-    public let edgeCookiePolicy: Field<EdgeCookiePolicy>
-    public let edgeDisableFirstRunPage: Field<Bool>
-    public let edgeEnterpriseModeSiteListLocation: Field<String>
-    public let edgeFirstRunUrl: Field<String>
-    public let edgeHomepageUrls: Field<[String]>
-    public let edgeRequireSmartScreen: Field<Bool>
-    public let edgeSearchEngine: Field<EdgeSearchEngineBase>
-    public let edgeSendIntranetTrafficToInternetExplorer: Field<Bool>
-    public let edgeSyncFavoritesWithInternetExplorer: Field<Bool>
-    public let enterpriseCloudPrintDiscoveryEndPoint: Field<String>
-    public let enterpriseCloudPrintDiscoveryMaxLimit: Field<Int32>
-    public let enterpriseCloudPrintMopriaDiscoveryResourceIdentifier: Field<String>
-    public let enterpriseCloudPrintOAuthAuthority: Field<String>
-    public let enterpriseCloudPrintOAuthClientIdentifier: Field<String>
-    public let enterpriseCloudPrintResourceIdentifier: Field<String>
-    public let experienceBlockDeviceDiscovery: Field<Bool>
-    public let experienceBlockErrorDialogWhenNoSIM: Field<Bool>
-    public let experienceBlockTaskSwitcher: Field<Bool>
-    public let gameDvrBlocked: Field<Bool>
-    public let internetSharingBlocked: Field<Bool>
-    public let locationServicesBlocked: Field<Bool>
-    public let lockScreenAllowTimeoutConfiguration: Field<Bool>
-    public let lockScreenBlockActionCenterNotifications: Field<Bool>
-    public let lockScreenBlockCortana: Field<Bool>
-    public let lockScreenBlockToastNotifications: Field<Bool>
-    public let lockScreenTimeoutInSeconds: Field<Int32>
-    public let logonBlockFastUserSwitching: Field<Bool>
-    public let microsoftAccountBlocked: Field<Bool>
-    public let microsoftAccountBlockSettingsSync: Field<Bool>
-    public let networkProxyApplySettingsDeviceWide: Field<Bool>
-    public let networkProxyAutomaticConfigurationUrl: Field<String>
-    public let networkProxyDisableAutoDetect: Field<Bool>
-    public let networkProxyServer: Field<Windows10NetworkProxyServer>
-    public let nfcBlocked: Field<Bool>
-    public let oneDriveDisableFileSync: Field<Bool>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let passwordRequireWhenResumeFromIdleState: Field<Bool>
-    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let personalizationDesktopImageUrl: Field<String>
-    public let personalizationLockScreenImageUrl: Field<String>
-    public let privacyAdvertisingId: Field<StateManagementSetting>
-    public let privacyAutoAcceptPairingAndConsentPrompts: Field<Bool>
-    public let privacyBlockInputPersonalization: Field<Bool>
-    public let resetProtectionModeBlocked: Field<Bool>
-    public let safeSearchFilter: Field<SafeSearchFilterType>
-    public let screenCaptureBlocked: Field<Bool>
-    public let searchBlockDiacritics: Field<Bool>
-    public let searchDisableAutoLanguageDetection: Field<Bool>
-    public let searchDisableIndexerBackoff: Field<Bool>
-    public let searchDisableIndexingEncryptedItems: Field<Bool>
-    public let searchDisableIndexingRemovableDrive: Field<Bool>
-    public let searchEnableAutomaticIndexSizeManangement: Field<Bool>
-    public let searchEnableRemoteQueries: Field<Bool>
-    public let settingsBlockAccountsPage: Field<Bool>
-    public let settingsBlockAddProvisioningPackage: Field<Bool>
-    public let settingsBlockAppsPage: Field<Bool>
-    public let settingsBlockChangeLanguage: Field<Bool>
-    public let settingsBlockChangePowerSleep: Field<Bool>
-    public let settingsBlockChangeRegion: Field<Bool>
-    public let settingsBlockChangeSystemTime: Field<Bool>
-    public let settingsBlockDevicesPage: Field<Bool>
-    public let settingsBlockEaseOfAccessPage: Field<Bool>
-    public let settingsBlockEditDeviceName: Field<Bool>
-    public let settingsBlockGamingPage: Field<Bool>
-    public let settingsBlockNetworkInternetPage: Field<Bool>
-    public let settingsBlockPersonalizationPage: Field<Bool>
-    public let settingsBlockPrivacyPage: Field<Bool>
-    public let settingsBlockRemoveProvisioningPackage: Field<Bool>
-    public let settingsBlockSettingsApp: Field<Bool>
-    public let settingsBlockSystemPage: Field<Bool>
-    public let settingsBlockTimeLanguagePage: Field<Bool>
-    public let settingsBlockUpdateSecurityPage: Field<Bool>
-    public let sharedUserAppDataAllowed: Field<Bool>
-    public let smartScreenBlockPromptOverride: Field<Bool>
-    public let smartScreenBlockPromptOverrideForFiles: Field<Bool>
-    public let smartScreenEnableAppInstallControl: Field<Bool>
-    public let startBlockUnpinningAppsFromTaskbar: Field<Bool>
-    public let startMenuAppListVisibility: Field<WindowsStartMenuAppListVisibilityType>
-    public let startMenuHideChangeAccountSettings: Field<Bool>
-    public let startMenuHideFrequentlyUsedApps: Field<Bool>
-    public let startMenuHideHibernate: Field<Bool>
-    public let startMenuHideLock: Field<Bool>
-    public let startMenuHidePowerButton: Field<Bool>
-    public let startMenuHideRecentJumpLists: Field<Bool>
-    public let startMenuHideRecentlyAddedApps: Field<Bool>
-    public let startMenuHideRestartOptions: Field<Bool>
-    public let startMenuHideShutDown: Field<Bool>
-    public let startMenuHideSignOut: Field<Bool>
-    public let startMenuHideSleep: Field<Bool>
-    public let startMenuHideSwitchAccount: Field<Bool>
-    public let startMenuHideUserTile: Field<Bool>
-    public let startMenuLayoutEdgeAssetsXml: Field<Data>
-    public let startMenuLayoutXml: Field<Data>
-    public let startMenuMode: Field<WindowsStartMenuModeType>
-    public let startMenuPinnedFolderDocuments: Field<VisibilitySetting>
-    public let startMenuPinnedFolderDownloads: Field<VisibilitySetting>
-    public let startMenuPinnedFolderFileExplorer: Field<VisibilitySetting>
-    public let startMenuPinnedFolderHomeGroup: Field<VisibilitySetting>
-    public let startMenuPinnedFolderMusic: Field<VisibilitySetting>
-    public let startMenuPinnedFolderNetwork: Field<VisibilitySetting>
-    public let startMenuPinnedFolderPersonalFolder: Field<VisibilitySetting>
-    public let startMenuPinnedFolderPictures: Field<VisibilitySetting>
-    public let startMenuPinnedFolderSettings: Field<VisibilitySetting>
-    public let startMenuPinnedFolderVideos: Field<VisibilitySetting>
-    public let storageBlockRemovableStorage: Field<Bool>
-    public let storageRequireMobileDeviceEncryption: Field<Bool>
-    public let storageRestrictAppDataToSystemVolume: Field<Bool>
-    public let storageRestrictAppInstallToSystemVolume: Field<Bool>
-    public let tenantLockdownRequireNetworkDuringOutOfBoxExperience: Field<Bool>
-    public let usbBlocked: Field<Bool>
-    public let voiceRecordingBlocked: Field<Bool>
-    public let webRtcBlockLocalhostIpAddress: Field<Bool>
-    public let wiFiBlockAutomaticConnectHotspots: Field<Bool>
-    public let wiFiBlocked: Field<Bool>
-    public let wiFiBlockManualConfiguration: Field<Bool>
-    public let wiFiScanInterval: Field<Int32>
-    public let windowsSpotlightBlockConsumerSpecificFeatures: Field<Bool>
-    public let windowsSpotlightBlocked: Field<Bool>
-    public let windowsSpotlightBlockOnActionCenter: Field<Bool>
-    public let windowsSpotlightBlockTailoredExperiences: Field<Bool>
-    public let windowsSpotlightBlockThirdPartyNotifications: Field<Bool>
-    public let windowsSpotlightBlockWelcomeExperience: Field<Bool>
-    public let windowsSpotlightBlockWindowsTips: Field<Bool>
-    public let windowsSpotlightConfigureOnLockScreen: Field<WindowsSpotlightEnablementSettings>
-    public let windowsStoreBlockAutoUpdate: Field<Bool>
-    public let windowsStoreBlocked: Field<Bool>
-    public let windowsStoreEnablePrivateStoreOnly: Field<Bool>
-    public let wirelessDisplayBlockProjectionToThisDevice: Field<Bool>
-    public let wirelessDisplayBlockUserInputFromReceiver: Field<Bool>
-    public let wirelessDisplayRequirePinForPairing: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.accountsBlockAddingNonMicrosoftAccountEmail = Field("accountsBlockAddingNonMicrosoftAccountEmail")
-        self.antiTheftModeBlocked = Field("antiTheftModeBlocked")
-        self.appsAllowTrustedAppsSideloading = Field("appsAllowTrustedAppsSideloading")
-        self.appsBlockWindowsStoreOriginatedApps = Field("appsBlockWindowsStoreOriginatedApps")
-        self.bluetoothAllowedServices = Field("bluetoothAllowedServices")
-        self.bluetoothBlockAdvertising = Field("bluetoothBlockAdvertising")
-        self.bluetoothBlockDiscoverableMode = Field("bluetoothBlockDiscoverableMode")
-        self.bluetoothBlocked = Field("bluetoothBlocked")
-        self.bluetoothBlockPrePairing = Field("bluetoothBlockPrePairing")
-        self.cameraBlocked = Field("cameraBlocked")
-        self.cellularBlockDataWhenRoaming = Field("cellularBlockDataWhenRoaming")
-        self.cellularBlockVpn = Field("cellularBlockVpn")
-        self.cellularBlockVpnWhenRoaming = Field("cellularBlockVpnWhenRoaming")
-        self.certificatesBlockManualRootCertificateInstallation = Field(
-            "certificatesBlockManualRootCertificateInstallation"
-        )
-        self.connectedDevicesServiceBlocked = Field("connectedDevicesServiceBlocked")
-        self.copyPasteBlocked = Field("copyPasteBlocked")
-        self.cortanaBlocked = Field("cortanaBlocked")
-        self.defenderBlockEndUserAccess = Field("defenderBlockEndUserAccess")
-        self.defenderCloudBlockLevel = Field("defenderCloudBlockLevel")
-        self.defenderDaysBeforeDeletingQuarantinedMalware = Field("defenderDaysBeforeDeletingQuarantinedMalware")
-        self.defenderDetectedMalwareActions = Field("defenderDetectedMalwareActions")
-        self.defenderFileExtensionsToExclude = Field("defenderFileExtensionsToExclude")
-        self.defenderFilesAndFoldersToExclude = Field("defenderFilesAndFoldersToExclude")
-        self.defenderMonitorFileActivity = Field("defenderMonitorFileActivity")
-        self.defenderProcessesToExclude = Field("defenderProcessesToExclude")
-        self.defenderPromptForSampleSubmission = Field("defenderPromptForSampleSubmission")
-        self.defenderRequireBehaviorMonitoring = Field("defenderRequireBehaviorMonitoring")
-        self.defenderRequireCloudProtection = Field("defenderRequireCloudProtection")
-        self.defenderRequireNetworkInspectionSystem = Field("defenderRequireNetworkInspectionSystem")
-        self.defenderRequireRealTimeMonitoring = Field("defenderRequireRealTimeMonitoring")
-        self.defenderScanArchiveFiles = Field("defenderScanArchiveFiles")
-        self.defenderScanDownloads = Field("defenderScanDownloads")
-        self.defenderScanIncomingMail = Field("defenderScanIncomingMail")
-        self.defenderScanMappedNetworkDrivesDuringFullScan = Field("defenderScanMappedNetworkDrivesDuringFullScan")
-        self.defenderScanMaxCpu = Field("defenderScanMaxCpu")
-        self.defenderScanNetworkFiles = Field("defenderScanNetworkFiles")
-        self.defenderScanRemovableDrivesDuringFullScan = Field("defenderScanRemovableDrivesDuringFullScan")
-        self.defenderScanScriptsLoadedInInternetExplorer = Field("defenderScanScriptsLoadedInInternetExplorer")
-        self.defenderScanType = Field("defenderScanType")
-        self.defenderScheduledQuickScanTime = Field("defenderScheduledQuickScanTime")
-        self.defenderScheduledScanTime = Field("defenderScheduledScanTime")
-        self.defenderSignatureUpdateIntervalInHours = Field("defenderSignatureUpdateIntervalInHours")
-        self.defenderSystemScanSchedule = Field("defenderSystemScanSchedule")
-        self.developerUnlockSetting = Field("developerUnlockSetting")
-        self.deviceManagementBlockFactoryResetOnMobile = Field("deviceManagementBlockFactoryResetOnMobile")
-        self.deviceManagementBlockManualUnenroll = Field("deviceManagementBlockManualUnenroll")
-        self.diagnosticsDataSubmissionMode = Field("diagnosticsDataSubmissionMode")
-        self.edgeAllowStartPagesModification = Field("edgeAllowStartPagesModification")
-        self.edgeBlockAccessToAboutFlags = Field("edgeBlockAccessToAboutFlags")
-        self.edgeBlockAddressBarDropdown = Field("edgeBlockAddressBarDropdown")
-        self.edgeBlockAutofill = Field("edgeBlockAutofill")
-        self.edgeBlockCompatibilityList = Field("edgeBlockCompatibilityList")
-        self.edgeBlockDeveloperTools = Field("edgeBlockDeveloperTools")
-        self.edgeBlocked = Field("edgeBlocked")
-        self.edgeBlockExtensions = Field("edgeBlockExtensions")
-        self.edgeBlockInPrivateBrowsing = Field("edgeBlockInPrivateBrowsing")
-        self.edgeBlockJavaScript = Field("edgeBlockJavaScript")
-        self.edgeBlockLiveTileDataCollection = Field("edgeBlockLiveTileDataCollection")
-        self.edgeBlockPasswordManager = Field("edgeBlockPasswordManager")
-        self.edgeBlockPopups = Field("edgeBlockPopups")
-        self.edgeBlockSearchSuggestions = Field("edgeBlockSearchSuggestions")
-        self.edgeBlockSendingDoNotTrackHeader = Field("edgeBlockSendingDoNotTrackHeader")
-        self.edgeBlockSendingIntranetTrafficToInternetExplorer = Field(
-            "edgeBlockSendingIntranetTrafficToInternetExplorer"
-        )
-        self.edgeClearBrowsingDataOnExit = Field("edgeClearBrowsingDataOnExit")
-        self.edgeCookiePolicy = Field("edgeCookiePolicy")
-        self.edgeDisableFirstRunPage = Field("edgeDisableFirstRunPage")
-        self.edgeEnterpriseModeSiteListLocation = Field("edgeEnterpriseModeSiteListLocation")
-        self.edgeFirstRunUrl = Field("edgeFirstRunUrl")
-        self.edgeHomepageUrls = Field("edgeHomepageUrls")
-        self.edgeRequireSmartScreen = Field("edgeRequireSmartScreen")
-        self.edgeSearchEngine = Field("edgeSearchEngine")
-        self.edgeSendIntranetTrafficToInternetExplorer = Field("edgeSendIntranetTrafficToInternetExplorer")
-        self.edgeSyncFavoritesWithInternetExplorer = Field("edgeSyncFavoritesWithInternetExplorer")
-        self.enterpriseCloudPrintDiscoveryEndPoint = Field("enterpriseCloudPrintDiscoveryEndPoint")
-        self.enterpriseCloudPrintDiscoveryMaxLimit = Field("enterpriseCloudPrintDiscoveryMaxLimit")
-        self.enterpriseCloudPrintMopriaDiscoveryResourceIdentifier = Field(
-            "enterpriseCloudPrintMopriaDiscoveryResourceIdentifier"
-        )
-        self.enterpriseCloudPrintOAuthAuthority = Field("enterpriseCloudPrintOAuthAuthority")
-        self.enterpriseCloudPrintOAuthClientIdentifier = Field("enterpriseCloudPrintOAuthClientIdentifier")
-        self.enterpriseCloudPrintResourceIdentifier = Field("enterpriseCloudPrintResourceIdentifier")
-        self.experienceBlockDeviceDiscovery = Field("experienceBlockDeviceDiscovery")
-        self.experienceBlockErrorDialogWhenNoSIM = Field("experienceBlockErrorDialogWhenNoSIM")
-        self.experienceBlockTaskSwitcher = Field("experienceBlockTaskSwitcher")
-        self.gameDvrBlocked = Field("gameDvrBlocked")
-        self.internetSharingBlocked = Field("internetSharingBlocked")
-        self.locationServicesBlocked = Field("locationServicesBlocked")
-        self.lockScreenAllowTimeoutConfiguration = Field("lockScreenAllowTimeoutConfiguration")
-        self.lockScreenBlockActionCenterNotifications = Field("lockScreenBlockActionCenterNotifications")
-        self.lockScreenBlockCortana = Field("lockScreenBlockCortana")
-        self.lockScreenBlockToastNotifications = Field("lockScreenBlockToastNotifications")
-        self.lockScreenTimeoutInSeconds = Field("lockScreenTimeoutInSeconds")
-        self.logonBlockFastUserSwitching = Field("logonBlockFastUserSwitching")
-        self.microsoftAccountBlocked = Field("microsoftAccountBlocked")
-        self.microsoftAccountBlockSettingsSync = Field("microsoftAccountBlockSettingsSync")
-        self.networkProxyApplySettingsDeviceWide = Field("networkProxyApplySettingsDeviceWide")
-        self.networkProxyAutomaticConfigurationUrl = Field("networkProxyAutomaticConfigurationUrl")
-        self.networkProxyDisableAutoDetect = Field("networkProxyDisableAutoDetect")
-        self.networkProxyServer = Field("networkProxyServer")
-        self.nfcBlocked = Field("nfcBlocked")
-        self.oneDriveDisableFileSync = Field("oneDriveDisableFileSync")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordRequireWhenResumeFromIdleState = Field("passwordRequireWhenResumeFromIdleState")
-        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
-        self.personalizationDesktopImageUrl = Field("personalizationDesktopImageUrl")
-        self.personalizationLockScreenImageUrl = Field("personalizationLockScreenImageUrl")
-        self.privacyAdvertisingId = Field("privacyAdvertisingId")
-        self.privacyAutoAcceptPairingAndConsentPrompts = Field("privacyAutoAcceptPairingAndConsentPrompts")
-        self.privacyBlockInputPersonalization = Field("privacyBlockInputPersonalization")
-        self.resetProtectionModeBlocked = Field("resetProtectionModeBlocked")
-        self.safeSearchFilter = Field("safeSearchFilter")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.searchBlockDiacritics = Field("searchBlockDiacritics")
-        self.searchDisableAutoLanguageDetection = Field("searchDisableAutoLanguageDetection")
-        self.searchDisableIndexerBackoff = Field("searchDisableIndexerBackoff")
-        self.searchDisableIndexingEncryptedItems = Field("searchDisableIndexingEncryptedItems")
-        self.searchDisableIndexingRemovableDrive = Field("searchDisableIndexingRemovableDrive")
-        self.searchEnableAutomaticIndexSizeManangement = Field("searchEnableAutomaticIndexSizeManangement")
-        self.searchEnableRemoteQueries = Field("searchEnableRemoteQueries")
-        self.settingsBlockAccountsPage = Field("settingsBlockAccountsPage")
-        self.settingsBlockAddProvisioningPackage = Field("settingsBlockAddProvisioningPackage")
-        self.settingsBlockAppsPage = Field("settingsBlockAppsPage")
-        self.settingsBlockChangeLanguage = Field("settingsBlockChangeLanguage")
-        self.settingsBlockChangePowerSleep = Field("settingsBlockChangePowerSleep")
-        self.settingsBlockChangeRegion = Field("settingsBlockChangeRegion")
-        self.settingsBlockChangeSystemTime = Field("settingsBlockChangeSystemTime")
-        self.settingsBlockDevicesPage = Field("settingsBlockDevicesPage")
-        self.settingsBlockEaseOfAccessPage = Field("settingsBlockEaseOfAccessPage")
-        self.settingsBlockEditDeviceName = Field("settingsBlockEditDeviceName")
-        self.settingsBlockGamingPage = Field("settingsBlockGamingPage")
-        self.settingsBlockNetworkInternetPage = Field("settingsBlockNetworkInternetPage")
-        self.settingsBlockPersonalizationPage = Field("settingsBlockPersonalizationPage")
-        self.settingsBlockPrivacyPage = Field("settingsBlockPrivacyPage")
-        self.settingsBlockRemoveProvisioningPackage = Field("settingsBlockRemoveProvisioningPackage")
-        self.settingsBlockSettingsApp = Field("settingsBlockSettingsApp")
-        self.settingsBlockSystemPage = Field("settingsBlockSystemPage")
-        self.settingsBlockTimeLanguagePage = Field("settingsBlockTimeLanguagePage")
-        self.settingsBlockUpdateSecurityPage = Field("settingsBlockUpdateSecurityPage")
-        self.sharedUserAppDataAllowed = Field("sharedUserAppDataAllowed")
-        self.smartScreenBlockPromptOverride = Field("smartScreenBlockPromptOverride")
-        self.smartScreenBlockPromptOverrideForFiles = Field("smartScreenBlockPromptOverrideForFiles")
-        self.smartScreenEnableAppInstallControl = Field("smartScreenEnableAppInstallControl")
-        self.startBlockUnpinningAppsFromTaskbar = Field("startBlockUnpinningAppsFromTaskbar")
-        self.startMenuAppListVisibility = Field("startMenuAppListVisibility")
-        self.startMenuHideChangeAccountSettings = Field("startMenuHideChangeAccountSettings")
-        self.startMenuHideFrequentlyUsedApps = Field("startMenuHideFrequentlyUsedApps")
-        self.startMenuHideHibernate = Field("startMenuHideHibernate")
-        self.startMenuHideLock = Field("startMenuHideLock")
-        self.startMenuHidePowerButton = Field("startMenuHidePowerButton")
-        self.startMenuHideRecentJumpLists = Field("startMenuHideRecentJumpLists")
-        self.startMenuHideRecentlyAddedApps = Field("startMenuHideRecentlyAddedApps")
-        self.startMenuHideRestartOptions = Field("startMenuHideRestartOptions")
-        self.startMenuHideShutDown = Field("startMenuHideShutDown")
-        self.startMenuHideSignOut = Field("startMenuHideSignOut")
-        self.startMenuHideSleep = Field("startMenuHideSleep")
-        self.startMenuHideSwitchAccount = Field("startMenuHideSwitchAccount")
-        self.startMenuHideUserTile = Field("startMenuHideUserTile")
-        self.startMenuLayoutEdgeAssetsXml = Field("startMenuLayoutEdgeAssetsXml")
-        self.startMenuLayoutXml = Field("startMenuLayoutXml")
-        self.startMenuMode = Field("startMenuMode")
-        self.startMenuPinnedFolderDocuments = Field("startMenuPinnedFolderDocuments")
-        self.startMenuPinnedFolderDownloads = Field("startMenuPinnedFolderDownloads")
-        self.startMenuPinnedFolderFileExplorer = Field("startMenuPinnedFolderFileExplorer")
-        self.startMenuPinnedFolderHomeGroup = Field("startMenuPinnedFolderHomeGroup")
-        self.startMenuPinnedFolderMusic = Field("startMenuPinnedFolderMusic")
-        self.startMenuPinnedFolderNetwork = Field("startMenuPinnedFolderNetwork")
-        self.startMenuPinnedFolderPersonalFolder = Field("startMenuPinnedFolderPersonalFolder")
-        self.startMenuPinnedFolderPictures = Field("startMenuPinnedFolderPictures")
-        self.startMenuPinnedFolderSettings = Field("startMenuPinnedFolderSettings")
-        self.startMenuPinnedFolderVideos = Field("startMenuPinnedFolderVideos")
-        self.storageBlockRemovableStorage = Field("storageBlockRemovableStorage")
-        self.storageRequireMobileDeviceEncryption = Field("storageRequireMobileDeviceEncryption")
-        self.storageRestrictAppDataToSystemVolume = Field("storageRestrictAppDataToSystemVolume")
-        self.storageRestrictAppInstallToSystemVolume = Field("storageRestrictAppInstallToSystemVolume")
-        self.tenantLockdownRequireNetworkDuringOutOfBoxExperience = Field(
-            "tenantLockdownRequireNetworkDuringOutOfBoxExperience"
-        )
-        self.usbBlocked = Field("usbBlocked")
-        self.voiceRecordingBlocked = Field("voiceRecordingBlocked")
-        self.webRtcBlockLocalhostIpAddress = Field("webRtcBlockLocalhostIpAddress")
-        self.wiFiBlockAutomaticConnectHotspots = Field("wiFiBlockAutomaticConnectHotspots")
-        self.wiFiBlocked = Field("wiFiBlocked")
-        self.wiFiBlockManualConfiguration = Field("wiFiBlockManualConfiguration")
-        self.wiFiScanInterval = Field("wiFiScanInterval")
-        self.windowsSpotlightBlockConsumerSpecificFeatures = Field("windowsSpotlightBlockConsumerSpecificFeatures")
-        self.windowsSpotlightBlocked = Field("windowsSpotlightBlocked")
-        self.windowsSpotlightBlockOnActionCenter = Field("windowsSpotlightBlockOnActionCenter")
-        self.windowsSpotlightBlockTailoredExperiences = Field("windowsSpotlightBlockTailoredExperiences")
-        self.windowsSpotlightBlockThirdPartyNotifications = Field("windowsSpotlightBlockThirdPartyNotifications")
-        self.windowsSpotlightBlockWelcomeExperience = Field("windowsSpotlightBlockWelcomeExperience")
-        self.windowsSpotlightBlockWindowsTips = Field("windowsSpotlightBlockWindowsTips")
-        self.windowsSpotlightConfigureOnLockScreen = Field("windowsSpotlightConfigureOnLockScreen")
-        self.windowsStoreBlockAutoUpdate = Field("windowsStoreBlockAutoUpdate")
-        self.windowsStoreBlocked = Field("windowsStoreBlocked")
-        self.windowsStoreEnablePrivateStoreOnly = Field("windowsStoreEnablePrivateStoreOnly")
-        self.wirelessDisplayBlockProjectionToThisDevice = Field("wirelessDisplayBlockProjectionToThisDevice")
-        self.wirelessDisplayBlockUserInputFromReceiver = Field("wirelessDisplayBlockUserInputFromReceiver")
-        self.wirelessDisplayRequirePinForPairing = Field("wirelessDisplayRequirePinForPairing")
-    }
 }
 
 /// Requests for one `Windows10GeneralConfiguration`: `request()` reads, updates or deletes it.
@@ -1522,89 +1469,77 @@ public struct Windows10GeneralConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias Windows10MobileCompliancePolicy = Model<Windows10MobileCompliancePolicyFields>
 
 /// The properties of a `Windows10MobileCompliancePolicy`, inherited ones included.
-public struct Windows10MobileCompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum Windows10MobileCompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        bitLockerEnabled: Field<Bool>,
+        codeIntegrityEnabled: Field<Bool>,
+        earlyLaunchAntiMalwareDriverEnabled: Field<Bool>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        passwordRequireToUnlockFromIdle: Field<Bool>,
+        secureBootEnabled: Field<Bool>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10MobileCompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: Windows10MobileCompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            bitLockerEnabled: Field("bitLockerEnabled"),
+            codeIntegrityEnabled: Field("codeIntegrityEnabled"),
+            earlyLaunchAntiMalwareDriverEnabled: Field("earlyLaunchAntiMalwareDriverEnabled"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordRequireToUnlockFromIdle: Field("passwordRequireToUnlockFromIdle"),
+            secureBootEnabled: Field("secureBootEnabled"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let bitLockerEnabled: Field<Bool>
-    public let codeIntegrityEnabled: Field<Bool>
-    public let earlyLaunchAntiMalwareDriverEnabled: Field<Bool>
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let passwordRequireToUnlockFromIdle: Field<Bool>
-    public let secureBootEnabled: Field<Bool>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.bitLockerEnabled = Field("bitLockerEnabled")
-        self.codeIntegrityEnabled = Field("codeIntegrityEnabled")
-        self.earlyLaunchAntiMalwareDriverEnabled = Field("earlyLaunchAntiMalwareDriverEnabled")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordRequireToUnlockFromIdle = Field("passwordRequireToUnlockFromIdle")
-        self.secureBootEnabled = Field("secureBootEnabled")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `Windows10MobileCompliancePolicy`: `request()` reads, updates or deletes it.
@@ -1714,21 +1649,17 @@ public struct Windows10MobileCompliancePolicyRequestBuilder: ModelRequestBuilder
 public typealias Windows10NetworkProxyServer = Model<Windows10NetworkProxyServerFields>
 
 /// The properties of a `Windows10NetworkProxyServer`, inherited ones included.
-public struct Windows10NetworkProxyServerFields: FieldSet {
+public enum Windows10NetworkProxyServerFields: FieldSet {
+    public typealias Table = (address: Field<String>, exceptions: Field<[String]>, useForLocalAddresses: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10NetworkProxyServer",
-        fields: Windows10NetworkProxyServerFields()
+        fields: (
+            address: Field("address"),
+            exceptions: Field("exceptions"),
+            useForLocalAddresses: Field("useForLocalAddresses")
+        ) as Table
     )
-
-    public let address: Field<String>
-    public let exceptions: Field<[String]>
-    public let useForLocalAddresses: Field<Bool>
-
-    private init() {
-        self.address = Field("address")
-        self.exceptions = Field("exceptions")
-        self.useForLocalAddresses = Field("useForLocalAddresses")
-    }
 }
 
 /// Its properties are listed in `Windows10SecureAssessmentConfigurationFields`; read and write them as `value.name`.
@@ -1739,63 +1670,53 @@ public struct Windows10NetworkProxyServerFields: FieldSet {
 public typealias Windows10SecureAssessmentConfiguration = Model<Windows10SecureAssessmentConfigurationFields>
 
 /// The properties of a `Windows10SecureAssessmentConfiguration`, inherited ones included.
-public struct Windows10SecureAssessmentConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10SecureAssessmentConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        allowPrinting: Field<Bool>,
+        allowScreenCapture: Field<Bool>,
+        allowTextSuggestion: Field<Bool>,
+        configurationAccount: Field<String>,
+        launchUri: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10SecureAssessmentConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10SecureAssessmentConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            allowPrinting: Field("allowPrinting"),
+            allowScreenCapture: Field("allowScreenCapture"),
+            allowTextSuggestion: Field("allowTextSuggestion"),
+            configurationAccount: Field("configurationAccount"),
+            launchUri: Field("launchUri")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let allowPrinting: Field<Bool>
-    public let allowScreenCapture: Field<Bool>
-    public let allowTextSuggestion: Field<Bool>
-    public let configurationAccount: Field<String>
-    public let launchUri: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.allowPrinting = Field("allowPrinting")
-        self.allowScreenCapture = Field("allowScreenCapture")
-        self.allowTextSuggestion = Field("allowTextSuggestion")
-        self.configurationAccount = Field("configurationAccount")
-        self.launchUri = Field("launchUri")
-    }
 }
 
 /// Requests for one `Windows10SecureAssessmentConfiguration`: `request()` reads, updates or deletes it.
@@ -1892,93 +1813,83 @@ public struct Windows10SecureAssessmentConfigurationRequestBuilder: ModelRequest
 public typealias Windows10TeamGeneralConfiguration = Model<Windows10TeamGeneralConfigurationFields>
 
 /// The properties of a `Windows10TeamGeneralConfiguration`, inherited ones included.
-public struct Windows10TeamGeneralConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows10TeamGeneralConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        azureOperationalInsightsBlockTelemetry: Field<Bool>,
+        azureOperationalInsightsWorkspaceId: Field<String>,
+        azureOperationalInsightsWorkspaceKey: Field<String>,
+        connectAppBlockAutoLaunch: Field<Bool>,
+        maintenanceWindowBlocked: Field<Bool>,
+        maintenanceWindowDurationInHours: Field<Int32>,
+        maintenanceWindowStartTime: Field<TimeOfDay>,
+        miracastBlocked: Field<Bool>,
+        miracastChannel: Field<MiracastChannel>,
+        miracastRequirePin: Field<Bool>,
+        settingsBlockMyMeetingsAndFiles: Field<Bool>,
+        settingsBlockSessionResume: Field<Bool>,
+        settingsBlockSigninSuggestions: Field<Bool>,
+        settingsDefaultVolume: Field<Int32>,
+        settingsScreenTimeoutInMinutes: Field<Int32>,
+        settingsSessionTimeoutInMinutes: Field<Int32>,
+        settingsSleepTimeoutInMinutes: Field<Int32>,
+        welcomeScreenBackgroundImageUrl: Field<String>,
+        welcomeScreenBlockAutomaticWakeUp: Field<Bool>,
+        welcomeScreenMeetingInformation: Field<WelcomeScreenMeetingInformation>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows10TeamGeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows10TeamGeneralConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            azureOperationalInsightsBlockTelemetry: Field("azureOperationalInsightsBlockTelemetry"),
+            azureOperationalInsightsWorkspaceId: Field("azureOperationalInsightsWorkspaceId"),
+            azureOperationalInsightsWorkspaceKey: Field("azureOperationalInsightsWorkspaceKey"),
+            connectAppBlockAutoLaunch: Field("connectAppBlockAutoLaunch"),
+            maintenanceWindowBlocked: Field("maintenanceWindowBlocked"),
+            maintenanceWindowDurationInHours: Field("maintenanceWindowDurationInHours"),
+            maintenanceWindowStartTime: Field("maintenanceWindowStartTime"),
+            miracastBlocked: Field("miracastBlocked"),
+            miracastChannel: Field("miracastChannel"),
+            miracastRequirePin: Field("miracastRequirePin"),
+            settingsBlockMyMeetingsAndFiles: Field("settingsBlockMyMeetingsAndFiles"),
+            settingsBlockSessionResume: Field("settingsBlockSessionResume"),
+            settingsBlockSigninSuggestions: Field("settingsBlockSigninSuggestions"),
+            settingsDefaultVolume: Field("settingsDefaultVolume"),
+            settingsScreenTimeoutInMinutes: Field("settingsScreenTimeoutInMinutes"),
+            settingsSessionTimeoutInMinutes: Field("settingsSessionTimeoutInMinutes"),
+            settingsSleepTimeoutInMinutes: Field("settingsSleepTimeoutInMinutes"),
+            welcomeScreenBackgroundImageUrl: Field("welcomeScreenBackgroundImageUrl"),
+            welcomeScreenBlockAutomaticWakeUp: Field("welcomeScreenBlockAutomaticWakeUp"),
+            welcomeScreenMeetingInformation: Field("welcomeScreenMeetingInformation")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let azureOperationalInsightsBlockTelemetry: Field<Bool>
-    public let azureOperationalInsightsWorkspaceId: Field<String>
-    public let azureOperationalInsightsWorkspaceKey: Field<String>
-    public let connectAppBlockAutoLaunch: Field<Bool>
-    public let maintenanceWindowBlocked: Field<Bool>
-    public let maintenanceWindowDurationInHours: Field<Int32>
-    public let maintenanceWindowStartTime: Field<TimeOfDay>
-    public let miracastBlocked: Field<Bool>
-    public let miracastChannel: Field<MiracastChannel>
-    public let miracastRequirePin: Field<Bool>
-    public let settingsBlockMyMeetingsAndFiles: Field<Bool>
-    public let settingsBlockSessionResume: Field<Bool>
-    public let settingsBlockSigninSuggestions: Field<Bool>
-    public let settingsDefaultVolume: Field<Int32>
-    public let settingsScreenTimeoutInMinutes: Field<Int32>
-    public let settingsSessionTimeoutInMinutes: Field<Int32>
-    public let settingsSleepTimeoutInMinutes: Field<Int32>
-    public let welcomeScreenBackgroundImageUrl: Field<String>
-    public let welcomeScreenBlockAutomaticWakeUp: Field<Bool>
-    public let welcomeScreenMeetingInformation: Field<WelcomeScreenMeetingInformation>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.azureOperationalInsightsBlockTelemetry = Field("azureOperationalInsightsBlockTelemetry")
-        self.azureOperationalInsightsWorkspaceId = Field("azureOperationalInsightsWorkspaceId")
-        self.azureOperationalInsightsWorkspaceKey = Field("azureOperationalInsightsWorkspaceKey")
-        self.connectAppBlockAutoLaunch = Field("connectAppBlockAutoLaunch")
-        self.maintenanceWindowBlocked = Field("maintenanceWindowBlocked")
-        self.maintenanceWindowDurationInHours = Field("maintenanceWindowDurationInHours")
-        self.maintenanceWindowStartTime = Field("maintenanceWindowStartTime")
-        self.miracastBlocked = Field("miracastBlocked")
-        self.miracastChannel = Field("miracastChannel")
-        self.miracastRequirePin = Field("miracastRequirePin")
-        self.settingsBlockMyMeetingsAndFiles = Field("settingsBlockMyMeetingsAndFiles")
-        self.settingsBlockSessionResume = Field("settingsBlockSessionResume")
-        self.settingsBlockSigninSuggestions = Field("settingsBlockSigninSuggestions")
-        self.settingsDefaultVolume = Field("settingsDefaultVolume")
-        self.settingsScreenTimeoutInMinutes = Field("settingsScreenTimeoutInMinutes")
-        self.settingsSessionTimeoutInMinutes = Field("settingsSessionTimeoutInMinutes")
-        self.settingsSleepTimeoutInMinutes = Field("settingsSleepTimeoutInMinutes")
-        self.welcomeScreenBackgroundImageUrl = Field("welcomeScreenBackgroundImageUrl")
-        self.welcomeScreenBlockAutomaticWakeUp = Field("welcomeScreenBlockAutomaticWakeUp")
-        self.welcomeScreenMeetingInformation = Field("welcomeScreenMeetingInformation")
-    }
 }
 
 /// Requests for one `Windows10TeamGeneralConfiguration`: `request()` reads, updates or deletes it.
@@ -2092,79 +2003,67 @@ extension Windows365SwitchCompatibilityFailureReasonType {
 public typealias Windows81CompliancePolicy = Model<Windows81CompliancePolicyFields>
 
 /// The properties of a `Windows81CompliancePolicy`, inherited ones included.
-public struct Windows81CompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum Windows81CompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows81CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: Windows81CompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `Windows81CompliancePolicy`: `request()` reads, updates or deletes it.
@@ -2274,122 +2173,110 @@ public struct Windows81CompliancePolicyRequestBuilder: ModelRequestBuilder {
 public typealias Windows81GeneralConfiguration = Model<Windows81GeneralConfigurationFields>
 
 /// The properties of a `Windows81GeneralConfiguration`, inherited ones included.
-public struct Windows81GeneralConfigurationFields: FieldSet {
+///
+/// - `applyOnlyToWindows81`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum Windows81GeneralConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        accountsBlockAddingNonMicrosoftAccountEmail: Field<Bool>,
+        applyOnlyToWindows81: Field<Bool>,
+        browserBlockAutofill: Field<Bool>,
+        browserBlockAutomaticDetectionOfIntranetSites: Field<Bool>,
+        browserBlockEnterpriseModeAccess: Field<Bool>,
+        browserBlockJavaScript: Field<Bool>,
+        browserBlockPlugins: Field<Bool>,
+        browserBlockPopups: Field<Bool>,
+        browserBlockSendingDoNotTrackHeader: Field<Bool>,
+        browserBlockSingleWordEntryOnIntranetSites: Field<Bool>,
+        browserEnterpriseModeSiteListLocation: Field<String>,
+        browserInternetSecurityLevel: Field<InternetSiteSecurityLevel>,
+        browserIntranetSecurityLevel: Field<SiteSecurityLevel>,
+        browserLoggingReportLocation: Field<String>,
+        browserRequireFirewall: Field<Bool>,
+        browserRequireFraudWarning: Field<Bool>,
+        browserRequireHighSecurityForRestrictedSites: Field<Bool>,
+        browserRequireSmartScreen: Field<Bool>,
+        browserTrustedSitesSecurityLevel: Field<SiteSecurityLevel>,
+        cellularBlockDataRoaming: Field<Bool>,
+        diagnosticsBlockDataSubmission: Field<Bool>,
+        passwordBlockPicturePasswordAndPin: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        passwordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        storageRequireDeviceEncryption: Field<Bool>,
+        updatesRequireAutomaticUpdates: Field<Bool>,
+        userAccountControlSettings: Field<WindowsUserAccountControlSettings>,
+        workFoldersUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windows81GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: Windows81GeneralConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            accountsBlockAddingNonMicrosoftAccountEmail: Field("accountsBlockAddingNonMicrosoftAccountEmail"),
+            applyOnlyToWindows81: Field("applyOnlyToWindows81"),
+            browserBlockAutofill: Field("browserBlockAutofill"),
+            browserBlockAutomaticDetectionOfIntranetSites: Field("browserBlockAutomaticDetectionOfIntranetSites"),
+            browserBlockEnterpriseModeAccess: Field("browserBlockEnterpriseModeAccess"),
+            browserBlockJavaScript: Field("browserBlockJavaScript"),
+            browserBlockPlugins: Field("browserBlockPlugins"),
+            browserBlockPopups: Field("browserBlockPopups"),
+            browserBlockSendingDoNotTrackHeader: Field("browserBlockSendingDoNotTrackHeader"),
+            browserBlockSingleWordEntryOnIntranetSites: Field("browserBlockSingleWordEntryOnIntranetSites"),
+            browserEnterpriseModeSiteListLocation: Field("browserEnterpriseModeSiteListLocation"),
+            browserInternetSecurityLevel: Field("browserInternetSecurityLevel"),
+            browserIntranetSecurityLevel: Field("browserIntranetSecurityLevel"),
+            browserLoggingReportLocation: Field("browserLoggingReportLocation"),
+            browserRequireFirewall: Field("browserRequireFirewall"),
+            browserRequireFraudWarning: Field("browserRequireFraudWarning"),
+            browserRequireHighSecurityForRestrictedSites: Field("browserRequireHighSecurityForRestrictedSites"),
+            browserRequireSmartScreen: Field("browserRequireSmartScreen"),
+            browserTrustedSitesSecurityLevel: Field("browserTrustedSitesSecurityLevel"),
+            cellularBlockDataRoaming: Field("cellularBlockDataRoaming"),
+            diagnosticsBlockDataSubmission: Field("diagnosticsBlockDataSubmission"),
+            passwordBlockPicturePasswordAndPin: Field("passwordBlockPicturePasswordAndPin"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordSignInFailureCountBeforeFactoryReset: Field("passwordSignInFailureCountBeforeFactoryReset"),
+            storageRequireDeviceEncryption: Field("storageRequireDeviceEncryption"),
+            updatesRequireAutomaticUpdates: Field("updatesRequireAutomaticUpdates"),
+            userAccountControlSettings: Field("userAccountControlSettings"),
+            workFoldersUrl: Field("workFoldersUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let accountsBlockAddingNonMicrosoftAccountEmail: Field<Bool>
-
-    /// Set by the service: read it, do not send it.
-    public let applyOnlyToWindows81: Field<Bool>
-
-    public let browserBlockAutofill: Field<Bool>
-    public let browserBlockAutomaticDetectionOfIntranetSites: Field<Bool>
-    public let browserBlockEnterpriseModeAccess: Field<Bool>
-    public let browserBlockJavaScript: Field<Bool>
-    public let browserBlockPlugins: Field<Bool>
-    public let browserBlockPopups: Field<Bool>
-    public let browserBlockSendingDoNotTrackHeader: Field<Bool>
-    public let browserBlockSingleWordEntryOnIntranetSites: Field<Bool>
-    public let browserEnterpriseModeSiteListLocation: Field<String>
-    public let browserInternetSecurityLevel: Field<InternetSiteSecurityLevel>
-    public let browserIntranetSecurityLevel: Field<SiteSecurityLevel>
-    public let browserLoggingReportLocation: Field<String>
-    public let browserRequireFirewall: Field<Bool>
-    public let browserRequireFraudWarning: Field<Bool>
-    public let browserRequireHighSecurityForRestrictedSites: Field<Bool>
-    public let browserRequireSmartScreen: Field<Bool>
-    public let browserTrustedSitesSecurityLevel: Field<SiteSecurityLevel>
-    public let cellularBlockDataRoaming: Field<Bool>
-    public let diagnosticsBlockDataSubmission: Field<Bool>
-    public let passwordBlockPicturePasswordAndPin: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let storageRequireDeviceEncryption: Field<Bool>
-    public let updatesRequireAutomaticUpdates: Field<Bool>
-    public let userAccountControlSettings: Field<WindowsUserAccountControlSettings>
-    public let workFoldersUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.accountsBlockAddingNonMicrosoftAccountEmail = Field("accountsBlockAddingNonMicrosoftAccountEmail")
-        self.applyOnlyToWindows81 = Field("applyOnlyToWindows81")
-        self.browserBlockAutofill = Field("browserBlockAutofill")
-        self.browserBlockAutomaticDetectionOfIntranetSites = Field("browserBlockAutomaticDetectionOfIntranetSites")
-        self.browserBlockEnterpriseModeAccess = Field("browserBlockEnterpriseModeAccess")
-        self.browserBlockJavaScript = Field("browserBlockJavaScript")
-        self.browserBlockPlugins = Field("browserBlockPlugins")
-        self.browserBlockPopups = Field("browserBlockPopups")
-        self.browserBlockSendingDoNotTrackHeader = Field("browserBlockSendingDoNotTrackHeader")
-        self.browserBlockSingleWordEntryOnIntranetSites = Field("browserBlockSingleWordEntryOnIntranetSites")
-        self.browserEnterpriseModeSiteListLocation = Field("browserEnterpriseModeSiteListLocation")
-        self.browserInternetSecurityLevel = Field("browserInternetSecurityLevel")
-        self.browserIntranetSecurityLevel = Field("browserIntranetSecurityLevel")
-        self.browserLoggingReportLocation = Field("browserLoggingReportLocation")
-        self.browserRequireFirewall = Field("browserRequireFirewall")
-        self.browserRequireFraudWarning = Field("browserRequireFraudWarning")
-        self.browserRequireHighSecurityForRestrictedSites = Field("browserRequireHighSecurityForRestrictedSites")
-        self.browserRequireSmartScreen = Field("browserRequireSmartScreen")
-        self.browserTrustedSitesSecurityLevel = Field("browserTrustedSitesSecurityLevel")
-        self.cellularBlockDataRoaming = Field("cellularBlockDataRoaming")
-        self.diagnosticsBlockDataSubmission = Field("diagnosticsBlockDataSubmission")
-        self.passwordBlockPicturePasswordAndPin = Field("passwordBlockPicturePasswordAndPin")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
-        self.storageRequireDeviceEncryption = Field("storageRequireDeviceEncryption")
-        self.updatesRequireAutomaticUpdates = Field("updatesRequireAutomaticUpdates")
-        self.userAccountControlSettings = Field("userAccountControlSettings")
-        self.workFoldersUrl = Field("workFoldersUrl")
-    }
 }
 
 /// Requests for one `Windows81GeneralConfiguration`: `request()` reads, updates or deletes it.
@@ -2485,88 +2372,73 @@ public struct Windows81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias WindowsAppX = Model<WindowsAppXFields>
 
 /// The properties of a `WindowsAppX`, inherited ones included.
-public struct WindowsAppXFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum WindowsAppXFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        applicableArchitectures: Field<WindowsArchitecture>,
+        identityName: Field<String>,
+        identityPublisherHash: Field<String>,
+        identityResourceIdentifier: Field<String>,
+        identityVersion: Field<String>,
+        isBundle: Field<Bool>,
+        minimumSupportedOperatingSystem: Field<WindowsMinimumOperatingSystem>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAppX",
         base: MobileLobApp.self,
-        fields: WindowsAppXFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            applicableArchitectures: Field("applicableArchitectures"),
+            identityName: Field("identityName"),
+            identityPublisherHash: Field("identityPublisherHash"),
+            identityResourceIdentifier: Field("identityResourceIdentifier"),
+            identityVersion: Field("identityVersion"),
+            isBundle: Field("isBundle"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let applicableArchitectures: Field<WindowsArchitecture>
-    public let identityName: Field<String>
-    public let identityPublisherHash: Field<String>
-    public let identityResourceIdentifier: Field<String>
-    public let identityVersion: Field<String>
-    public let isBundle: Field<Bool>
-    public let minimumSupportedOperatingSystem: Field<WindowsMinimumOperatingSystem>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.applicableArchitectures = Field("applicableArchitectures")
-        self.identityName = Field("identityName")
-        self.identityPublisherHash = Field("identityPublisherHash")
-        self.identityResourceIdentifier = Field("identityResourceIdentifier")
-        self.identityVersion = Field("identityVersion")
-        self.isBundle = Field("isBundle")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-    }
 }
 
 /// Its properties are listed in `WindowsAppXAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -2673,46 +2545,46 @@ extension WindowsArchitecture {
 public typealias WindowsAutopilotDeploymentProfile = Model<WindowsAutopilotDeploymentProfileFields>
 
 /// The properties of a `WindowsAutopilotDeploymentProfile`, inherited ones included.
-public struct WindowsAutopilotDeploymentProfileFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignedDevices`.
+public enum WindowsAutopilotDeploymentProfileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        deviceNameTemplate: Field<String>,
+        deviceType: Field<WindowsAutopilotDeviceType>,
+        displayName: Field<String>,
+        hardwareHashExtractionEnabled: Field<Bool>,
+        lastModifiedDateTime: Field<Date>,
+        locale: Field<String>,
+        managementServiceAppId: Field<String>,
+        outOfBoxExperienceSetting: Field<OutOfBoxExperienceSetting>,
+        preprovisioningAllowed: Field<Bool>,
+        roleScopeTagIds: Field<[String]>,
+        assignedDevices: Field<[WindowsAutopilotDeviceIdentity]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAutopilotDeploymentProfile",
         base: Entity.self,
-        fields: WindowsAutopilotDeploymentProfileFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            deviceNameTemplate: Field("deviceNameTemplate"),
+            deviceType: Field("deviceType"),
+            displayName: Field("displayName"),
+            hardwareHashExtractionEnabled: Field("hardwareHashExtractionEnabled"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            locale: Field("locale"),
+            managementServiceAppId: Field("managementServiceAppId"),
+            outOfBoxExperienceSetting: Field("outOfBoxExperienceSetting"),
+            preprovisioningAllowed: Field("preprovisioningAllowed"),
+            roleScopeTagIds: Field("roleScopeTagIds"),
+            assignedDevices: Field("assignedDevices")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let deviceNameTemplate: Field<String>
-    public let deviceType: Field<WindowsAutopilotDeviceType>
-    public let displayName: Field<String>
-    public let hardwareHashExtractionEnabled: Field<Bool>
-    public let lastModifiedDateTime: Field<Date>
-    public let locale: Field<String>
-    public let managementServiceAppId: Field<String>
-    public let outOfBoxExperienceSetting: Field<OutOfBoxExperienceSetting>
-    public let preprovisioningAllowed: Field<Bool>
-    public let roleScopeTagIds: Field<[String]>
-
-    /// Present when the request expanded it (`expand("assignedDevices")`).
-    public let assignedDevices: Field<[WindowsAutopilotDeviceIdentity]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.deviceNameTemplate = Field("deviceNameTemplate")
-        self.deviceType = Field("deviceType")
-        self.displayName = Field("displayName")
-        self.hardwareHashExtractionEnabled = Field("hardwareHashExtractionEnabled")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.locale = Field("locale")
-        self.managementServiceAppId = Field("managementServiceAppId")
-        self.outOfBoxExperienceSetting = Field("outOfBoxExperienceSetting")
-        self.preprovisioningAllowed = Field("preprovisioningAllowed")
-        self.roleScopeTagIds = Field("roleScopeTagIds")
-        self.assignedDevices = Field("assignedDevices")
-    }
 }
 
 /// Its properties are listed in `WindowsAutopilotDeploymentProfileAssignmentFields`; read and write them as
@@ -2795,50 +2667,50 @@ public struct WindowsAutopilotDeploymentProfileRequestBuilder: ModelRequestBuild
 public typealias WindowsAutopilotDeviceIdentity = Model<WindowsAutopilotDeviceIdentityFields>
 
 /// The properties of a `WindowsAutopilotDeviceIdentity`, inherited ones included.
-public struct WindowsAutopilotDeviceIdentityFields: FieldSet {
+public enum WindowsAutopilotDeviceIdentityFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        addressableUserName: Field<String>,
+        azureActiveDirectoryDeviceId: Field<String>,
+        displayName: Field<String>,
+        enrollmentState: Field<EnrollmentState>,
+        groupTag: Field<String>,
+        lastContactedDateTime: Field<Date>,
+        managedDeviceId: Field<String>,
+        manufacturer: Field<String>,
+        model: Field<String>,
+        productKey: Field<String>,
+        purchaseOrderIdentifier: Field<String>,
+        resourceName: Field<String>,
+        serialNumber: Field<String>,
+        skuNumber: Field<String>,
+        systemFamily: Field<String>,
+        userPrincipalName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsAutopilotDeviceIdentity",
         base: Entity.self,
-        fields: WindowsAutopilotDeviceIdentityFields()
+        fields: (
+            id: Field("id"),
+            addressableUserName: Field("addressableUserName"),
+            azureActiveDirectoryDeviceId: Field("azureActiveDirectoryDeviceId"),
+            displayName: Field("displayName"),
+            enrollmentState: Field("enrollmentState"),
+            groupTag: Field("groupTag"),
+            lastContactedDateTime: Field("lastContactedDateTime"),
+            managedDeviceId: Field("managedDeviceId"),
+            manufacturer: Field("manufacturer"),
+            model: Field("model"),
+            productKey: Field("productKey"),
+            purchaseOrderIdentifier: Field("purchaseOrderIdentifier"),
+            resourceName: Field("resourceName"),
+            serialNumber: Field("serialNumber"),
+            skuNumber: Field("skuNumber"),
+            systemFamily: Field("systemFamily"),
+            userPrincipalName: Field("userPrincipalName")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let addressableUserName: Field<String>
-    public let azureActiveDirectoryDeviceId: Field<String>
-    public let displayName: Field<String>
-    public let enrollmentState: Field<EnrollmentState>
-    public let groupTag: Field<String>
-    public let lastContactedDateTime: Field<Date>
-    public let managedDeviceId: Field<String>
-    public let manufacturer: Field<String>
-    public let model: Field<String>
-    public let productKey: Field<String>
-    public let purchaseOrderIdentifier: Field<String>
-    public let resourceName: Field<String>
-    public let serialNumber: Field<String>
-    public let skuNumber: Field<String>
-    public let systemFamily: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.addressableUserName = Field("addressableUserName")
-        self.azureActiveDirectoryDeviceId = Field("azureActiveDirectoryDeviceId")
-        self.displayName = Field("displayName")
-        self.enrollmentState = Field("enrollmentState")
-        self.groupTag = Field("groupTag")
-        self.lastContactedDateTime = Field("lastContactedDateTime")
-        self.managedDeviceId = Field("managedDeviceId")
-        self.manufacturer = Field("manufacturer")
-        self.model = Field("model")
-        self.productKey = Field("productKey")
-        self.purchaseOrderIdentifier = Field("purchaseOrderIdentifier")
-        self.resourceName = Field("resourceName")
-        self.serialNumber = Field("serialNumber")
-        self.skuNumber = Field("skuNumber")
-        self.systemFamily = Field("systemFamily")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Requests for one `WindowsAutopilotDeviceIdentity`: `request()` reads, updates or deletes it.
@@ -2927,57 +2799,47 @@ public typealias WindowsDefenderAdvancedThreatProtectionConfiguration =
     Model<WindowsDefenderAdvancedThreatProtectionConfigurationFields>
 
 /// The properties of a `WindowsDefenderAdvancedThreatProtectionConfiguration`, inherited ones included.
-public struct WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        allowSampleSharing: Field<Bool>,
+        enableExpeditedTelemetryReporting: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration",
         base: DeviceConfiguration.self,
-        fields: WindowsDefenderAdvancedThreatProtectionConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            allowSampleSharing: Field("allowSampleSharing"),
+            enableExpeditedTelemetryReporting: Field("enableExpeditedTelemetryReporting")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let allowSampleSharing: Field<Bool>
-    public let enableExpeditedTelemetryReporting: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.allowSampleSharing = Field("allowSampleSharing")
-        self.enableExpeditedTelemetryReporting = Field("enableExpeditedTelemetryReporting")
-    }
 }
 
 /// Requests for one `WindowsDefenderAdvancedThreatProtectionConfiguration`: `request()` reads, updates or deletes it.
@@ -3181,26 +3043,26 @@ extension WindowsDefenderProductStatus {
 public typealias WindowsDefenderScanActionResult = Model<WindowsDefenderScanActionResultFields>
 
 /// The properties of a `WindowsDefenderScanActionResult`, inherited ones included.
-public struct WindowsDefenderScanActionResultFields: FieldSet {
+public enum WindowsDefenderScanActionResultFields: FieldSet {
+    public typealias Table = (
+        actionName: Field<String>,
+        actionState: Field<ActionState>,
+        lastUpdatedDateTime: Field<Date>,
+        startDateTime: Field<Date>,
+        scanType: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDefenderScanActionResult",
         base: DeviceActionResult.self,
-        fields: WindowsDefenderScanActionResultFields()
+        fields: (
+            actionName: Field("actionName"),
+            actionState: Field("actionState"),
+            lastUpdatedDateTime: Field("lastUpdatedDateTime"),
+            startDateTime: Field("startDateTime"),
+            scanType: Field("scanType")
+        ) as Table
     )
-
-    public let actionName: Field<String>
-    public let actionState: Field<ActionState>
-    public let lastUpdatedDateTime: Field<Date>
-    public let startDateTime: Field<Date>
-    public let scanType: Field<String>
-
-    private init() {
-        self.actionName = Field("actionName")
-        self.actionState = Field("actionState")
-        self.lastUpdatedDateTime = Field("lastUpdatedDateTime")
-        self.startDateTime = Field("startDateTime")
-        self.scanType = Field("scanType")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsDeliveryOptimizationMode`.
@@ -3242,22 +3104,14 @@ extension WindowsDeliveryOptimizationMode {
 public typealias WindowsDeviceADAccount = Model<WindowsDeviceADAccountFields>
 
 /// The properties of a `WindowsDeviceADAccount`, inherited ones included.
-public struct WindowsDeviceADAccountFields: FieldSet {
+public enum WindowsDeviceADAccountFields: FieldSet {
+    public typealias Table = (password: Field<String>, domainName: Field<String>, userName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceADAccount",
         base: WindowsDeviceAccount.self,
-        fields: WindowsDeviceADAccountFields()
+        fields: (password: Field("password"), domainName: Field("domainName"), userName: Field("userName")) as Table
     )
-
-    public let password: Field<String>
-    public let domainName: Field<String>
-    public let userName: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.domainName = Field("domainName")
-        self.userName = Field("userName")
-    }
 }
 
 /// Its properties are listed in `WindowsDeviceAccountFields`; read and write them as `value.name`.
@@ -3288,20 +3142,14 @@ public struct WindowsDeviceAccountFields: FieldSet {
 public typealias WindowsDeviceAzureADAccount = Model<WindowsDeviceAzureADAccountFields>
 
 /// The properties of a `WindowsDeviceAzureADAccount`, inherited ones included.
-public struct WindowsDeviceAzureADAccountFields: FieldSet {
+public enum WindowsDeviceAzureADAccountFields: FieldSet {
+    public typealias Table = (password: Field<String>, userPrincipalName: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceAzureADAccount",
         base: WindowsDeviceAccount.self,
-        fields: WindowsDeviceAzureADAccountFields()
+        fields: (password: Field("password"), userPrincipalName: Field("userPrincipalName")) as Table
     )
-
-    public let password: Field<String>
-    public let userPrincipalName: Field<String>
-
-    private init() {
-        self.password = Field("password")
-        self.userPrincipalName = Field("userPrincipalName")
-    }
 }
 
 /// Flags: the wire value lists members separated by commas.
@@ -3342,36 +3190,36 @@ extension WindowsDeviceHealthState {
 public typealias WindowsDeviceMalwareState = Model<WindowsDeviceMalwareStateFields>
 
 /// The properties of a `WindowsDeviceMalwareState`, inherited ones included.
-public struct WindowsDeviceMalwareStateFields: FieldSet {
+public enum WindowsDeviceMalwareStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalInformationUrl: Field<String>,
+        category: Field<WindowsMalwareCategory>,
+        detectionCount: Field<Int32>,
+        displayName: Field<String>,
+        executionState: Field<WindowsMalwareExecutionState>,
+        initialDetectionDateTime: Field<Date>,
+        lastStateChangeDateTime: Field<Date>,
+        severity: Field<WindowsMalwareSeverity>,
+        state: Field<WindowsMalwareState>,
+        threatState: Field<WindowsMalwareThreatState>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsDeviceMalwareState",
         base: Entity.self,
-        fields: WindowsDeviceMalwareStateFields()
+        fields: (
+            id: Field("id"),
+            additionalInformationUrl: Field("additionalInformationUrl"),
+            category: Field("category"),
+            detectionCount: Field("detectionCount"),
+            displayName: Field("displayName"),
+            executionState: Field("executionState"),
+            initialDetectionDateTime: Field("initialDetectionDateTime"),
+            lastStateChangeDateTime: Field("lastStateChangeDateTime"),
+            severity: Field("severity"),
+            state: Field("state"),
+            threatState: Field("threatState")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalInformationUrl: Field<String>
-    public let category: Field<WindowsMalwareCategory>
-    public let detectionCount: Field<Int32>
-    public let displayName: Field<String>
-    public let executionState: Field<WindowsMalwareExecutionState>
-    public let initialDetectionDateTime: Field<Date>
-    public let lastStateChangeDateTime: Field<Date>
-    public let severity: Field<WindowsMalwareSeverity>
-    public let state: Field<WindowsMalwareState>
-    public let threatState: Field<WindowsMalwareThreatState>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformationUrl = Field("additionalInformationUrl")
-        self.category = Field("category")
-        self.detectionCount = Field("detectionCount")
-        self.displayName = Field("displayName")
-        self.executionState = Field("executionState")
-        self.initialDetectionDateTime = Field("initialDetectionDateTime")
-        self.lastStateChangeDateTime = Field("lastStateChangeDateTime")
-        self.severity = Field("severity")
-        self.state = Field("state")
-        self.threatState = Field("threatState")
-    }
 }

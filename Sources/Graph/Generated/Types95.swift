@@ -70,39 +70,39 @@ extension WindowsDeviceUsageType {
 public typealias WindowsFirewallNetworkProfile = Model<WindowsFirewallNetworkProfileFields>
 
 /// The properties of a `WindowsFirewallNetworkProfile`, inherited ones included.
-public struct WindowsFirewallNetworkProfileFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsFirewallNetworkProfile",
-        fields: WindowsFirewallNetworkProfileFields()
+public enum WindowsFirewallNetworkProfileFields: FieldSet {
+    public typealias Table = (
+        authorizedApplicationRulesFromGroupPolicyMerged: Field<Bool>,
+        connectionSecurityRulesFromGroupPolicyMerged: Field<Bool>,
+        firewallEnabled: Field<StateManagementSetting>,
+        globalPortRulesFromGroupPolicyMerged: Field<Bool>,
+        inboundConnectionsBlocked: Field<Bool>,
+        inboundNotificationsBlocked: Field<Bool>,
+        incomingTrafficBlocked: Field<Bool>,
+        outboundConnectionsBlocked: Field<Bool>,
+        policyRulesFromGroupPolicyMerged: Field<Bool>,
+        securedPacketExemptionAllowed: Field<Bool>,
+        stealthModeBlocked: Field<Bool>,
+        unicastResponsesToMulticastBroadcastsBlocked: Field<Bool>
     )
 
-    public let authorizedApplicationRulesFromGroupPolicyMerged: Field<Bool>
-    public let connectionSecurityRulesFromGroupPolicyMerged: Field<Bool>
-    public let firewallEnabled: Field<StateManagementSetting>
-    public let globalPortRulesFromGroupPolicyMerged: Field<Bool>
-    public let inboundConnectionsBlocked: Field<Bool>
-    public let inboundNotificationsBlocked: Field<Bool>
-    public let incomingTrafficBlocked: Field<Bool>
-    public let outboundConnectionsBlocked: Field<Bool>
-    public let policyRulesFromGroupPolicyMerged: Field<Bool>
-    public let securedPacketExemptionAllowed: Field<Bool>
-    public let stealthModeBlocked: Field<Bool>
-    public let unicastResponsesToMulticastBroadcastsBlocked: Field<Bool>
-
-    private init() {
-        self.authorizedApplicationRulesFromGroupPolicyMerged = Field("authorizedApplicationRulesFromGroupPolicyMerged")
-        self.connectionSecurityRulesFromGroupPolicyMerged = Field("connectionSecurityRulesFromGroupPolicyMerged")
-        self.firewallEnabled = Field("firewallEnabled")
-        self.globalPortRulesFromGroupPolicyMerged = Field("globalPortRulesFromGroupPolicyMerged")
-        self.inboundConnectionsBlocked = Field("inboundConnectionsBlocked")
-        self.inboundNotificationsBlocked = Field("inboundNotificationsBlocked")
-        self.incomingTrafficBlocked = Field("incomingTrafficBlocked")
-        self.outboundConnectionsBlocked = Field("outboundConnectionsBlocked")
-        self.policyRulesFromGroupPolicyMerged = Field("policyRulesFromGroupPolicyMerged")
-        self.securedPacketExemptionAllowed = Field("securedPacketExemptionAllowed")
-        self.stealthModeBlocked = Field("stealthModeBlocked")
-        self.unicastResponsesToMulticastBroadcastsBlocked = Field("unicastResponsesToMulticastBroadcastsBlocked")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsFirewallNetworkProfile",
+        fields: (
+            authorizedApplicationRulesFromGroupPolicyMerged: Field("authorizedApplicationRulesFromGroupPolicyMerged"),
+            connectionSecurityRulesFromGroupPolicyMerged: Field("connectionSecurityRulesFromGroupPolicyMerged"),
+            firewallEnabled: Field("firewallEnabled"),
+            globalPortRulesFromGroupPolicyMerged: Field("globalPortRulesFromGroupPolicyMerged"),
+            inboundConnectionsBlocked: Field("inboundConnectionsBlocked"),
+            inboundNotificationsBlocked: Field("inboundNotificationsBlocked"),
+            incomingTrafficBlocked: Field("incomingTrafficBlocked"),
+            outboundConnectionsBlocked: Field("outboundConnectionsBlocked"),
+            policyRulesFromGroupPolicyMerged: Field("policyRulesFromGroupPolicyMerged"),
+            securedPacketExemptionAllowed: Field("securedPacketExemptionAllowed"),
+            stealthModeBlocked: Field("stealthModeBlocked"),
+            unicastResponsesToMulticastBroadcastsBlocked: Field("unicastResponsesToMulticastBroadcastsBlocked")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WindowsHelloForBusinessAuthenticationMethodFields`; read and write them as
@@ -114,28 +114,28 @@ public struct WindowsFirewallNetworkProfileFields: FieldSet {
 public typealias WindowsHelloForBusinessAuthenticationMethod = Model<WindowsHelloForBusinessAuthenticationMethodFields>
 
 /// The properties of a `WindowsHelloForBusinessAuthenticationMethod`, inherited ones included.
-public struct WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `device`.
+public enum WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        displayName: Field<String>,
+        keyStrength: Field<AuthenticationMethodKeyStrength>,
+        device: Field<Device>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsHelloForBusinessAuthenticationMethod",
         base: AuthenticationMethod.self,
-        fields: WindowsHelloForBusinessAuthenticationMethodFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            displayName: Field("displayName"),
+            keyStrength: Field("keyStrength"),
+            device: Field("device")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let displayName: Field<String>
-    public let keyStrength: Field<AuthenticationMethodKeyStrength>
-
-    /// Present when the request expanded it (`expand("device")`).
-    public let device: Field<Device>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.displayName = Field("displayName")
-        self.keyStrength = Field("keyStrength")
-        self.device = Field("device")
-    }
 }
 
 /// Requests for one `WindowsHelloForBusinessAuthenticationMethod`: `request()` reads, updates or deletes it.
@@ -198,85 +198,82 @@ extension WindowsHelloForBusinessPinUsage {
 public typealias WindowsInformationProtection = Model<WindowsInformationProtectionFields>
 
 /// The properties of a `WindowsInformationProtection`, inherited ones included.
-public struct WindowsInformationProtectionFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+///   `protectedAppLockerFiles`.
+public enum WindowsInformationProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        azureRightsManagementServicesAllowed: Field<Bool>,
+        dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>,
+        enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>,
+        enterpriseDomain: Field<String>,
+        enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>,
+        enterpriseIPRangesAreAuthoritative: Field<Bool>,
+        enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>,
+        enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxyServersAreAuthoritative: Field<Bool>,
+        exemptApps: Field<[WindowsInformationProtectionApp]>,
+        iconsVisible: Field<Bool>,
+        indexingEncryptedStoresOrItemsBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>,
+        protectedApps: Field<[WindowsInformationProtectionApp]>,
+        protectionUnderLockConfigRequired: Field<Bool>,
+        revokeOnUnenrollDisabled: Field<Bool>,
+        rightsManagementServicesTemplateId: Field<String>,
+        smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>,
+        protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtection",
         base: ManagedAppPolicy.self,
         derived: [MdmWindowsInformationProtectionPolicy.self, WindowsInformationProtectionPolicy.self],
-        fields: WindowsInformationProtectionFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            azureRightsManagementServicesAllowed: Field("azureRightsManagementServicesAllowed"),
+            dataRecoveryCertificate: Field("dataRecoveryCertificate"),
+            enforcementLevel: Field("enforcementLevel"),
+            enterpriseDomain: Field("enterpriseDomain"),
+            enterpriseInternalProxyServers: Field("enterpriseInternalProxyServers"),
+            enterpriseIPRanges: Field("enterpriseIPRanges"),
+            enterpriseIPRangesAreAuthoritative: Field("enterpriseIPRangesAreAuthoritative"),
+            enterpriseNetworkDomainNames: Field("enterpriseNetworkDomainNames"),
+            enterpriseProtectedDomainNames: Field("enterpriseProtectedDomainNames"),
+            enterpriseProxiedDomains: Field("enterpriseProxiedDomains"),
+            enterpriseProxyServers: Field("enterpriseProxyServers"),
+            enterpriseProxyServersAreAuthoritative: Field("enterpriseProxyServersAreAuthoritative"),
+            exemptApps: Field("exemptApps"),
+            iconsVisible: Field("iconsVisible"),
+            indexingEncryptedStoresOrItemsBlocked: Field("indexingEncryptedStoresOrItemsBlocked"),
+            isAssigned: Field("isAssigned"),
+            neutralDomainResources: Field("neutralDomainResources"),
+            protectedApps: Field("protectedApps"),
+            protectionUnderLockConfigRequired: Field("protectionUnderLockConfigRequired"),
+            revokeOnUnenrollDisabled: Field("revokeOnUnenrollDisabled"),
+            rightsManagementServicesTemplateId: Field("rightsManagementServicesTemplateId"),
+            smbAutoEncryptedFileExtensions: Field("smbAutoEncryptedFileExtensions"),
+            assignments: Field("assignments"),
+            exemptAppLockerFiles: Field("exemptAppLockerFiles"),
+            protectedAppLockerFiles: Field("protectedAppLockerFiles")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let azureRightsManagementServicesAllowed: Field<Bool>
-    public let dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>
-    public let enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>
-    public let enterpriseDomain: Field<String>
-    public let enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>
-    public let enterpriseIPRangesAreAuthoritative: Field<Bool>
-    public let enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>
-    public let enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxyServersAreAuthoritative: Field<Bool>
-    public let exemptApps: Field<[WindowsInformationProtectionApp]>
-    public let iconsVisible: Field<Bool>
-    public let indexingEncryptedStoresOrItemsBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-    public let neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>
-    public let protectedApps: Field<[WindowsInformationProtectionApp]>
-    public let protectionUnderLockConfigRequired: Field<Bool>
-    public let revokeOnUnenrollDisabled: Field<Bool>
-    public let rightsManagementServicesTemplateId: Field<String>
-    public let smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("exemptAppLockerFiles")`).
-    public let exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    /// Present when the request expanded it (`expand("protectedAppLockerFiles")`).
-    public let protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.azureRightsManagementServicesAllowed = Field("azureRightsManagementServicesAllowed")
-        self.dataRecoveryCertificate = Field("dataRecoveryCertificate")
-        self.enforcementLevel = Field("enforcementLevel")
-        self.enterpriseDomain = Field("enterpriseDomain")
-        self.enterpriseInternalProxyServers = Field("enterpriseInternalProxyServers")
-        self.enterpriseIPRanges = Field("enterpriseIPRanges")
-        self.enterpriseIPRangesAreAuthoritative = Field("enterpriseIPRangesAreAuthoritative")
-        self.enterpriseNetworkDomainNames = Field("enterpriseNetworkDomainNames")
-        self.enterpriseProtectedDomainNames = Field("enterpriseProtectedDomainNames")
-        self.enterpriseProxiedDomains = Field("enterpriseProxiedDomains")
-        self.enterpriseProxyServers = Field("enterpriseProxyServers")
-        self.enterpriseProxyServersAreAuthoritative = Field("enterpriseProxyServersAreAuthoritative")
-        self.exemptApps = Field("exemptApps")
-        self.iconsVisible = Field("iconsVisible")
-        self.indexingEncryptedStoresOrItemsBlocked = Field("indexingEncryptedStoresOrItemsBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.neutralDomainResources = Field("neutralDomainResources")
-        self.protectedApps = Field("protectedApps")
-        self.protectionUnderLockConfigRequired = Field("protectionUnderLockConfigRequired")
-        self.revokeOnUnenrollDisabled = Field("revokeOnUnenrollDisabled")
-        self.rightsManagementServicesTemplateId = Field("rightsManagementServicesTemplateId")
-        self.smbAutoEncryptedFileExtensions = Field("smbAutoEncryptedFileExtensions")
-        self.assignments = Field("assignments")
-        self.exemptAppLockerFiles = Field("exemptAppLockerFiles")
-        self.protectedAppLockerFiles = Field("protectedAppLockerFiles")
-    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionAppFields`; read and write them as `value.name`.
@@ -288,26 +285,26 @@ public struct WindowsInformationProtectionFields: FieldSet {
 public typealias WindowsInformationProtectionApp = Model<WindowsInformationProtectionAppFields>
 
 /// The properties of a `WindowsInformationProtectionApp`, inherited ones included.
-public struct WindowsInformationProtectionAppFields: FieldSet {
+public enum WindowsInformationProtectionAppFields: FieldSet {
+    public typealias Table = (
+        denied: Field<Bool>,
+        description: Field<String>,
+        displayName: Field<String>,
+        productName: Field<String>,
+        publisherName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionApp",
         derived: [WindowsInformationProtectionDesktopApp.self, WindowsInformationProtectionStoreApp.self],
-        fields: WindowsInformationProtectionAppFields()
+        fields: (
+            denied: Field("denied"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            productName: Field("productName"),
+            publisherName: Field("publisherName")
+        ) as Table
     )
-
-    public let denied: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let productName: Field<String>
-    public let publisherName: Field<String>
-
-    private init() {
-        self.denied = Field("denied")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.productName = Field("productName")
-        self.publisherName = Field("publisherName")
-    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionAppLearningSummaryFields`; read and write them as
@@ -320,24 +317,24 @@ public typealias WindowsInformationProtectionAppLearningSummary =
     Model<WindowsInformationProtectionAppLearningSummaryFields>
 
 /// The properties of a `WindowsInformationProtectionAppLearningSummary`, inherited ones included.
-public struct WindowsInformationProtectionAppLearningSummaryFields: FieldSet {
+public enum WindowsInformationProtectionAppLearningSummaryFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        applicationName: Field<String>,
+        applicationType: Field<ApplicationType>,
+        deviceCount: Field<Int32>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionAppLearningSummary",
         base: Entity.self,
-        fields: WindowsInformationProtectionAppLearningSummaryFields()
+        fields: (
+            id: Field("id"),
+            applicationName: Field("applicationName"),
+            applicationType: Field("applicationType"),
+            deviceCount: Field("deviceCount")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let applicationName: Field<String>
-    public let applicationType: Field<ApplicationType>
-    public let deviceCount: Field<Int32>
-
-    private init() {
-        self.id = Field("id")
-        self.applicationName = Field("applicationName")
-        self.applicationType = Field("applicationType")
-        self.deviceCount = Field("deviceCount")
-    }
 }
 
 /// Requests for one `WindowsInformationProtectionAppLearningSummary`: `request()` reads, updates or deletes it.
@@ -370,26 +367,26 @@ public struct WindowsInformationProtectionAppLearningSummaryRequestBuilder: Mode
 public typealias WindowsInformationProtectionAppLockerFile = Model<WindowsInformationProtectionAppLockerFileFields>
 
 /// The properties of a `WindowsInformationProtectionAppLockerFile`, inherited ones included.
-public struct WindowsInformationProtectionAppLockerFileFields: FieldSet {
+public enum WindowsInformationProtectionAppLockerFileFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        displayName: Field<String>,
+        file: Field<Data>,
+        fileHash: Field<String>,
+        version: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionAppLockerFile",
         base: Entity.self,
-        fields: WindowsInformationProtectionAppLockerFileFields()
+        fields: (
+            id: Field("id"),
+            displayName: Field("displayName"),
+            file: Field("file"),
+            fileHash: Field("fileHash"),
+            version: Field("version")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let displayName: Field<String>
-    public let file: Field<Data>
-    public let fileHash: Field<String>
-    public let version: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.displayName = Field("displayName")
-        self.file = Field("file")
-        self.fileHash = Field("fileHash")
-        self.version = Field("version")
-    }
 }
 
 /// Requests for one `WindowsInformationProtectionAppLockerFile`: `request()` reads, updates or deletes it.
@@ -424,23 +421,23 @@ public typealias WindowsInformationProtectionDataRecoveryCertificate =
     Model<WindowsInformationProtectionDataRecoveryCertificateFields>
 
 /// The properties of a `WindowsInformationProtectionDataRecoveryCertificate`, inherited ones included.
-public struct WindowsInformationProtectionDataRecoveryCertificateFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsInformationProtectionDataRecoveryCertificate",
-        fields: WindowsInformationProtectionDataRecoveryCertificateFields()
+public enum WindowsInformationProtectionDataRecoveryCertificateFields: FieldSet {
+    public typealias Table = (
+        certificate: Field<Data>,
+        description: Field<String>,
+        expirationDateTime: Field<Date>,
+        subjectName: Field<String>
     )
 
-    public let certificate: Field<Data>
-    public let description: Field<String>
-    public let expirationDateTime: Field<Date>
-    public let subjectName: Field<String>
-
-    private init() {
-        self.certificate = Field("certificate")
-        self.description = Field("description")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.subjectName = Field("subjectName")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsInformationProtectionDataRecoveryCertificate",
+        fields: (
+            certificate: Field("certificate"),
+            description: Field("description"),
+            expirationDateTime: Field("expirationDateTime"),
+            subjectName: Field("subjectName")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WindowsInformationProtectionDesktopAppFields`; read and write them as `value.name`.
@@ -451,32 +448,32 @@ public struct WindowsInformationProtectionDataRecoveryCertificateFields: FieldSe
 public typealias WindowsInformationProtectionDesktopApp = Model<WindowsInformationProtectionDesktopAppFields>
 
 /// The properties of a `WindowsInformationProtectionDesktopApp`, inherited ones included.
-public struct WindowsInformationProtectionDesktopAppFields: FieldSet {
+public enum WindowsInformationProtectionDesktopAppFields: FieldSet {
+    public typealias Table = (
+        denied: Field<Bool>,
+        description: Field<String>,
+        displayName: Field<String>,
+        productName: Field<String>,
+        publisherName: Field<String>,
+        binaryName: Field<String>,
+        binaryVersionHigh: Field<String>,
+        binaryVersionLow: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionDesktopApp",
         base: WindowsInformationProtectionApp.self,
-        fields: WindowsInformationProtectionDesktopAppFields()
+        fields: (
+            denied: Field("denied"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            productName: Field("productName"),
+            publisherName: Field("publisherName"),
+            binaryName: Field("binaryName"),
+            binaryVersionHigh: Field("binaryVersionHigh"),
+            binaryVersionLow: Field("binaryVersionLow")
+        ) as Table
     )
-
-    public let denied: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let productName: Field<String>
-    public let publisherName: Field<String>
-    public let binaryName: Field<String>
-    public let binaryVersionHigh: Field<String>
-    public let binaryVersionLow: Field<String>
-
-    private init() {
-        self.denied = Field("denied")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.productName = Field("productName")
-        self.publisherName = Field("publisherName")
-        self.binaryName = Field("binaryName")
-        self.binaryVersionHigh = Field("binaryVersionHigh")
-        self.binaryVersionLow = Field("binaryVersionLow")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionEnforcementLevel`.
@@ -514,19 +511,13 @@ public typealias WindowsInformationProtectionIPRangeCollection =
     Model<WindowsInformationProtectionIPRangeCollectionFields>
 
 /// The properties of a `WindowsInformationProtectionIPRangeCollection`, inherited ones included.
-public struct WindowsInformationProtectionIPRangeCollectionFields: FieldSet {
+public enum WindowsInformationProtectionIPRangeCollectionFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, ranges: Field<[IpRange]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionIPRangeCollection",
-        fields: WindowsInformationProtectionIPRangeCollectionFields()
+        fields: (displayName: Field("displayName"), ranges: Field("ranges")) as Table
     )
-
-    public let displayName: Field<String>
-    public let ranges: Field<[IpRange]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.ranges = Field("ranges")
-    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionNetworkLearningSummaryFields`; read and write them as
@@ -539,22 +530,14 @@ public typealias WindowsInformationProtectionNetworkLearningSummary =
     Model<WindowsInformationProtectionNetworkLearningSummaryFields>
 
 /// The properties of a `WindowsInformationProtectionNetworkLearningSummary`, inherited ones included.
-public struct WindowsInformationProtectionNetworkLearningSummaryFields: FieldSet {
+public enum WindowsInformationProtectionNetworkLearningSummaryFields: FieldSet {
+    public typealias Table = (id: Field<String>, deviceCount: Field<Int32>, url: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionNetworkLearningSummary",
         base: Entity.self,
-        fields: WindowsInformationProtectionNetworkLearningSummaryFields()
+        fields: (id: Field("id"), deviceCount: Field("deviceCount"), url: Field("url")) as Table
     )
-
-    public let id: Field<String>
-    public let deviceCount: Field<Int32>
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.deviceCount = Field("deviceCount")
-        self.url = Field("url")
-    }
 }
 
 /// Requests for one `WindowsInformationProtectionNetworkLearningSummary`: `request()` reads, updates or deletes it.
@@ -604,109 +587,105 @@ extension WindowsInformationProtectionPinCharacterRequirements {
 public typealias WindowsInformationProtectionPolicy = Model<WindowsInformationProtectionPolicyFields>
 
 /// The properties of a `WindowsInformationProtectionPolicy`, inherited ones included.
-public struct WindowsInformationProtectionPolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+///   `protectedAppLockerFiles`.
+public enum WindowsInformationProtectionPolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<String>,
+        azureRightsManagementServicesAllowed: Field<Bool>,
+        dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>,
+        enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>,
+        enterpriseDomain: Field<String>,
+        enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>,
+        enterpriseIPRangesAreAuthoritative: Field<Bool>,
+        enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>,
+        enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>,
+        enterpriseProxyServersAreAuthoritative: Field<Bool>,
+        exemptApps: Field<[WindowsInformationProtectionApp]>,
+        iconsVisible: Field<Bool>,
+        indexingEncryptedStoresOrItemsBlocked: Field<Bool>,
+        isAssigned: Field<Bool>,
+        neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>,
+        protectedApps: Field<[WindowsInformationProtectionApp]>,
+        protectionUnderLockConfigRequired: Field<Bool>,
+        revokeOnUnenrollDisabled: Field<Bool>,
+        rightsManagementServicesTemplateId: Field<String>,
+        smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>,
+        assignments: Field<[TargetedManagedAppPolicyAssignment]>,
+        exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>,
+        protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>,
+        daysWithoutContactBeforeUnenroll: Field<Int32>,
+        mdmEnrollmentUrl: Field<String>,
+        minutesOfInactivityBeforeDeviceLock: Field<Int32>,
+        numberOfPastPinsRemembered: Field<Int32>,
+        passwordMaximumAttemptCount: Field<Int32>,
+        pinExpirationDays: Field<Int32>,
+        pinLowercaseLetters: Field<WindowsInformationProtectionPinCharacterRequirements>,
+        pinMinimumLength: Field<Int32>,
+        pinSpecialCharacters: Field<WindowsInformationProtectionPinCharacterRequirements>,
+        pinUppercaseLetters: Field<WindowsInformationProtectionPinCharacterRequirements>,
+        revokeOnMdmHandoffDisabled: Field<Bool>,
+        windowsHelloForBusinessBlocked: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionPolicy",
         base: WindowsInformationProtection.self,
-        fields: WindowsInformationProtectionPolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            azureRightsManagementServicesAllowed: Field("azureRightsManagementServicesAllowed"),
+            dataRecoveryCertificate: Field("dataRecoveryCertificate"),
+            enforcementLevel: Field("enforcementLevel"),
+            enterpriseDomain: Field("enterpriseDomain"),
+            enterpriseInternalProxyServers: Field("enterpriseInternalProxyServers"),
+            enterpriseIPRanges: Field("enterpriseIPRanges"),
+            enterpriseIPRangesAreAuthoritative: Field("enterpriseIPRangesAreAuthoritative"),
+            enterpriseNetworkDomainNames: Field("enterpriseNetworkDomainNames"),
+            enterpriseProtectedDomainNames: Field("enterpriseProtectedDomainNames"),
+            enterpriseProxiedDomains: Field("enterpriseProxiedDomains"),
+            enterpriseProxyServers: Field("enterpriseProxyServers"),
+            enterpriseProxyServersAreAuthoritative: Field("enterpriseProxyServersAreAuthoritative"),
+            exemptApps: Field("exemptApps"),
+            iconsVisible: Field("iconsVisible"),
+            indexingEncryptedStoresOrItemsBlocked: Field("indexingEncryptedStoresOrItemsBlocked"),
+            isAssigned: Field("isAssigned"),
+            neutralDomainResources: Field("neutralDomainResources"),
+            protectedApps: Field("protectedApps"),
+            protectionUnderLockConfigRequired: Field("protectionUnderLockConfigRequired"),
+            revokeOnUnenrollDisabled: Field("revokeOnUnenrollDisabled"),
+            rightsManagementServicesTemplateId: Field("rightsManagementServicesTemplateId"),
+            smbAutoEncryptedFileExtensions: Field("smbAutoEncryptedFileExtensions"),
+            assignments: Field("assignments"),
+            exemptAppLockerFiles: Field("exemptAppLockerFiles"),
+            protectedAppLockerFiles: Field("protectedAppLockerFiles"),
+            daysWithoutContactBeforeUnenroll: Field("daysWithoutContactBeforeUnenroll"),
+            mdmEnrollmentUrl: Field("mdmEnrollmentUrl"),
+            minutesOfInactivityBeforeDeviceLock: Field("minutesOfInactivityBeforeDeviceLock"),
+            numberOfPastPinsRemembered: Field("numberOfPastPinsRemembered"),
+            passwordMaximumAttemptCount: Field("passwordMaximumAttemptCount"),
+            pinExpirationDays: Field("pinExpirationDays"),
+            pinLowercaseLetters: Field("pinLowercaseLetters"),
+            pinMinimumLength: Field("pinMinimumLength"),
+            pinSpecialCharacters: Field("pinSpecialCharacters"),
+            pinUppercaseLetters: Field("pinUppercaseLetters"),
+            revokeOnMdmHandoffDisabled: Field("revokeOnMdmHandoffDisabled"),
+            windowsHelloForBusinessBlocked: Field("windowsHelloForBusinessBlocked")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<String>
-    public let azureRightsManagementServicesAllowed: Field<Bool>
-    public let dataRecoveryCertificate: Field<WindowsInformationProtectionDataRecoveryCertificate>
-    public let enforcementLevel: Field<WindowsInformationProtectionEnforcementLevel>
-    public let enterpriseDomain: Field<String>
-    public let enterpriseInternalProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseIPRanges: Field<[WindowsInformationProtectionIPRangeCollection]>
-    public let enterpriseIPRangesAreAuthoritative: Field<Bool>
-    public let enterpriseNetworkDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProtectedDomainNames: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxiedDomains: Field<[WindowsInformationProtectionProxiedDomainCollection]>
-    public let enterpriseProxyServers: Field<[WindowsInformationProtectionResourceCollection]>
-    public let enterpriseProxyServersAreAuthoritative: Field<Bool>
-    public let exemptApps: Field<[WindowsInformationProtectionApp]>
-    public let iconsVisible: Field<Bool>
-    public let indexingEncryptedStoresOrItemsBlocked: Field<Bool>
-    public let isAssigned: Field<Bool>
-    public let neutralDomainResources: Field<[WindowsInformationProtectionResourceCollection]>
-    public let protectedApps: Field<[WindowsInformationProtectionApp]>
-    public let protectionUnderLockConfigRequired: Field<Bool>
-    public let revokeOnUnenrollDisabled: Field<Bool>
-    public let rightsManagementServicesTemplateId: Field<String>
-    public let smbAutoEncryptedFileExtensions: Field<[WindowsInformationProtectionResourceCollection]>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[TargetedManagedAppPolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("exemptAppLockerFiles")`).
-    public let exemptAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    /// Present when the request expanded it (`expand("protectedAppLockerFiles")`).
-    public let protectedAppLockerFiles: Field<[WindowsInformationProtectionAppLockerFile]>
-
-    public let daysWithoutContactBeforeUnenroll: Field<Int32>
-    public let mdmEnrollmentUrl: Field<String>
-    public let minutesOfInactivityBeforeDeviceLock: Field<Int32>
-    public let numberOfPastPinsRemembered: Field<Int32>
-    public let passwordMaximumAttemptCount: Field<Int32>
-    public let pinExpirationDays: Field<Int32>
-    public let pinLowercaseLetters: Field<WindowsInformationProtectionPinCharacterRequirements>
-    public let pinMinimumLength: Field<Int32>
-    public let pinSpecialCharacters: Field<WindowsInformationProtectionPinCharacterRequirements>
-    public let pinUppercaseLetters: Field<WindowsInformationProtectionPinCharacterRequirements>
-    public let revokeOnMdmHandoffDisabled: Field<Bool>
-    public let windowsHelloForBusinessBlocked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.azureRightsManagementServicesAllowed = Field("azureRightsManagementServicesAllowed")
-        self.dataRecoveryCertificate = Field("dataRecoveryCertificate")
-        self.enforcementLevel = Field("enforcementLevel")
-        self.enterpriseDomain = Field("enterpriseDomain")
-        self.enterpriseInternalProxyServers = Field("enterpriseInternalProxyServers")
-        self.enterpriseIPRanges = Field("enterpriseIPRanges")
-        self.enterpriseIPRangesAreAuthoritative = Field("enterpriseIPRangesAreAuthoritative")
-        self.enterpriseNetworkDomainNames = Field("enterpriseNetworkDomainNames")
-        self.enterpriseProtectedDomainNames = Field("enterpriseProtectedDomainNames")
-        self.enterpriseProxiedDomains = Field("enterpriseProxiedDomains")
-        self.enterpriseProxyServers = Field("enterpriseProxyServers")
-        self.enterpriseProxyServersAreAuthoritative = Field("enterpriseProxyServersAreAuthoritative")
-        self.exemptApps = Field("exemptApps")
-        self.iconsVisible = Field("iconsVisible")
-        self.indexingEncryptedStoresOrItemsBlocked = Field("indexingEncryptedStoresOrItemsBlocked")
-        self.isAssigned = Field("isAssigned")
-        self.neutralDomainResources = Field("neutralDomainResources")
-        self.protectedApps = Field("protectedApps")
-        self.protectionUnderLockConfigRequired = Field("protectionUnderLockConfigRequired")
-        self.revokeOnUnenrollDisabled = Field("revokeOnUnenrollDisabled")
-        self.rightsManagementServicesTemplateId = Field("rightsManagementServicesTemplateId")
-        self.smbAutoEncryptedFileExtensions = Field("smbAutoEncryptedFileExtensions")
-        self.assignments = Field("assignments")
-        self.exemptAppLockerFiles = Field("exemptAppLockerFiles")
-        self.protectedAppLockerFiles = Field("protectedAppLockerFiles")
-        self.daysWithoutContactBeforeUnenroll = Field("daysWithoutContactBeforeUnenroll")
-        self.mdmEnrollmentUrl = Field("mdmEnrollmentUrl")
-        self.minutesOfInactivityBeforeDeviceLock = Field("minutesOfInactivityBeforeDeviceLock")
-        self.numberOfPastPinsRemembered = Field("numberOfPastPinsRemembered")
-        self.passwordMaximumAttemptCount = Field("passwordMaximumAttemptCount")
-        self.pinExpirationDays = Field("pinExpirationDays")
-        self.pinLowercaseLetters = Field("pinLowercaseLetters")
-        self.pinMinimumLength = Field("pinMinimumLength")
-        self.pinSpecialCharacters = Field("pinSpecialCharacters")
-        self.pinUppercaseLetters = Field("pinUppercaseLetters")
-        self.revokeOnMdmHandoffDisabled = Field("revokeOnMdmHandoffDisabled")
-        self.windowsHelloForBusinessBlocked = Field("windowsHelloForBusinessBlocked")
-    }
 }
 
 /// Requests for one `WindowsInformationProtectionPolicy`: `request()` reads, updates or deletes it.
@@ -792,19 +771,13 @@ public typealias WindowsInformationProtectionProxiedDomainCollection =
     Model<WindowsInformationProtectionProxiedDomainCollectionFields>
 
 /// The properties of a `WindowsInformationProtectionProxiedDomainCollection`, inherited ones included.
-public struct WindowsInformationProtectionProxiedDomainCollectionFields: FieldSet {
+public enum WindowsInformationProtectionProxiedDomainCollectionFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, proxiedDomains: Field<[ProxiedDomain]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionProxiedDomainCollection",
-        fields: WindowsInformationProtectionProxiedDomainCollectionFields()
+        fields: (displayName: Field("displayName"), proxiedDomains: Field("proxiedDomains")) as Table
     )
-
-    public let displayName: Field<String>
-    public let proxiedDomains: Field<[ProxiedDomain]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.proxiedDomains = Field("proxiedDomains")
-    }
 }
 
 /// Requests for one `WindowsInformationProtection`: `request()` reads, updates or deletes it.
@@ -890,19 +863,13 @@ public typealias WindowsInformationProtectionResourceCollection =
     Model<WindowsInformationProtectionResourceCollectionFields>
 
 /// The properties of a `WindowsInformationProtectionResourceCollection`, inherited ones included.
-public struct WindowsInformationProtectionResourceCollectionFields: FieldSet {
+public enum WindowsInformationProtectionResourceCollectionFields: FieldSet {
+    public typealias Table = (displayName: Field<String>, resources: Field<[String]>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionResourceCollection",
-        fields: WindowsInformationProtectionResourceCollectionFields()
+        fields: (displayName: Field("displayName"), resources: Field("resources")) as Table
     )
-
-    public let displayName: Field<String>
-    public let resources: Field<[String]>
-
-    private init() {
-        self.displayName = Field("displayName")
-        self.resources = Field("resources")
-    }
 }
 
 /// Its properties are listed in `WindowsInformationProtectionStoreAppFields`; read and write them as `value.name`.
@@ -913,26 +880,26 @@ public struct WindowsInformationProtectionResourceCollectionFields: FieldSet {
 public typealias WindowsInformationProtectionStoreApp = Model<WindowsInformationProtectionStoreAppFields>
 
 /// The properties of a `WindowsInformationProtectionStoreApp`, inherited ones included.
-public struct WindowsInformationProtectionStoreAppFields: FieldSet {
+public enum WindowsInformationProtectionStoreAppFields: FieldSet {
+    public typealias Table = (
+        denied: Field<Bool>,
+        description: Field<String>,
+        displayName: Field<String>,
+        productName: Field<String>,
+        publisherName: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsInformationProtectionStoreApp",
         base: WindowsInformationProtectionApp.self,
-        fields: WindowsInformationProtectionStoreAppFields()
+        fields: (
+            denied: Field("denied"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            productName: Field("productName"),
+            publisherName: Field("publisherName")
+        ) as Table
     )
-
-    public let denied: Field<Bool>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let productName: Field<String>
-    public let publisherName: Field<String>
-
-    private init() {
-        self.denied = Field("denied")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.productName = Field("productName")
-        self.publisherName = Field("publisherName")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsMalwareCategory`.
@@ -1103,25 +1070,25 @@ extension WindowsMalwareCategory {
 public typealias WindowsMalwareCategoryCount = Model<WindowsMalwareCategoryCountFields>
 
 /// The properties of a `WindowsMalwareCategoryCount`, inherited ones included.
-public struct WindowsMalwareCategoryCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareCategoryCount",
-        fields: WindowsMalwareCategoryCountFields()
+public enum WindowsMalwareCategoryCountFields: FieldSet {
+    public typealias Table = (
+        activeMalwareDetectionCount: Field<Int32>,
+        category: Field<WindowsMalwareCategory>,
+        deviceCount: Field<Int32>,
+        distinctActiveMalwareCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>
     )
 
-    public let activeMalwareDetectionCount: Field<Int32>
-    public let category: Field<WindowsMalwareCategory>
-    public let deviceCount: Field<Int32>
-    public let distinctActiveMalwareCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-
-    private init() {
-        self.activeMalwareDetectionCount = Field("activeMalwareDetectionCount")
-        self.category = Field("category")
-        self.deviceCount = Field("deviceCount")
-        self.distinctActiveMalwareCount = Field("distinctActiveMalwareCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareCategoryCount",
+        fields: (
+            activeMalwareDetectionCount: Field("activeMalwareDetectionCount"),
+            category: Field("category"),
+            deviceCount: Field("deviceCount"),
+            distinctActiveMalwareCount: Field("distinctActiveMalwareCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsMalwareExecutionState`.
@@ -1151,21 +1118,21 @@ extension WindowsMalwareExecutionState {
 public typealias WindowsMalwareExecutionStateCount = Model<WindowsMalwareExecutionStateCountFields>
 
 /// The properties of a `WindowsMalwareExecutionStateCount`, inherited ones included.
-public struct WindowsMalwareExecutionStateCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareExecutionStateCount",
-        fields: WindowsMalwareExecutionStateCountFields()
+public enum WindowsMalwareExecutionStateCountFields: FieldSet {
+    public typealias Table = (
+        deviceCount: Field<Int32>,
+        executionState: Field<WindowsMalwareExecutionState>,
+        lastUpdateDateTime: Field<Date>
     )
 
-    public let deviceCount: Field<Int32>
-    public let executionState: Field<WindowsMalwareExecutionState>
-    public let lastUpdateDateTime: Field<Date>
-
-    private init() {
-        self.deviceCount = Field("deviceCount")
-        self.executionState = Field("executionState")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareExecutionStateCount",
+        fields: (
+            deviceCount: Field("deviceCount"),
+            executionState: Field("executionState"),
+            lastUpdateDateTime: Field("lastUpdateDateTime")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WindowsMalwareInformationFields`; read and write them as `value.name`.
@@ -1175,32 +1142,32 @@ public struct WindowsMalwareExecutionStateCountFields: FieldSet {
 public typealias WindowsMalwareInformation = Model<WindowsMalwareInformationFields>
 
 /// The properties of a `WindowsMalwareInformation`, inherited ones included.
-public struct WindowsMalwareInformationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `deviceMalwareStates`.
+public enum WindowsMalwareInformationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        additionalInformationUrl: Field<String>,
+        category: Field<WindowsMalwareCategory>,
+        displayName: Field<String>,
+        lastDetectionDateTime: Field<Date>,
+        severity: Field<WindowsMalwareSeverity>,
+        deviceMalwareStates: Field<[MalwareStateForWindowsDevice]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsMalwareInformation",
         base: Entity.self,
-        fields: WindowsMalwareInformationFields()
+        fields: (
+            id: Field("id"),
+            additionalInformationUrl: Field("additionalInformationUrl"),
+            category: Field("category"),
+            displayName: Field("displayName"),
+            lastDetectionDateTime: Field("lastDetectionDateTime"),
+            severity: Field("severity"),
+            deviceMalwareStates: Field("deviceMalwareStates")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let additionalInformationUrl: Field<String>
-    public let category: Field<WindowsMalwareCategory>
-    public let displayName: Field<String>
-    public let lastDetectionDateTime: Field<Date>
-    public let severity: Field<WindowsMalwareSeverity>
-
-    /// Present when the request expanded it (`expand("deviceMalwareStates")`).
-    public let deviceMalwareStates: Field<[MalwareStateForWindowsDevice]>
-
-    private init() {
-        self.id = Field("id")
-        self.additionalInformationUrl = Field("additionalInformationUrl")
-        self.category = Field("category")
-        self.displayName = Field("displayName")
-        self.lastDetectionDateTime = Field("lastDetectionDateTime")
-        self.severity = Field("severity")
-        self.deviceMalwareStates = Field("deviceMalwareStates")
-    }
 }
 
 /// Requests for one `WindowsMalwareInformation`: `request()` reads, updates or deletes it.
@@ -1239,23 +1206,23 @@ public struct WindowsMalwareInformationRequestBuilder: ModelRequestBuilder {
 public typealias WindowsMalwareNameCount = Model<WindowsMalwareNameCountFields>
 
 /// The properties of a `WindowsMalwareNameCount`, inherited ones included.
-public struct WindowsMalwareNameCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareNameCount",
-        fields: WindowsMalwareNameCountFields()
+public enum WindowsMalwareNameCountFields: FieldSet {
+    public typealias Table = (
+        deviceCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        malwareIdentifier: Field<String>,
+        name: Field<String>
     )
 
-    public let deviceCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let malwareIdentifier: Field<String>
-    public let name: Field<String>
-
-    private init() {
-        self.deviceCount = Field("deviceCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.malwareIdentifier = Field("malwareIdentifier")
-        self.name = Field("name")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareNameCount",
+        fields: (
+            deviceCount: Field("deviceCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            malwareIdentifier: Field("malwareIdentifier"),
+            name: Field("name")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WindowsMalwareOverviewFields`; read and write them as `value.name`.
@@ -1265,33 +1232,33 @@ public struct WindowsMalwareNameCountFields: FieldSet {
 public typealias WindowsMalwareOverview = Model<WindowsMalwareOverviewFields>
 
 /// The properties of a `WindowsMalwareOverview`, inherited ones included.
-public struct WindowsMalwareOverviewFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareOverview",
-        fields: WindowsMalwareOverviewFields()
+public enum WindowsMalwareOverviewFields: FieldSet {
+    public typealias Table = (
+        malwareCategorySummary: Field<[WindowsMalwareCategoryCount]>,
+        malwareDetectedDeviceCount: Field<Int32>,
+        malwareExecutionStateSummary: Field<[WindowsMalwareExecutionStateCount]>,
+        malwareNameSummary: Field<[WindowsMalwareNameCount]>,
+        malwareSeveritySummary: Field<[WindowsMalwareSeverityCount]>,
+        malwareStateSummary: Field<[WindowsMalwareStateCount]>,
+        osVersionsSummary: Field<[OsVersionCount]>,
+        totalDistinctMalwareCount: Field<Int32>,
+        totalMalwareCount: Field<Int32>
     )
 
-    public let malwareCategorySummary: Field<[WindowsMalwareCategoryCount]>
-    public let malwareDetectedDeviceCount: Field<Int32>
-    public let malwareExecutionStateSummary: Field<[WindowsMalwareExecutionStateCount]>
-    public let malwareNameSummary: Field<[WindowsMalwareNameCount]>
-    public let malwareSeveritySummary: Field<[WindowsMalwareSeverityCount]>
-    public let malwareStateSummary: Field<[WindowsMalwareStateCount]>
-    public let osVersionsSummary: Field<[OsVersionCount]>
-    public let totalDistinctMalwareCount: Field<Int32>
-    public let totalMalwareCount: Field<Int32>
-
-    private init() {
-        self.malwareCategorySummary = Field("malwareCategorySummary")
-        self.malwareDetectedDeviceCount = Field("malwareDetectedDeviceCount")
-        self.malwareExecutionStateSummary = Field("malwareExecutionStateSummary")
-        self.malwareNameSummary = Field("malwareNameSummary")
-        self.malwareSeveritySummary = Field("malwareSeveritySummary")
-        self.malwareStateSummary = Field("malwareStateSummary")
-        self.osVersionsSummary = Field("osVersionsSummary")
-        self.totalDistinctMalwareCount = Field("totalDistinctMalwareCount")
-        self.totalMalwareCount = Field("totalMalwareCount")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareOverview",
+        fields: (
+            malwareCategorySummary: Field("malwareCategorySummary"),
+            malwareDetectedDeviceCount: Field("malwareDetectedDeviceCount"),
+            malwareExecutionStateSummary: Field("malwareExecutionStateSummary"),
+            malwareNameSummary: Field("malwareNameSummary"),
+            malwareSeveritySummary: Field("malwareSeveritySummary"),
+            malwareStateSummary: Field("malwareStateSummary"),
+            osVersionsSummary: Field("osVersionsSummary"),
+            totalDistinctMalwareCount: Field("totalDistinctMalwareCount"),
+            totalMalwareCount: Field("totalMalwareCount")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsMalwareSeverity`.
@@ -1321,23 +1288,23 @@ extension WindowsMalwareSeverity {
 public typealias WindowsMalwareSeverityCount = Model<WindowsMalwareSeverityCountFields>
 
 /// The properties of a `WindowsMalwareSeverityCount`, inherited ones included.
-public struct WindowsMalwareSeverityCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareSeverityCount",
-        fields: WindowsMalwareSeverityCountFields()
+public enum WindowsMalwareSeverityCountFields: FieldSet {
+    public typealias Table = (
+        distinctMalwareCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        malwareDetectionCount: Field<Int32>,
+        severity: Field<WindowsMalwareSeverity>
     )
 
-    public let distinctMalwareCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let malwareDetectionCount: Field<Int32>
-    public let severity: Field<WindowsMalwareSeverity>
-
-    private init() {
-        self.distinctMalwareCount = Field("distinctMalwareCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.malwareDetectionCount = Field("malwareDetectionCount")
-        self.severity = Field("severity")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareSeverityCount",
+        fields: (
+            distinctMalwareCount: Field("distinctMalwareCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            malwareDetectionCount: Field("malwareDetectionCount"),
+            severity: Field("severity")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsMalwareState`.
@@ -1397,25 +1364,25 @@ extension WindowsMalwareState {
 public typealias WindowsMalwareStateCount = Model<WindowsMalwareStateCountFields>
 
 /// The properties of a `WindowsMalwareStateCount`, inherited ones included.
-public struct WindowsMalwareStateCountFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.windowsMalwareStateCount",
-        fields: WindowsMalwareStateCountFields()
+public enum WindowsMalwareStateCountFields: FieldSet {
+    public typealias Table = (
+        deviceCount: Field<Int32>,
+        distinctMalwareCount: Field<Int32>,
+        lastUpdateDateTime: Field<Date>,
+        malwareDetectionCount: Field<Int32>,
+        state: Field<WindowsMalwareThreatState>
     )
 
-    public let deviceCount: Field<Int32>
-    public let distinctMalwareCount: Field<Int32>
-    public let lastUpdateDateTime: Field<Date>
-    public let malwareDetectionCount: Field<Int32>
-    public let state: Field<WindowsMalwareThreatState>
-
-    private init() {
-        self.deviceCount = Field("deviceCount")
-        self.distinctMalwareCount = Field("distinctMalwareCount")
-        self.lastUpdateDateTime = Field("lastUpdateDateTime")
-        self.malwareDetectionCount = Field("malwareDetectionCount")
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.windowsMalwareStateCount",
+        fields: (
+            deviceCount: Field("deviceCount"),
+            distinctMalwareCount: Field("distinctMalwareCount"),
+            lastUpdateDateTime: Field("lastUpdateDateTime"),
+            malwareDetectionCount: Field("malwareDetectionCount"),
+            state: Field("state")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsMalwareThreatState`.
@@ -1469,65 +1436,55 @@ extension WindowsMalwareThreatState {
 public typealias WindowsMicrosoftEdgeApp = Model<WindowsMicrosoftEdgeAppFields>
 
 /// The properties of a `WindowsMicrosoftEdgeApp`, inherited ones included.
-public struct WindowsMicrosoftEdgeAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum WindowsMicrosoftEdgeAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        channel: Field<MicrosoftEdgeChannel>,
+        displayLanguageLocale: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsMicrosoftEdgeApp",
         base: MobileApp.self,
-        fields: WindowsMicrosoftEdgeAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            channel: Field("channel"),
+            displayLanguageLocale: Field("displayLanguageLocale")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let channel: Field<MicrosoftEdgeChannel>
-    public let displayLanguageLocale: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.channel = Field("channel")
-        self.displayLanguageLocale = Field("displayLanguageLocale")
-    }
 }
 
 /// Requests for one `WindowsMicrosoftEdgeApp`: `request()` reads, updates or deletes it.
@@ -1583,21 +1540,13 @@ public struct WindowsMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
 public typealias WindowsMinimumOperatingSystem = Model<WindowsMinimumOperatingSystemFields>
 
 /// The properties of a `WindowsMinimumOperatingSystem`, inherited ones included.
-public struct WindowsMinimumOperatingSystemFields: FieldSet {
+public enum WindowsMinimumOperatingSystemFields: FieldSet {
+    public typealias Table = (v100: Field<Bool>, v80: Field<Bool>, v81: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsMinimumOperatingSystem",
-        fields: WindowsMinimumOperatingSystemFields()
+        fields: (v100: Field("v10_0"), v80: Field("v8_0"), v81: Field("v8_1")) as Table
     )
-
-    public let v100: Field<Bool>
-    public let v80: Field<Bool>
-    public let v81: Field<Bool>
-
-    private init() {
-        self.v100 = Field("v10_0")
-        self.v80 = Field("v8_0")
-        self.v81 = Field("v8_1")
-    }
 }
 
 /// Its properties are listed in `WindowsMobileMSIFields`; read and write them as `value.name`.
@@ -1607,82 +1556,67 @@ public struct WindowsMinimumOperatingSystemFields: FieldSet {
 public typealias WindowsMobileMSI = Model<WindowsMobileMSIFields>
 
 /// The properties of a `WindowsMobileMSI`, inherited ones included.
-public struct WindowsMobileMSIFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+public enum WindowsMobileMSIFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        commandLine: Field<String>,
+        ignoreVersionDetection: Field<Bool>,
+        productCode: Field<String>,
+        productVersion: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsMobileMSI",
         base: MobileLobApp.self,
-        fields: WindowsMobileMSIFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            commandLine: Field("commandLine"),
+            ignoreVersionDetection: Field("ignoreVersionDetection"),
+            productCode: Field("productCode"),
+            productVersion: Field("productVersion")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let commandLine: Field<String>
-    public let ignoreVersionDetection: Field<Bool>
-    public let productCode: Field<String>
-    public let productVersion: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.commandLine = Field("commandLine")
-        self.ignoreVersionDetection = Field("ignoreVersionDetection")
-        self.productCode = Field("productCode")
-        self.productVersion = Field("productVersion")
-    }
 }
 
 /// Requests for one `WindowsMobileMSI`: `request()` reads, updates or deletes it.
@@ -1744,79 +1678,67 @@ public struct WindowsMobileMSIRequestBuilder: ModelRequestBuilder {
 public typealias WindowsPhone81CompliancePolicy = Model<WindowsPhone81CompliancePolicyFields>
 
 /// The properties of a `WindowsPhone81CompliancePolicy`, inherited ones included.
-public struct WindowsPhone81CompliancePolicyFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+public enum WindowsPhone81CompliancePolicyFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceCompliancePolicyAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceComplianceDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceComplianceDeviceOverview>,
+        scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>,
+        userStatuses: Field<[DeviceComplianceUserStatus]>,
+        userStatusOverview: Field<DeviceComplianceUserOverview>,
+        osMaximumVersion: Field<String>,
+        osMinimumVersion: Field<String>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeLock: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        storageRequireEncryption: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81CompliancePolicy",
         base: DeviceCompliancePolicy.self,
-        fields: WindowsPhone81CompliancePolicyFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            scheduledActionsForRule: Field("scheduledActionsForRule"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            osMaximumVersion: Field("osMaximumVersion"),
+            osMinimumVersion: Field("osMinimumVersion"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeLock: Field("passwordMinutesOfInactivityBeforeLock"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            storageRequireEncryption: Field("storageRequireEncryption")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceCompliancePolicyAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceComplianceDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceComplianceDeviceOverview>
-
-    /// Present when the request expanded it (`expand("scheduledActionsForRule")`).
-    public let scheduledActionsForRule: Field<[DeviceComplianceScheduledActionForRule]>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceComplianceUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceComplianceUserOverview>
-
-    public let osMaximumVersion: Field<String>
-    public let osMinimumVersion: Field<String>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeLock: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let storageRequireEncryption: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.scheduledActionsForRule = Field("scheduledActionsForRule")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.osMaximumVersion = Field("osMaximumVersion")
-        self.osMinimumVersion = Field("osMinimumVersion")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeLock = Field("passwordMinutesOfInactivityBeforeLock")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-    }
 }
 
 /// Requests for one `WindowsPhone81CompliancePolicy`: `request()` reads, updates or deletes it.
@@ -1926,55 +1848,45 @@ public struct WindowsPhone81CompliancePolicyRequestBuilder: ModelRequestBuilder 
 public typealias WindowsPhone81CustomConfiguration = Model<WindowsPhone81CustomConfigurationFields>
 
 /// The properties of a `WindowsPhone81CustomConfiguration`, inherited ones included.
-public struct WindowsPhone81CustomConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum WindowsPhone81CustomConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        omaSettings: Field<[OmaSetting]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81CustomConfiguration",
         base: DeviceConfiguration.self,
-        fields: WindowsPhone81CustomConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            omaSettings: Field("omaSettings")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let omaSettings: Field<[OmaSetting]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.omaSettings = Field("omaSettings")
-    }
 }
 
 /// Requests for one `WindowsPhone81CustomConfiguration`: `request()` reads, updates or deletes it.
@@ -2070,113 +1982,102 @@ public struct WindowsPhone81CustomConfigurationRequestBuilder: ModelRequestBuild
 public typealias WindowsPhone81GeneralConfiguration = Model<WindowsPhone81GeneralConfigurationFields>
 
 /// The properties of a `WindowsPhone81GeneralConfiguration`, inherited ones included.
-public struct WindowsPhone81GeneralConfigurationFields: FieldSet {
+///
+/// - `applyOnlyToWindowsPhone81`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum WindowsPhone81GeneralConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        applyOnlyToWindowsPhone81: Field<Bool>,
+        appsBlockCopyPaste: Field<Bool>,
+        bluetoothBlocked: Field<Bool>,
+        cameraBlocked: Field<Bool>,
+        cellularBlockWifiTethering: Field<Bool>,
+        compliantAppListType: Field<AppListType>,
+        compliantAppsList: Field<[AppListItem]>,
+        diagnosticDataBlockSubmission: Field<Bool>,
+        emailBlockAddingAccounts: Field<Bool>,
+        locationServicesBlocked: Field<Bool>,
+        microsoftAccountBlocked: Field<Bool>,
+        nfcBlocked: Field<Bool>,
+        passwordBlockSimple: Field<Bool>,
+        passwordExpirationDays: Field<Int32>,
+        passwordMinimumCharacterSetCount: Field<Int32>,
+        passwordMinimumLength: Field<Int32>,
+        passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>,
+        passwordPreviousPasswordBlockCount: Field<Int32>,
+        passwordRequired: Field<Bool>,
+        passwordRequiredType: Field<RequiredPasswordType>,
+        passwordSignInFailureCountBeforeFactoryReset: Field<Int32>,
+        screenCaptureBlocked: Field<Bool>,
+        storageBlockRemovableStorage: Field<Bool>,
+        storageRequireEncryption: Field<Bool>,
+        webBrowserBlocked: Field<Bool>,
+        wifiBlockAutomaticConnectHotspots: Field<Bool>,
+        wifiBlocked: Field<Bool>,
+        wifiBlockHotspotReporting: Field<Bool>,
+        windowsStoreBlocked: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsPhone81GeneralConfiguration",
         base: DeviceConfiguration.self,
-        fields: WindowsPhone81GeneralConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            applyOnlyToWindowsPhone81: Field("applyOnlyToWindowsPhone81"),
+            appsBlockCopyPaste: Field("appsBlockCopyPaste"),
+            bluetoothBlocked: Field("bluetoothBlocked"),
+            cameraBlocked: Field("cameraBlocked"),
+            cellularBlockWifiTethering: Field("cellularBlockWifiTethering"),
+            compliantAppListType: Field("compliantAppListType"),
+            compliantAppsList: Field("compliantAppsList"),
+            diagnosticDataBlockSubmission: Field("diagnosticDataBlockSubmission"),
+            emailBlockAddingAccounts: Field("emailBlockAddingAccounts"),
+            locationServicesBlocked: Field("locationServicesBlocked"),
+            microsoftAccountBlocked: Field("microsoftAccountBlocked"),
+            nfcBlocked: Field("nfcBlocked"),
+            passwordBlockSimple: Field("passwordBlockSimple"),
+            passwordExpirationDays: Field("passwordExpirationDays"),
+            passwordMinimumCharacterSetCount: Field("passwordMinimumCharacterSetCount"),
+            passwordMinimumLength: Field("passwordMinimumLength"),
+            passwordMinutesOfInactivityBeforeScreenTimeout: Field("passwordMinutesOfInactivityBeforeScreenTimeout"),
+            passwordPreviousPasswordBlockCount: Field("passwordPreviousPasswordBlockCount"),
+            passwordRequired: Field("passwordRequired"),
+            passwordRequiredType: Field("passwordRequiredType"),
+            passwordSignInFailureCountBeforeFactoryReset: Field("passwordSignInFailureCountBeforeFactoryReset"),
+            screenCaptureBlocked: Field("screenCaptureBlocked"),
+            storageBlockRemovableStorage: Field("storageBlockRemovableStorage"),
+            storageRequireEncryption: Field("storageRequireEncryption"),
+            webBrowserBlocked: Field("webBrowserBlocked"),
+            wifiBlockAutomaticConnectHotspots: Field("wifiBlockAutomaticConnectHotspots"),
+            wifiBlocked: Field("wifiBlocked"),
+            wifiBlockHotspotReporting: Field("wifiBlockHotspotReporting"),
+            windowsStoreBlocked: Field("windowsStoreBlocked")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    /// Set by the service: read it, do not send it.
-    public let applyOnlyToWindowsPhone81: Field<Bool>
-
-    public let appsBlockCopyPaste: Field<Bool>
-    public let bluetoothBlocked: Field<Bool>
-    public let cameraBlocked: Field<Bool>
-    public let cellularBlockWifiTethering: Field<Bool>
-    public let compliantAppListType: Field<AppListType>
-    public let compliantAppsList: Field<[AppListItem]>
-    public let diagnosticDataBlockSubmission: Field<Bool>
-    public let emailBlockAddingAccounts: Field<Bool>
-    public let locationServicesBlocked: Field<Bool>
-    public let microsoftAccountBlocked: Field<Bool>
-    public let nfcBlocked: Field<Bool>
-    public let passwordBlockSimple: Field<Bool>
-    public let passwordExpirationDays: Field<Int32>
-    public let passwordMinimumCharacterSetCount: Field<Int32>
-    public let passwordMinimumLength: Field<Int32>
-    public let passwordMinutesOfInactivityBeforeScreenTimeout: Field<Int32>
-    public let passwordPreviousPasswordBlockCount: Field<Int32>
-    public let passwordRequired: Field<Bool>
-    public let passwordRequiredType: Field<RequiredPasswordType>
-    public let passwordSignInFailureCountBeforeFactoryReset: Field<Int32>
-    public let screenCaptureBlocked: Field<Bool>
-    public let storageBlockRemovableStorage: Field<Bool>
-    public let storageRequireEncryption: Field<Bool>
-    public let webBrowserBlocked: Field<Bool>
-    public let wifiBlockAutomaticConnectHotspots: Field<Bool>
-    public let wifiBlocked: Field<Bool>
-    public let wifiBlockHotspotReporting: Field<Bool>
-    public let windowsStoreBlocked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.applyOnlyToWindowsPhone81 = Field("applyOnlyToWindowsPhone81")
-        self.appsBlockCopyPaste = Field("appsBlockCopyPaste")
-        self.bluetoothBlocked = Field("bluetoothBlocked")
-        self.cameraBlocked = Field("cameraBlocked")
-        self.cellularBlockWifiTethering = Field("cellularBlockWifiTethering")
-        self.compliantAppListType = Field("compliantAppListType")
-        self.compliantAppsList = Field("compliantAppsList")
-        self.diagnosticDataBlockSubmission = Field("diagnosticDataBlockSubmission")
-        self.emailBlockAddingAccounts = Field("emailBlockAddingAccounts")
-        self.locationServicesBlocked = Field("locationServicesBlocked")
-        self.microsoftAccountBlocked = Field("microsoftAccountBlocked")
-        self.nfcBlocked = Field("nfcBlocked")
-        self.passwordBlockSimple = Field("passwordBlockSimple")
-        self.passwordExpirationDays = Field("passwordExpirationDays")
-        self.passwordMinimumCharacterSetCount = Field("passwordMinimumCharacterSetCount")
-        self.passwordMinimumLength = Field("passwordMinimumLength")
-        self.passwordMinutesOfInactivityBeforeScreenTimeout = Field("passwordMinutesOfInactivityBeforeScreenTimeout")
-        self.passwordPreviousPasswordBlockCount = Field("passwordPreviousPasswordBlockCount")
-        self.passwordRequired = Field("passwordRequired")
-        self.passwordRequiredType = Field("passwordRequiredType")
-        self.passwordSignInFailureCountBeforeFactoryReset = Field("passwordSignInFailureCountBeforeFactoryReset")
-        self.screenCaptureBlocked = Field("screenCaptureBlocked")
-        self.storageBlockRemovableStorage = Field("storageBlockRemovableStorage")
-        self.storageRequireEncryption = Field("storageRequireEncryption")
-        self.webBrowserBlocked = Field("webBrowserBlocked")
-        self.wifiBlockAutomaticConnectHotspots = Field("wifiBlockAutomaticConnectHotspots")
-        self.wifiBlocked = Field("wifiBlocked")
-        self.wifiBlockHotspotReporting = Field("wifiBlockHotspotReporting")
-        self.windowsStoreBlocked = Field("windowsStoreBlocked")
-    }
 }
 
 /// Requests for one `WindowsPhone81GeneralConfiguration`: `request()` reads, updates or deletes it.
@@ -2272,62 +2173,62 @@ public struct WindowsPhone81GeneralConfigurationRequestBuilder: ModelRequestBuil
 public typealias WindowsProtectionState = Model<WindowsProtectionStateFields>
 
 /// The properties of a `WindowsProtectionState`, inherited ones included.
-public struct WindowsProtectionStateFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `detectedMalwareState`.
+public enum WindowsProtectionStateFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        antiMalwareVersion: Field<String>,
+        controlledConfigurationEnabled: Field<Bool>,
+        deviceState: Field<WindowsDeviceHealthState>,
+        engineVersion: Field<String>,
+        fullScanOverdue: Field<Bool>,
+        fullScanRequired: Field<Bool>,
+        isVirtualMachine: Field<Bool>,
+        lastFullScanDateTime: Field<Date>,
+        lastFullScanSignatureVersion: Field<String>,
+        lastQuickScanDateTime: Field<Date>,
+        lastQuickScanSignatureVersion: Field<String>,
+        lastReportedDateTime: Field<Date>,
+        malwareProtectionEnabled: Field<Bool>,
+        networkInspectionSystemEnabled: Field<Bool>,
+        productStatus: Field<WindowsDefenderProductStatus>,
+        quickScanOverdue: Field<Bool>,
+        realTimeProtectionEnabled: Field<Bool>,
+        rebootRequired: Field<Bool>,
+        signatureUpdateOverdue: Field<Bool>,
+        signatureVersion: Field<String>,
+        tamperProtectionEnabled: Field<Bool>,
+        detectedMalwareState: Field<[WindowsDeviceMalwareState]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsProtectionState",
         base: Entity.self,
-        fields: WindowsProtectionStateFields()
+        fields: (
+            id: Field("id"),
+            antiMalwareVersion: Field("antiMalwareVersion"),
+            controlledConfigurationEnabled: Field("controlledConfigurationEnabled"),
+            deviceState: Field("deviceState"),
+            engineVersion: Field("engineVersion"),
+            fullScanOverdue: Field("fullScanOverdue"),
+            fullScanRequired: Field("fullScanRequired"),
+            isVirtualMachine: Field("isVirtualMachine"),
+            lastFullScanDateTime: Field("lastFullScanDateTime"),
+            lastFullScanSignatureVersion: Field("lastFullScanSignatureVersion"),
+            lastQuickScanDateTime: Field("lastQuickScanDateTime"),
+            lastQuickScanSignatureVersion: Field("lastQuickScanSignatureVersion"),
+            lastReportedDateTime: Field("lastReportedDateTime"),
+            malwareProtectionEnabled: Field("malwareProtectionEnabled"),
+            networkInspectionSystemEnabled: Field("networkInspectionSystemEnabled"),
+            productStatus: Field("productStatus"),
+            quickScanOverdue: Field("quickScanOverdue"),
+            realTimeProtectionEnabled: Field("realTimeProtectionEnabled"),
+            rebootRequired: Field("rebootRequired"),
+            signatureUpdateOverdue: Field("signatureUpdateOverdue"),
+            signatureVersion: Field("signatureVersion"),
+            tamperProtectionEnabled: Field("tamperProtectionEnabled"),
+            detectedMalwareState: Field("detectedMalwareState")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let antiMalwareVersion: Field<String>
-    public let controlledConfigurationEnabled: Field<Bool>
-    public let deviceState: Field<WindowsDeviceHealthState>
-    public let engineVersion: Field<String>
-    public let fullScanOverdue: Field<Bool>
-    public let fullScanRequired: Field<Bool>
-    public let isVirtualMachine: Field<Bool>
-    public let lastFullScanDateTime: Field<Date>
-    public let lastFullScanSignatureVersion: Field<String>
-    public let lastQuickScanDateTime: Field<Date>
-    public let lastQuickScanSignatureVersion: Field<String>
-    public let lastReportedDateTime: Field<Date>
-    public let malwareProtectionEnabled: Field<Bool>
-    public let networkInspectionSystemEnabled: Field<Bool>
-    public let productStatus: Field<WindowsDefenderProductStatus>
-    public let quickScanOverdue: Field<Bool>
-    public let realTimeProtectionEnabled: Field<Bool>
-    public let rebootRequired: Field<Bool>
-    public let signatureUpdateOverdue: Field<Bool>
-    public let signatureVersion: Field<String>
-    public let tamperProtectionEnabled: Field<Bool>
-
-    /// Present when the request expanded it (`expand("detectedMalwareState")`).
-    public let detectedMalwareState: Field<[WindowsDeviceMalwareState]>
-
-    private init() {
-        self.id = Field("id")
-        self.antiMalwareVersion = Field("antiMalwareVersion")
-        self.controlledConfigurationEnabled = Field("controlledConfigurationEnabled")
-        self.deviceState = Field("deviceState")
-        self.engineVersion = Field("engineVersion")
-        self.fullScanOverdue = Field("fullScanOverdue")
-        self.fullScanRequired = Field("fullScanRequired")
-        self.isVirtualMachine = Field("isVirtualMachine")
-        self.lastFullScanDateTime = Field("lastFullScanDateTime")
-        self.lastFullScanSignatureVersion = Field("lastFullScanSignatureVersion")
-        self.lastQuickScanDateTime = Field("lastQuickScanDateTime")
-        self.lastQuickScanSignatureVersion = Field("lastQuickScanSignatureVersion")
-        self.lastReportedDateTime = Field("lastReportedDateTime")
-        self.malwareProtectionEnabled = Field("malwareProtectionEnabled")
-        self.networkInspectionSystemEnabled = Field("networkInspectionSystemEnabled")
-        self.productStatus = Field("productStatus")
-        self.quickScanOverdue = Field("quickScanOverdue")
-        self.realTimeProtectionEnabled = Field("realTimeProtectionEnabled")
-        self.rebootRequired = Field("rebootRequired")
-        self.signatureUpdateOverdue = Field("signatureUpdateOverdue")
-        self.signatureVersion = Field("signatureVersion")
-        self.tamperProtectionEnabled = Field("tamperProtectionEnabled")
-        self.detectedMalwareState = Field("detectedMalwareState")
-    }
 }

@@ -40,28 +40,28 @@ public struct WindowsProtectionStateRequestBuilder: ModelRequestBuilder {
 public typealias WindowsSetting = Model<WindowsSettingFields>
 
 /// The properties of a `WindowsSetting`, inherited ones included.
-public struct WindowsSettingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `instances`.
+public enum WindowsSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        payloadType: Field<String>,
+        settingType: Field<WindowsSettingType>,
+        windowsDeviceId: Field<String>,
+        instances: Field<[WindowsSettingInstance]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsSetting",
         base: Entity.self,
-        fields: WindowsSettingFields()
+        fields: (
+            id: Field("id"),
+            payloadType: Field("payloadType"),
+            settingType: Field("settingType"),
+            windowsDeviceId: Field("windowsDeviceId"),
+            instances: Field("instances")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let payloadType: Field<String>
-    public let settingType: Field<WindowsSettingType>
-    public let windowsDeviceId: Field<String>
-
-    /// Present when the request expanded it (`expand("instances")`).
-    public let instances: Field<[WindowsSettingInstance]>
-
-    private init() {
-        self.id = Field("id")
-        self.payloadType = Field("payloadType")
-        self.settingType = Field("settingType")
-        self.windowsDeviceId = Field("windowsDeviceId")
-        self.instances = Field("instances")
-    }
 }
 
 /// Its properties are listed in `WindowsSettingInstanceFields`; read and write them as `value.name`.
@@ -71,26 +71,26 @@ public struct WindowsSettingFields: FieldSet {
 public typealias WindowsSettingInstance = Model<WindowsSettingInstanceFields>
 
 /// The properties of a `WindowsSettingInstance`, inherited ones included.
-public struct WindowsSettingInstanceFields: FieldSet {
+public enum WindowsSettingInstanceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        expirationDateTime: Field<Date>,
+        lastModifiedDateTime: Field<Date>,
+        payload: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsSettingInstance",
         base: Entity.self,
-        fields: WindowsSettingInstanceFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            expirationDateTime: Field("expirationDateTime"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            payload: Field("payload")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let expirationDateTime: Field<Date>
-    public let lastModifiedDateTime: Field<Date>
-    public let payload: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.expirationDateTime = Field("expirationDateTime")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.payload = Field("payload")
-    }
 }
 
 /// Requests for one `WindowsSettingInstance`: `request()` reads, updates or deletes it.
@@ -215,94 +215,78 @@ extension WindowsStartMenuModeType {
 public typealias WindowsUniversalAppX = Model<WindowsUniversalAppXFields>
 
 /// The properties of a `WindowsUniversalAppX`, inherited ones included.
-public struct WindowsUniversalAppXFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`,
+///   `committedContainedApps`.
+public enum WindowsUniversalAppXFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        committedContentVersion: Field<String>,
+        fileName: Field<String>,
+        size: Field<Int64>,
+        contentVersions: Field<[MobileAppContent]>,
+        applicableArchitectures: Field<WindowsArchitecture>,
+        applicableDeviceTypes: Field<WindowsDeviceType>,
+        identityName: Field<String>,
+        identityPublisherHash: Field<String>,
+        identityResourceIdentifier: Field<String>,
+        identityVersion: Field<String>,
+        isBundle: Field<Bool>,
+        minimumSupportedOperatingSystem: Field<WindowsMinimumOperatingSystem>,
+        committedContainedApps: Field<[MobileContainedApp]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUniversalAppX",
         base: MobileLobApp.self,
-        fields: WindowsUniversalAppXFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            committedContentVersion: Field("committedContentVersion"),
+            fileName: Field("fileName"),
+            size: Field("size"),
+            contentVersions: Field("contentVersions"),
+            applicableArchitectures: Field("applicableArchitectures"),
+            applicableDeviceTypes: Field("applicableDeviceTypes"),
+            identityName: Field("identityName"),
+            identityPublisherHash: Field("identityPublisherHash"),
+            identityResourceIdentifier: Field("identityResourceIdentifier"),
+            identityVersion: Field("identityVersion"),
+            isBundle: Field("isBundle"),
+            minimumSupportedOperatingSystem: Field("minimumSupportedOperatingSystem"),
+            committedContainedApps: Field("committedContainedApps")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let committedContentVersion: Field<String>
-    public let fileName: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let size: Field<Int64>
-
-    /// Present when the request expanded it (`expand("contentVersions")`).
-    public let contentVersions: Field<[MobileAppContent]>
-
-    public let applicableArchitectures: Field<WindowsArchitecture>
-    public let applicableDeviceTypes: Field<WindowsDeviceType>
-    public let identityName: Field<String>
-    public let identityPublisherHash: Field<String>
-    public let identityResourceIdentifier: Field<String>
-    public let identityVersion: Field<String>
-    public let isBundle: Field<Bool>
-    public let minimumSupportedOperatingSystem: Field<WindowsMinimumOperatingSystem>
-
-    /// Present when the request expanded it (`expand("committedContainedApps")`).
-    public let committedContainedApps: Field<[MobileContainedApp]>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.committedContentVersion = Field("committedContentVersion")
-        self.fileName = Field("fileName")
-        self.size = Field("size")
-        self.contentVersions = Field("contentVersions")
-        self.applicableArchitectures = Field("applicableArchitectures")
-        self.applicableDeviceTypes = Field("applicableDeviceTypes")
-        self.identityName = Field("identityName")
-        self.identityPublisherHash = Field("identityPublisherHash")
-        self.identityResourceIdentifier = Field("identityResourceIdentifier")
-        self.identityVersion = Field("identityVersion")
-        self.isBundle = Field("isBundle")
-        self.minimumSupportedOperatingSystem = Field("minimumSupportedOperatingSystem")
-        self.committedContainedApps = Field("committedContainedApps")
-    }
 }
 
 /// Its properties are listed in `WindowsUniversalAppXAppAssignmentSettingsFields`; read and write them as `value.name`.
@@ -334,20 +318,14 @@ public struct WindowsUniversalAppXAppAssignmentSettingsFields: FieldSet {
 public typealias WindowsUniversalAppXContainedApp = Model<WindowsUniversalAppXContainedAppFields>
 
 /// The properties of a `WindowsUniversalAppXContainedApp`, inherited ones included.
-public struct WindowsUniversalAppXContainedAppFields: FieldSet {
+public enum WindowsUniversalAppXContainedAppFields: FieldSet {
+    public typealias Table = (id: Field<String>, appUserModelId: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUniversalAppXContainedApp",
         base: MobileContainedApp.self,
-        fields: WindowsUniversalAppXContainedAppFields()
+        fields: (id: Field("id"), appUserModelId: Field("appUserModelId")) as Table
     )
-
-    public let id: Field<String>
-    public let appUserModelId: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.appUserModelId = Field("appUserModelId")
-    }
 }
 
 /// Requests for one `WindowsUniversalAppXContainedApp`: `request()` reads, updates or deletes it.
@@ -434,20 +412,14 @@ public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
 public typealias WindowsUpdateActiveHoursInstall = Model<WindowsUpdateActiveHoursInstallFields>
 
 /// The properties of a `WindowsUpdateActiveHoursInstall`, inherited ones included.
-public struct WindowsUpdateActiveHoursInstallFields: FieldSet {
+public enum WindowsUpdateActiveHoursInstallFields: FieldSet {
+    public typealias Table = (activeHoursEnd: Field<TimeOfDay>, activeHoursStart: Field<TimeOfDay>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateActiveHoursInstall",
         base: WindowsUpdateInstallScheduleType.self,
-        fields: WindowsUpdateActiveHoursInstallFields()
+        fields: (activeHoursEnd: Field("activeHoursEnd"), activeHoursStart: Field("activeHoursStart")) as Table
     )
-
-    public let activeHoursEnd: Field<TimeOfDay>
-    public let activeHoursStart: Field<TimeOfDay>
-
-    private init() {
-        self.activeHoursEnd = Field("activeHoursEnd")
-        self.activeHoursStart = Field("activeHoursStart")
-    }
 }
 
 /// Its properties are listed in `WindowsUpdateForBusinessConfigurationFields`; read and write them as `value.name`.
@@ -458,131 +430,116 @@ public struct WindowsUpdateActiveHoursInstallFields: FieldSet {
 public typealias WindowsUpdateForBusinessConfiguration = Model<WindowsUpdateForBusinessConfigurationFields>
 
 /// The properties of a `WindowsUpdateForBusinessConfiguration`, inherited ones included.
-public struct WindowsUpdateForBusinessConfigurationFields: FieldSet {
+///
+/// - `featureUpdatesPauseStartDate`, `qualityUpdatesPauseStartDate`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+public enum WindowsUpdateForBusinessConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        displayName: Field<String>,
+        lastModifiedDateTime: Field<Date>,
+        version: Field<Int32>,
+        assignments: Field<[DeviceConfigurationAssignment]>,
+        deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>,
+        deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>,
+        deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>,
+        userStatuses: Field<[DeviceConfigurationUserStatus]>,
+        userStatusOverview: Field<DeviceConfigurationUserOverview>,
+        allowWindows11Upgrade: Field<Bool>,
+        automaticUpdateMode: Field<AutomaticUpdateMode>,
+        autoRestartNotificationDismissal: Field<AutoRestartNotificationDismissalMethod>,
+        businessReadyUpdatesOnly: Field<WindowsUpdateType>,
+        deadlineForFeatureUpdatesInDays: Field<Int32>,
+        deadlineForQualityUpdatesInDays: Field<Int32>,
+        deadlineGracePeriodInDays: Field<Int32>,
+        deliveryOptimizationMode: Field<WindowsDeliveryOptimizationMode>,
+        driversExcluded: Field<Bool>,
+        engagedRestartDeadlineInDays: Field<Int32>,
+        engagedRestartSnoozeScheduleInDays: Field<Int32>,
+        engagedRestartTransitionScheduleInDays: Field<Int32>,
+        featureUpdatesDeferralPeriodInDays: Field<Int32>,
+        featureUpdatesPaused: Field<Bool>,
+        featureUpdatesPauseExpiryDateTime: Field<Date>,
+        featureUpdatesPauseStartDate: Field<CalendarDate>,
+        featureUpdatesRollbackStartDateTime: Field<Date>,
+        featureUpdatesRollbackWindowInDays: Field<Int32>,
+        featureUpdatesWillBeRolledBack: Field<Bool>,
+        installationSchedule: Field<WindowsUpdateInstallScheduleType>,
+        microsoftUpdateServiceAllowed: Field<Bool>,
+        postponeRebootUntilAfterDeadline: Field<Bool>,
+        prereleaseFeatures: Field<PrereleaseFeatures>,
+        qualityUpdatesDeferralPeriodInDays: Field<Int32>,
+        qualityUpdatesPaused: Field<Bool>,
+        qualityUpdatesPauseExpiryDateTime: Field<Date>,
+        qualityUpdatesPauseStartDate: Field<CalendarDate>,
+        qualityUpdatesRollbackStartDateTime: Field<Date>,
+        qualityUpdatesWillBeRolledBack: Field<Bool>,
+        scheduleImminentRestartWarningInMinutes: Field<Int32>,
+        scheduleRestartWarningInHours: Field<Int32>,
+        skipChecksBeforeRestart: Field<Bool>,
+        updateNotificationLevel: Field<WindowsUpdateNotificationDisplayOption>,
+        updateWeeks: Field<WindowsUpdateForBusinessUpdateWeeks>,
+        userPauseAccess: Field<Enablement>,
+        userWindowsUpdateScanAccess: Field<Enablement>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateForBusinessConfiguration",
         base: DeviceConfiguration.self,
-        fields: WindowsUpdateForBusinessConfigurationFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            displayName: Field("displayName"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            version: Field("version"),
+            assignments: Field("assignments"),
+            deviceSettingStateSummaries: Field("deviceSettingStateSummaries"),
+            deviceStatuses: Field("deviceStatuses"),
+            deviceStatusOverview: Field("deviceStatusOverview"),
+            userStatuses: Field("userStatuses"),
+            userStatusOverview: Field("userStatusOverview"),
+            allowWindows11Upgrade: Field("allowWindows11Upgrade"),
+            automaticUpdateMode: Field("automaticUpdateMode"),
+            autoRestartNotificationDismissal: Field("autoRestartNotificationDismissal"),
+            businessReadyUpdatesOnly: Field("businessReadyUpdatesOnly"),
+            deadlineForFeatureUpdatesInDays: Field("deadlineForFeatureUpdatesInDays"),
+            deadlineForQualityUpdatesInDays: Field("deadlineForQualityUpdatesInDays"),
+            deadlineGracePeriodInDays: Field("deadlineGracePeriodInDays"),
+            deliveryOptimizationMode: Field("deliveryOptimizationMode"),
+            driversExcluded: Field("driversExcluded"),
+            engagedRestartDeadlineInDays: Field("engagedRestartDeadlineInDays"),
+            engagedRestartSnoozeScheduleInDays: Field("engagedRestartSnoozeScheduleInDays"),
+            engagedRestartTransitionScheduleInDays: Field("engagedRestartTransitionScheduleInDays"),
+            featureUpdatesDeferralPeriodInDays: Field("featureUpdatesDeferralPeriodInDays"),
+            featureUpdatesPaused: Field("featureUpdatesPaused"),
+            featureUpdatesPauseExpiryDateTime: Field("featureUpdatesPauseExpiryDateTime"),
+            featureUpdatesPauseStartDate: Field("featureUpdatesPauseStartDate"),
+            featureUpdatesRollbackStartDateTime: Field("featureUpdatesRollbackStartDateTime"),
+            featureUpdatesRollbackWindowInDays: Field("featureUpdatesRollbackWindowInDays"),
+            featureUpdatesWillBeRolledBack: Field("featureUpdatesWillBeRolledBack"),
+            installationSchedule: Field("installationSchedule"),
+            microsoftUpdateServiceAllowed: Field("microsoftUpdateServiceAllowed"),
+            postponeRebootUntilAfterDeadline: Field("postponeRebootUntilAfterDeadline"),
+            prereleaseFeatures: Field("prereleaseFeatures"),
+            qualityUpdatesDeferralPeriodInDays: Field("qualityUpdatesDeferralPeriodInDays"),
+            qualityUpdatesPaused: Field("qualityUpdatesPaused"),
+            qualityUpdatesPauseExpiryDateTime: Field("qualityUpdatesPauseExpiryDateTime"),
+            qualityUpdatesPauseStartDate: Field("qualityUpdatesPauseStartDate"),
+            qualityUpdatesRollbackStartDateTime: Field("qualityUpdatesRollbackStartDateTime"),
+            qualityUpdatesWillBeRolledBack: Field("qualityUpdatesWillBeRolledBack"),
+            scheduleImminentRestartWarningInMinutes: Field("scheduleImminentRestartWarningInMinutes"),
+            scheduleRestartWarningInHours: Field("scheduleRestartWarningInHours"),
+            skipChecksBeforeRestart: Field("skipChecksBeforeRestart"),
+            updateNotificationLevel: Field("updateNotificationLevel"),
+            updateWeeks: Field("updateWeeks"),
+            userPauseAccess: Field("userPauseAccess"),
+            userWindowsUpdateScanAccess: Field("userWindowsUpdateScanAccess")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdDateTime: Field<Date>
-    public let description: Field<String>
-    public let displayName: Field<String>
-    public let lastModifiedDateTime: Field<Date>
-    public let version: Field<Int32>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[DeviceConfigurationAssignment]>
-
-    /// Present when the request expanded it (`expand("deviceSettingStateSummaries")`).
-    public let deviceSettingStateSummaries: Field<[SettingStateDeviceSummary]>
-
-    /// Present when the request expanded it (`expand("deviceStatuses")`).
-    public let deviceStatuses: Field<[DeviceConfigurationDeviceStatus]>
-
-    /// Present when the request expanded it (`expand("deviceStatusOverview")`).
-    public let deviceStatusOverview: Field<DeviceConfigurationDeviceOverview>
-
-    /// Present when the request expanded it (`expand("userStatuses")`).
-    public let userStatuses: Field<[DeviceConfigurationUserStatus]>
-
-    /// Present when the request expanded it (`expand("userStatusOverview")`).
-    public let userStatusOverview: Field<DeviceConfigurationUserOverview>
-
-    public let allowWindows11Upgrade: Field<Bool>
-    public let automaticUpdateMode: Field<AutomaticUpdateMode>
-    public let autoRestartNotificationDismissal: Field<AutoRestartNotificationDismissalMethod>
-    public let businessReadyUpdatesOnly: Field<WindowsUpdateType>
-    public let deadlineForFeatureUpdatesInDays: Field<Int32>
-    public let deadlineForQualityUpdatesInDays: Field<Int32>
-    public let deadlineGracePeriodInDays: Field<Int32>
-    public let deliveryOptimizationMode: Field<WindowsDeliveryOptimizationMode>
-    public let driversExcluded: Field<Bool>
-    public let engagedRestartDeadlineInDays: Field<Int32>
-    public let engagedRestartSnoozeScheduleInDays: Field<Int32>
-    public let engagedRestartTransitionScheduleInDays: Field<Int32>
-    public let featureUpdatesDeferralPeriodInDays: Field<Int32>
-    public let featureUpdatesPaused: Field<Bool>
-    public let featureUpdatesPauseExpiryDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let featureUpdatesPauseStartDate: Field<CalendarDate>
-
-    public let featureUpdatesRollbackStartDateTime: Field<Date>
-    public let featureUpdatesRollbackWindowInDays: Field<Int32>
-    public let featureUpdatesWillBeRolledBack: Field<Bool>
-    public let installationSchedule: Field<WindowsUpdateInstallScheduleType>
-    public let microsoftUpdateServiceAllowed: Field<Bool>
-    public let postponeRebootUntilAfterDeadline: Field<Bool>
-    public let prereleaseFeatures: Field<PrereleaseFeatures>
-    public let qualityUpdatesDeferralPeriodInDays: Field<Int32>
-    public let qualityUpdatesPaused: Field<Bool>
-    public let qualityUpdatesPauseExpiryDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let qualityUpdatesPauseStartDate: Field<CalendarDate>
-
-    public let qualityUpdatesRollbackStartDateTime: Field<Date>
-    public let qualityUpdatesWillBeRolledBack: Field<Bool>
-    public let scheduleImminentRestartWarningInMinutes: Field<Int32>
-    public let scheduleRestartWarningInHours: Field<Int32>
-    public let skipChecksBeforeRestart: Field<Bool>
-    public let updateNotificationLevel: Field<WindowsUpdateNotificationDisplayOption>
-    public let updateWeeks: Field<WindowsUpdateForBusinessUpdateWeeks>
-    public let userPauseAccess: Field<Enablement>
-    public let userWindowsUpdateScanAccess: Field<Enablement>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.displayName = Field("displayName")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.version = Field("version")
-        self.assignments = Field("assignments")
-        self.deviceSettingStateSummaries = Field("deviceSettingStateSummaries")
-        self.deviceStatuses = Field("deviceStatuses")
-        self.deviceStatusOverview = Field("deviceStatusOverview")
-        self.userStatuses = Field("userStatuses")
-        self.userStatusOverview = Field("userStatusOverview")
-        self.allowWindows11Upgrade = Field("allowWindows11Upgrade")
-        self.automaticUpdateMode = Field("automaticUpdateMode")
-        self.autoRestartNotificationDismissal = Field("autoRestartNotificationDismissal")
-        self.businessReadyUpdatesOnly = Field("businessReadyUpdatesOnly")
-        self.deadlineForFeatureUpdatesInDays = Field("deadlineForFeatureUpdatesInDays")
-        self.deadlineForQualityUpdatesInDays = Field("deadlineForQualityUpdatesInDays")
-        self.deadlineGracePeriodInDays = Field("deadlineGracePeriodInDays")
-        self.deliveryOptimizationMode = Field("deliveryOptimizationMode")
-        self.driversExcluded = Field("driversExcluded")
-        self.engagedRestartDeadlineInDays = Field("engagedRestartDeadlineInDays")
-        self.engagedRestartSnoozeScheduleInDays = Field("engagedRestartSnoozeScheduleInDays")
-        self.engagedRestartTransitionScheduleInDays = Field("engagedRestartTransitionScheduleInDays")
-        self.featureUpdatesDeferralPeriodInDays = Field("featureUpdatesDeferralPeriodInDays")
-        self.featureUpdatesPaused = Field("featureUpdatesPaused")
-        self.featureUpdatesPauseExpiryDateTime = Field("featureUpdatesPauseExpiryDateTime")
-        self.featureUpdatesPauseStartDate = Field("featureUpdatesPauseStartDate")
-        self.featureUpdatesRollbackStartDateTime = Field("featureUpdatesRollbackStartDateTime")
-        self.featureUpdatesRollbackWindowInDays = Field("featureUpdatesRollbackWindowInDays")
-        self.featureUpdatesWillBeRolledBack = Field("featureUpdatesWillBeRolledBack")
-        self.installationSchedule = Field("installationSchedule")
-        self.microsoftUpdateServiceAllowed = Field("microsoftUpdateServiceAllowed")
-        self.postponeRebootUntilAfterDeadline = Field("postponeRebootUntilAfterDeadline")
-        self.prereleaseFeatures = Field("prereleaseFeatures")
-        self.qualityUpdatesDeferralPeriodInDays = Field("qualityUpdatesDeferralPeriodInDays")
-        self.qualityUpdatesPaused = Field("qualityUpdatesPaused")
-        self.qualityUpdatesPauseExpiryDateTime = Field("qualityUpdatesPauseExpiryDateTime")
-        self.qualityUpdatesPauseStartDate = Field("qualityUpdatesPauseStartDate")
-        self.qualityUpdatesRollbackStartDateTime = Field("qualityUpdatesRollbackStartDateTime")
-        self.qualityUpdatesWillBeRolledBack = Field("qualityUpdatesWillBeRolledBack")
-        self.scheduleImminentRestartWarningInMinutes = Field("scheduleImminentRestartWarningInMinutes")
-        self.scheduleRestartWarningInHours = Field("scheduleRestartWarningInHours")
-        self.skipChecksBeforeRestart = Field("skipChecksBeforeRestart")
-        self.updateNotificationLevel = Field("updateNotificationLevel")
-        self.updateWeeks = Field("updateWeeks")
-        self.userPauseAccess = Field("userPauseAccess")
-        self.userWindowsUpdateScanAccess = Field("userWindowsUpdateScanAccess")
-    }
 }
 
 /// Requests for one `WindowsUpdateForBusinessConfiguration`: `request()` reads, updates or deletes it.
@@ -759,20 +716,17 @@ extension WindowsUpdateNotificationDisplayOption {
 public typealias WindowsUpdateScheduledInstall = Model<WindowsUpdateScheduledInstallFields>
 
 /// The properties of a `WindowsUpdateScheduledInstall`, inherited ones included.
-public struct WindowsUpdateScheduledInstallFields: FieldSet {
+public enum WindowsUpdateScheduledInstallFields: FieldSet {
+    public typealias Table = (scheduledInstallDay: Field<WeeklySchedule>, scheduledInstallTime: Field<TimeOfDay>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsUpdateScheduledInstall",
         base: WindowsUpdateInstallScheduleType.self,
-        fields: WindowsUpdateScheduledInstallFields()
+        fields: (
+            scheduledInstallDay: Field("scheduledInstallDay"),
+            scheduledInstallTime: Field("scheduledInstallTime")
+        ) as Table
     )
-
-    public let scheduledInstallDay: Field<WeeklySchedule>
-    public let scheduledInstallTime: Field<TimeOfDay>
-
-    private init() {
-        self.scheduledInstallDay = Field("scheduledInstallDay")
-        self.scheduledInstallTime = Field("scheduledInstallTime")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.windowsUpdateType`.
@@ -853,63 +807,53 @@ extension WindowsUserType {
 public typealias WindowsWebApp = Model<WindowsWebAppFields>
 
 /// The properties of a `WindowsWebApp`, inherited ones included.
-public struct WindowsWebAppFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
+/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+public enum WindowsWebAppFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdDateTime: Field<Date>,
+        description: Field<String>,
+        developer: Field<String>,
+        displayName: Field<String>,
+        informationUrl: Field<String>,
+        isFeatured: Field<Bool>,
+        largeIcon: Field<MimeContent>,
+        lastModifiedDateTime: Field<Date>,
+        notes: Field<String>,
+        owner: Field<String>,
+        privacyInformationUrl: Field<String>,
+        publisher: Field<String>,
+        publishingState: Field<MobileAppPublishingState>,
+        assignments: Field<[MobileAppAssignment]>,
+        categories: Field<[MobileAppCategory]>,
+        appUrl: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.windowsWebApp",
         base: MobileApp.self,
-        fields: WindowsWebAppFields()
+        fields: (
+            id: Field("id"),
+            createdDateTime: Field("createdDateTime"),
+            description: Field("description"),
+            developer: Field("developer"),
+            displayName: Field("displayName"),
+            informationUrl: Field("informationUrl"),
+            isFeatured: Field("isFeatured"),
+            largeIcon: Field("largeIcon"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            notes: Field("notes"),
+            owner: Field("owner"),
+            privacyInformationUrl: Field("privacyInformationUrl"),
+            publisher: Field("publisher"),
+            publishingState: Field("publishingState"),
+            assignments: Field("assignments"),
+            categories: Field("categories"),
+            appUrl: Field("appUrl")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    public let description: Field<String>
-    public let developer: Field<String>
-    public let displayName: Field<String>
-    public let informationUrl: Field<String>
-    public let isFeatured: Field<Bool>
-    public let largeIcon: Field<MimeContent>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let notes: Field<String>
-    public let owner: Field<String>
-    public let privacyInformationUrl: Field<String>
-    public let publisher: Field<String>
-
-    /// Set by the service: read it, do not send it.
-    public let publishingState: Field<MobileAppPublishingState>
-
-    /// Present when the request expanded it (`expand("assignments")`).
-    public let assignments: Field<[MobileAppAssignment]>
-
-    /// Present when the request expanded it (`expand("categories")`).
-    public let categories: Field<[MobileAppCategory]>
-
-    public let appUrl: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdDateTime = Field("createdDateTime")
-        self.description = Field("description")
-        self.developer = Field("developer")
-        self.displayName = Field("displayName")
-        self.informationUrl = Field("informationUrl")
-        self.isFeatured = Field("isFeatured")
-        self.largeIcon = Field("largeIcon")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.notes = Field("notes")
-        self.owner = Field("owner")
-        self.privacyInformationUrl = Field("privacyInformationUrl")
-        self.publisher = Field("publisher")
-        self.publishingState = Field("publishingState")
-        self.assignments = Field("assignments")
-        self.categories = Field("categories")
-        self.appUrl = Field("appUrl")
-    }
 }
 
 /// Requests for one `WindowsWebApp`: `request()` reads, updates or deletes it.
@@ -965,28 +909,26 @@ public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
 public typealias WorkHoursAndLocationsSetting = Model<WorkHoursAndLocationsSettingFields>
 
 /// The properties of a `WorkHoursAndLocationsSetting`, inherited ones included.
-public struct WorkHoursAndLocationsSettingFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `occurrences`, `recurrences`.
+public enum WorkHoursAndLocationsSettingFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        maxSharedWorkLocationDetails: Field<MaxWorkLocationDetails>,
+        occurrences: Field<[WorkPlanOccurrence]>,
+        recurrences: Field<[WorkPlanRecurrence]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workHoursAndLocationsSetting",
         base: Entity.self,
-        fields: WorkHoursAndLocationsSettingFields()
+        fields: (
+            id: Field("id"),
+            maxSharedWorkLocationDetails: Field("maxSharedWorkLocationDetails"),
+            occurrences: Field("occurrences"),
+            recurrences: Field("recurrences")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let maxSharedWorkLocationDetails: Field<MaxWorkLocationDetails>
-
-    /// Present when the request expanded it (`expand("occurrences")`).
-    public let occurrences: Field<[WorkPlanOccurrence]>
-
-    /// Present when the request expanded it (`expand("recurrences")`).
-    public let recurrences: Field<[WorkPlanRecurrence]>
-
-    private init() {
-        self.id = Field("id")
-        self.maxSharedWorkLocationDetails = Field("maxSharedWorkLocationDetails")
-        self.occurrences = Field("occurrences")
-        self.recurrences = Field("recurrences")
-    }
 }
 
 /// Requests for one `WorkHoursAndLocationsSetting`: `request()` reads, updates or deletes it.
@@ -1104,30 +1046,30 @@ extension WorkLocationUpdateScope {
 public typealias WorkPlanOccurrence = Model<WorkPlanOccurrenceFields>
 
 /// The properties of a `WorkPlanOccurrence`, inherited ones included.
-public struct WorkPlanOccurrenceFields: FieldSet {
+public enum WorkPlanOccurrenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        end: Field<DateTimeTimeZone>,
+        placeId: Field<String>,
+        recurrenceId: Field<String>,
+        start: Field<DateTimeTimeZone>,
+        timeOffDetails: Field<TimeOffDetails>,
+        workLocationType: Field<WorkLocationType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workPlanOccurrence",
         base: Entity.self,
-        fields: WorkPlanOccurrenceFields()
+        fields: (
+            id: Field("id"),
+            end: Field("end"),
+            placeId: Field("placeId"),
+            recurrenceId: Field("recurrenceId"),
+            start: Field("start"),
+            timeOffDetails: Field("timeOffDetails"),
+            workLocationType: Field("workLocationType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let end: Field<DateTimeTimeZone>
-    public let placeId: Field<String>
-    public let recurrenceId: Field<String>
-    public let start: Field<DateTimeTimeZone>
-    public let timeOffDetails: Field<TimeOffDetails>
-    public let workLocationType: Field<WorkLocationType>
-
-    private init() {
-        self.id = Field("id")
-        self.end = Field("end")
-        self.placeId = Field("placeId")
-        self.recurrenceId = Field("recurrenceId")
-        self.start = Field("start")
-        self.timeOffDetails = Field("timeOffDetails")
-        self.workLocationType = Field("workLocationType")
-    }
 }
 
 /// Requests for one `WorkPlanOccurrence`: `request()` reads, updates or deletes it.
@@ -1177,28 +1119,28 @@ extension CollectionRequestBuilder where Item == WorkPlanOccurrenceRequestBuilde
 public typealias WorkPlanRecurrence = Model<WorkPlanRecurrenceFields>
 
 /// The properties of a `WorkPlanRecurrence`, inherited ones included.
-public struct WorkPlanRecurrenceFields: FieldSet {
+public enum WorkPlanRecurrenceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        end: Field<DateTimeTimeZone>,
+        placeId: Field<String>,
+        recurrence: Field<PatternedRecurrence>,
+        start: Field<DateTimeTimeZone>,
+        workLocationType: Field<WorkLocationType>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workPlanRecurrence",
         base: Entity.self,
-        fields: WorkPlanRecurrenceFields()
+        fields: (
+            id: Field("id"),
+            end: Field("end"),
+            placeId: Field("placeId"),
+            recurrence: Field("recurrence"),
+            start: Field("start"),
+            workLocationType: Field("workLocationType")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let end: Field<DateTimeTimeZone>
-    public let placeId: Field<String>
-    public let recurrence: Field<PatternedRecurrence>
-    public let start: Field<DateTimeTimeZone>
-    public let workLocationType: Field<WorkLocationType>
-
-    private init() {
-        self.id = Field("id")
-        self.end = Field("end")
-        self.placeId = Field("placeId")
-        self.recurrence = Field("recurrence")
-        self.start = Field("start")
-        self.workLocationType = Field("workLocationType")
-    }
 }
 
 /// Requests for one `WorkPlanRecurrence`: `request()` reads, updates or deletes it.
@@ -1227,41 +1169,35 @@ public struct WorkPlanRecurrenceRequestBuilder: ModelRequestBuilder {
 public typealias Workbook = Model<WorkbookFields>
 
 /// The properties of a `Workbook`, inherited ones included.
-public struct WorkbookFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workbook", base: Entity.self, fields: WorkbookFields())
-    public let id: Field<String>
+///
+/// - Present when the request expanded them (`expand("name")`): `application`, `comments`, `functions`, `names`,
+///   `operations`, `tables`, `worksheets`.
+public enum WorkbookFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        application: Field<WorkbookApplication>,
+        comments: Field<[WorkbookComment]>,
+        functions: Field<WorkbookFunctions>,
+        names: Field<[WorkbookNamedItem]>,
+        operations: Field<[WorkbookOperation]>,
+        tables: Field<[WorkbookTable]>,
+        worksheets: Field<[WorkbookWorksheet]>
+    )
 
-    /// Present when the request expanded it (`expand("application")`).
-    public let application: Field<WorkbookApplication>
-
-    /// Present when the request expanded it (`expand("comments")`).
-    public let comments: Field<[WorkbookComment]>
-
-    /// Present when the request expanded it (`expand("functions")`).
-    public let functions: Field<WorkbookFunctions>
-
-    /// Present when the request expanded it (`expand("names")`).
-    public let names: Field<[WorkbookNamedItem]>
-
-    /// Present when the request expanded it (`expand("operations")`).
-    public let operations: Field<[WorkbookOperation]>
-
-    /// Present when the request expanded it (`expand("tables")`).
-    public let tables: Field<[WorkbookTable]>
-
-    /// Present when the request expanded it (`expand("worksheets")`).
-    public let worksheets: Field<[WorkbookWorksheet]>
-
-    private init() {
-        self.id = Field("id")
-        self.application = Field("application")
-        self.comments = Field("comments")
-        self.functions = Field("functions")
-        self.names = Field("names")
-        self.operations = Field("operations")
-        self.tables = Field("tables")
-        self.worksheets = Field("worksheets")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbook",
+        base: Entity.self,
+        fields: (
+            id: Field("id"),
+            application: Field("application"),
+            comments: Field("comments"),
+            functions: Field("functions"),
+            names: Field("names"),
+            operations: Field("operations"),
+            tables: Field("tables"),
+            worksheets: Field("worksheets")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WorkbookApplicationFields`; read and write them as `value.name`.
@@ -1271,20 +1207,14 @@ public struct WorkbookFields: FieldSet {
 public typealias WorkbookApplication = Model<WorkbookApplicationFields>
 
 /// The properties of a `WorkbookApplication`, inherited ones included.
-public struct WorkbookApplicationFields: FieldSet {
+public enum WorkbookApplicationFields: FieldSet {
+    public typealias Table = (id: Field<String>, calculationMode: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookApplication",
         base: Entity.self,
-        fields: WorkbookApplicationFields()
+        fields: (id: Field("id"), calculationMode: Field("calculationMode")) as Table
     )
-
-    public let id: Field<String>
-    public let calculationMode: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.calculationMode = Field("calculationMode")
-    }
 }
 
 /// Requests for one `WorkbookApplication`: `request()` reads, updates or deletes it.
@@ -1326,56 +1256,45 @@ public struct WorkbookApplicationRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChart = Model<WorkbookChartFields>
 
 /// The properties of a `WorkbookChart`, inherited ones included.
-public struct WorkbookChartFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `axes`, `dataLabels`, `format`, `legend`, `series`,
+///   `title`, `worksheet`.
+public enum WorkbookChartFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        height: Field<Double>,
+        left: Field<Double>,
+        name: Field<String>,
+        top: Field<Double>,
+        width: Field<Double>,
+        axes: Field<WorkbookChartAxes>,
+        dataLabels: Field<WorkbookChartDataLabels>,
+        format: Field<WorkbookChartAreaFormat>,
+        legend: Field<WorkbookChartLegend>,
+        series: Field<[WorkbookChartSeries]>,
+        title: Field<WorkbookChartTitle>,
+        worksheet: Field<WorkbookWorksheet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChart",
         base: Entity.self,
-        fields: WorkbookChartFields()
+        fields: (
+            id: Field("id"),
+            height: Field("height"),
+            left: Field("left"),
+            name: Field("name"),
+            top: Field("top"),
+            width: Field("width"),
+            axes: Field("axes"),
+            dataLabels: Field("dataLabels"),
+            format: Field("format"),
+            legend: Field("legend"),
+            series: Field("series"),
+            title: Field("title"),
+            worksheet: Field("worksheet")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let height: Field<Double>
-    public let left: Field<Double>
-    public let name: Field<String>
-    public let top: Field<Double>
-    public let width: Field<Double>
-
-    /// Present when the request expanded it (`expand("axes")`).
-    public let axes: Field<WorkbookChartAxes>
-
-    /// Present when the request expanded it (`expand("dataLabels")`).
-    public let dataLabels: Field<WorkbookChartDataLabels>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartAreaFormat>
-
-    /// Present when the request expanded it (`expand("legend")`).
-    public let legend: Field<WorkbookChartLegend>
-
-    /// Present when the request expanded it (`expand("series")`).
-    public let series: Field<[WorkbookChartSeries]>
-
-    /// Present when the request expanded it (`expand("title")`).
-    public let title: Field<WorkbookChartTitle>
-
-    /// Present when the request expanded it (`expand("worksheet")`).
-    public let worksheet: Field<WorkbookWorksheet>
-
-    private init() {
-        self.id = Field("id")
-        self.height = Field("height")
-        self.left = Field("left")
-        self.name = Field("name")
-        self.top = Field("top")
-        self.width = Field("width")
-        self.axes = Field("axes")
-        self.dataLabels = Field("dataLabels")
-        self.format = Field("format")
-        self.legend = Field("legend")
-        self.series = Field("series")
-        self.title = Field("title")
-        self.worksheet = Field("worksheet")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartAreaFormatFields`; read and write them as `value.name`.
@@ -1385,26 +1304,16 @@ public struct WorkbookChartFields: FieldSet {
 public typealias WorkbookChartAreaFormat = Model<WorkbookChartAreaFormatFields>
 
 /// The properties of a `WorkbookChartAreaFormat`, inherited ones included.
-public struct WorkbookChartAreaFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+public enum WorkbookChartAreaFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAreaFormat",
         base: Entity.self,
-        fields: WorkbookChartAreaFormatFields()
+        fields: (id: Field("id"), fill: Field("fill"), font: Field("font")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-        self.font = Field("font")
-    }
 }
 
 /// Requests for one `WorkbookChartAreaFormat`: `request()` reads, updates or deletes it.
@@ -1444,30 +1353,26 @@ public struct WorkbookChartAreaFormatRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartAxes = Model<WorkbookChartAxesFields>
 
 /// The properties of a `WorkbookChartAxes`, inherited ones included.
-public struct WorkbookChartAxesFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `categoryAxis`, `seriesAxis`, `valueAxis`.
+public enum WorkbookChartAxesFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        categoryAxis: Field<WorkbookChartAxis>,
+        seriesAxis: Field<WorkbookChartAxis>,
+        valueAxis: Field<WorkbookChartAxis>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxes",
         base: Entity.self,
-        fields: WorkbookChartAxesFields()
+        fields: (
+            id: Field("id"),
+            categoryAxis: Field("categoryAxis"),
+            seriesAxis: Field("seriesAxis"),
+            valueAxis: Field("valueAxis")
+        ) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("categoryAxis")`).
-    public let categoryAxis: Field<WorkbookChartAxis>
-
-    /// Present when the request expanded it (`expand("seriesAxis")`).
-    public let seriesAxis: Field<WorkbookChartAxis>
-
-    /// Present when the request expanded it (`expand("valueAxis")`).
-    public let valueAxis: Field<WorkbookChartAxis>
-
-    private init() {
-        self.id = Field("id")
-        self.categoryAxis = Field("categoryAxis")
-        self.seriesAxis = Field("seriesAxis")
-        self.valueAxis = Field("valueAxis")
-    }
 }
 
 /// Requests for one `WorkbookChartAxes`: `request()` reads, updates or deletes it.
@@ -1512,42 +1417,36 @@ public struct WorkbookChartAxesRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartAxis = Model<WorkbookChartAxisFields>
 
 /// The properties of a `WorkbookChartAxis`, inherited ones included.
-public struct WorkbookChartAxisFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`, `majorGridlines`, `minorGridlines`, `title`.
+public enum WorkbookChartAxisFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        majorUnit: Field<JSONValue>,
+        maximum: Field<JSONValue>,
+        minimum: Field<JSONValue>,
+        minorUnit: Field<JSONValue>,
+        format: Field<WorkbookChartAxisFormat>,
+        majorGridlines: Field<WorkbookChartGridlines>,
+        minorGridlines: Field<WorkbookChartGridlines>,
+        title: Field<WorkbookChartAxisTitle>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxis",
         base: Entity.self,
-        fields: WorkbookChartAxisFields()
+        fields: (
+            id: Field("id"),
+            majorUnit: Field("majorUnit"),
+            maximum: Field("maximum"),
+            minimum: Field("minimum"),
+            minorUnit: Field("minorUnit"),
+            format: Field("format"),
+            majorGridlines: Field("majorGridlines"),
+            minorGridlines: Field("minorGridlines"),
+            title: Field("title")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let majorUnit: Field<JSONValue>
-    public let maximum: Field<JSONValue>
-    public let minimum: Field<JSONValue>
-    public let minorUnit: Field<JSONValue>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartAxisFormat>
-
-    /// Present when the request expanded it (`expand("majorGridlines")`).
-    public let majorGridlines: Field<WorkbookChartGridlines>
-
-    /// Present when the request expanded it (`expand("minorGridlines")`).
-    public let minorGridlines: Field<WorkbookChartGridlines>
-
-    /// Present when the request expanded it (`expand("title")`).
-    public let title: Field<WorkbookChartAxisTitle>
-
-    private init() {
-        self.id = Field("id")
-        self.majorUnit = Field("majorUnit")
-        self.maximum = Field("maximum")
-        self.minimum = Field("minimum")
-        self.minorUnit = Field("minorUnit")
-        self.format = Field("format")
-        self.majorGridlines = Field("majorGridlines")
-        self.minorGridlines = Field("minorGridlines")
-        self.title = Field("title")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartAxisFormatFields`; read and write them as `value.name`.
@@ -1557,26 +1456,16 @@ public struct WorkbookChartAxisFields: FieldSet {
 public typealias WorkbookChartAxisFormat = Model<WorkbookChartAxisFormatFields>
 
 /// The properties of a `WorkbookChartAxisFormat`, inherited ones included.
-public struct WorkbookChartAxisFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `font`, `line`.
+public enum WorkbookChartAxisFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>, line: Field<WorkbookChartLineFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxisFormat",
         base: Entity.self,
-        fields: WorkbookChartAxisFormatFields()
+        fields: (id: Field("id"), font: Field("font"), line: Field("line")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    /// Present when the request expanded it (`expand("line")`).
-    public let line: Field<WorkbookChartLineFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.font = Field("font")
-        self.line = Field("line")
-    }
 }
 
 /// Requests for one `WorkbookChartAxisFormat`: `request()` reads, updates or deletes it.
@@ -1656,26 +1545,21 @@ public struct WorkbookChartAxisRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartAxisTitle = Model<WorkbookChartAxisTitleFields>
 
 /// The properties of a `WorkbookChartAxisTitle`, inherited ones included.
-public struct WorkbookChartAxisTitleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartAxisTitleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        text: Field<String>,
+        visible: Field<Bool>,
+        format: Field<WorkbookChartAxisTitleFormat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxisTitle",
         base: Entity.self,
-        fields: WorkbookChartAxisTitleFields()
+        fields: (id: Field("id"), text: Field("text"), visible: Field("visible"), format: Field("format")) as Table
     )
-
-    public let id: Field<String>
-    public let text: Field<String>
-    public let visible: Field<Bool>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartAxisTitleFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.text = Field("text")
-        self.visible = Field("visible")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartAxisTitleFormatFields`; read and write them as `value.name`.
@@ -1685,22 +1569,16 @@ public struct WorkbookChartAxisTitleFields: FieldSet {
 public typealias WorkbookChartAxisTitleFormat = Model<WorkbookChartAxisTitleFormatFields>
 
 /// The properties of a `WorkbookChartAxisTitleFormat`, inherited ones included.
-public struct WorkbookChartAxisTitleFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `font`.
+public enum WorkbookChartAxisTitleFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartAxisTitleFormat",
         base: Entity.self,
-        fields: WorkbookChartAxisTitleFormatFields()
+        fields: (id: Field("id"), font: Field("font")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    private init() {
-        self.id = Field("id")
-        self.font = Field("font")
-    }
 }
 
 /// Requests for one `WorkbookChartAxisTitleFormat`: `request()` reads, updates or deletes it.

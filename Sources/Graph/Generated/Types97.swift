@@ -11,26 +11,16 @@ import Foundation
 public typealias WorkbookChartDataLabelFormat = Model<WorkbookChartDataLabelFormatFields>
 
 /// The properties of a `WorkbookChartDataLabelFormat`, inherited ones included.
-public struct WorkbookChartDataLabelFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+public enum WorkbookChartDataLabelFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartDataLabelFormat",
         base: Entity.self,
-        fields: WorkbookChartDataLabelFormatFields()
+        fields: (id: Field("id"), fill: Field("fill"), font: Field("font")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-        self.font = Field("font")
-    }
 }
 
 /// Requests for one `WorkbookChartDataLabelFormat`: `request()` reads, updates or deletes it.
@@ -70,38 +60,38 @@ public struct WorkbookChartDataLabelFormatRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartDataLabels = Model<WorkbookChartDataLabelsFields>
 
 /// The properties of a `WorkbookChartDataLabels`, inherited ones included.
-public struct WorkbookChartDataLabelsFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartDataLabelsFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        position: Field<String>,
+        separator: Field<String>,
+        showBubbleSize: Field<Bool>,
+        showCategoryName: Field<Bool>,
+        showLegendKey: Field<Bool>,
+        showPercentage: Field<Bool>,
+        showSeriesName: Field<Bool>,
+        showValue: Field<Bool>,
+        format: Field<WorkbookChartDataLabelFormat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartDataLabels",
         base: Entity.self,
-        fields: WorkbookChartDataLabelsFields()
+        fields: (
+            id: Field("id"),
+            position: Field("position"),
+            separator: Field("separator"),
+            showBubbleSize: Field("showBubbleSize"),
+            showCategoryName: Field("showCategoryName"),
+            showLegendKey: Field("showLegendKey"),
+            showPercentage: Field("showPercentage"),
+            showSeriesName: Field("showSeriesName"),
+            showValue: Field("showValue"),
+            format: Field("format")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let position: Field<String>
-    public let separator: Field<String>
-    public let showBubbleSize: Field<Bool>
-    public let showCategoryName: Field<Bool>
-    public let showLegendKey: Field<Bool>
-    public let showPercentage: Field<Bool>
-    public let showSeriesName: Field<Bool>
-    public let showValue: Field<Bool>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartDataLabelFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.position = Field("position")
-        self.separator = Field("separator")
-        self.showBubbleSize = Field("showBubbleSize")
-        self.showCategoryName = Field("showCategoryName")
-        self.showLegendKey = Field("showLegendKey")
-        self.showPercentage = Field("showPercentage")
-        self.showSeriesName = Field("showSeriesName")
-        self.showValue = Field("showValue")
-        self.format = Field("format")
-    }
 }
 
 /// Requests for one `WorkbookChartDataLabels`: `request()` reads, updates or deletes it.
@@ -197,30 +187,30 @@ public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartFont = Model<WorkbookChartFontFields>
 
 /// The properties of a `WorkbookChartFont`, inherited ones included.
-public struct WorkbookChartFontFields: FieldSet {
+public enum WorkbookChartFontFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        bold: Field<Bool>,
+        color: Field<String>,
+        italic: Field<Bool>,
+        name: Field<String>,
+        size: Field<Double>,
+        underline: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartFont",
         base: Entity.self,
-        fields: WorkbookChartFontFields()
+        fields: (
+            id: Field("id"),
+            bold: Field("bold"),
+            color: Field("color"),
+            italic: Field("italic"),
+            name: Field("name"),
+            size: Field("size"),
+            underline: Field("underline")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let bold: Field<Bool>
-    public let color: Field<String>
-    public let italic: Field<Bool>
-    public let name: Field<String>
-    public let size: Field<Double>
-    public let underline: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.bold = Field("bold")
-        self.color = Field("color")
-        self.italic = Field("italic")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.underline = Field("underline")
-    }
 }
 
 /// Requests for one `WorkbookChartFont`: `request()` reads, updates or deletes it.
@@ -249,24 +239,16 @@ public struct WorkbookChartFontRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartGridlines = Model<WorkbookChartGridlinesFields>
 
 /// The properties of a `WorkbookChartGridlines`, inherited ones included.
-public struct WorkbookChartGridlinesFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartGridlinesFields: FieldSet {
+    public typealias Table = (id: Field<String>, visible: Field<Bool>, format: Field<WorkbookChartGridlinesFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartGridlines",
         base: Entity.self,
-        fields: WorkbookChartGridlinesFields()
+        fields: (id: Field("id"), visible: Field("visible"), format: Field("format")) as Table
     )
-
-    public let id: Field<String>
-    public let visible: Field<Bool>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartGridlinesFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.visible = Field("visible")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartGridlinesFormatFields`; read and write them as `value.name`.
@@ -276,22 +258,16 @@ public struct WorkbookChartGridlinesFields: FieldSet {
 public typealias WorkbookChartGridlinesFormat = Model<WorkbookChartGridlinesFormatFields>
 
 /// The properties of a `WorkbookChartGridlinesFormat`, inherited ones included.
-public struct WorkbookChartGridlinesFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `line`.
+public enum WorkbookChartGridlinesFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, line: Field<WorkbookChartLineFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartGridlinesFormat",
         base: Entity.self,
-        fields: WorkbookChartGridlinesFormatFields()
+        fields: (id: Field("id"), line: Field("line")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("line")`).
-    public let line: Field<WorkbookChartLineFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.line = Field("line")
-    }
 }
 
 /// Requests for one `WorkbookChartGridlinesFormat`: `request()` reads, updates or deletes it.
@@ -353,28 +329,28 @@ public struct WorkbookChartGridlinesRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartLegend = Model<WorkbookChartLegendFields>
 
 /// The properties of a `WorkbookChartLegend`, inherited ones included.
-public struct WorkbookChartLegendFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartLegendFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        overlay: Field<Bool>,
+        position: Field<String>,
+        visible: Field<Bool>,
+        format: Field<WorkbookChartLegendFormat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartLegend",
         base: Entity.self,
-        fields: WorkbookChartLegendFields()
+        fields: (
+            id: Field("id"),
+            overlay: Field("overlay"),
+            position: Field("position"),
+            visible: Field("visible"),
+            format: Field("format")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let overlay: Field<Bool>
-    public let position: Field<String>
-    public let visible: Field<Bool>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartLegendFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.overlay = Field("overlay")
-        self.position = Field("position")
-        self.visible = Field("visible")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartLegendFormatFields`; read and write them as `value.name`.
@@ -384,26 +360,16 @@ public struct WorkbookChartLegendFields: FieldSet {
 public typealias WorkbookChartLegendFormat = Model<WorkbookChartLegendFormatFields>
 
 /// The properties of a `WorkbookChartLegendFormat`, inherited ones included.
-public struct WorkbookChartLegendFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+public enum WorkbookChartLegendFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartLegendFormat",
         base: Entity.self,
-        fields: WorkbookChartLegendFormatFields()
+        fields: (id: Field("id"), fill: Field("fill"), font: Field("font")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-        self.font = Field("font")
-    }
 }
 
 /// Requests for one `WorkbookChartLegendFormat`: `request()` reads, updates or deletes it.
@@ -468,20 +434,14 @@ public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartLineFormat = Model<WorkbookChartLineFormatFields>
 
 /// The properties of a `WorkbookChartLineFormat`, inherited ones included.
-public struct WorkbookChartLineFormatFields: FieldSet {
+public enum WorkbookChartLineFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, color: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartLineFormat",
         base: Entity.self,
-        fields: WorkbookChartLineFormatFields()
+        fields: (id: Field("id"), color: Field("color")) as Table
     )
-
-    public let id: Field<String>
-    public let color: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.color = Field("color")
-    }
 }
 
 /// Requests for one `WorkbookChartLineFormat`: `request()` reads, updates or deletes it.
@@ -520,24 +480,16 @@ public struct WorkbookChartLineFormatRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartPoint = Model<WorkbookChartPointFields>
 
 /// The properties of a `WorkbookChartPoint`, inherited ones included.
-public struct WorkbookChartPointFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartPointFields: FieldSet {
+    public typealias Table = (id: Field<String>, value: Field<JSONValue>, format: Field<WorkbookChartPointFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartPoint",
         base: Entity.self,
-        fields: WorkbookChartPointFields()
+        fields: (id: Field("id"), value: Field("value"), format: Field("format")) as Table
     )
-
-    public let id: Field<String>
-    public let value: Field<JSONValue>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartPointFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.value = Field("value")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartPointFormatFields`; read and write them as `value.name`.
@@ -547,22 +499,16 @@ public struct WorkbookChartPointFields: FieldSet {
 public typealias WorkbookChartPointFormat = Model<WorkbookChartPointFormatFields>
 
 /// The properties of a `WorkbookChartPointFormat`, inherited ones included.
-public struct WorkbookChartPointFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`.
+public enum WorkbookChartPointFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartPointFormat",
         base: Entity.self,
-        fields: WorkbookChartPointFormatFields()
+        fields: (id: Field("id"), fill: Field("fill")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-    }
 }
 
 /// Requests for one `WorkbookChartPointFormat`: `request()` reads, updates or deletes it.
@@ -802,28 +748,21 @@ extension CollectionRequestBuilder where Item == WorkbookChartRequestBuilder {
 public typealias WorkbookChartSeries = Model<WorkbookChartSeriesFields>
 
 /// The properties of a `WorkbookChartSeries`, inherited ones included.
-public struct WorkbookChartSeriesFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`, `points`.
+public enum WorkbookChartSeriesFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        name: Field<String>,
+        format: Field<WorkbookChartSeriesFormat>,
+        points: Field<[WorkbookChartPoint]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartSeries",
         base: Entity.self,
-        fields: WorkbookChartSeriesFields()
+        fields: (id: Field("id"), name: Field("name"), format: Field("format"), points: Field("points")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartSeriesFormat>
-
-    /// Present when the request expanded it (`expand("points")`).
-    public let points: Field<[WorkbookChartPoint]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.format = Field("format")
-        self.points = Field("points")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartSeriesFormatFields`; read and write them as `value.name`.
@@ -833,26 +772,16 @@ public struct WorkbookChartSeriesFields: FieldSet {
 public typealias WorkbookChartSeriesFormat = Model<WorkbookChartSeriesFormatFields>
 
 /// The properties of a `WorkbookChartSeriesFormat`, inherited ones included.
-public struct WorkbookChartSeriesFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`, `line`.
+public enum WorkbookChartSeriesFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, line: Field<WorkbookChartLineFormat>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartSeriesFormat",
         base: Entity.self,
-        fields: WorkbookChartSeriesFormatFields()
+        fields: (id: Field("id"), fill: Field("fill"), line: Field("line")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    /// Present when the request expanded it (`expand("line")`).
-    public let line: Field<WorkbookChartLineFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-        self.line = Field("line")
-    }
 }
 
 /// Requests for one `WorkbookChartSeriesFormat`: `request()` reads, updates or deletes it.
@@ -946,28 +875,28 @@ extension CollectionRequestBuilder where Item == WorkbookChartSeriesRequestBuild
 public typealias WorkbookChartTitle = Model<WorkbookChartTitleFields>
 
 /// The properties of a `WorkbookChartTitle`, inherited ones included.
-public struct WorkbookChartTitleFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`.
+public enum WorkbookChartTitleFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        overlay: Field<Bool>,
+        text: Field<String>,
+        visible: Field<Bool>,
+        format: Field<WorkbookChartTitleFormat>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartTitle",
         base: Entity.self,
-        fields: WorkbookChartTitleFields()
+        fields: (
+            id: Field("id"),
+            overlay: Field("overlay"),
+            text: Field("text"),
+            visible: Field("visible"),
+            format: Field("format")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let overlay: Field<Bool>
-    public let text: Field<String>
-    public let visible: Field<Bool>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookChartTitleFormat>
-
-    private init() {
-        self.id = Field("id")
-        self.overlay = Field("overlay")
-        self.text = Field("text")
-        self.visible = Field("visible")
-        self.format = Field("format")
-    }
 }
 
 /// Its properties are listed in `WorkbookChartTitleFormatFields`; read and write them as `value.name`.
@@ -977,26 +906,16 @@ public struct WorkbookChartTitleFields: FieldSet {
 public typealias WorkbookChartTitleFormat = Model<WorkbookChartTitleFormatFields>
 
 /// The properties of a `WorkbookChartTitleFormat`, inherited ones included.
-public struct WorkbookChartTitleFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+public enum WorkbookChartTitleFormatFields: FieldSet {
+    public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookChartTitleFormat",
         base: Entity.self,
-        fields: WorkbookChartTitleFormatFields()
+        fields: (id: Field("id"), fill: Field("fill"), font: Field("font")) as Table
     )
-
-    public let id: Field<String>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookChartFill>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookChartFont>
-
-    private init() {
-        self.id = Field("id")
-        self.fill = Field("fill")
-        self.font = Field("font")
-    }
 }
 
 /// Requests for one `WorkbookChartTitleFormat`: `request()` reads, updates or deletes it.
@@ -1061,26 +980,26 @@ public struct WorkbookChartTitleRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookComment = Model<WorkbookCommentFields>
 
 /// The properties of a `WorkbookComment`, inherited ones included.
-public struct WorkbookCommentFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `replies`.
+public enum WorkbookCommentFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        content: Field<String>,
+        contentType: Field<String>,
+        replies: Field<[WorkbookCommentReply]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookComment",
         base: Entity.self,
-        fields: WorkbookCommentFields()
+        fields: (
+            id: Field("id"),
+            content: Field("content"),
+            contentType: Field("contentType"),
+            replies: Field("replies")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let content: Field<String>
-    public let contentType: Field<String>
-
-    /// Present when the request expanded it (`expand("replies")`).
-    public let replies: Field<[WorkbookCommentReply]>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-        self.replies = Field("replies")
-    }
 }
 
 /// Its properties are listed in `WorkbookCommentReplyFields`; read and write them as `value.name`.
@@ -1090,22 +1009,14 @@ public struct WorkbookCommentFields: FieldSet {
 public typealias WorkbookCommentReply = Model<WorkbookCommentReplyFields>
 
 /// The properties of a `WorkbookCommentReply`, inherited ones included.
-public struct WorkbookCommentReplyFields: FieldSet {
+public enum WorkbookCommentReplyFields: FieldSet {
+    public typealias Table = (id: Field<String>, content: Field<String>, contentType: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookCommentReply",
         base: Entity.self,
-        fields: WorkbookCommentReplyFields()
+        fields: (id: Field("id"), content: Field("content"), contentType: Field("contentType")) as Table
     )
-
-    public let id: Field<String>
-    public let content: Field<String>
-    public let contentType: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.content = Field("content")
-        self.contentType = Field("contentType")
-    }
 }
 
 /// Requests for one `WorkbookCommentReply`: `request()` reads, updates or deletes it.
@@ -1162,20 +1073,14 @@ public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFilter = Model<WorkbookFilterFields>
 
 /// The properties of a `WorkbookFilter`, inherited ones included.
-public struct WorkbookFilterFields: FieldSet {
+public enum WorkbookFilterFields: FieldSet {
+    public typealias Table = (id: Field<String>, criteria: Field<WorkbookFilterCriteria>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookFilter",
         base: Entity.self,
-        fields: WorkbookFilterFields()
+        fields: (id: Field("id"), criteria: Field("criteria")) as Table
     )
-
-    public let id: Field<String>
-    public let criteria: Field<WorkbookFilterCriteria>
-
-    private init() {
-        self.id = Field("id")
-        self.criteria = Field("criteria")
-    }
 }
 
 /// Its properties are listed in `WorkbookFilterCriteriaFields`; read and write them as `value.name`.
@@ -1185,31 +1090,31 @@ public struct WorkbookFilterFields: FieldSet {
 public typealias WorkbookFilterCriteria = Model<WorkbookFilterCriteriaFields>
 
 /// The properties of a `WorkbookFilterCriteria`, inherited ones included.
-public struct WorkbookFilterCriteriaFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.workbookFilterCriteria",
-        fields: WorkbookFilterCriteriaFields()
+public enum WorkbookFilterCriteriaFields: FieldSet {
+    public typealias Table = (
+        color: Field<String>,
+        criterion1: Field<String>,
+        criterion2: Field<String>,
+        dynamicCriteria: Field<String>,
+        filterOn: Field<String>,
+        icon: Field<WorkbookIcon>,
+        `operator`: Field<String>,
+        values: Field<JSONValue>
     )
 
-    public let color: Field<String>
-    public let criterion1: Field<String>
-    public let criterion2: Field<String>
-    public let dynamicCriteria: Field<String>
-    public let filterOn: Field<String>
-    public let icon: Field<WorkbookIcon>
-    public let `operator`: Field<String>
-    public let values: Field<JSONValue>
-
-    private init() {
-        self.color = Field("color")
-        self.criterion1 = Field("criterion1")
-        self.criterion2 = Field("criterion2")
-        self.dynamicCriteria = Field("dynamicCriteria")
-        self.filterOn = Field("filterOn")
-        self.icon = Field("icon")
-        self.operator = Field("operator")
-        self.values = Field("values")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookFilterCriteria",
+        fields: (
+            color: Field("color"),
+            criterion1: Field("criterion1"),
+            criterion2: Field("criterion2"),
+            dynamicCriteria: Field("dynamicCriteria"),
+            filterOn: Field("filterOn"),
+            icon: Field("icon"),
+            operator: Field("operator"),
+            values: Field("values")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WorkbookFilterDatetimeFields`; read and write them as `value.name`.
@@ -1219,19 +1124,13 @@ public struct WorkbookFilterCriteriaFields: FieldSet {
 public typealias WorkbookFilterDatetime = Model<WorkbookFilterDatetimeFields>
 
 /// The properties of a `WorkbookFilterDatetime`, inherited ones included.
-public struct WorkbookFilterDatetimeFields: FieldSet {
+public enum WorkbookFilterDatetimeFields: FieldSet {
+    public typealias Table = (date: Field<String>, specificity: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookFilterDatetime",
-        fields: WorkbookFilterDatetimeFields()
+        fields: (date: Field("date"), specificity: Field("specificity")) as Table
     )
-
-    public let date: Field<String>
-    public let specificity: Field<String>
-
-    private init() {
-        self.date = Field("date")
-        self.specificity = Field("specificity")
-    }
 }
 
 /// Requests for one `WorkbookFilter`: `request()` reads, updates or deletes it.
@@ -1384,22 +1283,14 @@ public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFormatProtection = Model<WorkbookFormatProtectionFields>
 
 /// The properties of a `WorkbookFormatProtection`, inherited ones included.
-public struct WorkbookFormatProtectionFields: FieldSet {
+public enum WorkbookFormatProtectionFields: FieldSet {
+    public typealias Table = (id: Field<String>, formulaHidden: Field<Bool>, locked: Field<Bool>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookFormatProtection",
         base: Entity.self,
-        fields: WorkbookFormatProtectionFields()
+        fields: (id: Field("id"), formulaHidden: Field("formulaHidden"), locked: Field("locked")) as Table
     )
-
-    public let id: Field<String>
-    public let formulaHidden: Field<Bool>
-    public let locked: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.formulaHidden = Field("formulaHidden")
-        self.locked = Field("locked")
-    }
 }
 
 /// Requests for one `WorkbookFormatProtection`: `request()` reads, updates or deletes it.
@@ -1428,22 +1319,14 @@ public struct WorkbookFormatProtectionRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFunctionResult = Model<WorkbookFunctionResultFields>
 
 /// The properties of a `WorkbookFunctionResult`, inherited ones included.
-public struct WorkbookFunctionResultFields: FieldSet {
+public enum WorkbookFunctionResultFields: FieldSet {
+    public typealias Table = (id: Field<String>, error: Field<String>, value: Field<JSONValue>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookFunctionResult",
         base: Entity.self,
-        fields: WorkbookFunctionResultFields()
+        fields: (id: Field("id"), error: Field("error"), value: Field("value")) as Table
     )
-
-    public let id: Field<String>
-    public let error: Field<String>
-    public let value: Field<JSONValue>
-
-    private init() {
-        self.id = Field("id")
-        self.error = Field("error")
-        self.value = Field("value")
-    }
 }
 
 /// Requests for one `WorkbookFunctionResult`: `request()` reads, updates or deletes it.
@@ -6200,15 +6083,13 @@ public struct WorkbookFunctionsRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookIcon = Model<WorkbookIconFields>
 
 /// The properties of a `WorkbookIcon`, inherited ones included.
-public struct WorkbookIconFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workbookIcon", fields: WorkbookIconFields())
-    public let index: Field<Int32>
-    public let set: Field<String>
+public enum WorkbookIconFields: FieldSet {
+    public typealias Table = (index: Field<Int32>, set: Field<String>)
 
-    private init() {
-        self.index = Field("index")
-        self.set = Field("set")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookIcon",
+        fields: (index: Field("index"), set: Field("set")) as Table
+    )
 }
 
 /// Its properties are listed in `WorkbookNamedItemFields`; read and write them as `value.name`.
@@ -6218,34 +6099,34 @@ public struct WorkbookIconFields: FieldSet {
 public typealias WorkbookNamedItem = Model<WorkbookNamedItemFields>
 
 /// The properties of a `WorkbookNamedItem`, inherited ones included.
-public struct WorkbookNamedItemFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `worksheet`.
+public enum WorkbookNamedItemFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        comment: Field<String>,
+        name: Field<String>,
+        scope: Field<String>,
+        type: Field<String>,
+        value: Field<JSONValue>,
+        visible: Field<Bool>,
+        worksheet: Field<WorkbookWorksheet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookNamedItem",
         base: Entity.self,
-        fields: WorkbookNamedItemFields()
+        fields: (
+            id: Field("id"),
+            comment: Field("comment"),
+            name: Field("name"),
+            scope: Field("scope"),
+            type: Field("type"),
+            value: Field("value"),
+            visible: Field("visible"),
+            worksheet: Field("worksheet")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let comment: Field<String>
-    public let name: Field<String>
-    public let scope: Field<String>
-    public let type: Field<String>
-    public let value: Field<JSONValue>
-    public let visible: Field<Bool>
-
-    /// Present when the request expanded it (`expand("worksheet")`).
-    public let worksheet: Field<WorkbookWorksheet>
-
-    private init() {
-        self.id = Field("id")
-        self.comment = Field("comment")
-        self.name = Field("name")
-        self.scope = Field("scope")
-        self.type = Field("type")
-        self.value = Field("value")
-        self.visible = Field("visible")
-        self.worksheet = Field("worksheet")
-    }
 }
 
 /// Requests for one `WorkbookNamedItem`: `request()` reads, updates or deletes it.
@@ -6315,24 +6196,24 @@ extension CollectionRequestBuilder where Item == WorkbookNamedItemRequestBuilder
 public typealias WorkbookOperation = Model<WorkbookOperationFields>
 
 /// The properties of a `WorkbookOperation`, inherited ones included.
-public struct WorkbookOperationFields: FieldSet {
+public enum WorkbookOperationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        error: Field<WorkbookOperationError>,
+        resourceLocation: Field<String>,
+        status: Field<WorkbookOperationStatus>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookOperation",
         base: Entity.self,
-        fields: WorkbookOperationFields()
+        fields: (
+            id: Field("id"),
+            error: Field("error"),
+            resourceLocation: Field("resourceLocation"),
+            status: Field("status")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let error: Field<WorkbookOperationError>
-    public let resourceLocation: Field<String>
-    public let status: Field<WorkbookOperationStatus>
-
-    private init() {
-        self.id = Field("id")
-        self.error = Field("error")
-        self.resourceLocation = Field("resourceLocation")
-        self.status = Field("status")
-    }
 }
 
 /// Its properties are listed in `WorkbookOperationErrorFields`; read and write them as `value.name`.
@@ -6342,21 +6223,13 @@ public struct WorkbookOperationFields: FieldSet {
 public typealias WorkbookOperationError = Model<WorkbookOperationErrorFields>
 
 /// The properties of a `WorkbookOperationError`, inherited ones included.
-public struct WorkbookOperationErrorFields: FieldSet {
+public enum WorkbookOperationErrorFields: FieldSet {
+    public typealias Table = (code: Field<String>, innerError: Field<WorkbookOperationError>, message: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookOperationError",
-        fields: WorkbookOperationErrorFields()
+        fields: (code: Field("code"), innerError: Field("innerError"), message: Field("message")) as Table
     )
-
-    public let code: Field<String>
-    public let innerError: Field<WorkbookOperationError>
-    public let message: Field<String>
-
-    private init() {
-        self.code = Field("code")
-        self.innerError = Field("innerError")
-        self.message = Field("message")
-    }
 }
 
 /// Requests for one `WorkbookOperation`: `request()` reads, updates or deletes it.

@@ -29,24 +29,16 @@ extension WorkbookOperationStatus {
 public typealias WorkbookPivotTable = Model<WorkbookPivotTableFields>
 
 /// The properties of a `WorkbookPivotTable`, inherited ones included.
-public struct WorkbookPivotTableFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `worksheet`.
+public enum WorkbookPivotTableFields: FieldSet {
+    public typealias Table = (id: Field<String>, name: Field<String>, worksheet: Field<WorkbookWorksheet>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookPivotTable",
         base: Entity.self,
-        fields: WorkbookPivotTableFields()
+        fields: (id: Field("id"), name: Field("name"), worksheet: Field("worksheet")) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-
-    /// Present when the request expanded it (`expand("worksheet")`).
-    public let worksheet: Field<WorkbookWorksheet>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.worksheet = Field("worksheet")
-    }
 }
 
 /// Requests for one `WorkbookPivotTable`: `request()` reads, updates or deletes it.
@@ -96,64 +88,60 @@ extension CollectionRequestBuilder where Item == WorkbookPivotTableRequestBuilde
 public typealias WorkbookRange = Model<WorkbookRangeFields>
 
 /// The properties of a `WorkbookRange`, inherited ones included.
-public struct WorkbookRangeFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `format`, `sort`, `worksheet`.
+public enum WorkbookRangeFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<String>,
+        addressLocal: Field<String>,
+        cellCount: Field<Int32>,
+        columnCount: Field<Int32>,
+        columnHidden: Field<Bool>,
+        columnIndex: Field<Int32>,
+        formulas: Field<JSONValue>,
+        formulasLocal: Field<JSONValue>,
+        formulasR1C1: Field<JSONValue>,
+        hidden: Field<Bool>,
+        numberFormat: Field<JSONValue>,
+        rowCount: Field<Int32>,
+        rowHidden: Field<Bool>,
+        rowIndex: Field<Int32>,
+        text: Field<JSONValue>,
+        values: Field<JSONValue>,
+        valueTypes: Field<JSONValue>,
+        format: Field<WorkbookRangeFormat>,
+        sort: Field<WorkbookRangeSort>,
+        worksheet: Field<WorkbookWorksheet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRange",
         base: Entity.self,
-        fields: WorkbookRangeFields()
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            addressLocal: Field("addressLocal"),
+            cellCount: Field("cellCount"),
+            columnCount: Field("columnCount"),
+            columnHidden: Field("columnHidden"),
+            columnIndex: Field("columnIndex"),
+            formulas: Field("formulas"),
+            formulasLocal: Field("formulasLocal"),
+            formulasR1C1: Field("formulasR1C1"),
+            hidden: Field("hidden"),
+            numberFormat: Field("numberFormat"),
+            rowCount: Field("rowCount"),
+            rowHidden: Field("rowHidden"),
+            rowIndex: Field("rowIndex"),
+            text: Field("text"),
+            values: Field("values"),
+            valueTypes: Field("valueTypes"),
+            format: Field("format"),
+            sort: Field("sort"),
+            worksheet: Field("worksheet")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let address: Field<String>
-    public let addressLocal: Field<String>
-    public let cellCount: Field<Int32>
-    public let columnCount: Field<Int32>
-    public let columnHidden: Field<Bool>
-    public let columnIndex: Field<Int32>
-    public let formulas: Field<JSONValue>
-    public let formulasLocal: Field<JSONValue>
-    public let formulasR1C1: Field<JSONValue>
-    public let hidden: Field<Bool>
-    public let numberFormat: Field<JSONValue>
-    public let rowCount: Field<Int32>
-    public let rowHidden: Field<Bool>
-    public let rowIndex: Field<Int32>
-    public let text: Field<JSONValue>
-    public let values: Field<JSONValue>
-    public let valueTypes: Field<JSONValue>
-
-    /// Present when the request expanded it (`expand("format")`).
-    public let format: Field<WorkbookRangeFormat>
-
-    /// Present when the request expanded it (`expand("sort")`).
-    public let sort: Field<WorkbookRangeSort>
-
-    /// Present when the request expanded it (`expand("worksheet")`).
-    public let worksheet: Field<WorkbookWorksheet>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.addressLocal = Field("addressLocal")
-        self.cellCount = Field("cellCount")
-        self.columnCount = Field("columnCount")
-        self.columnHidden = Field("columnHidden")
-        self.columnIndex = Field("columnIndex")
-        self.formulas = Field("formulas")
-        self.formulasLocal = Field("formulasLocal")
-        self.formulasR1C1 = Field("formulasR1C1")
-        self.hidden = Field("hidden")
-        self.numberFormat = Field("numberFormat")
-        self.rowCount = Field("rowCount")
-        self.rowHidden = Field("rowHidden")
-        self.rowIndex = Field("rowIndex")
-        self.text = Field("text")
-        self.values = Field("values")
-        self.valueTypes = Field("valueTypes")
-        self.format = Field("format")
-        self.sort = Field("sort")
-        self.worksheet = Field("worksheet")
-    }
 }
 
 /// Its properties are listed in `WorkbookRangeBorderFields`; read and write them as `value.name`.
@@ -163,26 +151,26 @@ public struct WorkbookRangeFields: FieldSet {
 public typealias WorkbookRangeBorder = Model<WorkbookRangeBorderFields>
 
 /// The properties of a `WorkbookRangeBorder`, inherited ones included.
-public struct WorkbookRangeBorderFields: FieldSet {
+public enum WorkbookRangeBorderFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        color: Field<String>,
+        sideIndex: Field<String>,
+        style: Field<String>,
+        weight: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRangeBorder",
         base: Entity.self,
-        fields: WorkbookRangeBorderFields()
+        fields: (
+            id: Field("id"),
+            color: Field("color"),
+            sideIndex: Field("sideIndex"),
+            style: Field("style"),
+            weight: Field("weight")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let color: Field<String>
-    public let sideIndex: Field<String>
-    public let style: Field<String>
-    public let weight: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.color = Field("color")
-        self.sideIndex = Field("sideIndex")
-        self.style = Field("style")
-        self.weight = Field("weight")
-    }
 }
 
 /// Requests for one `WorkbookRangeBorder`: `request()` reads, updates or deletes it.
@@ -235,20 +223,14 @@ extension CollectionRequestBuilder where Item == WorkbookRangeBorderRequestBuild
 public typealias WorkbookRangeFill = Model<WorkbookRangeFillFields>
 
 /// The properties of a `WorkbookRangeFill`, inherited ones included.
-public struct WorkbookRangeFillFields: FieldSet {
+public enum WorkbookRangeFillFields: FieldSet {
+    public typealias Table = (id: Field<String>, color: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRangeFill",
         base: Entity.self,
-        fields: WorkbookRangeFillFields()
+        fields: (id: Field("id"), color: Field("color")) as Table
     )
-
-    public let id: Field<String>
-    public let color: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.color = Field("color")
-    }
 }
 
 /// Requests for one `WorkbookRangeFill`: `request()` reads, updates or deletes it.
@@ -287,30 +269,30 @@ public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookRangeFont = Model<WorkbookRangeFontFields>
 
 /// The properties of a `WorkbookRangeFont`, inherited ones included.
-public struct WorkbookRangeFontFields: FieldSet {
+public enum WorkbookRangeFontFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        bold: Field<Bool>,
+        color: Field<String>,
+        italic: Field<Bool>,
+        name: Field<String>,
+        size: Field<Double>,
+        underline: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRangeFont",
         base: Entity.self,
-        fields: WorkbookRangeFontFields()
+        fields: (
+            id: Field("id"),
+            bold: Field("bold"),
+            color: Field("color"),
+            italic: Field("italic"),
+            name: Field("name"),
+            size: Field("size"),
+            underline: Field("underline")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let bold: Field<Bool>
-    public let color: Field<String>
-    public let italic: Field<Bool>
-    public let name: Field<String>
-    public let size: Field<Double>
-    public let underline: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.bold = Field("bold")
-        self.color = Field("color")
-        self.italic = Field("italic")
-        self.name = Field("name")
-        self.size = Field("size")
-        self.underline = Field("underline")
-    }
 }
 
 /// Requests for one `WorkbookRangeFont`: `request()` reads, updates or deletes it.
@@ -339,44 +321,38 @@ public struct WorkbookRangeFontRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookRangeFormat = Model<WorkbookRangeFormatFields>
 
 /// The properties of a `WorkbookRangeFormat`, inherited ones included.
-public struct WorkbookRangeFormatFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `borders`, `fill`, `font`, `protection`.
+public enum WorkbookRangeFormatFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        columnWidth: Field<Double>,
+        horizontalAlignment: Field<String>,
+        rowHeight: Field<Double>,
+        verticalAlignment: Field<String>,
+        wrapText: Field<Bool>,
+        borders: Field<[WorkbookRangeBorder]>,
+        fill: Field<WorkbookRangeFill>,
+        font: Field<WorkbookRangeFont>,
+        protection: Field<WorkbookFormatProtection>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRangeFormat",
         base: Entity.self,
-        fields: WorkbookRangeFormatFields()
+        fields: (
+            id: Field("id"),
+            columnWidth: Field("columnWidth"),
+            horizontalAlignment: Field("horizontalAlignment"),
+            rowHeight: Field("rowHeight"),
+            verticalAlignment: Field("verticalAlignment"),
+            wrapText: Field("wrapText"),
+            borders: Field("borders"),
+            fill: Field("fill"),
+            font: Field("font"),
+            protection: Field("protection")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let columnWidth: Field<Double>
-    public let horizontalAlignment: Field<String>
-    public let rowHeight: Field<Double>
-    public let verticalAlignment: Field<String>
-    public let wrapText: Field<Bool>
-
-    /// Present when the request expanded it (`expand("borders")`).
-    public let borders: Field<[WorkbookRangeBorder]>
-
-    /// Present when the request expanded it (`expand("fill")`).
-    public let fill: Field<WorkbookRangeFill>
-
-    /// Present when the request expanded it (`expand("font")`).
-    public let font: Field<WorkbookRangeFont>
-
-    /// Present when the request expanded it (`expand("protection")`).
-    public let protection: Field<WorkbookFormatProtection>
-
-    private init() {
-        self.id = Field("id")
-        self.columnWidth = Field("columnWidth")
-        self.horizontalAlignment = Field("horizontalAlignment")
-        self.rowHeight = Field("rowHeight")
-        self.verticalAlignment = Field("verticalAlignment")
-        self.wrapText = Field("wrapText")
-        self.borders = Field("borders")
-        self.fill = Field("fill")
-        self.font = Field("font")
-        self.protection = Field("protection")
-    }
 }
 
 /// Requests for one `WorkbookRangeFormat`: `request()` reads, updates or deletes it.
@@ -818,44 +794,44 @@ public struct WorkbookRangeSortRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookRangeView = Model<WorkbookRangeViewFields>
 
 /// The properties of a `WorkbookRangeView`, inherited ones included.
-public struct WorkbookRangeViewFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `rows`.
+public enum WorkbookRangeViewFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        cellAddresses: Field<JSONValue>,
+        columnCount: Field<Int32>,
+        formulas: Field<JSONValue>,
+        formulasLocal: Field<JSONValue>,
+        formulasR1C1: Field<JSONValue>,
+        index: Field<Int32>,
+        numberFormat: Field<JSONValue>,
+        rowCount: Field<Int32>,
+        text: Field<JSONValue>,
+        values: Field<JSONValue>,
+        valueTypes: Field<JSONValue>,
+        rows: Field<[WorkbookRangeView]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookRangeView",
         base: Entity.self,
-        fields: WorkbookRangeViewFields()
+        fields: (
+            id: Field("id"),
+            cellAddresses: Field("cellAddresses"),
+            columnCount: Field("columnCount"),
+            formulas: Field("formulas"),
+            formulasLocal: Field("formulasLocal"),
+            formulasR1C1: Field("formulasR1C1"),
+            index: Field("index"),
+            numberFormat: Field("numberFormat"),
+            rowCount: Field("rowCount"),
+            text: Field("text"),
+            values: Field("values"),
+            valueTypes: Field("valueTypes"),
+            rows: Field("rows")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let cellAddresses: Field<JSONValue>
-    public let columnCount: Field<Int32>
-    public let formulas: Field<JSONValue>
-    public let formulasLocal: Field<JSONValue>
-    public let formulasR1C1: Field<JSONValue>
-    public let index: Field<Int32>
-    public let numberFormat: Field<JSONValue>
-    public let rowCount: Field<Int32>
-    public let text: Field<JSONValue>
-    public let values: Field<JSONValue>
-    public let valueTypes: Field<JSONValue>
-
-    /// Present when the request expanded it (`expand("rows")`).
-    public let rows: Field<[WorkbookRangeView]>
-
-    private init() {
-        self.id = Field("id")
-        self.cellAddresses = Field("cellAddresses")
-        self.columnCount = Field("columnCount")
-        self.formulas = Field("formulas")
-        self.formulasLocal = Field("formulasLocal")
-        self.formulasR1C1 = Field("formulasR1C1")
-        self.index = Field("index")
-        self.numberFormat = Field("numberFormat")
-        self.rowCount = Field("rowCount")
-        self.text = Field("text")
-        self.values = Field("values")
-        self.valueTypes = Field("valueTypes")
-        self.rows = Field("rows")
-    }
 }
 
 /// Requests for one `WorkbookRangeView`: `request()` reads, updates or deletes it.
@@ -1022,15 +998,13 @@ public struct WorkbookRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookSessionInfo = Model<WorkbookSessionInfoFields>
 
 /// The properties of a `WorkbookSessionInfo`, inherited ones included.
-public struct WorkbookSessionInfoFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workbookSessionInfo", fields: WorkbookSessionInfoFields())
-    public let id: Field<String>
-    public let persistChanges: Field<Bool>
+public enum WorkbookSessionInfoFields: FieldSet {
+    public typealias Table = (id: Field<String>, persistChanges: Field<Bool>)
 
-    private init() {
-        self.id = Field("id")
-        self.persistChanges = Field("persistChanges")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookSessionInfo",
+        fields: (id: Field("id"), persistChanges: Field("persistChanges")) as Table
+    )
 }
 
 /// Its properties are listed in `WorkbookSortFieldFields`; read and write them as `value.name`.
@@ -1040,23 +1014,27 @@ public struct WorkbookSessionInfoFields: FieldSet {
 public typealias WorkbookSortField = Model<WorkbookSortFieldFields>
 
 /// The properties of a `WorkbookSortField`, inherited ones included.
-public struct WorkbookSortFieldFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workbookSortField", fields: WorkbookSortFieldFields())
-    public let ascending: Field<Bool>
-    public let color: Field<String>
-    public let dataOption: Field<String>
-    public let icon: Field<WorkbookIcon>
-    public let key: Field<Int32>
-    public let sortOn: Field<String>
+public enum WorkbookSortFieldFields: FieldSet {
+    public typealias Table = (
+        ascending: Field<Bool>,
+        color: Field<String>,
+        dataOption: Field<String>,
+        icon: Field<WorkbookIcon>,
+        key: Field<Int32>,
+        sortOn: Field<String>
+    )
 
-    private init() {
-        self.ascending = Field("ascending")
-        self.color = Field("color")
-        self.dataOption = Field("dataOption")
-        self.icon = Field("icon")
-        self.key = Field("key")
-        self.sortOn = Field("sortOn")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookSortField",
+        fields: (
+            ascending: Field("ascending"),
+            color: Field("color"),
+            dataOption: Field("dataOption"),
+            icon: Field("icon"),
+            key: Field("key"),
+            sortOn: Field("sortOn")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WorkbookTableFields`; read and write them as `value.name`.
@@ -1066,54 +1044,48 @@ public struct WorkbookSortFieldFields: FieldSet {
 public typealias WorkbookTable = Model<WorkbookTableFields>
 
 /// The properties of a `WorkbookTable`, inherited ones included.
-public struct WorkbookTableFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `columns`, `rows`, `sort`, `worksheet`.
+public enum WorkbookTableFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        highlightFirstColumn: Field<Bool>,
+        highlightLastColumn: Field<Bool>,
+        legacyId: Field<String>,
+        name: Field<String>,
+        showBandedColumns: Field<Bool>,
+        showBandedRows: Field<Bool>,
+        showFilterButton: Field<Bool>,
+        showHeaders: Field<Bool>,
+        showTotals: Field<Bool>,
+        style: Field<String>,
+        columns: Field<[WorkbookTableColumn]>,
+        rows: Field<[WorkbookTableRow]>,
+        sort: Field<WorkbookTableSort>,
+        worksheet: Field<WorkbookWorksheet>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookTable",
         base: Entity.self,
-        fields: WorkbookTableFields()
+        fields: (
+            id: Field("id"),
+            highlightFirstColumn: Field("highlightFirstColumn"),
+            highlightLastColumn: Field("highlightLastColumn"),
+            legacyId: Field("legacyId"),
+            name: Field("name"),
+            showBandedColumns: Field("showBandedColumns"),
+            showBandedRows: Field("showBandedRows"),
+            showFilterButton: Field("showFilterButton"),
+            showHeaders: Field("showHeaders"),
+            showTotals: Field("showTotals"),
+            style: Field("style"),
+            columns: Field("columns"),
+            rows: Field("rows"),
+            sort: Field("sort"),
+            worksheet: Field("worksheet")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let highlightFirstColumn: Field<Bool>
-    public let highlightLastColumn: Field<Bool>
-    public let legacyId: Field<String>
-    public let name: Field<String>
-    public let showBandedColumns: Field<Bool>
-    public let showBandedRows: Field<Bool>
-    public let showFilterButton: Field<Bool>
-    public let showHeaders: Field<Bool>
-    public let showTotals: Field<Bool>
-    public let style: Field<String>
-
-    /// Present when the request expanded it (`expand("columns")`).
-    public let columns: Field<[WorkbookTableColumn]>
-
-    /// Present when the request expanded it (`expand("rows")`).
-    public let rows: Field<[WorkbookTableRow]>
-
-    /// Present when the request expanded it (`expand("sort")`).
-    public let sort: Field<WorkbookTableSort>
-
-    /// Present when the request expanded it (`expand("worksheet")`).
-    public let worksheet: Field<WorkbookWorksheet>
-
-    private init() {
-        self.id = Field("id")
-        self.highlightFirstColumn = Field("highlightFirstColumn")
-        self.highlightLastColumn = Field("highlightLastColumn")
-        self.legacyId = Field("legacyId")
-        self.name = Field("name")
-        self.showBandedColumns = Field("showBandedColumns")
-        self.showBandedRows = Field("showBandedRows")
-        self.showFilterButton = Field("showFilterButton")
-        self.showHeaders = Field("showHeaders")
-        self.showTotals = Field("showTotals")
-        self.style = Field("style")
-        self.columns = Field("columns")
-        self.rows = Field("rows")
-        self.sort = Field("sort")
-        self.worksheet = Field("worksheet")
-    }
 }
 
 /// Its properties are listed in `WorkbookTableColumnFields`; read and write them as `value.name`.
@@ -1123,28 +1095,28 @@ public struct WorkbookTableFields: FieldSet {
 public typealias WorkbookTableColumn = Model<WorkbookTableColumnFields>
 
 /// The properties of a `WorkbookTableColumn`, inherited ones included.
-public struct WorkbookTableColumnFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `filter`.
+public enum WorkbookTableColumnFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        index: Field<Int32>,
+        name: Field<String>,
+        values: Field<JSONValue>,
+        filter: Field<WorkbookFilter>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookTableColumn",
         base: Entity.self,
-        fields: WorkbookTableColumnFields()
+        fields: (
+            id: Field("id"),
+            index: Field("index"),
+            name: Field("name"),
+            values: Field("values"),
+            filter: Field("filter")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let index: Field<Int32>
-    public let name: Field<String>
-    public let values: Field<JSONValue>
-
-    /// Present when the request expanded it (`expand("filter")`).
-    public let filter: Field<WorkbookFilter>
-
-    private init() {
-        self.id = Field("id")
-        self.index = Field("index")
-        self.name = Field("name")
-        self.values = Field("values")
-        self.filter = Field("filter")
-    }
 }
 
 /// Requests for one `WorkbookTableColumn`: `request()` reads, updates or deletes it.
@@ -1363,22 +1335,14 @@ extension CollectionRequestBuilder where Item == WorkbookTableRequestBuilder {
 public typealias WorkbookTableRow = Model<WorkbookTableRowFields>
 
 /// The properties of a `WorkbookTableRow`, inherited ones included.
-public struct WorkbookTableRowFields: FieldSet {
+public enum WorkbookTableRowFields: FieldSet {
+    public typealias Table = (id: Field<String>, index: Field<Int32>, values: Field<JSONValue>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookTableRow",
         base: Entity.self,
-        fields: WorkbookTableRowFields()
+        fields: (id: Field("id"), index: Field("index"), values: Field("values")) as Table
     )
-
-    public let id: Field<String>
-    public let index: Field<Int32>
-    public let values: Field<JSONValue>
-
-    private init() {
-        self.id = Field("id")
-        self.index = Field("index")
-        self.values = Field("values")
-    }
 }
 
 /// Requests for one `WorkbookTableRow`: `request()` reads, updates or deletes it.
@@ -1449,24 +1413,24 @@ extension CollectionRequestBuilder where Item == WorkbookTableRowRequestBuilder 
 public typealias WorkbookTableSort = Model<WorkbookTableSortFields>
 
 /// The properties of a `WorkbookTableSort`, inherited ones included.
-public struct WorkbookTableSortFields: FieldSet {
+public enum WorkbookTableSortFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        fields: Field<[WorkbookSortField]>,
+        matchCase: Field<Bool>,
+        method: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookTableSort",
         base: Entity.self,
-        fields: WorkbookTableSortFields()
+        fields: (
+            id: Field("id"),
+            fields: Field("fields"),
+            matchCase: Field("matchCase"),
+            method: Field("method")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let fields: Field<[WorkbookSortField]>
-    public let matchCase: Field<Bool>
-    public let method: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.fields = Field("fields")
-        self.matchCase = Field("matchCase")
-        self.method = Field("method")
-    }
 }
 
 /// Requests for one `WorkbookTableSort`: `request()` reads, updates or deletes it.
@@ -1522,44 +1486,37 @@ public struct WorkbookTableSortRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookWorksheet = Model<WorkbookWorksheetFields>
 
 /// The properties of a `WorkbookWorksheet`, inherited ones included.
-public struct WorkbookWorksheetFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `charts`, `names`, `pivotTables`, `protection`,
+///   `tables`.
+public enum WorkbookWorksheetFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        name: Field<String>,
+        position: Field<Int32>,
+        visibility: Field<String>,
+        charts: Field<[WorkbookChart]>,
+        names: Field<[WorkbookNamedItem]>,
+        pivotTables: Field<[WorkbookPivotTable]>,
+        protection: Field<WorkbookWorksheetProtection>,
+        tables: Field<[WorkbookTable]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookWorksheet",
         base: Entity.self,
-        fields: WorkbookWorksheetFields()
+        fields: (
+            id: Field("id"),
+            name: Field("name"),
+            position: Field("position"),
+            visibility: Field("visibility"),
+            charts: Field("charts"),
+            names: Field("names"),
+            pivotTables: Field("pivotTables"),
+            protection: Field("protection"),
+            tables: Field("tables")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let name: Field<String>
-    public let position: Field<Int32>
-    public let visibility: Field<String>
-
-    /// Present when the request expanded it (`expand("charts")`).
-    public let charts: Field<[WorkbookChart]>
-
-    /// Present when the request expanded it (`expand("names")`).
-    public let names: Field<[WorkbookNamedItem]>
-
-    /// Present when the request expanded it (`expand("pivotTables")`).
-    public let pivotTables: Field<[WorkbookPivotTable]>
-
-    /// Present when the request expanded it (`expand("protection")`).
-    public let protection: Field<WorkbookWorksheetProtection>
-
-    /// Present when the request expanded it (`expand("tables")`).
-    public let tables: Field<[WorkbookTable]>
-
-    private init() {
-        self.id = Field("id")
-        self.name = Field("name")
-        self.position = Field("position")
-        self.visibility = Field("visibility")
-        self.charts = Field("charts")
-        self.names = Field("names")
-        self.pivotTables = Field("pivotTables")
-        self.protection = Field("protection")
-        self.tables = Field("tables")
-    }
 }
 
 /// Its properties are listed in `WorkbookWorksheetProtectionFields`; read and write them as `value.name`.
@@ -1569,22 +1526,18 @@ public struct WorkbookWorksheetFields: FieldSet {
 public typealias WorkbookWorksheetProtection = Model<WorkbookWorksheetProtectionFields>
 
 /// The properties of a `WorkbookWorksheetProtection`, inherited ones included.
-public struct WorkbookWorksheetProtectionFields: FieldSet {
+public enum WorkbookWorksheetProtectionFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        options: Field<WorkbookWorksheetProtectionOptions>,
+        protected: Field<Bool>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workbookWorksheetProtection",
         base: Entity.self,
-        fields: WorkbookWorksheetProtectionFields()
+        fields: (id: Field("id"), options: Field("options"), protected: Field("protected")) as Table
     )
-
-    public let id: Field<String>
-    public let options: Field<WorkbookWorksheetProtectionOptions>
-    public let protected: Field<Bool>
-
-    private init() {
-        self.id = Field("id")
-        self.options = Field("options")
-        self.protected = Field("protected")
-    }
 }
 
 /// Its properties are listed in `WorkbookWorksheetProtectionOptionsFields`; read and write them as `value.name`.
@@ -1594,37 +1547,37 @@ public struct WorkbookWorksheetProtectionFields: FieldSet {
 public typealias WorkbookWorksheetProtectionOptions = Model<WorkbookWorksheetProtectionOptionsFields>
 
 /// The properties of a `WorkbookWorksheetProtectionOptions`, inherited ones included.
-public struct WorkbookWorksheetProtectionOptionsFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.workbookWorksheetProtectionOptions",
-        fields: WorkbookWorksheetProtectionOptionsFields()
+public enum WorkbookWorksheetProtectionOptionsFields: FieldSet {
+    public typealias Table = (
+        allowAutoFilter: Field<Bool>,
+        allowDeleteColumns: Field<Bool>,
+        allowDeleteRows: Field<Bool>,
+        allowFormatCells: Field<Bool>,
+        allowFormatColumns: Field<Bool>,
+        allowFormatRows: Field<Bool>,
+        allowInsertColumns: Field<Bool>,
+        allowInsertHyperlinks: Field<Bool>,
+        allowInsertRows: Field<Bool>,
+        allowPivotTables: Field<Bool>,
+        allowSort: Field<Bool>
     )
 
-    public let allowAutoFilter: Field<Bool>
-    public let allowDeleteColumns: Field<Bool>
-    public let allowDeleteRows: Field<Bool>
-    public let allowFormatCells: Field<Bool>
-    public let allowFormatColumns: Field<Bool>
-    public let allowFormatRows: Field<Bool>
-    public let allowInsertColumns: Field<Bool>
-    public let allowInsertHyperlinks: Field<Bool>
-    public let allowInsertRows: Field<Bool>
-    public let allowPivotTables: Field<Bool>
-    public let allowSort: Field<Bool>
-
-    private init() {
-        self.allowAutoFilter = Field("allowAutoFilter")
-        self.allowDeleteColumns = Field("allowDeleteColumns")
-        self.allowDeleteRows = Field("allowDeleteRows")
-        self.allowFormatCells = Field("allowFormatCells")
-        self.allowFormatColumns = Field("allowFormatColumns")
-        self.allowFormatRows = Field("allowFormatRows")
-        self.allowInsertColumns = Field("allowInsertColumns")
-        self.allowInsertHyperlinks = Field("allowInsertHyperlinks")
-        self.allowInsertRows = Field("allowInsertRows")
-        self.allowPivotTables = Field("allowPivotTables")
-        self.allowSort = Field("allowSort")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workbookWorksheetProtectionOptions",
+        fields: (
+            allowAutoFilter: Field("allowAutoFilter"),
+            allowDeleteColumns: Field("allowDeleteColumns"),
+            allowDeleteRows: Field("allowDeleteRows"),
+            allowFormatCells: Field("allowFormatCells"),
+            allowFormatColumns: Field("allowFormatColumns"),
+            allowFormatRows: Field("allowFormatRows"),
+            allowInsertColumns: Field("allowInsertColumns"),
+            allowInsertHyperlinks: Field("allowInsertHyperlinks"),
+            allowInsertRows: Field("allowInsertRows"),
+            allowPivotTables: Field("allowPivotTables"),
+            allowSort: Field("allowSort")
+        ) as Table
+    )
 }
 
 /// Requests for one `WorkbookWorksheetProtection`: `request()` reads, updates or deletes it.
@@ -1784,47 +1737,42 @@ extension CollectionRequestBuilder where Item == WorkbookWorksheetRequestBuilder
 public typealias WorkforceIntegration = Model<WorkforceIntegrationFields>
 
 /// The properties of a `WorkforceIntegration`, inherited ones included.
-public struct WorkforceIntegrationFields: FieldSet {
+///
+/// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+public enum WorkforceIntegrationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        createdBy: Field<IdentitySet>,
+        createdDateTime: Field<Date>,
+        lastModifiedBy: Field<IdentitySet>,
+        lastModifiedDateTime: Field<Date>,
+        apiVersion: Field<Int32>,
+        displayName: Field<String>,
+        eligibilityFilteringEnabledEntities: Field<EligibilityFilteringEnabledEntities>,
+        encryption: Field<WorkforceIntegrationEncryption>,
+        isActive: Field<Bool>,
+        supportedEntities: Field<WorkforceIntegrationSupportedEntities>,
+        url: Field<String>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.workforceIntegration",
         base: ChangeTrackedEntity.self,
-        fields: WorkforceIntegrationFields()
+        fields: (
+            id: Field("id"),
+            createdBy: Field("createdBy"),
+            createdDateTime: Field("createdDateTime"),
+            lastModifiedBy: Field("lastModifiedBy"),
+            lastModifiedDateTime: Field("lastModifiedDateTime"),
+            apiVersion: Field("apiVersion"),
+            displayName: Field("displayName"),
+            eligibilityFilteringEnabledEntities: Field("eligibilityFilteringEnabledEntities"),
+            encryption: Field("encryption"),
+            isActive: Field("isActive"),
+            supportedEntities: Field("supportedEntities"),
+            url: Field("url")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let createdBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let createdDateTime: Field<Date>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedBy: Field<IdentitySet>
-
-    /// Set by the service: read it, do not send it.
-    public let lastModifiedDateTime: Field<Date>
-
-    public let apiVersion: Field<Int32>
-    public let displayName: Field<String>
-    public let eligibilityFilteringEnabledEntities: Field<EligibilityFilteringEnabledEntities>
-    public let encryption: Field<WorkforceIntegrationEncryption>
-    public let isActive: Field<Bool>
-    public let supportedEntities: Field<WorkforceIntegrationSupportedEntities>
-    public let url: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.createdBy = Field("createdBy")
-        self.createdDateTime = Field("createdDateTime")
-        self.lastModifiedBy = Field("lastModifiedBy")
-        self.lastModifiedDateTime = Field("lastModifiedDateTime")
-        self.apiVersion = Field("apiVersion")
-        self.displayName = Field("displayName")
-        self.eligibilityFilteringEnabledEntities = Field("eligibilityFilteringEnabledEntities")
-        self.encryption = Field("encryption")
-        self.isActive = Field("isActive")
-        self.supportedEntities = Field("supportedEntities")
-        self.url = Field("url")
-    }
 }
 
 /// Its properties are listed in `WorkforceIntegrationEncryptionFields`; read and write them as `value.name`.
@@ -1834,19 +1782,13 @@ public struct WorkforceIntegrationFields: FieldSet {
 public typealias WorkforceIntegrationEncryption = Model<WorkforceIntegrationEncryptionFields>
 
 /// The properties of a `WorkforceIntegrationEncryption`, inherited ones included.
-public struct WorkforceIntegrationEncryptionFields: FieldSet {
+public enum WorkforceIntegrationEncryptionFields: FieldSet {
+    public typealias Table = (`protocol`: Field<WorkforceIntegrationEncryptionProtocol>, secret: Field<String>)
+
     public static let schema = ModelSchema(
         "microsoft.graph.workforceIntegrationEncryption",
-        fields: WorkforceIntegrationEncryptionFields()
+        fields: (protocol: Field("protocol"), secret: Field("secret")) as Table
     )
-
-    public let `protocol`: Field<WorkforceIntegrationEncryptionProtocol>
-    public let secret: Field<String>
-
-    private init() {
-        self.protocol = Field("protocol")
-        self.secret = Field("secret")
-    }
 }
 
 /// - Remark: Generated from `microsoft.graph.workforceIntegrationEncryptionProtocol`.
@@ -1948,19 +1890,23 @@ extension WorkforceIntegrationSupportedEntities {
 public typealias WorkingHours = Model<WorkingHoursFields>
 
 /// The properties of a `WorkingHours`, inherited ones included.
-public struct WorkingHoursFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workingHours", fields: WorkingHoursFields())
-    public let daysOfWeek: Field<[DayOfWeek]>
-    public let endTime: Field<TimeOfDay>
-    public let startTime: Field<TimeOfDay>
-    public let timeZone: Field<TimeZoneBase>
+public enum WorkingHoursFields: FieldSet {
+    public typealias Table = (
+        daysOfWeek: Field<[DayOfWeek]>,
+        endTime: Field<TimeOfDay>,
+        startTime: Field<TimeOfDay>,
+        timeZone: Field<TimeZoneBase>
+    )
 
-    private init() {
-        self.daysOfWeek = Field("daysOfWeek")
-        self.endTime = Field("endTime")
-        self.startTime = Field("startTime")
-        self.timeZone = Field("timeZone")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workingHours",
+        fields: (
+            daysOfWeek: Field("daysOfWeek"),
+            endTime: Field("endTime"),
+            startTime: Field("startTime"),
+            timeZone: Field("timeZone")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `WorkingTimeScheduleFields`; read and write them as `value.name`.
@@ -2026,46 +1972,50 @@ public struct WorkingTimeScheduleRequestBuilder: ModelRequestBuilder {
 public typealias Workspace = Model<WorkspaceFields>
 
 /// The properties of a `Workspace`, inherited ones included.
-public struct WorkspaceFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.workspace", base: Place.self, fields: WorkspaceFields())
-    public let id: Field<String>
-    public let address: Field<PhysicalAddress>
-    public let displayName: Field<String>
-    public let geoCoordinates: Field<OutlookGeoCoordinates>
-    public let isWheelChairAccessible: Field<Bool>
-    public let label: Field<String>
-    public let parentId: Field<String>
-    public let phone: Field<String>
-    public let placeId: Field<String>
-    public let tags: Field<[String]>
+///
+/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+public enum WorkspaceFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        address: Field<PhysicalAddress>,
+        displayName: Field<String>,
+        geoCoordinates: Field<OutlookGeoCoordinates>,
+        isWheelChairAccessible: Field<Bool>,
+        label: Field<String>,
+        parentId: Field<String>,
+        phone: Field<String>,
+        placeId: Field<String>,
+        tags: Field<[String]>,
+        checkIns: Field<[CheckInClaim]>,
+        capacity: Field<Int32>,
+        displayDeviceName: Field<String>,
+        emailAddress: Field<String>,
+        mode: Field<PlaceMode>,
+        nickname: Field<String>
+    )
 
-    /// Present when the request expanded it (`expand("checkIns")`).
-    public let checkIns: Field<[CheckInClaim]>
-
-    public let capacity: Field<Int32>
-    public let displayDeviceName: Field<String>
-    public let emailAddress: Field<String>
-    public let mode: Field<PlaceMode>
-    public let nickname: Field<String>
-
-    private init() {
-        self.id = Field("id")
-        self.address = Field("address")
-        self.displayName = Field("displayName")
-        self.geoCoordinates = Field("geoCoordinates")
-        self.isWheelChairAccessible = Field("isWheelChairAccessible")
-        self.label = Field("label")
-        self.parentId = Field("parentId")
-        self.phone = Field("phone")
-        self.placeId = Field("placeId")
-        self.tags = Field("tags")
-        self.checkIns = Field("checkIns")
-        self.capacity = Field("capacity")
-        self.displayDeviceName = Field("displayDeviceName")
-        self.emailAddress = Field("emailAddress")
-        self.mode = Field("mode")
-        self.nickname = Field("nickname")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.workspace",
+        base: Place.self,
+        fields: (
+            id: Field("id"),
+            address: Field("address"),
+            displayName: Field("displayName"),
+            geoCoordinates: Field("geoCoordinates"),
+            isWheelChairAccessible: Field("isWheelChairAccessible"),
+            label: Field("label"),
+            parentId: Field("parentId"),
+            phone: Field("phone"),
+            placeId: Field("placeId"),
+            tags: Field("tags"),
+            checkIns: Field("checkIns"),
+            capacity: Field("capacity"),
+            displayDeviceName: Field("displayDeviceName"),
+            emailAddress: Field("emailAddress"),
+            mode: Field("mode"),
+            nickname: Field("nickname")
+        ) as Table
+    )
 }
 
 /// Requests for one `Workspace`: `request()` reads, updates or deletes it.
@@ -2129,36 +2079,36 @@ public typealias X509CertificateAuthenticationMethodConfiguration =
     Model<X509CertificateAuthenticationMethodConfigurationFields>
 
 /// The properties of a `X509CertificateAuthenticationMethodConfiguration`, inherited ones included.
-public struct X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
+///
+/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+public enum X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        excludeTargets: Field<[ExcludeTarget]>,
+        state: Field<AuthenticationMethodState>,
+        authenticationModeConfiguration: Field<X509CertificateAuthenticationModeConfiguration>,
+        certificateAuthorityScopes: Field<[X509CertificateAuthorityScope]>,
+        certificateUserBindings: Field<[X509CertificateUserBinding]>,
+        crlValidationConfiguration: Field<X509CertificateCRLValidationConfiguration>,
+        issuerHintsConfiguration: Field<X509CertificateIssuerHintsConfiguration>,
+        includeTargets: Field<[AuthenticationMethodTarget]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.x509CertificateAuthenticationMethodConfiguration",
         base: AuthenticationMethodConfiguration.self,
-        fields: X509CertificateAuthenticationMethodConfigurationFields()
+        fields: (
+            id: Field("id"),
+            excludeTargets: Field("excludeTargets"),
+            state: Field("state"),
+            authenticationModeConfiguration: Field("authenticationModeConfiguration"),
+            certificateAuthorityScopes: Field("certificateAuthorityScopes"),
+            certificateUserBindings: Field("certificateUserBindings"),
+            crlValidationConfiguration: Field("crlValidationConfiguration"),
+            issuerHintsConfiguration: Field("issuerHintsConfiguration"),
+            includeTargets: Field("includeTargets")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let excludeTargets: Field<[ExcludeTarget]>
-    public let state: Field<AuthenticationMethodState>
-    public let authenticationModeConfiguration: Field<X509CertificateAuthenticationModeConfiguration>
-    public let certificateAuthorityScopes: Field<[X509CertificateAuthorityScope]>
-    public let certificateUserBindings: Field<[X509CertificateUserBinding]>
-    public let crlValidationConfiguration: Field<X509CertificateCRLValidationConfiguration>
-    public let issuerHintsConfiguration: Field<X509CertificateIssuerHintsConfiguration>
-
-    /// Present when the request expanded it (`expand("includeTargets")`).
-    public let includeTargets: Field<[AuthenticationMethodTarget]>
-
-    private init() {
-        self.id = Field("id")
-        self.excludeTargets = Field("excludeTargets")
-        self.state = Field("state")
-        self.authenticationModeConfiguration = Field("authenticationModeConfiguration")
-        self.certificateAuthorityScopes = Field("certificateAuthorityScopes")
-        self.certificateUserBindings = Field("certificateUserBindings")
-        self.crlValidationConfiguration = Field("crlValidationConfiguration")
-        self.issuerHintsConfiguration = Field("issuerHintsConfiguration")
-        self.includeTargets = Field("includeTargets")
-    }
 }
 
 /// Requests for one `X509CertificateAuthenticationMethodConfiguration`: `request()` reads, updates or deletes it.
@@ -2219,21 +2169,21 @@ public typealias X509CertificateAuthenticationModeConfiguration =
     Model<X509CertificateAuthenticationModeConfigurationFields>
 
 /// The properties of a `X509CertificateAuthenticationModeConfiguration`, inherited ones included.
-public struct X509CertificateAuthenticationModeConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.x509CertificateAuthenticationModeConfiguration",
-        fields: X509CertificateAuthenticationModeConfigurationFields()
+public enum X509CertificateAuthenticationModeConfigurationFields: FieldSet {
+    public typealias Table = (
+        rules: Field<[X509CertificateRule]>,
+        x509CertificateAuthenticationDefaultMode: Field<X509CertificateAuthenticationMode>,
+        x509CertificateDefaultRequiredAffinityLevel: Field<X509CertificateAffinityLevel>
     )
 
-    public let rules: Field<[X509CertificateRule]>
-    public let x509CertificateAuthenticationDefaultMode: Field<X509CertificateAuthenticationMode>
-    public let x509CertificateDefaultRequiredAffinityLevel: Field<X509CertificateAffinityLevel>
-
-    private init() {
-        self.rules = Field("rules")
-        self.x509CertificateAuthenticationDefaultMode = Field("x509CertificateAuthenticationDefaultMode")
-        self.x509CertificateDefaultRequiredAffinityLevel = Field("x509CertificateDefaultRequiredAffinityLevel")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateAuthenticationModeConfiguration",
+        fields: (
+            rules: Field("rules"),
+            x509CertificateAuthenticationDefaultMode: Field("x509CertificateAuthenticationDefaultMode"),
+            x509CertificateDefaultRequiredAffinityLevel: Field("x509CertificateDefaultRequiredAffinityLevel")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `X509CertificateAuthorityScopeFields`; read and write them as `value.name`.
@@ -2243,21 +2193,21 @@ public struct X509CertificateAuthenticationModeConfigurationFields: FieldSet {
 public typealias X509CertificateAuthorityScope = Model<X509CertificateAuthorityScopeFields>
 
 /// The properties of a `X509CertificateAuthorityScope`, inherited ones included.
-public struct X509CertificateAuthorityScopeFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.x509CertificateAuthorityScope",
-        fields: X509CertificateAuthorityScopeFields()
+public enum X509CertificateAuthorityScopeFields: FieldSet {
+    public typealias Table = (
+        includeTargets: Field<[IncludeTarget]>,
+        publicKeyInfrastructureIdentifier: Field<String>,
+        subjectKeyIdentifier: Field<String>
     )
 
-    public let includeTargets: Field<[IncludeTarget]>
-    public let publicKeyInfrastructureIdentifier: Field<String>
-    public let subjectKeyIdentifier: Field<String>
-
-    private init() {
-        self.includeTargets = Field("includeTargets")
-        self.publicKeyInfrastructureIdentifier = Field("publicKeyInfrastructureIdentifier")
-        self.subjectKeyIdentifier = Field("subjectKeyIdentifier")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateAuthorityScope",
+        fields: (
+            includeTargets: Field("includeTargets"),
+            publicKeyInfrastructureIdentifier: Field("publicKeyInfrastructureIdentifier"),
+            subjectKeyIdentifier: Field("subjectKeyIdentifier")
+        ) as Table
+    )
 }
 
 /// Its properties are listed in `X509CertificateCRLValidationConfigurationFields`; read and write them as `value.name`.
@@ -2268,19 +2218,19 @@ public struct X509CertificateAuthorityScopeFields: FieldSet {
 public typealias X509CertificateCRLValidationConfiguration = Model<X509CertificateCRLValidationConfigurationFields>
 
 /// The properties of a `X509CertificateCRLValidationConfiguration`, inherited ones included.
-public struct X509CertificateCRLValidationConfigurationFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.x509CertificateCRLValidationConfiguration",
-        fields: X509CertificateCRLValidationConfigurationFields()
+public enum X509CertificateCRLValidationConfigurationFields: FieldSet {
+    public typealias Table = (
+        exemptedCertificateAuthoritiesSubjectKeyIdentifiers: Field<[String]>,
+        state: Field<X509CertificateCRLValidationConfigurationState>
     )
 
-    public let exemptedCertificateAuthoritiesSubjectKeyIdentifiers: Field<[String]>
-    public let state: Field<X509CertificateCRLValidationConfigurationState>
-
-    private init() {
-        self.exemptedCertificateAuthoritiesSubjectKeyIdentifiers = Field(
-            "exemptedCertificateAuthoritiesSubjectKeyIdentifiers"
-        )
-        self.state = Field("state")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateCRLValidationConfiguration",
+        fields: (
+            exemptedCertificateAuthoritiesSubjectKeyIdentifiers: Field(
+                "exemptedCertificateAuthoritiesSubjectKeyIdentifiers"
+            ),
+            state: Field("state")
+        ) as Table
+    )
 }

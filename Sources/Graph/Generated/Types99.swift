@@ -30,24 +30,24 @@ extension X509CertificateCRLValidationConfigurationState {
 public typealias X509CertificateCombinationConfiguration = Model<X509CertificateCombinationConfigurationFields>
 
 /// The properties of a `X509CertificateCombinationConfiguration`, inherited ones included.
-public struct X509CertificateCombinationConfigurationFields: FieldSet {
+public enum X509CertificateCombinationConfigurationFields: FieldSet {
+    public typealias Table = (
+        id: Field<String>,
+        appliesToCombinations: Field<[AuthenticationMethodModes]>,
+        allowedIssuerSkis: Field<[String]>,
+        allowedPolicyOIDs: Field<[String]>
+    )
+
     public static let schema = ModelSchema(
         "microsoft.graph.x509CertificateCombinationConfiguration",
         base: AuthenticationCombinationConfiguration.self,
-        fields: X509CertificateCombinationConfigurationFields()
+        fields: (
+            id: Field("id"),
+            appliesToCombinations: Field("appliesToCombinations"),
+            allowedIssuerSkis: Field("allowedIssuerSkis"),
+            allowedPolicyOIDs: Field("allowedPolicyOIDs")
+        ) as Table
     )
-
-    public let id: Field<String>
-    public let appliesToCombinations: Field<[AuthenticationMethodModes]>
-    public let allowedIssuerSkis: Field<[String]>
-    public let allowedPolicyOIDs: Field<[String]>
-
-    private init() {
-        self.id = Field("id")
-        self.appliesToCombinations = Field("appliesToCombinations")
-        self.allowedIssuerSkis = Field("allowedIssuerSkis")
-        self.allowedPolicyOIDs = Field("allowedPolicyOIDs")
-    }
 }
 
 /// Requests for one `X509CertificateCombinationConfiguration`: `request()` reads, updates or deletes it.
@@ -116,23 +116,27 @@ extension X509CertificateIssuerHintsState {
 public typealias X509CertificateRule = Model<X509CertificateRuleFields>
 
 /// The properties of a `X509CertificateRule`, inherited ones included.
-public struct X509CertificateRuleFields: FieldSet {
-    public static let schema = ModelSchema("microsoft.graph.x509CertificateRule", fields: X509CertificateRuleFields())
-    public let identifier: Field<String>
-    public let issuerSubjectIdentifier: Field<String>
-    public let policyOidIdentifier: Field<String>
-    public let x509CertificateAuthenticationMode: Field<X509CertificateAuthenticationMode>
-    public let x509CertificateRequiredAffinityLevel: Field<X509CertificateAffinityLevel>
-    public let x509CertificateRuleType: Field<X509CertificateRuleType>
+public enum X509CertificateRuleFields: FieldSet {
+    public typealias Table = (
+        identifier: Field<String>,
+        issuerSubjectIdentifier: Field<String>,
+        policyOidIdentifier: Field<String>,
+        x509CertificateAuthenticationMode: Field<X509CertificateAuthenticationMode>,
+        x509CertificateRequiredAffinityLevel: Field<X509CertificateAffinityLevel>,
+        x509CertificateRuleType: Field<X509CertificateRuleType>
+    )
 
-    private init() {
-        self.identifier = Field("identifier")
-        self.issuerSubjectIdentifier = Field("issuerSubjectIdentifier")
-        self.policyOidIdentifier = Field("policyOidIdentifier")
-        self.x509CertificateAuthenticationMode = Field("x509CertificateAuthenticationMode")
-        self.x509CertificateRequiredAffinityLevel = Field("x509CertificateRequiredAffinityLevel")
-        self.x509CertificateRuleType = Field("x509CertificateRuleType")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateRule",
+        fields: (
+            identifier: Field("identifier"),
+            issuerSubjectIdentifier: Field("issuerSubjectIdentifier"),
+            policyOidIdentifier: Field("policyOidIdentifier"),
+            x509CertificateAuthenticationMode: Field("x509CertificateAuthenticationMode"),
+            x509CertificateRequiredAffinityLevel: Field("x509CertificateRequiredAffinityLevel"),
+            x509CertificateRuleType: Field("x509CertificateRuleType")
+        ) as Table
+    )
 }
 
 /// - Remark: Generated from `microsoft.graph.x509CertificateRuleType`.
@@ -165,21 +169,21 @@ extension X509CertificateRuleType {
 public typealias X509CertificateUserBinding = Model<X509CertificateUserBindingFields>
 
 /// The properties of a `X509CertificateUserBinding`, inherited ones included.
-public struct X509CertificateUserBindingFields: FieldSet {
-    public static let schema = ModelSchema(
-        "microsoft.graph.x509CertificateUserBinding",
-        fields: X509CertificateUserBindingFields()
+public enum X509CertificateUserBindingFields: FieldSet {
+    public typealias Table = (
+        priority: Field<Int32>,
+        trustAffinityLevel: Field<X509CertificateAffinityLevel>,
+        userProperty: Field<String>,
+        x509CertificateField: Field<String>
     )
 
-    public let priority: Field<Int32>
-    public let trustAffinityLevel: Field<X509CertificateAffinityLevel>
-    public let userProperty: Field<String>
-    public let x509CertificateField: Field<String>
-
-    private init() {
-        self.priority = Field("priority")
-        self.trustAffinityLevel = Field("trustAffinityLevel")
-        self.userProperty = Field("userProperty")
-        self.x509CertificateField = Field("x509CertificateField")
-    }
+    public static let schema = ModelSchema(
+        "microsoft.graph.x509CertificateUserBinding",
+        fields: (
+            priority: Field("priority"),
+            trustAffinityLevel: Field("trustAffinityLevel"),
+            userProperty: Field("userProperty"),
+            x509CertificateField: Field("x509CertificateField")
+        ) as Table
+    )
 }
