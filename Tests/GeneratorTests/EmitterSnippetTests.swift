@@ -72,6 +72,26 @@ import Testing
         #expect(large.sorted() == ["ContosoClient.swift", "ContosoService.swift"] + (1...4).map { "Types\($0).swift" })
     }
 
+    /// The default field tables follow the spec's size too: structs up to the threshold, tuples above.
+    @Test func theAutomaticFieldTablesAreTuplesOnlyInLargeSpecs() {
+        let item = StructureSpec(
+            name: Self.name("item"), kind: .complex,
+            properties: [
+                PropertySpec(name: "name", type: .primitive(.string)),
+                PropertySpec(name: "size", type: .primitive(.int64)),
+            ])
+        func itemTable(types: Int) -> String {
+            let enums = (1..<types).map { EnumSpec(name: Self.name("kind\($0)"), members: [.init(name: "a")]) }
+            var options = Emitter.Options(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml")
+            options.layout = .perType
+            let files = Emitter(options: options).emit(Self.spec(enums: enums, structures: [item])).files
+            return files.first { $0.path == "Models/Item.swift" }?.contents ?? ""
+        }
+        let threshold = GeneratorConfig.Layout.groupingThreshold
+        #expect(itemTable(types: threshold).contains("public struct ItemFields: FieldSet {"))
+        #expect(itemTable(types: threshold + 1).contains("public enum ItemFields: FieldSet {"))
+    }
+
     /// `referenceURL` links a type of the main namespace, or one below it, to its page in the service's reference.
     @Test func typesLinkTheirReferencePage() {
         let item = StructureSpec(name: Self.name("driveItem"), kind: .entity)
@@ -167,13 +187,14 @@ import Testing
                 PropertySpec(name: "id", type: .primitive(.string), isReadOnly: true),
                 PropertySpec(
                     name: "default", type: .primitive(.double), acceptsLooseValues: true,
-                    doc: .init(summary: "Asking price.")),
+                    doc: .init(summary: "Asking price.", details: "In dollars.")),
                 PropertySpec(name: "created", type: .primitive(.dateTimeOffset), isReadOnly: true),
             ])
         listing.navigationProperties = [
             NavigationPropertySpec(name: "agent", type: .named(Self.name("agent"))),
             NavigationPropertySpec(
                 name: "photos", type: .collection(.named(Self.name("agent"))), doc: .init(summary: "The pictures.")),
+            NavigationPropertySpec(name: "schema", type: .named(Self.name("agent"))),
         ]
         var agent = StructureSpec(
             name: Self.name("agent"), kind: .complex,
@@ -201,15 +222,18 @@ import Testing
                 ///
                 /// - `id`, `created`: Set by the service: read it, do not send it.
                 /// - `default`: Asking price.
+                ///
+                ///   In dollars.
                 /// - `photos`: The pictures.
-                /// - Present when the request expanded them (`expand("name")`): `agent`, `photos`.
+                /// - Present when the request expanded them (`expand(_:)`): `agent`, `photos`, `schemaValue` ("schema").
                 public enum ListingFields: FieldSet {
                     public typealias Table = (
                         id: Field<String>,
                         `default`: Field<Double>,
                         created: Field<Date>,
                         agent: Field<Agent>,
-                        photos: Field<[Agent]>
+                        photos: Field<[Agent]>,
+                        schemaValue: Field<Agent>
                     )
 
                     public static let schema = ModelSchema(
@@ -219,7 +243,8 @@ import Testing
                             default: Field("default", loose: true),
                             created: Field("created"),
                             agent: Field("agent"),
-                            photos: Field("photos")
+                            photos: Field("photos"),
+                            schemaValue: Field("schema")
                         ) as Table
                     )
                 }

@@ -278,6 +278,52 @@ import Testing
                 """)
     }
 
+    /// A tuple table: its type and its value cast to it, each on one line when they fit, else one element a line.
+    @Test func labelledTuplesAndCastsBreakOneElementALine() {
+        func table(_ count: Int) -> [Declaration] {
+            let labels = (0..<count).map { "field\($0)" }
+            return [
+                Declaration(
+                    .tupleAlias(name: "Table", elements: labels.map { .init($0, .raw("Field<String>")) })),
+                Declaration(
+                    .variable(
+                        .stored(
+                            "table", type: nil,
+                            value: .cast(
+                                .tuple(labels.map { .init($0, .call("Field", [.init(.string($0))])) }), to: "Table"),
+                            isStatic: true))),
+            ]
+        }
+        #expect(
+            Self.render(table(2)) == """
+                public typealias Table = (field0: Field<String>, field1: Field<String>)
+
+                public static let table = (field0: Field("field0"), field1: Field("field1")) as Table
+
+                """)
+        #expect(
+            Self.render(table(6)) == """
+                public typealias Table = (
+                    field0: Field<String>,
+                    field1: Field<String>,
+                    field2: Field<String>,
+                    field3: Field<String>,
+                    field4: Field<String>,
+                    field5: Field<String>
+                )
+
+                public static let table = (
+                    field0: Field("field0"),
+                    field1: Field("field1"),
+                    field2: Field("field2"),
+                    field3: Field("field3"),
+                    field4: Field("field4"),
+                    field5: Field("field5")
+                ) as Table
+
+                """)
+    }
+
     @Test func aLongComputedPropertyPutsItsTypeAndBraceOnLinesOfTheirOwn() {
         let property = Declaration(.variable(.computed(Self.longName, type: Self.longType, getter: [.raw(".init()")])))
         let text = Self.render([Declaration(.type(TypeDeclaration(.struct, "Root", members: [property])))])

@@ -217,5 +217,7 @@ public enum SwiftNames {
         "APIRequest", "APIResponse", "Page", "CollectionRequest", "EntityRequest", "OperationRequest",
         "CollectionRequestBuilder", "RequestBuilder", "ModelRequestBuilder", "CalendarDate", "TimeOfDay",
         "OpenEnum", "OpenFlags", "BinderyError", "RouteTable", "ResourceRoute", "Foundation", "BinderyRuntime",
+        // Inside a generated `XFields`, `Table` is the table's own type (`FieldSet.Table`).
+        "Model", "Field", "FieldSet", "Table",
     ]
 }

@@ -1,10 +1,11 @@
 import BinderySpec
 import Foundation
 
-/// Entity, complex and enum types → storage-backed Swift structs.
+/// Entity, complex and enum types → `Model<Fields>` type aliases and their field tables.
 ///
-/// A model is a schema table plus one accessor per property (inherited ones included, since Swift structs
-/// do not inherit). No per-type Codable code: the runtime decodes, validates and encodes from the table.
+/// A model is a table of its fields, inherited ones included, and a schema built from it: a struct of stored
+/// `Field`s, or a labelled tuple of them for large specs. No per-type Codable code: the runtime decodes, validates,
+/// encodes and reads properties from the table.
 struct ModelTranslator {
     let spec: ServiceSpec
     let symbols: SymbolTable
@@ -17,7 +18,7 @@ struct ModelTranslator {
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
     static let reservedModelMembers: Set<String> = [
         "storage", "schema", "additionalData", "odataType", "resolved", "json", "changes", "downcast",
-        "isDeletedInDelta", "fieldKind", "hashValue", "all",
+        "isDeletedInDelta", "fieldKind", "hashValue", "all", "typeTag", "requestMembers",
     ]
     static let reservedEnumMembers: Set<String> = [
         "rawValue", "knownValues", "isKnown", "description", "members", "json", "fieldKind", "hashValue",
@@ -44,9 +45,10 @@ struct ModelTranslator {
 
     /// One row of a field table: a declared property, as the table lists it.
     private struct TableField {
-        /// The Swift name (backticked when a keyword), and the same name bare.
+        /// The Swift name (backticked when a keyword), the same name bare, and the member's name in JSON.
         var name: String
         var label: String
+        var wireName: String
         /// The name as a label in a tuple expression, where only `inout` still needs its backticks.
         var argumentLabel: String { label == "inout" ? name : label }
         var type: String
@@ -78,7 +80,8 @@ struct ModelTranslator {
             let doc = prose.isEmpty || notes.isEmpty ? prose + notes : prose + [""] + notes
             fields.append(
                 TableField(
-                    name: name, label: label, type: "Field<\(swiftType)>", value: .call("Field", arguments), doc: doc,
+                    name: name, label: label, wireName: wireName, type: "Field<\(swiftType)>",
+                    value: .call("Field", arguments), doc: doc,
                     prose: prose, isDeprecated: isDeprecated, isNavigation: isNavigation))
         }
 
@@ -195,23 +198,28 @@ struct ModelTranslator {
         return notes
     }
 
-    /// A tuple table's doc comment lines after its summary: the fields' doc comments, fields with the same one
-    /// listed together, and the navigation properties in one line.
+    /// A tuple table's doc comment lines after its summary: a list item per field comment (fields with the same
+    /// comment share one), its later lines indented under it, then the navigation properties in one item.
     private static func tableDocumentation(_ fields: [TableField]) -> [String] {
-        var texts: [String] = []
-        var labels: [String: [String]] = [:]
+        var comments: [[String]] = []
+        var labels: [[String]: [String]] = [:]
         for field in fields {
-            let paragraphs = field.isNavigation ? field.prose : field.doc
-            guard !paragraphs.isEmpty else { continue }
-            let text = paragraphs.filter { !$0.isEmpty }.joined(separator: " ")
-            if labels[text] == nil { texts.append(text) }
-            labels[text, default: []].append("`\(field.label)`")
+            let comment = field.isNavigation ? field.prose : field.doc
+            guard !comment.isEmpty else { continue }
+            if labels[comment] == nil { comments.append(comment) }
+            labels[comment, default: []].append("`\(field.label)`")
         }
-        var lines = texts.map { "- \(labels[$0, default: []].joined(separator: ", ")): \($0)" }
-        let navigation = fields.filter(\.isNavigation).map { "`\($0.label)`" }
+        var lines = comments.flatMap { comment in
+            let first = "- \(labels[comment, default: []].joined(separator: ", ")): \(comment[0])"
+            return [first] + comment.dropFirst().map { $0.isEmpty ? "" : "  " + $0 }
+        }
+        // By the name `expand(_:)` takes, where the Swift name differs (`schemaValue` is expanded as "schema").
+        let navigation = fields.filter(\.isNavigation).map { field in
+            field.label == field.wireName ? "`\(field.label)`" : "`\(field.label)` (\(field.wireName.swiftLiteral))"
+        }
         if !navigation.isEmpty {
             lines.append(
-                "- Present when the request expanded them (`expand(\"name\")`): \(navigation.joined(separator: ", ")).")
+                "- Present when the request expanded them (`expand(_:)`): \(navigation.joined(separator: ", ")).")
         }
         return lines.isEmpty ? [] : [""] + lines
     }

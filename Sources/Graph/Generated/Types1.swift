@@ -12,7 +12,7 @@ public typealias AadUserConversationMember = Model<AadUserConversationMemberFiel
 
 /// The properties of a `AadUserConversationMember`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `user`.
+/// - Present when the request expanded them (`expand(_:)`): `user`.
 public enum AadUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -184,7 +184,7 @@ public typealias AccessPackage = Model<AccessPackageFields>
 
 /// The properties of a `AccessPackage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackagesIncompatibleWith`, `assignmentPolicies`,
+/// - Present when the request expanded them (`expand(_:)`): `accessPackagesIncompatibleWith`, `assignmentPolicies`,
 ///   `catalog`, `incompatibleAccessPackages`, `incompatibleGroups`, `resourceRoleScopes`.
 public enum AccessPackageFields: FieldSet {
     public typealias Table = (
@@ -232,7 +232,7 @@ public typealias AccessPackageAnswer = Model<AccessPackageAnswerFields>
 
 /// The properties of a `AccessPackageAnswer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `answeredQuestion`.
+/// - Present when the request expanded them (`expand(_:)`): `answeredQuestion`.
 public enum AccessPackageAnswerFields: FieldSet {
     public typealias Table = (displayValue: Field<String>, answeredQuestion: Field<AccessPackageQuestion>)
 
@@ -271,7 +271,7 @@ public typealias AccessPackageAnswerString = Model<AccessPackageAnswerStringFiel
 
 /// The properties of a `AccessPackageAnswerString`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `answeredQuestion`.
+/// - Present when the request expanded them (`expand(_:)`): `answeredQuestion`.
 public enum AccessPackageAnswerStringFields: FieldSet {
     public typealias Table = (
         displayValue: Field<String>,
@@ -335,7 +335,7 @@ public typealias AccessPackageAssignment = Model<AccessPackageAssignmentFields>
 
 /// The properties of a `AccessPackageAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `assignmentPolicy`, `target`.
+/// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `assignmentPolicy`, `target`.
 public enum AccessPackageAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -429,8 +429,8 @@ public typealias AccessPackageAssignmentPolicy = Model<AccessPackageAssignmentPo
 
 /// The properties of a `AccessPackageAssignmentPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `catalog`,
-///   `customExtensionStageSettings`, `questions`.
+/// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `catalog`, `customExtensionStageSettings`,
+///   `questions`.
 public enum AccessPackageAssignmentPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -530,7 +530,7 @@ public typealias AccessPackageAssignmentRequest = Model<AccessPackageAssignmentR
 
 /// The properties of a `AccessPackageAssignmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackage`, `assignment`, `requestor`.
+/// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `assignment`, `requestor`.
 public enum AccessPackageAssignmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -827,7 +827,7 @@ public typealias AccessPackageAssignmentRequestRequirements = Model<AccessPackag
 
 /// The properties of a `AccessPackageAssignmentRequestRequirements`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `questions`.
+/// - Present when the request expanded them (`expand(_:)`): `questions`.
 public enum AccessPackageAssignmentRequestRequirementsFields: FieldSet {
     public typealias Table = (
         allowCustomAssignmentSchedule: Field<Bool>,
@@ -1119,7 +1119,7 @@ public typealias AccessPackageCatalog = Model<AccessPackageCatalogFields>
 
 /// The properties of a `AccessPackageCatalog`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackages`, `customWorkflowExtensions`,
+/// - Present when the request expanded them (`expand(_:)`): `accessPackages`, `customWorkflowExtensions`,
 ///   `resourceRoles`, `resources`, `resourceScopes`.
 public enum AccessPackageCatalogFields: FieldSet {
     public typealias Table = (
@@ -1715,7 +1715,7 @@ public typealias AccessPackageResource = Model<AccessPackageResourceFields>
 
 /// The properties of a `AccessPackageResource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `environment`, `roles`, `scopes`, `uploadSessions`.
+/// - Present when the request expanded them (`expand(_:)`): `environment`, `roles`, `scopes`, `uploadSessions`.
 public enum AccessPackageResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -287,7 +287,7 @@ public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
 
 /// The properties of a `AvailableAccessPackage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resourceRoleScopes`.
+/// - Present when the request expanded them (`expand(_:)`): `resourceRoleScopes`.
 public enum AvailableAccessPackageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -596,7 +596,7 @@ public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
 
 /// The properties of a `B2xIdentityUserFlow`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `identityProviders`, `languages`,
+/// - Present when the request expanded them (`expand(_:)`): `identityProviders`, `languages`,
 ///   `userAttributeAssignments`, `userFlowIdentityProviders`.
 public enum B2xIdentityUserFlowFields: FieldSet {
     public typealias Table = (
@@ -688,7 +688,7 @@ public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 
 /// The properties of a `BackupRestoreRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `browseSessions`, `driveInclusionRules`,
+/// - Present when the request expanded them (`expand(_:)`): `browseSessions`, `driveInclusionRules`,
 ///   `driveProtectionUnits`, `driveProtectionUnitsBulkAdditionJobs`, `emailNotificationsSetting`,
 ///   `exchangeProtectionPolicies`, `exchangeRestoreSessions`, `mailboxInclusionRules`, `mailboxProtectionUnits`,
 ///   `mailboxProtectionUnitsBulkAdditionJobs`, `oneDriveForBusinessBrowseSessions`,
@@ -1090,7 +1090,7 @@ public typealias BaseEndUserNotification = Model<BaseEndUserNotificationFields>
 
 /// The properties of a `BaseEndUserNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+/// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
 public enum BaseEndUserNotificationFields: FieldSet {
     public typealias Table = (defaultLanguage: Field<String>, endUserNotification: Field<EndUserNotification>)
 
@@ -1115,7 +1115,7 @@ public typealias BaseItem = Model<BaseItemFields>
 
 /// The properties of a `BaseItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
 public enum BaseItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1291,7 +1291,7 @@ public typealias BaseSitePage = Model<BaseSitePageFields>
 
 /// The properties of a `BaseSitePage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
 public enum BaseSitePageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1535,7 +1535,7 @@ public typealias Bitlocker = Model<BitlockerFields>
 
 /// The properties of a `Bitlocker`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `recoveryKeys`.
+/// - Present when the request expanded them (`expand(_:)`): `recoveryKeys`.
 public enum BitlockerFields: FieldSet {
     public typealias Table = (id: Field<String>, recoveryKeys: Field<[BitlockerRecoveryKey]>)
 
@@ -1778,7 +1778,7 @@ public typealias BookingBusiness = Model<BookingBusinessFields>
 /// The properties of a `BookingBusiness`, inherited ones included.
 ///
 /// - `isPublished`, `publicUrl`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appointments`, `calendarView`, `customers`,
+/// - Present when the request expanded them (`expand(_:)`): `appointments`, `calendarView`, `customers`,
 ///   `customQuestions`, `services`, `staffMembers`.
 public enum BookingBusinessFields: FieldSet {
     public typealias Table = (

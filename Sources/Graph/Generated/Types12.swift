@@ -85,7 +85,7 @@ public typealias BrowserSiteList = Model<BrowserSiteListFields>
 
 /// The properties of a `BrowserSiteList`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sharedCookies`, `sites`.
+/// - Present when the request expanded them (`expand(_:)`): `sharedCookies`, `sites`.
 public enum BrowserSiteListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -348,7 +348,7 @@ public typealias Building = Model<BuildingFields>
 
 /// The properties of a `Building`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`, `map`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`, `map`.
 public enum BuildingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -397,7 +397,7 @@ public typealias BuildingMap = Model<BuildingMapFields>
 
 /// The properties of a `BuildingMap`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `footprints`, `levels`.
+/// - Present when the request expanded them (`expand(_:)`): `footprints`, `levels`.
 public enum BuildingMapFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -618,7 +618,7 @@ public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
 
 /// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `namedLocations`, `policies`.
+/// - Present when the request expanded them (`expand(_:)`): `namedLocations`, `policies`.
 public enum CaPoliciesDeletableRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -737,7 +737,7 @@ public typealias CalendarGroup = Model<CalendarGroupFields>
 
 /// The properties of a `CalendarGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `calendars`.
+/// - Present when the request expanded them (`expand(_:)`): `calendars`.
 public enum CalendarGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -925,7 +925,7 @@ public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
 
 /// The properties of a `CalendarSharingMessage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum CalendarSharingMessageFields: FieldSet {
     public typealias Table = (
@@ -1232,7 +1232,7 @@ public typealias Call = Model<CallFields>
 
 /// The properties of a `Call`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `audioRoutingGroups`, `contentSharingSessions`,
+/// - Present when the request expanded them (`expand(_:)`): `audioRoutingGroups`, `contentSharingSessions`,
 ///   `operations`, `participants`.
 public enum CallFields: FieldSet {
     public typealias Table = (
@@ -1419,7 +1419,7 @@ public typealias CallEvent = Model<CallEventFields>
 
 /// The properties of a `CallEvent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `participants`.
+/// - Present when the request expanded them (`expand(_:)`): `participants`.
 public enum CallEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -132,7 +132,8 @@ public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 
 /// The properties of a `CallRecordsCallRecord`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `organizerV2`, `participantsV2`, `sessions`.
+/// - Present when the request expanded them (`expand(_:)`): `organizerV2` ("organizer_v2"), `participantsV2`
+///   ("participants_v2"), `sessions`.
 public enum CallRecordsCallRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1279,7 +1280,7 @@ public typealias CallRecordsSession = Model<CallRecordsSessionFields>
 
 /// The properties of a `CallRecordsSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `segments`.
+/// - Present when the request expanded them (`expand(_:)`): `segments`.
 public enum CallRecordsSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

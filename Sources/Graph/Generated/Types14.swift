@@ -157,7 +157,7 @@ public typealias CanvasLayout = Model<CanvasLayoutFields>
 
 /// The properties of a `CanvasLayout`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `horizontalSections`, `verticalSection`.
+/// - Present when the request expanded them (`expand(_:)`): `horizontalSections`, `verticalSection`.
 public enum CanvasLayoutFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -562,7 +562,7 @@ public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
 
 /// The properties of a `CertificateBasedAuthPki`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `certificateAuthorities`.
+/// - Present when the request expanded them (`expand(_:)`): `certificateAuthorities`.
 public enum CertificateBasedAuthPkiFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -987,7 +987,7 @@ public typealias Channel = Model<ChannelFields>
 
 /// The properties of a `Channel`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `allMembers`, `enabledApps`, `filesFolder`, `members`,
+/// - Present when the request expanded them (`expand(_:)`): `allMembers`, `enabledApps`, `filesFolder`, `members`,
 ///   `messages`, `sharedWithTeams`, `tabs`.
 public enum ChannelFields: FieldSet {
     public typealias Table = (
@@ -1438,7 +1438,7 @@ public typealias Chat = Model<ChatFields>
 
 /// The properties of a `Chat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `installedApps`, `lastMessagePreview`, `members`,
+/// - Present when the request expanded them (`expand(_:)`): `installedApps`, `lastMessagePreview`, `members`,
 ///   `messages`, `permissionGrants`, `pinnedMessages`, `tabs`, `targetedMessages`.
 public enum ChatFields: FieldSet {
     public typealias Table = (
@@ -1541,7 +1541,7 @@ public typealias ChatMessage = Model<ChatMessageFields>
 
 /// The properties of a `ChatMessage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `hostedContents`, `replies`.
+/// - Present when the request expanded them (`expand(_:)`): `hostedContents`, `replies`.
 public enum ChatMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

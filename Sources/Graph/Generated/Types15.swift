@@ -828,7 +828,7 @@ public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
 
 /// The properties of a `ClaimsMappingPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum ClaimsMappingPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1260,7 +1260,7 @@ public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
 
 /// The properties of a `CloudClipboardRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `items`.
+/// - Present when the request expanded them (`expand(_:)`): `items`.
 public enum CloudClipboardRootFields: FieldSet {
     public typealias Table = (id: Field<String>, items: Field<[CloudClipboardItem]>)
 
@@ -1307,7 +1307,7 @@ public typealias CloudCommunications = Model<CloudCommunicationsFields>
 
 /// The properties of a `CloudCommunications`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `adhocCalls`, `callRecords`, `calls`,
+/// - Present when the request expanded them (`expand(_:)`): `adhocCalls`, `callRecords`, `calls`,
 ///   `onlineMeetingConversations`, `onlineMeetings`, `presences`.
 public enum CloudCommunicationsFields: FieldSet {
     public typealias Table = (

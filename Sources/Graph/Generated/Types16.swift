@@ -1201,7 +1201,7 @@ public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFiel
 
 /// The properties of a `CloudPcProvisioningPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum CloudPcProvisioningPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1258,7 +1258,7 @@ public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioning
 
 /// The properties of a `CloudPcProvisioningPolicyAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignedUsers`.
+/// - Present when the request expanded them (`expand(_:)`): `assignedUsers`.
 public enum CloudPcProvisioningPolicyAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1710,7 +1710,7 @@ public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
 
 /// The properties of a `CloudPcUserSetting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum CloudPcUserSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

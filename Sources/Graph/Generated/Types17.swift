@@ -157,7 +157,7 @@ public typealias ColumnDefinition = Model<ColumnDefinitionFields>
 
 /// The properties of a `ColumnDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sourceColumn`.
+/// - Present when the request expanded them (`expand(_:)`): `sourceColumn`.
 public enum ColumnDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -677,7 +677,7 @@ public typealias Community = Model<CommunityFields>
 
 /// The properties of a `Community`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`, `owners`.
+/// - Present when the request expanded them (`expand(_:)`): `group`, `owners`.
 public enum CommunityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1038,7 +1038,7 @@ public typealias ComputeRightsAndInheritanceResult = Model<ComputeRightsAndInher
 
 /// The properties of a `ComputeRightsAndInheritanceResult`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `contentRights`, `inheritedLabel`, `sensitivityLabels`.
+/// - Present when the request expanded them (`expand(_:)`): `contentRights`, `inheritedLabel`, `sensitivityLabels`.
 public enum ComputeRightsAndInheritanceResultFields: FieldSet {
     public typealias Table = (
         contentRights: Field<[LabelContentRight]>,

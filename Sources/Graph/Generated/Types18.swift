@@ -50,7 +50,7 @@ public typealias ConditionalAccessGrantControls = Model<ConditionalAccessGrantCo
 
 /// The properties of a `ConditionalAccessGrantControls`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authenticationStrength`.
+/// - Present when the request expanded them (`expand(_:)`): `authenticationStrength`.
 public enum ConditionalAccessGrantControlsFields: FieldSet {
     public typealias Table = (
         builtInControls: Field<[ConditionalAccessGrantControl]>,
@@ -306,7 +306,7 @@ public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
 
 /// The properties of a `ConditionalAccessRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authenticationContextClassReferences`,
+/// - Present when the request expanded them (`expand(_:)`): `authenticationContextClassReferences`,
 ///   `authenticationStrength`, `deletedItems`, `namedLocations`, `policies`, `templates`.
 public enum ConditionalAccessRootFields: FieldSet {
     public typealias Table = (
@@ -746,8 +746,8 @@ public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
 
 /// The properties of a `ConfigurationManagement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `configurationDrifts`,
-///   `configurationMonitoringResults`, `configurationMonitors`, `configurationSnapshotJobs`, `configurationSnapshots`.
+/// - Present when the request expanded them (`expand(_:)`): `configurationDrifts`, `configurationMonitoringResults`,
+///   `configurationMonitors`, `configurationSnapshotJobs`, `configurationSnapshots`.
 public enum ConfigurationManagementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -898,7 +898,7 @@ public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
 ///
 /// - `createdBy`, `createdDateTime`, `inactivationReason`, `lastModifiedBy`, `lastModifiedDateTime`,
 ///   `monitorRunFrequencyInHours`, `status`, `tenantId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `baseline`.
+/// - Present when the request expanded them (`expand(_:)`): `baseline`.
 public enum ConfigurationMonitorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1112,7 +1112,7 @@ public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
 
 /// The properties of a `ConnectedOrganization`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `externalSponsors`, `internalSponsors`.
+/// - Present when the request expanded them (`expand(_:)`): `externalSponsors`, `internalSponsors`.
 public enum ConnectedOrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1306,7 +1306,7 @@ public typealias Contact = Model<ContactFields>
 
 /// The properties of a `Contact`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `extensions`, `multiValueExtendedProperties`, `photo`,
+/// - Present when the request expanded them (`expand(_:)`): `extensions`, `multiValueExtendedProperties`, `photo`,
 ///   `singleValueExtendedProperties`.
 public enum ContactFields: FieldSet {
     public typealias Table = (
@@ -1418,8 +1418,8 @@ public typealias ContactFolder = Model<ContactFolderFields>
 
 /// The properties of a `ContactFolder`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childFolders`, `contacts`,
-///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Present when the request expanded them (`expand(_:)`): `childFolders`, `contacts`, `multiValueExtendedProperties`,
+///   `singleValueExtendedProperties`.
 public enum ContactFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -166,7 +166,7 @@ public typealias ContentType = Model<ContentTypeFields>
 
 /// The properties of a `ContentType`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `base`, `baseTypes`, `columnLinks`, `columnPositions`,
+/// - Present when the request expanded them (`expand(_:)`): `base`, `baseTypes`, `columnLinks`, `columnPositions`,
 ///   `columns`.
 public enum ContentTypeFields: FieldSet {
     public typealias Table = (
@@ -630,7 +630,7 @@ public typealias Conversation = Model<ConversationFields>
 
 /// The properties of a `Conversation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `threads`.
+/// - Present when the request expanded them (`expand(_:)`): `threads`.
 public enum ConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -805,7 +805,7 @@ public typealias ConversationThread = Model<ConversationThreadFields>
 
 /// The properties of a `ConversationThread`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `posts`.
+/// - Present when the request expanded them (`expand(_:)`): `posts`.
 public enum ConversationThreadFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -911,7 +911,7 @@ public typealias CopilotAdmin = Model<CopilotAdminFields>
 
 /// The properties of a `CopilotAdmin`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `catalog`, `settings`.
+/// - Present when the request expanded them (`expand(_:)`): `catalog`, `settings`.
 public enum CopilotAdminFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -934,7 +934,7 @@ public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
 
 /// The properties of a `CopilotAdminCatalog`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `packages`.
+/// - Present when the request expanded them (`expand(_:)`): `packages`.
 public enum CopilotAdminCatalogFields: FieldSet {
     public typealias Table = (id: Field<String>, packages: Field<[CopilotPackageDetail]>)
 
@@ -1061,7 +1061,7 @@ public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
 
 /// The properties of a `CopilotAdminSetting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `limitedMode`.
+/// - Present when the request expanded them (`expand(_:)`): `limitedMode`.
 public enum CopilotAdminSettingFields: FieldSet {
     public typealias Table = (id: Field<String>, limitedMode: Field<CopilotAdminLimitedMode>)
 
@@ -1366,7 +1366,7 @@ public typealias CopilotRoot = Model<CopilotRootFields>
 
 /// The properties of a `CopilotRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `admin`, `interactionHistory`, `reports`, `users`.
+/// - Present when the request expanded them (`expand(_:)`): `admin`, `interactionHistory`, `reports`, `users`.
 public enum CopilotRootFields: FieldSet {
     public typealias Table = (
         admin: Field<CopilotAdmin>,
@@ -1639,7 +1639,7 @@ public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
 
 /// The properties of a `CrossTenantAccessPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `default`, `partners`, `templates`.
+/// - Present when the request expanded them (`expand(_:)`): `default`, `partners`, `templates`.
 public enum CrossTenantAccessPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -77,7 +77,7 @@ public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceE
 
 /// The properties of a `AccessPackageResourceEnvironment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resources`.
+/// - Present when the request expanded them (`expand(_:)`): `resources`.
 public enum AccessPackageResourceEnvironmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -146,7 +146,7 @@ public typealias AccessPackageResourceRequest = Model<AccessPackageResourceReque
 
 /// The properties of a `AccessPackageResourceRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `catalog`, `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `catalog`, `resource`.
 public enum AccessPackageResourceRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -264,7 +264,7 @@ public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFiel
 
 /// The properties of a `AccessPackageResourceRole`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `resource`.
 public enum AccessPackageResourceRoleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -324,7 +324,7 @@ public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRol
 
 /// The properties of a `AccessPackageResourceRoleScope`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `role`, `scope`.
+/// - Present when the request expanded them (`expand(_:)`): `role`, `scope`.
 public enum AccessPackageResourceRoleScopeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -383,7 +383,7 @@ public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFi
 
 /// The properties of a `AccessPackageResourceScope`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `resource`.
 public enum AccessPackageResourceScopeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -443,7 +443,7 @@ public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
 
 /// The properties of a `AccessPackageSubject`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `connectedOrganization`.
+/// - Present when the request expanded them (`expand(_:)`): `connectedOrganization`.
 public enum AccessPackageSubjectFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -545,7 +545,7 @@ public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
 
 /// The properties of a `AccessPackageSuggestion`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackage`.
+/// - Present when the request expanded them (`expand(_:)`): `accessPackage`.
 public enum AccessPackageSuggestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -870,7 +870,7 @@ public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefini
 
 /// The properties of a `AccessReviewHistoryDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `instances`.
+/// - Present when the request expanded them (`expand(_:)`): `instances`.
 public enum AccessReviewHistoryDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1068,7 +1068,7 @@ public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
 
 /// The properties of a `AccessReviewInstance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `contactedReviewers`, `decisions`, `stages`.
+/// - Present when the request expanded them (`expand(_:)`): `contactedReviewers`, `decisions`, `stages`.
 public enum AccessReviewInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1109,7 +1109,7 @@ public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDe
 
 /// The properties of a `AccessReviewInstanceDecisionItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `insights`.
+/// - Present when the request expanded them (`expand(_:)`): `insights`.
 public enum AccessReviewInstanceDecisionItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

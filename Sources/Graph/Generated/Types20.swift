@@ -94,8 +94,7 @@ public typealias CrossTenantAccessPolicyConfigurationPartner = Model<CrossTenant
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationPartner`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `identitySynchronization`,
-///   `serviceProviderConstraints`.
+/// - Present when the request expanded them (`expand(_:)`): `identitySynchronization`, `serviceProviderConstraints`.
 public enum CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
     public typealias Table = (
         appServiceConnectInbound: Field<CrossTenantAccessPolicyAppServiceConnectSetting>,
@@ -824,7 +823,7 @@ public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFi
 
 /// The properties of a `CustomDataProvidedResource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `environment`, `roles`, `scopes`, `uploadSessions`.
+/// - Present when the request expanded them (`expand(_:)`): `environment`, `roles`, `scopes`, `uploadSessions`.
 public enum CustomDataProvidedResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -874,7 +873,7 @@ public typealias CustomDataProvidedResourceAccessReviewUploadSession =
 
 /// The properties of a `CustomDataProvidedResourceAccessReviewUploadSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `files`.
+/// - Present when the request expanded them (`expand(_:)`): `files`.
 public enum CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1137,7 +1136,7 @@ public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvi
 
 /// The properties of a `CustomDataProvidedResourceUploadSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `files`.
+/// - Present when the request expanded them (`expand(_:)`): `files`.
 public enum CustomDataProvidedResourceUploadSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1514,7 +1513,7 @@ public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSetting
 
 /// The properties of a `CustomExtensionStageSetting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum CustomExtensionStageSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -71,7 +71,7 @@ public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttribu
 
 /// The properties of a `CustomSecurityAttributeDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `allowedValues`.
+/// - Present when the request expanded them (`expand(_:)`): `allowedValues`.
 public enum CustomSecurityAttributeDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -394,7 +394,7 @@ public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFiel
 
 /// The properties of a `DataSecurityAndGovernance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`.
+/// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`.
 public enum DataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (id: Field<String>, sensitivityLabels: Field<[SensitivityLabel]>)
 
@@ -717,7 +717,7 @@ public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtection
 
 /// The properties of a `DefaultManagedAppProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `apps`, `deploymentSummary`.
+/// - Present when the request expanded them (`expand(_:)`): `apps`, `deploymentSummary`.
 public enum DefaultManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1199,7 +1199,7 @@ public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
 
 /// The properties of a `DelegatedAdminCustomer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `serviceManagementDetails`.
+/// - Present when the request expanded them (`expand(_:)`): `serviceManagementDetails`.
 public enum DelegatedAdminCustomerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1263,7 +1263,7 @@ public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFi
 
 /// The properties of a `DelegatedAdminRelationship`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessAssignments`, `operations`, `requests`.
+/// - Present when the request expanded them (`expand(_:)`): `accessAssignments`, `operations`, `requests`.
 public enum DelegatedAdminRelationshipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

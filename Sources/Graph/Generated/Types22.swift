@@ -441,7 +441,7 @@ public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
 
 /// The properties of a `DeletedItemContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `workflows`.
+/// - Present when the request expanded them (`expand(_:)`): `workflows`.
 public enum DeletedItemContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, workflows: Field<[IdentityGovernanceWorkflow]>)
 
@@ -499,7 +499,7 @@ public typealias DeletedTeam = Model<DeletedTeamFields>
 
 /// The properties of a `DeletedTeam`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `channels`.
+/// - Present when the request expanded them (`expand(_:)`): `channels`.
 public enum DeletedTeamFields: FieldSet {
     public typealias Table = (id: Field<String>, channels: Field<[Channel]>)
 
@@ -557,7 +557,7 @@ public typealias DeltaParticipants = Model<DeltaParticipantsFields>
 
 /// The properties of a `DeltaParticipants`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `participants`.
+/// - Present when the request expanded them (`expand(_:)`): `participants`.
 public enum DeltaParticipantsFields: FieldSet {
     public typealias Table = (id: Field<String>, sequenceNumber: Field<Int64>, participants: Field<[Participant]>)
 
@@ -604,7 +604,7 @@ public typealias Desk = Model<DeskFields>
 
 /// The properties of a `Desk`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum DeskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -722,7 +722,7 @@ public typealias DetectedApp = Model<DetectedAppFields>
 
 /// The properties of a `DetectedApp`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `managedDevices`.
+/// - Present when the request expanded them (`expand(_:)`): `managedDevices`.
 public enum DetectedAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -834,7 +834,7 @@ public typealias Device = Model<DeviceFields>
 
 /// The properties of a `Device`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `extensions`, `memberOf`, `registeredOwners`,
+/// - Present when the request expanded them (`expand(_:)`): `extensions`, `memberOf`, `registeredOwners`,
 ///   `registeredUsers`, `transitiveMemberOf`.
 public enum DeviceFields: FieldSet {
     public typealias Table = (
@@ -1008,7 +1008,7 @@ public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManage
 
 /// The properties of a `DeviceAndAppManagementRoleAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `roleDefinition`.
+/// - Present when the request expanded them (`expand(_:)`): `roleDefinition`.
 public enum DeviceAndAppManagementRoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1069,7 +1069,7 @@ public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManage
 
 /// The properties of a `DeviceAndAppManagementRoleDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `roleAssignments`.
+/// - Present when the request expanded them (`expand(_:)`): `roleAssignments`.
 public enum DeviceAndAppManagementRoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1130,7 +1130,7 @@ public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
 
 /// The properties of a `DeviceAppManagement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `androidManagedAppProtections`,
+/// - Present when the request expanded them (`expand(_:)`): `androidManagedAppProtections`,
 ///   `defaultManagedAppProtections`, `iosManagedAppProtections`, `managedAppPolicies`, `managedAppRegistrations`,
 ///   `managedAppStatuses`, `managedEBooks`, `mdmWindowsInformationProtectionPolicies`, `mobileAppCategories`,
 ///   `mobileAppConfigurations`, `mobileAppRelationships`, `mobileApps`, `targetedManagedAppConfigurations`,
@@ -1577,7 +1577,7 @@ public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
 
 /// The properties of a `DeviceCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum DeviceCompliancePolicyFields: FieldSet {
     public typealias Table = (

@@ -236,7 +236,7 @@ public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceComplia
 
 /// The properties of a `DeviceCompliancePolicySettingStateSummary`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `deviceComplianceSettingStates`.
+/// - Present when the request expanded them (`expand(_:)`): `deviceComplianceSettingStates`.
 public enum DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -369,7 +369,7 @@ public typealias DeviceComplianceScheduledActionForRule = Model<DeviceCompliance
 
 /// The properties of a `DeviceComplianceScheduledActionForRule`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `scheduledActionConfigurations`.
+/// - Present when the request expanded them (`expand(_:)`): `scheduledActionConfigurations`.
 public enum DeviceComplianceScheduledActionForRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -595,7 +595,7 @@ public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
 
 /// The properties of a `DeviceConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum DeviceConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1190,7 +1190,7 @@ public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigura
 
 /// The properties of a `DeviceEnrollmentConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum DeviceEnrollmentConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1329,7 +1329,7 @@ public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimi
 
 /// The properties of a `DeviceEnrollmentLimitConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum DeviceEnrollmentLimitConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1446,7 +1446,7 @@ public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
 
 /// The properties of a `DeviceEnrollmentPlatformRestrictionsConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1600,7 +1600,7 @@ public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
 
 /// The properties of a `DeviceEnrollmentWindowsHelloForBusinessConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

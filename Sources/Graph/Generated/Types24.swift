@@ -185,7 +185,7 @@ public typealias DeviceManagement = Model<DeviceManagementFields>
 
 /// The properties of a `DeviceManagement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `applePushNotificationCertificate`, `auditEvents`,
+/// - Present when the request expanded them (`expand(_:)`): `applePushNotificationCertificate`, `auditEvents`,
 ///   `complianceManagementPartners`, `conditionalAccessSettings`, `detectedApps`, `deviceCategories`,
 ///   `deviceCompliancePolicies`, `deviceCompliancePolicyDeviceStateSummary`,
 ///   `deviceCompliancePolicySettingStateSummaries`, `deviceConfigurationDeviceStateSummaries`, `deviceConfigurations`,
@@ -883,7 +883,7 @@ public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
 
 /// The properties of a `DeviceManagementReports`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `exportJobs`.
+/// - Present when the request expanded them (`expand(_:)`): `exportJobs`.
 public enum DeviceManagementReportsFields: FieldSet {
     public typealias Table = (id: Field<String>, exportJobs: Field<[DeviceManagementExportJob]>)
 
@@ -2743,7 +2743,7 @@ public typealias Directory = Model<DirectoryFields>
 
 /// The properties of a `Directory`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `administrativeUnits`, `attributeSets`,
+/// - Present when the request expanded them (`expand(_:)`): `administrativeUnits`, `attributeSets`,
 ///   `customSecurityAttributeDefinitions`, `deletedItems`, `deviceLocalCredentials`, `federationConfigurations`,
 ///   `onPremisesSynchronization`, `publicKeyInfrastructure`, `recovery`, `remoteTenantGroups`, `subscriptions`.
 public enum DirectoryFields: FieldSet {

@@ -549,7 +549,7 @@ public typealias DirectoryRole = Model<DirectoryRoleFields>
 
 /// The properties of a `DirectoryRole`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `members`, `scopedMembers`.
+/// - Present when the request expanded them (`expand(_:)`): `members`, `scopedMembers`.
 public enum DirectoryRoleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1014,7 +1014,7 @@ public typealias DocumentSet = Model<DocumentSetFields>
 
 /// The properties of a `DocumentSet`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sharedColumns`, `welcomePageColumns`.
+/// - Present when the request expanded them (`expand(_:)`): `sharedColumns`, `welcomePageColumns`.
 public enum DocumentSetFields: FieldSet {
     public typealias Table = (
         allowedContentTypes: Field<[ContentTypeInfo]>,
@@ -1068,7 +1068,7 @@ public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
 
 /// The properties of a `DocumentSetVersion`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fields`.
+/// - Present when the request expanded them (`expand(_:)`): `fields`.
 public enum DocumentSetVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1163,7 +1163,7 @@ public typealias Domain = Model<DomainFields>
 
 /// The properties of a `Domain`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `domainNameReferences`, `federationConfiguration`,
+/// - Present when the request expanded them (`expand(_:)`): `domainNameReferences`, `federationConfiguration`,
 ///   `rootDomain`, `serviceConfigurationRecords`, `verificationDnsRecords`.
 public enum DomainFields: FieldSet {
     public typealias Table = (
@@ -1710,7 +1710,7 @@ public typealias Drive = Model<DriveFields>
 
 /// The properties of a `Drive`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `bundles`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `bundles`,
 ///   `following`, `items`, `list`, `root`, `special`.
 public enum DriveFields: FieldSet {
     public typealias Table = (
@@ -1778,7 +1778,7 @@ public typealias DriveItem = Model<DriveItemFields>
 
 /// The properties of a `DriveItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `children`, `listItem`, `permissions`, `retentionLabel`, `subscriptions`, `thumbnails`, `versions`, `workbook`.
 public enum DriveItemFields: FieldSet {
     public typealias Table = (

@@ -301,7 +301,7 @@ public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
 /// The properties of a `DriveRestoreArtifact`, inherited ones included.
 ///
 /// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum DriveRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -509,7 +509,7 @@ public typealias Edge = Model<EdgeFields>
 
 /// The properties of a `Edge`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `internetExplorerMode`.
+/// - Present when the request expanded them (`expand(_:)`): `internetExplorerMode`.
 public enum EdgeFields: FieldSet {
     public typealias Table = (id: Field<String>, internetExplorerMode: Field<InternetExplorerMode>)
 
@@ -663,7 +663,7 @@ public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfiguration
 
 /// The properties of a `EditionUpgradeConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum EditionUpgradeConfigurationFields: FieldSet {
     public typealias Table = (
@@ -980,7 +980,7 @@ public typealias EducationAssignment = Model<EducationAssignmentFields>
 /// - `assignDateTime`, `assignedDateTime`, `createdBy`, `createdDateTime`, `feedbackResourcesFolderUrl`,
 ///   `lastModifiedBy`, `lastModifiedDateTime`, `resourcesFolderUrl`, `status`, `webUrl`: Set by the service: read it,
 ///   do not send it.
-/// - Present when the request expanded them (`expand("name")`): `categories`, `gradingCategory`, `gradingScheme`,
+/// - Present when the request expanded them (`expand(_:)`): `categories`, `gradingCategory`, `gradingScheme`,
 ///   `resources`, `rubric`, `submissions`.
 public enum EducationAssignmentFields: FieldSet {
     public typealias Table = (
@@ -1372,7 +1372,7 @@ public typealias EducationAssignmentResource = Model<EducationAssignmentResource
 
 /// The properties of a `EducationAssignmentResource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `dependentResources`.
+/// - Present when the request expanded them (`expand(_:)`): `dependentResources`.
 public enum EducationAssignmentResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1429,7 +1429,7 @@ public typealias EducationAssignmentSettings = Model<EducationAssignmentSettings
 
 /// The properties of a `EducationAssignmentSettings`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `defaultGradingScheme`, `gradingCategories`,
+/// - Present when the request expanded them (`expand(_:)`): `defaultGradingScheme`, `gradingCategories`,
 ///   `gradingSchemes`.
 public enum EducationAssignmentSettingsFields: FieldSet {
     public typealias Table = (

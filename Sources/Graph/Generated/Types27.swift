@@ -46,7 +46,7 @@ public typealias EducationClass = Model<EducationClassFields>
 
 /// The properties of a `EducationClass`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignmentCategories`, `assignmentDefaults`,
+/// - Present when the request expanded them (`expand(_:)`): `assignmentCategories`, `assignmentDefaults`,
 ///   `assignments`, `assignmentSettings`, `group`, `members`, `modules`, `schools`, `teachers`.
 public enum EducationClassFields: FieldSet {
     public typealias Table = (
@@ -742,7 +742,7 @@ public typealias EducationModule = Model<EducationModuleFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `resourcesFolderUrl`, `status`: Set by
 ///   the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `resources`.
+/// - Present when the request expanded them (`expand(_:)`): `resources`.
 public enum EducationModuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1142,7 +1142,7 @@ public typealias EducationRoot = Model<EducationRootFields>
 
 /// The properties of a `EducationRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `classes`, `me`, `reports`, `schools`, `users`.
+/// - Present when the request expanded them (`expand(_:)`): `classes`, `me`, `reports`, `schools`, `users`.
 public enum EducationRootFields: FieldSet {
     public typealias Table = (
         classes: Field<[EducationClass]>,
@@ -1333,7 +1333,7 @@ public typealias EducationSchool = Model<EducationSchoolFields>
 
 /// The properties of a `EducationSchool`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `administrativeUnit`, `classes`, `users`.
+/// - Present when the request expanded them (`expand(_:)`): `administrativeUnit`, `classes`, `users`.
 public enum EducationSchoolFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

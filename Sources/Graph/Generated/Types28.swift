@@ -64,7 +64,7 @@ public typealias EducationSubmission = Model<EducationSubmissionFields>
 ///   `reassignedDateTime`, `resourcesFolderUrl`, `returnedBy`, `returnedDateTime`, `status`, `submittedBy`,
 ///   `submittedDateTime`, `unsubmittedBy`, `unsubmittedDateTime`, `webUrl`: Set by the service: read it, do not send
 ///   it.
-/// - Present when the request expanded them (`expand("name")`): `outcomes`, `resources`, `submittedResources`.
+/// - Present when the request expanded them (`expand(_:)`): `outcomes`, `resources`, `submittedResources`.
 public enum EducationSubmissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -255,7 +255,7 @@ public typealias EducationSubmissionResource = Model<EducationSubmissionResource
 
 /// The properties of a `EducationSubmissionResource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `dependentResources`.
+/// - Present when the request expanded them (`expand(_:)`): `dependentResources`.
 public enum EducationSubmissionResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -426,7 +426,7 @@ public typealias EducationUser = Model<EducationUserFields>
 
 /// The properties of a `EducationUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `classes`, `rubrics`, `schools`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `classes`, `rubrics`, `schools`,
 ///   `taughtClasses`, `user`.
 public enum EducationUserFields: FieldSet {
     public typealias Table = (
@@ -762,7 +762,7 @@ public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticat
 
 /// The properties of a `EmailAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum EmailAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -873,7 +873,7 @@ public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFi
 
 /// The properties of a `EmailFileAssessmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `results`.
+/// - Present when the request expanded them (`expand(_:)`): `results`.
 public enum EmailFileAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1076,7 +1076,7 @@ public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
 
 /// The properties of a `EmergencyCallEvent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `participants`.
+/// - Present when the request expanded them (`expand(_:)`): `participants`.
 public enum EmergencyCallEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1167,7 +1167,7 @@ public typealias EmployeeExperience = Model<EmployeeExperienceFields>
 
 /// The properties of a `EmployeeExperience`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `communities`, `engagementAsyncOperations`,
+/// - Present when the request expanded them (`expand(_:)`): `communities`, `engagementAsyncOperations`,
 ///   `learningCourseActivities`, `learningProviders`, `roles`.
 public enum EmployeeExperienceFields: FieldSet {
     public typealias Table = (
@@ -1254,7 +1254,7 @@ public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
 
 /// The properties of a `EmployeeExperienceUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignedRoles`, `learningCourseActivities`.
+/// - Present when the request expanded them (`expand(_:)`): `assignedRoles`, `learningCourseActivities`.
 public enum EmployeeExperienceUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1350,7 +1350,7 @@ public typealias EndUserNotification = Model<EndUserNotificationFields>
 
 /// The properties of a `EndUserNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `details`.
+/// - Present when the request expanded them (`expand(_:)`): `details`.
 public enum EndUserNotificationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

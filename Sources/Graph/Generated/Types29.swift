@@ -319,7 +319,7 @@ public typealias EngagementConversation = Model<EngagementConversationFields>
 
 /// The properties of a `EngagementConversation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `messages`, `starter`.
+/// - Present when the request expanded them (`expand(_:)`): `messages`, `starter`.
 public enum EngagementConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -353,7 +353,7 @@ public typealias EngagementConversationDiscussionMessage = Model<EngagementConve
 /// The properties of a `EngagementConversationDiscussionMessage`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
 public enum EngagementConversationDiscussionMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -443,7 +443,7 @@ public typealias EngagementConversationMessage = Model<EngagementConversationMes
 /// The properties of a `EngagementConversationMessage`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
 public enum EngagementConversationMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -713,7 +713,7 @@ public typealias EngagementConversationQuestionMessage = Model<EngagementConvers
 /// The properties of a `EngagementConversationQuestionMessage`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
 public enum EngagementConversationQuestionMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -840,7 +840,7 @@ public typealias EngagementConversationSystemMessage = Model<EngagementConversat
 /// The properties of a `EngagementConversationSystemMessage`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
 public enum EngagementConversationSystemMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -974,7 +974,7 @@ public typealias EngagementRole = Model<EngagementRoleFields>
 
 /// The properties of a `EngagementRole`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `members`.
+/// - Present when the request expanded them (`expand(_:)`): `members`.
 public enum EngagementRoleFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, members: Field<[EngagementRoleMember]>)
 
@@ -994,7 +994,7 @@ public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
 /// The properties of a `EngagementRoleMember`, inherited ones included.
 ///
 /// - `createdDateTime`, `userId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `user`.
+/// - Present when the request expanded them (`expand(_:)`): `user`.
 public enum EngagementRoleMemberFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, userId: Field<String>, user: Field<User>)
 
@@ -1246,7 +1246,7 @@ public typealias EntitlementManagement = Model<EntitlementManagementFields>
 
 /// The properties of a `EntitlementManagement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessPackageAssignmentApprovals`, `accessPackages`,
+/// - Present when the request expanded them (`expand(_:)`): `accessPackageAssignmentApprovals`, `accessPackages`,
 ///   `accessPackageSuggestions`, `assignmentPolicies`, `assignmentRequests`, `assignments`, `availableAccessPackages`,
 ///   `catalogs`, `connectedOrganizations`, `controlConfigurations`, `resourceEnvironments`, `resourceRequests`,
 ///   `resourceRoleScopes`, `resources`, `settings`, `subjects`.
@@ -2309,7 +2309,7 @@ public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesReco
 
 /// The properties of a `EntraRecoveryServicesRecovery`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `jobs`, `snapshots`.
+/// - Present when the request expanded them (`expand(_:)`): `jobs`, `snapshots`.
 public enum EntraRecoveryServicesRecoveryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -113,7 +113,7 @@ public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefi
 
 /// The properties of a `AccessReviewScheduleDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `instances`.
+/// - Present when the request expanded them (`expand(_:)`): `instances`.
 public enum AccessReviewScheduleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -300,7 +300,7 @@ public typealias AccessReviewSet = Model<AccessReviewSetFields>
 
 /// The properties of a `AccessReviewSet`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `definitions`, `historyDefinitions`.
+/// - Present when the request expanded them (`expand(_:)`): `definitions`, `historyDefinitions`.
 public enum AccessReviewSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -364,7 +364,7 @@ public typealias AccessReviewStage = Model<AccessReviewStageFields>
 
 /// The properties of a `AccessReviewStage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `decisions`.
+/// - Present when the request expanded them (`expand(_:)`): `decisions`.
 public enum AccessReviewStageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -608,7 +608,7 @@ public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 
 /// The properties of a `ActivitiesContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `contentActivities`.
+/// - Present when the request expanded them (`expand(_:)`): `contentActivities`.
 public enum ActivitiesContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, contentActivities: Field<[ContentActivity]>)
 
@@ -655,7 +655,7 @@ public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFi
 
 /// The properties of a `ActivityBasedTimeoutPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum ActivityBasedTimeoutPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -838,7 +838,7 @@ public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 
 /// The properties of a `ActivityHistoryItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activity`.
+/// - Present when the request expanded them (`expand(_:)`): `activity`.
 public enum ActivityHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1017,7 +1017,7 @@ public typealias AdhocCall = Model<AdhocCallFields>
 
 /// The properties of a `AdhocCall`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `recordings`, `transcripts`.
+/// - Present when the request expanded them (`expand(_:)`): `recordings`, `transcripts`.
 public enum AdhocCallFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1121,7 +1121,7 @@ public typealias Admin = Model<AdminFields>
 
 /// The properties of a `Admin`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `configurationManagement`, `edge`, `exchange`,
+/// - Present when the request expanded them (`expand(_:)`): `configurationManagement`, `edge`, `exchange`,
 ///   `microsoft365Apps`, `people`, `reportSettings`, `serviceAnnouncement`, `sharepoint`, `teams`.
 public enum AdminFields: FieldSet {
     public typealias Table = (
@@ -1212,7 +1212,7 @@ public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
 
 /// The properties of a `AdminMicrosoft365Apps`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `installationOptions`.
+/// - Present when the request expanded them (`expand(_:)`): `installationOptions`.
 public enum AdminMicrosoft365AppsFields: FieldSet {
     public typealias Table = (id: Field<String>, installationOptions: Field<M365AppsInstallationOptions>)
 
@@ -1359,7 +1359,7 @@ public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 
 /// The properties of a `AdministrativeUnit`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `extensions`, `members`, `scopedRoleMembers`.
+/// - Present when the request expanded them (`expand(_:)`): `extensions`, `members`, `scopedRoleMembers`.
 public enum AdministrativeUnitFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1567,7 +1567,7 @@ public typealias AgentIdentity = Model<AgentIdentityFields>
 /// The properties of a `AgentIdentity`, inherited ones included.
 ///
 /// - `createdByAppId`, `agentIdentityBlueprintId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+/// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `appRoleAssignedTo`,
 ///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
@@ -1711,7 +1711,7 @@ public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
 /// The properties of a `AgentIdentityBlueprint`, inherited ones included.
 ///
 /// - `createdByAppId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `createdOnBehalfOf`,
+/// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `createdOnBehalfOf`,
 ///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
 ///   `tokenIssuancePolicies`, `tokenLifetimePolicies`, `inheritablePermissions`, `sponsors`.
 public enum AgentIdentityBlueprintFields: FieldSet {
@@ -1843,7 +1843,7 @@ public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintP
 /// The properties of a `AgentIdentityBlueprintPrincipal`, inherited ones included.
 ///
 /// - `createdByAppId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+/// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `appRoleAssignedTo`,
 ///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,

@@ -333,7 +333,7 @@ public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnap
 
 /// The properties of a `EntraRecoveryServicesSnapshot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `recoveryJobs`, `recoveryPreviewJobs`.
+/// - Present when the request expanded them (`expand(_:)`): `recoveryJobs`, `recoveryPreviewJobs`.
 public enum EntraRecoveryServicesSnapshotFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -556,7 +556,7 @@ public typealias Event = Model<EventFields>
 
 /// The properties of a `Event`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `calendar`, `exceptionOccurrences`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `calendar`, `exceptionOccurrences`,
 ///   `extensions`, `instances`, `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum EventFields: FieldSet {
     public typealias Table = (
@@ -676,7 +676,7 @@ public typealias EventMessage = Model<EventMessageFields>
 
 /// The properties of a `EventMessage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
 public enum EventMessageFields: FieldSet {
     public typealias Table = (
@@ -840,7 +840,7 @@ public typealias EventMessageRequest = Model<EventMessageRequestFields>
 
 /// The properties of a `EventMessageRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
 public enum EventMessageRequestFields: FieldSet {
     public typealias Table = (
@@ -1338,7 +1338,7 @@ public typealias EventMessageResponse = Model<EventMessageResponseFields>
 
 /// The properties of a `EventMessageResponse`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
 public enum EventMessageResponseFields: FieldSet {
     public typealias Table = (
@@ -1860,7 +1860,7 @@ public typealias ExchangeAdmin = Model<ExchangeAdminFields>
 
 /// The properties of a `ExchangeAdmin`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `mailboxes`, `tracing`.
+/// - Present when the request expanded them (`expand(_:)`): `mailboxes`, `tracing`.
 public enum ExchangeAdminFields: FieldSet {
     public typealias Table = (id: Field<String>, mailboxes: Field<[Mailbox]>, tracing: Field<MessageTracingRoot>)
 
@@ -2095,7 +2095,7 @@ public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields
 
 /// The properties of a `ExchangeProtectionPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `mailboxInclusionRules`, `mailboxProtectionUnits`,
+/// - Present when the request expanded them (`expand(_:)`): `mailboxInclusionRules`, `mailboxProtectionUnits`,
 ///   `mailboxProtectionUnitsBulkAdditionJobs`.
 public enum ExchangeProtectionPolicyFields: FieldSet {
     public typealias Table = (
@@ -2209,7 +2209,7 @@ public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
 
 /// The properties of a `ExchangeRestoreSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `granularMailboxRestoreArtifacts`,
+/// - Present when the request expanded them (`expand(_:)`): `granularMailboxRestoreArtifacts`,
 ///   `mailboxRestoreArtifacts`, `mailboxRestoreArtifactsBulkAdditionRequests`.
 public enum ExchangeRestoreSessionFields: FieldSet {
     public typealias Table = (

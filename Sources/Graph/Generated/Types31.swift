@@ -248,7 +248,7 @@ public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthe
 
 /// The properties of a `ExternalAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum ExternalAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -631,7 +631,7 @@ public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsEx
 
 /// The properties of a `ExternalConnectorsExternalActivity`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `performedBy`.
+/// - Present when the request expanded them (`expand(_:)`): `performedBy`.
 public enum ExternalConnectorsExternalActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -689,7 +689,7 @@ public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnec
 
 /// The properties of a `ExternalConnectorsExternalActivityResult`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `performedBy`.
+/// - Present when the request expanded them (`expand(_:)`): `performedBy`.
 public enum ExternalConnectorsExternalActivityResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -769,7 +769,7 @@ public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectors
 /// The properties of a `ExternalConnectorsExternalConnection`, inherited ones included.
 ///
 /// - `state`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `groups`, `items`, `operations`, `schemaValue`.
+/// - Present when the request expanded them (`expand(_:)`): `groups`, `items`, `operations`, `schemaValue` ("schema").
 public enum ExternalConnectorsExternalConnectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -865,7 +865,7 @@ public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExter
 
 /// The properties of a `ExternalConnectorsExternalGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `members`.
+/// - Present when the request expanded them (`expand(_:)`): `members`.
 public enum ExternalConnectorsExternalGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -922,7 +922,7 @@ public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExtern
 
 /// The properties of a `ExternalConnectorsExternalItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activities`.
+/// - Present when the request expanded them (`expand(_:)`): `activities`.
 public enum ExternalConnectorsExternalItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -285,7 +285,7 @@ public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
 
 /// The properties of a `FeatureRolloutPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum FeatureRolloutPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -691,7 +691,7 @@ public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2Authenticat
 
 /// The properties of a `Fido2AuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`, `passkeyProfiles`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`, `passkeyProfiles`.
 public enum Fido2AuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -960,7 +960,7 @@ public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
 
 /// The properties of a `FileAssessmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `results`.
+/// - Present when the request expanded them (`expand(_:)`): `results`.
 public enum FileAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1211,7 +1211,7 @@ public typealias FileStorage = Model<FileStorageFields>
 
 /// The properties of a `FileStorage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `containers`, `containerTypeRegistrations`,
+/// - Present when the request expanded them (`expand(_:)`): `containers`, `containerTypeRegistrations`,
 ///   `containerTypes`, `deletedContainers`.
 public enum FileStorageFields: FieldSet {
     public typealias Table = (
@@ -1243,7 +1243,7 @@ public typealias FileStorageContainer = Model<FileStorageContainerFields>
 
 /// The properties of a `FileStorageContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `columns`, `drive`, `migrationJobs`, `permissions`,
+/// - Present when the request expanded them (`expand(_:)`): `columns`, `drive`, `migrationJobs`, `permissions`,
 ///   `recycleBin`, `sharePointGroups`.
 public enum FileStorageContainerFields: FieldSet {
     public typealias Table = (

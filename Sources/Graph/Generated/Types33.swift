@@ -173,7 +173,7 @@ public typealias FileStorageContainerTypeRegistration = Model<FileStorageContain
 
 /// The properties of a `FileStorageContainerTypeRegistration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `applicationPermissionGrants`.
+/// - Present when the request expanded them (`expand(_:)`): `applicationPermissionGrants`.
 public enum FileStorageContainerTypeRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -705,7 +705,7 @@ public typealias Floor = Model<FloorFields>
 
 /// The properties of a `Floor`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum FloorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1175,7 +1175,7 @@ public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreAr
 /// The properties of a `GranularMailboxRestoreArtifact`, inherited ones included.
 ///
 /// - `restoredFolderName`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum GranularMailboxRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -91,7 +91,7 @@ public typealias Group = Model<GroupFields>
 
 /// The properties of a `Group`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `acceptedSenders`, `appRoleAssignments`, `calendar`,
+/// - Present when the request expanded them (`expand(_:)`): `acceptedSenders`, `appRoleAssignments`, `calendar`,
 ///   `calendarView`, `conversations`, `createdOnBehalfOf`, `drive`, `drives`, `events`, `extensions`,
 ///   `groupLifecyclePolicies`, `memberOf`, `members`, `membersWithLicenseErrors`, `onenote`, `onPremisesSyncBehavior`,
 ///   `owners`, `permissionGrants`, `photo`, `photos`, `planner`, `rejectedSenders`, `settings`, `sites`, `team`,
@@ -1132,7 +1132,7 @@ public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields
 
 /// The properties of a `HomeRealmDiscoveryPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum HomeRealmDiscoveryPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1297,7 +1297,7 @@ public typealias HorizontalSection = Model<HorizontalSectionFields>
 
 /// The properties of a `HorizontalSection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `columns`.
+/// - Present when the request expanded them (`expand(_:)`): `columns`.
 public enum HorizontalSectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1326,7 +1326,7 @@ public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
 
 /// The properties of a `HorizontalSectionColumn`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `webparts`.
+/// - Present when the request expanded them (`expand(_:)`): `webparts`.
 public enum HorizontalSectionColumnFields: FieldSet {
     public typealias Table = (id: Field<String>, width: Field<Int32>, webparts: Field<[WebPart]>)
 
@@ -1843,7 +1843,7 @@ public typealias IdentityContainer = Model<IdentityContainerFields>
 
 /// The properties of a `IdentityContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `apiConnectors`, `authenticationEventListeners`,
+/// - Present when the request expanded them (`expand(_:)`): `apiConnectors`, `authenticationEventListeners`,
 ///   `authenticationEventsFlows`, `b2xUserFlows`, `conditionalAccess`, `customAuthenticationExtensions`,
 ///   `identityProviders`, `riskPrevention`, `userFlowAttributes`, `verifiedId`.
 public enum IdentityContainerFields: FieldSet {
@@ -2031,7 +2031,7 @@ public typealias IdentityGovernance = Model<IdentityGovernanceFields>
 
 /// The properties of a `IdentityGovernance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessReviews`, `appConsent`, `catalogs`,
+/// - Present when the request expanded them (`expand(_:)`): `accessReviews`, `appConsent`, `catalogs`,
 ///   `entitlementManagement`, `lifecycleWorkflows`, `privilegedAccess`, `termsOfUse`.
 public enum IdentityGovernanceFields: FieldSet {
     public typealias Table = (
@@ -2092,7 +2092,7 @@ public typealias IdentityGovernanceActivateProcessingResultScope =
 
 /// The properties of a `IdentityGovernanceActivateProcessingResultScope`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `processingResults`.
+/// - Present when the request expanded them (`expand(_:)`): `processingResults`.
 public enum IdentityGovernanceActivateProcessingResultScopeFields: FieldSet {
     public typealias Table = (
         taskScope: Field<IdentityGovernanceActivationTaskScopeType>,
@@ -2114,7 +2114,7 @@ public typealias IdentityGovernanceActivateRunScope = Model<IdentityGovernanceAc
 
 /// The properties of a `IdentityGovernanceActivateRunScope`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `run`.
+/// - Present when the request expanded them (`expand(_:)`): `run`.
 public enum IdentityGovernanceActivateRunScopeFields: FieldSet {
     public typealias Table = (
         taskScope: Field<IdentityGovernanceActivationTaskScopeType>,

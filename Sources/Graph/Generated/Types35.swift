@@ -181,7 +181,7 @@ public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanc
 
 /// The properties of a `IdentityGovernanceCustomTaskExtension`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdBy`, `lastModifiedBy`.
+/// - Present when the request expanded them (`expand(_:)`): `createdBy`, `lastModifiedBy`.
 public enum IdentityGovernanceCustomTaskExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -227,7 +227,7 @@ public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authorizedApps`.
+/// - Present when the request expanded them (`expand(_:)`): `authorizedApps`.
 public enum IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
     public typealias Table = (timeoutDuration: Field<String>, authorizedApps: Field<[Application]>)
 
@@ -273,7 +273,7 @@ public typealias IdentityGovernanceCustomTaskExtensionCalloutData =
 
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCalloutData`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `subject`, `task`, `taskProcessingresult`, `workflow`.
+/// - Present when the request expanded them (`expand(_:)`): `subject`, `task`, `taskProcessingresult`, `workflow`.
 public enum IdentityGovernanceCustomTaskExtensionCalloutDataFields: FieldSet {
     public typealias Table = (
         subject: Field<User>,
@@ -656,7 +656,7 @@ public typealias IdentityGovernanceLifecycleWorkflowsContainer =
 
 /// The properties of a `IdentityGovernanceLifecycleWorkflowsContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customTaskExtensions`, `deletedItems`, `insights`,
+/// - Present when the request expanded them (`expand(_:)`): `customTaskExtensions`, `deletedItems`, `insights`,
 ///   `settings`, `taskDefinitions`, `workflows`, `workflowTemplates`.
 public enum IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
     public typealias Table = (
@@ -1119,7 +1119,7 @@ public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
 
 /// The properties of a `IdentityGovernanceRun`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `reprocessedRuns`, `taskProcessingResults`,
+/// - Present when the request expanded them (`expand(_:)`): `reprocessedRuns`, `taskProcessingResults`,
 ///   `userProcessingResults`.
 public enum IdentityGovernanceRunFields: FieldSet {
     public typealias Table = (
@@ -1297,7 +1297,7 @@ public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
 
 /// The properties of a `IdentityGovernanceTask`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `taskProcessingResults`.
+/// - Present when the request expanded them (`expand(_:)`): `taskProcessingResults`.
 public enum IdentityGovernanceTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1391,7 +1391,7 @@ public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernan
 
 /// The properties of a `IdentityGovernanceTaskProcessingResult`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `subject`, `task`.
+/// - Present when the request expanded them (`expand(_:)`): `subject`, `task`.
 public enum IdentityGovernanceTaskProcessingResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1476,7 +1476,7 @@ public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskRepo
 
 /// The properties of a `IdentityGovernanceTaskReport`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `task`, `taskDefinition`, `taskProcessingResults`.
+/// - Present when the request expanded them (`expand(_:)`): `task`, `taskDefinition`, `taskProcessingResults`.
 public enum IdentityGovernanceTaskReportFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

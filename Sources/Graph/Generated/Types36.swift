@@ -116,7 +116,7 @@ public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernan
 
 /// The properties of a `IdentityGovernanceUserProcessingResult`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `reprocessedRuns`, `subject`, `taskProcessingResults`.
+/// - Present when the request expanded them (`expand(_:)`): `reprocessedRuns`, `subject`, `taskProcessingResults`.
 public enum IdentityGovernanceUserProcessingResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -317,7 +317,7 @@ public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFi
 
 /// The properties of a `IdentityGovernanceWorkflow`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+/// - Present when the request expanded them (`expand(_:)`): `administrationScopeTargets`, `createdBy`,
 ///   `lastModifiedBy`, `tasks`, `executionScope`, `previewScope`, `runs`, `taskReports`, `userProcessingResults`,
 ///   `versions`.
 public enum IdentityGovernanceWorkflowFields: FieldSet {
@@ -390,7 +390,7 @@ public typealias IdentityGovernanceWorkflowBase = Model<IdentityGovernanceWorkfl
 
 /// The properties of a `IdentityGovernanceWorkflowBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+/// - Present when the request expanded them (`expand(_:)`): `administrationScopeTargets`, `createdBy`,
 ///   `lastModifiedBy`, `tasks`.
 public enum IdentityGovernanceWorkflowBaseFields: FieldSet {
     public typealias Table = (
@@ -808,7 +808,7 @@ public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWo
 
 /// The properties of a `IdentityGovernanceWorkflowTemplate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `tasks`.
 public enum IdentityGovernanceWorkflowTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -905,7 +905,7 @@ public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWor
 
 /// The properties of a `IdentityGovernanceWorkflowVersion`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `administrationScopeTargets`, `createdBy`,
+/// - Present when the request expanded them (`expand(_:)`): `administrationScopeTargets`, `createdBy`,
 ///   `lastModifiedBy`, `tasks`.
 public enum IdentityGovernanceWorkflowVersionFields: FieldSet {
     public typealias Table = (
@@ -1075,8 +1075,8 @@ public typealias IdentityProtectionRoot = Model<IdentityProtectionRootFields>
 
 /// The properties of a `IdentityProtectionRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `riskDetections`, `riskyServicePrincipals`,
-///   `riskyUsers`, `servicePrincipalRiskDetections`.
+/// - Present when the request expanded them (`expand(_:)`): `riskDetections`, `riskyServicePrincipals`, `riskyUsers`,
+///   `servicePrincipalRiskDetections`.
 public enum IdentityProtectionRootFields: FieldSet {
     public typealias Table = (
         riskDetections: Field<[RiskDetection]>,
@@ -1533,7 +1533,7 @@ public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAtt
 
 /// The properties of a `IdentityUserFlowAttributeAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `userAttribute`.
+/// - Present when the request expanded them (`expand(_:)`): `userAttribute`.
 public enum IdentityUserFlowAttributeAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1730,7 +1730,7 @@ public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
 
 /// The properties of a `IdentityVerifiedIdRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `profiles`.
+/// - Present when the request expanded them (`expand(_:)`): `profiles`.
 public enum IdentityVerifiedIdRootFields: FieldSet {
     public typealias Table = (id: Field<String>, profiles: Field<[VerifiedIdProfile]>)
 

@@ -164,7 +164,7 @@ public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityUpload`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `deviceIdentities`.
+/// - Present when the request expanded them (`expand(_:)`): `deviceIdentities`.
 public enum ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -423,7 +423,7 @@ public typealias InferenceClassification = Model<InferenceClassificationFields>
 
 /// The properties of a `InferenceClassification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `overrides`.
+/// - Present when the request expanded them (`expand(_:)`): `overrides`.
 public enum InferenceClassificationFields: FieldSet {
     public typealias Table = (id: Field<String>, overrides: Field<[InferenceClassificationOverride]>)
 
@@ -528,7 +528,7 @@ public typealias InformationProtection = Model<InformationProtectionFields>
 
 /// The properties of a `InformationProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `bitlocker`, `threatAssessmentRequests`.
+/// - Present when the request expanded them (`expand(_:)`): `bitlocker`, `threatAssessmentRequests`.
 public enum InformationProtectionFields: FieldSet {
     public typealias Table = (bitlocker: Field<Bitlocker>, threatAssessmentRequests: Field<[ThreatAssessmentRequest]>)
 
@@ -1037,7 +1037,7 @@ public typealias InternetExplorerMode = Model<InternetExplorerModeFields>
 
 /// The properties of a `InternetExplorerMode`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `siteLists`.
+/// - Present when the request expanded them (`expand(_:)`): `siteLists`.
 public enum InternetExplorerModeFields: FieldSet {
     public typealias Table = (id: Field<String>, siteLists: Field<[BrowserSiteList]>)
 

@@ -12,7 +12,7 @@ public typealias Invitation = Model<InvitationFields>
 
 /// The properties of a `Invitation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `invitedUser`, `invitedUserSponsors`.
+/// - Present when the request expanded them (`expand(_:)`): `invitedUser`, `invitedUserSponsors`.
 public enum InvitationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -239,7 +239,7 @@ public typealias IosCertificateProfile = Model<IosCertificateProfileFields>
 
 /// The properties of a `IosCertificateProfile`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum IosCertificateProfileFields: FieldSet {
     public typealias Table = (
@@ -371,7 +371,7 @@ public typealias IosCompliancePolicy = Model<IosCompliancePolicyFields>
 
 /// The properties of a `IosCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum IosCompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -547,7 +547,7 @@ public typealias IosCustomConfiguration = Model<IosCustomConfigurationFields>
 
 /// The properties of a `IosCustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum IosCustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -685,7 +685,7 @@ public typealias IosDeviceFeaturesConfiguration = Model<IosDeviceFeaturesConfigu
 
 /// The properties of a `IosDeviceFeaturesConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum IosDeviceFeaturesConfigurationFields: FieldSet {
     public typealias Table = (
@@ -843,7 +843,7 @@ public typealias IosGeneralDeviceConfiguration = Model<IosGeneralDeviceConfigura
 
 /// The properties of a `IosGeneralDeviceConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum IosGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1327,7 +1327,7 @@ public typealias IosLobApp = Model<IosLobAppFields>
 /// The properties of a `IosLobApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum IosLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1519,7 +1519,7 @@ public typealias IosManagedAppProtection = Model<IosManagedAppProtectionFields>
 
 /// The properties of a `IosManagedAppProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `apps`, `deploymentSummary`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `apps`, `deploymentSummary`.
 public enum IosManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1697,7 +1697,7 @@ public typealias IosManagedAppRegistration = Model<IosManagedAppRegistrationFiel
 
 /// The properties of a `IosManagedAppRegistration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
 public enum IosManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1840,7 +1840,7 @@ public typealias IosMobileAppConfiguration = Model<IosMobileAppConfigurationFiel
 
 /// The properties of a `IosMobileAppConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
 ///   `userStatuses`, `userStatusSummary`.
 public enum IosMobileAppConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2071,7 +2071,7 @@ public typealias IosStoreApp = Model<IosStoreAppFields>
 /// The properties of a `IosStoreApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum IosStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2203,7 +2203,7 @@ public typealias IosUpdateConfiguration = Model<IosUpdateConfigurationFields>
 
 /// The properties of a `IosUpdateConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum IosUpdateConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2471,7 +2471,7 @@ public typealias IosVppApp = Model<IosVppAppFields>
 /// The properties of a `IosVppApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum IosVppAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

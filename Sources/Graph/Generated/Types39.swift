@@ -12,7 +12,7 @@ public typealias IosVppEBook = Model<IosVppEBookFields>
 
 /// The properties of a `IosVppEBook`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStates`, `installSummary`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStates`, `installSummary`,
 ///   `userStateSummary`.
 public enum IosVppEBookFields: FieldSet {
     public typealias Table = (
@@ -176,7 +176,7 @@ public typealias IosiPadOSWebClip = Model<IosiPadOSWebClipFields>
 /// The properties of a `IosiPadOSWebClip`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum IosiPadOSWebClipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -377,7 +377,7 @@ public typealias ItemActivity = Model<ItemActivityFields>
 
 /// The properties of a `ItemActivity`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `driveItem`.
+/// - Present when the request expanded them (`expand(_:)`): `driveItem`.
 public enum ItemActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -433,7 +433,7 @@ public typealias ItemActivityStat = Model<ItemActivityStatFields>
 
 /// The properties of a `ItemActivityStat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activities`.
+/// - Present when the request expanded them (`expand(_:)`): `activities`.
 public enum ItemActivityStatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -504,7 +504,7 @@ public typealias ItemAnalytics = Model<ItemAnalyticsFields>
 
 /// The properties of a `ItemAnalytics`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `allTime`, `itemActivityStats`, `lastSevenDays`.
+/// - Present when the request expanded them (`expand(_:)`): `allTime`, `itemActivityStats`, `lastSevenDays`.
 public enum ItemAnalyticsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -571,7 +571,7 @@ public typealias ItemAttachment = Model<ItemAttachmentFields>
 
 /// The properties of a `ItemAttachment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `item`.
+/// - Present when the request expanded them (`expand(_:)`): `item`.
 public enum ItemAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -663,7 +663,7 @@ public typealias ItemInsights = Model<ItemInsightsFields>
 
 /// The properties of a `ItemInsights`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `shared`, `trending`, `used`.
+/// - Present when the request expanded them (`expand(_:)`): `shared`, `trending`, `used`.
 public enum ItemInsightsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -994,7 +994,7 @@ public typealias LabelContentRight = Model<LabelContentRightFields>
 
 /// The properties of a `LabelContentRight`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `label`.
+/// - Present when the request expanded them (`expand(_:)`): `label`.
 public enum LabelContentRightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1050,7 +1050,7 @@ public typealias LandingPage = Model<LandingPageFields>
 
 /// The properties of a `LandingPage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `details`.
+/// - Present when the request expanded them (`expand(_:)`): `details`.
 public enum LandingPageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1382,7 +1382,7 @@ public typealias LearningProvider = Model<LearningProviderFields>
 
 /// The properties of a `LearningProvider`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `learningContents`, `learningCourseActivities`.
+/// - Present when the request expanded them (`expand(_:)`): `learningContents`, `learningCourseActivities`.
 public enum LearningProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

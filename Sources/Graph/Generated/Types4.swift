@@ -587,7 +587,7 @@ public typealias AgentUser = Model<AgentUserFields>
 
 /// The properties of a `AgentUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activities`, `adhocCalls`, `agreementAcceptances`,
+/// - Present when the request expanded them (`expand(_:)`): `activities`, `adhocCalls`, `agreementAcceptances`,
 ///   `appRoleAssignments`, `authentication`, `calendar`, `calendarGroups`, `calendars`, `calendarView`, `chats`,
 ///   `cloudClipboard`, `cloudPCs`, `contactFolders`, `contacts`, `createdObjects`, `dataSecurityAndGovernance`,
 ///   `deviceManagementTroubleshootingEvents`, `directReports`, `drive`, `drives`, `employeeExperience`, `events`,
@@ -1596,7 +1596,7 @@ public typealias Agreement = Model<AgreementFields>
 
 /// The properties of a `Agreement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `acceptances`, `file`, `files`.
+/// - Present when the request expanded them (`expand(_:)`): `acceptances`, `file`, `files`.
 public enum AgreementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1717,7 +1717,7 @@ public typealias AgreementFile = Model<AgreementFileFields>
 
 /// The properties of a `AgreementFile`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `localizations`.
+/// - Present when the request expanded them (`expand(_:)`): `localizations`.
 public enum AgreementFileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1772,7 +1772,7 @@ public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFiel
 
 /// The properties of a `AgreementFileLocalization`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `versions`.
+/// - Present when the request expanded them (`expand(_:)`): `versions`.
 public enum AgreementFileLocalizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2328,7 +2328,7 @@ public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
 
 /// The properties of a `AiOnlineMeeting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `aiInsights`.
+/// - Present when the request expanded them (`expand(_:)`): `aiInsights`.
 public enum AiOnlineMeetingFields: FieldSet {
     public typealias Table = (id: Field<String>, aiInsights: Field<[CallAiInsight]>)
 
@@ -2375,7 +2375,7 @@ public typealias AiUser = Model<AiUserFields>
 
 /// The properties of a `AiUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `interactionHistory`, `onlineMeetings`.
+/// - Present when the request expanded them (`expand(_:)`): `interactionHistory`, `onlineMeetings`.
 public enum AiUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -12,7 +12,7 @@ public typealias LevelMap = Model<LevelMapFields>
 
 /// The properties of a `LevelMap`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fixtures`, `sections`, `units`.
+/// - Present when the request expanded them (`expand(_:)`): `fixtures`, `sections`, `units`.
 public enum LevelMapFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -295,7 +295,7 @@ public typealias List = Model<ListFields>
 
 /// The properties of a `List`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `columns`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `columns`,
 ///   `contentTypes`, `drive`, `items`, `operations`, `permissions`, `subscriptions`.
 public enum ListFields: FieldSet {
     public typealias Table = (
@@ -383,7 +383,7 @@ public typealias ListItem = Model<ListItemFields>
 
 /// The properties of a `ListItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `documentSetVersions`, `driveItem`, `fields`, `permissions`, `versions`.
 public enum ListItemFields: FieldSet {
     public typealias Table = (
@@ -582,7 +582,7 @@ public typealias ListItemVersion = Model<ListItemVersionFields>
 
 /// The properties of a `ListItemVersion`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fields`.
+/// - Present when the request expanded them (`expand(_:)`): `fields`.
 public enum ListItemVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1370,7 +1370,7 @@ public typealias MacOSCompliancePolicy = Model<MacOSCompliancePolicyFields>
 
 /// The properties of a `MacOSCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum MacOSCompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -1552,7 +1552,7 @@ public typealias MacOSCustomConfiguration = Model<MacOSCustomConfigurationFields
 
 /// The properties of a `MacOSCustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum MacOSCustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1690,7 +1690,7 @@ public typealias MacOSDeviceFeaturesConfiguration = Model<MacOSDeviceFeaturesCon
 
 /// The properties of a `MacOSDeviceFeaturesConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum MacOSDeviceFeaturesConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1823,7 +1823,7 @@ public typealias MacOSDmgApp = Model<MacOSDmgAppFields>
 /// The properties of a `MacOSDmgApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum MacOSDmgAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1946,7 +1946,7 @@ public typealias MacOSGeneralDeviceConfiguration = Model<MacOSGeneralDeviceConfi
 
 /// The properties of a `MacOSGeneralDeviceConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum MacOSGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (

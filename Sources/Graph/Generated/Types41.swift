@@ -115,7 +115,7 @@ public typealias MacOSLobApp = Model<MacOSLobAppFields>
 /// The properties of a `MacOSLobApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum MacOSLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -267,7 +267,7 @@ public typealias MacOSMicrosoftDefenderApp = Model<MacOSMicrosoftDefenderAppFiel
 /// The properties of a `MacOSMicrosoftDefenderApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum MacOSMicrosoftDefenderAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -367,7 +367,7 @@ public typealias MacOSMicrosoftEdgeApp = Model<MacOSMicrosoftEdgeAppFields>
 /// The properties of a `MacOSMicrosoftEdgeApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum MacOSMicrosoftEdgeAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -511,7 +511,7 @@ public typealias MacOSOfficeSuiteApp = Model<MacOSOfficeSuiteAppFields>
 /// The properties of a `MacOSOfficeSuiteApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum MacOSOfficeSuiteAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -631,7 +631,7 @@ public typealias MailAssessmentRequest = Model<MailAssessmentRequestFields>
 
 /// The properties of a `MailAssessmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `results`.
+/// - Present when the request expanded them (`expand(_:)`): `results`.
 public enum MailAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -763,7 +763,7 @@ public typealias MailFolder = Model<MailFolderFields>
 
 /// The properties of a `MailFolder`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childFolders`, `messageRules`, `messages`,
+/// - Present when the request expanded them (`expand(_:)`): `childFolders`, `messageRules`, `messages`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum MailFolderFields: FieldSet {
     public typealias Table = (
@@ -914,7 +914,7 @@ public typealias MailSearchFolder = Model<MailSearchFolderFields>
 
 /// The properties of a `MailSearchFolder`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childFolders`, `messageRules`, `messages`,
+/// - Present when the request expanded them (`expand(_:)`): `childFolders`, `messageRules`, `messages`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum MailSearchFolderFields: FieldSet {
     public typealias Table = (
@@ -1173,7 +1173,7 @@ public typealias Mailbox = Model<MailboxFields>
 
 /// The properties of a `Mailbox`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `folders`.
+/// - Present when the request expanded them (`expand(_:)`): `folders`.
 public enum MailboxFields: FieldSet {
     public typealias Table = (id: Field<String>, deletedDateTime: Field<Date>, folders: Field<[MailboxFolder]>)
 
@@ -1211,8 +1211,8 @@ public typealias MailboxFolder = Model<MailboxFolderFields>
 
 /// The properties of a `MailboxFolder`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childFolders`, `items`,
-///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Present when the request expanded them (`expand(_:)`): `childFolders`, `items`, `multiValueExtendedProperties`,
+///   `singleValueExtendedProperties`.
 public enum MailboxFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1343,7 +1343,7 @@ public typealias MailboxItem = Model<MailboxItemFields>
 
 /// The properties of a `MailboxItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `multiValueExtendedProperties`,
+/// - Present when the request expanded them (`expand(_:)`): `multiValueExtendedProperties`,
 ///   `singleValueExtendedProperties`.
 public enum MailboxItemFields: FieldSet {
     public typealias Table = (
@@ -1840,7 +1840,7 @@ public typealias MailboxRestoreArtifact = Model<MailboxRestoreArtifactFields>
 /// The properties of a `MailboxRestoreArtifact`, inherited ones included.
 ///
 /// - `restoredFolderName`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum MailboxRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2114,7 +2114,7 @@ public typealias ManagedAndroidLobApp = Model<ManagedAndroidLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum ManagedAndroidLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2241,7 +2241,7 @@ public typealias ManagedAndroidStoreApp = Model<ManagedAndroidStoreAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum ManagedAndroidStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2354,7 +2354,7 @@ public typealias ManagedApp = Model<ManagedAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum ManagedAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -529,7 +529,7 @@ public typealias ManagedAppRegistration = Model<ManagedAppRegistrationFields>
 
 /// The properties of a `ManagedAppRegistration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
 public enum ManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -798,7 +798,7 @@ public typealias ManagedDevice = Model<ManagedDeviceFields>
 ///   `remoteAssistanceSessionErrorDetails`, `remoteAssistanceSessionUrl`, `requireUserEnrollmentApproval`,
 ///   `serialNumber`, `subscriberCarrier`, `totalStorageSpaceInBytes`, `udid`, `userDisplayName`, `userId`,
 ///   `userPrincipalName`, `wiFiMacAddress`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `deviceCategory`, `deviceCompliancePolicyStates`,
+/// - Present when the request expanded them (`expand(_:)`): `deviceCategory`, `deviceCompliancePolicyStates`,
 ///   `deviceConfigurationStates`, `logCollectionRequests`, `users`, `windowsProtectionState`.
 public enum ManagedDeviceFields: FieldSet {
     public typealias Table = (
@@ -946,7 +946,7 @@ public typealias ManagedDeviceMobileAppConfiguration = Model<ManagedDeviceMobile
 
 /// The properties of a `ManagedDeviceMobileAppConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
 ///   `userStatuses`, `userStatusSummary`.
 public enum ManagedDeviceMobileAppConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1677,7 +1677,7 @@ public typealias ManagedEBook = Model<ManagedEBookFields>
 
 /// The properties of a `ManagedEBook`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceStates`, `installSummary`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStates`, `installSummary`,
 ///   `userStateSummary`.
 public enum ManagedEBookFields: FieldSet {
     public typealias Table = (
@@ -1828,7 +1828,7 @@ public typealias ManagedIOSLobApp = Model<ManagedIOSLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum ManagedIOSLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -14,7 +14,7 @@ public typealias ManagedIOSStoreApp = Model<ManagedIOSStoreAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum ManagedIOSStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -169,7 +169,7 @@ public typealias ManagedMobileLobApp = Model<ManagedMobileLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum ManagedMobileLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -462,7 +462,7 @@ public typealias MdmWindowsInformationProtectionPolicy = Model<MdmWindowsInforma
 
 /// The properties of a `MdmWindowsInformationProtectionPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `exemptAppLockerFiles`,
 ///   `protectedAppLockerFiles`.
 public enum MdmWindowsInformationProtectionPolicyFields: FieldSet {
     public typealias Table = (
@@ -950,7 +950,7 @@ public typealias MeetingAttendanceReport = Model<MeetingAttendanceReportFields>
 
 /// The properties of a `MeetingAttendanceReport`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attendanceRecords`.
+/// - Present when the request expanded them (`expand(_:)`): `attendanceRecords`.
 public enum MeetingAttendanceReportFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

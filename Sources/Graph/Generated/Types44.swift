@@ -12,7 +12,7 @@ public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields
 
 /// The properties of a `MembershipOutlierInsight`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `container`, `lastModifiedBy`, `member`.
+/// - Present when the request expanded them (`expand(_:)`): `container`, `lastModifiedBy`, `member`.
 public enum MembershipOutlierInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -124,7 +124,7 @@ public typealias Message = Model<MessageFields>
 
 /// The properties of a `Message`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum MessageFields: FieldSet {
     public typealias Table = (
@@ -666,7 +666,7 @@ public typealias MessageTracingRoot = Model<MessageTracingRootFields>
 
 /// The properties of a `MessageTracingRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `messageTraces`.
+/// - Present when the request expanded them (`expand(_:)`): `messageTraces`.
 public enum MessageTracingRootFields: FieldSet {
     public typealias Table = (id: Field<String>, messageTraces: Field<[ExchangeMessageTrace]>)
 
@@ -840,7 +840,7 @@ public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAut
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethod`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `device`.
+/// - Present when the request expanded them (`expand(_:)`): `device`.
 public enum MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -876,7 +876,7 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1186,7 +1186,7 @@ public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessA
 /// The properties of a `MicrosoftStoreForBusinessApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum MicrosoftStoreForBusinessAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1333,7 +1333,7 @@ public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAss
 
 /// The properties of a `MicrosoftTrainingAssignmentMapping`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `training`.
+/// - Present when the request expanded them (`expand(_:)`): `training`.
 public enum MicrosoftTrainingAssignmentMappingFields: FieldSet {
     public typealias Table = (
         settingType: Field<TrainingSettingType>,
@@ -1487,7 +1487,7 @@ public typealias MobileApp = Model<MobileAppFields>
 /// The properties of a `MobileApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum MobileAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1672,7 +1672,7 @@ public typealias MobileAppContent = Model<MobileAppContentFields>
 
 /// The properties of a `MobileAppContent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `containedApps`, `files`.
+/// - Present when the request expanded them (`expand(_:)`): `containedApps`, `files`.
 public enum MobileAppContentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

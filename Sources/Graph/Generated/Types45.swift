@@ -270,7 +270,7 @@ public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingE
 
 /// The properties of a `MobileAppTroubleshootingEvent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appLogCollectionRequests`.
+/// - Present when the request expanded them (`expand(_:)`): `appLogCollectionRequests`.
 public enum MobileAppTroubleshootingEventFields: FieldSet {
     public typealias Table = (id: Field<String>, appLogCollectionRequests: Field<[AppLogCollectionRequest]>)
 
@@ -364,7 +364,7 @@ public typealias MobileLobApp = Model<MobileLobAppFields>
 /// The properties of a `MobileLobApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum MobileLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -695,7 +695,7 @@ public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
 
 /// The properties of a `MultiTenantOrganization`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `joinRequest`, `tenants`.
+/// - Present when the request expanded them (`expand(_:)`): `joinRequest`, `tenants`.
 public enum MultiTenantOrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -60,7 +60,7 @@ public typealias Notebook = Model<NotebookFields>
 
 /// The properties of a `Notebook`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sectionGroups`, `sections`.
+/// - Present when the request expanded them (`expand(_:)`): `sectionGroups`, `sections`.
 public enum NotebookFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -274,7 +274,7 @@ public typealias NotificationMessageTemplate = Model<NotificationMessageTemplate
 
 /// The properties of a `NotificationMessageTemplate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `localizedNotificationMessages`.
+/// - Present when the request expanded them (`expand(_:)`): `localizedNotificationMessages`.
 public enum NotificationMessageTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -924,7 +924,7 @@ public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
 
 /// The properties of a `OfficeGraphInsights`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `shared`, `trending`, `used`.
+/// - Present when the request expanded them (`expand(_:)`): `shared`, `trending`, `used`.
 public enum OfficeGraphInsightsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1426,7 +1426,7 @@ public typealias OnAttributeCollectionExternalUsersSelfServiceSignUp =
 
 /// The properties of a `OnAttributeCollectionExternalUsersSelfServiceSignUp`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attributes`.
+/// - Present when the request expanded them (`expand(_:)`): `attributes`.
 public enum OnAttributeCollectionExternalUsersSelfServiceSignUpFields: FieldSet {
     public typealias Table = (
         attributeCollectionPage: Field<AuthenticationAttributeCollectionPage>,

@@ -68,7 +68,7 @@ public typealias OnAttributeCollectionStartCustomExtensionHandler =
 
 /// The properties of a `OnAttributeCollectionStartCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,
@@ -265,7 +265,7 @@ public typealias OnAttributeCollectionSubmitCustomExtensionHandler =
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,
@@ -793,7 +793,7 @@ public typealias OnOtpSendCustomExtensionHandler = Model<OnOtpSendCustomExtensio
 
 /// The properties of a `OnOtpSendCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnOtpSendCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,
@@ -900,7 +900,7 @@ public typealias OnPasswordMigrationCustomExtensionHandler = Model<OnPasswordMig
 
 /// The properties of a `OnPasswordMigrationCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,
@@ -1462,7 +1462,7 @@ public typealias OnTokenIssuanceStartCustomExtensionHandler = Model<OnTokenIssua
 
 /// The properties of a `OnTokenIssuanceStartCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnTokenIssuanceStartCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,

@@ -296,7 +296,7 @@ public typealias OnVerifiedIdClaimValidationCustomExtensionHandler =
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtensionHandler`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `customExtension`.
+/// - Present when the request expanded them (`expand(_:)`): `customExtension`.
 public enum OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
     public typealias Table = (
         configuration: Field<CustomExtensionOverwriteConfiguration>,
@@ -547,7 +547,7 @@ public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusiness
 
 /// The properties of a `OneDriveForBusinessProtectionPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `driveInclusionRules`, `driveProtectionUnits`,
+/// - Present when the request expanded them (`expand(_:)`): `driveInclusionRules`, `driveProtectionUnits`,
 ///   `driveProtectionUnitsBulkAdditionJobs`.
 public enum OneDriveForBusinessProtectionPolicyFields: FieldSet {
     public typealias Table = (
@@ -660,7 +660,7 @@ public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRe
 
 /// The properties of a `OneDriveForBusinessRestoreSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `driveRestoreArtifacts`,
+/// - Present when the request expanded them (`expand(_:)`): `driveRestoreArtifacts`,
 ///   `driveRestoreArtifactsBulkAdditionRequests`, `granularDriveRestoreArtifacts`.
 public enum OneDriveForBusinessRestoreSessionFields: FieldSet {
     public typealias Table = (
@@ -769,7 +769,7 @@ public typealias Onenote = Model<OnenoteFields>
 
 /// The properties of a `Onenote`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `notebooks`, `operations`, `pages`, `resources`,
+/// - Present when the request expanded them (`expand(_:)`): `notebooks`, `operations`, `pages`, `resources`,
 ///   `sectionGroups`, `sections`.
 public enum OnenoteFields: FieldSet {
     public typealias Table = (
@@ -1008,7 +1008,7 @@ public typealias OnenotePage = Model<OnenotePageFields>
 
 /// The properties of a `OnenotePage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `parentNotebook`, `parentSection`.
+/// - Present when the request expanded them (`expand(_:)`): `parentNotebook`, `parentSection`.
 public enum OnenotePageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1322,7 +1322,7 @@ public typealias OnenoteSection = Model<OnenoteSectionFields>
 
 /// The properties of a `OnenoteSection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `pages`, `parentNotebook`, `parentSectionGroup`.
+/// - Present when the request expanded them (`expand(_:)`): `pages`, `parentNotebook`, `parentSectionGroup`.
 public enum OnenoteSectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1485,7 +1485,7 @@ public typealias OnlineMeeting = Model<OnlineMeetingFields>
 
 /// The properties of a `OnlineMeeting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attendanceReports`, `recordings`, `transcripts`.
+/// - Present when the request expanded them (`expand(_:)`): `attendanceReports`, `recordings`, `transcripts`.
 public enum OnlineMeetingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1600,7 +1600,7 @@ public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
 
 /// The properties of a `OnlineMeetingBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attendanceReports`.
+/// - Present when the request expanded them (`expand(_:)`): `attendanceReports`.
 public enum OnlineMeetingBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1739,7 +1739,7 @@ public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngage
 /// The properties of a `OnlineMeetingEngagementConversation`, inherited ones included.
 ///
 /// - `organizer`, `upvoteCount`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `messages`, `starter`, `onlineMeeting`.
+/// - Present when the request expanded them (`expand(_:)`): `messages`, `starter`, `onlineMeeting`.
 public enum OnlineMeetingEngagementConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -801,7 +801,7 @@ public typealias OrgContact = Model<OrgContactFields>
 
 /// The properties of a `OrgContact`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `directReports`, `manager`, `memberOf`,
+/// - Present when the request expanded them (`expand(_:)`): `directReports`, `manager`, `memberOf`,
 ///   `onPremisesSyncBehavior`, `transitiveMemberOf`.
 public enum OrgContactFields: FieldSet {
     public typealias Table = (
@@ -1026,7 +1026,7 @@ public typealias Organization = Model<OrganizationFields>
 
 /// The properties of a `Organization`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `branding`, `certificateBasedAuthConfiguration`,
+/// - Present when the request expanded them (`expand(_:)`): `branding`, `certificateBasedAuthConfiguration`,
 ///   `extensions`.
 public enum OrganizationFields: FieldSet {
     public typealias Table = (
@@ -1267,7 +1267,7 @@ public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
 
 /// The properties of a `OrganizationalBranding`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `localizations`.
+/// - Present when the request expanded them (`expand(_:)`): `localizations`.
 public enum OrganizationalBrandingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1803,7 +1803,7 @@ public typealias OutlookCalendar = Model<OutlookCalendarFields>
 
 /// The properties of a `OutlookCalendar`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `calendarPermissions`, `calendarView`, `events`,
+/// - Present when the request expanded them (`expand(_:)`): `calendarPermissions`, `calendarView`, `events`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum OutlookCalendarFields: FieldSet {
     public typealias Table = (

@@ -308,7 +308,7 @@ public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
 
 /// The properties of a `AndroidCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum AndroidCompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -502,7 +502,7 @@ public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFi
 
 /// The properties of a `AndroidCustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum AndroidCustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -636,7 +636,7 @@ public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceC
 
 /// The properties of a `AndroidGeneralDeviceConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum AndroidGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
@@ -865,7 +865,7 @@ public typealias AndroidLobApp = Model<AndroidLobAppFields>
 /// The properties of a `AndroidLobApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum AndroidLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -986,7 +986,7 @@ public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtection
 
 /// The properties of a `AndroidManagedAppProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `apps`, `deploymentSummary`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `apps`, `deploymentSummary`.
 public enum AndroidManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1170,7 +1170,7 @@ public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistra
 
 /// The properties of a `AndroidManagedAppRegistration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
 public enum AndroidManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1388,7 +1388,7 @@ public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `packageId`: Set by the service: read it, do not
 ///   send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum AndroidStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1493,7 +1493,7 @@ public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCo
 
 /// The properties of a `AndroidWorkProfileCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum AndroidWorkProfileCompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -1708,7 +1708,7 @@ public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfil
 
 /// The properties of a `AndroidWorkProfileCustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum AndroidWorkProfileCustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1866,7 +1866,7 @@ public typealias AndroidWorkProfileGeneralDeviceConfiguration =
 
 /// The properties of a `AndroidWorkProfileGeneralDeviceConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2245,7 +2245,7 @@ public typealias AppCatalogs = Model<AppCatalogsFields>
 
 /// The properties of a `AppCatalogs`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `teamsApps`.
+/// - Present when the request expanded them (`expand(_:)`): `teamsApps`.
 public enum AppCatalogsFields: FieldSet {
     public typealias Table = (id: Field<String>, teamsApps: Field<[TeamsApp]>)
 
@@ -2316,7 +2316,7 @@ public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
 
 /// The properties of a `AppConsentApprovalRoute`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appConsentRequests`.
+/// - Present when the request expanded them (`expand(_:)`): `appConsentRequests`.
 public enum AppConsentApprovalRouteFields: FieldSet {
     public typealias Table = (id: Field<String>, appConsentRequests: Field<[AppConsentRequest]>)
 
@@ -2363,7 +2363,7 @@ public typealias AppConsentRequest = Model<AppConsentRequestFields>
 
 /// The properties of a `AppConsentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `userConsentRequests`.
+/// - Present when the request expanded them (`expand(_:)`): `userConsentRequests`.
 public enum AppConsentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

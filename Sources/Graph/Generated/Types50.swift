@@ -12,7 +12,7 @@ public typealias OutlookUser = Model<OutlookUserFields>
 
 /// The properties of a `OutlookUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `masterCategories`.
+/// - Present when the request expanded them (`expand(_:)`): `masterCategories`.
 public enum OutlookUserFields: FieldSet {
     public typealias Table = (id: Field<String>, masterCategories: Field<[OutlookCategory]>)
 
@@ -411,7 +411,7 @@ public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotifi
 
 /// The properties of a `ParticipantJoiningNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `call`.
+/// - Present when the request expanded them (`expand(_:)`): `call`.
 public enum ParticipantJoiningNotificationFields: FieldSet {
     public typealias Table = (id: Field<String>, call: Field<Call>)
 
@@ -475,7 +475,7 @@ public typealias ParticipantLeftNotification = Model<ParticipantLeftNotification
 
 /// The properties of a `ParticipantLeftNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `call`.
+/// - Present when the request expanded them (`expand(_:)`): `call`.
 public enum ParticipantLeftNotificationFields: FieldSet {
     public typealias Table = (id: Field<String>, participantId: Field<String>, call: Field<Call>)
 
@@ -627,7 +627,7 @@ public typealias Partners = Model<PartnersFields>
 
 /// The properties of a `Partners`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `billing`.
+/// - Present when the request expanded them (`expand(_:)`): `billing`.
 public enum PartnersFields: FieldSet {
     public typealias Table = (id: Field<String>, billing: Field<PartnersBillingBilling>)
 
@@ -662,7 +662,7 @@ public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFiel
 
 /// The properties of a `PartnersBillingAzureUsage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `billed`, `unbilled`.
+/// - Present when the request expanded them (`expand(_:)`): `billed`, `unbilled`.
 public enum PartnersBillingAzureUsageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -848,7 +848,7 @@ public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
 
 /// The properties of a `PartnersBillingBilling`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `manifests`, `operations`, `reconciliation`, `usage`.
+/// - Present when the request expanded them (`expand(_:)`): `manifests`, `operations`, `reconciliation`, `usage`.
 public enum PartnersBillingBillingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -896,7 +896,7 @@ public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBil
 
 /// The properties of a `PartnersBillingBillingReconciliation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `billed`, `unbilled`.
+/// - Present when the request expanded them (`expand(_:)`): `billed`, `unbilled`.
 public enum PartnersBillingBillingReconciliationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1014,7 +1014,7 @@ public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingEx
 
 /// The properties of a `PartnersBillingExportSuccessOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resourceLocation`.
+/// - Present when the request expanded them (`expand(_:)`): `resourceLocation`.
 public enum PartnersBillingExportSuccessOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -896,7 +896,7 @@ public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
 
 /// The properties of a `PeopleAdminSettings`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `itemInsights`, `profileCardProperties`,
+/// - Present when the request expanded them (`expand(_:)`): `itemInsights`, `profileCardProperties`,
 ///   `profilePropertySettings`, `profileSources`, `pronouns`.
 public enum PeopleAdminSettingsFields: FieldSet {
     public typealias Table = (
@@ -1102,7 +1102,7 @@ public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
 
 /// The properties of a `PermissionGrantPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `excludes`, `includes`.
+/// - Present when the request expanded them (`expand(_:)`): `excludes`, `includes`.
 public enum PermissionGrantPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -124,7 +124,7 @@ public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
 
 /// The properties of a `PinnedChatMessageInfo`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `message`.
+/// - Present when the request expanded them (`expand(_:)`): `message`.
 public enum PinnedChatMessageInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, message: Field<ChatMessage>)
 
@@ -213,7 +213,7 @@ public typealias Place = Model<PlaceFields>
 
 /// The properties of a `Place`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum PlaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -346,7 +346,7 @@ public typealias Planner = Model<PlannerFields>
 
 /// The properties of a `Planner`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `buckets`, `plans`, `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `buckets`, `plans`, `tasks`.
 public enum PlannerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -469,7 +469,7 @@ public typealias PlannerBucket = Model<PlannerBucketFields>
 
 /// The properties of a `PlannerBucket`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `tasks`.
 public enum PlannerBucketFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -738,7 +738,7 @@ public typealias PlannerGroup = Model<PlannerGroupFields>
 
 /// The properties of a `PlannerGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `plans`.
+/// - Present when the request expanded them (`expand(_:)`): `plans`.
 public enum PlannerGroupFields: FieldSet {
     public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>)
 
@@ -802,7 +802,7 @@ public typealias PlannerPlan = Model<PlannerPlanFields>
 
 /// The properties of a `PlannerPlan`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `buckets`, `details`, `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `buckets`, `details`, `tasks`.
 public enum PlannerPlanFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1041,7 +1041,7 @@ public typealias PlannerTask = Model<PlannerTaskFields>
 
 /// The properties of a `PlannerTask`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignedToTaskBoardFormat`, `bucketTaskBoardFormat`,
+/// - Present when the request expanded them (`expand(_:)`): `assignedToTaskBoardFormat`, `bucketTaskBoardFormat`,
 ///   `details`, `progressTaskBoardFormat`.
 public enum PlannerTaskFields: FieldSet {
     public typealias Table = (
@@ -1213,7 +1213,7 @@ public typealias PlannerUser = Model<PlannerUserFields>
 
 /// The properties of a `PlannerUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `plans`, `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `plans`, `tasks`.
 public enum PlannerUserFields: FieldSet {
     public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>, tasks: Field<[PlannerTask]>)
 
@@ -1283,7 +1283,7 @@ public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredenti
 
 /// The properties of a `PlatformCredentialAuthenticationMethod`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `device`.
+/// - Present when the request expanded them (`expand(_:)`): `device`.
 public enum PlatformCredentialAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

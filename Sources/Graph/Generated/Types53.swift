@@ -390,7 +390,7 @@ public typealias PolicyRoot = Model<PolicyRootFields>
 
 /// The properties of a `PolicyRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activityBasedTimeoutPolicies`,
+/// - Present when the request expanded them (`expand(_:)`): `activityBasedTimeoutPolicies`,
 ///   `adminConsentRequestPolicy`, `appManagementPolicies`, `authenticationFlowsPolicy`, `authenticationMethodsPolicy`,
 ///   `authenticationStrengthPolicies`, `authorizationPolicy`, `claimsMappingPolicies`, `conditionalAccessPolicies`,
 ///   `crossTenantAccessPolicy`, `defaultAppManagementPolicy`, `deviceRegistrationPolicy`, `featureRolloutPolicies`,
@@ -677,7 +677,7 @@ public typealias PolicyTemplate = Model<PolicyTemplateFields>
 
 /// The properties of a `PolicyTemplate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `multiTenantOrganizationIdentitySynchronization`,
+/// - Present when the request expanded them (`expand(_:)`): `multiTenantOrganizationIdentitySynchronization`,
 ///   `multiTenantOrganizationPartnerConfiguration`.
 public enum PolicyTemplateFields: FieldSet {
     public typealias Table = (
@@ -807,7 +807,7 @@ public typealias PositiveReinforcementNotification = Model<PositiveReinforcement
 
 /// The properties of a `PositiveReinforcementNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+/// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
 public enum PositiveReinforcementNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -834,7 +834,7 @@ public typealias Post = Model<PostFields>
 
 /// The properties of a `Post`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `extensions`, `inReplyTo`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`, `inReplyTo`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
 public enum PostFields: FieldSet {
     public typealias Table = (
@@ -1231,7 +1231,7 @@ public typealias Print = Model<PrintFields>
 
 /// The properties of a `Print`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `connectors`, `operations`, `printers`, `services`,
+/// - Present when the request expanded them (`expand(_:)`): `connectors`, `operations`, `printers`, `services`,
 ///   `shares`, `taskDefinitions`.
 public enum PrintFields: FieldSet {
     public typealias Table = (
@@ -1674,7 +1674,7 @@ public typealias PrintJob = Model<PrintJobFields>
 
 /// The properties of a `PrintJob`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `documents`, `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `documents`, `tasks`.
 public enum PrintJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

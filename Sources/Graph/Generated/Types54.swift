@@ -154,7 +154,7 @@ public typealias PrintService = Model<PrintServiceFields>
 
 /// The properties of a `PrintService`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endpoints`.
+/// - Present when the request expanded them (`expand(_:)`): `endpoints`.
 public enum PrintServiceFields: FieldSet {
     public typealias Table = (id: Field<String>, endpoints: Field<[PrintServiceEndpoint]>)
 
@@ -259,7 +259,7 @@ public typealias PrintTask = Model<PrintTaskFields>
 
 /// The properties of a `PrintTask`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `definition`, `trigger`.
+/// - Present when the request expanded them (`expand(_:)`): `definition`, `trigger`.
 public enum PrintTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -290,7 +290,7 @@ public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
 
 /// The properties of a `PrintTaskDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `tasks`.
 public enum PrintTaskDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -415,7 +415,7 @@ public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
 
 /// The properties of a `PrintTaskTrigger`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `definition`.
+/// - Present when the request expanded them (`expand(_:)`): `definition`.
 public enum PrintTaskTriggerFields: FieldSet {
     public typealias Table = (id: Field<String>, event: Field<PrintEvent>, definition: Field<PrintTaskDefinition>)
 
@@ -654,7 +654,7 @@ public typealias Printer = Model<PrinterFields>
 
 /// The properties of a `Printer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `jobs`, `connectors`, `shares`, `taskTriggers`.
+/// - Present when the request expanded them (`expand(_:)`): `jobs`, `connectors`, `shares`, `taskTriggers`.
 public enum PrinterFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -711,7 +711,7 @@ public typealias PrinterBase = Model<PrinterBaseFields>
 
 /// The properties of a `PrinterBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `jobs`.
+/// - Present when the request expanded them (`expand(_:)`): `jobs`.
 public enum PrinterBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -849,7 +849,7 @@ public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
 
 /// The properties of a `PrinterCreateOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `printer`.
+/// - Present when the request expanded them (`expand(_:)`): `printer`.
 public enum PrinterCreateOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3648,7 +3648,7 @@ public typealias PrinterShare = Model<PrinterShareFields>
 
 /// The properties of a `PrinterShare`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `jobs`, `allowedGroups`, `allowedUsers`, `printer`.
+/// - Present when the request expanded them (`expand(_:)`): `jobs`, `allowedGroups`, `allowedUsers`, `printer`.
 public enum PrinterShareFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3847,7 +3847,7 @@ public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
 
 /// The properties of a `PrivilegedAccessGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignmentApprovals`, `assignmentScheduleInstances`,
+/// - Present when the request expanded them (`expand(_:)`): `assignmentApprovals`, `assignmentScheduleInstances`,
 ///   `assignmentScheduleRequests`, `assignmentSchedules`, `eligibilityScheduleInstances`,
 ///   `eligibilityScheduleRequests`, `eligibilitySchedules`.
 public enum PrivilegedAccessGroupFields: FieldSet {
@@ -3887,7 +3887,7 @@ public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAcces
 
 /// The properties of a `PrivilegedAccessGroupAssignmentSchedule`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`.
+/// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`.
 public enum PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3939,7 +3939,7 @@ public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleInstance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`.
+/// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`.
 public enum PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -4048,8 +4048,7 @@ public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
 
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `group`, `principal`,
-///   `targetSchedule`.
+/// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`, `targetSchedule`.
 public enum PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

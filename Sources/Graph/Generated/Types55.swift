@@ -29,7 +29,7 @@ public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAcce
 
 /// The properties of a `PrivilegedAccessGroupEligibilitySchedule`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`, `principal`.
+/// - Present when the request expanded them (`expand(_:)`): `group`, `principal`.
 public enum PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -77,7 +77,7 @@ public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleInstance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`, `principal`.
+/// - Present when the request expanded them (`expand(_:)`): `group`, `principal`.
 public enum PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -173,7 +173,7 @@ public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
 
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`, `principal`, `targetSchedule`.
+/// - Present when the request expanded them (`expand(_:)`): `group`, `principal`, `targetSchedule`.
 public enum PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -479,7 +479,7 @@ public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
 
 /// The properties of a `PrivilegedAccessRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`.
+/// - Present when the request expanded them (`expand(_:)`): `group`.
 public enum PrivilegedAccessRootFields: FieldSet {
     public typealias Table = (id: Field<String>, group: Field<PrivilegedAccessGroup>)
 

@@ -720,7 +720,7 @@ public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRoot
 
 /// The properties of a `PublicKeyInfrastructureRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `certificateBasedAuthConfigurations`.
+/// - Present when the request expanded them (`expand(_:)`): `certificateBasedAuthConfigurations`.
 public enum PublicKeyInfrastructureRootFields: FieldSet {
     public typealias Table = (id: Field<String>, certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>)
 
@@ -850,7 +850,7 @@ public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMe
 
 /// The properties of a `QrCodePinAuthenticationMethod`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `pin`, `standardQRCode`, `temporaryQRCode`.
+/// - Present when the request expanded them (`expand(_:)`): `pin`, `standardQRCode`, `temporaryQRCode`.
 public enum QrCodePinAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -883,7 +883,7 @@ public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAut
 
 /// The properties of a `QrCodePinAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

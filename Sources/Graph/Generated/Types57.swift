@@ -309,7 +309,7 @@ public typealias RbacApplication = Model<RbacApplicationFields>
 
 /// The properties of a `RbacApplication`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resourceNamespaces`, `roleAssignments`,
+/// - Present when the request expanded them (`expand(_:)`): `resourceNamespaces`, `roleAssignments`,
 ///   `roleAssignmentScheduleInstances`, `roleAssignmentScheduleRequests`, `roleAssignmentSchedules`, `roleDefinitions`,
 ///   `roleEligibilityScheduleInstances`, `roleEligibilityScheduleRequests`, `roleEligibilitySchedules`.
 public enum RbacApplicationFields: FieldSet {
@@ -932,7 +932,7 @@ public typealias RecycleBin = Model<RecycleBinFields>
 
 /// The properties of a `RecycleBin`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `items`.
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `items`.
 public enum RecycleBinFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -981,7 +981,7 @@ public typealias RecycleBinItem = Model<RecycleBinItemFields>
 
 /// The properties of a `RecycleBinItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`.
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
 public enum RecycleBinItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -159,7 +159,7 @@ public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurit
 
 /// The properties of a `RemoteDesktopSecurityConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `approvedClientApps`, `targetDeviceGroups`.
+/// - Present when the request expanded them (`expand(_:)`): `approvedClientApps`, `targetDeviceGroups`.
 public enum RemoteDesktopSecurityConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -530,7 +530,7 @@ public typealias ReportRoot = Model<ReportRootFields>
 
 /// The properties of a `ReportRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authenticationMethods`, `dailyPrintUsageByPrinter`,
+/// - Present when the request expanded them (`expand(_:)`): `authenticationMethods`, `dailyPrintUsageByPrinter`,
 ///   `dailyPrintUsageByUser`, `monthlyPrintUsageByPrinter`, `monthlyPrintUsageByUser`, `partners`, `security`.
 public enum ReportRootFields: FieldSet {
     public typealias Table = (
@@ -1941,7 +1941,7 @@ public typealias ReportsRoot = Model<ReportsRootFields>
 
 /// The properties of a `ReportsRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `readingAssignmentSubmissions`, `readingCoachPassages`,
+/// - Present when the request expanded them (`expand(_:)`): `readingAssignmentSubmissions`, `readingCoachPassages`,
 ///   `reflectCheckInResponses`, `speakerAssignmentSubmissions`.
 public enum ReportsRootFields: FieldSet {
     public typealias Table = (
@@ -2176,7 +2176,7 @@ public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdm
 
 /// The properties of a `ResellerDelegatedAdminRelationship`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `accessAssignments`, `operations`, `requests`.
+/// - Present when the request expanded them (`expand(_:)`): `accessAssignments`, `operations`, `requests`.
 public enum ResellerDelegatedAdminRelationshipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -78,7 +78,7 @@ public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
 
 /// The properties of a `RestoreArtifactBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum RestoreArtifactBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -246,7 +246,7 @@ public typealias RestorePoint = Model<RestorePointFields>
 
 /// The properties of a `RestorePoint`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `protectionUnit`.
+/// - Present when the request expanded them (`expand(_:)`): `protectionUnit`.
 public enum RestorePointFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -366,7 +366,7 @@ public typealias RestorePointSearchResult = Model<RestorePointSearchResultFields
 
 /// The properties of a `RestorePointSearchResult`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum RestorePointSearchResultFields: FieldSet {
     public typealias Table = (artifactHitCount: Field<Int32>, restorePoint: Field<RestorePoint>)
 
@@ -1132,7 +1132,7 @@ public typealias RiskPreventionContainer = Model<RiskPreventionContainerFields>
 
 /// The properties of a `RiskPreventionContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fraudProtectionProviders`,
+/// - Present when the request expanded them (`expand(_:)`): `fraudProtectionProviders`,
 ///   `webApplicationFirewallProviders`, `webApplicationFirewallVerifications`.
 public enum RiskPreventionContainerFields: FieldSet {
     public typealias Table = (
@@ -1278,7 +1278,7 @@ public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
 
 /// The properties of a `RiskyServicePrincipal`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `history`.
+/// - Present when the request expanded them (`expand(_:)`): `history`.
 public enum RiskyServicePrincipalFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1322,7 +1322,7 @@ public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalH
 
 /// The properties of a `RiskyServicePrincipalHistoryItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `history`.
+/// - Present when the request expanded them (`expand(_:)`): `history`.
 public enum RiskyServicePrincipalHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

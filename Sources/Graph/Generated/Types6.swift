@@ -409,7 +409,7 @@ public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 
 /// The properties of a `AppManagementPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum AppManagementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -862,7 +862,7 @@ public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeature
 
 /// The properties of a `AppleDeviceFeaturesConfigurationBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
     public typealias Table = (
@@ -1132,7 +1132,7 @@ public typealias Application = Model<ApplicationFields>
 /// The properties of a `Application`, inherited ones included.
 ///
 /// - `createdByAppId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `createdOnBehalfOf`,
+/// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `createdOnBehalfOf`,
 ///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
 ///   `tokenIssuancePolicies`, `tokenLifetimePolicies`.
 public enum ApplicationFields: FieldSet {
@@ -1983,7 +1983,7 @@ public typealias ApplicationServicePrincipal = Model<ApplicationServicePrincipal
 
 /// The properties of a `ApplicationServicePrincipal`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `application`, `servicePrincipal`.
+/// - Present when the request expanded them (`expand(_:)`): `application`, `servicePrincipal`.
 public enum ApplicationServicePrincipalFields: FieldSet {
     public typealias Table = (application: Field<Application>, servicePrincipal: Field<ServicePrincipal>)
 

@@ -12,7 +12,7 @@ public typealias RiskyUser = Model<RiskyUserFields>
 
 /// The properties of a `RiskyUser`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `history`.
+/// - Present when the request expanded them (`expand(_:)`): `history`.
 public enum RiskyUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -54,7 +54,7 @@ public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
 
 /// The properties of a `RiskyUserHistoryItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `history`.
+/// - Present when the request expanded them (`expand(_:)`): `history`.
 public enum RiskyUserHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -225,7 +225,7 @@ public typealias RoleAssignment = Model<RoleAssignmentFields>
 
 /// The properties of a `RoleAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `roleDefinition`.
+/// - Present when the request expanded them (`expand(_:)`): `roleDefinition`.
 public enum RoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -336,7 +336,7 @@ public typealias RoleDefinition = Model<RoleDefinitionFields>
 
 /// The properties of a `RoleDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `roleAssignments`.
+/// - Present when the request expanded them (`expand(_:)`): `roleAssignments`.
 public enum RoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -450,7 +450,7 @@ public typealias RoleManagement = Model<RoleManagementFields>
 
 /// The properties of a `RoleManagement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `directory`, `entitlementManagement`.
+/// - Present when the request expanded them (`expand(_:)`): `directory`, `entitlementManagement`.
 public enum RoleManagementFields: FieldSet {
     public typealias Table = (directory: Field<RbacApplication>, entitlementManagement: Field<RbacApplication>)
 
@@ -536,7 +536,7 @@ public typealias Room = Model<RoomFields>
 
 /// The properties of a `Room`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum RoomFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -601,7 +601,7 @@ public typealias RoomList = Model<RoomListFields>
 
 /// The properties of a `RoomList`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`, `rooms`, `workspaces`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`, `rooms`, `workspaces`.
 public enum RoomListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -976,7 +976,7 @@ public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternal
 
 /// The properties of a `SamlOrWsFedExternalDomainFederation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `domains`.
+/// - Present when the request expanded them (`expand(_:)`): `domains`.
 public enum SamlOrWsFedExternalDomainFederationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1138,7 +1138,7 @@ public typealias Schedule = Model<ScheduleFields>
 /// The properties of a `Schedule`, inherited ones included.
 ///
 /// - `provisionStatus`, `provisionStatusCode`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `dayNotes`, `offerShiftRequests`,
+/// - Present when the request expanded them (`expand(_:)`): `dayNotes`, `offerShiftRequests`,
 ///   `openShiftChangeRequests`, `openShifts`, `schedulingGroups`, `shifts`, `swapShiftsChangeRequests`, `timeCards`,
 ///   `timeOffReasons`, `timeOffRequests`, `timesOff`.
 public enum ScheduleFields: FieldSet {

@@ -554,7 +554,7 @@ public typealias SearchEntity = Model<SearchEntityFields>
 
 /// The properties of a `SearchEntity`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `acronyms`, `bookmarks`, `qnas`.
+/// - Present when the request expanded them (`expand(_:)`): `acronyms`, `bookmarks`, `qnas`.
 public enum SearchEntityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -635,7 +635,7 @@ public typealias SearchHit = Model<SearchHitFields>
 
 /// The properties of a `SearchHit`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `resource`.
 public enum SearchHitFields: FieldSet {
     public typealias Table = (
         contentSource: Field<String>,
@@ -972,7 +972,7 @@ public typealias Section = Model<SectionFields>
 
 /// The properties of a `Section`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum SectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1035,8 +1035,8 @@ public typealias SectionGroup = Model<SectionGroupFields>
 
 /// The properties of a `SectionGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `parentNotebook`, `parentSectionGroup`,
-///   `sectionGroups`, `sections`.
+/// - Present when the request expanded them (`expand(_:)`): `parentNotebook`, `parentSectionGroup`, `sectionGroups`,
+///   `sections`.
 public enum SectionGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

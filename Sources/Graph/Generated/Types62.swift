@@ -50,8 +50,8 @@ public typealias Security = Model<SecurityFields>
 
 /// The properties of a `Security`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `alerts`, `alertsV2`, `attackSimulation`, `auditLog`,
-///   `cases`, `collaboration`, `dataSecurityAndGovernance`, `identities`, `incidents`, `labels`,
+/// - Present when the request expanded them (`expand(_:)`): `alerts`, `alertsV2` ("alerts_v2"), `attackSimulation`,
+///   `auditLog`, `cases`, `collaboration`, `dataSecurityAndGovernance`, `identities`, `incidents`, `labels`,
 ///   `secureScoreControlProfiles`, `secureScores`, `subjectRightsRequests`, `threatIntelligence`, `triggers`,
 ///   `triggerTypes`.
 public enum SecurityFields: FieldSet {

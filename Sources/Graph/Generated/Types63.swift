@@ -283,7 +283,7 @@ public typealias SecurityArticle = Model<SecurityArticleFields>
 
 /// The properties of a `SecurityArticle`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `indicators`.
+/// - Present when the request expanded them (`expand(_:)`): `indicators`.
 public enum SecurityArticleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -324,7 +324,7 @@ public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields
 
 /// The properties of a `SecurityArticleIndicator`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `artifact`.
+/// - Present when the request expanded them (`expand(_:)`): `artifact`.
 public enum SecurityArticleIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -515,7 +515,7 @@ public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
 
 /// The properties of a `SecurityAuditCoreRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `queries`.
+/// - Present when the request expanded them (`expand(_:)`): `queries`.
 public enum SecurityAuditCoreRootFields: FieldSet {
     public typealias Table = (id: Field<String>, queries: Field<[SecurityAuditLogQuery]>)
 
@@ -988,7 +988,7 @@ public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
 
 /// The properties of a `SecurityAuditLogQuery`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `records`.
+/// - Present when the request expanded them (`expand(_:)`): `records`.
 public enum SecurityAuditLogQueryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -109,7 +109,7 @@ public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
 
 /// The properties of a `SecurityCasesRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `ediscoveryCases`.
+/// - Present when the request expanded them (`expand(_:)`): `ediscoveryCases`.
 public enum SecurityCasesRootFields: FieldSet {
     public typealias Table = (id: Field<String>, ediscoveryCases: Field<[SecurityEdiscoveryCase]>)
 
@@ -156,7 +156,7 @@ public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields
 
 /// The properties of a `SecurityCategoryTemplate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `subcategories`.
+/// - Present when the request expanded them (`expand(_:)`): `subcategories`.
 public enum SecurityCategoryTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -719,7 +719,7 @@ public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFiel
 
 /// The properties of a `SecurityCollaborationRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `analyzedEmails`.
+/// - Present when the request expanded them (`expand(_:)`): `analyzedEmails`.
 public enum SecurityCollaborationRootFields: FieldSet {
     public typealias Table = (id: Field<String>, analyzedEmails: Field<[SecurityAnalyzedEmail]>)
 

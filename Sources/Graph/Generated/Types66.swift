@@ -913,7 +913,7 @@ public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdisc
 
 /// The properties of a `SecurityEdiscoveryAddToReviewSetOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `reviewSet`, `search`.
+/// - Present when the request expanded them (`expand(_:)`): `reviewSet`, `search`.
 public enum SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -996,7 +996,7 @@ public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
 
 /// The properties of a `SecurityEdiscoveryCase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `caseMembers`, `custodians`, `noncustodialDataSources`,
+/// - Present when the request expanded them (`expand(_:)`): `caseMembers`, `custodians`, `noncustodialDataSources`,
 ///   `operations`, `reviewSets`, `searches`, `settings`, `tags`.
 public enum SecurityEdiscoveryCaseFields: FieldSet {
     public typealias Table = (
@@ -1254,8 +1254,8 @@ public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodian
 
 /// The properties of a `SecurityEdiscoveryCustodian`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `lastIndexOperation`, `siteSources`,
-///   `unifiedGroupSources`, `userSources`.
+/// - Present when the request expanded them (`expand(_:)`): `lastIndexOperation`, `siteSources`, `unifiedGroupSources`,
+///   `userSources`.
 public enum SecurityEdiscoveryCustodianFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1409,7 +1409,7 @@ public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryE
 
 /// The properties of a `SecurityEdiscoveryEstimateOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `search`.
+/// - Present when the request expanded them (`expand(_:)`): `search`.
 public enum SecurityEdiscoveryEstimateOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1489,7 +1489,7 @@ public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExp
 
 /// The properties of a `SecurityEdiscoveryExportOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `reviewSet`, `reviewSetQuery`.
+/// - Present when the request expanded them (`expand(_:)`): `reviewSet`, `reviewSetQuery`.
 public enum SecurityEdiscoveryExportOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -13,7 +13,7 @@ public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdisco
 
 /// The properties of a `SecurityEdiscoveryNoncustodialDataSource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `dataSource`, `lastIndexOperation`.
+/// - Present when the request expanded them (`expand(_:)`): `dataSource`, `lastIndexOperation`.
 public enum SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -198,7 +198,7 @@ public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSet
 
 /// The properties of a `SecurityEdiscoveryReviewSet`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `queries`.
+/// - Present when the request expanded them (`expand(_:)`): `queries`.
 public enum SecurityEdiscoveryReviewSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -390,7 +390,7 @@ public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTag
 
 /// The properties of a `SecurityEdiscoveryReviewTag`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childTags`, `parent`.
+/// - Present when the request expanded them (`expand(_:)`): `childTags`, `parent`.
 public enum SecurityEdiscoveryReviewTagFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -482,7 +482,7 @@ public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields
 
 /// The properties of a `SecurityEdiscoverySearch`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `additionalSources`, `addToReviewSetOperation`,
+/// - Present when the request expanded them (`expand(_:)`): `additionalSources`, `addToReviewSetOperation`,
 ///   `custodianSources`, `lastEstimateStatisticsOperation`, `noncustodialSources`.
 public enum SecurityEdiscoverySearchFields: FieldSet {
     public typealias Table = (
@@ -533,7 +533,7 @@ public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscov
 
 /// The properties of a `SecurityEdiscoverySearchExportOperation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `search`.
+/// - Present when the request expanded them (`expand(_:)`): `search`.
 public enum SecurityEdiscoverySearchExportOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1620,7 +1620,7 @@ public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFi
 
 /// The properties of a `SecurityFilePlanDescriptor`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authorityTemplate`, `categoryTemplate`,
+/// - Present when the request expanded them (`expand(_:)`): `authorityTemplate`, `categoryTemplate`,
 ///   `citationTemplate`, `departmentTemplate`, `filePlanReferenceTemplate`.
 public enum SecurityFilePlanDescriptorFields: FieldSet {
     public typealias Table = (

@@ -597,7 +597,7 @@ public typealias SecurityHost = Model<SecurityHostFields>
 
 /// The properties of a `SecurityHost`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+/// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
 public enum SecurityHostFields: FieldSet {
@@ -653,7 +653,7 @@ public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
 
 /// The properties of a `SecurityHostComponent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityHostComponentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -713,7 +713,7 @@ public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
 
 /// The properties of a `SecurityHostCookie`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityHostCookieFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -814,7 +814,7 @@ public typealias SecurityHostPair = Model<SecurityHostPairFields>
 
 /// The properties of a `SecurityHostPair`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childHost`, `parentHost`.
+/// - Present when the request expanded them (`expand(_:)`): `childHost`, `parentHost`.
 public enum SecurityHostPairFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -877,7 +877,7 @@ public typealias SecurityHostPort = Model<SecurityHostPortFields>
 
 /// The properties of a `SecurityHostPort`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`, `mostRecentSslCertificate`.
+/// - Present when the request expanded them (`expand(_:)`): `host`, `mostRecentSslCertificate`.
 public enum SecurityHostPortFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -950,7 +950,7 @@ public typealias SecurityHostPortComponent = Model<SecurityHostPortComponentFiel
 
 /// The properties of a `SecurityHostPortComponent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `component`.
+/// - Present when the request expanded them (`expand(_:)`): `component`.
 public enum SecurityHostPortComponentFields: FieldSet {
     public typealias Table = (
         firstSeenDateTime: Field<Date>,
@@ -1254,7 +1254,7 @@ public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFi
 
 /// The properties of a `SecurityHostSslCertificate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`, `sslCertificate`.
+/// - Present when the request expanded them (`expand(_:)`): `host`, `sslCertificate`.
 public enum SecurityHostSslCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1339,7 +1339,7 @@ public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
 
 /// The properties of a `SecurityHostTracker`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityHostTrackerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1418,7 +1418,7 @@ public typealias SecurityHostname = Model<SecurityHostnameFields>
 
 /// The properties of a `SecurityHostname`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+/// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
 public enum SecurityHostnameFields: FieldSet {

@@ -130,7 +130,7 @@ public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFiel
 
 /// The properties of a `SecurityIdentityContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `healthIssues`, `identityAccounts`,
+/// - Present when the request expanded them (`expand(_:)`): `healthIssues`, `identityAccounts`,
 ///   `sensorCandidateActivationConfiguration`, `sensorCandidates`, `sensors`, `settings`.
 public enum SecurityIdentityContainerFields: FieldSet {
     public typealias Table = (
@@ -246,7 +246,7 @@ public typealias SecurityIncident = Model<SecurityIncidentFields>
 
 /// The properties of a `SecurityIncident`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `alerts`.
+/// - Present when the request expanded them (`expand(_:)`): `alerts`.
 public enum SecurityIncidentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -394,7 +394,7 @@ public typealias SecurityIndicator = Model<SecurityIndicatorFields>
 
 /// The properties of a `SecurityIndicator`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `artifact`.
+/// - Present when the request expanded them (`expand(_:)`): `artifact`.
 public enum SecurityIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -602,7 +602,7 @@ public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfile
 
 /// The properties of a `SecurityIntelligenceProfile`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `indicators`.
+/// - Present when the request expanded them (`expand(_:)`): `indicators`.
 public enum SecurityIntelligenceProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -665,7 +665,7 @@ public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligen
 
 /// The properties of a `SecurityIntelligenceProfileIndicator`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `artifact`.
+/// - Present when the request expanded them (`expand(_:)`): `artifact`.
 public enum SecurityIntelligenceProfileIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -964,7 +964,7 @@ public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
 
 /// The properties of a `SecurityIpAddress`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
+/// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
 public enum SecurityIpAddressFields: FieldSet {
@@ -1677,8 +1677,8 @@ public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
 
 /// The properties of a `SecurityLabelsRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authorities`, `categories`, `citations`,
-///   `departments`, `filePlanReferences`, `retentionLabels`.
+/// - Present when the request expanded them (`expand(_:)`): `authorities`, `categories`, `citations`, `departments`,
+///   `filePlanReferences`, `retentionLabels`.
 public enum SecurityLabelsRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

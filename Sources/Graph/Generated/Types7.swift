@@ -95,7 +95,7 @@ public typealias Approval = Model<ApprovalFields>
 
 /// The properties of a `Approval`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `stages`.
+/// - Present when the request expanded them (`expand(_:)`): `stages`.
 public enum ApprovalFields: FieldSet {
     public typealias Table = (id: Field<String>, stages: Field<[ApprovalStage]>)
 
@@ -726,7 +726,7 @@ public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
 
 /// The properties of a `AssociatedTeamInfo`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `team`.
+/// - Present when the request expanded them (`expand(_:)`): `team`.
 public enum AssociatedTeamInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
 
@@ -1154,7 +1154,7 @@ public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
 
 /// The properties of a `AttackSimulationRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endUserNotifications`, `landingPages`, `loginPages`,
+/// - Present when the request expanded them (`expand(_:)`): `endUserNotifications`, `landingPages`, `loginPages`,
 ///   `operations`, `payloads`, `simulationAutomations`, `simulations`, `trainings`.
 public enum AttackSimulationRootFields: FieldSet {
     public typealias Table = (

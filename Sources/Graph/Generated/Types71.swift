@@ -1196,7 +1196,7 @@ public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields
 
 /// The properties of a `SecurityPassiveDnsRecord`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `artifact`, `parentHost`.
+/// - Present when the request expanded them (`expand(_:)`): `artifact`, `parentHost`.
 public enum SecurityPassiveDnsRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -755,7 +755,7 @@ public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
 
 /// The properties of a `SecurityRetentionEvent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `retentionEventType`.
+/// - Present when the request expanded them (`expand(_:)`): `retentionEventType`.
 public enum SecurityRetentionEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -897,7 +897,7 @@ public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
 
 /// The properties of a `SecurityRetentionLabel`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `descriptors`, `dispositionReviewStages`,
+/// - Present when the request expanded them (`expand(_:)`): `descriptors`, `dispositionReviewStages`,
 ///   `retentionEventType`.
 public enum SecurityRetentionLabelFields: FieldSet {
     public typealias Table = (

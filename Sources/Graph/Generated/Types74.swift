@@ -199,7 +199,7 @@ public typealias SecuritySensor = Model<SecuritySensorFields>
 
 /// The properties of a `SecuritySensor`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `healthIssues`.
+/// - Present when the request expanded them (`expand(_:)`): `healthIssues`.
 public enum SecuritySensorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -487,7 +487,7 @@ public typealias SecuritySensorSettings = Model<SecuritySensorSettingsFields>
 
 /// The properties of a `SecuritySensorSettings`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `networkAdapters`.
+/// - Present when the request expanded them (`expand(_:)`): `networkAdapters`.
 public enum SecuritySensorSettingsFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -893,7 +893,7 @@ public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFiel
 
 /// The properties of a `SecuritySettingsContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `autoAuditingConfiguration`.
+/// - Present when the request expanded them (`expand(_:)`): `autoAuditingConfiguration`.
 public enum SecuritySettingsContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>)
 
@@ -1217,7 +1217,7 @@ public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
 
 /// The properties of a `SecuritySiteSource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `site`.
+/// - Present when the request expanded them (`expand(_:)`): `site`.
 public enum SecuritySiteSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -143,7 +143,7 @@ public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
 
 /// The properties of a `SecuritySslCertificate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `relatedHosts`.
+/// - Present when the request expanded them (`expand(_:)`): `relatedHosts`.
 public enum SecuritySslCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -360,7 +360,7 @@ public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
 
 /// The properties of a `SecuritySubdomain`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecuritySubdomainFields: FieldSet {
     public typealias Table = (id: Field<String>, firstSeenDateTime: Field<Date>, host: Field<SecurityHost>)
 
@@ -926,7 +926,7 @@ public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFi
 
 /// The properties of a `SecurityThreatIntelligence`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `articleIndicators`, `articles`, `hostComponents`,
+/// - Present when the request expanded them (`expand(_:)`): `articleIndicators`, `articles`, `hostComponents`,
 ///   `hostCookies`, `hostPairs`, `hostPorts`, `hosts`, `hostSslCertificates`, `hostTrackers`,
 ///   `intelligenceProfileIndicators`, `intelProfiles`, `passiveDnsRecords`, `sslCertificates`, `subdomains`,
 ///   `vulnerabilities`, `whoisHistoryRecords`, `whoisRecords`.
@@ -1392,7 +1392,7 @@ public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields
 
 /// The properties of a `SecurityTriggerTypesRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `retentionEventTypes`.
+/// - Present when the request expanded them (`expand(_:)`): `retentionEventTypes`.
 public enum SecurityTriggerTypesRootFields: FieldSet {
     public typealias Table = (id: Field<String>, retentionEventTypes: Field<[SecurityRetentionEventType]>)
 
@@ -1439,7 +1439,7 @@ public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
 
 /// The properties of a `SecurityTriggersRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `retentionEvents`.
+/// - Present when the request expanded them (`expand(_:)`): `retentionEvents`.
 public enum SecurityTriggersRootFields: FieldSet {
     public typealias Table = (id: Field<String>, retentionEvents: Field<[SecurityRetentionEvent]>)
 

@@ -118,7 +118,7 @@ public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFi
 
 /// The properties of a `SecurityUnifiedGroupSource`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `group`.
+/// - Present when the request expanded them (`expand(_:)`): `group`.
 public enum SecurityUnifiedGroupSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -76,7 +76,7 @@ public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
 
 /// The properties of a `SecurityVulnerability`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `articles`, `components`.
+/// - Present when the request expanded them (`expand(_:)`): `articles`, `components`.
 public enum SecurityVulnerabilityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -272,7 +272,7 @@ public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
 
 /// The properties of a `SecurityWhoisBaseRecord`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityWhoisBaseRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -416,7 +416,7 @@ public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFi
 
 /// The properties of a `SecurityWhoisHistoryRecord`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityWhoisHistoryRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -500,7 +500,7 @@ public typealias SecurityWhoisNameserver = Model<SecurityWhoisNameserverFields>
 
 /// The properties of a `SecurityWhoisNameserver`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`.
+/// - Present when the request expanded them (`expand(_:)`): `host`.
 public enum SecurityWhoisNameserverFields: FieldSet {
     public typealias Table = (firstSeenDateTime: Field<Date>, lastSeenDateTime: Field<Date>, host: Field<SecurityHost>)
 
@@ -522,7 +522,7 @@ public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
 
 /// The properties of a `SecurityWhoisRecord`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `host`, `history`.
+/// - Present when the request expanded them (`expand(_:)`): `host`, `history`.
 public enum SecurityWhoisRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -867,7 +867,7 @@ public typealias SensitivityLabel = Model<SensitivityLabelFields>
 
 /// The properties of a `SensitivityLabel`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `rights`, `sublabels`.
+/// - Present when the request expanded them (`expand(_:)`): `rights`, `sublabels`.
 public enum SensitivityLabelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1099,7 +1099,7 @@ public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
 
 /// The properties of a `ServiceAnnouncement`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `healthOverviews`, `issues`, `messages`.
+/// - Present when the request expanded them (`expand(_:)`): `healthOverviews`, `issues`, `messages`.
 public enum ServiceAnnouncementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1370,7 +1370,7 @@ public typealias ServiceHealth = Model<ServiceHealthFields>
 
 /// The properties of a `ServiceHealth`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `issues`.
+/// - Present when the request expanded them (`expand(_:)`): `issues`.
 public enum ServiceHealthFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

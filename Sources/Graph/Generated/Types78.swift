@@ -153,7 +153,7 @@ public typealias ServicePrincipal = Model<ServicePrincipalFields>
 /// The properties of a `ServicePrincipal`, inherited ones included.
 ///
 /// - `createdByAppId`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `appManagementPolicies`, `appRoleAssignedTo`,
+/// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `appRoleAssignedTo`,
 ///   `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`, `delegatedPermissionClassifications`,
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
@@ -931,7 +931,7 @@ public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
 
 /// The properties of a `ServiceUpdateMessage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`.
+/// - Present when the request expanded them (`expand(_:)`): `attachments`.
 public enum ServiceUpdateMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1354,7 +1354,7 @@ public typealias SharePointGroup = Model<SharePointGroupFields>
 
 /// The properties of a `SharePointGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `members`.
+/// - Present when the request expanded them (`expand(_:)`): `members`.
 public enum SharePointGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1660,7 +1660,7 @@ public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
 
 /// The properties of a `SharePointMigrationJob`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `progressEvents`.
+/// - Present when the request expanded them (`expand(_:)`): `progressEvents`.
 public enum SharePointMigrationJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

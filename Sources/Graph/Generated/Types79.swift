@@ -361,7 +361,7 @@ public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFi
 
 /// The properties of a `SharePointProtectionPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `siteInclusionRules`, `siteProtectionUnits`,
+/// - Present when the request expanded them (`expand(_:)`): `siteInclusionRules`, `siteProtectionUnits`,
 ///   `siteProtectionUnitsBulkAdditionJobs`.
 public enum SharePointProtectionPolicyFields: FieldSet {
     public typealias Table = (
@@ -474,7 +474,7 @@ public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields
 
 /// The properties of a `SharePointRestoreSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `granularSiteRestoreArtifacts`, `siteRestoreArtifacts`,
+/// - Present when the request expanded them (`expand(_:)`): `granularSiteRestoreArtifacts`, `siteRestoreArtifacts`,
 ///   `siteRestoreArtifactsBulkAdditionRequests`.
 public enum SharePointRestoreSessionFields: FieldSet {
     public typealias Table = (
@@ -605,7 +605,7 @@ public typealias SharedDriveItem = Model<SharedDriveItemFields>
 
 /// The properties of a `SharedDriveItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `driveItem`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `driveItem`,
 ///   `items`, `list`, `listItem`, `permission`, `root`, `site`.
 public enum SharedDriveItemFields: FieldSet {
     public typealias Table = (
@@ -726,7 +726,7 @@ public typealias SharedInsight = Model<SharedInsightFields>
 /// The properties of a `SharedInsight`, inherited ones included.
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `lastSharedMethod`, `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `lastSharedMethod`, `resource`.
 public enum SharedInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -853,7 +853,7 @@ public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
 
 /// The properties of a `SharedPCConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum SharedPCConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1009,7 +1009,7 @@ public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFiel
 
 /// The properties of a `SharedWithChannelTeamInfo`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `team`, `allowedMembers`.
+/// - Present when the request expanded them (`expand(_:)`): `team`, `allowedMembers`.
 public enum SharedWithChannelTeamInfoFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1075,7 +1075,7 @@ public typealias Sharepoint = Model<SharepointFields>
 
 /// The properties of a `Sharepoint`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `settings`.
+/// - Present when the request expanded them (`expand(_:)`): `settings`.
 public enum SharepointFields: FieldSet {
     public typealias Table = (id: Field<String>, settings: Field<SharepointSettings>)
 

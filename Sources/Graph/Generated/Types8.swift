@@ -849,7 +849,7 @@ public typealias AuditLogRoot = Model<AuditLogRootFields>
 
 /// The properties of a `AuditLogRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `directoryAudits`, `provisioning`, `signIns`.
+/// - Present when the request expanded them (`expand(_:)`): `directoryAudits`, `provisioning`, `signIns`.
 public enum AuditLogRootFields: FieldSet {
     public typealias Table = (
         directoryAudits: Field<[DirectoryAudit]>,
@@ -988,7 +988,7 @@ public typealias Authentication = Model<AuthenticationFields>
 
 /// The properties of a `Authentication`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `emailMethods`, `externalAuthenticationMethods`,
+/// - Present when the request expanded them (`expand(_:)`): `emailMethods`, `externalAuthenticationMethods`,
 ///   `fido2Methods`, `methods`, `microsoftAuthenticatorMethods`, `operations`, `passwordMethods`, `phoneMethods`,
 ///   `platformCredentialMethods`, `softwareOathMethods`, `temporaryAccessPassMethods`,
 ///   `windowsHelloForBusinessMethods`.

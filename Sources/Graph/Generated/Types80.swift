@@ -212,7 +212,7 @@ public typealias Simulation = Model<SimulationFields>
 
 /// The properties of a `Simulation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `landingPage`, `loginPage`, `payload`.
+/// - Present when the request expanded them (`expand(_:)`): `landingPage`, `loginPage`, `payload`.
 public enum SimulationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -335,7 +335,7 @@ public typealias SimulationAutomation = Model<SimulationAutomationFields>
 
 /// The properties of a `SimulationAutomation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `runs`.
+/// - Present when the request expanded them (`expand(_:)`): `runs`.
 public enum SimulationAutomationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -570,7 +570,7 @@ public typealias SimulationNotification = Model<SimulationNotificationFields>
 
 /// The properties of a `SimulationNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+/// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
 public enum SimulationNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -786,7 +786,7 @@ public typealias Site = Model<SiteFields>
 
 /// The properties of a `Site`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `analytics`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `columns`, `contentTypes`, `drive`, `drives`, `externalColumns`, `items`, `lists`, `onenote`, `operations`,
 ///   `pages`, `permissions`, `sites`, `termStore`, `termStores`.
 public enum SiteFields: FieldSet {
@@ -961,7 +961,7 @@ public typealias SitePage = Model<SitePageFields>
 
 /// The properties of a `SitePage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `createdByUser`, `lastModifiedByUser`, `canvasLayout`,
+/// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `canvasLayout`,
 ///   `webParts`.
 public enum SitePageFields: FieldSet {
     public typealias Table = (
@@ -1523,7 +1523,7 @@ public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
 /// The properties of a `SiteRestoreArtifact`, inherited ones included.
 ///
 /// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `restorePoint`.
+/// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
 public enum SiteRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

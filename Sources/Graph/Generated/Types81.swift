@@ -134,7 +134,7 @@ public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationM
 
 /// The properties of a `SmsAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum SmsAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -380,7 +380,7 @@ public typealias SoftwareOathAuthenticationMethodConfiguration =
 
 /// The properties of a `SoftwareOathAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -539,8 +539,8 @@ public typealias SolutionsRoot = Model<SolutionsRootFields>
 
 /// The properties of a `SolutionsRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `backupRestore`, `bookingBusinesses`,
-///   `bookingCurrencies`, `virtualEvents`.
+/// - Present when the request expanded them (`expand(_:)`): `backupRestore`, `bookingBusinesses`, `bookingCurrencies`,
+///   `virtualEvents`.
 public enum SolutionsRootFields: FieldSet {
     public typealias Table = (
         backupRestore: Field<BackupRestoreRoot>,
@@ -1036,7 +1036,7 @@ public typealias Storage = Model<StorageFields>
 
 /// The properties of a `Storage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fileStorage`, `settings`.
+/// - Present when the request expanded them (`expand(_:)`): `fileStorage`, `settings`.
 public enum StorageFields: FieldSet {
     public typealias Table = (fileStorage: Field<FileStorage>, settings: Field<StorageSettings>)
 
@@ -1151,7 +1151,7 @@ public typealias StorageSettings = Model<StorageSettingsFields>
 
 /// The properties of a `StorageSettings`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `quota`.
+/// - Present when the request expanded them (`expand(_:)`): `quota`.
 public enum StorageSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
 
@@ -1266,7 +1266,7 @@ public typealias StsPolicy = Model<StsPolicyFields>
 
 /// The properties of a `StsPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum StsPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1438,7 +1438,7 @@ public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
 
 /// The properties of a `SubjectRightsRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `approvers`, `collaborators`, `notes`, `team`.
+/// - Present when the request expanded them (`expand(_:)`): `approvers`, `collaborators`, `notes`, `team`.
 public enum SubjectRightsRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -687,7 +687,7 @@ public typealias Synchronization = Model<SynchronizationFields>
 
 /// The properties of a `Synchronization`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `jobs`, `templates`.
+/// - Present when the request expanded them (`expand(_:)`): `jobs`, `templates`.
 public enum SynchronizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -748,7 +748,7 @@ public typealias SynchronizationJob = Model<SynchronizationJobFields>
 
 /// The properties of a `SynchronizationJob`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `bulkUpload`, `schemaValue`.
+/// - Present when the request expanded them (`expand(_:)`): `bulkUpload`, `schemaValue` ("schema").
 public enum SynchronizationJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1234,7 +1234,7 @@ public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
 
 /// The properties of a `SynchronizationSchema`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `directories`.
+/// - Present when the request expanded them (`expand(_:)`): `directories`.
 public enum SynchronizationSchemaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1610,7 +1610,7 @@ public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
 
 /// The properties of a `SynchronizationTemplate`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `schemaValue`.
+/// - Present when the request expanded them (`expand(_:)`): `schemaValue` ("schema").
 public enum SynchronizationTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -200,7 +200,7 @@ public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
 
 /// The properties of a `TargetedChatMessage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `hostedContents`, `replies`.
+/// - Present when the request expanded them (`expand(_:)`): `hostedContents`, `replies`.
 public enum TargetedChatMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -365,7 +365,7 @@ public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfi
 
 /// The properties of a `TargetedManagedAppConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `apps`, `assignments`, `deploymentSummary`.
+/// - Present when the request expanded them (`expand(_:)`): `apps`, `assignments`, `deploymentSummary`.
 public enum TargetedManagedAppConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -542,7 +542,7 @@ public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtecti
 
 /// The properties of a `TargetedManagedAppProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum TargetedManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -799,7 +799,7 @@ public typealias Team = Model<TeamFields>
 
 /// The properties of a `Team`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `allChannels`, `channels`, `group`, `incomingChannels`,
+/// - Present when the request expanded them (`expand(_:)`): `allChannels`, `channels`, `group`, `incomingChannels`,
 ///   `installedApps`, `members`, `operations`, `permissionGrants`, `photo`, `primaryChannel`, `schedule`, `tags`,
 ///   `template`.
 public enum TeamFields: FieldSet {
@@ -1009,7 +1009,7 @@ public typealias TeamInfo = Model<TeamInfoFields>
 
 /// The properties of a `TeamInfo`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `team`.
+/// - Present when the request expanded them (`expand(_:)`): `team`.
 public enum TeamInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
 

@@ -337,7 +337,7 @@ public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTe
 
 /// The properties of a `TeamsAdministrationTeamsAdminRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `policy`, `telephoneNumberManagement`,
+/// - Present when the request expanded them (`expand(_:)`): `policy`, `telephoneNumberManagement`,
 ///   `userConfigurations`.
 public enum TeamsAdministrationTeamsAdminRootFields: FieldSet {
     public typealias Table = (
@@ -416,7 +416,7 @@ public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministr
 
 /// The properties of a `TeamsAdministrationTeamsPolicyAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `userAssignments`.
+/// - Present when the request expanded them (`expand(_:)`): `userAssignments`.
 public enum TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>)
 
@@ -569,7 +569,7 @@ public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdminist
 
 /// The properties of a `TeamsAdministrationTeamsUserConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `user`.
+/// - Present when the request expanded them (`expand(_:)`): `user`.
 public enum TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -719,7 +719,7 @@ public typealias TeamsAdministrationTelephoneNumberManagementRoot =
 
 /// The properties of a `TeamsAdministrationTelephoneNumberManagementRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `numberAssignments`, `operations`.
+/// - Present when the request expanded them (`expand(_:)`): `numberAssignments`, `operations`.
 public enum TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -788,7 +788,7 @@ public typealias TeamsApp = Model<TeamsAppFields>
 
 /// The properties of a `TeamsApp`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appDefinitions`.
+/// - Present when the request expanded them (`expand(_:)`): `appDefinitions`.
 public enum TeamsAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -835,7 +835,7 @@ public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
 
 /// The properties of a `TeamsAppDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `bot`.
+/// - Present when the request expanded them (`expand(_:)`): `bot`.
 public enum TeamsAppDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -921,7 +921,7 @@ public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
 
 /// The properties of a `TeamsAppInstallation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `teamsApp`, `teamsAppDefinition`.
+/// - Present when the request expanded them (`expand(_:)`): `teamsApp`, `teamsAppDefinition`.
 public enum TeamsAppInstallationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1359,7 +1359,7 @@ public typealias TeamsTab = Model<TeamsTabFields>
 
 /// The properties of a `TeamsTab`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `teamsApp`.
+/// - Present when the request expanded them (`expand(_:)`): `teamsApp`.
 public enum TeamsTabFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1479,7 +1479,7 @@ public typealias Teamwork = Model<TeamworkFields>
 
 /// The properties of a `Teamwork`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `deletedChats`, `deletedTeams`, `teamsAppSettings`,
+/// - Present when the request expanded them (`expand(_:)`): `deletedChats`, `deletedTeams`, `teamsAppSettings`,
 ///   `workforceIntegrations`.
 public enum TeamworkFields: FieldSet {
     public typealias Table = (

@@ -353,7 +353,7 @@ public typealias TeamworkTag = Model<TeamworkTagFields>
 
 /// The properties of a `TeamworkTag`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `members`.
+/// - Present when the request expanded them (`expand(_:)`): `members`.
 public enum TeamworkTagFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -951,7 +951,7 @@ public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1207,7 +1207,7 @@ public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGo
 
 /// The properties of a `TenantDataSecurityAndGovernance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`, `protectionScopes`.
+/// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`, `protectionScopes`.
 public enum TenantDataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1372,8 +1372,8 @@ public typealias TenantRelationship = Model<TenantRelationshipFields>
 
 /// The properties of a `TenantRelationship`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `delegatedAdminCustomers`,
-///   `delegatedAdminRelationships`, `multiTenantOrganization`.
+/// - Present when the request expanded them (`expand(_:)`): `delegatedAdminCustomers`, `delegatedAdminRelationships`,
+///   `multiTenantOrganization`.
 public enum TenantRelationshipFields: FieldSet {
     public typealias Table = (
         delegatedAdminCustomers: Field<[DelegatedAdminCustomer]>,
@@ -1498,7 +1498,7 @@ public typealias TermColumn = Model<TermColumnFields>
 
 /// The properties of a `TermColumn`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `parentTerm`, `termSet`.
+/// - Present when the request expanded them (`expand(_:)`): `parentTerm`, `termSet`.
 public enum TermColumnFields: FieldSet {
     public typealias Table = (
         allowMultipleValues: Field<Bool>,
@@ -1526,7 +1526,7 @@ public typealias TermStoreGroup = Model<TermStoreGroupFields>
 
 /// The properties of a `TermStoreGroup`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sets`.
+/// - Present when the request expanded them (`expand(_:)`): `sets`.
 public enum TermStoreGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1637,7 +1637,7 @@ public typealias TermStoreRelation = Model<TermStoreRelationFields>
 
 /// The properties of a `TermStoreRelation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fromTerm`, `set`, `toTerm`.
+/// - Present when the request expanded them (`expand(_:)`): `fromTerm`, `set`, `toTerm`.
 public enum TermStoreRelationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -28,7 +28,7 @@ public typealias TermStoreSet = Model<TermStoreSetFields>
 
 /// The properties of a `TermStoreSet`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `children`, `parentGroup`, `relations`, `terms`.
+/// - Present when the request expanded them (`expand(_:)`): `children`, `parentGroup`, `relations`, `terms`.
 public enum TermStoreSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -112,7 +112,7 @@ public typealias TermStoreStore = Model<TermStoreStoreFields>
 
 /// The properties of a `TermStoreStore`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `groups`, `sets`.
+/// - Present when the request expanded them (`expand(_:)`): `groups`, `sets`.
 public enum TermStoreStoreFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -179,7 +179,7 @@ public typealias TermStoreTerm = Model<TermStoreTermFields>
 
 /// The properties of a `TermStoreTerm`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `children`, `relations`, `set`.
+/// - Present when the request expanded them (`expand(_:)`): `children`, `relations`, `set`.
 public enum TermStoreTermFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -275,7 +275,7 @@ public typealias TermsAndConditions = Model<TermsAndConditionsFields>
 
 /// The properties of a `TermsAndConditions`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `acceptanceStatuses`, `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `acceptanceStatuses`, `assignments`.
 public enum TermsAndConditionsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -318,7 +318,7 @@ public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAc
 
 /// The properties of a `TermsAndConditionsAcceptanceStatus`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `termsAndConditions`.
+/// - Present when the request expanded them (`expand(_:)`): `termsAndConditions`.
 public enum TermsAndConditionsAcceptanceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -467,7 +467,7 @@ public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
 
 /// The properties of a `TermsOfUseContainer`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `agreementAcceptances`, `agreements`.
+/// - Present when the request expanded them (`expand(_:)`): `agreementAcceptances`, `agreements`.
 public enum TermsOfUseContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -643,7 +643,7 @@ public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
 
 /// The properties of a `ThreatAssessmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `results`.
+/// - Present when the request expanded them (`expand(_:)`): `results`.
 public enum ThreatAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -257,7 +257,7 @@ public typealias Todo = Model<TodoFields>
 
 /// The properties of a `Todo`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `lists`.
+/// - Present when the request expanded them (`expand(_:)`): `lists`.
 public enum TodoFields: FieldSet {
     public typealias Table = (id: Field<String>, lists: Field<[TodoTaskList]>)
 
@@ -304,7 +304,7 @@ public typealias TodoTask = Model<TodoTaskFields>
 
 /// The properties of a `TodoTask`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attachments`, `attachmentSessions`, `checklistItems`,
+/// - Present when the request expanded them (`expand(_:)`): `attachments`, `attachmentSessions`, `checklistItems`,
 ///   `extensions`, `linkedResources`.
 public enum TodoTaskFields: FieldSet {
     public typealias Table = (
@@ -368,7 +368,7 @@ public typealias TodoTaskList = Model<TodoTaskListFields>
 
 /// The properties of a `TodoTaskList`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `extensions`, `tasks`.
+/// - Present when the request expanded them (`expand(_:)`): `extensions`, `tasks`.
 public enum TodoTaskListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -517,7 +517,7 @@ public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
 
 /// The properties of a `TokenIssuancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum TokenIssuancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -711,7 +711,7 @@ public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
 
 /// The properties of a `TokenLifetimePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appliesTo`.
+/// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
 public enum TokenLifetimePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -975,7 +975,7 @@ public typealias Training = Model<TrainingFields>
 
 /// The properties of a `Training`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `languageDetails`.
+/// - Present when the request expanded them (`expand(_:)`): `languageDetails`.
 public enum TrainingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1217,7 +1217,7 @@ public typealias TrainingReminderNotification = Model<TrainingReminderNotificati
 
 /// The properties of a `TrainingReminderNotification`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `endUserNotification`.
+/// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
 public enum TrainingReminderNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -1373,7 +1373,7 @@ public typealias Trending = Model<TrendingFields>
 /// The properties of a `Trending`, inherited ones included.
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `resource`.
 public enum TrendingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1534,7 +1534,7 @@ public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespa
 
 /// The properties of a `UnifiedRbacResourceNamespace`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `resourceActions`.
+/// - Present when the request expanded them (`expand(_:)`): `resourceActions`.
 public enum UnifiedRbacResourceNamespaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1601,7 +1601,7 @@ public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
 
 /// The properties of a `UnifiedRoleAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
 public enum UnifiedRoleAssignmentFields: FieldSet {
     public typealias Table = (
@@ -1685,7 +1685,7 @@ public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentSche
 
 /// The properties of a `UnifiedRoleAssignmentSchedule`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `activatedUsing`.
 public enum UnifiedRoleAssignmentScheduleFields: FieldSet {
     public typealias Table = (

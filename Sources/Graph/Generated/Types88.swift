@@ -13,7 +13,7 @@ public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssign
 
 /// The properties of a `UnifiedRoleAssignmentScheduleInstance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `activatedUsing`.
 public enum UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
     public typealias Table = (
@@ -134,7 +134,7 @@ public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignm
 
 /// The properties of a `UnifiedRoleAssignmentScheduleRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activatedUsing`, `appScope`, `directoryScope`,
+/// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `appScope`, `directoryScope`,
 ///   `principal`, `roleDefinition`, `targetSchedule`.
 public enum UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
     public typealias Table = (
@@ -346,7 +346,7 @@ public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
 
 /// The properties of a `UnifiedRoleDefinition`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `inheritsPermissionsFrom`.
+/// - Present when the request expanded them (`expand(_:)`): `inheritsPermissionsFrom`.
 public enum UnifiedRoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -416,7 +416,7 @@ public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilitySc
 
 /// The properties of a `UnifiedRoleEligibilitySchedule`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
 public enum UnifiedRoleEligibilityScheduleFields: FieldSet {
     public typealias Table = (
@@ -469,7 +469,7 @@ public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligi
 
 /// The properties of a `UnifiedRoleEligibilityScheduleInstance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
 public enum UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
     public typealias Table = (
@@ -579,7 +579,7 @@ public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligib
 
 /// The properties of a `UnifiedRoleEligibilityScheduleRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `targetSchedule`.
 public enum UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
     public typealias Table = (
@@ -779,7 +779,7 @@ public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicy
 
 /// The properties of a `UnifiedRoleManagementPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `effectiveRules`, `rules`.
+/// - Present when the request expanded them (`expand(_:)`): `effectiveRules`, `rules`.
 public enum UnifiedRoleManagementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -865,7 +865,7 @@ public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManage
 
 /// The properties of a `UnifiedRoleManagementPolicyAssignment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `policy`.
+/// - Present when the request expanded them (`expand(_:)`): `policy`.
 public enum UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1210,7 +1210,7 @@ public typealias UnifiedRoleManagementPolicyRuleTarget = Model<UnifiedRoleManage
 
 /// The properties of a `UnifiedRoleManagementPolicyRuleTarget`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `targetObjects`.
+/// - Present when the request expanded them (`expand(_:)`): `targetObjects`.
 public enum UnifiedRoleManagementPolicyRuleTargetFields: FieldSet {
     public typealias Table = (
         caller: Field<String>,
@@ -1306,7 +1306,7 @@ public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
 
 /// The properties of a `UnifiedRoleScheduleBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
 public enum UnifiedRoleScheduleBaseFields: FieldSet {
     public typealias Table = (
@@ -1395,7 +1395,7 @@ public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInst
 
 /// The properties of a `UnifiedRoleScheduleInstanceBase`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appScope`, `directoryScope`, `principal`,
+/// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
 public enum UnifiedRoleScheduleInstanceBaseFields: FieldSet {
     public typealias Table = (
@@ -1517,7 +1517,7 @@ public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
 
 /// The properties of a `UnifiedStorageQuota`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `services`.
+/// - Present when the request expanded them (`expand(_:)`): `services`.
 public enum UnifiedStorageQuotaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1819,7 +1819,7 @@ public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
 
 /// The properties of a `UrlAssessmentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `results`.
+/// - Present when the request expanded them (`expand(_:)`): `results`.
 public enum UrlAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -163,7 +163,7 @@ public typealias UsedInsight = Model<UsedInsightFields>
 /// The properties of a `UsedInsight`, inherited ones included.
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `resource`.
+/// - Present when the request expanded them (`expand(_:)`): `resource`.
 public enum UsedInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -219,7 +219,7 @@ public typealias User = Model<UserFields>
 
 /// The properties of a `User`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `activities`, `adhocCalls`, `agreementAcceptances`,
+/// - Present when the request expanded them (`expand(_:)`): `activities`, `adhocCalls`, `agreementAcceptances`,
 ///   `appRoleAssignments`, `authentication`, `calendar`, `calendarGroups`, `calendars`, `calendarView`, `chats`,
 ///   `cloudClipboard`, `cloudPCs`, `contactFolders`, `contacts`, `createdObjects`, `dataSecurityAndGovernance`,
 ///   `deviceManagementTroubleshootingEvents`, `directReports`, `drive`, `drives`, `employeeExperience`, `events`,
@@ -580,7 +580,7 @@ public typealias UserActivity = Model<UserActivityFields>
 
 /// The properties of a `UserActivity`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `historyItems`.
+/// - Present when the request expanded them (`expand(_:)`): `historyItems`.
 public enum UserActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -765,7 +765,7 @@ public typealias UserConsentRequest = Model<UserConsentRequestFields>
 
 /// The properties of a `UserConsentRequest`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `approval`.
+/// - Present when the request expanded them (`expand(_:)`): `approval`.
 public enum UserConsentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -850,7 +850,7 @@ public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovern
 
 /// The properties of a `UserDataSecurityAndGovernance`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sensitivityLabels`, `activities`, `protectionScopes`.
+/// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`, `activities`, `protectionScopes`.
 public enum UserDataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1489,7 +1489,7 @@ public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsBaseline`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `appHealthMetrics`, `batteryHealthMetrics`,
+/// - Present when the request expanded them (`expand(_:)`): `appHealthMetrics`, `batteryHealthMetrics`,
 ///   `bestPracticesMetrics`, `deviceBootPerformanceMetrics`, `rebootAnalyticsMetrics`, `resourcePerformanceMetrics`,
 ///   `workFromAnywhereMetrics`.
 public enum UserExperienceAnalyticsBaselineFields: FieldSet {
@@ -1601,7 +1601,7 @@ public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalytics
 
 /// The properties of a `UserExperienceAnalyticsCategory`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `metricValues`.
+/// - Present when the request expanded them (`expand(_:)`): `metricValues`.
 public enum UserExperienceAnalyticsCategoryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

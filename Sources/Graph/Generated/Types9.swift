@@ -773,7 +773,7 @@ public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicy
 
 /// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authenticationMethodConfigurations`.
+/// - Present when the request expanded them (`expand(_:)`): `authenticationMethodConfigurations`.
 public enum AuthenticationMethodsPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -926,7 +926,7 @@ public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFiel
 
 /// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `userRegistrationDetails`.
+/// - Present when the request expanded them (`expand(_:)`): `userRegistrationDetails`.
 public enum AuthenticationMethodsRootFields: FieldSet {
     public typealias Table = (id: Field<String>, userRegistrationDetails: Field<[UserRegistrationDetails]>)
 
@@ -1254,7 +1254,7 @@ public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPoli
 
 /// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `combinationConfigurations`.
+/// - Present when the request expanded them (`expand(_:)`): `combinationConfigurations`.
 public enum AuthenticationStrengthPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1385,7 +1385,7 @@ public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFi
 
 /// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `authenticationMethodModes`, `policies`.
+/// - Present when the request expanded them (`expand(_:)`): `authenticationMethodModes`, `policies`.
 public enum AuthenticationStrengthRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1451,7 +1451,7 @@ public typealias AuthenticationStrengthUsage = Model<AuthenticationStrengthUsage
 
 /// The properties of a `AuthenticationStrengthUsage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `mfa`, `none`.
+/// - Present when the request expanded them (`expand(_:)`): `mfa`, `none`.
 public enum AuthenticationStrengthUsageFields: FieldSet {
     public typealias Table = (mfa: Field<[ConditionalAccessPolicy]>, none: Field<[ConditionalAccessPolicy]>)
 

@@ -723,7 +723,7 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereMetric`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `metricDevices`.
+/// - Present when the request expanded them (`expand(_:)`): `metricDevices`.
 public enum UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
     public typealias Table = (id: Field<String>, metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>)
 
@@ -842,7 +842,7 @@ public typealias UserFlowApiConnectorConfiguration = Model<UserFlowApiConnectorC
 
 /// The properties of a `UserFlowApiConnectorConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `postAttributeCollection`, `postFederationSignup`.
+/// - Present when the request expanded them (`expand(_:)`): `postAttributeCollection`, `postFederationSignup`.
 public enum UserFlowApiConnectorConfigurationFields: FieldSet {
     public typealias Table = (
         postAttributeCollection: Field<IdentityApiConnector>,
@@ -866,7 +866,7 @@ public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigura
 
 /// The properties of a `UserFlowLanguageConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `defaultPages`, `overridesPages`.
+/// - Present when the request expanded them (`expand(_:)`): `defaultPages`, `overridesPages`.
 public enum UserFlowLanguageConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1068,7 +1068,7 @@ public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
 
 /// The properties of a `UserInstallStateSummary`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `deviceStates`.
+/// - Present when the request expanded them (`expand(_:)`): `deviceStates`.
 public enum UserInstallStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

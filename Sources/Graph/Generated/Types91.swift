@@ -740,7 +740,7 @@ public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstalla
 
 /// The properties of a `UserScopeTeamsAppInstallation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `teamsApp`, `teamsAppDefinition`, `chat`.
+/// - Present when the request expanded them (`expand(_:)`): `teamsApp`, `teamsAppDefinition`, `chat`.
 public enum UserScopeTeamsAppInstallationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -880,8 +880,8 @@ public typealias UserSettings = Model<UserSettingsFields>
 
 /// The properties of a `UserSettings`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `exchange`, `itemInsights`, `shiftPreferences`,
-///   `storageValue`, `windows`, `workHoursAndLocations`.
+/// - Present when the request expanded them (`expand(_:)`): `exchange`, `itemInsights`, `shiftPreferences`,
+///   `storageValue` ("storage"), `windows`, `workHoursAndLocations`.
 public enum UserSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1131,7 +1131,7 @@ public typealias UserSolutionRoot = Model<UserSolutionRootFields>
 
 /// The properties of a `UserSolutionRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `workingTimeSchedule`.
+/// - Present when the request expanded them (`expand(_:)`): `workingTimeSchedule`.
 public enum UserSolutionRootFields: FieldSet {
     public typealias Table = (id: Field<String>, workingTimeSchedule: Field<WorkingTimeSchedule>)
 
@@ -1177,7 +1177,7 @@ public typealias UserStorage = Model<UserStorageFields>
 
 /// The properties of a `UserStorage`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `quota`.
+/// - Present when the request expanded them (`expand(_:)`): `quota`.
 public enum UserStorageFields: FieldSet {
     public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
 
@@ -1221,7 +1221,7 @@ public typealias UserTeamwork = Model<UserTeamworkFields>
 
 /// The properties of a `UserTeamwork`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `associatedTeams`, `installedApps`.
+/// - Present when the request expanded them (`expand(_:)`): `associatedTeams`, `installedApps`.
 public enum UserTeamworkFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1543,7 +1543,7 @@ public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
 
 /// The properties of a `VerifiableCredentialsAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1811,7 +1811,7 @@ public typealias VerticalSection = Model<VerticalSectionFields>
 
 /// The properties of a `VerticalSection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `webparts`.
+/// - Present when the request expanded them (`expand(_:)`): `webparts`.
 public enum VerticalSectionFields: FieldSet {
     public typealias Table = (id: Field<String>, emphasis: Field<SectionEmphasisType>, webparts: Field<[WebPart]>)
 
@@ -1914,8 +1914,8 @@ public typealias VirtualEndpoint = Model<VirtualEndpointFields>
 
 /// The properties of a `VirtualEndpoint`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `auditEvents`, `cloudPCs`, `deviceImages`,
-///   `galleryImages`, `onPremisesConnections`, `provisioningPolicies`, `report`, `servicePlans`, `userSettings`.
+/// - Present when the request expanded them (`expand(_:)`): `auditEvents`, `cloudPCs`, `deviceImages`, `galleryImages`,
+///   `onPremisesConnections`, `provisioningPolicies`, `report`, `servicePlans`, `userSettings`.
 public enum VirtualEndpointFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2045,7 +2045,7 @@ public typealias VirtualEvent = Model<VirtualEventFields>
 
 /// The properties of a `VirtualEvent`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`.
+/// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`.
 public enum VirtualEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -88,7 +88,7 @@ public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields
 
 /// The properties of a `VirtualEventRegistration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `sessions`.
+/// - Present when the request expanded them (`expand(_:)`): `sessions`.
 public enum VirtualEventRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -136,7 +136,7 @@ public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegis
 
 /// The properties of a `VirtualEventRegistrationConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `questions`.
+/// - Present when the request expanded them (`expand(_:)`): `questions`.
 public enum VirtualEventRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -540,7 +540,7 @@ public typealias VirtualEventSession = Model<VirtualEventSessionFields>
 
 /// The properties of a `VirtualEventSession`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `attendanceReports`.
+/// - Present when the request expanded them (`expand(_:)`): `attendanceReports`.
 public enum VirtualEventSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -703,7 +703,7 @@ public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
 
 /// The properties of a `VirtualEventTownhall`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`, `registrationConfiguration`,
+/// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`, `registrationConfiguration`,
 ///   `registrations`.
 public enum VirtualEventTownhallFields: FieldSet {
     public typealias Table = (
@@ -766,7 +766,7 @@ public typealias VirtualEventTownhallRegistrationConfiguration =
 
 /// The properties of a `VirtualEventTownhallRegistrationConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `questions`.
+/// - Present when the request expanded them (`expand(_:)`): `questions`.
 public enum VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -939,7 +939,7 @@ public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
 
 /// The properties of a `VirtualEventWebinar`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `presenters`, `sessions`, `registrationConfiguration`,
+/// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`, `registrationConfiguration`,
 ///   `registrations`.
 public enum VirtualEventWebinarFields: FieldSet {
     public typealias Table = (
@@ -996,7 +996,7 @@ public typealias VirtualEventWebinarRegistrationConfiguration =
 
 /// The properties of a `VirtualEventWebinarRegistrationConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `questions`.
+/// - Present when the request expanded them (`expand(_:)`): `questions`.
 public enum VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1169,7 +1169,7 @@ public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
 
 /// The properties of a `VirtualEventsRoot`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `events`, `townhalls`, `webinars`.
+/// - Present when the request expanded them (`expand(_:)`): `events`, `townhalls`, `webinars`.
 public enum VirtualEventsRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1285,7 +1285,7 @@ public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticat
 
 /// The properties of a `VoiceAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum VoiceAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1562,7 +1562,7 @@ public typealias WebApp = Model<WebAppFields>
 /// The properties of a `WebApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum WebAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -65,7 +65,7 @@ public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationF
 
 /// The properties of a `WebApplicationFirewallVerificationModel`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `provider`.
+/// - Present when the request expanded them (`expand(_:)`): `provider`.
 public enum WebApplicationFirewallVerificationModelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -836,7 +836,7 @@ public typealias Win32LobApp = Model<Win32LobAppFields>
 /// The properties of a `Win32LobApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum Win32LobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

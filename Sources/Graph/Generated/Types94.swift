@@ -122,7 +122,7 @@ public typealias Windows10CompliancePolicy = Model<Windows10CompliancePolicyFiel
 
 /// The properties of a `Windows10CompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum Windows10CompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -308,7 +308,7 @@ public typealias Windows10CustomConfiguration = Model<Windows10CustomConfigurati
 
 /// The properties of a `Windows10CustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10CustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -490,7 +490,7 @@ public typealias Windows10EndpointProtectionConfiguration = Model<Windows10Endpo
 
 /// The properties of a `Windows10EndpointProtectionConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10EndpointProtectionConfigurationFields: FieldSet {
     public typealias Table = (
@@ -702,7 +702,7 @@ public typealias Windows10EnrollmentCompletionPageConfiguration =
 
 /// The properties of a `Windows10EnrollmentCompletionPageConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`.
 public enum Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -793,7 +793,7 @@ public typealias Windows10EnterpriseModernAppManagementConfiguration =
 
 /// The properties of a `Windows10EnterpriseModernAppManagementConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10EnterpriseModernAppManagementConfigurationFields: FieldSet {
     public typealias Table = (
@@ -928,7 +928,7 @@ public typealias Windows10GeneralConfiguration = Model<Windows10GeneralConfigura
 
 /// The properties of a `Windows10GeneralConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10GeneralConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1470,7 +1470,7 @@ public typealias Windows10MobileCompliancePolicy = Model<Windows10MobileComplian
 
 /// The properties of a `Windows10MobileCompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum Windows10MobileCompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -1671,7 +1671,7 @@ public typealias Windows10SecureAssessmentConfiguration = Model<Windows10SecureA
 
 /// The properties of a `Windows10SecureAssessmentConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10SecureAssessmentConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1814,7 +1814,7 @@ public typealias Windows10TeamGeneralConfiguration = Model<Windows10TeamGeneralC
 
 /// The properties of a `Windows10TeamGeneralConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows10TeamGeneralConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2004,7 +2004,7 @@ public typealias Windows81CompliancePolicy = Model<Windows81CompliancePolicyFiel
 
 /// The properties of a `Windows81CompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum Windows81CompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -2175,7 +2175,7 @@ public typealias Windows81GeneralConfiguration = Model<Windows81GeneralConfigura
 /// The properties of a `Windows81GeneralConfiguration`, inherited ones included.
 ///
 /// - `applyOnlyToWindows81`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum Windows81GeneralConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2374,7 +2374,7 @@ public typealias WindowsAppX = Model<WindowsAppXFields>
 /// The properties of a `WindowsAppX`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum WindowsAppXFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2546,7 +2546,7 @@ public typealias WindowsAutopilotDeploymentProfile = Model<WindowsAutopilotDeplo
 
 /// The properties of a `WindowsAutopilotDeploymentProfile`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignedDevices`.
+/// - Present when the request expanded them (`expand(_:)`): `assignedDevices`.
 public enum WindowsAutopilotDeploymentProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2800,7 +2800,7 @@ public typealias WindowsDefenderAdvancedThreatProtectionConfiguration =
 
 /// The properties of a `WindowsDefenderAdvancedThreatProtectionConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldSet {
     public typealias Table = (

@@ -115,7 +115,7 @@ public typealias WindowsHelloForBusinessAuthenticationMethod = Model<WindowsHell
 
 /// The properties of a `WindowsHelloForBusinessAuthenticationMethod`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `device`.
+/// - Present when the request expanded them (`expand(_:)`): `device`.
 public enum WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -199,7 +199,7 @@ public typealias WindowsInformationProtection = Model<WindowsInformationProtecti
 
 /// The properties of a `WindowsInformationProtection`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `exemptAppLockerFiles`,
 ///   `protectedAppLockerFiles`.
 public enum WindowsInformationProtectionFields: FieldSet {
     public typealias Table = (
@@ -588,7 +588,7 @@ public typealias WindowsInformationProtectionPolicy = Model<WindowsInformationPr
 
 /// The properties of a `WindowsInformationProtectionPolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `exemptAppLockerFiles`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `exemptAppLockerFiles`,
 ///   `protectedAppLockerFiles`.
 public enum WindowsInformationProtectionPolicyFields: FieldSet {
     public typealias Table = (
@@ -1143,7 +1143,7 @@ public typealias WindowsMalwareInformation = Model<WindowsMalwareInformationFiel
 
 /// The properties of a `WindowsMalwareInformation`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `deviceMalwareStates`.
+/// - Present when the request expanded them (`expand(_:)`): `deviceMalwareStates`.
 public enum WindowsMalwareInformationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1438,7 +1438,7 @@ public typealias WindowsMicrosoftEdgeApp = Model<WindowsMicrosoftEdgeAppFields>
 /// The properties of a `WindowsMicrosoftEdgeApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum WindowsMicrosoftEdgeAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1558,7 +1558,7 @@ public typealias WindowsMobileMSI = Model<WindowsMobileMSIFields>
 /// The properties of a `WindowsMobileMSI`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
 public enum WindowsMobileMSIFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1679,7 +1679,7 @@ public typealias WindowsPhone81CompliancePolicy = Model<WindowsPhone81Compliance
 
 /// The properties of a `WindowsPhone81CompliancePolicy`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
 public enum WindowsPhone81CompliancePolicyFields: FieldSet {
     public typealias Table = (
@@ -1849,7 +1849,7 @@ public typealias WindowsPhone81CustomConfiguration = Model<WindowsPhone81CustomC
 
 /// The properties of a `WindowsPhone81CustomConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum WindowsPhone81CustomConfigurationFields: FieldSet {
     public typealias Table = (
@@ -1984,7 +1984,7 @@ public typealias WindowsPhone81GeneralConfiguration = Model<WindowsPhone81Genera
 /// The properties of a `WindowsPhone81GeneralConfiguration`, inherited ones included.
 ///
 /// - `applyOnlyToWindowsPhone81`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum WindowsPhone81GeneralConfigurationFields: FieldSet {
     public typealias Table = (
@@ -2174,7 +2174,7 @@ public typealias WindowsProtectionState = Model<WindowsProtectionStateFields>
 
 /// The properties of a `WindowsProtectionState`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `detectedMalwareState`.
+/// - Present when the request expanded them (`expand(_:)`): `detectedMalwareState`.
 public enum WindowsProtectionStateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -41,7 +41,7 @@ public typealias WindowsSetting = Model<WindowsSettingFields>
 
 /// The properties of a `WindowsSetting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `instances`.
+/// - Present when the request expanded them (`expand(_:)`): `instances`.
 public enum WindowsSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -217,7 +217,7 @@ public typealias WindowsUniversalAppX = Model<WindowsUniversalAppXFields>
 /// The properties of a `WindowsUniversalAppX`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`, `contentVersions`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`,
 ///   `committedContainedApps`.
 public enum WindowsUniversalAppXFields: FieldSet {
     public typealias Table = (
@@ -432,7 +432,7 @@ public typealias WindowsUpdateForBusinessConfiguration = Model<WindowsUpdateForB
 /// The properties of a `WindowsUpdateForBusinessConfiguration`, inherited ones included.
 ///
 /// - `featureUpdatesPauseStartDate`, `qualityUpdatesPauseStartDate`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `deviceSettingStateSummaries`,
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
 public enum WindowsUpdateForBusinessConfigurationFields: FieldSet {
     public typealias Table = (
@@ -809,7 +809,7 @@ public typealias WindowsWebApp = Model<WindowsWebAppFields>
 /// The properties of a `WindowsWebApp`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
-/// - Present when the request expanded them (`expand("name")`): `assignments`, `categories`.
+/// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
 public enum WindowsWebAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -910,7 +910,7 @@ public typealias WorkHoursAndLocationsSetting = Model<WorkHoursAndLocationsSetti
 
 /// The properties of a `WorkHoursAndLocationsSetting`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `occurrences`, `recurrences`.
+/// - Present when the request expanded them (`expand(_:)`): `occurrences`, `recurrences`.
 public enum WorkHoursAndLocationsSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1170,7 +1170,7 @@ public typealias Workbook = Model<WorkbookFields>
 
 /// The properties of a `Workbook`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `application`, `comments`, `functions`, `names`,
+/// - Present when the request expanded them (`expand(_:)`): `application`, `comments`, `functions`, `names`,
 ///   `operations`, `tables`, `worksheets`.
 public enum WorkbookFields: FieldSet {
     public typealias Table = (
@@ -1257,7 +1257,7 @@ public typealias WorkbookChart = Model<WorkbookChartFields>
 
 /// The properties of a `WorkbookChart`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `axes`, `dataLabels`, `format`, `legend`, `series`,
+/// - Present when the request expanded them (`expand(_:)`): `axes`, `dataLabels`, `format`, `legend`, `series`,
 ///   `title`, `worksheet`.
 public enum WorkbookChartFields: FieldSet {
     public typealias Table = (
@@ -1305,7 +1305,7 @@ public typealias WorkbookChartAreaFormat = Model<WorkbookChartAreaFormatFields>
 
 /// The properties of a `WorkbookChartAreaFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
 public enum WorkbookChartAreaFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -1354,7 +1354,7 @@ public typealias WorkbookChartAxes = Model<WorkbookChartAxesFields>
 
 /// The properties of a `WorkbookChartAxes`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `categoryAxis`, `seriesAxis`, `valueAxis`.
+/// - Present when the request expanded them (`expand(_:)`): `categoryAxis`, `seriesAxis`, `valueAxis`.
 public enum WorkbookChartAxesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1418,7 +1418,7 @@ public typealias WorkbookChartAxis = Model<WorkbookChartAxisFields>
 
 /// The properties of a `WorkbookChartAxis`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`, `majorGridlines`, `minorGridlines`, `title`.
+/// - Present when the request expanded them (`expand(_:)`): `format`, `majorGridlines`, `minorGridlines`, `title`.
 public enum WorkbookChartAxisFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1457,7 +1457,7 @@ public typealias WorkbookChartAxisFormat = Model<WorkbookChartAxisFormatFields>
 
 /// The properties of a `WorkbookChartAxisFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `font`, `line`.
+/// - Present when the request expanded them (`expand(_:)`): `font`, `line`.
 public enum WorkbookChartAxisFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>, line: Field<WorkbookChartLineFormat>)
 
@@ -1546,7 +1546,7 @@ public typealias WorkbookChartAxisTitle = Model<WorkbookChartAxisTitleFields>
 
 /// The properties of a `WorkbookChartAxisTitle`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartAxisTitleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1570,7 +1570,7 @@ public typealias WorkbookChartAxisTitleFormat = Model<WorkbookChartAxisTitleForm
 
 /// The properties of a `WorkbookChartAxisTitleFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `font`.
+/// - Present when the request expanded them (`expand(_:)`): `font`.
 public enum WorkbookChartAxisTitleFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>)
 

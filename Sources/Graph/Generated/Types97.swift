@@ -12,7 +12,7 @@ public typealias WorkbookChartDataLabelFormat = Model<WorkbookChartDataLabelForm
 
 /// The properties of a `WorkbookChartDataLabelFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
 public enum WorkbookChartDataLabelFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -61,7 +61,7 @@ public typealias WorkbookChartDataLabels = Model<WorkbookChartDataLabelsFields>
 
 /// The properties of a `WorkbookChartDataLabels`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartDataLabelsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -240,7 +240,7 @@ public typealias WorkbookChartGridlines = Model<WorkbookChartGridlinesFields>
 
 /// The properties of a `WorkbookChartGridlines`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartGridlinesFields: FieldSet {
     public typealias Table = (id: Field<String>, visible: Field<Bool>, format: Field<WorkbookChartGridlinesFormat>)
 
@@ -259,7 +259,7 @@ public typealias WorkbookChartGridlinesFormat = Model<WorkbookChartGridlinesForm
 
 /// The properties of a `WorkbookChartGridlinesFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `line`.
+/// - Present when the request expanded them (`expand(_:)`): `line`.
 public enum WorkbookChartGridlinesFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, line: Field<WorkbookChartLineFormat>)
 
@@ -330,7 +330,7 @@ public typealias WorkbookChartLegend = Model<WorkbookChartLegendFields>
 
 /// The properties of a `WorkbookChartLegend`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartLegendFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -361,7 +361,7 @@ public typealias WorkbookChartLegendFormat = Model<WorkbookChartLegendFormatFiel
 
 /// The properties of a `WorkbookChartLegendFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
 public enum WorkbookChartLegendFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -481,7 +481,7 @@ public typealias WorkbookChartPoint = Model<WorkbookChartPointFields>
 
 /// The properties of a `WorkbookChartPoint`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartPointFields: FieldSet {
     public typealias Table = (id: Field<String>, value: Field<JSONValue>, format: Field<WorkbookChartPointFormat>)
 
@@ -500,7 +500,7 @@ public typealias WorkbookChartPointFormat = Model<WorkbookChartPointFormatFields
 
 /// The properties of a `WorkbookChartPointFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`.
 public enum WorkbookChartPointFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>)
 
@@ -749,7 +749,7 @@ public typealias WorkbookChartSeries = Model<WorkbookChartSeriesFields>
 
 /// The properties of a `WorkbookChartSeries`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`, `points`.
+/// - Present when the request expanded them (`expand(_:)`): `format`, `points`.
 public enum WorkbookChartSeriesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -773,7 +773,7 @@ public typealias WorkbookChartSeriesFormat = Model<WorkbookChartSeriesFormatFiel
 
 /// The properties of a `WorkbookChartSeriesFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`, `line`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`, `line`.
 public enum WorkbookChartSeriesFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, line: Field<WorkbookChartLineFormat>)
 
@@ -876,7 +876,7 @@ public typealias WorkbookChartTitle = Model<WorkbookChartTitleFields>
 
 /// The properties of a `WorkbookChartTitle`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`.
+/// - Present when the request expanded them (`expand(_:)`): `format`.
 public enum WorkbookChartTitleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -907,7 +907,7 @@ public typealias WorkbookChartTitleFormat = Model<WorkbookChartTitleFormatFields
 
 /// The properties of a `WorkbookChartTitleFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `fill`, `font`.
+/// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
 public enum WorkbookChartTitleFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -981,7 +981,7 @@ public typealias WorkbookComment = Model<WorkbookCommentFields>
 
 /// The properties of a `WorkbookComment`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `replies`.
+/// - Present when the request expanded them (`expand(_:)`): `replies`.
 public enum WorkbookCommentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -6100,7 +6100,7 @@ public typealias WorkbookNamedItem = Model<WorkbookNamedItemFields>
 
 /// The properties of a `WorkbookNamedItem`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `worksheet`.
+/// - Present when the request expanded them (`expand(_:)`): `worksheet`.
 public enum WorkbookNamedItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -30,7 +30,7 @@ public typealias WorkbookPivotTable = Model<WorkbookPivotTableFields>
 
 /// The properties of a `WorkbookPivotTable`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `worksheet`.
+/// - Present when the request expanded them (`expand(_:)`): `worksheet`.
 public enum WorkbookPivotTableFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>, worksheet: Field<WorkbookWorksheet>)
 
@@ -89,7 +89,7 @@ public typealias WorkbookRange = Model<WorkbookRangeFields>
 
 /// The properties of a `WorkbookRange`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `format`, `sort`, `worksheet`.
+/// - Present when the request expanded them (`expand(_:)`): `format`, `sort`, `worksheet`.
 public enum WorkbookRangeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -322,7 +322,7 @@ public typealias WorkbookRangeFormat = Model<WorkbookRangeFormatFields>
 
 /// The properties of a `WorkbookRangeFormat`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `borders`, `fill`, `font`, `protection`.
+/// - Present when the request expanded them (`expand(_:)`): `borders`, `fill`, `font`, `protection`.
 public enum WorkbookRangeFormatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -795,7 +795,7 @@ public typealias WorkbookRangeView = Model<WorkbookRangeViewFields>
 
 /// The properties of a `WorkbookRangeView`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `rows`.
+/// - Present when the request expanded them (`expand(_:)`): `rows`.
 public enum WorkbookRangeViewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1045,7 +1045,7 @@ public typealias WorkbookTable = Model<WorkbookTableFields>
 
 /// The properties of a `WorkbookTable`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `columns`, `rows`, `sort`, `worksheet`.
+/// - Present when the request expanded them (`expand(_:)`): `columns`, `rows`, `sort`, `worksheet`.
 public enum WorkbookTableFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1096,7 +1096,7 @@ public typealias WorkbookTableColumn = Model<WorkbookTableColumnFields>
 
 /// The properties of a `WorkbookTableColumn`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `filter`.
+/// - Present when the request expanded them (`expand(_:)`): `filter`.
 public enum WorkbookTableColumnFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1487,8 +1487,7 @@ public typealias WorkbookWorksheet = Model<WorkbookWorksheetFields>
 
 /// The properties of a `WorkbookWorksheet`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `charts`, `names`, `pivotTables`, `protection`,
-///   `tables`.
+/// - Present when the request expanded them (`expand(_:)`): `charts`, `names`, `pivotTables`, `protection`, `tables`.
 public enum WorkbookWorksheetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1973,7 +1972,7 @@ public typealias Workspace = Model<WorkspaceFields>
 
 /// The properties of a `Workspace`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `checkIns`.
+/// - Present when the request expanded them (`expand(_:)`): `checkIns`.
 public enum WorkspaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2080,7 +2079,7 @@ public typealias X509CertificateAuthenticationMethodConfiguration =
 
 /// The properties of a `X509CertificateAuthenticationMethodConfiguration`, inherited ones included.
 ///
-/// - Present when the request expanded them (`expand("name")`): `includeTargets`.
+/// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
 public enum X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
