@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Two shapes of field table, compiled side by side: what a release build pays per field.
 
-`stored`: a struct of `public let` fields, as Bindery generates today (each field compiles to a getter).
-`tuple`: a caseless enum whose table is one labelled tuple; key paths reach its elements the same way, so a user's
-`item.name` reads alike, but nothing per field is compiled. A tuple element carries no doc comment.
+`stored`: a struct of `public let` fields, as Bindery generates for small specs (each field compiles to a getter).
+`tuple`: a caseless enum whose table is one labelled tuple, as Bindery generates for large ones (`"fieldTables"`); key
+paths reach its elements the same way, so a user's `item.name` reads alike, but nothing per field is compiled. A
+tuple element carries no doc comment.
 
 Usage: Benchmarks/table_shapes.py [tables] [fields]   (default 50 tables of 40 fields)
 Prints, per shape and configuration: wall seconds, peak memory, functions in the object code, and checks that a

@@ -58,6 +58,9 @@ extension CollectionRequestBuilder where Item == OnenotePageRequestBuilder {
 }
 
 /// The fields Graph and the legacy API name differently, for notebooks, section groups and sections alike.
+///
+/// Protocol requirements name fields, so the tables must be structs: `Specs/OneNote/bindery.json` says
+/// `"fieldTables": "structs"`.
 public protocol OneNoteHierarchyFields: FieldSet where Table == Self {
     var displayName: Field<String> { get }
     var name: Field<String> { get }

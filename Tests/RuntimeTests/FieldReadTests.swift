@@ -58,12 +58,15 @@ private struct HintFields: FieldSet {
 
 /// A table as the generator writes it for large specs: a labelled tuple, which compiles to no getter per field.
 private enum TupleFields: FieldSet {
-    typealias Table = (title: Field<String>, pages: Field<Int64>, edited: Field<Date>, note: Field<Model<BareFields>>)
+    typealias Table = (
+        title: Field<String>, pages: Field<Int64>, edited: Field<Date>, note: Field<Model<BareFields>>,
+        `default`: Field<Bool>
+    )
     static let schema = ModelSchema(
         "test.tuple",
         fields: (
             title: Field("title"), pages: Field("pages", loose: true), edited: Field("edited", readOnly: true),
-            note: Field("note")
+            note: Field("note"), default: Field("default")
         ) as Table)
 }
 
@@ -103,14 +106,17 @@ private enum TupleFields: FieldSet {
     @Test func aTupleTableReadsWritesAndValidatesLikeAStruct() throws {
         #expect(TupleFields.all.pages.name == "pages")
         #expect(TupleFields.all.pages.isLoose)
-        #expect(Model<TupleFields>.schema.fieldNames == ["title", "pages", "edited", "note"])
+        // Reads take the fast way, at the element's offset, as they do in a struct table.
+        #expect(MemoryLayout<TupleFields.Table>.offset(of: \.pages) == MemoryLayout<Field<String>>.stride)
+        #expect(Model<TupleFields>.schema.fieldNames == ["title", "pages", "edited", "note", "default"])
         #expect(Model<TupleFields>.schema.readOnlyFieldNames == ["edited"])
         var entry = try Model<TupleFields>(
             jsonBytes: Array(
-                #"{"note":{"name":"n"},"pages":"7","x":[1],"title":"T","edited":"2026-11-25T10:00:00Z"}"#.utf8))
+                #"{"note":{"name":"n"},"pages":"7","x":[1],"title":"T","edited":"2026-11-25T10:00:00Z","default":true}"#
+                    .utf8))
         let reordered = Model<TupleFields>(storage: ["title": "U", "pages": 8])
         for _ in 0..<3 {
-            #expect(entry.title == "T" && entry.pages == 7 && entry.note?.name == "n")
+            #expect(entry.title == "T" && entry.pages == 7 && entry.note?.name == "n" && entry.default == true)
             #expect(entry.edited == Date(timeIntervalSince1970: 1_795_600_800))
             #expect(reordered.title == "U" && reordered.pages == 8 && reordered.note == nil)
         }
@@ -118,7 +124,7 @@ private enum TupleFields: FieldSet {
         entry.title = nil
         #expect(entry.storage["pages"] == 9)
         #expect(entry.storage["title"] == .null)
-        #expect(entry.requestMembers.keys == ["note", "pages", "x", "title"])
+        #expect(entry.requestMembers.keys == ["note", "pages", "x", "title", "default"])
         // Validation reads the tuple's fields as it reads a struct's: a wrong kind fails with its path.
         #expect(throws: ModelDecodingError.self) {
             try Model<TupleFields>(jsonBytes: Array(#"{"note":{"name":3}}"#.utf8))

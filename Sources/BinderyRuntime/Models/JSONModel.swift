@@ -61,7 +61,9 @@ public struct Model<Fields: FieldSet>: JSONModel {
     static func field<Value>(
         _ path: KeyPath<Fields.Table, Field<Value>>, in schema: ModelSchema
     ) -> (field: Field<Value>, offset: Int?) {
-        // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe.
+        // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe. (Tuple
+        // tables of the same labels and types are one type, so this cannot tell two of them apart: a hand-written
+        // tuple table must build its schema from its own `all`, as generated ones do.)
         guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self),
             let offset = MemoryLayout<Fields.Table>.offset(of: path)
         else { return (Fields.all[keyPath: path], nil) }
@@ -69,7 +71,7 @@ public struct Model<Fields: FieldSet>: JSONModel {
     }
 }
 
-/// The properties a model declares, each a stored `Field`, plus the model's schema.
+/// The properties a model declares, each a `Field` in its `Table`, plus the model's schema.
 public protocol FieldSet: Sendable {
     /// The value whose `Field`s property reads go through: `Self` for a struct of stored fields, or a labelled
     /// tuple of them, which compiles to no function per field.

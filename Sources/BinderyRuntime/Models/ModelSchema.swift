@@ -23,8 +23,8 @@ public final class ModelSchema: Sendable {
     let fieldKinds: [FieldKind]
     /// The JSON names of the fields.
     public var fieldNames: Set<String> { Set(fieldIndex.keys) }
-    /// The generated `Fields` value, kept for the life of the process: a property read loads its `Field` at the
-    /// key path's offset. Immutable, so sharing it between threads is safe.
+    /// The table the schema was built from (a generated `Fields.Table` value), kept for the life of the process: a
+    /// property read loads its `Field` at the key path's offset. Immutable, so sharing it between threads is safe.
     @usableFromInline nonisolated(unsafe) let fieldTable: UnsafeRawPointer
     /// The type of the value `fieldTable` points to.
     @usableFromInline let fieldTableType: ObjectIdentifier
@@ -44,14 +44,20 @@ public final class ModelSchema: Sendable {
     /// else `@odata.type`. Worked out once, since validation reads it for every object.
     public let discriminatorMember: String
 
-    /// Builds the table from a generated `Fields` value: its stored `Field` properties, in declaration order.
+    /// Builds the table from a generated table value: the `Field`s of a struct's stored properties or of a labelled
+    /// tuple's elements, in declaration order.
     @_spi(Generated)
     public init<Table>(
         _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
         discriminator: String? = nil, tag: String? = nil, aliases: [String] = [], fields: Table
     ) {
         // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
-        let declared = Mirror(reflecting: fields).children.compactMap { $0.value as? any AnyField }
+        let mirror = Mirror(reflecting: fields)
+        let declared = mirror.children.compactMap { $0.value as? any AnyField }
+        // Anything else (a value that is not a table, a member that is not a `Field`) would leave fields unread.
+        precondition(
+            [.struct, .tuple].contains(mirror.displayStyle) && declared.count == mirror.children.count,
+            "the table of \(typeName) must be a struct or tuple of `Field`s")
         self.typeName = typeName
         self.base = base
         self.derived = derived
