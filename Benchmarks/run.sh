@@ -203,7 +203,9 @@ before and 210.9 s (3.44 GiB) after, where the release-only trial in the table a
 Field tables as labelled tuples (2026-11-26; \`"fieldTables"\`, which \`automatic\` picks for a spec this large).
 A struct's stored property compiles to a getter, 17,634 of them in Graph; a tuple element compiles to nothing, and
 \`item.name\` reads through the same key path either way. 2,196 of the 2,962 tables became tuples (the others have
-a deprecated field or a single one). One build of each, back to back, wall, CPU, peak:
+a deprecated field or a single one). One build of each, back to back, in a package like \`.build-bench/graph\`
+(the module generated from the corpus; \`/usr/bin/time swift build [-c release] --target GraphBench -j 2\`, the runtime
+built first and not counted); wall, CPU, peak:
 
 | field tables | debug | release |
 |---|---|---|

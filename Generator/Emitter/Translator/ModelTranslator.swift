@@ -45,20 +45,26 @@ struct ModelTranslator {
 
     /// One row of a field table: a declared property, as the table lists it.
     private struct TableField {
-        /// The Swift name (backticked when a keyword), the same name bare, and the member's name in JSON.
+        /// The Swift name, backticked when a keyword.
         var name: String
-        var label: String
+        /// The member's name in JSON.
         var wireName: String
-        /// The name as a label in a tuple expression, where only `inout` still needs its backticks.
-        var argumentLabel: String { label == "inout" ? name : label }
         var type: String
         /// `Field("name", loose: true)`.
         var value: Expression
-        var doc: [String]
-        /// The spec's description of the field, without Bindery's notes.
+        /// The spec's description of the field.
         var prose: [String]
+        /// What Bindery adds: who sets it, when it is present.
+        var notes: [String]
         var isDeprecated: Bool
         var isNavigation: Bool
+
+        /// The name without backticks.
+        var label: String { name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name }
+        /// The name as a label in a tuple expression, where only `inout` still needs its backticks.
+        var argumentLabel: String { label == "inout" ? name : label }
+        /// The field's doc comment: the description, then the notes.
+        var doc: [String] { prose.isEmpty || notes.isEmpty ? prose + notes : prose + [""] + notes }
     }
 
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
@@ -73,16 +79,13 @@ struct ModelTranslator {
             // Streams have no JSON form.
             guard let swiftType = mapping.swiftType(type) else { return }
             let name = memberName(wireName, owner: owner, reserved: Self.reservedModelMembers, used: &usedNames)
-            let label = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             var arguments: [Expression.Argument] = [.init(.string(wireName))]
             if loose { arguments.append(.init("loose", .raw("true"))) }
             if readOnly { arguments.append(.init("readOnly", .raw("true"))) }
-            let doc = prose.isEmpty || notes.isEmpty ? prose + notes : prose + [""] + notes
             fields.append(
                 TableField(
-                    name: name, label: label, wireName: wireName, type: "Field<\(swiftType)>",
-                    value: .call("Field", arguments), doc: doc,
-                    prose: prose, isDeprecated: isDeprecated, isNavigation: isNavigation))
+                    name: name, wireName: wireName, type: "Field<\(swiftType)>", value: .call("Field", arguments),
+                    prose: prose, notes: notes, isDeprecated: isDeprecated, isNavigation: isNavigation))
         }
 
         for owner in index.lineage(of: structure) {
@@ -118,52 +121,30 @@ struct ModelTranslator {
         }
         let fieldsName = symbols.companionName(of: structure.name)
 
-        let fieldsType: TypeDeclaration
-        var fieldsDoc = ["The properties of a `\(typeName)`, inherited ones included."]
-        if tupleTables, Self.fitsTuple(fields) {
-            // A labelled tuple compiles to no function per field, where a struct's stored property compiles to a
-            // getter (BENCHMARKS.md: the full Graph builds in about two thirds of the time). A tuple element
-            // carries no doc comment: the fields' comments move to the table's.
-            schemaArguments.append(
-                .init("fields", .cast(.tuple(fields.map { .init($0.argumentLabel, $0.value) }), to: "Table")))
-            fieldsType = TypeDeclaration(
+        // A labelled tuple compiles to no function per field, where a struct's stored property compiles to a getter
+        // (BENCHMARKS.md: the full Graph builds in about two thirds of the time). A tuple element carries no doc
+        // comment: the fields' comments move to the table's.
+        let isTuple = tupleTables && Self.fitsTuple(fields)
+        schemaArguments.append(
+            .init(
+                "fields",
+                isTuple
+                    ? .cast(.tuple(fields.map { .init($0.argumentLabel, $0.value) }), to: "Table") : .call(fieldsName)))
+        let schema = Declaration(
+            .variable(.stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true)))
+        let fieldsType =
+            isTuple
+            ? TypeDeclaration(
                 .enum, fieldsName, conformances: ["FieldSet"],
                 members: [
                     Declaration(.tupleAlias(name: "Table", elements: fields.map { .init($0.name, .raw($0.type)) })),
-                    Declaration(
-                        .variable(
-                            .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true))),
+                    schema,
                 ])
-            fieldsDoc += Self.tableDocumentation(fields)
-        } else {
-            schemaArguments.append(.init("fields", .call(fieldsName)))
-            var storedFields: [Declaration] = []
-            var initializer: [Statement] = []
-            for field in fields {
-                guard !field.isDeprecated else {
-                    // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
-                    storedFields.append(
-                        Declaration(
-                            doc: field.doc, attributes: ["@available(*, deprecated)"],
-                            .variable(.stored(field.name, type: field.type, value: field.value))))
-                    continue
-                }
-                storedFields.append(Declaration(doc: field.doc, .variable(.stored(field.name, type: field.type))))
-                initializer.append(.assignment("self.\(field.label)", field.value))
-            }
-            // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own.
-            // One function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in
-            // the full Graph module it lowered the release build's peak memory (4.00 → 3.69 GiB) more than its time.
-            var fieldsInitializer = FunctionDeclaration("init", body: initializer)
-            fieldsInitializer.isPrivate = true
-            fieldsType = TypeDeclaration(
-                .struct, fieldsName, conformances: ["FieldSet"],
-                members: [
-                    Declaration(
-                        .variable(
-                            .stored("schema", type: nil, value: .call("ModelSchema", schemaArguments), isStatic: true)))
-                ] + storedFields + [Declaration(.function(fieldsInitializer))])
-        }
+            : TypeDeclaration(
+                .struct, fieldsName, conformances: ["FieldSet"], members: [schema] + Self.storedFields(fields))
+        let fieldsDoc =
+            ["The properties of a `\(typeName)`, inherited ones included."]
+            + (isTuple ? Self.tableDocumentation(fields) : [])
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
         doc.insert(
             contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""],
@@ -181,6 +162,30 @@ struct ModelTranslator {
             Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
             Declaration(doc: fieldsDoc, .type(fieldsType)),
         ]
+    }
+
+    /// A struct table's members after its schema: a stored `Field` per field, and the initializer that sets them.
+    private static func storedFields(_ fields: [TableField]) -> [Declaration] {
+        var declarations: [Declaration] = []
+        var initializer: [Statement] = []
+        for field in fields {
+            guard !field.isDeprecated else {
+                // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
+                declarations.append(
+                    Declaration(
+                        doc: field.doc, attributes: ["@available(*, deprecated)"],
+                        .variable(.stored(field.name, type: field.type, value: field.value))))
+                continue
+            }
+            declarations.append(Declaration(doc: field.doc, .variable(.stored(field.name, type: field.type))))
+            initializer.append(.assignment("self.\(field.label)", field.value))
+        }
+        // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own. One
+        // function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in the full
+        // Graph module it lowered the release build's peak memory (4.00 → 3.69 GiB) more than its time.
+        var fieldsInitializer = FunctionDeclaration("init", body: initializer)
+        fieldsInitializer.isPrivate = true
+        return declarations + [Declaration(.function(fieldsInitializer))]
     }
 
     /// What the spec says of a property beyond its type and description: its one value, who sets it.
