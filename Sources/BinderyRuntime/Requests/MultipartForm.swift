@@ -58,9 +58,21 @@ public struct MultipartForm: Sendable, Hashable {
     }
 
     /// Keeps a name inside its quotes and on its line: quotes and line breaks are percent-encoded (RFC 7578 §2).
+    ///
+    /// Scalar by scalar, not by `Character`: a line break followed by a combining mark is one character, which a
+    /// character-wise replacement of "\n" would not match, and the break would reach the header.
     private static func quoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        var quoted = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": quoted += "%25".unicodeScalars
+            case "\"": quoted += "%22".unicodeScalars
+            case "\r": quoted += "%0D".unicodeScalars
+            case "\n": quoted += "%0A".unicodeScalars
+            default: quoted.append(scalar)
+            }
+        }
+        return String(quoted)
     }
 }
 
