@@ -111,7 +111,7 @@ say "load average before the run: $load"
 # One client per process, always in this order. Each prints one RESULT line on stdout; progress goes to the log.
 options=(--requests "$requests" --inflight "$inflight" --large "$large" --reps "$reps")
 declare -A seq conc big name
-for client in raw bindery urlsession ahc; do
+for client in raw bindery bindery-loop urlsession ahc; do
   say "running $client"
   if [ "$client" = raw ]; then
     line=$("$work/raw_curl" "$base" "${options[@]}" 2> >(tee -a "$log" >&2)) || die "raw libcurl failed (see above)"
@@ -152,6 +152,7 @@ $note
 | client | sequential, 1 KB (req/s) | $inflight in flight, 1 KB (req/s) | 1 MB bodies (MB/s) |
 |---|---|---|---|
 | $ours | $(num "${seq[bindery]}") | $(num "${conc[bindery]}") | $(num "${big[bindery]}") |
+| $ours, the tasks on its \`executor\` | $(num "${seq[bindery-loop]}") | $(num "${conc[bindery-loop]}") | $(num "${big[bindery-loop]}") |
 | Foundation \`URLSession\` | $(num "${seq[urlsession]}") | $(num "${conc[urlsession]}") | $(num "${big[urlsession]}") |
 | async-http-client 1.37.0 | $(num "${seq[ahc]}") | $(num "${conc[ahc]}") | $(num "${big[ahc]}") |
 | libcurl from C (the reference: one easy handle; a multi handle for $inflight in flight) | $(num "${seq[raw]}") | $(num "${conc[raw]}") | $(num "${big[raw]}") |
@@ -160,11 +161,15 @@ $note
 |---|---|---|---|
 | CurlTransport ÷ URLSession | $(cell "${seq[bindery]}" "${seq[urlsession]}" 3) | $(cell "${conc[bindery]}" "${conc[urlsession]}") | $(cell "${big[bindery]}" "${big[urlsession]}") |
 | CurlTransport ÷ async-http-client | $(cell "${seq[bindery]}" "${seq[ahc]}" 1.25) | $(cell "${conc[bindery]}" "${conc[ahc]}" 1.5) | $(cell "${big[bindery]}" "${big[ahc]}") |
-| CurlTransport ÷ libcurl from C | $(cell "${seq[bindery]}" "${seq[raw]}" 0.7) | $(cell "${conc[bindery]}" "${conc[raw]}") | $(cell "${big[bindery]}" "${big[raw]}" 0.8) |
+| CurlTransport ÷ libcurl from C | $(cell "${seq[bindery]}" "${seq[raw]}" 0.7) | $(cell "${conc[bindery]}" "${conc[raw]}" 0.7) | $(cell "${big[bindery]}" "${big[raw]}" 0.8) |
+| on its executor ÷ async-http-client | $(cell "${seq[bindery-loop]}" "${seq[ahc]}" 1.25) | $(cell "${conc[bindery-loop]}" "${conc[ahc]}" 1.5) | $(cell "${big[bindery-loop]}" "${big[ahc]}") |
+| on its executor ÷ libcurl from C | $(cell "${seq[bindery-loop]}" "${seq[raw]}" 0.7) | $(cell "${conc[bindery-loop]}" "${conc[raw]}" 0.7) | $(cell "${big[bindery-loop]}" "${big[raw]}" 0.8) |
 
 $requests GETs of a 1 KB file one after another on one keep-alive connection; $requests GETs with $inflight under way
 at all times (Swift: a task group); $large GETs of a 1 MB file one after another (MB = 1,048,576 bytes). Requests
-are built once; each response's status and body length are checked. Run it with \`make bench-transport\`.
+are built once; each response's status and body length are checked. "On its \`executor\`": the same client with
+every task of the run preferring the transport's loop thread (\`withTaskExecutorPreference(transport.executor)\`),
+so no request changes threads. Run it with \`make bench-transport\`.
 <!-- transport:end -->
 MD
 )

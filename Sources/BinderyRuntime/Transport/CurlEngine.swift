@@ -5,14 +5,19 @@ import Synchronization
 
 /// The loop thread of one `CurlTransport` and the only owner of its libcurl multi handle.
 ///
-/// Other threads talk to it through `inbox` (transfers to start, ids to cancel, a stop request) and wake
-/// it with `curl_multi_wakeup` when it sleeps. Everything else (easy handles, the transfers in flight) is
-/// local to `run()`, so it needs no lock.
-final class CurlEngine: Sendable {
+/// Other threads talk to it through `inbox` (transfers to start, ids to cancel, jobs to run, a stop request)
+/// and wake it with `curl_multi_wakeup` when it sleeps. Everything else (easy handles, the transfers in
+/// flight) is local to `run()`, so it needs no lock.
+///
+/// It is also a `TaskExecutor` (`CurlTransport.executor`): a task that prefers it runs on the loop thread,
+/// between network events, so its request goes to libcurl and its response comes back without changing threads.
+final class CurlEngine: TaskExecutor, Sendable {
     /// What other threads leave for the loop; it takes all of it at the top of each turn.
     private struct Inbox {
         var incoming: [CurlTransfer] = []
         var cancellations: [UInt64] = []
+        /// Jobs of tasks that prefer this executor, in the order they were enqueued.
+        var jobs: [UnownedJob] = []
         var stopping = false
         /// Set by the loop, when it found the inbox empty, right before it sleeps in `curl_multi_poll`;
         /// only then must a new entry wake it (and the first one clears it: one wake-up is enough). While
@@ -121,6 +126,19 @@ final class CurlEngine: Sendable {
         if loopThread.withLock({ $0 }) != ObjectIdentifier(Thread.current) { finished.wait() }
     }
 
+    /// Runs the job on the loop thread, at the top of its next turn; once the loop has stopped, on the global
+    /// concurrent executor, so that no task is left waiting.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.stopping else { return (false, false) }
+            inbox.jobs.append(job)
+            return (true, inbox.takeWakeUp())
+        }
+        if wake { curl_multi_wakeup(multi) }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
     // MARK: The loop thread
 
     private func run() {
@@ -128,6 +146,7 @@ final class CurlEngine: Sendable {
         var idle: [CurlEasy] = []
         var incoming: [CurlTransfer] = []
         var cancellations: [UInt64] = []
+        var jobs: [UnownedJob] = []
         var stillRunning: Int32 = 0
         var queued: Int32 = 0
 
@@ -140,6 +159,12 @@ final class CurlEngine: Sendable {
         }
 
         while true {
+            // Jobs first: a task that runs here usually ends by sending its next request, which this turn
+            // then starts without waiting for another.
+            inbox.withLock { swap(&jobs, &$0.jobs) }
+            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            jobs.removeAll(keepingCapacity: true)
+
             let stopping = inbox.withLock { inbox -> Bool in
                 swap(&incoming, &inbox.incoming)
                 swap(&cancellations, &inbox.cancellations)
@@ -200,7 +225,8 @@ final class CurlEngine: Sendable {
             // What arrived while this turn ran is taken at once rather than after a wake-up through the
             // poll; the loop sleeps only when there is nothing, and says so under the same lock.
             let sleeps = inbox.withLock { inbox -> Bool in
-                inbox.sleeping = inbox.incoming.isEmpty && inbox.cancellations.isEmpty && !inbox.stopping
+                inbox.sleeping =
+                    inbox.incoming.isEmpty && inbox.cancellations.isEmpty && inbox.jobs.isEmpty && !inbox.stopping
                 return inbox.sleeping
             }
             if sleeps { curl_multi_poll(multi, nil, 0, Self.idleWaitMilliseconds, nil) }
@@ -218,6 +244,8 @@ final class CurlEngine: Sendable {
             return inbox.incoming
         }
         for transfer in late { transfer.fail(CurlTransfer.cancelledError) }
+        // Tasks that preferred this executor go on on the global one.
+        for job in inbox.withLock({ $0.jobs }) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         active.removeAll()
         idle.removeAll()  // curl_easy_cleanup, before the multi handle goes
         curl_multi_cleanup(multi)

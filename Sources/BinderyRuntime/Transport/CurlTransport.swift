@@ -91,6 +91,17 @@ public final class CurlTransport: HTTPTransport {
         engine = CurlEngine(configuration: configuration)
     }
 
+    /// The transport's loop thread as a task executor, for code that sends many small requests and wants no
+    /// thread hand-off per request: a task that prefers it (`withTaskExecutorPreference(transport.executor)`,
+    /// `group.addTask(executorPreference:)`) runs on the loop thread, so its request reaches libcurl and its
+    /// response comes back on the same thread.
+    ///
+    /// The loop runs such tasks between network events, one at a time: keep their work short (decode, hand
+    /// the result on), as a long one delays every transfer of the transport. A task isolated to an actor
+    /// (the main actor) runs there as always. Keep the transport alive while tasks prefer its executor; once
+    /// it is gone, their jobs run on the global concurrent executor.
+    public var executor: any TaskExecutor { engine }
+
     /// Stops the loop thread; it aborts what is left (nothing, normally: every `send` keeps the transport
     /// alive until it returns) and frees the libcurl handles before the thread ends.
     deinit { engine.stop() }

@@ -94,6 +94,26 @@ struct CurlTransportTests {
         #expect(server.connectionCount == 1)
     }
 
+    @Test func headerNamesAreReadWhateverTheirCase() async throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequestHead() != nil else { return }
+            // Common names in any case (a fast path matches them), one that is only nearly common, a folded line.
+            connection.write(
+                "HTTP/1.1 200 OK\r\nCONTENT-type: text/plain\r\ncontent-LENGTH: 2\r\nETag: \"1\"\r\n"
+                    + "Content_Type: other\r\nX-Long: a\r\n  b\r\n\r\nok")
+            connection.waitUntilClosed()
+        }
+        defer { server.stop() }
+        let response = try await CurlTransport().send(transportRequest(.get, server.baseURL))
+        #expect(response.headers[.contentType] == "text/plain")
+        #expect(response.headers[.contentLength] == "2")
+        #expect(response.headers[.eTag] == "\"1\"")
+        #expect(response.headers[HTTPField.Name("content_type")!] == "other")
+        #expect(response.headers[HTTPField.Name("x-long")!] == "a b")
+        #expect(response.headers.count == 5)
+        #expect(response.body == Array("ok".utf8))
+    }
+
     @Test func interimResponseHeadersDoNotLeakIntoTheFinalOnes() async throws {
         let server = try RawSocketServer { connection in
             guard connection.readRequestHead() != nil else { return }
@@ -180,6 +200,65 @@ struct CurlTransportTests {
         let deadline = ContinuousClock.now + .seconds(2)
         while !closed.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(closed.withLock { $0 })
+    }
+
+    // MARK: The loop thread as a task executor
+
+    /// The transport's loop thread, found through a progress callback (which runs there).
+    func loopThread(of transport: CurlTransport, _ server: LoopbackServer) async throws -> ObjectIdentifier? {
+        let thread = Mutex<ObjectIdentifier?>(nil)
+        let options = TransferOptions(progress: { _ in thread.withLock { $0 = currentThread() } })
+        _ = try await transport.send(
+            transportRequest(.get, server.baseURL.appendingPathComponent("ping"), options: options))
+        return thread.withLock { $0 }
+    }
+
+    @Test func tasksPreferringTheExecutorRunOnTheLoopThread() async throws {
+        let server = try await LoopbackServer([
+            "GET /ping": { _ in LoopbackServer.Reply(body: Array("pong".utf8)) },
+            "GET /items/*": { request in LoopbackServer.Reply(body: Array(request.path.utf8)) },
+        ])
+        defer { Task { await server.stop() } }
+        let transport = CurlTransport()
+        let loop = try #require(try await loopThread(of: transport, server))
+        let results = try await withThrowingTaskGroup(of: (matches: Bool, thread: ObjectIdentifier).self) { group in
+            for index in 0..<16 {
+                group.addTask(executorPreference: transport.executor) {
+                    let url = server.baseURL.appendingPathComponent("items/\(index)")
+                    let response = try await transport.send(transportRequest(.get, url))
+                    return (response.body == Array("/items/\(index)".utf8), currentThread())
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0.matches })
+        #expect(results.allSatisfy { $0.thread == loop })
+        #expect(server.requests.count == 17)
+        // Without the preference, the same code runs on the global executor.
+        _ = try await transport.send(transportRequest(.get, server.baseURL.appendingPathComponent("ping")))
+        #expect(currentThread() != loop)
+    }
+
+    @Test func tasksPreferringTheExecutorGoOnAfterTheTransportIsGone() async throws {
+        let server = try await LoopbackServer(["GET /ping": { _ in LoopbackServer.Reply(body: Array("pong".utf8)) }])
+        defer { Task { await server.stop() } }
+        let first = CurlTransport()
+        let loop = try #require(try await loopThread(of: first, server))
+        let executor = first.executor
+        var transport: CurlTransport? = consume first
+        let (body, threads) = try await withTaskExecutorPreference(executor) {
+            let response = try await transport?.send(
+                transportRequest(.get, server.baseURL.appendingPathComponent("ping")))
+            let onTheLoop = currentThread()
+            // The last reference goes on the loop thread itself: the loop stops once this job suspends.
+            transport = nil
+            try await Task.sleep(for: .milliseconds(10))
+            return (response?.body, [onTheLoop, currentThread()])
+        }
+        #expect(body == Array("pong".utf8))
+        #expect(threads.first == loop)
+        #expect(threads.last != loop, "the task went on on the global executor")
     }
 
     // MARK: Bodies
@@ -457,3 +536,6 @@ struct CurlTransportTests {
         #expect(server.requests.isEmpty)
     }
 }
+
+/// The thread this runs on; synchronous, as `Thread.current` is not available to async code.
+private func currentThread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }

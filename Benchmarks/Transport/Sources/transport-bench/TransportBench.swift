@@ -3,7 +3,8 @@
 //
 //   transport-bench CLIENT BASE_URL [--requests N] [--inflight N] [--large N] [--reps N] [--warmup N]
 //
-// CLIENT is `bindery` (Bindery's libcurl transport), `urlsession` (Foundation's URLSession, used directly) or
+// CLIENT is `bindery` (Bindery's libcurl transport), `bindery-loop` (the same, every task preferring the
+// transport's loop thread as its executor), `urlsession` (Foundation's URLSession, used directly) or
 // `ahc` (async-http-client). BASE_URL serves /1k.bin (1,024 bytes) and /1m.bin (1,048,576 bytes).
 // Every response is checked: a status other than 200 or a body of the wrong length stops the run with exit code 1.
 
@@ -173,7 +174,7 @@ struct Options {
         }
         guard positional.count == 2, let url = URL(string: positional[1]) else {
             throw BenchFailure(
-                description: "usage: transport-bench bindery|urlsession|ahc BASE_URL "
+                description: "usage: transport-bench bindery|bindery-loop|urlsession|ahc BASE_URL "
                     + "[--requests N] [--inflight N] [--large N] [--reps N] [--warmup N]")
         }
         client = positional[0]
@@ -228,13 +229,21 @@ enum TransportBench {
             case "bindery":
                 let transport = CurlTransport()
                 try await run(BinderyClient(transport: transport, base: options.base), options, id: "bindery")
+            case "bindery-loop":
+                // Every task of the run (the task group's children inherit it) on the transport's loop thread.
+                let transport = CurlTransport()
+                try await withTaskExecutorPreference(transport.executor) {
+                    try await run(
+                        BinderyClient(transport: transport, base: options.base), options, id: "bindery-loop")
+                }
             case "urlsession":
                 try await run(
                     URLSessionClient(base: options.base, inflight: options.inflight), options, id: "urlsession")
             case "ahc":
                 try await run(AsyncHTTPClientClient(base: options.base), options, id: "ahc")
             default:
-                throw BenchFailure(description: "unknown client \(options.client); expected bindery, urlsession or ahc")
+                throw BenchFailure(
+                    description: "unknown client \(options.client); expected bindery, bindery-loop, urlsession or ahc")
             }
         } catch {
             log("transport-bench: error: \(error)")
