@@ -32,7 +32,8 @@ final class CurlTransfer: @unchecked Sendable {
     private let progress: (@Sendable (TransferProgress) -> Void)?
 
     // The response, filled in by the callbacks.
-    private var headers = HTTPFields()
+    /// Collected as an array and made `HTTPFields` once: appending to `HTTPFields` one by one costs more.
+    private var headers: [HTTPField] = []
     private var body: [UInt8] = []
     private var bodyStarted = false
     private var download: Download?
@@ -206,7 +207,8 @@ final class CurlTransfer: @unchecked Sendable {
                 return .failure(error)
             }
         }
-        return .success(APIResponse(status: HTTPResponse.Status(code: status), headers: headers, body: body))
+        return .success(
+            APIResponse(status: HTTPResponse.Status(code: status), headers: HTTPFields(headers), body: body))
     }
 
     /// Resumes the caller with `result`; loop thread.
@@ -259,9 +261,29 @@ final class CurlTransfer: @unchecked Sendable {
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
-            let name = HTTPField.Name(String(decoding: trimmed(line[..<colon]), as: UTF8.self))
+            let name = Self.commonName(trimmed(line[..<colon]))
+                ?? HTTPField.Name(String(decoding: trimmed(line[..<colon]), as: UTF8.self))
         else { return }
         headers.append(HTTPField(name: name, lenientValue: trimmed(line[(colon + 1)...])))
+    }
+
+    /// Names nearly every response carries, matched without building, validating and lowercasing a string.
+    private static let commonNames: [(canonical: [UInt8], name: HTTPField.Name)] = [
+        HTTPField.Name.contentType, .contentLength, .date, .server, .connection, .cacheControl, .eTag, .lastModified,
+        .transferEncoding, .contentEncoding, .location, .vary, .acceptRanges, .strictTransportSecurity,
+    ].map { (Array($0.canonicalName.utf8), $0) }
+
+    private static func commonName(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPField.Name? {
+        let start = bytes.startIndex
+        search: for (canonical, name) in commonNames where canonical.count == bytes.count {
+            // Canonical names are lowercase ASCII: an uppercase letter on the wire is lowered, nothing else.
+            for offset in canonical.indices {
+                let byte = bytes[start + offset]
+                guard canonical[offset] == ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) else { continue search }
+            }
+            return name
+        }
+        return nil
     }
 
     private func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
@@ -317,7 +339,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Whether the body arrives compressed: its `Content-Length` is then not the size it decodes to.
-    private var isEncoded: Bool { headers[.contentEncoding].map { $0 != "identity" } ?? false }
+    private var isEncoded: Bool {
+        headers.contains { $0.name == .contentEncoding && $0.value != "identity" }
+    }
 
     private func tooLarge(_ limit: Int) -> BinderyError {
         BinderyError(
