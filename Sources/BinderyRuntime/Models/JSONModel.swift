@@ -38,36 +38,45 @@ public struct Model<Fields: FieldSet>: JSONModel {
     @inlinable @inline(__always)
     public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
         get {
-            let schema = Fields.schema
-            // The hint points into the schema, which must outlive the read.
-            return withExtendedLifetime(schema) {
-                let (field, offset) = Self.field(field, in: schema)
-                let hint = offset.flatMap { MemberHint(schema.memberHints, fieldOffset: $0) }
-                // Converted where it lies in the object: copying the value out would cost a retain and a release.
-                return storage.convertValue(forKey: field.name, hint: hint) { value in
-                    field.isLoose ? Value(looseJSON: value) : Value(json: value)
+            guard let place = Self.place(of: field) else {
+                let field = Fields.all[keyPath: field]
+                return withUnsafePointer(to: field.name) { name in
+                    storage.convertValue(forKeyAt: name, hint: nil) { value in
+                        field.isLoose ? Value(looseJSON: value) : Value(json: value)
+                    }
                 }
+            }
+            // The field is read where it lies in the table, which is never freed, and the value where it lies in
+            // the object: a copy of either would cost a retain and a release on every read.
+            return storage.convertValue(forKeyAt: place.field.pointer(to: \.name)!, hint: place.hint) { value in
+                place.field.pointee.isLoose ? Value(looseJSON: value) : Value(json: value)
             }
         }
         set {
-            storage[Self.field(field, in: Fields.schema).field.name] = newValue?.json ?? .null
+            let name = Self.place(of: field)?.field.pointee.name ?? Fields.all[keyPath: field].name
+            storage[name] = newValue?.json ?? .null
         }
     }
 
-    /// The field a key path names, read in place from the schema's copy of the table (projecting the key path from
-    /// `Fields.all` would copy, retain and release every field of the table on every property read), and its
-    /// offset in that copy; nil when the field is read the slow way.
+    /// Where the field a key path names lies in the schema's copy of the table, and its remembered member
+    /// position; nil when the field is read the slow way, projecting the key path from `Fields.all` (which copies,
+    /// retains and releases every field of the table).
+    ///
+    /// Only plain values are read from the schema, and it is not kept: the table and the hints it points to are
+    /// never freed, so a read neither retains nor releases it.
     @inlinable @inline(__always)
-    static func field<Value>(
-        _ path: KeyPath<Fields.Table, Field<Value>>, in schema: ModelSchema
-    ) -> (field: Field<Value>, offset: Int?) {
+    static func place<Value>(
+        of path: KeyPath<Fields.Table, Field<Value>>
+    ) -> (field: UnsafePointer<Field<Value>>, hint: MemberHint?)? {
+        let schema = Fields.schema
         // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe. (Tuple
         // tables of the same labels and types are one type, so this cannot tell two of them apart: a hand-written
         // tuple table must build its schema from its own `all`, as generated ones do.)
         guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self),
             let offset = MemoryLayout<Fields.Table>.offset(of: path)
-        else { return (Fields.all[keyPath: path], nil) }
-        return (schema.fieldTable.load(fromByteOffset: offset, as: Field<Value>.self), offset)
+        else { return nil }
+        let field = (schema.fieldTable + offset).assumingMemoryBound(to: Field<Value>.self)
+        return (field, MemberHint(schema.memberHints, fieldOffset: offset))
     }
 }
 

@@ -10,9 +10,10 @@ import Synchronization
 /// the scan a read always made before, and remembering the new position. Threads share the positions through
 /// relaxed atomics: a position is a hint, so no read depends on another thread's write.
 @usableFromInline
-final class MemberHints: Sendable {
-    // Allocated once per schema and freed with it; every slot is an atomic, so sharing it is safe.
-    @usableFromInline nonisolated(unsafe) let positions: UnsafeMutablePointer<Atomic<Int>>
+struct MemberHints: @unchecked Sendable {
+    // Every slot is an atomic, so sharing them is safe. Allocated once per schema and never freed, like its field
+    // table: a property read then keeps a pointer to its slot without keeping the schema alive.
+    @usableFromInline let positions: UnsafeMutablePointer<Atomic<Int>>
     @usableFromInline let count: Int
 
     /// One slot per `Field`-sized step of a field table `tableSize` bytes long: a field's slot is its offset
@@ -23,17 +24,11 @@ final class MemberHints: Sendable {
         for slot in 0..<count { (positions + slot).initialize(to: Atomic(0)) }
     }
 
-    deinit {
-        positions.deinitialize(count: count)
-        positions.deallocate()
-    }
-
     /// The size of every `Field`: its value type is only a type parameter, so it does not change the layout.
     @usableFromInline static var fieldStride: Int { MemoryLayout<Field<String>>.stride }
 }
 
-/// One field's remembered position: a pointer into its schema's `MemberHints`, which the caller keeps alive
-/// (a counted reference would cost a retain and a release on every property read).
+/// One field's remembered position: a pointer into its schema's `MemberHints`, which are never freed.
 @usableFromInline
 struct MemberHint {
     @usableFromInline let position: UnsafeMutablePointer<Atomic<Int>>
@@ -54,22 +49,26 @@ struct MemberHint {
 }
 
 extension JSONObject {
-    /// The member `key`'s value converted by `convert`, which reads it where it lies (the value is not copied out
-    /// of the object); nil when the member is absent. Looks at the hinted position first.
+    /// The value of the member `key` points to, converted by `convert`, which reads it where it lies (the value is
+    /// not copied out of the object); nil when the member is absent. Looks at the hinted position first.
+    ///
+    /// The key is read through a pointer at each comparison: a `String` argument would be a copy, retained and
+    /// released on every read, since the hint's atomics keep the compiler from borrowing it.
     @inlinable @inline(__always)
-    func convertValue<T>(forKey key: String, hint: MemberHint?, _ convert: (JSONValue) -> T?) -> T? {
+    func convertValue<T>(forKeyAt key: UnsafePointer<String>, hint: MemberHint?, _ convert: (JSONValue) -> T?) -> T? {
         members.withUnsafeBufferPointer { members in
-            let length = key.utf8.count
+            let length = key.pointee.utf8.count
             if let hint {
                 let guess = hint.guess
                 // The length too, as the scan compares it: a name that is only canonically equivalent (the Kelvin
                 // sign for "K") must not match here when the scan would not match it.
-                if guess < members.count, members[guess].key == key, members[guess].key.utf8.count == length {
+                if guess < members.count, members[guess].key == key.pointee, members[guess].key.utf8.count == length {
                     return convert(members[guess].value)
                 }
             }
             // Lengths first: they are known without reading the text, and differ for most members.
-            for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
+            for index in members.indices
+            where members[index].key.utf8.count == length && members[index].key == key.pointee {
                 hint?.remember(index)
                 return convert(members[index].value)
             }

@@ -23,12 +23,14 @@ public final class ModelSchema: Sendable {
     let fieldKinds: [FieldKind]
     /// The JSON names of the fields.
     public var fieldNames: Set<String> { Set(fieldIndex.keys) }
-    /// The table the schema was built from (a generated `Fields.Table` value), kept for the life of the process: a
-    /// property read loads its `Field` at the key path's offset. Immutable, so sharing it between threads is safe.
+    /// The table the schema was built from (a generated `Fields.Table` value), never freed: a property read finds
+    /// its `Field` at the key path's offset without holding the schema. Immutable, so sharing it between threads is
+    /// safe.
     @usableFromInline nonisolated(unsafe) let fieldTable: UnsafeRawPointer
     /// The type of the value `fieldTable` points to.
     @usableFromInline let fieldTableType: ObjectIdentifier
-    /// Where payloads of this type were last seen to keep each field's member, by the field's slot in the table.
+    /// Where payloads of this type were last seen to keep each field's member, by the field's slot in the table;
+    /// never freed, like the table.
     @usableFromInline let memberHints: MemberHints
     /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
     public let readOnlyFieldNames: Set<String>
