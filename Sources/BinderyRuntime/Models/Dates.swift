@@ -9,6 +9,8 @@ import Foundation
 public enum ISO8601 {
     public static func parseDateTime(_ text: String) -> Date? {
         // In place: a property read parses its date each time, and copying the text out cost as much as parsing.
+        // Native strings lend their bytes as they are; only a bridged one is copied.
+        if let date = text.utf8.withContiguousStorageIfAvailable(parseDateTime(bytes:)) { return date }
         var text = text
         return text.withUTF8 { parseDateTime(bytes: $0) }
     }
@@ -79,6 +81,7 @@ public enum ISO8601 {
         return text + "Z"
     }
 
+    @inline(__always)
     static func parseDatePart(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> (Int, Int, Int)? {
         guard let year = digits(bytes, &index, 4), expect(bytes, &index, "-"), let month = digits(bytes, &index, 2),
             expect(bytes, &index, "-"), let day = digits(bytes, &index, 2)
@@ -116,6 +119,7 @@ public enum ISO8601 {
     }
 
     // Howard Hinnant's days-from-civil algorithms: exact for the proleptic Gregorian calendar, no Calendar needed.
+    @inline(__always)
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
