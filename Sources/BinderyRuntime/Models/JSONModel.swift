@@ -88,6 +88,9 @@ public protocol FieldSet: Sendable {
     /// The one table, which property access reads field names from. Generated tables take the default: the
     /// copy their schema was built from.
     static var all: Table { get }
+    /// A `static let`: a schema keeps its copy of the table and its remembered member positions for the life of
+    /// the process (property reads point into them without holding the schema), so a schema built anew on every
+    /// access would leak them each time.
     static var schema: ModelSchema { get }
 }
 
