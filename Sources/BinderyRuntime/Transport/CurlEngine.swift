@@ -33,8 +33,9 @@ final class CurlEngine: TaskExecutor, Sendable {
     }
 
     /// libcurl's multi handle. `nonisolated(unsafe)`: off the loop thread only `curl_multi_wakeup` touches
-    /// it, which libcurl documents as callable from any thread, and the loop frees the handle only after
-    /// `stop()`, which runs when no `send` can be in progress any more.
+    /// it, which libcurl documents as callable from any thread, and always under the inbox's lock: the loop
+    /// frees the handle only after it has seen `stopping` under that lock, so no wake-up can come after. (A
+    /// job can be enqueued by a task that outlives the transport, so "no `send` in progress" is not enough.)
     nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
     private let nextTransferID = Atomic<UInt64>(0)
@@ -98,31 +99,33 @@ final class CurlEngine: TaskExecutor, Sendable {
     /// cancelled. Checking under the lock closes the race with `cancel`: a cancellation either comes
     /// before this check (and is seen here) or queues its id after the transfer (and the loop sees both).
     func submit(_ transfer: CurlTransfer) -> Bool {
-        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
-            guard !Task.isCancelled, !inbox.stopping else { return (false, false) }
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !Task.isCancelled, !inbox.stopping else { return false }
             inbox.incoming.append(transfer)
-            return (true, inbox.takeWakeUp())
+            wakeIfSleeping(&inbox)
+            return true
         }
-        if wake { curl_multi_wakeup(multi) }
         return accepted
     }
 
     /// Asks the loop to abort a transfer; an id that has finished already is ignored.
     func cancel(_ id: UInt64) {
-        let wake = inbox.withLock { inbox -> Bool in
-            guard !inbox.stopping else { return false }
+        inbox.withLock { inbox in
+            guard !inbox.stopping else { return }
             inbox.cancellations.append(id)
-            return inbox.takeWakeUp()
+            wakeIfSleeping(&inbox)
         }
-        if wake { curl_multi_wakeup(multi) }
     }
 
     /// Ends the loop and waits until it has freed the libcurl handles, unless called from the loop thread
-    /// itself (a progress callback may hold the last reference to the transport), which then finishes on
-    /// its own right after.
+    /// itself (a progress callback or a job may hold the last reference to the transport), which then
+    /// finishes on its own right after. Jobs still queued, and any enqueued later, go on on the global
+    /// concurrent executor.
     func stop() {
-        inbox.withLock { $0.stopping = true }
-        curl_multi_wakeup(multi)
+        inbox.withLock { inbox in
+            inbox.stopping = true
+            curl_multi_wakeup(multi)
+        }
         if loopThread.withLock({ $0 }) != ObjectIdentifier(Thread.current) { finished.wait() }
     }
 
@@ -130,13 +133,18 @@ final class CurlEngine: TaskExecutor, Sendable {
     /// concurrent executor, so that no task is left waiting.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
-            guard !inbox.stopping else { return (false, false) }
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.stopping else { return false }
             inbox.jobs.append(job)
-            return (true, inbox.takeWakeUp())
+            wakeIfSleeping(&inbox)
+            return true
         }
-        if wake { curl_multi_wakeup(multi) }
         if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Wakes the loop if it said it sleeps; called under the inbox's lock (see `multi`).
+    private func wakeIfSleeping(_ inbox: inout Inbox) {
+        if inbox.takeWakeUp() { curl_multi_wakeup(multi) }
     }
 
     // MARK: The loop thread
@@ -245,7 +253,11 @@ final class CurlEngine: TaskExecutor, Sendable {
         }
         for transfer in late { transfer.fail(CurlTransfer.cancelledError) }
         // Tasks that preferred this executor go on on the global one.
-        for job in inbox.withLock({ $0.jobs }) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        let lateJobs = inbox.withLock { inbox -> [UnownedJob] in
+            defer { inbox.jobs.removeAll() }
+            return inbox.jobs
+        }
+        for job in lateJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         active.removeAll()
         idle.removeAll()  // curl_easy_cleanup, before the multi handle goes
         curl_multi_cleanup(multi)
