@@ -115,7 +115,7 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   compares one key instead of scanning the object, and converts the value where it lies instead of copying it
   out: about a fifth faster than the scan. A read holds neither the schema nor a copy of the field's name (the
   field table and the remembered positions are never freed), which took a retain and a release each per read:
-  0.267 ms before that change on 2026-11-26, 0.155 ms after. What is left per read: loading the object's members
+  0.267 ms before that change on 2026-11-26, about 0.15 ms after. What is left per read: loading the object's members
   (a cache miss per item), retaining the value it returns (and a nested model's members), and converting it (a
   date is parsed on every read, about an eighth of the time). A stored property costs about 1 ns; ≤ 2× would need
   every value held decoded beside the JSON, which the models do not do.

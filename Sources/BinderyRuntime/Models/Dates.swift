@@ -10,7 +10,9 @@ public enum ISO8601 {
     public static func parseDateTime(_ text: String) -> Date? {
         // In place: a property read parses its date each time, and copying the text out cost as much as parsing.
         // Native strings lend their bytes as they are; only a bridged one is copied.
-        if let date = text.utf8.withContiguousStorageIfAvailable(parseDateTime(bytes:)) { return date }
+        if let parsed = text.utf8.withContiguousStorageIfAvailable(parseDateTime(bytes:)) {
+            return parsed  // the parser's answer, nil included: only the bytes' availability is optional here
+        }
         var text = text
         return text.withUTF8 { parseDateTime(bytes: $0) }
     }

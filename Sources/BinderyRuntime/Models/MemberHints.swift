@@ -9,6 +9,9 @@ import Synchronization
 /// never a wrong value. Payloads that leave out optional members shift the positions after them: a miss costs
 /// the scan a read always made before, and remembering the new position. Threads share the positions through
 /// relaxed atomics: a position is a hint, so no read depends on another thread's write.
+///
+/// A copyable struct that owns an allocation, which is sound only because the allocation is never freed: every
+/// copy points to the same slots for the life of the process.
 @usableFromInline
 struct MemberHints: @unchecked Sendable {
     // Every slot is an atomic, so sharing them is safe. Allocated once per schema and never freed, like its field

@@ -267,7 +267,9 @@ final class CurlTransfer: @unchecked Sendable {
         headers.append(HTTPField(name: name, lenientValue: trimmed(line[(colon + 1)...])))
     }
 
-    /// Names nearly every response carries, matched without building, validating and lowercasing a string.
+    /// Names nearly every response carries, matched without building, validating and lowercasing a string. Such a
+    /// field keeps HTTPTypes' spelling of the name (`rawName` is `Content-Type` whatever the wire's case), which
+    /// changes nothing for lookups: names compare by their canonical, lowercase form.
     private static let commonNames: [(canonical: [UInt8], name: HTTPField.Name)] = [
         HTTPField.Name.contentType, .contentLength, .date, .server, .connection, .cacheControl, .eTag, .lastModified,
         .transferEncoding, .contentEncoding, .location, .vary, .acceptRanges, .strictTransportSecurity,

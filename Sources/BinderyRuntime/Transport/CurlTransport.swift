@@ -96,10 +96,12 @@ public final class CurlTransport: HTTPTransport {
     /// `group.addTask(executorPreference:)`) runs on the loop thread, so its request reaches libcurl and its
     /// response comes back on the same thread.
     ///
-    /// The loop runs such tasks between network events, one at a time: keep their work short (decode, hand
-    /// the result on), as a long one delays every transfer of the transport. A task isolated to an actor
-    /// (the main actor) runs there as always. Keep the transport alive while tasks prefer its executor; once
-    /// it is gone, their jobs run on the global concurrent executor.
+    /// The loop runs such tasks between network events, one job at a time in the order they arrive (task
+    /// priorities are not consulted): keep their work short (decode, hand the result on), as a long one delays
+    /// every transfer of the transport. Code isolated to the main actor, or to an actor with an executor of its
+    /// own, runs there as always; a plain actor's methods called from such a task follow the task's preference
+    /// (SE-0417), so they run on the loop thread too. Keep the transport alive while tasks prefer its executor;
+    /// once it is gone, their jobs run on the global concurrent executor.
     public var executor: any TaskExecutor { engine }
 
     /// Stops the loop thread; it aborts what is left (nothing, normally: every `send` keeps the transport
