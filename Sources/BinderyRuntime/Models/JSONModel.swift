@@ -39,18 +39,11 @@ public struct Model<Fields: FieldSet>: JSONModel {
     public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
         get {
             guard let place = Self.place(of: field) else {
-                let field = Fields.all[keyPath: field]
-                return withUnsafePointer(to: field.name) { name in
-                    storage.convertValue(forKeyAt: name, hint: nil) { value in
-                        field.isLoose ? Value(looseJSON: value) : Value(json: value)
-                    }
-                }
+                return withUnsafePointer(to: Fields.all[keyPath: field]) { storage.value(of: $0, hint: nil) }
             }
             // The field is read where it lies in the table, which is never freed, and the value where it lies in
             // the object: a copy of either would cost a retain and a release on every read.
-            return storage.convertValue(forKeyAt: place.field.pointer(to: \.name)!, hint: place.hint) { value in
-                place.field.pointee.isLoose ? Value(looseJSON: value) : Value(json: value)
-            }
+            return storage.value(of: place.field, hint: place.hint)
         }
         set {
             let name = Self.place(of: field)?.field.pointee.name ?? Fields.all[keyPath: field].name

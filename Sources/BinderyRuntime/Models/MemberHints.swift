@@ -52,26 +52,33 @@ struct MemberHint {
 }
 
 extension JSONObject {
-    /// The value of the member `key` points to, converted by `convert`, which reads it where it lies (the value is
-    /// not copied out of the object); nil when the member is absent. Looks at the hinted position first.
+    /// The value of `field`'s member as the field reads it (strictly or loosely), converted where it lies in the
+    /// object (copying it out would cost a retain and a release); nil when the member is absent. Looks at the hinted
+    /// position first.
     ///
-    /// The key is read through a pointer at each comparison: a `String` argument would be a copy, retained and
-    /// released on every read, since the hint's atomics keep the compiler from borrowing it.
+    /// The field is read through a pointer (into the schema's table, which is never freed): a `Field` or `String`
+    /// argument would be a copy, retained and released on every read, since the hint's atomics keep the compiler
+    /// from borrowing it.
     @inlinable @inline(__always)
-    func convertValue<T>(forKeyAt key: UnsafePointer<String>, hint: MemberHint?, _ convert: (JSONValue) -> T?) -> T? {
+    func value<Value>(of field: UnsafePointer<Field<Value>>, hint: MemberHint?) -> Value? {
         members.withUnsafeBufferPointer { members in
-            let length = key.pointee.utf8.count
+            let length = field.pointee.name.utf8.count
+            func convert(_ value: JSONValue) -> Value? {
+                field.pointee.isLoose ? Value(looseJSON: value) : Value(json: value)
+            }
             if let hint {
                 let guess = hint.guess
                 // The length too, as the scan compares it: a name that is only canonically equivalent (the Kelvin
                 // sign for "K") must not match here when the scan would not match it.
-                if guess < members.count, members[guess].key == key.pointee, members[guess].key.utf8.count == length {
+                if guess < members.count, members[guess].key == field.pointee.name,
+                    members[guess].key.utf8.count == length
+                {
                     return convert(members[guess].value)
                 }
             }
             // Lengths first: they are known without reading the text, and differ for most members.
             for index in members.indices
-            where members[index].key.utf8.count == length && members[index].key == key.pointee {
+            where members[index].key.utf8.count == length && members[index].key == field.pointee.name {
                 hint?.remember(index)
                 return convert(members[index].value)
             }

@@ -246,17 +246,13 @@ final class CurlEngine: TaskExecutor, Sendable {
             transfer.fail(CurlTransfer.cancelledError)
         }
         for transfer in incoming { transfer.fail(CurlTransfer.cancelledError) }
-        // Whatever was queued after the last turn (nothing, normally) is failed too, not left hanging.
-        let late = inbox.withLock { inbox -> [CurlTransfer] in
-            defer { inbox.incoming.removeAll() }
-            return inbox.incoming
+        // What was queued after the last turn (nothing, normally; `stopping` keeps anything new out): transfers
+        // are failed, not left hanging, and the jobs of tasks that preferred this executor go on on the global one.
+        let (lateTransfers, lateJobs) = inbox.withLock { inbox in
+            defer { (inbox.incoming, inbox.jobs) = ([], []) }
+            return (inbox.incoming, inbox.jobs)
         }
-        for transfer in late { transfer.fail(CurlTransfer.cancelledError) }
-        // Tasks that preferred this executor go on on the global one.
-        let lateJobs = inbox.withLock { inbox -> [UnownedJob] in
-            defer { inbox.jobs.removeAll() }
-            return inbox.jobs
-        }
+        for transfer in lateTransfers { transfer.fail(CurlTransfer.cancelledError) }
         for job in lateJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         active.removeAll()
         idle.removeAll()  // curl_easy_cleanup, before the multi handle goes
