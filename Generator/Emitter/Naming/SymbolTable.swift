@@ -31,42 +31,38 @@ struct SymbolTable {
         for name in SwiftNames.typeNamesToAvoid { taken[name] = reservedOwner }
 
         // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one.
-        let declared: [(QualifiedName, SourceLocation?)] =
-            spec.enums.map { ($0.name, $0.location) } + spec.structures.map { ($0.name, $0.location) }
-            + spec.choices.map { ($0.name, $0.location) }
+        let declared: [DeclaredName] =
+            spec.enums.map { DeclaredName($0.name, $0.location, companion: "Values") }
+            + spec.structures.map { DeclaredName($0.name, $0.location, companion: "Fields") }
+            // Choices are enums of their own and need no companion.
+            + spec.choices.map { DeclaredName($0.name, $0.location, companion: nil) }
+        let primary = spec.primaryNamespace
         let ordered =
-            declared.filter { $0.0.namespace == spec.primaryNamespace }
-            + declared.filter { $0.0.namespace != spec.primaryNamespace }
-        for (name, location) in ordered {
-            let preferred =
-                overrides[name.description]
-                ?? SwiftNames.typeName(
-                    Self.relativeNamespace(name.namespace, to: spec.primaryNamespace) + "." + name.name)
-            let swiftName = Self.claim(preferred, for: name, in: &taken, location: location, diagnostics: &diagnostics)
-            typeNames[name] = swiftName
+            declared.filter { $0.name.namespace == primary } + declared.filter { $0.name.namespace != primary }
+        // The preferred names are worked out on every core (Graph declares thousands); claiming them stays in order.
+        let preferred = ordered.concurrentMap { [overrides] declared in
+            Self.preferredName(of: declared.name, primaryNamespace: primary, overrides: overrides)
         }
-        let enumNames = Set(spec.enums.map(\.name))
-        let choiceNames = Set(spec.choices.map(\.name))
-        // Choices are enums of their own and need no companion.
-        for (name, location) in ordered where !choiceNames.contains(name) {
-            guard let typeName = typeNames[name] else { continue }
-            let suffix = enumNames.contains(name) ? "Values" : "Fields"
-            companionNames[name] = Self.claim(
-                typeName + suffix, for: name, in: &taken, location: location, diagnostics: &diagnostics)
+        for (declared, preferred) in zip(ordered, preferred) {
+            typeNames[declared.name] = Self.claim(
+                preferred, for: declared.name, in: &taken, location: declared.location, diagnostics: &diagnostics)
+        }
+        for declared in ordered {
+            guard let suffix = declared.companion, let typeName = typeNames[declared.name] else { continue }
+            companionNames[declared.name] = Self.claim(
+                typeName + suffix, for: declared.name, in: &taken, location: declared.location,
+                diagnostics: &diagnostics)
         }
         for resource in spec.resources where resource.name != spec.rootResource {
             // Named after the model it reads (`DriveItemRequestBuilder`); when another resource reads the same
             // model (Inbox's `delta` and `delta/longpoll` both answer a `DeltaPage`), after the resource itself.
-            let ownName =
-                overrides[resource.name.description]
-                ?? SwiftNames.typeName(
-                    Self.relativeNamespace(resource.name.namespace, to: spec.primaryNamespace) + "."
-                        + resource.name.name)
-            var base = ownName
+            var base: String
             if case .named(let model)? = resource.model, let modelName = typeNames[model],
                 taken[modelName + "RequestBuilder"] == nil
             {
                 base = modelName
+            } else {
+                base = Self.preferredName(of: resource.name, primaryNamespace: primary, overrides: overrides)
             }
             builderNames[resource.name] = Self.claim(
                 base + "RequestBuilder", for: resource.name, in: &taken, location: resource.location,
@@ -94,6 +90,30 @@ struct SymbolTable {
         return SwiftNames.memberName(property)
     }
 
+    /// The name a spec type or resource asks for: its override, or its name with the namespace it has relative to
+    /// the primary one (`microsoft.graph.security.alert` → `SecurityAlert`).
+    private static func preferredName(
+        of name: QualifiedName, primaryNamespace: String, overrides: [String: String]
+    ) -> String {
+        // Most specs override nothing: then no qualified name is spelled out for every type.
+        if !overrides.isEmpty, let override = overrides[name.description] { return override }
+        if name.namespace == primaryNamespace { return SwiftNames.typeName(name.name) }
+        return SwiftNames.typeName(relativeNamespace(name.namespace, to: primaryNamespace) + "." + name.name)
+    }
+
+    /// A spec type as the table names it: where it is declared, and the suffix of its companion, if it has one.
+    private struct DeclaredName: Sendable {
+        var name: QualifiedName
+        var location: SourceLocation?
+        var companion: String?
+
+        init(_ name: QualifiedName, _ location: SourceLocation?, companion: String?) {
+            self.name = name
+            self.location = location
+            self.companion = companion
+        }
+    }
+
     /// `microsoft.graph.security` relative to `microsoft.graph` is `security`; the primary namespace itself is empty.
     static func relativeNamespace(_ namespace: String, to primary: String) -> String {
         if namespace == primary { return "" }
@@ -106,10 +126,9 @@ struct SymbolTable {
         _ preferred: String, for owner: QualifiedName, in taken: inout [String: QualifiedName],
         location: SourceLocation?, diagnostics: inout Diagnostics
     ) -> String {
-        guard let holder = taken[preferred] else {
-            taken[preferred] = owner
-            return preferred
-        }
+        // One lookup when the name is free, as nearly every one is; a taken name gets its holder back.
+        guard let holder = taken.updateValue(owner, forKey: preferred) else { return preferred }
+        taken[preferred] = holder
         var counter = 2
         while taken["\(preferred)\(counter)"] != nil { counter += 1 }
         let name = "\(preferred)\(counter)"
