@@ -49,23 +49,33 @@ public struct StructureIndex: Sendable {
     private let positions: [QualifiedName: Int]
     /// Types derived directly from each base, in spec order.
     public let derived: [QualifiedName: [QualifiedName]]
+    /// The position of each structure's base (as `positions` finds it), -1 for none: ancestor walks follow these
+    /// instead of hashing names at every step.
+    private let bases: [Int]
 
     public init(_ structures: [StructureSpec]) {
         self.structures = structures
+        // By position: iterating the structures themselves would copy (retain and release) every spec.
         var positions: [QualifiedName: Int] = [:]
         positions.reserveCapacity(structures.count)
-        for (position, structure) in structures.enumerated() where positions[structure.name] == nil {
-            positions[structure.name] = position
+        var derived: [QualifiedName: [QualifiedName]] = [:]
+        for position in structures.indices {
+            let name = structures[position].name
+            if positions[name] == nil { positions[name] = position }
+            if let base = structures[position].baseType { derived[base, default: []].append(name) }
         }
         self.positions = positions
-        var derived: [QualifiedName: [QualifiedName]] = [:]
-        for structure in structures {
-            if let base = structure.baseType { derived[base, default: []].append(structure.name) }
-        }
         self.derived = derived
+        bases = structures.indices.map { structures[$0].baseType.flatMap { positions[$0] } ?? -1 }
     }
 
     public subscript(name: QualifiedName) -> StructureSpec? { positions[name].map { structures[$0] } }
+
+    /// Whether a structure of that name is indexed (without copying it out, as the subscript does).
+    public func contains(_ name: QualifiedName) -> Bool { positions[name] != nil }
+
+    /// Where the structure of that name lies in `structures`, for a caller that reads a member of it in place.
+    public func position(of name: QualifiedName) -> Int? { positions[name] }
 
     /// The type and its ancestors, root first; stops at a base that is missing or repeats.
     public func lineage(of structure: StructureSpec) -> [StructureSpec] {
@@ -74,11 +84,31 @@ public struct StructureIndex: Sendable {
 
     /// The type's bases, nearest first; stops at a base that is missing or repeats.
     public func ancestors(of structure: StructureSpec) -> [StructureSpec] {
-        let chain = BaseTypes.chain(from: structure.name) { name in
-            name == structure.name
-                ? structure.baseType.flatMap { positions[$0] != nil ? $0 : nil } : indexedBase(of: name)
+        ancestorPositions(of: structure).map { structures[$0] }
+    }
+
+    /// Where the type's bases lie in `structures`, nearest first: `ancestors(of:)` for a caller that reads a few
+    /// members of each in place, since a copy of a spec retains everything it holds.
+    public func ancestorPositions(of structure: StructureSpec) -> [Int] {
+        ancestorPositions(own: positions[structure.name], base: structure.baseType)
+    }
+
+    /// Where the indexed type `name` and its bases lie in `structures`, root first; empty when it is not indexed.
+    public func lineagePositions(of name: QualifiedName) -> [Int] {
+        guard let position = positions[name] else { return [] }
+        return ancestorPositions(own: position, base: structures[position].baseType).reversed() + [position]
+    }
+
+    /// The chain of bases from `base`, nearest first, stopping before the type itself (`own`, when indexed) or a
+    /// base already in the chain: a cycle, which `baseTypeCycles()` reports.
+    private func ancestorPositions(own: Int?, base: QualifiedName?) -> [Int] {
+        var chain: [Int] = []
+        var next = base.flatMap { positions[$0] }
+        while let position = next, position != own, !chain.contains(position) {
+            chain.append(position)
+            next = bases[position] >= 0 ? bases[position] : nil
         }
-        return chain.dropFirst().compactMap { self[$0] }
+        return chain
     }
 
     /// Each base-type cycle once, starting at its member declared first, in declaration order.
@@ -92,8 +122,6 @@ public struct StructureIndex: Sendable {
     /// Whether following base types from some structure comes back to it: one pass over positions, so the
     /// usual answer (no) costs no sets or dictionaries of names.
     private func hasBaseTypeCycle() -> Bool {
-        // The position of each structure's base in the index (as `indexedBase` sees it), -1 for none.
-        let bases = structures.map { structure in structure.baseType.flatMap { positions[$0] } ?? -1 }
         // 0: not visited, 1: on the current path, 2: known to end without a cycle.
         var state = [UInt8](repeating: 0, count: structures.count)
         for start in structures.indices where state[start] == 0 {
@@ -132,10 +160,14 @@ extension ServiceSpec {
     /// How an operation's path segment appears in a URL: operations of the primary namespace unqualified
     /// (`sendMail`, `delta`), as Graph documents them; others keep their namespace.
     public func urlSegment(_ segment: String) -> String {
-        let prefix = primaryNamespace + "."
-        if segment.hasPrefix(prefix), !segment.dropFirst(prefix.count).contains(".") {
-            return String(segment.dropFirst(prefix.count))
-        }
-        return segment
+        // Byte-wise: Foundation's `contains` of a string costs a bridged search, and builders ask this of every
+        // operation.
+        let namespace = primaryNamespace.utf8
+        let bytes = segment.utf8
+        guard bytes.count > namespace.count, bytes.starts(with: namespace),
+            bytes.dropFirst(namespace.count).first == UInt8(ascii: "."),
+            !bytes.dropFirst(namespace.count + 1).contains(UInt8(ascii: "."))
+        else { return segment }
+        return String(decoding: bytes.dropFirst(namespace.count + 1), as: UTF8.self)
     }
 }

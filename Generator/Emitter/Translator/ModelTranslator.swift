@@ -39,8 +39,9 @@ struct ModelTranslator {
     /// The stream properties of a type, inherited ones included (`driveItem/content`): builders reach them
     /// as `StreamRequestBuilder`s, since a stream has no JSON form.
     func streamProperties(of name: QualifiedName) -> [PropertySpec] {
-        guard let structure = index[name] else { return [] }
-        return index.lineage(of: structure).flatMap(\.properties).filter { $0.type == .primitive(.stream) }
+        index.lineagePositions(of: name).flatMap { position in
+            index.structures[position].properties.filter { $0.type == .primitive(.stream) }
+        }
     }
 
     /// One row of a field table: a declared property, as the table lists it.
@@ -88,7 +89,7 @@ struct ModelTranslator {
                     prose: prose, notes: notes, isDeprecated: isDeprecated, isNavigation: isNavigation))
         }
 
-        for owner in index.lineage(of: structure) {
+        func addFields(of owner: StructureSpec) {
             for property in owner.properties {
                 addField(
                     property.name, property.type, loose: property.acceptsLooseValues, owner: owner.name,
@@ -103,9 +104,12 @@ struct ModelTranslator {
                     isNavigation: true)
             }
         }
+        // Inherited fields first, root first. Ancestors are read where they lie: copies would retain all they hold.
+        for position in index.ancestorPositions(of: structure).reversed() { addFields(of: index.structures[position]) }
+        addFields(of: structure)
 
         var schemaArguments: [Expression.Argument] = [.init(.string(structure.name.description))]
-        if let base = structure.baseType, index[base] != nil {
+        if let base = structure.baseType, index.contains(base) {
             schemaArguments.append(.init("base", .raw("\(symbols.typeName(base)).self")))
         }
         let derived = index.derived[structure.name] ?? []
@@ -206,16 +210,23 @@ struct ModelTranslator {
     /// A tuple table's doc comment lines after its summary: a list item per field comment (fields with the same
     /// comment share one), its later lines indented under it, then the navigation properties in one item.
     private static func tableDocumentation(_ fields: [TableField]) -> [String] {
-        var comments: [[String]] = []
-        var labels: [[String]: [String]] = [:]
+        // Fields that share a comment share its entry: the distinct comments in order, with their fields' labels.
+        var comments: [(comment: [String], labels: [String])] = []
+        var positions: [[String]: Int] = [:]
         for field in fields {
             let comment = field.isNavigation ? field.prose : field.doc
             guard !comment.isEmpty else { continue }
-            if labels[comment] == nil { comments.append(comment) }
-            labels[comment, default: []].append("`\(field.label)`")
+            let label = "`\(field.label)`"
+            // One lookup of the comment's text for a new comment, as most are.
+            if let position = positions.updateValue(comments.count, forKey: comment) {
+                positions[comment] = position
+                comments[position].labels.append(label)
+            } else {
+                comments.append((comment, [label]))
+            }
         }
-        var lines = comments.flatMap { comment in
-            let first = "- \(labels[comment, default: []].joined(separator: ", ")): \(comment[0])"
+        var lines = comments.flatMap { comment, labels in
+            let first = "- \(labels.joined(separator: ", ")): \(comment[0])"
             return [first] + comment.dropFirst().map { $0.isEmpty ? "" : "  " + $0 }
         }
         // By the name `expand(_:)` takes, where the Swift name differs (`schemaValue` is expanded as "schema").
@@ -372,14 +383,14 @@ struct ModelTranslator {
     {
         var swiftName = symbols.memberName(name, of: owner)
         if reserved.contains(swiftName) { swiftName += "Value" }
-        if used.contains(swiftName) {
-            // `remote_Control_Software` and `remoteControlSoftware` both want one name; a keyword such as
-            // `default` loses its backticks once a number makes it an ordinary identifier.
-            let base = swiftName.hasPrefix("`") ? String(swiftName.dropFirst().dropLast()) : swiftName
-            var counter = 2
-            while used.contains("\(base)\(counter)") { counter += 1 }
-            swiftName = "\(base)\(counter)"
-        }
+        // Inserted at once: a name is nearly always free, and then one lookup decides it.
+        guard !used.insert(swiftName).inserted else { return swiftName }
+        // `remote_Control_Software` and `remoteControlSoftware` both want one name; a keyword such as
+        // `default` loses its backticks once a number makes it an ordinary identifier.
+        let base = swiftName.hasPrefix("`") ? String(swiftName.dropFirst().dropLast()) : swiftName
+        var counter = 2
+        while used.contains("\(base)\(counter)") { counter += 1 }
+        swiftName = "\(base)\(counter)"
         used.insert(swiftName)
         return swiftName
     }

@@ -54,7 +54,8 @@ struct CSDLResolver {
     private var namespaceForPrefix: [String: String] = [:]
     private var declaredTypes: [QualifiedName: DeclaredType] = [:]
     private var containerIndex: [QualifiedName: Int] = [:]
-    private var operationNames: Set<QualifiedName> = []
+    /// The overloads of each action and function name, in document order.
+    private var operationsByName: [QualifiedName: [Int]] = [:]
     /// Successful resolutions by spelling; Graph spells `Edm.String` thousands of times.
     private var resolvedTypes: [String: TypeRef] = [:]
 
@@ -118,26 +119,33 @@ struct CSDLResolver {
                 (QualifiedName(namespace: raw.namespace, name: raw.name), .typeDefinition(index), raw.location))
         }
         declarations.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-        var firstLocations: [QualifiedName: SourceLocation] = [:]
-        firstLocations.reserveCapacity(declarations.count)
         declaredTypes.reserveCapacity(declarations.count)
-        operationNames.reserveCapacity(document.operations.count)
+        operationsByName.reserveCapacity(document.operations.count)
         for declaration in declarations {
-            if let first = firstLocations[declaration.name] {
-                diagnostics.error(
-                    "duplicate type name '\(declaration.name)' (first declared at line \(first.line))",
-                    at: declaration.location)
-                continue
-            }
-            firstLocations[declaration.name] = declaration.location
-            declaredTypes[declaration.name] = declaration.type
+            // One lookup for the usual case, a new name; a repeated one keeps its first declaration.
+            guard let first = declaredTypes.updateValue(declaration.type, forKey: declaration.name) else { continue }
+            declaredTypes[declaration.name] = first
+            diagnostics.error(
+                "duplicate type name '\(declaration.name)' (first declared at line \(location(of: first).line))",
+                at: declaration.location)
         }
         for (index, container) in document.containers.enumerated() {
             let name = QualifiedName(namespace: container.namespace, name: container.name)
             if containerIndex[name] == nil { containerIndex[name] = index }
         }
-        for operation in document.operations {
-            operationNames.insert(QualifiedName(namespace: operation.namespace, name: operation.name))
+        for index in document.operations.indices {
+            let operation = QualifiedName(
+                namespace: document.operations[index].namespace, name: document.operations[index].name)
+            operationsByName[operation, default: []].append(index)
+        }
+    }
+
+    /// Where a registered type is declared.
+    private func location(of type: DeclaredType) -> SourceLocation {
+        switch type {
+        case .enumType(let index): document.enums[index].location
+        case .structure(let index): document.structures[index].location
+        case .typeDefinition(let index): document.typeDefinitions[index].location
         }
     }
 
@@ -212,7 +220,7 @@ struct CSDLResolver {
             let member = slash.map { String(block.target[target.index(after: $0)...]) }
             guard member?.utf8.contains(UInt8(ascii: "/")) != true else { continue }
             let name = qualify(block.target[..<(slash ?? target.endIndex)])
-            if member == nil, operationNames.contains(name), declaredTypes[name] == nil {
+            if member == nil, operationsByName[name] != nil, declaredTypes[name] == nil {
                 applyToOperations(block, named: name, boundTo: nil)
                 continue
             }
@@ -230,9 +238,8 @@ struct CSDLResolver {
     ) {
         let bindingType = binding.flatMap { $0.isEmpty ? nil : Self.typeName($0, qualify) }
         var matched = false
-        for index in document.operations.indices {
+        for index in operationsByName[name] ?? [] {
             let operation = document.operations[index]
-            guard QualifiedName(namespace: operation.namespace, name: operation.name) == name else { continue }
             if let binding {
                 let own = operation.isBound ? operation.parameters.first.map { Self.typeName($0.type, qualify) } : nil
                 guard binding.isEmpty ? !operation.isBound : own == bindingType else { continue }
@@ -260,11 +267,13 @@ struct CSDLResolver {
         switch declaredTypes[name] {
         case .structure(let structure)?:
             guard let member else { return .structure(structure) }
-            let raw = document.structures[structure]
-            if let property = raw.properties.firstIndex(where: { $0.name == member }) {
+            // Read in place: a copy of the whole declaration would retain everything it holds.
+            if let property = document.structures[structure].properties.firstIndex(where: { $0.name == member }) {
                 return .property(structure, property)
             }
-            if let navigation = raw.navigationProperties.firstIndex(where: { $0.name == member }) {
+            if let navigation = document.structures[structure].navigationProperties.firstIndex(where: {
+                $0.name == member
+            }) {
                 return .navigationProperty(structure, navigation)
             }
         case .enumType(let enumIndex)?:
@@ -277,14 +286,14 @@ struct CSDLResolver {
         case nil:
             if let container = containerIndex[name] {
                 guard let member else { return .container(container) }
-                let raw = document.containers[container]
-                if let child = raw.children.firstIndex(where: { $0.name == member }) {
+                if let child = document.containers[container].children.firstIndex(where: { $0.name == member }) {
                     return .containerChild(container, child)
                 }
-                if let operationImport = raw.imports.firstIndex(where: { $0.name == member }) {
+                if let operationImport = document.containers[container].imports.firstIndex(where: { $0.name == member })
+                {
                     return .operationImport(container, operationImport)
                 }
-            } else if operationNames.contains(name) {
+            } else if operationsByName[name] != nil {
                 return nil
             } else {
                 diagnostics.warning("annotation target '\(block.target)' names no declared type", at: block.location)
@@ -302,16 +311,17 @@ struct CSDLResolver {
         for raw in document.enums {
             let name = QualifiedName(namespace: raw.namespace, name: raw.name)
             var firstLines: [String: Int] = [:]
+            firstLines.reserveCapacity(raw.members.count)
             var members: [EnumSpec.Member] = []
             members.reserveCapacity(raw.members.count)
             for member in raw.members {
-                if let firstLine = firstLines[member.name] {
+                if let firstLine = firstLines.updateValue(member.location.line, forKey: member.name) {
+                    firstLines[member.name] = firstLine
                     diagnostics.error(
                         "duplicate member '\(member.name)' in '\(name)' (first declared at line \(firstLine))",
                         at: member.location)
                     continue
                 }
-                firstLines[member.name] = member.location.line
                 members.append(EnumSpec.Member(name: member.name, value: member.value, doc: member.doc))
             }
             model.enums.append(
@@ -341,6 +351,7 @@ struct CSDLResolver {
 
             // Properties and navigation properties share one name space within a type.
             var firstLines: [String: Int] = [:]
+            firstLines.reserveCapacity(raw.properties.count + raw.navigationProperties.count)
             var properties: [PropertySpec] = []
             properties.reserveCapacity(raw.properties.count)
             for property in raw.properties {
@@ -415,13 +426,12 @@ struct CSDLResolver {
     private mutating func isFirstMember(
         _ member: String, of type: QualifiedName, at location: SourceLocation, firstLines: inout [String: Int]
     ) -> Bool {
-        if let firstLine = firstLines[member] {
-            diagnostics.error(
-                "duplicate property name '\(member)' in '\(type)' (first declared at line \(firstLine))", at: location)
-            return false
-        }
-        firstLines[member] = location.line
-        return true
+        // One lookup for the usual case, a new name; a repeated one gets its first line back.
+        guard let firstLine = firstLines.updateValue(location.line, forKey: member) else { return true }
+        firstLines[member] = firstLine
+        diagnostics.error(
+            "duplicate property name '\(member)' in '\(type)' (first declared at line \(firstLine))", at: location)
+        return false
     }
 
     /// Reports each cycle once, at its member declared first.

@@ -52,6 +52,8 @@ struct CSDLResourceBuilder {
             let refusesInsert = !collections.isEmpty && collections.allSatisfy { !$0.restrictions.insertable }
             let refusesUpdate = leading.allSatisfy { !$0.restrictions.updatable }
             let refusesDelete = leading.allSatisfy { !$0.restrictions.deletable }
+            // Most steps refuse nothing: then the resource is kept as it is, without copying its operations.
+            guard refusesInsert || refusesUpdate || refusesDelete else { return resource }
             var kept = resource
             kept.operations.removeAll { operation in
                 switch operation.kind {
@@ -103,7 +105,7 @@ struct CSDLResourceBuilder {
     /// The type and its base types, most derived first. Stops at a repeated type, which the resolver has
     /// already reported as a cycle.
     private func lineage(of structure: StructureSpec) -> [QualifiedName] {
-        structures.lineage(of: structure).reversed().map(\.name)
+        [structure.name] + structures.ancestorPositions(of: structure).map { structures.structures[$0].name }
     }
 
     /// Navigation properties, inherited ones first, as the JSON of an item lists them.
@@ -111,8 +113,10 @@ struct CSDLResourceBuilder {
         var children: [ChildSpec] = []
         var names: Set<String> = []
         for type in lineage.reversed() {
-            for navigation in structures[type]?.navigationProperties ?? [] where names.insert(navigation.name).inserted
-            {
+            let navigationProperties = structures.position(of: type).map {
+                structures.structures[$0].navigationProperties
+            }
+            for navigation in navigationProperties ?? [] where names.insert(navigation.name).inserted {
                 guard case .named(let target) = navigation.type.elementType else { continue }
                 let isCollection = navigation.type.isCollection
                 children.append(
@@ -241,6 +245,7 @@ struct CSDLResourceBuilder {
 
     /// A step's own restrictions and those of the type it reaches, which hold wherever the type is.
     private func restrictions(_ own: Restrictions, reaching target: QualifiedName) -> Restrictions {
-        own.intersection(structures[target]?.restrictions ?? Restrictions())
+        own.intersection(
+            structures.position(of: target).map { structures.structures[$0].restrictions } ?? Restrictions())
     }
 }

@@ -1,5 +1,11 @@
 import CLibXML2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns libxml2's node positions into the line and column of a start tag's `<`.
 ///
 /// libxml2 records, for each element, the line on which its start tag *ends*, and no column at all (the reader's
@@ -24,8 +30,13 @@ struct SourceLines {
         self.bytes = bytes
         var starts = [0]
         starts.reserveCapacity(bytes.count / 32 + 1)
-        for index in bytes.indices where bytes[index] == 0x0A {
-            starts.append(index + 1)
+        // `memchr` finds each line break a word at a time; a loop over the bytes took a tenth of the parse.
+        if let base = bytes.baseAddress {
+            var offset = 0
+            while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+                offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                starts.append(offset)
+            }
         }
         lineStarts = starts
         byteOrderMarkLength =
@@ -51,7 +62,11 @@ struct SourceLines {
         }
         var offset: Int?
         var position = max(cursor + 1, lineStart)
-        while position < searchEnd, offset == nil {
+        // From one `<` to the next with `memchr`: most of the bytes between tags are attribute text.
+        while position < searchEnd, offset == nil, let base = bytes.baseAddress,
+            let found = memchr(base + position, Int32(UInt8(ascii: "<")), searchEnd - position)
+        {
+            position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             if isStartTag(at: position, name: qualifiedName, length: nameLength) { offset = position }
             position += 1
         }
