@@ -132,64 +132,53 @@ public struct Emitter: Sendable {
         let (symbols, models, builders) = (translators.symbols, translators.models, translators.builders)
 
         // Each unit is what one type contributes; the layout decides which file it lands in. Units are independent,
-        // so they are translated on every core; their diagnostics are merged back in spec order.
+        // so they are translated on every core; their diagnostics are merged back in spec order. The client and the
+        // module's descriptor go first, into files of their own: made beside the types, they hold up nothing.
+        let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
+        // Types by position: the list is made on one thread, and copies of thousands of specs would cost it.
         let work: [UnitWork] =
-            spec.enums.map(UnitWork.enumeration) + spec.structures.map(UnitWork.structure)
-            + spec.choices.map(UnitWork.choice)
-            + spec.resources.filter { $0.name != spec.rootResource }.map(UnitWork.resource)
-        let units = work.concurrentMap { work in
+            [.client(root), .serviceDescriptor]
+            + spec.enums.indices.map(UnitWork.enumeration) + spec.structures.indices.map(UnitWork.structure)
+            + spec.choices.indices.map(UnitWork.choice)
+            + spec.resources.indices.filter { spec.resources[$0].name != spec.rootResource }.map(UnitWork.resource)
+        let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
+        let translated = work.concurrentMap { work in
             var unitDiagnostics = Diagnostics()
             let (name, folder, declarations): (String, String, [Declaration])
             switch work {
-            case .enumeration(let enumeration):
-                declarations = models.translate(enumeration, diagnostics: &unitDiagnostics)
-                (name, folder) = (symbols.typeName(enumeration.name), "Models")
-            case .structure(let structure):
-                declarations = models.translate(structure, diagnostics: &unitDiagnostics)
-                (name, folder) = (symbols.typeName(structure.name), "Models")
-            case .choice(let choice):
-                declarations = models.translate(choice, diagnostics: &unitDiagnostics)
-                (name, folder) = (symbols.typeName(choice.name), "Models")
-            case .resource(let resource):
-                declarations = builders.builderDeclarations(resource, diagnostics: &unitDiagnostics)
-                (name, folder) = (symbols.builderName(resource.name), "Builders")
+            case .client(let root):
+                declarations = clientTranslator.translate(
+                    root: root, route: builders.routeDeclaration(root),
+                    members: builders.clientMembers(root, diagnostics: &unitDiagnostics))
+                (name, folder) = (symbols.clientName, "")
+            case .serviceDescriptor:
+                declarations = [descriptor(spec, clientTranslator: clientTranslator, builders: builders)]
+                (name, folder) = (symbols.serviceName, "")
+            case .enumeration(let position):
+                declarations = models.translate(spec.enums[position], diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(spec.enums[position].name), "Models")
+            case .structure(let position):
+                declarations = models.translate(spec.structures[position], diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(spec.structures[position].name), "Models")
+            case .choice(let position):
+                declarations = models.translate(spec.choices[position], diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.typeName(spec.choices[position].name), "Models")
+            case .resource(let position):
+                declarations = builders.builderDeclarations(spec.resources[position], diagnostics: &unitDiagnostics)
+                (name, folder) = (symbols.builderName(spec.resources[position].name), "Builders")
             }
             return (name: name, folder: folder, part: makePart(declarations), diagnostics: unitDiagnostics.all)
         }
+        let (client, service, units) = (translated[0], translated[1], translated.dropFirst(2))
         for unit in units { diagnostics.append(contentsOf: unit.diagnostics) }
-        let root = spec.resources.first { $0.name == spec.rootResource } ?? ResourceSpec(name: spec.rootResource)
-        let clientTranslator = ClientTranslator(spec: spec, symbols: symbols, options: options)
-        let client = clientTranslator.translate(
-            root: root, route: builders.routeDeclaration(root),
-            members: builders.clientMembers(root, diagnostics: &diagnostics))
-        // Requests to URLs that payloads carry, on storage hosts (`Bindery.StorageOperation`).
-        let storage = spec.structures.flatMap { structure in
-            structure.storageOperations.map { operation in
-                var arguments: [Expression.Argument] = [
-                    .init(.string(operation.name)), .init(.raw(".\(operation.method.rawValue.lowercased())")),
-                    .init("owner", .string(structure.name.description)), .init("url", .string(operation.urlMember)),
-                ]
-                if case .primitive(.stream)? = operation.response {
-                    arguments.append(.init("rawBody", .raw("true")))
-                } else if let type = operation.response, let kind = builders.operations.mapping.fieldKind(type) {
-                    arguments.append(.init("response", .raw(kind)))
-                }
-                return Expression.call("StorageRoute", arguments)
-            }
-        }
-        let service = clientTranslator.serviceDescriptor(
-            builders: spec.resources.filter { $0.name != spec.rootResource }.map { symbols.builderName($0.name) }
-                .sorted(),
-            models: spec.structures.map { symbols.typeName($0.name) }.sorted(), storage: storage)
+        diagnostics.append(contentsOf: client.diagnostics)
 
         let header = [
             "// DO NOT EDIT. Generated by bindery-gen from \(options.specDisplayPath).",
             "// Regenerate with `make gen`; change the spec or the generator instead.",
         ]
         let imports: [Import] = [.runtime, "Foundation"]
-        // The client and the descriptor are small: made into parts here, on this thread.
-        let clientPart = makePart(client)
-        let servicePart = makePart([service])
+        let (clientPart, servicePart) = (client.part, service.part)
         func file(_ path: String, _ parts: [Part], imports: [Import] = imports) -> PlannedFile<Part> {
             PlannedFile(path: path, header: header, imports: imports, parts: parts)
         }
@@ -229,6 +218,32 @@ public struct Emitter: Sendable {
 }
 
 extension Emitter {
+    /// The module's descriptor: its routes, its models, and the requests to URLs that payloads carry, on storage
+    /// hosts (`Bindery.StorageOperation`).
+    private func descriptor(
+        _ spec: ServiceSpec, clientTranslator: ClientTranslator, builders: RequestBuilderTranslator
+    ) -> Declaration {
+        let symbols = builders.symbols
+        let storage = spec.structures.flatMap { structure in
+            structure.storageOperations.map { operation in
+                var arguments: [Expression.Argument] = [
+                    .init(.string(operation.name)), .init(.raw(".\(operation.method.rawValue.lowercased())")),
+                    .init("owner", .string(structure.name.description)), .init("url", .string(operation.urlMember)),
+                ]
+                if case .primitive(.stream)? = operation.response {
+                    arguments.append(.init("rawBody", .raw("true")))
+                } else if let type = operation.response, let kind = builders.operations.mapping.fieldKind(type) {
+                    arguments.append(.init("response", .raw(kind)))
+                }
+                return Expression.call("StorageRoute", arguments)
+            }
+        }
+        return clientTranslator.serviceDescriptor(
+            builders: spec.resources.filter { $0.name != spec.rootResource }.map { symbols.builderName($0.name) }
+                .sorted(),
+            models: spec.structures.map { symbols.typeName($0.name) }.sorted(), storage: storage)
+    }
+
     /// Whether the spec declares more types (enums, models, builders) than `GeneratorConfig.Layout.groupingThreshold`:
     /// what the `automatic` choices go by.
     static func isLarge(_ spec: ServiceSpec) -> Bool {
@@ -276,10 +291,13 @@ private struct Translators {
     }
 }
 
-/// What one unit is translated from: one type of the spec.
+/// What one unit is translated from: one type of the spec (by its position in the spec), the client, or the
+/// module's descriptor.
 private enum UnitWork {
-    case enumeration(EnumSpec)
-    case structure(StructureSpec)
-    case choice(ChoiceSpec)
-    case resource(ResourceSpec)
+    case client(ResourceSpec)
+    case serviceDescriptor
+    case enumeration(Int)
+    case structure(Int)
+    case choice(Int)
+    case resource(Int)
 }

@@ -154,7 +154,7 @@ struct OperationTranslator {
                     signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                 }
                 pathExpression = pathExpression.call("appending", [.init(.raw(name))])
-            } else if segment.contains("{") {
+            } else if segment.utf8.contains(UInt8(ascii: "{")) {
                 // `thumbnail.{extension}`: the text with each parameter's value in place, encoded as one segment.
                 var interpolated = ""
                 for part in TemplateSegment.parts(of: segment) {

@@ -124,7 +124,7 @@ struct RequestBuilderTranslator {
         let children = resource.children.map { child in
             var arguments: [Expression.Argument] = [
                 .init(.string(child.segment)), .init(.string(child.target.description)),
-                .init("collection", .raw("\(child.isCollection)")),
+                .init("collection", .raw(child.isCollection ? "true" : "false")),
             ]
             let refusals = Refusals(child)
             if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .string(refusals.list(refusals.atStep)))) }
@@ -140,7 +140,8 @@ struct RequestBuilderTranslator {
             .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
             // An alternative that no fixed query names would take the resource's own requests.
             .filter { !$0.0.isAlternative || !$0.0.fixedQuery.isEmpty }
-            .filter { seen.insert("\($0.0.name) \($0.0.method) \($0.1)").inserted }
+            // Spelled out: interpolating a Bool or an enum goes through reflection.
+            .filter { seen.insert("\($0.0.name) \($0.0.method.rawValue) \($0.1 ? "collection" : "item")").inserted }
             .map { route($0.0, onCollection: $0.1) }
         if !children.isEmpty { arguments.append(.init("children", .array(children))) }
         if !routes.isEmpty { arguments.append(.init("operations", .array(routes))) }
