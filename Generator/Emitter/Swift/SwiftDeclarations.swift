@@ -173,13 +173,16 @@ public enum Statement: Equatable, Sendable, ExpressibleByStringInterpolation {
 /// otherwise one argument or element per line.
 ///
 /// Only what generated code needs to break is a case of its own; anything short is `raw` text.
-public indirect enum Expression: Equatable, Sendable {
+///
+/// Only the cases that hold an expression directly are `indirect`: text and lists are stored inline, so the most
+/// common node, `raw`, costs no allocation of its own (Graph's models and builders make millions of them).
+public enum Expression: Equatable, Sendable {
     /// Written as is: an identifier, a literal, `DriveItem.self`, `.odata`.
     case raw(String)
     /// `base.member`; `.member` (an implicit member, such as `.init`) when there is no base.
-    case member(Expression?, String)
+    indirect case member(Expression?, String)
     /// `callee(label: value, value)`.
-    case call(Expression, [Argument])
+    indirect case call(Expression, [Argument])
     /// `[a, b]`; broken, one element per line with a trailing comma.
     case array([Expression])
     /// `[key: value]`, `[:]` when empty; broken, one entry per line with a trailing comma.
@@ -189,9 +192,9 @@ public indirect enum Expression: Equatable, Sendable {
     /// `{ parameters in statements }`, always over several lines.
     case closure(parameters: [String], body: [Statement])
     /// A keyword before an expression: `try await client.send()`.
-    case keyword(String, Expression)
+    indirect case keyword(String, Expression)
     /// `value as Type`: the type written as is, after the value however it breaks.
-    case cast(Expression, to: String)
+    indirect case cast(Expression, to: String)
 
     /// A labelled or unlabelled argument of a call.
     public struct Argument: Equatable, Sendable {
