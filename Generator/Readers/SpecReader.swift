@@ -5,6 +5,11 @@ import BinderySpec
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one entry point for reading a spec file: picks the reader by the file's extension.
 public enum SpecReader {
@@ -34,12 +39,56 @@ public enum SpecReader {
                 ]
             )
         }
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            return (nil, [Diagnostic(.error, "cannot read '\(shownPath)': \(error.localizedDescription)", at: nil)])
+        switch contents(ofFile: path) {
+        case .success(let bytes): return readBytes(bytes, shownPath)
+        case .failure(let reason): return (nil, [Diagnostic(.error, "cannot read '\(shownPath)': \(reason)", at: nil)])
         }
-        return readBytes(bytes, shownPath)
     }
+
+    /// The file's bytes, or why they cannot be read. A regular file is read straight into the array:
+    /// `Data(contentsOf:)` and a copy into `[UInt8]` took twice as long for Graph's 3.5 MB, on the path every
+    /// generation waits on. Anything else (a pipe, `/dev/stdin`) goes through `Data`.
+    static func contents(ofFile path: String) -> Result<[UInt8], FileError> {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return .failure(FileError()) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(FileError()) }
+        if status.st_mode & S_IFMT == S_IFDIR { return .failure(FileError(reason: String(cString: strerror(EISDIR)))) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            do {
+                return .success([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                return .failure(FileError(reason: error.localizedDescription))
+            }
+        }
+        var failure: FileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(status.st_size)) { buffer, count in
+            // `read` may return fewer bytes than asked for; a file that shrinks meanwhile ends early.
+            while count < buffer.count {
+                let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 {
+                    break
+                } else if errno != EINTR {
+                    failure = FileError()
+                    break
+                }
+            }
+        }
+        return failure.map { .failure($0) } ?? .success(bytes)
+    }
+
+    /// Why a file could not be read: the system's description of `errno`, or a reason given.
+    struct FileError: Error, CustomStringConvertible {
+        var description: String
+
+        init(reason: String? = nil) { description = reason ?? String(cString: strerror(errno)) }
+    }
+}
+
+/// `read(2)`, under a name that `SpecReader.read` does not hide.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

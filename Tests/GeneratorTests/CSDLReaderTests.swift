@@ -570,6 +570,16 @@ struct CSDLSpecReaderTests {
         #expect(result.diagnostics.first?.description.hasPrefix("error: cannot read 'missing.csdl.xml'") == true)
     }
 
+    @Test func reportsAFolderNamedLikeASpec() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bindery-\(UUID().uuidString).csdl.xml")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = SpecReader.read(path: folder.path, displayPath: "folder.csdl.xml")
+        #expect(result.spec == nil)
+        #expect(result.diagnostics.map(\.description) == ["error: cannot read 'folder.csdl.xml': Is a directory"])
+    }
+
     @Test func rejectsAnUnknownExtension() {
         let result = SpecReader.read(path: "/nonexistent/spec.yaml", displayPath: "spec.yaml")
         #expect(result.spec == nil)
