@@ -1,21 +1,20 @@
 import BinderySpec
-import CLibXML2
 
-/// libxml2 must be initialised once before threads use it concurrently (tests read documents in parallel).
-private let libxml2Initialized: Void = xmlInitParser()
-
-/// The streaming pass: walks the document once with libxml2's reader and collects raw declarations.
+/// The streaming pass: walks the document's start tags once, as `XMLTagReader` reads them on another thread, and
+/// collects raw declarations.
 ///
 /// It keeps only what the spec model needs. Subtrees it does not understand (annotation records, navigation
-/// property bindings, vocabulary terms) are skipped without being visited.
+/// property bindings, vocabulary terms) are passed over.
 struct CSDLParser {
-    private let reader: OpaquePointer
     private let path: String
     private var lines: SourceLines
     private var document = RawDocument()
     private var diagnostics = Diagnostics()
-    /// The open elements the parser entered, innermost last.
-    private var stack: [Context] = []
+    /// The open elements the parser entered and their depths, innermost last.
+    private var stack: [(context: Context, depth: Int)] = []
+    /// The start tag being read, and the batch whose bytes it points into.
+    private var tag = XMLStartTag(element: .other, depth: 0, isEmpty: true, endLine: 1, name: 0..<0, attributes: 0..<0)
+    private var batch = XMLTagBatch()
     /// Attribute values of the current element, indexed by `CSDLAttribute.rawValue`.
     private var attributeValues = [String?](repeating: nil, count: CSDLAttribute.allCases.count)
     private var setAttributes: [Int] = []
@@ -66,73 +65,52 @@ struct CSDLParser {
 
     /// Reads `bytes` (kept alive by the caller for the whole call) into raw declarations.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> (RawDocument, Diagnostics) {
-        _ = libxml2Initialized
         var diagnostics = Diagnostics()
-        guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.count <= Int(Int32.max) else {
+        guard bytes.baseAddress != nil, !bytes.isEmpty, bytes.count <= Int(Int32.max) else {
             diagnostics.error(
                 "not a CSDL document: the file is empty or too large",
                 at: SourceLocation(file: path, line: 1, column: 1))
             return (RawDocument(), diagnostics)
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        let cBase = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-        guard let reader = xmlReaderForMemory(cBase, Int32(bytes.count), path, nil, options) else {
-            diagnostics.error("cannot start the XML parser", at: SourceLocation(file: path, line: 1, column: 1))
-            return (RawDocument(), diagnostics)
-        }
-        defer { xmlFreeTextReader(reader) }
-        let sink = XMLErrorSink()
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { context, error in
-                guard let context, let error else { return }
-                Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-            },
-            Unmanaged.passUnretained(sink).toOpaque()
-        )
-        var parser = CSDLParser(reader: reader, path: path, lines: SourceLines(bytes))
-        withExtendedLifetime(sink) {
-            parser.run(sink: sink)
-        }
+        var parser = CSDLParser(path: path, lines: SourceLines(bytes))
+        parser.run(XMLTagReader(bytes: bytes, path: path))
         return (parser.document, parser.diagnostics)
     }
 
-    private init(reader: OpaquePointer, path: String, lines: SourceLines) {
-        self.reader = reader
+    private init(path: String, lines: SourceLines) {
         self.path = path
         self.lines = lines
     }
 
-    private mutating func run(sink: XMLErrorSink) {
-        let elementNode = Int32(XML_READER_TYPE_ELEMENT.rawValue)
-        let endElementNode = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
-        var skipSubtree = false
-        var status: Int32 = 1
-        while true {
-            status = skipSubtree ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
-            skipSubtree = false
-            guard status == 1 else { break }
-            switch xmlTextReaderNodeType(reader) {
-            case elementNode:
-                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+    /// Takes every batch of start tags (the reader thread is done, and `bytes` free to go, once `next()` says so).
+    private mutating func run(_ reader: XMLTagReader) {
+        // Tags deeper than this are inside a subtree being passed over.
+        var skippedDepth = Int.max
+        while let batch = reader.next() {
+            self.batch = batch
+            for tag in batch.tags where tag.depth <= skippedDepth {
+                skippedDepth = .max
+                // An element is closed once a tag at its depth or above starts.
+                while let open = stack.last, open.depth >= tag.depth { stack.removeLast() }
+                self.tag = tag
                 switch step() {
                 case .enter(let context):
-                    if !isEmpty { stack.append(context) }
+                    if !tag.isEmpty { stack.append((context, tag.depth)) }
                 case .skip:
-                    skipSubtree = !isEmpty
+                    if !tag.isEmpty { skippedDepth = tag.depth }
                 }
-            case endElementNode:
-                _ = stack.popLast()
-            default:
-                continue
             }
         }
-        for error in sink.errors {
+        let outcome = reader.outcome
+        if outcome.status == -2 {
+            diagnostics.error("cannot start the XML parser", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        for error in outcome.errors {
             diagnostics.error(
                 "malformed XML: \(error.message)",
                 at: SourceLocation(file: path, line: error.line, column: error.column))
         }
-        if status < 0 && sink.errors.isEmpty {
+        if outcome.status == -1 && outcome.errors.isEmpty {
             diagnostics.error("malformed XML", at: SourceLocation(file: path, line: 1, column: 1))
         }
         if let firstSkippedTerm {
@@ -146,10 +124,10 @@ struct CSDLParser {
     // MARK: - Elements
 
     private mutating func step() -> Step {
-        let element = CSDLElement(localName: xmlTextReaderConstLocalName(reader))
+        let element = tag.element
         let location = currentLocation()
         readAttributes()
-        guard let parent = stack.last else {
+        guard let parent = stack.last?.context else {
             switch element {
             case .edmx: return .enter(.edmx)
             case .schema: return schema(at: location)
@@ -431,16 +409,15 @@ struct CSDLParser {
     private mutating func readAttributes() {
         for index in setAttributes { attributeValues[index] = nil }
         setAttributes.removeAll(keepingCapacity: true)
-        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
-        repeat {
-            if let attribute = CSDLAttribute(localName: xmlTextReaderConstLocalName(reader)),
-                let text = xmlTextReaderConstValue(reader)
-            {
-                attributeValues[attribute.rawValue] = String(cString: text)
-                setAttributes.append(attribute.rawValue)
-            }
-        } while xmlTextReaderMoveToNextAttribute(reader) == 1
-        xmlTextReaderMoveToElement(reader)
+        for (attribute, value) in batch.attributes[tag.attributes] {
+            attributeValues[attribute.rawValue] = text(value)
+            setAttributes.append(attribute.rawValue)
+        }
+    }
+
+    /// Bytes of the batch as text.
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: batch.bytes[range], as: UTF8.self)
     }
 
     private func value(_ attribute: CSDLAttribute) -> String? {
@@ -470,39 +447,18 @@ struct CSDLParser {
 
     /// The text content of the current element (for `<String>` annotation values).
     private func elementText() -> String? {
-        guard let text = xmlTextReaderReadString(reader) else { return nil }
-        defer { cxml_free(text) }
-        return String(cString: text)
+        tag.text.map(text)
     }
 
     /// The current element's name as written (with prefix); only built for messages.
     private func currentName() -> String {
-        xmlTextReaderConstName(reader).map { String(cString: $0) } ?? "element"
+        tag.name.isEmpty ? "element" : text(tag.name)
     }
 
     private mutating func currentLocation() -> SourceLocation {
-        let endLine = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
-        let start = lines.startOfTag(xmlTextReaderConstName(reader), endingOn: endLine)
+        let start = batch.bytes.withUnsafeBufferPointer { bytes in
+            lines.startOfTag(UnsafeBufferPointer(rebasing: bytes[tag.name]), endingOn: tag.endLine)
+        }
         return SourceLocation(file: path, line: start.line, column: start.column)
-    }
-}
-
-/// Collects libxml2's errors instead of letting it print them to stderr.
-private final class XMLErrorSink {
-    struct Entry {
-        var message: String
-        var line: Int
-        var column: Int
-    }
-
-    private(set) var errors: [Entry] = []
-
-    func record(_ error: xmlError) {
-        guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        // Errors after a fatal one only echo it; a handful is enough to act on.
-        guard errors.count < 10 else { return }
-        var message = error.message.map { String(cString: $0) } ?? "malformed XML"
-        while let last = message.last, last.isWhitespace { message.removeLast() }
-        errors.append(Entry(message: message, line: max(Int(error.line), 1), column: max(Int(error.int2), 1)))
     }
 }

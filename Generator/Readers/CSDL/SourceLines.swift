@@ -1,5 +1,3 @@
-import CLibXML2
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -45,13 +43,14 @@ struct SourceLines {
 
     /// The position of the start tag named `qualifiedName` (as written, with any prefix) that ends on
     /// `endLine`. Falls back to column 1 of `endLine` when the tag cannot be found (say, inside an entity).
-    mutating func startOfTag(_ qualifiedName: UnsafePointer<xmlChar>?, endingOn endLine: Int) -> (
+    mutating func startOfTag(_ qualifiedName: UnsafeBufferPointer<UInt8>, endingOn endLine: Int) -> (
         line: Int, column: Int
     ) {
         let fallback = (line: max(endLine, 1), column: 1)
-        guard let qualifiedName, endLine >= 1, endLine <= lineStarts.count else { return fallback }
-        var nameLength = 0
-        while qualifiedName[nameLength] != 0 { nameLength += 1 }
+        guard let name = qualifiedName.baseAddress, !qualifiedName.isEmpty, endLine >= 1,
+            endLine <= lineStarts.count
+        else { return fallback }
+        let nameLength = qualifiedName.count
 
         let lineStart = lineStarts[endLine - 1]
         let searchEnd: Int
@@ -67,7 +66,7 @@ struct SourceLines {
             let found = memchr(base + position, Int32(UInt8(ascii: "<")), searchEnd - position)
         {
             position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            if isStartTag(at: position, name: qualifiedName, length: nameLength) { offset = position }
+            if isStartTag(at: position, name: name, length: nameLength) { offset = position }
             position += 1
         }
         if offset == nil {
@@ -75,7 +74,7 @@ struct SourceLines {
             let lowerBound = max(cursor + 1, lineStart - Self.maximumTagLength, 0)
             position = lineStart - 1
             while position >= lowerBound, offset == nil {
-                if isStartTag(at: position, name: qualifiedName, length: nameLength) { offset = position }
+                if isStartTag(at: position, name: name, length: nameLength) { offset = position }
                 position -= 1
             }
         }
@@ -89,7 +88,7 @@ struct SourceLines {
         return (line, column)
     }
 
-    private func isStartTag(at offset: Int, name: UnsafePointer<xmlChar>, length: Int) -> Bool {
+    private func isStartTag(at offset: Int, name: UnsafePointer<UInt8>, length: Int) -> Bool {
         guard bytes[offset] == UInt8(ascii: "<"), offset + 1 + length < bytes.count else { return false }
         for index in 0..<length where bytes[offset + 1 + index] != name[index] {
             return false
