@@ -2,9 +2,10 @@ import BinderySpec
 
 /// Reads an OData CSDL document (EDMX 4.0 XML) into the spec model.
 ///
-/// Three passes: libxml2's streaming reader collects raw declarations (`CSDLParser`), the resolver qualifies
-/// names and checks the model (`CSDLResolver`), and the resource builder derives the request-builder graph
-/// (`CSDLResourceBuilder`). Same bytes in, same spec out: everything keeps document order.
+/// Three passes: the parser collects raw declarations from the start tags libxml2's streaming reader hands it from
+/// a thread of its own (`CSDLParser`, `XMLTagReader`), the resolver qualifies names and checks the model
+/// (`CSDLResolver`), and the resource builder derives the request-builder graph (`CSDLResourceBuilder`). Same bytes
+/// in, same spec out: everything keeps document order.
 public struct CSDLReader: Sendable {
     public init() {}
 

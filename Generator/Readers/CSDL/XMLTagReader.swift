@@ -1,12 +1,7 @@
 import CLibXML2
 import Dispatch
+import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// libxml2 must be initialised once before threads use it concurrently (tests read documents in parallel).
 private let libxml2Initialized: Void = xmlInitParser()
@@ -61,14 +56,19 @@ final class XMLTagReader: Sendable {
     private static let batchSize = 512
 
     /// Starts reading `bytes`, which the caller keeps alive until `next()` has returned nil.
+    ///
+    /// On a thread of its own, not a Dispatch worker: the caller waits for it, and may itself be one of the few
+    /// workers (Swift concurrency's pool is as wide as the machine), which would leave none to do the reading.
     init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
         _ = libxml2Initialized
         nonisolated(unsafe) let bytes = bytes
-        DispatchQueue.global().async { [self] in
+        let thread = Thread { [self] in
             let outcome = read(bytes, path: path)
             queue.withLock { $0.outcome = outcome }
             handedOver.signal()
         }
+        thread.name = "bindery.xml-reader"
+        thread.start()
     }
 
     /// The next batch of start tags, waiting for the reader thread; nil once it has stopped and every batch was
