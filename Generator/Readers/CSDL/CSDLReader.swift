@@ -20,7 +20,7 @@ public struct CSDLReader: Sendable {
             diagnostics.error("the document declares no Schema", at: SourceLocation(file: path, line: 1, column: 1))
             return (nil, diagnostics.all)
         }
-        let model = CSDLResolver.resolve(document, diagnostics: &diagnostics)
+        let model = CSDLResolver.resolve(consume document, diagnostics: &diagnostics)
         guard !diagnostics.hasErrors else { return (nil, diagnostics.all) }
         let (resources, root) = CSDLResourceBuilder(model: model).build(
             primarySchema: primarySchema, diagnostics: &diagnostics)

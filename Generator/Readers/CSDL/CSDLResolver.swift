@@ -65,7 +65,8 @@ struct CSDLResolver {
         case typeDefinition(Int)
     }
 
-    static func resolve(_ document: RawDocument, diagnostics: inout Diagnostics) -> ResolvedModel {
+    /// Takes the document: were the caller to keep it, applying annotations would copy it first.
+    static func resolve(_ document: consuming RawDocument, diagnostics: inout Diagnostics) -> ResolvedModel {
         var resolver = CSDLResolver(document: document, diagnostics: diagnostics)
         resolver.registerNamespaces()
         resolver.registerDeclarations()
