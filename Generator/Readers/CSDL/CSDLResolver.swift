@@ -40,6 +40,8 @@ struct ResolvedImport {
 struct ResolvedModel {
     var enums: [EnumSpec] = []
     var structures: [StructureSpec] = []
+    /// The structures indexed, as the base-type check built it (the resource builder asks it too).
+    var structureIndex = StructureIndex([])
     var operations: [ResolvedOperation] = []
     var containers: [ResolvedContainer] = []
 }
@@ -437,7 +439,8 @@ struct CSDLResolver {
 
     /// Reports each cycle once, at its member declared first.
     private mutating func checkBaseTypeCycles() {
-        for cycle in StructureIndex(model.structures).baseTypeCycles() {
+        model.structureIndex = StructureIndex(model.structures)
+        for cycle in model.structureIndex.baseTypeCycles() {
             let names = (cycle + cycle.prefix(1)).map(\.name.description)
             diagnostics.error("base type cycle: \(names.joined(separator: " → "))", at: cycle[0].location)
         }

@@ -14,7 +14,7 @@ struct CSDLResourceBuilder {
 
     init(model: ResolvedModel) {
         self.model = model
-        structures = StructureIndex(model.structures)
+        structures = model.structureIndex
         for (index, operation) in model.operations.enumerated() {
             switch operation.binding {
             case .named(let type)?:
@@ -36,35 +36,53 @@ struct CSDLResourceBuilder {
         var resources = model.structures.filter { $0.kind == .entity }.concurrentMap { resource(for: $0) }
         let root = rootResource(primarySchema: primarySchema, diagnostics: &diagnostics)
         resources.append(root)
-        return (Self.droppingRefusedWrites(resources), root.name)
+        return (Self.droppingRefusedWrites(consume resources), root.name)
     }
 
     /// A generic write that every step leading to a resource refuses is not an operation of the service: it gets
     /// no fixture and no place in the route table (the runtime refuses it at each of those steps as well).
-    static func droppingRefusedWrites(_ resources: [ResourceSpec]) -> [ResourceSpec] {
-        var steps: [QualifiedName: [ChildSpec]] = [:]
-        for resource in resources {
-            for child in resource.children { steps[child.target, default: []].append(child) }
+    static func droppingRefusedWrites(_ resources: consuming [ResourceSpec]) -> [ResourceSpec] {
+        /// What the steps leading to a resource allow between them: a write is refused when none allows it.
+        struct Leading {
+            var hasCollections = false
+            var insertable = false
+            var updatable = false
+            var deletable = false
+
+            mutating func add(_ restrictions: Restrictions, isCollection: Bool) {
+                if isCollection {
+                    hasCollections = true
+                    insertable = insertable || restrictions.insertable
+                }
+                updatable = updatable || restrictions.updatable
+                deletable = deletable || restrictions.deletable
+            }
         }
-        return resources.map { resource in
-            guard let leading = steps[resource.name], !leading.isEmpty else { return resource }
-            let collections = leading.filter(\.isCollection)
-            let refusesInsert = !collections.isEmpty && collections.allSatisfy { !$0.restrictions.insertable }
-            let refusesUpdate = leading.allSatisfy { !$0.restrictions.updatable }
-            let refusesDelete = leading.allSatisfy { !$0.restrictions.deletable }
-            // Most steps refuse nothing: then the resource is kept as it is, without copying its operations.
-            guard refusesInsert || refusesUpdate || refusesDelete else { return resource }
-            var kept = resource
-            kept.operations.removeAll { operation in
+        // Read and changed in place, by position: Graph's resources have thousands of steps, and a copy of a spec
+        // retains everything it holds.
+        var leading: [QualifiedName: Leading] = [:]
+        for resource in resources.indices {
+            for child in resources[resource].children.indices {
+                let step = resources[resource].children[child]
+                leading[step.target, default: Leading()].add(step.restrictions, isCollection: step.isCollection)
+            }
+        }
+        for index in resources.indices {
+            guard let steps = leading[resources[index].name] else { continue }
+            let refusesInsert = steps.hasCollections && !steps.insertable
+            let refusesUpdate = !steps.updatable
+            let refusesDelete = !steps.deletable
+            guard refusesInsert || refusesUpdate || refusesDelete else { continue }
+            resources[index].operations.removeAll { operation in
                 switch operation.kind {
                 case .update, .replace: return refusesUpdate
                 case .delete: return refusesDelete
                 default: return false
                 }
             }
-            kept.collectionOperations.removeAll { $0.kind == .create && refusesInsert }
-            return kept
+            resources[index].collectionOperations.removeAll { $0.kind == .create && refusesInsert }
         }
+        return resources
     }
 
     // MARK: - Entity types
