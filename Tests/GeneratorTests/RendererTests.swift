@@ -232,6 +232,8 @@ import Testing
             "  - name: " + words + " " + words,
             "- Remark: Generated from `" + String(repeating: "x", count: 130) + "`.",
             "Ends with a dash - " + Array(repeating: "word", count: 20).joined(separator: " ") + " - and more",
+            // Not ASCII: wrapped by characters rather than bytes, to the same width.
+            "Café " + Array(repeating: "word", count: 25).joined(separator: " "),
         ]
         let lines = Self.render(.raw("1"), doc: doc).split(separator: "\n").map(String.init)
         #expect(
@@ -248,6 +250,8 @@ import Testing
                 "    ///   `" + String(repeating: "x", count: 130) + "`.",
                 "    /// Ends with a dash - word word word word word word word word word word word word word word word word word word",
                 "    /// word word - and more",
+                "    /// Café " + Array(repeating: "word", count: 21).joined(separator: " "),
+                "    /// word word word word",
             ])
     }
 }

@@ -465,14 +465,103 @@ struct Printer {
                 line("///")
                 continue
             }
-            if text.trimmingLeadingSpaces.hasPrefix("```") { inCodeBlock.toggle() }
+            if text.utf8.drop(while: { $0 == UInt8(ascii: " ") }).starts(with: "```".utf8) { inCodeBlock.toggle() }
             if inCodeBlock || fits("/// ", text) {
                 line("/// ", text)
-            } else {
+            } else if !wrapASCII(text, width: Self.width - indentation.utf8.count - 4) {
                 for wrapped in DocWrapper.wrap(text, width: Self.width - indentation.utf8.count - 4) {
                     line("/// ", wrapped)
                 }
             }
+        }
+    }
+
+    /// `DocWrapper.wrap` for ASCII text, nearly all of it, written straight into the output as `///` lines: the
+    /// same words, markers and breaks, without a string per word or per line. False, having written nothing, for
+    /// other text.
+    private mutating func wrapASCII(_ text: String, width: Int) -> Bool {
+        var native = text
+        return native.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            let space = UInt8(ascii: " ")
+            let leading = bytes.prefix { $0 == space }.count
+            var start = leading
+            // A list item's marker: `- `, `* `, `+ `, `1. `.
+            var marker = 0
+            if start + 1 < bytes.count,
+                [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(bytes[start]),
+                bytes[start + 1] == space
+            {
+                marker = 2
+            } else {
+                let digits = bytes[start...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+                let after = start + digits
+                if digits > 0, after + 1 < bytes.count,
+                    bytes[after] == UInt8(ascii: ".") || bytes[after] == UInt8(ascii: ")"), bytes[after + 1] == space
+                {
+                    marker = digits + 2
+                }
+            }
+            start += marker
+            // Indented code and tables keep their lines.
+            if marker == 0, leading >= 4 || (start < bytes.count && bytes[start] == UInt8(ascii: "|")) {
+                line("/// ", text)
+                return true
+            }
+            let prefixLength = leading + marker
+            // Words: runs of non-spaces, where a code span with spaces in it is one word.
+            var words: [Range<Int>] = []
+            var wordStart: Int?
+            var inCode = false
+            for index in start..<bytes.count {
+                if bytes[index] == UInt8(ascii: "`") { inCode.toggle() }
+                if bytes[index] == space, !inCode {
+                    if let begin = wordStart { words.append(begin..<index) }
+                    wordStart = nil
+                } else if wordStart == nil {
+                    wordStart = index
+                }
+            }
+            if let begin = wordStart { words.append(begin..<bytes.count) }
+
+            var lineWords = 0..<0  // a range of `words`
+            var columns = prefixLength
+            var isFirstLine = true
+            func write(_ line: Range<Int>) {
+                output.append(utf8: indentation)
+                output.append(contentsOf: "/// ".utf8)
+                if isFirstLine {
+                    output.append(contentsOf: bytes[0..<prefixLength])
+                } else {
+                    output.append(contentsOf: repeatElement(space, count: prefixLength))
+                }
+                for (position, word) in words[line].enumerated() {
+                    if position > 0 { output.append(space) }
+                    output.append(contentsOf: bytes[word])
+                }
+                output.append(UInt8(ascii: "\n"))
+                isFirstLine = false
+            }
+            for index in words.indices {
+                let wordColumns = words[index].count
+                if lineWords.isEmpty || columns + 1 + wordColumns <= width {
+                    columns += (lineWords.isEmpty ? 0 : 1) + wordColumns
+                    lineWords = lineWords.isEmpty ? index..<index + 1 : lineWords.lowerBound..<index + 1
+                    continue
+                }
+                // A line must not start with what Markdown reads as a list item or a heading: the word before
+                // comes along.
+                let carries =
+                    lineWords.count > 1
+                    && DocWrapper.startsABlock(Substring(String(decoding: bytes[words[index]], as: UTF8.self)))
+                let next = carries ? lineWords.upperBound - 1 : index
+                write(lineWords.lowerBound..<next)
+                lineWords = next..<index + 1
+                columns = prefixLength + words[lineWords].reduce(lineWords.count - 1) { $0 + $1.count }
+            }
+            if !lineWords.isEmpty { write(lineWords) }
+            lastLineIsBlank = false
+            return true
         }
     }
 }
@@ -769,7 +858,7 @@ enum DocWrapper {
         return words
     }
 
-    private static func startsABlock(_ word: Substring) -> Bool {
+    static func startsABlock(_ word: Substring) -> Bool {
         if ["-", "*", "+", ">", "|"].contains(word) || word.hasPrefix("#") || word.hasPrefix("```") { return true }
         let digits = word.prefix { $0.isASCII && $0.isNumber }
         return !digits.isEmpty && (word.dropFirst(digits.count) == "." || word.dropFirst(digits.count) == ")")

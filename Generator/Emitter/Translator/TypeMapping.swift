@@ -134,6 +134,10 @@ extension String {
     }
 
     func trimmingTrailingWhitespace() -> String {
+        // Most text ends in neither: answered from the last byte, without stepping back a character.
+        guard let last = utf8.last,
+            last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r")
+        else { return self }
         var copy = self
         while let last = copy.last, last == " " || last == "\t" || last == "\r" { copy.removeLast() }
         return copy
