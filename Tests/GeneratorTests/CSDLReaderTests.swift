@@ -521,6 +521,31 @@ struct CSDLBadInputTests {
         #expect(spec.resources.map(\.name) == [QualifiedName("test.Service")])
     }
 
+    /// Structures are resolved in parallel runs (of at least 64): the diagnostics must still be those of one pass in
+    /// document order, an unsupported primitive reported at its first use only, an unknown type at every use.
+    @Test func manyStructuresReportAsOnePassWould() throws {
+        let types = (0..<300).map { index in
+            """
+            <ComplexType Name="c\(index)">
+              <Property Name="place" Type="Edm.GeographyPoint" />
+              <Property Name="ok" Type="Edm.String" />\(index % 100 == 7 ? "\n  <Property Name=\"bad\" Type=\"t.missing\" />" : "")
+            </ComplexType>
+            """
+        }
+        let result = readInline(types.joined(separator: "\n"))
+        let unsupported = result.diagnostics.filter { $0.message.hasPrefix("unsupported primitive type") }
+        #expect(
+            unsupported.map(\.description) == [
+                "inline.xml:5:3: warning: unsupported primitive type 'Edm.GeographyPoint' is read as Edm.Untyped"
+            ])
+        // Type `cN` starts on line 4 + 4N, one line later for each `bad` property above it.
+        #expect(
+            errors(result.diagnostics)
+                == [(7, 0), (107, 1), (207, 2)].map { index, above in
+                    "inline.xml:\(4 + 4 * index + above + 3):3: error: unknown type 't.missing'"
+                })
+    }
+
     @Test func resolvesAliasesAcrossSchemas() throws {
         let document = """
             <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">

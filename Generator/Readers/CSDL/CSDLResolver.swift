@@ -60,6 +60,8 @@ struct CSDLResolver {
     private var operationsByName: [QualifiedName: [Int]] = [:]
     /// Successful resolutions by spelling; Graph spells `Edm.String` thousands of times.
     private var resolvedTypes: [String: TypeRef] = [:]
+    /// Where in `diagnostics` each unsupported primitive was reported, for merging runs resolved in parallel.
+    private var unsupportedReports: [(index: Int, spelling: String)] = []
 
     private enum DeclaredType {
         case enumType(Int)
@@ -175,6 +177,7 @@ struct CSDLResolver {
                 resolved = .primitive(primitive)
             } else {
                 // Cached below, so each unsupported primitive is reported once.
+                unsupportedReports.append((diagnostics.all.count, spelling))
                 diagnostics.warning("unsupported primitive type '\(spelling)' is read as Edm.Untyped", at: location)
                 resolved = .primitive(.untyped)
             }
@@ -332,67 +335,90 @@ struct CSDLResolver {
         }
     }
 
+    /// Structures depend on nothing but the registered declarations, so they are resolved on every core, in a few
+    /// runs of consecutive structures that each keep their own cache of resolved spellings, and merged back in
+    /// document order: the same structures and diagnostics as one pass would make. (An unsupported primitive is
+    /// reported at its first use only: a run's report of one an earlier run already made is dropped.)
     private mutating func resolveStructures() {
-        model.structures.reserveCapacity(document.structures.count)
-        for raw in document.structures {
-            let name = QualifiedName(namespace: raw.namespace, name: raw.name)
-            let kindName = raw.kind == .entity ? "entity type" : "complex type"
-            var baseType: QualifiedName?
-            if let spelling = raw.baseType {
-                let base = qualify(spelling[...])
-                switch declaredTypes[base] {
-                case .structure(let index)? where document.structures[index].kind == raw.kind:
-                    baseType = base
-                case .structure?, .enumType?, .typeDefinition?:
-                    let expected = raw.kind == .entity ? "an entity type" : "a complex type"
-                    diagnostics.error(
-                        "base type '\(spelling)' of \(kindName) '\(name)' is not \(expected)", at: raw.location)
-                case nil:
-                    diagnostics.error("unknown base type '\(spelling)' of \(kindName) '\(name)'", at: raw.location)
-                }
-            }
-
-            // Properties and navigation properties share one name space within a type.
-            var firstLines: [String: Int] = [:]
-            firstLines.reserveCapacity(raw.properties.count + raw.navigationProperties.count)
-            var properties: [PropertySpec] = []
-            properties.reserveCapacity(raw.properties.count)
-            for property in raw.properties {
-                guard isFirstMember(property.name, of: name, at: property.location, firstLines: &firstLines),
-                    let type = resolveType(property.type, at: property.location)
-                else { continue }
-                properties.append(
-                    PropertySpec(
-                        name: property.name, type: type, isNullable: property.isNullable,
-                        isReadOnly: property.isReadOnly,
-                        doc: property.doc, location: property.location))
-            }
-            var navigationProperties: [NavigationPropertySpec] = []
-            for navigation in raw.navigationProperties {
-                guard isFirstMember(navigation.name, of: name, at: navigation.location, firstLines: &firstLines),
-                    let type = resolveType(navigation.type, at: navigation.location)
-                else { continue }
-                guard case .named(let target) = type.elementType, case .structure(let index)? = declaredTypes[target],
-                    document.structures[index].kind == .entity
-                else {
-                    diagnostics.error(
-                        "navigation property '\(navigation.name)' of '\(name)' must target an entity type, not '\(navigation.type)'",
-                        at: navigation.location)
-                    continue
-                }
-                navigationProperties.append(
-                    NavigationPropertySpec(
-                        name: navigation.name, type: type, containsTarget: navigation.containsTarget,
-                        restrictions: navigation.restrictions, doc: navigation.doc, location: navigation.location))
-            }
-            model.structures.append(
-                StructureSpec(
-                    name: name, kind: raw.kind, baseType: baseType, isAbstract: raw.isAbstract, isOpen: raw.isOpen,
-                    hasStream: raw.hasStream, key: raw.key, properties: properties,
-                    navigationProperties: navigationProperties, aliases: raw.aliases, restrictions: raw.restrictions,
-                    storageOperations: raw.storageOperations.compactMap { storageOperation($0, of: name) },
-                    doc: raw.doc, location: raw.location))
+        let count = document.structures.count
+        let runLength = max(64, (count + 7) / 8)
+        let runs = stride(from: 0, to: count, by: runLength).map { $0..<min($0 + runLength, count) }
+        let shared = self
+        let resolved = runs.concurrentMap(chunk: 1) { run in
+            var worker = shared
+            worker.diagnostics = Diagnostics()
+            worker.unsupportedReports = []
+            let structures = run.map { worker.resolveStructure(worker.document.structures[$0]) }
+            return (structures, worker.diagnostics.all, worker.unsupportedReports, worker.resolvedTypes)
         }
+        model.structures.reserveCapacity(count)
+        for (structures, diagnostics, unsupported, resolvedTypes) in resolved {
+            model.structures += structures
+            var repeated = Set<Int>()
+            for report in unsupported where self.resolvedTypes[report.spelling] != nil { repeated.insert(report.index) }
+            self.diagnostics.append(
+                contentsOf: diagnostics.enumerated().filter { !repeated.contains($0.offset) }.map(\.element))
+            self.resolvedTypes.merge(resolvedTypes) { known, _ in known }
+        }
+    }
+
+    private mutating func resolveStructure(_ raw: RawStructure) -> StructureSpec {
+        let name = QualifiedName(namespace: raw.namespace, name: raw.name)
+        let kindName = raw.kind == .entity ? "entity type" : "complex type"
+        var baseType: QualifiedName?
+        if let spelling = raw.baseType {
+            let base = qualify(spelling[...])
+            switch declaredTypes[base] {
+            case .structure(let index)? where document.structures[index].kind == raw.kind:
+                baseType = base
+            case .structure?, .enumType?, .typeDefinition?:
+                let expected = raw.kind == .entity ? "an entity type" : "a complex type"
+                diagnostics.error(
+                    "base type '\(spelling)' of \(kindName) '\(name)' is not \(expected)", at: raw.location)
+            case nil:
+                diagnostics.error("unknown base type '\(spelling)' of \(kindName) '\(name)'", at: raw.location)
+            }
+        }
+
+        // Properties and navigation properties share one name space within a type.
+        var firstLines: [String: Int] = [:]
+        firstLines.reserveCapacity(raw.properties.count + raw.navigationProperties.count)
+        var properties: [PropertySpec] = []
+        properties.reserveCapacity(raw.properties.count)
+        for property in raw.properties {
+            guard isFirstMember(property.name, of: name, at: property.location, firstLines: &firstLines),
+                let type = resolveType(property.type, at: property.location)
+            else { continue }
+            properties.append(
+                PropertySpec(
+                    name: property.name, type: type, isNullable: property.isNullable,
+                    isReadOnly: property.isReadOnly,
+                    doc: property.doc, location: property.location))
+        }
+        var navigationProperties: [NavigationPropertySpec] = []
+        for navigation in raw.navigationProperties {
+            guard isFirstMember(navigation.name, of: name, at: navigation.location, firstLines: &firstLines),
+                let type = resolveType(navigation.type, at: navigation.location)
+            else { continue }
+            guard case .named(let target) = type.elementType, case .structure(let index)? = declaredTypes[target],
+                document.structures[index].kind == .entity
+            else {
+                diagnostics.error(
+                    "navigation property '\(navigation.name)' of '\(name)' must target an entity type, not '\(navigation.type)'",
+                    at: navigation.location)
+                continue
+            }
+            navigationProperties.append(
+                NavigationPropertySpec(
+                    name: navigation.name, type: type, containsTarget: navigation.containsTarget,
+                    restrictions: navigation.restrictions, doc: navigation.doc, location: navigation.location))
+        }
+        return StructureSpec(
+            name: name, kind: raw.kind, baseType: baseType, isAbstract: raw.isAbstract, isOpen: raw.isOpen,
+            hasStream: raw.hasStream, key: raw.key, properties: properties,
+            navigationProperties: navigationProperties, aliases: raw.aliases, restrictions: raw.restrictions,
+            storageOperations: raw.storageOperations.compactMap { storageOperation($0, of: name) },
+            doc: raw.doc, location: raw.location)
     }
 
     /// A `Bindery.StorageOperation` record, checked: `Name`, `Method` and `URL` are required, `Returns` is a type.
