@@ -30,42 +30,57 @@ struct SymbolTable {
         taken[self.serviceName] = reservedOwner
         for name in SwiftNames.typeNamesToAvoid { taken[name] = reservedOwner }
 
-        // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one.
-        let declared: [DeclaredName] =
-            spec.enums.map { DeclaredName($0.name, $0.location, companion: "Values") }
-            + spec.structures.map { DeclaredName($0.name, $0.location, companion: "Fields") }
-            // Choices are enums of their own and need no companion.
-            + spec.choices.map { DeclaredName($0.name, $0.location, companion: nil) }
+        // Primary-namespace types first, so they keep the short names when a sub-namespace repeats one. (Listed in
+        // one pass and read by position below: Graph declares thousands, and every copy retains their names.)
         let primary = spec.primaryNamespace
-        let ordered =
-            declared.filter { $0.name.namespace == primary } + declared.filter { $0.name.namespace != primary }
-        // The preferred names are worked out on every core (Graph declares thousands); claiming them stays in order.
+        var ordered: [DeclaredName] = []
+        ordered.reserveCapacity(typeCount)
+        for inPrimary in [true, false] {
+            for index in spec.enums.indices where (spec.enums[index].name.namespace == primary) == inPrimary {
+                ordered.append(DeclaredName(spec.enums[index].name, spec.enums[index].location, companion: "Values"))
+            }
+            for index in spec.structures.indices where (spec.structures[index].name.namespace == primary) == inPrimary {
+                ordered.append(
+                    DeclaredName(spec.structures[index].name, spec.structures[index].location, companion: "Fields"))
+            }
+            // Choices are enums of their own and need no companion.
+            for index in spec.choices.indices where (spec.choices[index].name.namespace == primary) == inPrimary {
+                ordered.append(DeclaredName(spec.choices[index].name, spec.choices[index].location, companion: nil))
+            }
+        }
+        // The preferred names are worked out on every core; claiming them stays in order.
         let preferred = ordered.concurrentMap { [overrides] declared in
             Self.preferredName(of: declared.name, primaryNamespace: primary, overrides: overrides)
         }
-        for (declared, preferred) in zip(ordered, preferred) {
-            typeNames[declared.name] = Self.claim(
-                preferred, for: declared.name, in: &taken, location: declared.location, diagnostics: &diagnostics)
+        var swiftNames: [String] = []
+        swiftNames.reserveCapacity(ordered.count)
+        for index in ordered.indices {
+            let name = Self.claim(
+                preferred[index], for: ordered[index].name, in: &taken, location: ordered[index].location,
+                diagnostics: &diagnostics)
+            typeNames[ordered[index].name] = name
+            swiftNames.append(name)
         }
-        for declared in ordered {
-            guard let suffix = declared.companion, let typeName = typeNames[declared.name] else { continue }
-            companionNames[declared.name] = Self.claim(
-                typeName + suffix, for: declared.name, in: &taken, location: declared.location,
+        for index in ordered.indices {
+            guard let suffix = ordered[index].companion else { continue }
+            companionNames[ordered[index].name] = Self.claim(
+                swiftNames[index] + suffix, for: ordered[index].name, in: &taken, location: ordered[index].location,
                 diagnostics: &diagnostics)
         }
-        for resource in spec.resources where resource.name != spec.rootResource {
+        for index in spec.resources.indices where spec.resources[index].name != spec.rootResource {
             // Named after the model it reads (`DriveItemRequestBuilder`); when another resource reads the same
             // model (Inbox's `delta` and `delta/longpoll` both answer a `DeltaPage`), after the resource itself.
+            let resource = spec.resources[index].name
             var base: String
-            if case .named(let model)? = resource.model, let modelName = typeNames[model],
+            if case .named(let model)? = spec.resources[index].model, let modelName = typeNames[model],
                 taken[modelName + "RequestBuilder"] == nil
             {
                 base = modelName
             } else {
-                base = Self.preferredName(of: resource.name, primaryNamespace: primary, overrides: overrides)
+                base = Self.preferredName(of: resource, primaryNamespace: primary, overrides: overrides)
             }
-            builderNames[resource.name] = Self.claim(
-                base + "RequestBuilder", for: resource.name, in: &taken, location: resource.location,
+            builderNames[resource] = Self.claim(
+                base + "RequestBuilder", for: resource, in: &taken, location: spec.resources[index].location,
                 diagnostics: &diagnostics)
         }
         builderNames[spec.rootResource] = self.clientName
