@@ -229,6 +229,30 @@ struct Printer {
         output.append(UInt8(ascii: "\n"))
     }
 
+    /// `head { statement }` on one line, written when the statement has a one-line form and the line fits the
+    /// width; otherwise nothing is written (false). Written first and measured after, as nearly every getter fits:
+    /// no string of the statement is made to measure it.
+    private mutating func oneLineBlock(_ head: String, _ statement: Statement) -> Bool {
+        let start = output.count
+        output.append(utf8: indentation)
+        output.append(utf8: head)
+        output.append(utf8: " { ")
+        if statement.appendFlat(to: &output) {
+            output.append(utf8: " }")
+            // Columns are bytes for ASCII, characters otherwise.
+            let written = output[start...]
+            let columns =
+                written.contains { $0 >= 0x80 } ? String(decoding: written, as: UTF8.self).count : written.count
+            if columns <= Self.width {
+                output.append(UInt8(ascii: "\n"))
+                lastLineIsBlank = false
+                return true
+            }
+        }
+        output.removeSubrange(start...)
+        return false
+    }
+
     /// Several lines given as one string (multi-line values keep their relative indentation).
     mutating func lines(_ text: String) {
         guard text.hasLineBreak else { return line(text) }
@@ -278,10 +302,7 @@ struct Printer {
     /// `head { body }`, on one line when the body is one short statement; an empty head puts the brace on a line
     /// of its own (after a head that had to break).
     mutating func block(_ head: String, _ body: [Statement], forceMultiline: Bool = false) {
-        if !forceMultiline, body.count == 1, let only = body.first?.flat, fits(head, " { ", only, " }") {
-            line(head, " { ", only, " }")
-            return
-        }
+        if !forceMultiline, body.count == 1, oneLineBlock(head, body[0]) { return }
         line(head, head.isEmpty ? "{" : " {")
         indent { printer in for statement in body { printer.statement(statement) } }
         line("}")
@@ -764,6 +785,33 @@ extension Expression {
 }
 
 extension Statement {
+    /// Appends `flat` as UTF-8; false, with part of it written, when there is no one-line form.
+    func appendFlat(to bytes: inout [UInt8]) -> Bool {
+        switch self {
+        case .raw(let text):
+            if text.hasLineBreak { return false }
+            bytes.append(utf8: text)
+            return true
+        case .expression(let value):
+            return value.appendFlat(to: &bytes)
+        case .assignment(let target, let value):
+            bytes.append(utf8: target)
+            bytes.append(utf8: " = ")
+            return value.appendFlat(to: &bytes)
+        case .return(let value):
+            bytes.append(utf8: "return ")
+            return value.appendFlat(to: &bytes)
+        case .ifLet(let name, let body):
+            guard body.count == 1 else { return false }
+            bytes.append(utf8: "if let ")
+            bytes.append(utf8: name)
+            bytes.append(utf8: " { ")
+            guard body[0].appendFlat(to: &bytes) else { return false }
+            bytes.append(utf8: " }")
+            return true
+        }
+    }
+
     /// The statement on one line, or nil when it cannot be.
     var flat: String? {
         switch self {
