@@ -39,8 +39,13 @@ struct ModelTranslator {
     /// The stream properties of a type, inherited ones included (`driveItem/content`): builders reach them
     /// as `StreamRequestBuilder`s, since a stream has no JSON form.
     func streamProperties(of name: QualifiedName) -> [PropertySpec] {
+        // Read in place: filtering would copy every property of the lineage to look at its type.
         index.lineagePositions(of: name).flatMap { position in
-            index.structures[position].properties.filter { $0.type == .primitive(.stream) }
+            let properties = index.structures[position].properties
+            return properties.indices.compactMap { property -> PropertySpec? in
+                guard case .primitive(.stream) = properties[property].type else { return nil }
+                return properties[property]
+            }
         }
     }
 

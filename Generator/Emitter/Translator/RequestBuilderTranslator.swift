@@ -134,15 +134,23 @@ struct RequestBuilderTranslator {
             if child.isOnCollection { arguments.append(.init("onCollection", .raw("true"))) }
             return Expression.initializer(arguments)
         }
-        // Overloads share one route: a URL names the operation, not its overload.
+        // Overloads share one route: a URL names the operation, not its overload. (Read by position: Graph's
+        // resources have thousands of operations, and every copy of one retains all it holds.)
         var seen = Set<String>()
-        let routes = (resource.operations.map { ($0, false) } + resource.collectionOperations.map { ($0, true) })
-            .filter { !OperationTranslator.isGenericCRUD($0.0, model: resource.model) }
-            // An alternative that no fixed query names would take the resource's own requests.
-            .filter { !$0.0.isAlternative || !$0.0.fixedQuery.isEmpty }
-            // Spelled out: interpolating a Bool or an enum goes through reflection.
-            .filter { seen.insert("\($0.0.name) \($0.0.method.rawValue) \($0.1 ? "collection" : "item")").inserted }
-            .map { route($0.0, onCollection: $0.1) }
+        var routes: [Expression] = []
+        for (operations, onCollection) in [(resource.operations, false), (resource.collectionOperations, true)] {
+            for index in operations.indices
+            where !OperationTranslator.isGenericCRUD(operations[index], model: resource.model)
+                // An alternative that no fixed query names would take the resource's own requests.
+                && (!operations[index].isAlternative || !operations[index].fixedQuery.isEmpty)
+                // Spelled out: interpolating a Bool or an enum goes through reflection.
+                && seen.insert(
+                    "\(operations[index].name) \(operations[index].method.rawValue) \(onCollection ? "collection" : "item")"
+                ).inserted
+            {
+                routes.append(route(operations[index], onCollection: onCollection))
+            }
+        }
         if !children.isEmpty { arguments.append(.init("children", .array(children))) }
         if !routes.isEmpty { arguments.append(.init("operations", .array(routes))) }
         // Computed, not stored: the compiler job that writes the module's interface compiles the initializer of
