@@ -546,6 +546,51 @@ struct CSDLBadInputTests {
                 })
     }
 
+    /// Start tags arrive in batches of 512: a skipped subtree that spans batches is passed over as a whole, and
+    /// libxml2's error after many batches still arrives, at its line.
+    @Test func tagsAcrossBatchesReadAsOneStream() throws {
+        let skipped = (0..<1_200).map { "  <Annotation Term=\"t.note\" String=\"\($0)\" />" }.joined(separator: "\n")
+        let result = readInline(
+            """
+            <Term Name="big" Type="Edm.String">
+            \(skipped)
+            </Term>
+            <ComplexType Name="after"><Property Name="kept" Type="Edm.String" /></ComplexType>
+            """)
+        let spec = try #require(result.spec)
+        #expect(spec.structure("test.after")?.properties.map(\.name) == ["kept"])
+
+        let broken = readInline(skipped + "\n<ComplexType Name=\"x\">\n</Broken>")
+        #expect(broken.spec == nil)
+        #expect(
+            errors(broken.diagnostics) == [
+                "inline.xml:1205:10: error: malformed XML: Opening and ending tag mismatch: ComplexType line 1204 and Broken"
+            ])
+    }
+
+    /// A named pipe is read to its end through the descriptor opened for it.
+    @Test func readsASpecFromANamedPipe() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID().uuidString).xml")
+            .path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let document = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="pipe" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <ComplexType Name="c"><Property Name="p" Type="Edm.String" /></ComplexType>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """
+        // The writer opens, writes and closes while the reader reads: a second open would wait forever.
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.write(Data(document.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let result = SpecReader.read(path: path, displayPath: "pipe.xml")
+        #expect(result.spec?.primaryNamespace == "pipe")
+    }
+
     @Test func resolvesAliasesAcrossSchemas() throws {
         let document = """
             <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">

@@ -811,19 +811,6 @@ extension Statement {
             return true
         }
     }
-
-    /// The statement on one line, or nil when it cannot be.
-    var flat: String? {
-        switch self {
-        case .raw(let text): return text.hasLineBreak ? nil : text
-        case .expression(let value): return value.flat
-        case .assignment(let target, let value): return value.flat.map { target + " = " + $0 }
-        case .return(let value): return value.flat.map { "return " + $0 }
-        case .ifLet(let name, let body):
-            guard body.count == 1, let only = body.first?.flat else { return nil }
-            return "if let \(name) { \(only) }"
-        }
-    }
 }
 
 /// Re-flows one line of a doc comment at word boundaries: a list item (`- `, `  - name:`) continues under its text,
@@ -944,6 +931,4 @@ extension StringProtocol {
         utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: predicate) }
             ?? utf8.contains(where: predicate)
     }
-
-    var trimmingLeadingSpaces: SubSequence { drop { $0 == " " } }
 }

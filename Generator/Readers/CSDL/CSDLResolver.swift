@@ -60,7 +60,8 @@ struct CSDLResolver {
     private var operationsByName: [QualifiedName: [Int]] = [:]
     /// Successful resolutions by spelling; Graph spells `Edm.String` thousands of times.
     private var resolvedTypes: [String: TypeRef] = [:]
-    /// Where in `diagnostics` each unsupported primitive was reported, for merging runs resolved in parallel.
+    /// Where in `diagnostics` each unsupported primitive was reported: what merging the runs of structures resolved
+    /// in parallel reads of each run's copy (the resolver's own list is not read).
     private var unsupportedReports: [(index: Int, spelling: String)] = []
 
     private enum DeclaredType {

@@ -1,5 +1,5 @@
 import CLibXML2
-import Dispatch
+// Beside CLibXML2, for `Thread`: CLibXML2/shim.h hides libxml2's ICU headers, which would clash with Foundation's.
 import Foundation
 import Synchronization
 
@@ -53,6 +53,9 @@ final class XMLTagReader: Sendable {
     private let queue = Mutex(Queue())
     /// Signalled once per batch handed over, and once more at the end.
     private let handedOver = DispatchSemaphore(value: 0)
+    /// How many more batches the reader may hand over before the parser takes one: a parser that falls behind
+    /// holds back the reader, instead of the whole document piling up.
+    private let room = DispatchSemaphore(value: 16)
     private static let batchSize = 512
 
     /// Starts reading `bytes`, which the caller keeps alive until `next()` has returned nil.
@@ -74,19 +77,24 @@ final class XMLTagReader: Sendable {
     /// The next batch of start tags, waiting for the reader thread; nil once it has stopped and every batch was
     /// taken (`outcome` then says how it stopped).
     func next() -> XMLTagBatch? {
+        // Asked again after the end: the end's signal was taken already.
+        if queue.withLock({ $0.outcome != nil && $0.next == $0.batches.count }) { return nil }
         handedOver.wait()
-        return queue.withLock { queue in
+        let batch = queue.withLock { queue -> XMLTagBatch? in
             guard queue.next < queue.batches.count else { return nil }
             // The taken batch's slot is emptied, so its memory goes as soon as the parser is done with it.
             defer { queue.next += 1 }
             return queue.batches[queue.next].taken()
         }
+        if batch != nil { room.signal() }
+        return batch
     }
 
     /// How the reader stopped; set once `next()` has returned nil.
     var outcome: Outcome { queue.withLock { $0.outcome ?? Outcome() } }
 
     private func handOver(_ batch: XMLTagBatch) {
+        room.wait()
         queue.withLock { $0.batches.append(batch) }
         handedOver.signal()
     }
