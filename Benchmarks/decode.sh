@@ -50,6 +50,7 @@ page_speedup=$(ratio "$(value page_foundation_ms)" "$(value page_bindery_ms)")
 record_ratio=$(ratio "$(value record_bindery_ms)" "$(value record_foundation_ms)")
 record_own_ratio=$(ratio "$(value record_own_ms)" "$(value record_own_foundation_ms)")
 read_ratio=$(ratio "$(value read_bindery_ms)" "$(value read_struct_ms)")
+read_first_ratio=$(ratio "$(value read_first_bindery_ms)" "$(value read_first_struct_ms)")
 encode_speedup=$(ratio "$(value encode_foundation_ms)" "$(value encode_bindery_ms)")
 record_encode_speedup=$(ratio "$(value record_encode_foundation_ms)" "$(value record_encode_own_ms)")
 messages_speedup=$(ratio "$(value messages_foundation_ms)" "$(value messages_bindery_ms)")
@@ -83,6 +84,7 @@ encoded items byte for byte equal to the page's.
 | the same items through \`JSONDecoder\`, Bindery models inside a user's \`Codable\` cache record | $(ms record_bindery_ms) ms | $(ms record_foundation_ms) ms | $record_ratio× the handwritten time | ≤ 1.1× $(at_most "$record_ratio" 1.1) | 7× slower |
 | the same record through \`BinderyJSONDecoder\` (Bindery's drop-in for \`JSONDecoder\`) | $(ms record_own_ms) ms | $(ms record_own_foundation_ms) ms | $record_own_ratio× the handwritten time | ≤ 1.1× $(at_most "$record_own_ratio" 1.1) | |
 | read 8 properties of every item (5 strings, \`size\`, \`lastModifiedDateTime\`, \`parentReference.driveId\`) | $(ms read_bindery_ms) ms | $(ms read_struct_ms) ms (stored properties) | $read_ratio× the struct time | ≤ 2× $(at_most "$read_ratio" 2) | 5.4× slower |
+| the same 8, read once from models fresh from the page (every value converted on this read) | $(ms read_first_bindery_ms) ms | $(ms read_first_struct_ms) ms | $read_first_ratio× the struct time | report | |
 | encode the page's items (Bindery's writer; \`JSONEncoder\`) | $(ms encode_bindery_ms) ms | $(ms encode_foundation_ms) ms | $encode_speedup× faster | ≥ 3× faster $(at_least "$encode_speedup" 3) | 3.1× faster |
 | write the cache record (\`BinderyJSONEncoder\`; \`JSONEncoder\` of the handwritten record) | $(ms record_encode_own_ms) ms | $(ms record_encode_foundation_ms) ms | $record_encode_speedup× faster | report | |
 | decode 100 messages with HTML bodies (Inbox's \`Message\`) | $(ms messages_bindery_ms) ms | $(ms messages_foundation_ms) ms | $messages_speedup× faster | report | |
@@ -109,16 +111,18 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   (its keys cast through \`[any CodingKey]\` and back, about a fifth of the time), a keyed container and its
   dictionary per object, and validation. ≤ 1.1× is out of reach on this path; \`BinderyJSONDecoder\` is the
   fast one: it parses with the runtime's parser and each model takes its part of the document as it is.
-- Reads: the subscript is inlined where a property is read, so the key path is a constant offset into the
-  schema's one copy of the field table, and the value's conversion is a direct call. Each schema remembers where
-  payloads keep each field's member (services write every object of a type in the same order), so a read
-  compares one key instead of scanning the object, and converts the value where it lies instead of copying it
-  out: about a fifth faster than the scan. A read holds neither the schema nor a copy of the field's name (the
-  field table and the remembered positions are never freed), which took a retain and a release each per read:
-  0.267 ms before that change on 2026-11-26, about 0.15 ms after. What is left per read: loading the object's members
-  (a cache miss per item), retaining the value it returns (and a nested model's members), and converting it (a
-  date is parsed on every read, about an eighth of the time). A stored property costs about 1 ns; ≤ 2× would need
-  every value held decoded beside the JSON, which the models do not do.
+- Reads: a model keeps each value it converts (\`ValueCache\`, 2026-11-26): its first read of a field finds the
+  member (at the position the type's last payload kept it, else by a scan), converts it and stores the value in the
+  field's slot; later reads load it from there, in place, without a retain. The subscript is inlined where a
+  property is read, so the key path is a constant offset and the slot a constant index; no key path object is
+  built. Before, every read found and converted the member again (a date parsed on every read): 0.142–0.150 ms per
+  pass in A/B runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms, and 0.32 ms for a pass
+  over models fresh from the page (the first read of each field converts as before, plus the model's slots, 24
+  bytes per field of its type, allocated on its first read, and an atomic claim per slot, since models are shared
+  between threads). What is left per kept read: reaching the model's slots (two loads, each a cache miss per item
+  the first time in a pass) and a retain and release of the item and of a nested model that the compiler keeps
+  around the out-of-line first read; a stored property costs about 1 ns, and ≤ 2× would need stored properties,
+  a getter per field, which is what Graph's build cannot afford (see the build section).
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD

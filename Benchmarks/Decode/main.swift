@@ -10,7 +10,7 @@ import OneDrive
 //
 //   decode-bench compare [REPS]   the side-by-side timings, as `key=value` lines (milliseconds, medians)
 //   decode-bench delta MIB        decodes a delta page of about MIB MiB; prints its peak memory growth
-//   decode-bench profile WHAT     Bindery's side of one comparison (page, record, record-own, read, encode) for 5 s, for perf
+//   decode-bench profile WHAT     Bindery's side of one comparison (page, record, record-own, read, read-first, encode) for 5 s, for perf
 //
 // Bindery's side is the client's own path: a collection request's `get()` over a transport that answers with the
 // page's bytes at once (no network, no middleware), so the time is parsing, validating and building the page.
@@ -603,6 +603,28 @@ func compare(reps: Int) async throws {
     output("read_bindery_ms", readBindery / Double(passes))
     output("read_struct_ms", readStruct / Double(passes))
 
+    // 3b. The same eight, read once from models fresh from the page: every value is converted on this read.
+    var firstBindery: [Double] = []
+    var firstStruct: [Double] = []
+    for rep in 0..<(3 + reps) {
+        let fresh = page.value.map { DriveItem(storage: $0.storage) }
+        var start = ContinuousClock.now
+        // Kept past the clock's reading: freeing the models is not part of reading them.
+        let timeBindery = withExtendedLifetime(fresh) {
+            _ = readProperties(fresh)
+            return milliseconds(since: start)
+        }
+        start = ContinuousClock.now
+        _ = readProperties(hand.value)
+        let timeStruct = milliseconds(since: start)
+        if rep >= 3 {
+            firstBindery.append(timeBindery)
+            firstStruct.append(timeStruct)
+        }
+    }
+    output("read_first_bindery_ms", median(firstBindery))
+    output("read_first_struct_ms", median(firstStruct))
+
     // 4. The page encoded: the models' own writer, and JSONEncoder of the handwritten structs.
     let encodedPage = JSONValue.array(page.value.map(\.json)).serialized()
     check(encodedPage == Array(array.utf8), "Bindery writes the items back exactly as they came")
@@ -727,8 +749,9 @@ func profile(_ what: String, seconds: Double) async throws {
         case "record": Sink.value &+= try decoder.decode(CacheRecord.self, from: recordData).items.count
         case "record-own": Sink.value &+= try makeOwnDecoder().decode(CacheRecord.self, from: recordData).items.count
         case "read": Sink.value &+= readProperties(items)
+        case "read-first": Sink.value &+= readProperties(items.map { DriveItem(storage: $0.storage) })
         case "encode": Sink.value &+= JSONValue.array(items.map(\.json)).serialized().count
-        default: check(false, "profile page | record | record-own | read | encode")
+        default: check(false, "profile page | record | record-own | read | read-first | encode")
         }
     }
 }

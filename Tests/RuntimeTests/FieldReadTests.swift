@@ -1,5 +1,6 @@
 @_spi(Generated) import BinderyRuntime
 import Foundation
+import Synchronization
 import Testing
 
 /// A field set written by hand the way the generator writes them.
@@ -70,7 +71,68 @@ private enum TupleFields: FieldSet {
         ) as Table)
 }
 
-@Suite struct FieldReadTests {
+/// Counts the values of `Tracked` and `Large` alive, so that a test sees each kept value destroyed exactly once.
+private let liveTokens = Atomic<Int>(0)
+
+private final class Token: Sendable {
+    let text: String
+    init(_ text: String) {
+        self.text = text
+        liveTokens.add(1, ordering: .relaxed)
+    }
+    deinit { liveTokens.subtract(1, ordering: .relaxed) }
+}
+
+/// A value that fits in a cache slot and holds a reference.
+private struct Tracked: JSONConvertible {
+    let token: Token
+    var text: String { token.text }
+    init?(json: JSONValue) {
+        guard let text = json.stringValue else { return nil }
+        token = Token(text)
+    }
+    var json: JSONValue { .string(text) }
+    static var fieldKind: FieldKind { .string }
+}
+
+/// A value too large for a slot: it is kept on the heap.
+private struct Large: JSONConvertible {
+    let tracked: Tracked
+    let more = (Int64(1), Int64(2), Int64(3))
+    var text: String { tracked.text }
+    init?(json: JSONValue) {
+        guard let tracked = Tracked(json: json) else { return nil }
+        self.tracked = tracked
+    }
+    var json: JSONValue { tracked.json }
+    static var fieldKind: FieldKind { .string }
+}
+
+private struct TrackedFields: FieldSet {
+    static let schema = ModelSchema("test.tracked", fields: TrackedFields())
+    let small: Field<Tracked>
+    let large: Field<Large>
+    let count: Field<Int64>
+
+    private init() {
+        small = Field("small")
+        large = Field("large")
+        count = Field("count")
+    }
+}
+
+/// Fields named by a protocol requirement, as OneNote's conveniences name them: their key paths are computed.
+private protocol Titled: FieldSet where Table == Self {
+    var title: Field<String> { get }
+}
+
+extension NoteFields: Titled {}
+
+extension Model where Fields: Titled {
+    var titleThroughProtocol: String? { self.title }
+}
+
+@Suite(.serialized) struct FieldReadTests {
     @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
         var note = try Model<NoteFields>(
             jsonBytes: Array(
@@ -196,5 +258,81 @@ private enum TupleFields: FieldSet {
         var appended = Model<HintFields>(storage: ["a": 0])
         appended.kind = "set"
         #expect(appended.kind == "set" && appended.storage.keys == ["a", "Kind"])
+    }
+
+    @Test func aFieldNamedThroughAProtocolRequirementReadsAndKeepsItsOwnMember() throws {
+        // Read through the requirement first, then directly: both must reach the same slot and member.
+        var note = Model<NoteFields>(storage: ["pages": 3, "title": "via protocol"])
+        #expect(note.titleThroughProtocol == "via protocol")
+        #expect(note.title == "via protocol" && note.pages == 3)
+        note.title = "changed"
+        #expect(note.titleThroughProtocol == "changed")
+    }
+
+    // MARK: Kept values
+
+    @Test func aKeptValueIsConvertedOnceAndDestroyedOnceWithItsModel() throws {
+        #expect(MemoryLayout<Tracked?>.size <= 16, "Tracked must fit in a slot")
+        #expect(MemoryLayout<Large?>.size > 16, "Large must take the heap path")
+        let before = liveTokens.load(ordering: .relaxed)
+        do {
+            let model = Model<TrackedFields>(storage: ["small": "s", "large": "l", "count": 3])
+            for _ in 0..<3 {
+                #expect(model.small?.text == "s" && model.large?.text == "l" && model.count == 3)
+            }
+            // One conversion each, kept: three reads made no more values.
+            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
+            let copy = model
+            #expect(copy.small?.text == "s")
+            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
+        }
+        #expect(liveTokens.load(ordering: .relaxed) == before)
+    }
+
+    @Test func changingAModelDropsItsKeptValuesAndLeavesCopiesTheirOwn() throws {
+        let before = liveTokens.load(ordering: .relaxed)
+        do {
+            var first = Model<TrackedFields>(storage: ["small": "one", "count": 1])
+            #expect(first.small?.text == "one" && first.count == 1)
+            let copy = first  // shares the kept values until one of them changes
+            first.count = 2
+            first.storage["small"] = "two"
+            #expect(first.small?.text == "two" && first.count == 2)
+            #expect(copy.small?.text == "one" && copy.count == 1)
+            var second = copy
+            second.storage = ["small": "three"]
+            #expect(second.small?.text == "three" && second.count == nil)
+            #expect(copy.small?.text == "one" && copy.count == 1)
+            // A model no copy shares drops its values in place.
+            second.small = nil
+            #expect(second.small == nil && second.storage["small"] == .null)
+        }
+        #expect(liveTokens.load(ordering: .relaxed) == before)
+    }
+
+    @Test func manyTasksReadingOneFreshModelAllGetTheSameKeptValue() async throws {
+        let before = liveTokens.load(ordering: .relaxed)
+        for round in 0..<200 {
+            let model = Model<TrackedFields>(storage: [
+                "small": .string("s\(round)"), "large": .string("l\(round)"), "count": 7,
+            ])
+            let wrong = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var wrong = 0
+                        for _ in 0..<20
+                        where model.small?.text != "s\(round)" || model.large?.text != "l\(round)" || model.count != 7 {
+                            wrong += 1
+                        }
+                        return wrong
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(wrong == 0)
+            // Whichever task filled a slot, it was filled once: one live value per field.
+            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
+        }
+        #expect(liveTokens.load(ordering: .relaxed) == before)
     }
 }

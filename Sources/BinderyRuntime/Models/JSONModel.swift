@@ -24,52 +24,108 @@ public protocol JSONModel: Codable, Hashable, Sendable, JSONConvertible {
 /// of types cost thousands of small tables, not thousands of `Codable` and `Hashable` implementations.
 @dynamicMemberLookup
 public struct Model<Fields: FieldSet>: JSONModel {
-    public var storage: JSONObject
+    public var storage: JSONObject {
+        // The cached values were read from the old members. A copy of this model may share the cache (and still
+        // hold the old members): then this one gets a cache of its own.
+        didSet {
+            if isKnownUniquelyReferenced(&values) {
+                values.clear()
+            } else {
+                values = ValueCache()
+            }
+        }
+    }
 
-    public init(storage: JSONObject) { self.storage = storage }
+    /// The declared fields read so far, as Swift values (see `ValueCache`).
+    @usableFromInline var values: ValueCache
+
+    public init(storage: JSONObject) {
+        self.storage = storage
+        values = ValueCache()
+    }
 
     public static var schema: ModelSchema { Fields.schema }
 
     /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
     ///
-    /// Inlinable, so that a read is specialized where it is written: the key path is a literal there, which the
-    /// compiler turns into a constant offset, and the value's conversion is a direct call. Generated modules
-    /// declare tables and read no properties, so this costs their build nothing.
+    /// The first read of a field converts its member and keeps the value in the model's cache (`ValueCache`);
+    /// later reads find it there, at a fixed place, and read it where it lies. Inlinable, so that a read is
+    /// specialized where it is written: the key path is a literal there, which the compiler turns into a constant
+    /// offset, and only the offset is used, so no key path object is built. Generated modules declare tables and
+    /// read no properties, so this costs their build nothing.
     @inlinable @inline(__always)
     public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
-        get {
-            guard let place = Self.place(of: field) else {
-                return withUnsafePointer(to: Fields.all[keyPath: field]) { storage.value(of: $0, hint: nil) }
-            }
-            // The field is read where it lies in the table, which is never freed, and the value where it lies in
-            // the object: a copy of either would cost a retain and a release on every read.
-            return storage.value(of: place.field, hint: place.hint)
+        unsafeAddress {
+            let offset = Self.offset(of: field)
+            return values.filled(offset / MemberHints.fieldStride, as: Value?.self) ?? keep(at: offset, as: Value.self)
         }
         set {
-            let name = Self.place(of: field)?.field.pointee.name ?? Fields.all[keyPath: field].name
+            let name = Self.withField(at: Self.offset(of: field), as: Value.self) { field, _ in field.pointee.name }
             storage[name] = newValue?.json ?? .null
         }
     }
 
-    /// Where the field a key path names lies in the schema's copy of the table, and its remembered member
-    /// position; nil when the field is read the slow way, projecting the key path from `Fields.all` (which copies,
-    /// retains and releases every field of the table).
-    ///
-    /// Only plain values are read from the schema, and it is not kept: the table and the hints it points to are
-    /// never freed, so a read neither retains nor releases it.
+    /// One slot per `Field`-sized step of the table.
+    @inlinable
+    static var slotCount: Int {
+        max(1, (MemoryLayout<Fields.Table>.size + MemberHints.fieldStride - 1) / MemberHints.fieldStride)
+    }
+
+    /// Where in the table a field lies: a constant where the key path is a literal.
     @inlinable @inline(__always)
-    static func place<Value>(
-        of path: KeyPath<Fields.Table, Field<Value>>
-    ) -> (field: UnsafePointer<Field<Value>>, hint: MemberHint?)? {
+    static func offset<Value>(of field: KeyPath<Fields.Table, Field<Value>>) -> Int {
+        MemoryLayout<Fields.Table>.offset(of: field) ?? offset(ofComputed: field)
+    }
+
+    /// Where the field lies that a key path reaches through a protocol requirement (OneNote's conveniences name
+    /// fields that way, `\.displayName` of any `OneNoteHierarchyFields`): found by its name in the table.
+    @usableFromInline
+    static func offset<Value>(ofComputed path: KeyPath<Fields.Table, Field<Value>>) -> Int {
+        let name = Fields.all[keyPath: path].name
+        let offset = withUnsafeBytes(of: Fields.all) { table in
+            stride(from: 0, to: table.count, by: MemberHints.fieldStride).first { offset in
+                // Every `Field` has the same layout, whatever its value type.
+                table.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Field<String>.self).pointee.name == name
+            }
+        }
+        guard let offset else { preconditionFailure("\(Fields.self).Table is not a struct or tuple of `Field`s") }
+        return offset
+    }
+
+    /// The value of the field at `offset`, converted from its member.
+    @inlinable @inline(__always)
+    func convert<Value: JSONConvertible>(at offset: Int, as type: Value.Type) -> Value? {
+        // The field is read where it lies in the table and the value where it lies in the object: a copy of either
+        // would cost a retain and a release.
+        Self.withField(at: offset, as: Value.self) { storage.value(of: $0, hint: $1) }
+    }
+
+    /// Converts the member of the field at `offset` and keeps the value in the field's slot. Out of line: it runs
+    /// once per field per model, and a read site stays small.
+    @inlinable @inline(never)
+    func keep<Value: JSONConvertible>(at offset: Int, as type: Value.Type) -> UnsafePointer<Value?> {
+        values.fill(offset / MemberHints.fieldStride, of: Self.slotCount, with: convert(at: offset, as: Value.self))
+    }
+
+    /// Calls `body` with the field at `offset` and its remembered member position.
+    ///
+    /// Usually the field is read in the schema's copy of the table and the schema is not kept: the table and the
+    /// hints never move and are never freed, so this neither retains nor releases it. A hand-written `FieldSet`
+    /// may build its schema from another table: then the field is read from a copy of `Fields.all`, without a
+    /// hint. (Tuple tables of the same labels and types are one type, so this cannot tell two of them apart: a
+    /// hand-written tuple table must build its schema from its own `all`, as generated ones do.)
+    @inlinable @inline(__always)
+    static func withField<Value: JSONConvertible, Result>(
+        at offset: Int, as type: Value.Type, _ body: (UnsafePointer<Field<Value>>, MemberHint?) -> Result
+    ) -> Result {
         let schema = Fields.schema
-        // A hand-written `FieldSet` may build its schema from another table: then only the slow way is safe. (Tuple
-        // tables of the same labels and types are one type, so this cannot tell two of them apart: a hand-written
-        // tuple table must build its schema from its own `all`, as generated ones do.)
-        guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self),
-            let offset = MemoryLayout<Fields.Table>.offset(of: path)
-        else { return nil }
+        guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self) else {
+            return withUnsafeBytes(of: Fields.all) { table in
+                body(table.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Field<Value>.self), nil)
+            }
+        }
         let field = (schema.fieldTable + offset).assumingMemoryBound(to: Field<Value>.self)
-        return (field, MemberHint(schema.memberHints, fieldOffset: offset))
+        return body(field, MemberHint(schema.memberHints, fieldOffset: offset))
     }
 }
 
