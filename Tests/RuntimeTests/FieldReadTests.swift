@@ -95,6 +95,18 @@ private struct Tracked: JSONConvertible {
     static var fieldKind: FieldKind { .string }
 }
 
+/// A value slow to convert, so that two readers of a fresh model convert it at the same time and race to keep it.
+private struct Slow: JSONConvertible {
+    let tracked: Tracked
+    init?(json: JSONValue) {
+        guard let tracked = Tracked(json: json) else { return nil }
+        Thread.sleep(forTimeInterval: 0.002)
+        self.tracked = tracked
+    }
+    var json: JSONValue { tracked.json }
+    static var fieldKind: FieldKind { .string }
+}
+
 /// A value too large for a slot: it is kept on the heap.
 private struct Large: JSONConvertible {
     let tracked: Tracked
@@ -130,6 +142,29 @@ extension NoteFields: Titled {}
 
 extension Model where Fields: Titled {
     var titleThroughProtocol: String? { self.title }
+}
+
+/// Fields an app adds to a generated table: computed, so they have no slot of their own.
+extension NoteFields {
+    /// A member the type does not declare.
+    var extra: Field<String> { Field("extra") }
+    /// A declared member (`pages`, an Int64) read as another type: it must not share the declared field's slot.
+    var pagesAsText: Field<String> { Field("pages", loose: true) }
+}
+
+extension TrackedFields {
+    var unlisted: Field<Tracked> { Field("unlisted") }
+}
+
+private final class Gate: Sendable {
+    let arrived = Atomic<Int>(0)
+}
+
+private struct SlowFields: FieldSet {
+    static let schema = ModelSchema("test.slow", fields: SlowFields())
+    let slow: Field<Slow>
+
+    private init() { slow = Field("slow") }
 }
 
 @Suite(.serialized) struct FieldReadTests {
@@ -269,6 +304,26 @@ extension Model where Fields: Titled {
         #expect(note.titleThroughProtocol == "changed")
     }
 
+    @Test func aFieldAddedInAnExtensionReadsItsOwnMemberAsItsOwnType() throws {
+        var note = Model<NoteFields>(storage: ["pages": 12, "extra": "x"])
+        for _ in 0..<2 {
+            #expect(note.extra == "x")
+            #expect(note.pages == 12 && note.pagesAsText == "12")
+        }
+        note.extra = "y"
+        note.pages = 13
+        #expect(note.extra == "y" && note.pagesAsText == "13" && note.pages == 13)
+        #expect(note.storage["extra"] == "y")
+
+        let before = liveTokens.load(ordering: .relaxed)
+        do {
+            let tracked = Model<TrackedFields>(storage: ["unlisted": "u"])
+            #expect(tracked.unlisted?.text == "u" && tracked.unlisted?.text == "u")
+            #expect(liveTokens.load(ordering: .relaxed) == before + 1)
+        }
+        #expect(liveTokens.load(ordering: .relaxed) == before)
+    }
+
     // MARK: Kept values
 
     @Test func aKeptValueIsConvertedOnceAndDestroyedOnceWithItsModel() throws {
@@ -332,6 +387,29 @@ extension Model where Fields: Titled {
             #expect(wrong == 0)
             // Whichever task filled a slot, it was filled once: one live value per field.
             #expect(liveTokens.load(ordering: .relaxed) == before + 2)
+        }
+        #expect(liveTokens.load(ordering: .relaxed) == before)
+    }
+
+    @Test func twoReadersConvertingAtOnceBothGetTheOneValueKept() async throws {
+        let before = liveTokens.load(ordering: .relaxed)
+        for _ in 0..<10 {
+            let model = Model<SlowFields>(storage: ["slow": "s"])
+            let gate = Gate()
+            let tokens = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        // Both start converting together: each conversion takes 2 ms, so both miss the slot.
+                        gate.arrived.add(1, ordering: .relaxed)
+                        while gate.arrived.load(ordering: .relaxed) < 2 { await Task.yield() }
+                        return model.slow.map { ObjectIdentifier($0.tracked.token) }
+                    }
+                }
+                return await group.reduce(into: Set<ObjectIdentifier?>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1 && !tokens.contains(nil))
+            // The loser's conversion was dropped: one value lives, the one kept.
+            #expect(liveTokens.load(ordering: .relaxed) == before + 1)
         }
         #expect(liveTokens.load(ordering: .relaxed) == before)
     }

@@ -56,11 +56,17 @@ public struct Model<Fields: FieldSet>: JSONModel {
     @inlinable @inline(__always)
     public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
         unsafeAddress {
-            let offset = Self.offset(of: field)
+            // Nil only for a computed key path; a constant where the key path is a literal.
+            guard let offset = MemoryLayout<Fields.Table>.offset(of: field) else { return keepComputed(field) }
             return values.filled(offset / MemberHints.fieldStride, as: Value?.self) ?? keep(at: offset, as: Value.self)
         }
         set {
-            let name = Self.withField(at: Self.offset(of: field), as: Value.self) { field, _ in field.pointee.name }
+            let name =
+                if let offset = MemoryLayout<Fields.Table>.offset(of: field) {
+                    Self.withField(at: offset, as: Value.self) { field, _ in field.pointee.name }
+                } else {
+                    Fields.all[keyPath: field].name
+                }
             storage[name] = newValue?.json ?? .null
         }
     }
@@ -71,25 +77,23 @@ public struct Model<Fields: FieldSet>: JSONModel {
         max(1, (MemoryLayout<Fields.Table>.size + MemberHints.fieldStride - 1) / MemberHints.fieldStride)
     }
 
-    /// Where in the table a field lies: a constant where the key path is a literal.
-    @inlinable @inline(__always)
-    static func offset<Value>(of field: KeyPath<Fields.Table, Field<Value>>) -> Int {
-        MemoryLayout<Fields.Table>.offset(of: field) ?? offset(ofComputed: field)
-    }
-
-    /// Where the field lies that a key path reaches through a protocol requirement (OneNote's conveniences name
-    /// fields that way, `\.displayName` of any `OneNoteHierarchyFields`): found by its name in the table.
+    /// Reads a field that a key path reaches through a computed property: a protocol requirement (OneNote's
+    /// conveniences name fields that way, `\.displayName` of any `OneNoteHierarchyFields`) or an extension of the
+    /// table (`var custom: Field<String> { Field("custom") }`). A declared field of the same name, type and
+    /// strictness shares its slot; any other is converted the slow way and kept aside, by key path.
     @usableFromInline
-    static func offset<Value>(ofComputed path: KeyPath<Fields.Table, Field<Value>>) -> Int {
-        let name = Fields.all[keyPath: path].name
-        let offset = withUnsafeBytes(of: Fields.all) { table in
-            stride(from: 0, to: table.count, by: MemberHints.fieldStride).first { offset in
-                // Every `Field` has the same layout, whatever its value type.
-                table.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Field<String>.self).pointee.name == name
-            }
+    func keepComputed<Value: JSONConvertible>(_ path: KeyPath<Fields.Table, Field<Value>>) -> UnsafePointer<Value?> {
+        let field = Fields.all[keyPath: path]
+        let schema = Fields.schema
+        // A schema's fields are its table's, in order, a `Field` stride apart, when it is built from its own table.
+        if schema.fieldTableType == ObjectIdentifier(Fields.Table.self), let index = schema.fieldIndex[field.name],
+            let declared = schema.fields[index] as? Field<Value>, declared.isLoose == field.isLoose
+        {
+            return values.filled(index, as: Value?.self) ?? keep(at: index * MemberHints.fieldStride, as: Value.self)
         }
-        guard let offset else { preconditionFailure("\(Fields.self).Table is not a struct or tuple of `Field`s") }
-        return offset
+        return values.keptAside(for: path, slotCount: Self.slotCount) {
+            withUnsafePointer(to: field) { storage.value(of: $0, hint: nil) }
+        }
     }
 
     /// The value of the field at `offset`, converted from its member.

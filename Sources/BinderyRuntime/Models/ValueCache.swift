@@ -20,21 +20,27 @@ import Synchronization
 /// claims it, and read only after it is published.
 @usableFromInline
 final class ValueCache: @unchecked Sendable {
-    /// The slots, nil until the first read: a count, then one slot per `Field`-sized step of the field table.
-    /// The count lives there rather than here: an object of one stored word is the smallest the allocator hands
-    /// out, and every decoded model has one.
+    /// The slots, nil until the first read: a count, the values kept aside (`keptAside`), then one slot per
+    /// `Field`-sized step of the field table. The header lives there rather than here: an object of one stored word
+    /// is the smallest the allocator hands out, and every decoded model has one.
     @usableFromInline let slots = Atomic<UnsafeMutableRawPointer?>(nil)
 
     /// A slot: a state word, then the value. The state is 0 (empty), 1 (being filled), 2 (filled with a value that
     /// needs no destroying: a number, a date, a Boolean) or else the type of what the slot holds, which `deinit`
     /// destroys.
-    @usableFromInline static var slotSize: Int { 24 }
-    @usableFromInline static var valueOffset: Int { 8 }
-    /// The slot count's word, before the first slot.
-    @usableFromInline static var headerSize: Int { 8 }
-    @usableFromInline static let empty = 0
-    @usableFromInline static let filling = 1
-    @usableFromInline static let filledTrivially = 2
+    @inlinable static var slotSize: Int { 24 }
+    @inlinable static var valueOffset: Int { 8 }
+    /// The slot count's word and the values kept aside, before the first slot.
+    @inlinable static var headerSize: Int { 16 }
+    @inlinable static var asideOffset: Int { 8 }
+    @inlinable static var empty: Int { 0 }
+    @inlinable static var filling: Int { 1 }
+    @inlinable static var filledTrivially: Int { 2 }
+
+    /// Whether a state says the slot holds a value (any state but empty and filling; a type's address compared
+    /// without sign).
+    @inlinable @inline(__always)
+    static func isFilled(_ state: Int) -> Bool { UInt(bitPattern: state) > UInt(filling) }
 
     @usableFromInline
     init() {}
@@ -49,9 +55,13 @@ final class ValueCache: @unchecked Sendable {
         guard let base = slots.exchange(nil, ordering: .acquiring) else { return }
         for slot in 0..<base.load(as: Int.self) {
             let place = Self.place(of: slot, in: base)
-            let state = Self.state(place).pointee.load(ordering: .relaxed)
-            guard state > Self.filledTrivially else { continue }
+            // Acquiring: the slot may have been filled by another thread, through a copy since dropped.
+            let state = Self.state(place).pointee.load(ordering: .acquiring)
+            guard Self.isFilled(state), state != Self.filledTrivially else { continue }
             Self.destroy(unsafeBitCast(state, to: Any.Type.self), at: place + Self.valueOffset)
+        }
+        if let aside = Self.asideWord(base).pointee.load(ordering: .acquiring) {
+            Unmanaged<AsideValues>.fromOpaque(aside).release()
         }
         free(base)
     }
@@ -81,7 +91,7 @@ final class ValueCache: @unchecked Sendable {
     func filled<Held>(_ slot: Int, as type: Held.Type) -> UnsafePointer<Held>? {
         guard let base = slots.load(ordering: .acquiring) else { return nil }
         let place = Self.place(of: slot, in: base)
-        guard Self.state(place).pointee.load(ordering: .acquiring) > Self.filling else { return nil }
+        guard Self.isFilled(Self.state(place).pointee.load(ordering: .acquiring)) else { return nil }
         return Self.value(in: place, as: Held.self)
     }
 
@@ -120,22 +130,73 @@ final class ValueCache: @unchecked Sendable {
     @usableFromInline
     func slotsAllocated(count: Int) -> UnsafeMutableRawPointer {
         if let base = slots.load(ordering: .acquiring) { return base }
-        // Zeroed memory: every state word reads `empty` (an `Atomic<Int>` is its integer's bytes).
+        // Zeroed memory: every state word reads `empty` and the aside word nil (an `Atomic` is its value's bytes).
         guard let fresh = calloc(1, Self.headerSize + count * Self.slotSize) else {
             fatalError("out of memory for a model's values")
         }
         fresh.storeBytes(of: count, as: Int.self)
+        (fresh + Self.asideOffset).bindMemory(to: Atomic<UnsafeMutableRawPointer?>.self, capacity: 1)
+        for slot in 0..<count { Self.place(of: slot, in: fresh).bindMemory(to: Atomic<Int>.self, capacity: 1) }
         let (installed, current) = slots.compareExchange(
             expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
         if installed { return fresh }
         free(fresh)
         return current!
     }
+
+    private static func asideWord(_ base: UnsafeMutableRawPointer) -> UnsafeMutablePointer<
+        Atomic<UnsafeMutableRawPointer?>
+    > {
+        (base + asideOffset).assumingMemoryBound(to: Atomic<UnsafeMutableRawPointer?>.self)
+    }
+
+    /// The value kept for `key`, a field without a slot (see `Model.keepComputed`): converted by `convert` on the
+    /// first read and kept, boxed so that it stays where it is, for the life of the cache.
+    @usableFromInline
+    func keptAside<Held>(for key: AnyKeyPath, slotCount: Int, convert: () -> Held) -> UnsafePointer<Held> {
+        let word = Self.asideWord(slotsAllocated(count: slotCount))
+        var opaque = word.pointee.load(ordering: .acquiring)
+        if opaque == nil {
+            let fresh = Unmanaged.passRetained(AsideValues()).toOpaque()
+            let (installed, current) = word.pointee.compareExchange(
+                expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
+            if installed {
+                opaque = fresh
+            } else {
+                Unmanaged<AsideValues>.fromOpaque(fresh).release()
+                opaque = current
+            }
+        }
+        let aside = Unmanaged<AsideValues>.fromOpaque(opaque!).takeUnretainedValue()
+        let key = AsideValues.Key(path: key)
+        if let kept = aside.values.withLock({ $0[key] }) as? Boxed<Held> { return UnsafePointer(kept.value) }
+        let converted = Boxed(convert())
+        // Another reader may have kept one meanwhile: the first one kept is every reader's.
+        let kept = aside.values.withLock { values in
+            if let earlier = values[key] { return earlier }
+            values[key] = converted
+            return converted
+        }
+        return UnsafePointer((kept as! Boxed<Held>).value)
+    }
 }
+
+/// The values of fields without a slot, by key path.
+final class AsideValues: Sendable {
+    /// A key path is immutable, and its `Hashable` conformance reads only that.
+    struct Key: Hashable, @unchecked Sendable {
+        let path: AnyKeyPath
+    }
+
+    let values = Mutex<[Key: any AnyBoxed]>([:])
+}
+
+/// A `Boxed` of any type.
+protocol AnyBoxed: AnyObject, Sendable {}
 
 /// A value too large for a slot, kept on the heap at a fixed address.
 @usableFromInline
-final class Boxed<Held> {
+final class Boxed<Held>: AnyBoxed, @unchecked Sendable {
     @usableFromInline let value: UnsafeMutablePointer<Held>
 
     @usableFromInline
