@@ -71,11 +71,8 @@ public struct Model<Fields: FieldSet>: JSONModel {
         }
     }
 
-    /// One slot per `Field`-sized step of the table.
     @inlinable
-    static var slotCount: Int {
-        max(1, (MemoryLayout<Fields.Table>.size + MemberHints.fieldStride - 1) / MemberHints.fieldStride)
-    }
+    static var slotCount: Int { MemberHints.slotCount(tableSize: MemoryLayout<Fields.Table>.size) }
 
     /// Reads a field that a key path reaches through a computed property: a protocol requirement (OneNote's
     /// conveniences name fields that way, `\.displayName` of any `OneNoteHierarchyFields`) or an extension of the

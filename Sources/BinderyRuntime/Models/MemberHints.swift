@@ -22,13 +22,18 @@ struct MemberHints: @unchecked Sendable {
     /// One slot per `Field`-sized step of a field table `tableSize` bytes long: a field's slot is its offset
     /// divided by the size of a `Field`.
     init(tableSize: Int) {
-        count = max(1, (tableSize + Self.fieldStride - 1) / Self.fieldStride)
+        count = Self.slotCount(tableSize: tableSize)
         positions = .allocate(capacity: count)
         for slot in 0..<count { (positions + slot).initialize(to: Atomic(0)) }
     }
 
     /// The size of every `Field`: its value type is only a type parameter, so it does not change the layout.
     @usableFromInline static var fieldStride: Int { MemoryLayout<Field<String>>.stride }
+
+    /// How many `Field`-sized slots a table `tableSize` bytes long has: one per field, and one for an empty table.
+    /// A model's kept values (`ValueCache`) use the same slots.
+    @inlinable
+    static func slotCount(tableSize: Int) -> Int { max(1, (tableSize + fieldStride - 1) / fieldStride) }
 }
 
 /// One field's remembered position: a pointer into its schema's `MemberHints`, which are never freed.

@@ -52,7 +52,10 @@ final class ValueCache: @unchecked Sendable {
     func clear() { clearSlots() }
 
     private func clearSlots() {
-        guard let base = slots.exchange(nil, ordering: .acquiring) else { return }
+        // A load, not an exchange: no other copy holds this cache now, and most models are never read, so most
+        // caches end here with a plain load.
+        guard let base = slots.load(ordering: .acquiring) else { return }
+        slots.store(nil, ordering: .relaxed)
         for slot in 0..<base.load(as: Int.self) {
             let place = Self.place(of: slot, in: base)
             // Acquiring: the slot may have been filled by another thread, through a copy since dropped.
