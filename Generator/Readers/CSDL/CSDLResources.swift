@@ -4,7 +4,7 @@ import BinderySpec
 /// resource for the entity container.
 struct CSDLResourceBuilder {
     private let model: ResolvedModel
-    private let structures: StructureIndex
+    private let structureIndex: StructureIndex
     /// Bound operations by the entity type they bind to, as one item or as a collection (indices, document order).
     private var boundToItem: [QualifiedName: [Int]] = [:]
     private var boundToCollection: [QualifiedName: [Int]] = [:]
@@ -14,7 +14,7 @@ struct CSDLResourceBuilder {
 
     init(model: ResolvedModel) {
         self.model = model
-        structures = model.structureIndex
+        structureIndex = model.structureIndex
         for (index, operation) in model.operations.enumerated() {
             switch operation.binding {
             case .named(let type)?:
@@ -123,7 +123,7 @@ struct CSDLResourceBuilder {
     /// The type and its base types, most derived first. Stops at a repeated type, which the resolver has
     /// already reported as a cycle.
     private func lineage(of structure: StructureSpec) -> [QualifiedName] {
-        [structure.name] + structures.ancestorPositions(of: structure).map { structures.structures[$0].name }
+        [structure.name] + structureIndex.ancestorPositions(of: structure).map { structureIndex.structures[$0].name }
     }
 
     /// Navigation properties, inherited ones first, as the JSON of an item lists them.
@@ -131,8 +131,8 @@ struct CSDLResourceBuilder {
         var children: [ChildSpec] = []
         var names: Set<String> = []
         for type in lineage.reversed() {
-            let navigationProperties = structures.position(of: type).map {
-                structures.structures[$0].navigationProperties
+            let navigationProperties = structureIndex.position(of: type).map {
+                structureIndex.structures[$0].navigationProperties
             }
             for navigation in navigationProperties ?? [] where names.insert(navigation.name).inserted {
                 guard case .named(let target) = navigation.type.elementType else { continue }
@@ -264,6 +264,6 @@ struct CSDLResourceBuilder {
     /// A step's own restrictions and those of the type it reaches, which hold wherever the type is.
     private func restrictions(_ own: Restrictions, reaching target: QualifiedName) -> Restrictions {
         own.intersection(
-            structures.position(of: target).map { structures.structures[$0].restrictions } ?? Restrictions())
+            structureIndex.position(of: target).map { structureIndex.structures[$0].restrictions } ?? Restrictions())
     }
 }

@@ -39,7 +39,7 @@ final class XMLTagReader: Sendable {
     /// What the reader thread reported when it stopped.
     struct Outcome: Sendable {
         /// libxml2's errors, at most ten (those after a fatal one only echo it).
-        var errors: [(message: String, line: Int, column: Int)] = []
+        var errors: [XMLReadError] = []
         /// The reader's last status: 0 at the end of the document, -1 after an error, or -2 when it did not start.
         var status: Int32 = 0
     }
@@ -180,9 +180,16 @@ extension XMLTagBatch {
     }
 }
 
+/// One error libxml2 reported, where it found it.
+struct XMLReadError: Sendable {
+    var message: String
+    var line: Int
+    var column: Int
+}
+
 /// Collects libxml2's errors instead of letting it print them to stderr.
 private final class XMLErrorSink {
-    private(set) var errors: [(message: String, line: Int, column: Int)] = []
+    private(set) var errors: [XMLReadError] = []
 
     func record(_ error: xmlError) {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
@@ -190,6 +197,6 @@ private final class XMLErrorSink {
         guard errors.count < 10 else { return }
         var message = error.message.map { String(cString: $0) } ?? "malformed XML"
         while let last = message.last, last.isWhitespace { message.removeLast() }
-        errors.append((message, max(Int(error.line), 1), max(Int(error.int2), 1)))
+        errors.append(XMLReadError(message: message, line: max(Int(error.line), 1), column: max(Int(error.int2), 1)))
     }
 }
