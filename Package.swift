@@ -229,10 +229,12 @@ let package = Package(
         .executableTarget(
             name: "decode-bench",
             dependencies: [
-                "OneDrive", "Inbox", "BinderyRuntime", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "OneDrive", "Inbox", "BinderyRuntime", "CMallocInfo",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/Decode"
         ),
+        .systemLibrary(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
         .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },

@@ -87,6 +87,7 @@ encoded items byte for byte equal to the page's.
 | read 8 properties of every item (5 strings, \`size\`, \`lastModifiedDateTime\`, \`parentReference.driveId\`) | $(ms read_bindery_ms) ms | $(ms read_struct_ms) ms (stored properties) | $read_ratio× the struct time | ≤ 2× $(at_most "$read_ratio" 2) | 5.4× slower |
 | the same 8, read once from models fresh from the page (every value converted on this read) | $(ms read_first_bindery_ms) ms | $(ms read_first_struct_ms) ms | $read_first_ratio× the struct time | report | |
 | the same 8, read once from a page decoded a while ago (both sides decoded anew, the caches flushed before each pass) | $(ms read_cold_bindery_ms) ms | $(ms read_cold_struct_ms) ms | $read_cold_ratio× the struct time | report | |
+| heap the first read of those 8 keeps, per item (\`mallinfo2\`'s bytes in use after the read less before, ÷ the items) | $(value read_kept_bytes_per_item | cut -d. -f1) bytes | 0 (stored at decode) | | report | |
 | encode the page's items (Bindery's writer; \`JSONEncoder\`) | $(ms encode_bindery_ms) ms | $(ms encode_foundation_ms) ms | $encode_speedup× faster | ≥ 3× faster $(at_least "$encode_speedup" 3) | 3.1× faster |
 | write the cache record (\`BinderyJSONEncoder\`; \`JSONEncoder\` of the handwritten record) | $(ms record_encode_own_ms) ms | $(ms record_encode_foundation_ms) ms | $record_encode_speedup× faster | report | |
 | decode 100 messages with HTML bodies (Inbox's \`Message\`) | $(ms messages_bindery_ms) ms | $(ms messages_foundation_ms) ms | $messages_speedup× faster | report | |

@@ -1,4 +1,5 @@
 import BinderyRuntime
+import CMallocInfo
 import Foundation
 import HTTPTypes
 import Inbox
@@ -653,6 +654,14 @@ func compare(reps: Int) async throws {
     output("read_cold_bindery_ms", median(coldBindery))
     output("read_cold_struct_ms", median(coldStruct))
 
+    // 3d. What the first read keeps: heap in use before and after reading the 8 of every item of a fresh page.
+    let unread = try await children.get().value
+    let heapBefore = heapInUse()
+    _ = readProperties(unread)
+    let heapAfter = heapInUse()
+    withExtendedLifetime(unread) {}
+    output("read_kept_bytes_per_item", Double(heapAfter - heapBefore) / Double(itemCount))
+
     // 4. The page encoded: the models' own writer, and JSONEncoder of the handwritten structs.
     let encodedPage = JSONValue.array(page.value.map(\.json)).serialized()
     check(encodedPage == Array(array.utf8), "Bindery writes the items back exactly as they came")
@@ -707,6 +716,15 @@ func compare(reps: Int) async throws {
 }
 
 // MARK: - Peak memory of a large delta page
+
+/// The bytes malloc has handed out and not taken back (0 where glibc's `mallinfo2` is missing).
+func heapInUse() -> Int {
+    #if os(Linux)
+        Int(mallinfo2().uordblks)
+    #else
+        0
+    #endif
+}
 
 /// A resident-set figure of /proc/self/status (`VmRSS`, `VmHWM`), in bytes.
 func status(_ key: String) -> Int {
