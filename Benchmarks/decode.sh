@@ -115,17 +115,20 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   dictionary per object, and validation. ≤ 1.1× is out of reach on this path; \`BinderyJSONDecoder\` is the
   fast one: it parses with the runtime's parser and each model takes its part of the document as it is.
 - Reads: a model keeps each value it converts (\`ValueCache\`, 2026-11-26): its first read of a field finds the
-  member (at the position the type's last payload kept it, else by a scan), converts it and stores the value in the
-  field's slot; later reads load it from there, in place, without a retain. The subscript is inlined where a
-  property is read, so the key path is a constant offset and the slot a constant index; no key path object is
-  built. Before, every read found and converted the member again (a date parsed on every read): 0.142–0.150 ms per
-  pass in A/B runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms, and 0.32 ms for a pass
-  over models fresh from the page (the first read of each field converts as before, plus the model's slots, 24
-  bytes per field of its type, allocated on its first read, and an atomic claim per slot, since models are shared
-  between threads). What is left per kept read: reaching the model's slots (two loads, each a cache miss per item
-  the first time in a pass) and a retain and release of the item and of a nested model that the compiler keeps
-  around the out-of-line first read; a stored property costs about 1 ns, and ≤ 2× would need stored properties,
-  a getter per field, which is what Graph's build cannot afford (see the build section).
+  member (at the position the type's last payload kept it, else by a scan), converts it and stores the value in a
+  slot; later reads load it from there, in place, without a retain. The subscript is inlined where a property is
+  read, so the key path is a constant offset and the field a constant index; no key path object is built. Before,
+  every read found and converted the member again (a date parsed on every read): 0.142–0.150 ms per pass in A/B
+  runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms. Slots are given in the order fields
+  are first read (a position byte per field), with room for as many as the type's models have been read for: a
+  driveItem read for 8 properties keeps 576 bytes instead of 1,152 when every field of the type had a slot, for one
+  more load per read (the position byte). What is left per kept read: reaching the model's slots (loads that miss
+  the cache once per item in a pass) and, for \`parentReference?.driveId\`, a retain and release of the item, the
+  nested model and its string, which the compiler keeps around the out-of-line first read (without that line the
+  pass takes about half the time); a stored property costs about 1 ns, and ≤ 2× would need stored properties, a
+  getter per field, which is what Graph's build cannot afford (see the build section). The cold row is the first
+  read of a page decoded a while ago: its members and the new slots miss every cache; the code before kept values,
+  which allocated nothing on a read, took 0.85–1.09 ms there against 1.3–1.8 ms now (alternating runs on one CPU).
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD
