@@ -1,8 +1,7 @@
+@_spi(Generated) import BinderyRuntime
 import Foundation
 import Synchronization
 import Testing
-
-@_spi(Generated) @testable import BinderyRuntime
 
 /// A field set written by hand the way the generator writes them.
 private struct NoteFields: FieldSet {
@@ -131,43 +130,6 @@ private struct TrackedFields: FieldSet {
         small = Field("small")
         large = Field("large")
         count = Field("count")
-    }
-}
-
-/// Nine fields: more than the room a model gets when no model of its type has been read (4), so the first model
-/// read in full keeps five of them in its overflow slots; and more than 8, so the position bytes need padding.
-private struct WideFields: FieldSet {
-    static let schema = ModelSchema("test.wide", fields: WideFields())
-    let a: Field<Tracked>, b: Field<Tracked>, c: Field<Tracked>, d: Field<Tracked>, e: Field<Tracked>
-    let f: Field<Tracked>, g: Field<Tracked>, h: Field<Tracked>, i: Field<Tracked>
-
-    private init() {
-        (a, b, c, d, e) = (Field("a"), Field("b"), Field("c"), Field("d"), Field("e"))
-        (f, g, h, i) = (Field("f"), Field("g"), Field("h"), Field("i"))
-    }
-}
-
-extension Model where Fields == WideFields {
-    fileprivate static let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
-
-    fileprivate static func filled(_ suffix: String) -> Self {
-        Self(storage: JSONObject(names.map { .init(key: $0, value: .string($0 + suffix)) }))
-    }
-
-    /// Every field, in another order than the table's, so that positions are not given in table order.
-    fileprivate var texts: [String?] {
-        [self.g, self.a, self.i, self.f, self.b, self.h, self.e, self.c, self.d].map { $0?.text }
-    }
-
-    fileprivate static func expected(_ suffix: String) -> [String?] {
-        ["g", "a", "i", "f", "b", "h", "e", "c", "d"].map { $0 + suffix }
-    }
-
-    /// The room the model's kept values were given, and whether it has overflow slots (from the header).
-    fileprivate var keptLayout: (capacity: Int, overflows: Bool)? {
-        guard let base = values.slots.load(ordering: .acquiring) else { return nil }
-        let overflow = base.load(fromByteOffset: ValueCache.overflowOffset, as: UInt.self)
-        return (ValueCache.capacity(base), overflow != 0)
     }
 }
 
@@ -425,55 +387,6 @@ private struct SlowFields: FieldSet {
             #expect(wrong == 0)
             // Whichever task filled a slot, it was filled once: one live value per field.
             #expect(liveTokens.load(ordering: .relaxed) == before + 2)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
-    }
-
-    @Test func fieldsBeyondAModelsRoomAreKeptInItsOverflowSlots() throws {
-        let before = liveTokens.load(ordering: .relaxed)
-        // As if no model of the type had been read: the first model gets room for 4 of its 9 fields.
-        Model<WideFields>.schema.fieldsReadHint.store(0, ordering: .relaxed)
-        do {
-            var model = Model<WideFields>.filled("1")
-            #expect(model.keptLayout == nil, "no slots before the first read")
-            for _ in 0..<3 { #expect(model.texts == Model.expected("1")) }
-            #expect(model.keptLayout! == (capacity: 4, overflows: true))
-            // Each converted once, wherever its slot is: three passes made no more values.
-            #expect(liveTokens.load(ordering: .relaxed) == before + 9)
-            // A change drops every kept value, the overflow slots' included, and the next read keeps new ones.
-            model.storage["e"] = "changed"
-            #expect(liveTokens.load(ordering: .relaxed) == before)
-            #expect(model.e?.text == "changed" && model.i?.text == "i1")
-            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
-        // The first model taught the type how many fields its models are read for: the next has room for all.
-        #expect(Model<WideFields>.schema.fieldsReadHint.load(ordering: .relaxed) == 9)
-        do {
-            let model = Model<WideFields>.filled("2")
-            #expect(model.texts == Model.expected("2"))
-            #expect(model.keptLayout! == (capacity: 9, overflows: false))
-            #expect(liveTokens.load(ordering: .relaxed) == before + 9)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
-    }
-
-    @Test func tasksReadingAFreshWideModelAllGetTheSameKeptValues() async throws {
-        let before = liveTokens.load(ordering: .relaxed)
-        for round in 0..<100 {
-            // Every round starts with too little room, so the tasks race for positions and for the overflow slots.
-            Model<WideFields>.schema.fieldsReadHint.store(0, ordering: .relaxed)
-            let model = Model<WideFields>.filled("\(round)")
-            let wrong = await withTaskGroup(of: Int.self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        (0..<10).filter { _ in model.texts != Model.expected("\(round)") }.count
-                    }
-                }
-                return await group.reduce(0, +)
-            }
-            #expect(wrong == 0)
-            #expect(liveTokens.load(ordering: .relaxed) == before + 9)
         }
         #expect(liveTokens.load(ordering: .relaxed) == before)
     }

@@ -58,8 +58,7 @@ public struct Model<Fields: FieldSet>: JSONModel {
         unsafeAddress {
             // Nil only for a computed key path; a constant where the key path is a literal.
             guard let offset = MemoryLayout<Fields.Table>.offset(of: field) else { return keepComputed(field) }
-            return values.filled(offset / MemberHints.fieldStride, inTableOf: Self.fieldCount, as: Value?.self)
-                ?? keep(at: offset, as: Value.self)
+            return values.filled(offset / MemberHints.fieldStride, as: Value?.self) ?? keep(at: offset, as: Value.self)
         }
         set {
             let name =
@@ -73,7 +72,7 @@ public struct Model<Fields: FieldSet>: JSONModel {
     }
 
     @inlinable
-    static var fieldCount: Int { MemberHints.slotCount(tableSize: MemoryLayout<Fields.Table>.size) }
+    static var slotCount: Int { MemberHints.slotCount(tableSize: MemoryLayout<Fields.Table>.size) }
 
     /// Reads a field that a key path reaches through a computed property: a protocol requirement (OneNote's
     /// conveniences name fields that way, `\.displayName` of any `OneNoteHierarchyFields`) or an extension of the
@@ -87,10 +86,9 @@ public struct Model<Fields: FieldSet>: JSONModel {
         if schema.fieldTableType == ObjectIdentifier(Fields.Table.self), let index = schema.fieldIndex[field.name],
             let declared = schema.fields[index] as? Field<Value>, declared.isLoose == field.isLoose
         {
-            return values.filled(index, inTableOf: Self.fieldCount, as: Value?.self)
-                ?? keep(at: index * MemberHints.fieldStride, as: Value.self)
+            return values.filled(index, as: Value?.self) ?? keep(at: index * MemberHints.fieldStride, as: Value.self)
         }
-        return values.keptAside(for: path, inTableOf: Self.fieldCount, schema: schema) {
+        return values.keptAside(for: path, slotCount: Self.slotCount) {
             withUnsafePointer(to: field) { storage.value(of: $0, hint: nil) }
         }
     }
@@ -103,15 +101,11 @@ public struct Model<Fields: FieldSet>: JSONModel {
         Self.withField(at: offset, as: Value.self) { storage.value(of: $0, hint: $1) }
     }
 
-    /// The kept value of the field at `offset`: on the field's first read, its member converted and kept in a slot
-    /// given to it now. Out of line: it runs once per field per model, and a read site stays small. A field whose
-    /// slot is in the overflow block (read after its model's room ran out) comes here on every read.
+    /// Converts the member of the field at `offset` and keeps the value in the field's slot. Out of line: it runs
+    /// once per field per model, and a read site stays small.
     @inlinable @inline(never)
     func keep<Value: JSONConvertible>(at offset: Int, as type: Value.Type) -> UnsafePointer<Value?> {
-        let place = values.place(
-            of: offset / MemberHints.fieldStride, inTableOf: Self.fieldCount, schema: Fields.schema)
-        return ValueCache.filledValue(at: place, as: Value?.self)
-            ?? ValueCache.fill(place, with: convert(at: offset, as: Value.self))
+        values.fill(offset / MemberHints.fieldStride, of: Self.slotCount, with: convert(at: offset, as: Value.self))
     }
 
     /// Calls `body` with the field at `offset` and its remembered member position.

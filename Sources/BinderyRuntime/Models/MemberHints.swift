@@ -31,7 +31,7 @@ struct MemberHints: @unchecked Sendable {
     @usableFromInline static var fieldStride: Int { MemoryLayout<Field<String>>.stride }
 
     /// How many `Field`-sized slots a table `tableSize` bytes long has: one per field, and one for an empty table.
-    /// A model's kept values (`ValueCache`) have a position byte per slot.
+    /// A model's kept values (`ValueCache`) use the same slots.
     @inlinable
     static func slotCount(tableSize: Int) -> Int { max(1, (tableSize + fieldStride - 1) / fieldStride) }
 }

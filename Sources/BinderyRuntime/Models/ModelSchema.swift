@@ -32,9 +32,6 @@ public final class ModelSchema: Sendable {
     /// Where payloads of this type were last seen to keep each field's member, by the field's slot in the table;
     /// never freed, like the table.
     @usableFromInline let memberHints: MemberHints
-    /// The most fields read of any one model of this type so far: a model's kept values get room for this many on
-    /// its first read (`ValueCache`), so that models read alike keep their values side by side.
-    let fieldsReadHint = Atomic<Int>(0)
     /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
     public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
