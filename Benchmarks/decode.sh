@@ -117,18 +117,21 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
 - Reads: a model keeps each value it converts (\`ValueCache\`, 2026-11-26): its first read of a field finds the
   member (at the position the type's last payload kept it, else by a scan), converts it and stores the value in a
   slot; later reads load it from there, in place, without a retain. The subscript is inlined where a property is
-  read, so the key path is a constant offset and the field a constant index; no key path object is built. Before,
+  read, so the key path is a constant offset and the slot a constant index; no key path object is built. Before,
   every read found and converted the member again (a date parsed on every read): 0.142–0.150 ms per pass in A/B
-  runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms. Slots are given in the order fields
-  are first read (a position byte per field), with room for as many as the type's models have been read for: a
-  driveItem read for 8 properties keeps 576 bytes instead of 1,152 when every field of the type had a slot, for one
-  more load per read (the position byte). What is left per kept read: reaching the model's slots (loads that miss
-  the cache once per item in a pass) and, for \`parentReference?.driveId\`, a retain and release of the item, the
-  nested model and its string, which the compiler keeps around the out-of-line first read (without that line the
-  pass takes about half the time); a stored property costs about 1 ns, and ≤ 2× would need stored properties, a
-  getter per field, which is what Graph's build cannot afford (see the build section). The cold row is the first
-  read of a page decoded a while ago: its members and the new slots miss every cache; the code before kept values,
-  which allocated nothing on a read, took 0.85–1.09 ms there against 1.3–1.8 ms now (alternating runs on one CPU).
+  runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms. A model's slots, 24 bytes per field
+  of its type, are allocated on its first read: 1,152 bytes of heap per driveItem read for 8 properties (the row
+  above). Tried on 2026-11-26 and not kept: slots given in first-read order, a position byte per field, room for as
+  many fields as the type's models are read for: 576 bytes per driveItem, but the position byte is one more
+  dependent load on every read, and repeated passes took 28–80% longer in six alternating pairs on one CPU (0.13–0.21
+  ms against 0.09–0.16 ms); reads are the target here. What is left per kept read: reaching the model's slots (loads
+  that miss the cache once per item in a pass) and, for \`parentReference?.driveId\`, a retain and release of the
+  item, the nested model and its string, which the compiler keeps around the out-of-line first read (without that
+  line the pass takes about half the time); a stored property costs about 1 ns, and ≤ 2× would need stored
+  properties, a getter per field, which is what Graph's build cannot afford (see the build section). The cold row
+  is the first read of a page decoded a while ago: its members and the new slots miss every cache; the code before
+  kept values, which allocated nothing on a read, took about half as long there (0.85–0.89 ms against 1.69–1.79
+  ms, alternating runs on one CPU).
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD
