@@ -131,7 +131,9 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   properties, a getter per field, which is what Graph's build cannot afford (see the build section). The cold row
   is the first read of a page decoded a while ago: its members and the new slots miss every cache; the code before
   kept values, which allocated nothing on a read, took about half as long there (0.85–0.89 ms against 1.69–1.79
-  ms, alternating runs on one CPU).
+  ms, alternating runs on one CPU). The struct side of that row is not settled: the same steps written with timing
+  helpers measured it at 0.03–0.07 ms instead of 0.6–1.2 ms (the flush as stores or as loads alike), so read the
+  row for Bindery's own time, not for its ratio, until that is understood.
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD
