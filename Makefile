@@ -5,7 +5,8 @@ GEN := .build/debug/bindery-gen
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
 GOLDEN := Tests/Golden/OData/spec.csdl.xml:Tests/Golden/OData/Generated \
           Tests/Golden/OpenAPI/spec.json:Tests/Golden/OpenAPI/Generated \
-          Tests/Golden/RealWorld/spec.json:Tests/Golden/RealWorld/Generated
+          Tests/Golden/RealWorld/spec.json:Tests/Golden/RealWorld/Generated \
+          Tests/Golden/Shapes/spec.yaml:Tests/Golden/Shapes/Generated
 # The services are the folders of Specs/ (Package.swift reads the same list): Specs/X/<spec> → Sources/X/Generated.
 SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.json))
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)

@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // InboxOffline's SQLite store (its own module, so users of the plain Inbox client never build it).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // bindery-gen's YAML reader (OpenAPI specs written in YAML).
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // MARK: Generator (spec text → spec model → Swift)
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "BinderySpec", path: "Generator/Spec"),
         .target(
             name: "BinderyReaders",
-            dependencies: ["BinderySpec", "BinderyJSON", "CLibXML2"],
+            dependencies: ["BinderySpec", "BinderyJSON", "CLibXML2", .product(name: "Yams", package: "Yams")],
             path: "Generator/Readers"
         ),
         .target(name: "BinderyEmitter", dependencies: ["BinderySpec"], path: "Generator/Emitter"),
@@ -156,12 +158,16 @@ let package = Package(
         .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
         // The constructs of large public OpenAPI specs (choices, maps, forms, text, mixed segments, servers).
         .target(name: "GoldenRealWorld", dependencies: ["BinderyRuntime"], path: "Tests/Golden/RealWorld/Generated"),
+        // The hard shapes of public specs, from YAML: recursion, colliding names, union members named by their tag.
+        .target(name: "GoldenShapes", dependencies: ["BinderyRuntime"], path: "Tests/Golden/Shapes/Generated"),
 
         // MARK: Tests
         .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
         .testTarget(
             name: "GeneratorTests",
-            dependencies: ["BinderySpec", "BinderyReaders", "BinderyEmitter"],
+            dependencies: [
+                "BinderySpec", "BinderyReaders", "BinderyEmitter", .product(name: "Yams", package: "Yams"),
+            ],
             path: "Tests/GeneratorTests"
         ),
         .testTarget(
@@ -172,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "RuntimeTests",
             dependencies: [
-                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld",
+                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld", "GoldenShapes",
                 // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
                 "MicrosoftIdentity", "Spark", "Inbox",
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -29,6 +29,8 @@ public enum SpecReader {
             readBytes = { CSDLReader().read(bytes: $0, path: $1) }
         case "json":
             readBytes = { OpenAPIReader().read(bytes: $0, path: $1) }
+        case "yaml", "yml":
+            readBytes = { OpenAPIReader().read(bytes: $0, path: $1, syntax: .yaml) }
         default:
             let found = fileExtension.map { "'.\($0)'" } ?? "no extension"
             return (
@@ -36,7 +38,7 @@ public enum SpecReader {
                 [
                     Diagnostic(
                         .error,
-                        "cannot tell the spec format from \(found) in '\(shownPath)'; expected .xml, .csdl or .edmx (CSDL) or .json (OpenAPI)",
+                        "cannot tell the spec format from \(found) in '\(shownPath)'; expected .xml, .csdl or .edmx (CSDL) or .json, .yaml or .yml (OpenAPI)",
                         at: nil)
                 ]
             )

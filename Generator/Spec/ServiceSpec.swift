@@ -123,6 +123,14 @@ public indirect enum TypeRef: Hashable, Sendable, CustomStringConvertible {
     /// A JSON object used as a map from any member name to values of one type (OpenAPI `additionalProperties`).
     case dictionary(TypeRef)
 
+    /// A date, a time of day, a date and time, or a duration: what `<` and `>` compare as before and after.
+    public var isTemporal: Bool {
+        switch self {
+        case .primitive(.date), .primitive(.dateTimeOffset), .primitive(.timeOfDay), .primitive(.duration): true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .primitive(let p): return "Edm.\(p.rawValue)"

@@ -651,11 +651,11 @@ struct CSDLSpecReaderTests {
     }
 
     @Test func rejectsAnUnknownExtension() {
-        let result = SpecReader.read(path: "/nonexistent/spec.yaml", displayPath: "spec.yaml")
+        let result = SpecReader.read(path: "/nonexistent/spec.toml", displayPath: "spec.toml")
         #expect(result.spec == nil)
         #expect(
             errors(result.diagnostics) == [
-                "error: cannot tell the spec format from '.yaml' in 'spec.yaml'; expected .xml, .csdl or .edmx (CSDL) or .json (OpenAPI)"
+                "error: cannot tell the spec format from '.toml' in 'spec.toml'; expected .xml, .csdl or .edmx (CSDL) or .json, .yaml or .yml (OpenAPI)"
             ])
     }
 }

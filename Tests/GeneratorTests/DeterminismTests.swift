@@ -15,7 +15,9 @@ import Testing
                     .first { $0.hasPrefix(service + ".") }
                     .map { "Specs/\(service)/\($0)" }
             }
-        return services + ["Tests/Golden/OData/spec.csdl.xml", "Tests/Golden/OpenAPI/spec.json"]
+        return services + [
+            "Tests/Golden/OData/spec.csdl.xml", "Tests/Golden/OpenAPI/spec.json", "Tests/Golden/Shapes/spec.yaml",
+        ]
     }()
 
     /// Runs `bindery-gen` on `spec` into a new folder; the child gets a random hash seed.

@@ -34,7 +34,7 @@ import Testing
         )
     }
 
-    @Test(arguments: [("OData", "spec.csdl.xml"), ("OpenAPI", "spec.json")])
+    @Test(arguments: [("OData", "spec.csdl.xml"), ("OpenAPI", "spec.json"), ("Shapes", "spec.yaml")])
     func checkedInOutputMatchesTheGenerator(folder: String, spec: String) throws {
         let (files, output) = try Self.generate(folder, spec: spec)
         #expect(files.count > 5)

@@ -999,7 +999,7 @@ struct OpenAPIErrorTests {
         #expect(result.spec == nil)
         #expect(
             errors(result.diagnostics) == [
-                "inline.json:1:1: error: an OpenAPI document must be a JSON object, found an array"
+                "inline.json:1:1: error: an OpenAPI document must be an object, found an array"
             ])
     }
 
@@ -1079,7 +1079,7 @@ struct OpenAPIErrorTests {
         #expect(result.spec == nil)
         #expect(
             errors(result.diagnostics) == [
-                "inline.json:\(valuePosition(ofKey: "$ref", after: "\"B\":", in: text)): error: $ref cycle: 'A' refers to itself"
+                "inline.json:\(valuePosition(ofKey: "$ref", after: "\"B\":", in: text)): error: $ref cycle: 'A' refers to itself with no type in between"
             ])
     }
 

@@ -54,6 +54,37 @@ public enum SwiftNames {
         return hasCapitalOrDigit ? name : escapeKeyword(name)
     }
 
+    /// The name `preferred` gets in a scope where `used` are taken, recorded there: a `reserved` name (one the
+    /// scope's own code uses) gets `Value` first; a name still taken gets the first free number from 2
+    /// (`pageSize`, `pageSize2`), and a keyword loses its backticks once a number makes it an ordinary identifier.
+    /// Every member, case and parameter of generated code is named through this one rule.
+    public static func unique(_ preferred: String, reserved: Set<String> = [], in used: inout Set<String>) -> String {
+        var name = preferred
+        if reserved.contains(name) { name += "Value" }
+        // Inserted at once: a name is nearly always free, and then one lookup decides it.
+        guard !used.insert(name).inserted else { return name }
+        let base = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+        var counter = 2
+        while used.contains("\(base)\(counter)") { counter += 1 }
+        name = "\(base)\(counter)"
+        used.insert(name)
+        return name
+    }
+
+    /// A wire name whose comparison operators carry meaning (`DateSent<`, `Price>=`) with the operators spelled as
+    /// words, so that each filter gets a name of its own: `dateSentBefore`, `dateSentAfter` for a date or time,
+    /// `priceAtLeast`, `priceLessThan` for anything else. Other names are returned as they are.
+    public static func spellingComparisons(in name: String, temporal: Bool) -> String {
+        guard name.contains(where: { $0 == "<" || $0 == ">" || $0 == "!" }) else { return name }
+        let words: [(String, String)] =
+            temporal
+            ? [("<=", " OnOrBefore "), (">=", " OnOrAfter "), ("!=", " Not "), ("<", " Before "), (">", " After ")]
+            : [("<=", " AtMost "), (">=", " AtLeast "), ("!=", " Not "), ("<", " LessThan "), (">", " GreaterThan ")]
+        var spelled = name
+        for (operatorText, word) in words { spelled = spelled.replacing(operatorText, with: word) }
+        return spelled
+    }
+
     /// The identifier without keyword escaping (for composing names such as `\(name)Property`).
     public static func identifier(_ name: String) -> String {
         var stripped = Substring(name)

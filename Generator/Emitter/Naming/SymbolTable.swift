@@ -10,6 +10,8 @@ struct SymbolTable {
     /// `OneDriveService`: the module's descriptor (name, base URLs, routes, conventions).
     let serviceName: String
     private let overrides: [String: String]
+    /// Every Swift type name claimed in the module.
+    private let declaredNames: Set<String>
 
     init(
         spec: ServiceSpec, moduleName: String, clientName: String?, overrides: [String: String],
@@ -84,7 +86,11 @@ struct SymbolTable {
                 diagnostics: &diagnostics)
         }
         builderNames[spec.rootResource] = self.clientName
+        declaredNames = Set(taken.keys)
     }
+
+    /// Whether a Swift name is one of the module's types (a declared type, its companion or a builder).
+    func isTypeName(_ swiftName: String) -> Bool { declaredNames.contains(swiftName) }
 
     func typeName(_ name: QualifiedName) -> String {
         typeNames[name] ?? SwiftNames.typeName(name.name)

@@ -314,8 +314,11 @@ struct ModelTranslator {
         var switchLines: [Statement] = ["switch self {"]
         for member in choice.members {
             guard let swiftType = mapping.swiftType(member.type) else { continue }
-            let name = memberName(
-                caseName(of: member.type), owner: choice.name, reserved: Self.reservedChoiceCases, used: &usedNames)
+            // A case spelled like a type (`_11Option1`, `日付`, which have no lowercase form) would hide that type
+            // inside the enum, where its payload and `Self.<case>` name them both.
+            var preferred = symbols.memberName(caseName(of: member.type), of: choice.name)
+            if symbols.isTypeName(preferred) { preferred += "Case" }
+            let name = SwiftNames.unique(preferred, reserved: Self.reservedChoiceCases, in: &usedNames)
             var doc: [String] = []
             if !member.tags.isEmpty {
                 doc = [
@@ -386,17 +389,6 @@ struct ModelTranslator {
     private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>)
         -> String
     {
-        var swiftName = symbols.memberName(name, of: owner)
-        if reserved.contains(swiftName) { swiftName += "Value" }
-        // Inserted at once: a name is nearly always free, and then one lookup decides it.
-        guard !used.insert(swiftName).inserted else { return swiftName }
-        // `remote_Control_Software` and `remoteControlSoftware` both want one name; a keyword such as
-        // `default` loses its backticks once a number makes it an ordinary identifier.
-        let base = swiftName.hasPrefix("`") ? String(swiftName.dropFirst().dropLast()) : swiftName
-        var counter = 2
-        while used.contains("\(base)\(counter)") { counter += 1 }
-        swiftName = "\(base)\(counter)"
-        used.insert(swiftName)
-        return swiftName
+        SwiftNames.unique(symbols.memberName(name, of: owner), reserved: reserved, in: &used)
     }
 }

@@ -28,6 +28,9 @@ struct OperationTranslator {
         }
     }
 
+    /// Names the method's own code uses: a parameter that wants one is `bodyValue`.
+    static let reservedParameterNames: Set<String> = ["request", "body", "path"]
+
     /// A translated operation: the method (nil when one with the same call surface is already written), and how a
     /// call site invokes it.
     struct Translation {
@@ -49,7 +52,7 @@ struct OperationTranslator {
         var bodyMembers: [Statement] = []
         var queryLines: [String] = []
         var headerLines: [String] = []
-        var parameterNames: Set<String> = ["request", "body", "path"]
+        var parameterNames: Set<String> = []
 
         var specParameters = operation.parameters
         // An OpenAPI operation in the OData delta dialect resumes from a token query parameter, declared or not.
@@ -73,9 +76,10 @@ struct OperationTranslator {
                     at: operation.location)
                 return nil
             }
-            var name = SwiftNames.memberName(parameter.name)
-            if parameterNames.contains(name) { name += "Value" }
-            parameterNames.insert(name)
+            let name = SwiftNames.unique(
+                SwiftNames.memberName(
+                    SwiftNames.spellingComparisons(in: parameter.name, temporal: parameter.type.isTemporal)),
+                reserved: Self.reservedParameterNames, in: &parameterNames)
             let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             signature.append(
                 (

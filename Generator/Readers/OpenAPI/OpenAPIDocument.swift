@@ -44,6 +44,19 @@ struct OpenAPINode {
     }
 }
 
+/// Where each value of the document starts, by JSON Pointer, in whichever syntax the document was written.
+enum DocumentPositions {
+    case json(JSONLocations)
+    case yaml([String: YAMLDocument.Position])
+
+    func lineAndColumn(of pointer: String) -> (line: Int, column: Int)? {
+        switch self {
+        case .json(let locations): locations.position(of: pointer).map { ($0.line, $0.column) }
+        case .yaml(let positions): positions[pointer].map { ($0.line, $0.column) }
+        }
+    }
+}
+
 /// The sections of `#/components` that a `$ref` may point into.
 enum OpenAPIComponentSection: String {
     case schemas, parameters, requestBodies, responses
@@ -55,22 +68,22 @@ enum OpenAPIComponentSection: String {
 final class OpenAPIContext {
     let file: String
     let root: OpenAPINode
-    private let locations: JSONLocations
+    private let positions: DocumentPositions
     private(set) var diagnostics = Diagnostics()
     /// `components/<section>` by name, built on first use: big specs look components up constantly.
     private var componentIndex: [OpenAPIComponentSection: [String: OpenAPINode]] = [:]
 
-    init(file: String, root: OpenAPINode, locations: JSONLocations) {
+    init(file: String, root: OpenAPINode, positions: DocumentPositions) {
         self.file = file
         self.root = root
-        self.locations = locations
+        self.positions = positions
     }
 
     /// The position of a node; falls back to its nearest located ancestor, so a diagnostic always has a line.
     func location(of node: OpenAPINode) -> SourceLocation {
         var pointer = node.pointer
         while true {
-            if let position = locations.position(of: pointer) {
+            if let position = positions.lineAndColumn(of: pointer) {
                 return SourceLocation(file: file, line: position.line, column: position.column)
             }
             guard let slash = pointer.lastIndex(of: "/") else { break }

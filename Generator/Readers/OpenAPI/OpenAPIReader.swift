@@ -1,30 +1,53 @@
 import BinderyJSON
 import BinderySpec
 
-/// Reads an OpenAPI 3.0 or 3.1 document (JSON) into the spec model.
+/// Reads an OpenAPI 3.0 or 3.1 document, JSON or YAML, into the spec model.
 ///
-/// The document is parsed with BinderyJSON's own parser, which records where every value starts, so each
-/// diagnostic reads `file:line:column: error: message`. The `x-bindery-*` extensions state what OpenAPI cannot
-/// (envelopes, paging, delta, error shapes); `Docs/OpenAPIExtensions.md` describes them and the path rules.
+/// JSON is parsed with BinderyJSON's own parser and YAML with Yams (`YAMLDocument`), both into one `JSONValue`
+/// with the position of every value, so each diagnostic reads `file:line:column: error: message`. The
+/// `x-bindery-*` extensions state what OpenAPI cannot (envelopes, paging, delta, error shapes);
+/// `Docs/OpenAPIExtensions.md` describes them and the path rules.
 public struct OpenAPIReader: Sendable {
+    /// How the document is written.
+    public enum Syntax: Sendable {
+        case json, yaml
+    }
+
     public init() {}
 
     /// Reads one document.
     ///
     /// - Parameters:
-    ///   - bytes: the file's contents (UTF-8 JSON).
+    ///   - bytes: the file's contents (UTF-8).
     ///   - path: the file name used in diagnostics and as the spec's `source`.
+    ///   - syntax: JSON or YAML.
     /// - Returns: the spec (nil when an error was diagnosed) and every diagnostic, in a deterministic order.
-    public func read(bytes: [UInt8], path: String) -> (spec: ServiceSpec?, diagnostics: [Diagnostic]) {
+    public func read(bytes: [UInt8], path: String, syntax: Syntax = .json) -> (
+        spec: ServiceSpec?, diagnostics: [Diagnostic]
+    ) {
         let value: JSONValue
-        let locations: JSONLocations
-        do {
-            (value, locations) = try JSONValue.parseWithLocations(bytes)
-        } catch {
-            let location = SourceLocation(file: path, line: error.position.line, column: error.position.column)
-            return (nil, [Diagnostic(.error, "invalid JSON: \(error.message)", at: location)])
+        let positions: DocumentPositions
+        switch syntax {
+        case .json:
+            do {
+                let locations: JSONLocations
+                (value, locations) = try JSONValue.parseWithLocations(bytes)
+                positions = .json(locations)
+            } catch {
+                let location = SourceLocation(file: path, line: error.position.line, column: error.position.column)
+                return (nil, [Diagnostic(.error, "invalid JSON: \(error.message)", at: location)])
+            }
+        case .yaml:
+            do {
+                let yamlPositions: [String: YAMLDocument.Position]
+                (value, yamlPositions) = try YAMLDocument.parse(bytes)
+                positions = .yaml(yamlPositions)
+            } catch {
+                let location = SourceLocation(file: path, line: error.line, column: error.column)
+                return (nil, [Diagnostic(.error, "invalid YAML: \(error.message)", at: location)])
+            }
         }
-        let context = OpenAPIContext(file: path, root: OpenAPINode(value: value, pointer: ""), locations: locations)
+        let context = OpenAPIContext(file: path, root: OpenAPINode(value: value, pointer: ""), positions: positions)
         let spec = read(context)
         let diagnostics = context.diagnostics
         return (diagnostics.hasErrors ? nil : spec, diagnostics.all)
@@ -33,7 +56,7 @@ public struct OpenAPIReader: Sendable {
     private func read(_ context: OpenAPIContext) -> ServiceSpec? {
         let root = context.root
         guard root.isObject else {
-            context.error("an OpenAPI document must be a JSON object, found \(root.value.kindName)", at: root)
+            context.error("an OpenAPI document must be an object, found \(root.value.kindName)", at: root)
             return nil
         }
         guard checkVersion(context) else { return nil }

@@ -35,6 +35,8 @@ final class OpenAPISchemaReader {
     private var aliasTypes: [String: OpenAPIResolvedType] = [:]
     /// Components being read right now: meeting one again is a cycle.
     private var inProgress: Set<String> = []
+    /// Alias components that referred to themselves while being read: where they did first.
+    private var recursiveUses: [String: OpenAPINode] = [:]
     /// Each schema node is read once, so shared parameters or bodies do not declare their inline types twice.
     private var resolvedByPointer: [String: OpenAPIResolvedType] = [:]
     /// Where each structure named its base type, to point a base-type cycle at it.
@@ -108,16 +110,26 @@ final class OpenAPISchemaReader {
     }
 
     /// The type a non-declaring component stands for (an array, a primitive, a union, another reference).
+    ///
+    /// A component met again while it is being read recurses. Through a union, it is the choice of its name
+    /// (Swift can name an enum before its cases are known); through an array, it becomes a choice of one case,
+    /// since Swift has no recursive type alias. (Objects and maps are structures, which recurse as they are.) Only
+    /// a cycle with no type in between (`A` is `B`, `B` is `A`) is an error.
     private func componentAlias(named name: String, node: OpenAPINode, referencedAt reference: OpenAPINode)
         -> OpenAPIResolvedType
     {
         if let done = aliasTypes[name] { return done }
         guard inProgress.insert(name).inserted else {
-            context.error("$ref cycle: '\(name)' refers to itself", at: reference)
-            return .untyped
+            let shape = OpenAPISchemaShape(of: node)
+            guard shape.isUnion || shape.isArray else {
+                context.error("$ref cycle: '\(name)' refers to itself with no type in between", at: reference)
+                return .untyped
+            }
+            if recursiveUses[name] == nil { recursiveUses[name] = reference }
+            return OpenAPIResolvedType(type: .named(qualified(name)))
         }
         defer { inProgress.remove(name) }
-        let resolved: OpenAPIResolvedType
+        var resolved: OpenAPIResolvedType
         if case .union(let keyword, let members) = OpenAPISchemaShape(of: node) {
             // A union component is a choice of that name.
             validateKeywords(of: node)
@@ -126,6 +138,19 @@ final class OpenAPISchemaReader {
         } else {
             // Only array items can declare something here; name them after the component.
             resolved = resolve(node, nameHint: name + "Item")
+        }
+        if let use = recursiveUses[name], !choices.contains(where: { $0.name == qualified(name) }) {
+            switch resolved.type {
+            case .primitive, .named(qualified(name)):
+                context.error("$ref cycle: '\(name)' refers to itself with no type in between", at: use)
+            default:
+                // An array of itself (or a union that came down to one member): one case holds it.
+                choices.append(
+                    ChoiceSpec(
+                        name: qualified(name), members: [ChoiceSpec.Member(type: resolved.type)],
+                        doc: node.documentation(), location: context.location(of: node)))
+                resolved.type = .named(qualified(name))
+            }
         }
         aliasTypes[name] = resolved
         return resolved
@@ -272,8 +297,13 @@ final class OpenAPISchemaReader {
         let slot = choices.count
         choices.append(ChoiceSpec(name: name, members: []))
         var members: [ChoiceSpec.Member] = []
+        let implied = schema["discriminator"] == nil ? impliedDiscriminator(candidates) : nil
         for (index, candidate) in candidates.enumerated() {
-            let type = resolve(candidate, nameHint: OpenAPINaming.joined(name.name, "Option\(index + 1)")).type
+            // An inline member is named by what tells it apart: its tag (`"type": {"const": "file"}` →
+            // `EntryFile`), else a short title, else its position (`EntryOption2`).
+            let title = candidate["title"]?.string.flatMap { $0.split(separator: " ").count <= 4 ? $0 : nil }
+            let place = implied?.tags[index].first ?? title ?? "Option\(index + 1)"
+            let type = resolve(candidate, nameHint: OpenAPINaming.joined(name.name, place)).type
             if members.contains(where: { $0.type == type }) {
                 context.warning("a \(type) member is listed twice in this union; the second is ignored", at: candidate)
                 continue
@@ -283,7 +313,7 @@ final class OpenAPISchemaReader {
         var discriminator: String?
         if let declared = schema["discriminator"] {
             discriminator = declaredDiscriminator(declared, candidates: candidates, into: &members)
-        } else if let implied = impliedDiscriminator(candidates) {
+        } else if let implied {
             discriminator = implied.property
             for index in members.indices { members[index].tags = implied.tags[index] }
         }

@@ -81,6 +81,16 @@ enum OpenAPISchemaShape {
         return false
     }
 
+    var isUnion: Bool {
+        if case .union = self { return true }
+        return false
+    }
+
+    var isArray: Bool {
+        if case .array = self { return true }
+        return false
+    }
+
     /// The `type` keyword as a list (3.1 allows `["string", "null"]`); nil when malformed.
     static func typeNames(of node: OpenAPINode) -> [String]? {
         if let name = node.string { return [name] }

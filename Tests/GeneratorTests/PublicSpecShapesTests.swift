@@ -1,0 +1,195 @@
+import BinderyEmitter
+import BinderySpec
+import Foundation
+import Testing
+
+@testable import BinderyReaders
+
+/// What public OpenAPI specs do that a generator must survive: recursion through any container, and names that
+/// collide once they are Swift. Each rule is one row.
+@Suite struct PublicSpecShapesTests {
+    private func read(schemas: String, paths: String = "{}") -> (spec: ServiceSpec?, diagnostics: [String]) {
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "Shapes", "version": "1"},
+             "servers": [{"url": "https://shapes.example"}],
+             "paths": \(paths),
+             "components": {"schemas": {\(schemas)}}}
+            """
+        let result = OpenAPIReader().read(bytes: Array(text.utf8), path: "s.json")
+        return (result.spec, result.diagnostics.map(\.description))
+    }
+
+    private func ref(_ name: String) -> String { "{\"$ref\": \"#/components/schemas/\(name)\"}" }
+
+    private func choice(_ name: String, in spec: ServiceSpec?) -> ChoiceSpec? {
+        spec?.choices.first { $0.name.name == name }
+    }
+
+    private func named(_ name: String) -> TypeRef { .named(QualifiedName(namespace: "shapes", name: name)) }
+
+    // MARK: Recursion
+
+    @Test func aUnionRecursesThroughAMapAndAList() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "ErrorDetails": {"oneOf": [
+                  {"type": "string"},
+                  {"type": "object", "additionalProperties": \(ref("ErrorDetails"))},
+                  {"type": "array", "items": \(ref("ErrorDetails"))}]}
+                """)
+        #expect(diagnostics == [])
+        let details = try #require(choice("ErrorDetails", in: spec))
+        #expect(
+            details.members.map(\.type) == [
+                .primitive(.string), .dictionary(named("ErrorDetails")), .collection(named("ErrorDetails")),
+            ])
+    }
+
+    @Test func anArrayOfItselfBecomesAOneCaseChoiceAndAMapOfItselfAModel() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Path": {"type": "array", "items": \(ref("Path"))},
+                "Tree": {"type": "object", "additionalProperties": \(ref("Tree"))}
+                """)
+        #expect(diagnostics == [])
+        #expect(choice("Path", in: spec)?.members.map(\.type) == [.collection(named("Path"))])
+        #expect(spec?.structures.map(\.name.name) == ["Tree"])
+    }
+
+    @Test func mutualRecursionThroughTwoArrays() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Rows": {"type": "array", "items": \(ref("Cells"))},
+                "Cells": {"type": "array", "items": \(ref("Rows"))}
+                """)
+        #expect(diagnostics == [])
+        // `Rows` is met again first, so it holds the cycle; `Cells` stays a plain array of it.
+        #expect(choice("Rows", in: spec)?.members.map(\.type) == [.collection(.collection(named("Rows")))])
+        #expect(choice("Cells", in: spec) == nil)
+    }
+
+    @Test func objectsRecurseDirectlyAndMutuallyAsTheyAre() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Node": {"type": "object", "properties": {"children": {"type": "array", "items": \(ref("Node"))},
+                                                         "parent": \(ref("Node"))}},
+                "Message": {"type": "object", "properties": {"thread": \(ref("Thread"))}},
+                "Thread": {"type": "object", "properties": {"first": \(ref("Message"))}}
+                """)
+        #expect(diagnostics == [])
+        #expect(spec?.structures.map(\.name.name) == ["Node", "Message", "Thread"])
+        #expect(spec?.choices.isEmpty == true)
+    }
+
+    @Test func onlyACycleWithNothingInBetweenIsAnError() {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "A": \(ref("B")),
+                "B": \(ref("A"))
+                """)
+        #expect(spec == nil)
+        #expect(diagnostics.contains { $0.contains("error: $ref cycle") }, "\(diagnostics)")
+        let (alone, aloneDiagnostics) = read(schemas: "\"Self\": {\"oneOf\": [\(ref("Self")), {\"type\": \"null\"}]}")
+        #expect(alone == nil)
+        #expect(
+            aloneDiagnostics.contains {
+                $0.contains("error: $ref cycle: 'Self' refers to itself with no type in between")
+            },
+            "\(aloneDiagnostics)")
+    }
+
+    // MARK: Names
+
+    /// Union members written inline are named by the tag that tells them apart, else a short title, else their
+    /// position.
+    @Test func inlineUnionMembersAreNamedByTheirPlace() {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Entry": {"oneOf": [
+                  {"type": "object", "properties": {"type": {"const": "file"}, "size": {"type": "integer"}}},
+                  {"type": "object", "properties": {"type": {"enum": ["web_link"]}, "url": {"type": "string"}}}]},
+                "Shape": {"oneOf": [
+                  {"title": "Circle", "type": "object", "properties": {"r": {"type": "number"}}},
+                  {"type": "object", "properties": {"side": {"type": "number"}}}]}
+                """)
+        #expect(diagnostics == [])
+        #expect(choice("Entry", in: spec)?.members.map(\.type) == [named("EntryFile"), named("EntryWeb_link")])
+        #expect(choice("Shape", in: spec)?.members.map(\.type) == [named("ShapeCircle"), named("ShapeOption2")])
+    }
+
+    @Test(arguments: [
+        ("DateSent", true, "DateSent"),
+        ("DateSent<", true, "DateSent Before "),
+        ("DateSent>", true, "DateSent After "),
+        ("StartTime<=", true, "StartTime OnOrBefore "),
+        ("StartTime>=", true, "StartTime OnOrAfter "),
+        ("Price<", false, "Price LessThan "),
+        ("Price>", false, "Price GreaterThan "),
+        ("Size<=", false, "Size AtMost "),
+        ("Size>=", false, "Size AtLeast "),
+        ("Status!=", false, "Status Not "),
+    ])
+    func comparisonOperatorsAreSpelledAsWords(wire: String, temporal: Bool, spelled: String) {
+        #expect(SwiftNames.spellingComparisons(in: wire, temporal: temporal) == spelled)
+    }
+
+    @Test(arguments: [
+        // preferred, reserved, already used, result
+        ("pageSize", [String](), [String](), "pageSize"),
+        ("pageSize", [], ["pageSize"], "pageSize2"),
+        ("pageSize", [], ["pageSize", "pageSize2"], "pageSize3"),
+        ("body", ["body"], [], "bodyValue"),
+        ("body", ["body"], ["bodyValue"], "bodyValue2"),
+        ("`default`", [], ["`default`"], "default2"),
+    ])
+    func aNameTakenInItsScopeGetsTheFirstFreeNumber(
+        preferred: String, reserved: [String], used: [String], result: String
+    ) {
+        var taken = Set(used)
+        #expect(SwiftNames.unique(preferred, reserved: Set(reserved), in: &taken) == result)
+        #expect(taken.contains(result))
+    }
+
+    /// Query parameters that differ only by punctuation or case get names of their own in the method.
+    @Test func parametersThatDifferOnlyInPunctuationGetDistinctNames() throws {
+        let paths = """
+            {"/messages": {"get": {"operationId": "listMessages", "parameters": [
+              {"name": "DateSent", "in": "query", "schema": {"type": "string", "format": "date-time"}},
+              {"name": "DateSent<", "in": "query", "schema": {"type": "string", "format": "date-time"}},
+              {"name": "DateSent>", "in": "query", "schema": {"type": "string", "format": "date-time"}},
+              {"name": "Price<", "in": "query", "schema": {"type": "number"}},
+              {"name": "page_size", "in": "query", "schema": {"type": "integer"}},
+              {"name": "PageSize", "in": "query", "schema": {"type": "integer"}},
+              {"name": "request", "in": "query", "schema": {"type": "string"}}],
+              "responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
+                {"type": "array", "items": {"type": "string"}}}}}}}}}
+            """
+        let (spec, diagnostics) = read(schemas: "", paths: paths)
+        #expect(diagnostics == [])
+        let files = Emitter(options: .init(moduleName: "Shapes", baseURL: "https://x", specDisplayPath: "s.json"))
+            .emit(try #require(spec)).files
+        let client = try #require(files.first { $0.path == "ShapesClient.swift" }).contents
+        for parameter in [
+            "dateSent: Date?", "dateSentBefore: Date?", "dateSentAfter: Date?", "priceLessThan: Double?",
+            "pageSize: Int64?", "pageSize2: Int64?", "requestValue: String?",
+        ] {
+            #expect(client.contains("        \(parameter) = nil"), "missing \(parameter) in \(client)")
+        }
+        #expect(client.contains(#"request.setQuery("DateSent<", json: dateSentBefore)"#))
+    }
+
+    /// A case spelled like a type would hide the type inside the enum: it gets `Case`.
+    @Test func aChoiceCaseNeverShadowsAType() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "11Option1": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "Pick": {"oneOf": [\(ref("11Option1")), {"type": "string"}]}
+                """)
+        #expect(diagnostics == [])
+        let files = Emitter(options: .init(moduleName: "Shapes", baseURL: "https://x", specDisplayPath: "s.json"))
+            .emit(try #require(spec)).files
+        let pick = try #require(files.first { $0.path.hasSuffix("Pick.swift") }).contents
+        #expect(pick.contains("case _11Option1Case(_11Option1)"), "\(pick)")
+        #expect(pick.contains(".member(_11Option1.self, Self._11Option1Case)"), "\(pick)")
+    }
+}
