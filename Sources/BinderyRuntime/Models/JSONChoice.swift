@@ -28,6 +28,8 @@ public protocol AnyJSONChoice: Sendable {
     static func validateChoice(_ value: JSONValue, path: [JSONPathComponent]) throws(ModelDecodingError)
     /// The spec's name for the choice and its members, for messages.
     static var choiceDescription: String { get }
+    /// The spec's name for the choice alone.
+    static var choiceName: String { get }
 }
 
 /// What a generated choice declares: its discriminator and how each member is read.
@@ -36,7 +38,6 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
         /// Discriminator values naming this member.
         let tags: [String]
         let kind: FieldKind
-        let typeName: String
         let read: @Sendable (JSONValue) -> Choice?
 
         /// One member: its type, the discriminator values naming it, and the enum case that holds it.
@@ -44,9 +45,9 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
         public static func member<Value: JSONConvertible>(
             _ type: Value.Type, tags: [String] = [], _ wrap: @escaping @Sendable (Value) -> Choice
         ) -> Self {
-            Self(
-                tags: tags, kind: Value.fieldKind, typeName: PayloadValidator.name(of: Value.fieldKind),
-                read: { json in Value(json: json).map(wrap) })
+            // Nothing here may read a choice's `choiceSchema`: a choice that contains itself (`[ErrorDetails]`)
+            // would wait on its own static initializer.
+            Self(tags: tags, kind: Value.fieldKind, read: { json in Value(json: json).map(wrap) })
         }
     }
 
@@ -62,10 +63,10 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
         self.members = members
     }
 
-    /// The member a value reads as: `.tagged` when the discriminator names one, `.unknownTag` when it names none,
-    /// `.none` when no member accepts the value.
+    /// The member a value reads as (`checked` when it was chosen because the value passed its check, not by
+    /// its tag), `.unknownTag` when the discriminator names no member, `.none` when no member accepts the value.
     enum Selection {
-        case member(Member)
+        case member(Member, checked: Bool)
         case unknownTag
         case none
     }
@@ -73,7 +74,7 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
     func select(_ value: JSONValue) -> Selection {
         if let discriminator, case .object(let object) = value, let tag = object[discriminator]?.stringValue {
             guard let member = members.first(where: { $0.tags.contains(tag) }) else { return .unknownTag }
-            return .member(member)
+            return .member(member, checked: false)
         }
         var best: (member: Member, score: Int)?
         for member in members where Self.accepts(value, member.kind) {
@@ -82,7 +83,7 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
             // Non-objects take the first member that accepts them.
             if case .object = value {} else { break }
         }
-        return best.map { .member($0.member) } ?? .none
+        return best.map { .member($0.member, checked: true) } ?? .none
     }
 
     private static func accepts(_ value: JSONValue, _ kind: FieldKind) -> Bool {
@@ -105,13 +106,16 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
 extension JSONChoice {
     public static var fieldKind: FieldKind { .choice(Self.self) }
 
+    public static var choiceName: String { choiceSchema.typeName }
+
     public static var choiceDescription: String {
-        "\(choiceSchema.typeName) (one of \(choiceSchema.members.map(\.typeName).joined(separator: ", ")))"
+        let members = choiceSchema.members.map { PayloadValidator.name(of: $0.kind, expandingChoices: false) }
+        return "\(choiceSchema.typeName) (one of \(members.joined(separator: ", ")))"
     }
 
     public init?(json: JSONValue) {
         switch Self.choiceSchema.select(json) {
-        case .member(let member):
+        case .member(let member, _):
             guard let value = member.read(json) else { return nil }
             self = value
         case .unknownTag: self = .other(json)
@@ -121,7 +125,10 @@ extension JSONChoice {
 
     public static func validateChoice(_ value: JSONValue, path: [JSONPathComponent]) throws(ModelDecodingError) {
         switch choiceSchema.select(value) {
-        case .member(let member): try ModelSchema.check(value, member.kind, loose: false, path: path)
+        // A member chosen by its check is not checked again: a choice that recurses through its members would
+        // check each level twice as often as the one above it (2^depth).
+        case .member(_, checked: true): return
+        case .member(let member, checked: false): try ModelSchema.check(value, member.kind, loose: false, path: path)
         case .unknownTag: return
         case .none:
             throw ModelDecodingError(

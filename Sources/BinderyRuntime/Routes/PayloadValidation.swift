@@ -242,12 +242,16 @@ public struct PayloadValidator: Sendable {
     }
 
     /// `microsoft.graph.driveItem`, `Collection(microsoft.graph.driveItem)`: how reports and `--type` name a kind.
-    public static func name(of kind: FieldKind) -> String {
+    public static func name(of kind: FieldKind) -> String { name(of: kind, expandingChoices: true) }
+
+    /// A choice lists its members, unless `expandingChoices` is false (inside a choice's own list, where a
+    /// choice that contains itself would list itself without end).
+    static func name(of kind: FieldKind, expandingChoices: Bool) -> String {
         switch kind {
         case .model(let type): return type.schema.typeName
-        case .collection(let element): return "Collection(\(name(of: element)))"
-        case .dictionary(let element): return "Map(\(name(of: element)))"
-        case .choice(let type): return type.choiceDescription
+        case .collection(let element): return "Collection(\(name(of: element, expandingChoices: expandingChoices)))"
+        case .dictionary(let element): return "Map(\(name(of: element, expandingChoices: expandingChoices)))"
+        case .choice(let type): return expandingChoices ? type.choiceDescription : type.choiceName
         default: return "\(kind)"
         }
     }

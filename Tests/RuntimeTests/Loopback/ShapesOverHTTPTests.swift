@@ -1,0 +1,121 @@
+import BinderyRuntime
+import Foundation
+import GoldenShapes
+import Testing
+
+/// The hard shapes of public specs, generated from `Tests/Golden/Shapes/spec.yaml` and sent for real: recursive
+/// models and choices decoded at depth and written back as they came, and parameters whose names collide until
+/// they are spelled out, through the transport to a server on 127.0.0.1.
+@Suite struct ShapesOverHTTPTests {
+    func client(_ server: LoopbackServer) -> GoldenShapesClient {
+        GoldenShapesClient(baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware())
+    }
+
+    /// A tree `depth` levels deep, each level with a child by list and by name, and a member no schema declares.
+    static func tree(depth: Int) -> String {
+        var json = #"{"name": "leaf"}"#
+        for level in (0..<depth).reversed() {
+            json =
+                #"{"name": "n\#(level)", "children": [\#(json)], "byName": {"only": {"name": "side\#(level)"}}, "x-new": \#(level)}"#
+        }
+        return json
+    }
+
+    @Test func aTreeOfAnyDepthDecodesAndGoesBackAsItCame() async throws {
+        let body = Self.tree(depth: 200)
+        let server = try await LoopbackServer(["GET /trees/t1": { _ in .init(json: body) }])
+        defer { Task { await server.stop() } }
+        let root = try await client(server).trees("t1").request().get()
+        var node = root
+        for level in 0..<200 {
+            #expect(node.name == "n\(level)")
+            #expect(node.byName?["only"]?.name == "side\(level)")
+            node = try #require(node.children?.first)
+        }
+        #expect(node.name == "leaf")
+        let original = try JSONValue.parse(Array(body.utf8))
+        #expect(root.json == original)
+        #expect(try JSONValue.parse(Array(try JSONEncoder().encode(root))) == original)
+    }
+
+    @Test func errorDetailsRecurseThroughMapsAndLists() async throws {
+        var details = #""too long""#
+        for level in 0..<100 {
+            details = level.isMultiple(of: 2) ? #"{"field\#(level)": \#(details)}"# : #"[\#(details), "x"]"#
+        }
+        let body = #"{"title": "invalid", "details": \#(details)}"#
+        let server = try await LoopbackServer(["GET /problems": { _ in .init(json: body) }])
+        defer { Task { await server.stop() } }
+        let problem = try await client(server).problems.request().get()
+        var current = try #require(problem.details)
+        var depth = 0
+        while true {
+            switch current {
+            case .errorDetailsMap(let map):
+                current = try #require(map["field\(99 - depth)"])
+            case .errorDetailsList(let list):
+                #expect(list.count == 2 && list[1] == .string("x"))
+                current = list[0]
+            case .string(let message):
+                #expect(message == "too long")
+                #expect(depth == 100)
+                #expect(problem.json == (try JSONValue.parse(Array(body.utf8))))
+                return
+            case .other(let json):
+                Issue.record("no case read \(json)")
+                return
+            }
+            depth += 1
+        }
+    }
+
+    @Test func anyJSONLikeValueIsSentAndReadBack() async throws {
+        let server = try await LoopbackServer(["POST /values": { request in .init(body: request.body) }])
+        defer { Task { await server.stop() } }
+        let value = JSONLike.jsonLikeMap([
+            "list": .jsonLikes([.string("a"), .number(1.5), .bool(true), .jsonLikeMap(["deep": .jsonLikes([])])])
+        ])
+        let stored = try await client(server).storeValue(value).execute()
+        #expect(stored == value)
+        let sent = try JSONValue.parse(try #require(server.requests.first).body)
+        #expect(sent == ["list": ["a", .number(JSONNumber(1.5)), true, ["deep": []]]])
+    }
+
+    @Test func unionMembersAreReadByTheirTagEvenWhenATypeStartsWithADigit() async throws {
+        let body = #"""
+            [{"type": "file", "size": 3},
+             {"type": "folder", "children": [{"type": "link", "url": "https://example.com"}]},
+             {"type": "volume", "label": "later"}]
+            """#
+        let server = try await LoopbackServer(["GET /entries": { _ in .init(json: body) }])
+        defer { Task { await server.stop() } }
+        let entries = try await client(server).listEntries().execute()
+        guard entries.count == 3, case ._11Option1Case(let file) = entries[0],
+            case .entryFolder(let folder) = entries[1],
+            case .entryLink(let link)? = folder.children?.first, case .other(let unknown) = entries[2]
+        else {
+            Issue.record("read \(entries)")
+            return
+        }
+        #expect(file.size == 3)
+        #expect(link.url == "https://example.com")
+        #expect(unknown.objectValue?["label"] == "later")
+    }
+
+    @Test func parametersThatCollideUntilSpelledOutEachReachTheirOwnQueryName() async throws {
+        let server = try await LoopbackServer(["GET /messages": { _ in .init(json: "[]") }])
+        defer { Task { await server.stop() } }
+        _ = try await client(server).listMessages(
+            dateSent: CalendarDate(year: 2026, month: 11, day: 2),
+            dateSentBefore: CalendarDate(year: 2026, month: 11, day: 3),
+            dateSentAfter: CalendarDate(year: 2026, month: 11, day: 1), sizeAtLeast: 10, pageSize: 5, pageSize2: 6,
+            class: "inbox", bodyValue: "hello"
+        ).get()
+        let query = try #require(server.requests.first).query
+        #expect(
+            query.map { "\($0.name)=\($0.value)" } == [
+                "DateSent=2026-11-02", "DateSent<=2026-11-03", "DateSent>=2026-11-01", "Size>==10", "page_size=5",
+                "PageSize=6", "class=inbox", "body=hello",
+            ])
+    }
+}
