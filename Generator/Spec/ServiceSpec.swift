@@ -273,6 +273,9 @@ public struct StructureSpec: Equatable, Sendable {
     /// Requests to URLs that payloads of this type carry, on hosts outside the API (an upload session's byte
     /// ranges to its `uploadUrl`).
     public var storageOperations: [StorageOperationSpec]
+    /// The object read as one of several shapes (OpenAPI `oneOf`/`anyOf` beside `properties`): a choice over the
+    /// same JSON, with the structure's own properties shared by every shape.
+    public var variants: TypeRef?
     public var doc: Documentation
     public var location: SourceLocation?
 

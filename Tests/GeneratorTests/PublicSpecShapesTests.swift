@@ -1,8 +1,8 @@
-import BinderyEmitter
 import BinderySpec
 import Foundation
 import Testing
 
+@testable import BinderyEmitter
 @testable import BinderyReaders
 
 /// What public OpenAPI specs do that a generator must survive: recursion through any container, and names that
@@ -178,18 +178,73 @@ import Testing
         #expect(client.contains(#"request.setQuery("DateSent<", json: dateSentBefore)"#))
     }
 
-    /// A case spelled like a type would hide the type inside the enum: it gets `Case`.
-    @Test func aChoiceCaseNeverShadowsAType() throws {
+    /// A case or member spelled like a type would hide the type in its scope: it gets `Value`.
+    @Test func aCaseOrMemberNeverShadowsAType() throws {
         let (spec, diagnostics) = read(
             schemas: """
                 "11Option1": {"type": "object", "properties": {"a": {"type": "string"}}},
-                "Pick": {"oneOf": [\(ref("11Option1")), {"type": "string"}]}
+                "Pick": {"oneOf": [\(ref("11Option1")), {"type": "string"}]},
+                "2fa": {"type": "object", "properties": {"b": {"type": "string"}}},
+                "Login": {"allOf": [\(ref("2fa")), {"properties": {"2fa": {"type": "string"}}}]}
                 """)
         #expect(diagnostics == [])
         let files = Emitter(options: .init(moduleName: "Shapes", baseURL: "https://x", specDisplayPath: "s.json"))
             .emit(try #require(spec)).files
         let pick = try #require(files.first { $0.path.hasSuffix("Pick.swift") }).contents
-        #expect(pick.contains("case _11Option1Case(_11Option1)"), "\(pick)")
-        #expect(pick.contains(".member(_11Option1.self, Self._11Option1Case)"), "\(pick)")
+        #expect(pick.contains("case _11Option1Value(_11Option1)"), "\(pick)")
+        #expect(pick.contains(".member(_11Option1.self, Self._11Option1Value)"), "\(pick)")
+        // Found by the spec fuzzer: a member `_2fa` made `base: _2fa.self` name the member.
+        let login = try #require(files.first { $0.path.hasSuffix("Login.swift") }).contents
+        #expect(login.contains("base: _2fa.self"), "\(login)")
+        #expect(login.contains("public let _2faValue: Field<String>"), "\(login)")
+    }
+}
+
+/// A spec type named like a runtime type that generated code names (`JSONChoice`, `ServiceClient`) would hide it
+/// in the module: such names get `Model`. The list is checked against the runtime's own declarations.
+@Suite struct RuntimeTypeNamesTests {
+    /// Every top-level public type of the runtime that some checked-in generated file names.
+    static func runtimeTypesNamedByGeneratedCode() throws -> Set<String> {
+        let root = GoldenTests.packageRoot
+        func swiftFiles(under folder: String) -> [URL] {
+            let base = root.appendingPathComponent(folder)
+            let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+            return (enumerator?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }
+        }
+        var declared: Set<String> = []
+        for file in swiftFiles(under: "Sources/BinderyRuntime") + swiftFiles(under: "Sources/BinderyJSON") {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                // Top level only: a nested type (`BinderyError.Kind`) is never named unqualified.
+                guard line.hasPrefix("public ") else { continue }
+                let words = line.split(separator: " ")
+                guard words.count > 2 else { continue }
+                let keywordAt = words[1] == "final" ? 2 : 1
+                guard keywordAt + 1 < words.count,
+                    ["struct", "enum", "class", "protocol", "actor", "typealias"].contains(words[keywordAt])
+                else { continue }
+                let name = words[keywordAt + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                declared.insert(String(name))
+            }
+        }
+        var named: Set<String> = []
+        let generated = [
+            "Tests/Golden/OData/Generated", "Tests/Golden/OpenAPI/Generated",
+            "Tests/Golden/RealWorld/Generated", "Tests/Golden/Shapes/Generated", "Sources/OneDrive/Generated",
+        ]
+        for folder in generated {
+            for file in swiftFiles(under: folder) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
+                    if declared.contains(String(word)) { named.insert(String(word)) }
+                }
+            }
+        }
+        return named
+    }
+
+    @Test func everyRuntimeTypeThatGeneratedCodeNamesIsAvoided() throws {
+        let named = try Self.runtimeTypesNamedByGeneratedCode()
+        #expect(named.count > 20)
+        #expect(named.subtracting(SwiftNames.typeNamesToAvoid).sorted() == [])
     }
 }

@@ -244,10 +244,15 @@ public enum SwiftNames {
         "Any", "AnyObject", "Array", "Bool", "Character", "Data", "Date", "Decimal", "Dictionary", "Double", "Error",
         "Float", "Int", "Int16", "Int32", "Int64", "Int8", "Never", "Optional", "Protocol", "Result", "Self", "Set",
         "String", "Type", "UInt8", "URL", "UUID", "Void", "Task", "Sendable", "Codable", "Hashable", "Equatable",
+        // The runtime's types that generated code names (a test keeps this list in step with the runtime).
         "JSONValue", "JSONObject", "JSONModel", "ModelSchema", "FieldKind", "ResourcePath", "ServiceClient",
         "APIRequest", "APIResponse", "Page", "CollectionRequest", "EntityRequest", "OperationRequest",
         "CollectionRequestBuilder", "RequestBuilder", "ModelRequestBuilder", "CalendarDate", "TimeOfDay",
         "OpenEnum", "OpenFlags", "BinderyError", "RouteTable", "ResourceRoute", "Foundation", "BinderyRuntime",
+        "JSONChoice", "ChoiceSchema", "AuthMiddleware", "AuthProvider", "DefaultTransport", "EnumValues",
+        "FlagValues", "HTTPMiddleware", "HTTPTransport", "MultipartFile", "MultipartForm", "ODataLiteral",
+        "OperationMonitor", "PercentEncoding", "RequestBody", "ResponseDecoder", "ServiceConventions",
+        "ServiceDescriptor", "StorageRoute", "StreamRequestBuilder",
         // Inside a generated `XFields`, `Table` is the table's own type (`FieldSet.Table`).
         "Model", "Field", "FieldSet", "Table",
     ]

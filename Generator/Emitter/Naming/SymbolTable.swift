@@ -92,6 +92,14 @@ struct SymbolTable {
     /// Whether a Swift name is one of the module's types (a declared type, its companion or a builder).
     func isTypeName(_ swiftName: String) -> Bool { declaredNames.contains(swiftName) }
 
+    /// A member's, case's or parameter's Swift name, with `Value` when it is spelled like one of the module's types.
+    /// Member names start lowercase and type names uppercase, except names with no lowercase form (`_2fa`,
+    /// `日付`): such a member would hide the type wherever its scope names it (`_2fa.self`).
+    func typeSafeMemberName(_ property: String, of owner: QualifiedName?) -> String {
+        let name = owner.map { memberName(property, of: $0) } ?? SwiftNames.memberName(property)
+        return isTypeName(name) ? name + "Value" : name
+    }
+
     func typeName(_ name: QualifiedName) -> String {
         typeNames[name] ?? SwiftNames.typeName(name.name)
     }

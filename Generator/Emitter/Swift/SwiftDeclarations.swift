@@ -67,12 +67,18 @@ public struct TypeDeclaration: Equatable, Sendable {
     public var name: String
     public var conformances: [String]
     public var members: [Declaration]
+    /// An enum with a case that holds the enum itself, directly or through other enums.
+    public var isIndirect: Bool
 
-    public init(_ keyword: Keyword, _ name: String, conformances: [String] = [], members: [Declaration] = []) {
+    public init(
+        _ keyword: Keyword, _ name: String, conformances: [String] = [], members: [Declaration] = [],
+        isIndirect: Bool = false
+    ) {
         self.keyword = keyword
         self.name = name
         self.conformances = conformances
         self.members = members
+        self.isIndirect = isIndirect
     }
 }
 

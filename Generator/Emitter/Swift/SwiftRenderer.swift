@@ -54,7 +54,8 @@ public struct SwiftRenderer: Sendable {
         switch declaration.kind {
         case .type(let type):
             let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
-            printer.line("\(access)\(type.keyword.rawValue) \(type.name)\(conformances) {")
+            let indirect = type.isIndirect ? "indirect " : ""
+            printer.line("\(access)\(indirect)\(type.keyword.rawValue) \(type.name)\(conformances) {")
             renderMembers(type.members, into: &printer)
             printer.line("}")
         case .extension(let ext):

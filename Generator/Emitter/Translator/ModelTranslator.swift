@@ -14,6 +14,7 @@ struct ModelTranslator {
     /// Whether tables are labelled tuples where they can be (`GeneratorConfig.FieldTables`), else structs.
     let tupleTables: Bool
     private let index: StructureIndex
+    private let choiceNames: Set<QualifiedName>
 
     /// Members every model already has (from `JSONModel`), which would hide a property of the same name.
     static let reservedModelMembers: Set<String> = [
@@ -34,6 +35,7 @@ struct ModelTranslator {
         self.mapping = mapping
         self.referenceURL = referenceURL
         index = StructureIndex(spec.structures)
+        choiceNames = Set(spec.choices.map(\.name))
     }
 
     /// The stream properties of a type, inherited ones included (`driveItem/content`): builders reach them
@@ -167,10 +169,23 @@ struct ModelTranslator {
         if let reference = reference(for: structure.name) {
             doc.insert(contentsOf: ["- SeeAlso: <\(reference)>"], at: doc.count - 1)
         }
-        return [
+        var declarations = [
             Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
             Declaration(doc: fieldsDoc, .type(fieldsType)),
         ]
+        if let variants = structure.variants, let swiftType = mapping.swiftType(variants) {
+            // Named in the model's scope, after its fields and the members every model has.
+            var taken = usedNames.union(Self.reservedModelMembers)
+            let name = SwiftNames.unique("variant", in: &taken)
+            let property = Declaration(
+                doc: [
+                    "Which of the shapes the spec lists (`oneOf`) this object is, read from the same JSON; the",
+                    "properties above are the ones every shape shares. Nil when no shape reads it.",
+                ],
+                .variable(.computed(name, type: swiftType + "?", getter: ["\(swiftType)(json: json)"])))
+            declarations.append(Declaration(.extension(ExtensionDeclaration(typeName, members: [property]))))
+        }
+        return declarations
     }
 
     /// A struct table's members after its schema: a stored `Field` per field, and the initializer that sets them.
@@ -314,11 +329,15 @@ struct ModelTranslator {
         var switchLines: [Statement] = ["switch self {"]
         for member in choice.members {
             guard let swiftType = mapping.swiftType(member.type) else { continue }
-            // A case spelled like a type (`_11Option1`, `日付`, which have no lowercase form) would hide that type
-            // inside the enum, where its payload and `Self.<case>` name them both.
-            var preferred = symbols.memberName(caseName(of: member.type), of: choice.name)
-            if symbols.isTypeName(preferred) { preferred += "Case" }
-            let name = SwiftNames.unique(preferred, reserved: Self.reservedChoiceCases, in: &usedNames)
+            // A member named after the choice (`ContactVariantPerson` in `ContactVariant`) is the case `person`.
+            var preferred = caseName(of: member.type)
+            if preferred.count > typeName.count, preferred.hasPrefix(typeName),
+                preferred.dropFirst(typeName.count).first?.isUppercase == true
+            {
+                preferred = String(preferred.dropFirst(typeName.count))
+            }
+            let name = memberName(
+                preferred, owner: choice.name, reserved: Self.reservedChoiceCases, used: &usedNames)
             var doc: [String] = []
             if !member.tags.isEmpty {
                 doc = [
@@ -361,8 +380,21 @@ struct ModelTranslator {
         doc.insert(contentsOf: [how, ""], at: doc.count - 1)
         return [
             Declaration(
-                doc: doc, .type(TypeDeclaration(.enum, typeName, conformances: ["JSONChoice"], members: members)))
+                doc: doc,
+                .type(
+                    TypeDeclaration(
+                        .enum, typeName, conformances: ["JSONChoice"], members: members,
+                        isIndirect: holdsAChoice(choice))))
         ]
+    }
+
+    /// Whether a case holds a choice itself (not inside an array or a map): such a choice may hold itself
+    /// through it (`A` is a `B` or a string, `B` an `A` or a number), which Swift stores only `indirect`.
+    private func holdsAChoice(_ choice: ChoiceSpec) -> Bool {
+        choice.members.contains { member in
+            guard case .named(let name) = member.type else { return false }
+            return choiceNames.contains(name)
+        }
     }
 
     /// `File` → `file`, `[String]` → `strings`, `Int64` → `integer`.
@@ -389,6 +421,6 @@ struct ModelTranslator {
     private func memberName(_ name: String, owner: QualifiedName, reserved: Set<String>, used: inout Set<String>)
         -> String
     {
-        SwiftNames.unique(symbols.memberName(name, of: owner), reserved: reserved, in: &used)
+        SwiftNames.unique(symbols.typeSafeMemberName(name, of: owner), reserved: reserved, in: &used)
     }
 }

@@ -77,8 +77,8 @@ struct OperationTranslator {
                 return nil
             }
             let name = SwiftNames.unique(
-                SwiftNames.memberName(
-                    SwiftNames.spellingComparisons(in: parameter.name, temporal: parameter.type.isTemporal)),
+                symbols.typeSafeMemberName(
+                    SwiftNames.spellingComparisons(in: parameter.name, temporal: parameter.type.isTemporal), of: nil),
                 reserved: Self.reservedParameterNames, in: &parameterNames)
             let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
             signature.append(

@@ -60,6 +60,15 @@ enum DocumentPositions {
 /// The sections of `#/components` that a `$ref` may point into.
 enum OpenAPIComponentSection: String {
     case schemas, parameters, requestBodies, responses
+
+    /// The section whose objects have the same shape.
+    var sibling: Self? {
+        switch self {
+        case .requestBodies: .responses
+        case .responses: .requestBodies
+        default: nil
+        }
+    }
 }
 
 /// State shared by every stage of one read: where the file is, where its values are, and what was found wrong.
@@ -124,6 +133,16 @@ final class OpenAPIContext {
             guard let text = current.string else {
                 error("$ref must be a string, found \(current.value.kindName)", at: current)
                 return nil
+            }
+            // A response and a request body are the same object (a description and `content`): specs that refer
+            // to one where the other is meant are read as they mean it.
+            if let sibling = section.sibling, let name = OpenAPIReferences.componentName(in: text, section: sibling),
+                let target = component(sibling, named: name)
+            {
+                warning(
+                    "a reference to #/components/\(sibling.rawValue) where #/components/\(section.rawValue) is expected; read as one",
+                    at: current)
+                return (name, target)
             }
             guard let name = OpenAPIReferences.componentName(in: text, section: section) else {
                 if text.hasPrefix("#/") {

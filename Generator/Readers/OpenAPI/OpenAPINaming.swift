@@ -7,7 +7,10 @@ enum OpenAPINaming {
         var pendingDot = false
         for scalar in title.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                if pendingDot, !slug.isEmpty { slug.append(".") }
+                // A part that starts with a digit joins the part before it (`OpenAPI 3.0` → `openapi30`), as a
+                // namespace's parts are identifiers.
+                let startsWithDigit = ("0"..."9").contains(scalar)
+                if pendingDot, !slug.isEmpty, !startsWithDigit { slug.append(".") }
                 pendingDot = false
                 slug.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
             } else {

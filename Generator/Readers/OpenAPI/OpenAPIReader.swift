@@ -47,7 +47,8 @@ public struct OpenAPIReader: Sendable {
                 return (nil, [Diagnostic(.error, "invalid YAML: \(error.message)", at: location)])
             }
         }
-        let context = OpenAPIContext(file: path, root: OpenAPINode(value: value, pointer: ""), positions: positions)
+        let document = OpenAPINode(value: DeepReferences.inline(value), pointer: "")
+        let context = OpenAPIContext(file: path, root: document, positions: positions)
         let spec = read(context)
         let diagnostics = context.diagnostics
         return (diagnostics.hasErrors ? nil : spec, diagnostics.all)

@@ -87,12 +87,16 @@ final class OpenAPIOperationReader {
         extensions.checkExtensionNames(of: operation, at: .operation)
         let name = operationName(operation, fallback: fallbackName)
 
-        let parameters = readParameters(pathItem: pathItem, operation: operation, operationName: name)
+        var parameters = readParameters(pathItem: pathItem, operation: operation, operationName: name)
         let declaredPathNames = Set(parameters.filter { $0.location == .path }.map(\.name))
+        // The path says the parameter exists, and every path parameter is a required string on the wire.
         for parameter in templateParameters where !declaredPathNames.contains(parameter) {
-            context.error(
-                "path parameter '\(parameter)' of '\(template)' is not declared in the parameters of \(method.rawValue) or its path item",
+            context.warning(
+                "path parameter '\(parameter)' of '\(template)' is not declared in the parameters of \(method.rawValue) or its path item; read as a required string",
                 at: operation)
+            parameters.append(
+                ReadParameter(
+                    spec: ParameterSpec(name: parameter, type: .primitive(.string), location: .path, isRequired: true)))
         }
         if let callbacks = operation["callbacks"] {
             context.warning("callbacks are not supported; skipped", at: callbacks)

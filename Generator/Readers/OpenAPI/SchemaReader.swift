@@ -397,9 +397,25 @@ final class OpenAPISchemaReader {
         var parts = StructureParts()
         let required = requiredNames(of: schema)
         collect(fragment: schema, structureName: name.name, required: required, into: &parts)
+        // `oneOf`/`anyOf` beside properties: the shared members are the structure's, the choice reads the same JSON.
+        var variants: TypeRef?
         if let union = schema["oneOf"] ?? schema["anyOf"] {
-            context.warning(
-                "\(union.key) next to properties is not supported; the object's own properties are used", at: union)
+            if let members = union.elements, !members.isEmpty {
+                // Members that only constrain the shared members (`{"required": ["email"]}`) are no shape of their own.
+                let shaped = members.contains { member in
+                    ["$ref", "type", "properties", "allOf", "oneOf", "anyOf", "enum", "const"].contains {
+                        member[$0] != nil
+                    }
+                }
+                if shaped {
+                    let resolved = resolveUnion(
+                        schema, keyword: union.key, members: members, choiceName: nil,
+                        nameHint: OpenAPINaming.joined(name.name, "Variant"))
+                    if resolved.type != .primitive(.untyped) { variants = resolved.type }
+                }
+            } else {
+                context.error("\(union.key) must be a non-empty array of schemas", at: union)
+            }
         }
         var doc = schema.documentation()
         if !parts.notes.isEmpty {
@@ -416,9 +432,11 @@ final class OpenAPISchemaReader {
             key = ["id"]
         }
         if let reference = parts.baseReference { baseReferences[name] = reference }
-        return StructureSpec(
+        var structure = StructureSpec(
             name: name, kind: kind, baseType: parts.base, isOpen: parts.isOpen, key: key,
             properties: parts.properties, doc: doc, location: context.location(of: schema))
+        structure.variants = variants
+        return structure
     }
 
     /// Reads `allOf`, `properties` and `additionalProperties` in document order; inline allOf members are

@@ -51,9 +51,9 @@ import Testing
         var depth = 0
         while true {
             switch current {
-            case .errorDetailsMap(let map):
+            case .map(let map):
                 current = try #require(map["field\(99 - depth)"])
-            case .errorDetailsList(let list):
+            case .list(let list):
                 #expect(list.count == 2 && list[1] == .string("x"))
                 current = list[0]
             case .string(let message):
@@ -72,8 +72,8 @@ import Testing
     @Test func anyJSONLikeValueIsSentAndReadBack() async throws {
         let server = try await LoopbackServer(["POST /values": { request in .init(body: request.body) }])
         defer { Task { await server.stop() } }
-        let value = JSONLike.jsonLikeMap([
-            "list": .jsonLikes([.string("a"), .number(1.5), .bool(true), .jsonLikeMap(["deep": .jsonLikes([])])])
+        let value = JSONLike.map([
+            "list": .jsonLikes([.string("a"), .number(1.5), .bool(true), .map(["deep": .jsonLikes([])])])
         ])
         let stored = try await client(server).storeValue(value).execute()
         #expect(stored == value)
@@ -90,9 +90,9 @@ import Testing
         let server = try await LoopbackServer(["GET /entries": { _ in .init(json: body) }])
         defer { Task { await server.stop() } }
         let entries = try await client(server).listEntries().execute()
-        guard entries.count == 3, case ._11Option1Case(let file) = entries[0],
-            case .entryFolder(let folder) = entries[1],
-            case .entryLink(let link)? = folder.children?.first, case .other(let unknown) = entries[2]
+        guard entries.count == 3, case ._11Option1Value(let file) = entries[0],
+            case .folder(let folder) = entries[1],
+            case .link(let link)? = folder.children?.first, case .other(let unknown) = entries[2]
         else {
             Issue.record("read \(entries)")
             return
@@ -100,6 +100,31 @@ import Testing
         #expect(file.size == 3)
         #expect(link.url == "https://example.com")
         #expect(unknown.objectValue?["label"] == "later")
+    }
+
+    /// `oneOf` beside `properties`: the shared members on the model, the shape it is read from the same JSON.
+    @Test func anObjectWithSharedMembersIsReadAsOneOfItsShapes() async throws {
+        let body = #"""
+            [{"id": "p1", "displayName": "Ada", "kind": "person", "birthday": "1815-12-10"},
+             {"id": "c1", "displayName": "Analytical Engines Ltd", "kind": "company", "employees": 12},
+             {"id": "x1", "kind": "robot"}]
+            """#
+        let server = try await LoopbackServer(["GET /contacts": { _ in .init(json: body) }])
+        defer { Task { await server.stop() } }
+        let contacts = try await client(server).listContacts().get().value
+        #expect(contacts.map(\.id) == ["p1", "c1", "x1"])
+        #expect(contacts[0].displayName == "Ada")
+        guard case .person(let person)? = contacts[0].variant, case .company(let company)? = contacts[1].variant,
+            case .other(let unknown)? = contacts[2].variant
+        else {
+            Issue.record("read \(contacts.map { $0.variant })")
+            return
+        }
+        #expect(person.birthday == CalendarDate(year: 1815, month: 12, day: 10))
+        #expect(company.employees == 12)
+        #expect(unknown.objectValue?["kind"] == "robot")
+        #expect(
+            try JSONValue.parse(Array(try JSONEncoder().encode(contacts))) == (try JSONValue.parse(Array(body.utf8))))
     }
 
     @Test func parametersThatCollideUntilSpelledOutEachReachTheirOwnQueryName() async throws {

@@ -41,6 +41,7 @@ public struct GoldenShapesClient: RequestBuilder {
                     request: .choice(JSONLike.self),
                     response: .choice(JSONLike.self)
                 ),
+                .init("listContacts", .get, path: "contacts", response: .collection(.model(Contact.self))),
                 .init("listEntries", .get, path: "entries", response: .collection(.choice(Entry.self))),
             ]
         )
@@ -122,6 +123,12 @@ public struct GoldenShapesClient: RequestBuilder {
         var request = APIRequest(method: .post, path: path.appending("values"))
         request.setJSONBody(client.conventions.wrapRequestBody(body.json))
         return OperationRequest(client: client, request: request, decoder: .value(JSONLike.self))
+    }
+
+    /// - Remark: Generated from `shapes.Service/listContacts` (GET).
+    public func listContacts() -> CollectionRequest<Contact> {
+        let request = APIRequest(method: .get, path: path.appending("contacts"))
+        return CollectionRequest(client: client, request: request)
     }
 
     /// - Remark: Generated from `shapes.Service/listEntries` (GET).

@@ -17,14 +17,19 @@ public enum GoldenShapesService {
             root: GoldenShapesClient.route,
             resources: [ProblemRequestBuilder.route, TreeNodeRequestBuilder.route],
             models: [
+                Contact.self,
+                ContactVariantCompany.self,
+                ContactVariantPerson.self,
                 EntryFolder.self,
                 EntryLink.self,
+                Login.self,
                 Message.self,
                 Pair.self,
                 Problem.self,
                 Thread.self,
                 TreeNode.self,
                 _11Option1.self,
+                _2fa.self,
             ]
         )
     )

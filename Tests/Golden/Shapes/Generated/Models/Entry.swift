@@ -9,13 +9,13 @@ import Foundation
 /// - Remark: Generated from `shapes.Entry`.
 public enum Entry: JSONChoice {
     /// When `type` is `file`.
-    case _11Option1Case(_11Option1)
+    case _11Option1Value(_11Option1)
 
     /// When `type` is `folder`.
-    case entryFolder(EntryFolder)
+    case folder(EntryFolder)
 
     /// When `type` is `link`.
-    case entryLink(EntryLink)
+    case link(EntryLink)
 
     /// A value whose `type` names none of the cases above (a kind added later), as sent.
     case other(JSONValue)
@@ -24,17 +24,17 @@ public enum Entry: JSONChoice {
         "shapes.Entry",
         discriminator: "type",
         members: [
-            .member(_11Option1.self, tags: ["file"], Self._11Option1Case),
-            .member(EntryFolder.self, tags: ["folder"], Self.entryFolder),
-            .member(EntryLink.self, tags: ["link"], Self.entryLink),
+            .member(_11Option1.self, tags: ["file"], Self._11Option1Value),
+            .member(EntryFolder.self, tags: ["folder"], Self.folder),
+            .member(EntryLink.self, tags: ["link"], Self.link),
         ]
     )
 
     public var json: JSONValue {
         switch self {
-        case ._11Option1Case(let value): return value.json
-        case .entryFolder(let value): return value.json
-        case .entryLink(let value): return value.json
+        case ._11Option1Value(let value): return value.json
+        case .folder(let value): return value.json
+        case .link(let value): return value.json
         case .other(let json): return json
         }
     }

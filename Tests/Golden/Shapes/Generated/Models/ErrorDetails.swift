@@ -11,8 +11,8 @@ import Foundation
 /// - Remark: Generated from `shapes.ErrorDetails`.
 public enum ErrorDetails: JSONChoice {
     case string(String)
-    case errorDetailsMap([String: ErrorDetails])
-    case errorDetailsList([ErrorDetails])
+    case map([String: ErrorDetails])
+    case list([ErrorDetails])
 
     /// Any other JSON. Decoding never gives it: a value no case above reads fails to decode.
     case other(JSONValue)
@@ -21,16 +21,16 @@ public enum ErrorDetails: JSONChoice {
         "shapes.ErrorDetails",
         members: [
             .member(String.self, Self.string),
-            .member([String: ErrorDetails].self, Self.errorDetailsMap),
-            .member([ErrorDetails].self, Self.errorDetailsList),
+            .member([String: ErrorDetails].self, Self.map),
+            .member([ErrorDetails].self, Self.list),
         ]
     )
 
     public var json: JSONValue {
         switch self {
         case .string(let value): return value.json
-        case .errorDetailsMap(let value): return value.json
-        case .errorDetailsList(let value): return value.json
+        case .map(let value): return value.json
+        case .list(let value): return value.json
         case .other(let json): return json
         }
     }

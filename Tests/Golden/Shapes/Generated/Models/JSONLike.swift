@@ -14,7 +14,7 @@ public enum JSONLike: JSONChoice {
     case number(Double)
     case bool(Bool)
     case jsonLikes([JSONLike])
-    case jsonLikeMap([String: JSONLike])
+    case map([String: JSONLike])
 
     /// Any other JSON. Decoding never gives it: a value no case above reads fails to decode.
     case other(JSONValue)
@@ -26,7 +26,7 @@ public enum JSONLike: JSONChoice {
             .member(Double.self, Self.number),
             .member(Bool.self, Self.bool),
             .member([JSONLike].self, Self.jsonLikes),
-            .member([String: JSONLike].self, Self.jsonLikeMap),
+            .member([String: JSONLike].self, Self.map),
         ]
     )
 
@@ -36,7 +36,7 @@ public enum JSONLike: JSONChoice {
         case .number(let value): return value.json
         case .bool(let value): return value.json
         case .jsonLikes(let value): return value.json
-        case .jsonLikeMap(let value): return value.json
+        case .map(let value): return value.json
         case .other(let json): return json
         }
     }

@@ -18,13 +18,13 @@ public struct PairFields: FieldSet {
     public let pageSize2: Field<Int64>
     public let `default`: Field<String>
     public let größe: Field<String>
-    public let _2fa: Field<Bool>
+    public let _2faValue: Field<Bool>
 
     private init() {
         self.pageSize = Field("page_size")
         self.pageSize2 = Field("PageSize")
         self.default = Field("default")
         self.größe = Field("Größe")
-        self._2fa = Field("2fa")
+        self._2faValue = Field("2fa")
     }
 }
