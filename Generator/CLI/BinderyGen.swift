@@ -8,14 +8,15 @@ import Foundation
 struct BinderyGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bindery-gen",
-        abstract: "Generates Swift models and request builders from an OData CSDL (.xml) or OpenAPI (.json) spec.",
+        abstract:
+            "Generates Swift models and request builders from an OData CSDL (.xml) or OpenAPI (.json, .yaml) spec.",
         discussion: """
             Reads SPEC into Bindery's spec model and writes one Swift module's sources into --output.
             Settings come from --config, or from bindery.json beside the spec (see README, "Configuration").
             Errors are printed as file:line:column: error: message, and then nothing is written.
             """)
 
-    @Argument(help: "The spec: .xml, .csdl or .edmx (OData CSDL) or .json (OpenAPI 3.0/3.1).")
+    @Argument(help: "The spec: .xml, .csdl or .edmx (OData CSDL) or .json, .yaml or .yml (OpenAPI 3.0/3.1).")
     var spec: String
 
     @Option(name: .long, help: "The folder that receives the generated sources (its other .swift files are removed).")

@@ -98,6 +98,92 @@ import Testing
             "\(aloneDiagnostics)")
     }
 
+    /// Found in review: the order of the components decided whether this was an error.
+    @Test func anAliasOfAnArrayOfItselfReadsInEitherOrder() {
+        for schemas in [
+            "\"Alias\": \(ref("List")), \"List\": {\"type\": \"array\", \"items\": \(ref("Alias"))}",
+            "\"List\": {\"type\": \"array\", \"items\": \(ref("Alias"))}, \"Alias\": \(ref("List"))",
+        ] {
+            let (spec, diagnostics) = read(schemas: schemas)
+            #expect(diagnostics == [], "\(schemas)")
+            #expect(spec?.choices.count == 1, "\(schemas)")
+        }
+    }
+
+    /// A member that leads back to its union through unions alone describes nothing, and a decoder would try it
+    /// without end: it is dropped, with a warning.
+    @Test func aUnionMemberThatLeadsBackThroughUnionsAloneIsDropped() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "A": {"oneOf": [\(ref("B")), {"type": "string"}]},
+                "B": {"oneOf": [\(ref("A")), {"type": "integer"}]},
+                "Self": {"oneOf": [\(ref("Self")), {"type": "boolean"}]}
+                """)
+        #expect(diagnostics.count == 2, "\(diagnostics)")
+        #expect(diagnostics.allSatisfy { $0.contains("leads back to it through unions alone") })
+        #expect(choice("A", in: spec)?.members.map(\.type) == [.primitive(.string)])
+        #expect(choice("B", in: spec)?.members.map(\.type) == [named("A"), .primitive(.int64)])
+        #expect(choice("Self", in: spec)?.members.map(\.type) == [.primitive(.boolean)])
+    }
+
+    /// `oneOf` beside properties: members that only constrain the shared ones are no shape.
+    @Test func sharedMembersBesideAOneOfGiveAVariantOfTheShapedMembersOnly() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Reach": {"type": "object", "properties": {"id": {"type": "string"}},
+                  "oneOf": [{"required": ["id"]}, {"properties": {"phone": {"type": "string"}}},
+                            {"properties": {"email": {"type": "string"}}}]},
+                "Plain": {"type": "object", "properties": {"id": {"type": "string"}},
+                  "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}
+                """)
+        #expect(diagnostics == [])
+        let reach = try #require(spec?.structures.first { $0.name.name == "Reach" })
+        #expect(reach.variants == named("ReachVariant"))
+        #expect(choice("ReachVariant", in: spec)?.members.count == 2)
+        #expect(spec?.structures.first { $0.name.name == "Plain" }?.variants == nil)
+    }
+
+    // MARK: Webhooks
+
+    /// Each webhook's body is a model, and one `Webhook` choice reads any of them, by the tag they imply.
+    @Test func webhookPayloadsBecomeModelsAndOneChoice() throws {
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "Hooks", "version": "1"}, "paths": {},
+             "webhooks": {
+               "fileCreated": {"post": {"requestBody": {"content": {"application/json": {"schema":
+                 {"type": "object", "properties": {"event": {"const": "file.created"}, "id": {"type": "string"}}}}}},
+                 "responses": {"200": {"description": "ok"}}}},
+               "fileDeleted": {"post": {"requestBody": {"content": {"application/json": {"schema":
+                 {"$ref": "#/components/schemas/Deleted"}}}}, "responses": {"200": {"description": "ok"}}}}},
+             "components": {"schemas": {"Deleted": {"type": "object",
+               "properties": {"event": {"const": "file.deleted"}, "id": {"type": "string"}}}}}}
+            """
+        let result = OpenAPIReader().read(bytes: Array(text.utf8), path: "h.json")
+        #expect(result.diagnostics.map(\.description) == [])
+        let spec = try #require(result.spec)
+        let hook = try #require(spec.choices.first { $0.name.name == "Webhook" })
+        let payload = TypeRef.named(QualifiedName(namespace: "hooks", name: "fileCreatedPayload"))
+        let deleted = TypeRef.named(QualifiedName(namespace: "hooks", name: "Deleted"))
+        #expect(hook.members.map(\.type) == [payload, deleted])
+        #expect(hook.discriminator == "event")
+        #expect(hook.members.map(\.tags) == [["file.created"], ["file.deleted"]])
+        #expect(spec.structures.map(\.name.name).contains("fileCreatedPayload"))
+    }
+
+    @Test func aWebhookMayBeAReferenceToAPathItem() throws {
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "Hooks", "version": "1"}, "paths": {},
+             "webhooks": {"ping": {"$ref": "#/components/pathItems/Ping"}},
+             "components": {"pathItems": {"Ping": {"post": {"requestBody": {"content": {"application/json":
+               {"schema": {"type": "object", "properties": {"at": {"type": "string"}}}}}},
+               "responses": {"200": {"description": "ok"}}}}}}}
+            """
+        let result = OpenAPIReader().read(bytes: Array(text.utf8), path: "h.json")
+        #expect(result.diagnostics.map(\.description) == [])
+        let hook = try #require(result.spec?.choices.first { $0.name.name == "Webhook" })
+        #expect(hook.members.map(\.type) == [.named(QualifiedName(namespace: "hooks", name: "pingPayload"))])
+    }
+
     // MARK: Names
 
     /// Union members written inline are named by the tag that tells them apart, else a short title, else their

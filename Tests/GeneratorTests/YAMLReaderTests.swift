@@ -144,6 +144,36 @@ import Yams
         #expect(value.objectValue?["folded"] == "one paragraph")
     }
 
+    /// Found in review: a merged mapping's own `<<` was copied as a member named "<<".
+    @Test func aMergedMappingsOwnMergeIsMergedToo() throws {
+        let value = try parse(
+            """
+            root: &root {type: object, description: root}
+            base: &base {<<: *root, description: base}
+            holder: {<<: *base, title: holder}
+            """)
+        #expect(value.objectValue?["holder"] == ["title": "holder", "description": "base", "type": "object"])
+    }
+
+    /// The core schema's hexadecimal and octal integers have no sign, and a number has one sign at most.
+    @Test(arguments: ["-0x1F", "+0x1F", "-0o17", "+-5", "0x", "0x-5", "++1"])
+    func signedOrBrokenRadixFormsAreStrings(text: String) throws {
+        #expect(try parse("v: \(text)") == ["v": .string(text)])
+    }
+
+    /// Aliases of aliases: a few hundred bytes that would stand for billions of values are an error, at once.
+    @Test func anAliasBombIsAnError() {
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            yaml +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
+        }
+        let result = OpenAPIReader().read(bytes: Array(yaml.utf8), path: "bomb.yaml", syntax: .yaml)
+        #expect(result.spec == nil)
+        #expect(result.diagnostics.first?.description.contains("aliases expand to too many values") == true)
+    }
+
     // MARK: Diagnostics
 
     @Test func malformedYAMLIsAnErrorAtItsLineAndColumn() {

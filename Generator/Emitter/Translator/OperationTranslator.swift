@@ -40,8 +40,12 @@ struct OperationTranslator {
         var companions: [Declaration] = []
     }
 
+    /// - Parameter typePrefix: put before the names of the types the method declares beside it. Operations on a
+    ///   collection are declared in an extension of the generic `CollectionRequestBuilder`, where a nested type
+    ///   belongs to every specialization: two collections' `CreateAnswer` would be one type declared twice.
     func translate(
-        _ operation: OperationSpec, owner: QualifiedName, usedNames: inout Set<String>, diagnostics: inout Diagnostics
+        _ operation: OperationSpec, owner: QualifiedName, typePrefix: String = "", usedNames: inout Set<String>,
+        diagnostics: inout Diagnostics
     ) -> Translation? {
         let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
         // Each parameter of the method, with where a call site's argument for it comes from.
@@ -201,7 +205,7 @@ struct OperationTranslator {
         let outcome: (String, Statement)?
         if let answers = operation.response?.answers, !answers.isEmpty {
             // Nested in the builder; an overload of the same name gets a numbered one.
-            var typeName = SwiftNames.typeName(operation.name) + "Answer"
+            var typeName = typePrefix + SwiftNames.typeName(operation.name) + "Answer"
             if usedNames.contains(typeName) {
                 typeName = (2...).lazy.map { "\(typeName)\($0)" }.first { !usedNames.contains($0) } ?? typeName
             }

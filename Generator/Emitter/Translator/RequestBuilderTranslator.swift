@@ -294,6 +294,12 @@ struct RequestBuilderTranslator {
         }
     }
 
+    /// `ApiCredential` for `ApiCredentialRequestBuilder` (a numbered builder keeps its whole name).
+    private func collectionTypePrefix(_ owner: QualifiedName) -> String {
+        let builder = symbols.builderName(owner)
+        return builder.hasSuffix("RequestBuilder") ? String(builder.dropLast("RequestBuilder".count)) : builder
+    }
+
     private func operationMembers(
         _ specs: [OperationSpec], onCollection: Bool, owner: QualifiedName, model: TypeRef?,
         usedNames: inout Set<String>,
@@ -302,7 +308,9 @@ struct RequestBuilderTranslator {
         specs.enumerated().flatMap { index, operation -> [Declaration] in
             guard !OperationTranslator.isGenericCRUD(operation, model: model),
                 let translation = operations.translate(
-                    operation, owner: owner, usedNames: &usedNames, diagnostics: &diagnostics)
+                    operation, owner: owner,
+                    typePrefix: onCollection ? collectionTypePrefix(owner) : "",
+                    usedNames: &usedNames, diagnostics: &diagnostics)
             else { return [] }
             surface.calls[.init(index: index, onCollection: onCollection)] = translation.call
             return translation.declaration.map { [$0] + translation.companions } ?? []

@@ -6,16 +6,21 @@ import BinderyJSON
 /// named after where it is used. References to a whole component (`#/components/schemas/Tag`) stay references, as
 /// they name a type.
 ///
-/// A copy can hold deep references of its own, which are copied in turn up to `maxExpansions` levels; a reference
-/// met again inside its own copy (it points at its own ancestor) is left as it is and reported where it is read.
+/// A copy can hold deep references of its own, which are copied in turn up to `maxExpansions` levels and
+/// `maxCopies` in all; a reference met again inside its own copy (a recursive schema under `$defs`, say) is left as
+/// it is and reported where it is read: such a schema needs a name, as a component.
 enum DeepReferences {
     static let maxExpansions = 8
 
     /// The document with its deep references copied in.
     static func inline(_ document: JSONValue) -> JSONValue {
-        let expander = Expander(root: document)
+        var expander = Expander(root: document)
         return expander.expanded(document, following: []) ?? document
     }
+
+    /// How many copies one document may make: copies of copies multiply (ten references to a schema with ten
+    /// references, eight levels deep). Past it, references stay as they are and are reported where they are read.
+    static let maxCopies = 10_000
 
     /// Whether a `$ref` text points inside this document at something other than a whole component.
     static func isDeep(_ reference: String) -> Bool {
@@ -26,17 +31,19 @@ enum DeepReferences {
 
     private struct Expander {
         let root: JSONValue
+        var copies = 0
 
         /// The value with its deep references copied in, or nil when it has none (most of a document: nothing is
         /// rebuilt there). `following`: the references being copied on the way here, to stop at one that
         /// contains itself.
-        func expanded(_ value: JSONValue, following: [String]) -> JSONValue? {
+        mutating func expanded(_ value: JSONValue, following: [String]) -> JSONValue? {
             switch value {
             case .object(let object):
                 if let reference = object["$ref"]?.stringValue, isDeep(reference),
-                    following.count < maxExpansions, !following.contains(reference),
+                    following.count < maxExpansions, !following.contains(reference), copies < maxCopies,
                     let target = Self.value(at: reference, in: root)?.objectValue
                 {
+                    copies += 1
                     // The copy's own members, then any the reference carried beside it (3.1 allows `description`).
                     var merged = target
                     for member in object where member.key != "$ref" { merged[member.key] = member.value }

@@ -105,6 +105,10 @@ final class OpenAPIContext {
         diagnostics.error(message, at: location(of: node))
     }
 
+    func warning(_ message: String, at location: SourceLocation?) {
+        diagnostics.warning(message, at: location)
+    }
+
     func warning(_ message: String, at node: OpenAPINode) {
         diagnostics.warning(message, at: location(of: node))
     }

@@ -63,14 +63,12 @@ public struct OpenAPIReader: Sendable {
         guard checkVersion(context) else { return nil }
         let extensions = OpenAPIExtensionReader(context: context)
         extensions.checkExtensionNames(of: root, at: .document)
-        if let webhooks = root["webhooks"] {
-            context.warning("webhooks are not supported; skipped", at: webhooks)
-        }
         guard let namespace = primaryNamespace(context, extensions: extensions) else { return nil }
         let conventions = extensions.conventions(root["x-bindery-conventions"])
 
         let schemas = OpenAPISchemaReader(context: context, namespace: namespace)
         schemas.readComponents()
+        if let webhooks = root["webhooks"] { schemas.readWebhooks(webhooks) }
         let operations = OpenAPIOperationReader(context: context, schemas: schemas, conventions: conventions)
         let paths = OpenAPIPathTreeReader(context: context, operationReader: operations, namespace: namespace)
         paths.read()

@@ -88,6 +88,41 @@ final class OpenAPISchemaReader {
         let index = StructureIndex(structures)
         checkBaseTypeCycles(index)
         settleEntityKinds(index)
+        removeUnionCycles()
+    }
+
+    /// A union member that is a union leading back to this one through unions alone (`A` is a `B` or a string, `B`
+    /// an `A` or a number; or `A` a member of itself) describes no value of its own, and a decoder would try it
+    /// without end: such members are dropped, one at a time in document order, with a warning.
+    private func removeUnionCycles() {
+        var position: [QualifiedName: Int] = [:]
+        for index in choices.indices { position[choices[index].name] = index }
+        func reaches(_ start: QualifiedName, _ goal: QualifiedName) -> Bool {
+            var stack = [start]
+            var seen: Set<QualifiedName> = []
+            while let next = stack.popLast() {
+                if next == goal { return true }
+                guard seen.insert(next).inserted, let index = position[next] else { continue }
+                for member in choices[index].members {
+                    if case .named(let name) = member.type, position[name] != nil { stack.append(name) }
+                }
+            }
+            return false
+        }
+        for index in choices.indices {
+            let choice = choices[index]
+            // One member at a time, so that dropping one can spare the next.
+            for member in choice.members {
+                guard case .named(let name) = member.type, position[name] != nil, reaches(name, choice.name) else {
+                    continue
+                }
+                context.warning(
+                    "a member of the union '\(choice.name.name)' leads back to it through unions alone (\(name.name)); dropped",
+                    at: choice.location)
+                let kept = choices[index].members.filter { $0.type != member.type }
+                choices[index].members = kept
+            }
+        }
     }
 
     /// A component object schema, read once; asking for one that is being read is an allOf cycle.
@@ -114,17 +149,14 @@ final class OpenAPISchemaReader {
     /// A component met again while it is being read recurses. Through a union, it is the choice of its name
     /// (Swift can name an enum before its cases are known); through an array, it becomes a choice of one case,
     /// since Swift has no recursive type alias. (Objects and maps are structures, which recurse as they are.) Only
-    /// a cycle with no type in between (`A` is `B`, `B` is `A`) is an error.
+    /// a cycle with no type in between (`A` is `B`, `B` is `A`) is an error; a union member that leads back to its
+    /// union through unions alone is dropped (`removeUnionCycles`).
     private func componentAlias(named name: String, node: OpenAPINode, referencedAt reference: OpenAPINode)
         -> OpenAPIResolvedType
     {
         if let done = aliasTypes[name] { return done }
         guard inProgress.insert(name).inserted else {
-            let shape = OpenAPISchemaShape(of: node)
-            guard shape.isUnion || shape.isArray else {
-                context.error("$ref cycle: '\(name)' refers to itself with no type in between", at: reference)
-                return .untyped
-            }
+            // Decided once the component is read (below): a choice of this name, or a cycle with nothing in between.
             if recursiveUses[name] == nil { recursiveUses[name] = reference }
             return OpenAPIResolvedType(type: .named(qualified(name)))
         }
@@ -154,6 +186,60 @@ final class OpenAPISchemaReader {
         }
         aliasTypes[name] = resolved
         return resolved
+    }
+
+    // MARK: Webhooks
+
+    /// OpenAPI 3.1 `webhooks`: the JSON body of each is a model (`<Webhook>Payload` when inline), and one choice,
+    /// `Webhook`, reads an incoming body as any of them (by a discriminator the payloads imply, else by trying
+    /// them), so a server decodes what it is sent with one call.
+    func readWebhooks(_ webhooks: OpenAPINode) {
+        guard webhooks.isObject else {
+            context.error("webhooks must be an object, found \(webhooks.value.kindName)", at: webhooks)
+            return
+        }
+        var payloads: [OpenAPINode] = []
+        var members: [ChoiceSpec.Member] = []
+        for (name, written) in webhooks.members {
+            // 3.1 lets a webhook be a reference to `#/components/pathItems/<name>`.
+            var item = written
+            if let text = written["$ref"]?.string {
+                let prefix = "#/components/pathItems/"
+                guard text.hasPrefix(prefix),
+                    let target = context.root["components"]?["pathItems"]?[
+                        OpenAPIReferences.unescape(String(text.dropFirst(prefix.count)))]
+                else {
+                    context.warning("webhook '\(name)': unsupported $ref '\(text)'; skipped", at: written)
+                    continue
+                }
+                item = target
+            }
+            for (method, operation) in item.members where HTTPMethod(rawValue: method.uppercased()) != nil {
+                var body = operation["requestBody"]
+                if let reference = body?["$ref"] {
+                    body = context.resolveReference(reference, in: .requestBodies)?.node
+                }
+                guard let content = body?["content"],
+                    let json = content.members.first(where: { OpenAPIMediaType.isJSON(OpenAPIMediaType.base($0.key)) }),
+                    let schema = json.node["schema"]
+                else { continue }
+                let type = resolve(schema, nameHint: OpenAPINaming.joined(name, "Payload")).type
+                guard type != .primitive(.untyped), !members.contains(where: { $0.type == type }) else { continue }
+                payloads.append(schema)
+                members.append(ChoiceSpec.Member(type: type))
+            }
+        }
+        guard !members.isEmpty else { return }
+        var discriminator: String?
+        if let implied = impliedDiscriminator(payloads) {
+            discriminator = implied.property
+            for index in members.indices { members[index].tags = implied.tags[index] }
+        }
+        choices.append(
+            ChoiceSpec(
+                name: qualified(typeNames.unique("Webhook")), members: members, discriminator: discriminator,
+                doc: Documentation(summary: "A body that one of the service's webhooks sends."),
+                location: context.location(of: webhooks)))
     }
 
     // MARK: Resolving a schema at a use site
@@ -402,14 +488,14 @@ final class OpenAPISchemaReader {
         if let union = schema["oneOf"] ?? schema["anyOf"] {
             if let members = union.elements, !members.isEmpty {
                 // Members that only constrain the shared members (`{"required": ["email"]}`) are no shape of their own.
-                let shaped = members.contains { member in
+                let shaped = members.filter { member in
                     ["$ref", "type", "properties", "allOf", "oneOf", "anyOf", "enum", "const"].contains {
                         member[$0] != nil
                     }
                 }
-                if shaped {
+                if !shaped.isEmpty {
                     let resolved = resolveUnion(
-                        schema, keyword: union.key, members: members, choiceName: nil,
+                        schema, keyword: union.key, members: shaped, choiceName: nil,
                         nameHint: OpenAPINaming.joined(name.name, "Variant"))
                     if resolved.type != .primitive(.untyped) { variants = resolved.type }
                 }

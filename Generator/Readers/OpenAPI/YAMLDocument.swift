@@ -33,7 +33,8 @@ enum YAMLDocument {
             throw ReadError(message: "\(error)", line: 1, column: 1)
         }
         guard let root else { throw ReadError(message: "the document is empty", line: 1, column: 1) }
-        var converter = Converter()
+        // Aliases repeat what they name: a few hundred bytes of aliases of aliases can stand for billions of values.
+        var converter = Converter(budget: max(100_000, 10 * bytes.count))
         let value = try converter.convert(root, pointer: "", depth: 0)
         return (value, converter.positions)
     }
@@ -55,6 +56,8 @@ enum YAMLDocument {
 
     private struct Converter {
         var positions: [String: Position] = [:]
+        /// How many more values may be made.
+        var budget: Int
 
         mutating func convert(_ node: Node, pointer: String, depth: Int) throws(ReadError) -> JSONValue {
             let position = Position(of: node)
@@ -62,6 +65,12 @@ enum YAMLDocument {
             guard depth < maxDepth else {
                 throw ReadError(
                     message: "nesting deeper than \(maxDepth) levels", line: position.line, column: position.column)
+            }
+            budget -= 1
+            guard budget >= 0 else {
+                throw ReadError(
+                    message: "the document's aliases expand to too many values", line: position.line,
+                    column: position.column)
             }
             switch node {
             case .scalar(let scalar):
@@ -85,7 +94,7 @@ enum YAMLDocument {
             -> JSONObject
         {
             var members: [JSONObject.Member] = []
-            var merged: [Node.Mapping] = []
+            var merged: [Node] = []
             for (key, value) in mapping {
                 guard let keyScalar = key.scalar else {
                     let at = Position(of: key)
@@ -102,22 +111,24 @@ enum YAMLDocument {
                 let member = try convert(value, pointer: pointer + "/" + JSONLocations.escape(name), depth: depth + 1)
                 members.append(JSONObject.Member(key: name, value: member))
             }
-            // `<<: *base` adds the members the mapping does not set itself, after its own.
+            // `<<: *base` adds the members the mapping does not set itself, after its own; a merged mapping's own
+            // `<<` is merged first.
             for source in merged {
-                for (key, value) in source {
-                    guard let name = key.scalar?.string, !members.contains(where: { $0.key == name }) else { continue }
-                    let member = try convert(
-                        value, pointer: pointer + "/" + JSONLocations.escape(name), depth: depth + 1)
-                    members.append(JSONObject.Member(key: name, value: member))
+                guard case .object(let object) = try convert(source, pointer: pointer, depth: depth + 1) else {
+                    continue
+                }
+                for member in object where !members.contains(where: { $0.key == member.key }) {
+                    members.append(member)
                 }
             }
+            positions[pointer] = Position(of: .mapping(mapping))
             return JSONObject(members)
         }
 
-        private func mergedMappings(_ node: Node) throws(ReadError) -> [Node.Mapping] {
-            if let mapping = node.mapping { return [mapping] }
+        private func mergedMappings(_ node: Node) throws(ReadError) -> [Node] {
+            if node.mapping != nil { return [node] }
             if let sequence = node.sequence, sequence.allSatisfy({ $0.mapping != nil }) {
-                return sequence.compactMap(\.mapping)
+                return Array(sequence)
             }
             let at = Position(of: node)
             throw ReadError(message: "`<<` must name a mapping or a list of mappings", line: at.line, column: at.column)
@@ -190,14 +201,17 @@ enum CoreSchema {
     /// A number as JSON text: kept as written when it is JSON already, else converted (`0x1F` → `31`, `+1` → `1`,
     /// `.5` → `0.5`). `.inf` and `.nan` have no JSON form and stay strings.
     static func number(_ text: String) -> JSONNumber? {
+        // The core schema's hexadecimal and octal integers have no sign.
+        for (prefix, radix) in [("0x", 16), ("0o", 8)] where text.hasPrefix(prefix) {
+            guard text.dropFirst(2).first?.isHexDigit == true else { return nil }
+            return Int64(text.dropFirst(2), radix: radix).map { JSONNumber($0) }
+        }
         let unsigned = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        guard !unsigned.hasPrefix("+"), !(text.hasPrefix("+") && unsigned.hasPrefix("-")) else { return nil }
         if let number = JSONNumber(validating: unsigned) { return number }
         let negative = unsigned.hasPrefix("-")
         let digits = negative ? String(unsigned.dropFirst()) : unsigned
         let sign: Int64 = negative ? -1 : 1
-        for (prefix, radix) in [("0x", 16), ("0o", 8)] where digits.hasPrefix(prefix) {
-            return Int64(digits.dropFirst(2), radix: radix).map { JSONNumber(sign * $0) }
-        }
         // `007`, `.5`, `5.`: decimal forms YAML allows and JSON does not.
         guard let first = digits.first, first == "." || first.isASCII && first.isNumber,
             digits.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })

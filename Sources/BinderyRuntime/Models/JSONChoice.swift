@@ -76,14 +76,19 @@ public struct ChoiceSchema<Choice: Sendable>: Sendable {
             guard let member = members.first(where: { $0.tags.contains(tag) }) else { return .unknownTag }
             return .member(member, checked: false)
         }
-        var best: (member: Member, score: Int)?
-        for member in members where Self.accepts(value, member.kind) {
-            let score = Self.declaredCount(of: value, in: member.kind)
-            if best == nil || score > best!.score { best = (member, score) }
-            // Non-objects take the first member that accepts them.
-            if case .object = value {} else { break }
+        // Non-objects take the first member that accepts them.
+        guard case .object = value else {
+            return members.first { Self.accepts(value, $0.kind) }.map { .member($0, checked: true) } ?? .none
         }
-        return best.map { .member($0.member, checked: true) } ?? .none
+        // Objects: the member declaring most of the payload's members among those that accept it. Scores are
+        // counted first and only then is the value checked, best first: checking every member would check each
+        // level of a recursive choice once per member, and that multiplies with depth.
+        let ranked = members.enumerated()
+            .map {
+                (position: $0.offset, member: $0.element, score: Self.declaredCount(of: value, in: $0.element.kind))
+            }
+            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.position < $1.position }
+        return ranked.first { Self.accepts(value, $0.member.kind) }.map { .member($0.member, checked: true) } ?? .none
     }
 
     private static func accepts(_ value: JSONValue, _ kind: FieldKind) -> Bool {

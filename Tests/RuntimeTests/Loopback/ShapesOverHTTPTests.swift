@@ -111,7 +111,7 @@ import Testing
             """#
         let server = try await LoopbackServer(["GET /contacts": { _ in .init(json: body) }])
         defer { Task { await server.stop() } }
-        let contacts = try await client(server).listContacts().get().value
+        let contacts = try await client(server).contacts.request().get().value
         #expect(contacts.map(\.id) == ["p1", "c1", "x1"])
         #expect(contacts[0].displayName == "Ada")
         guard case .person(let person)? = contacts[0].variant, case .company(let company)? = contacts[1].variant,
@@ -125,6 +125,63 @@ import Testing
         #expect(unknown.objectValue?["kind"] == "robot")
         #expect(
             try JSONValue.parse(Array(try JSONEncoder().encode(contacts))) == (try JSONValue.parse(Array(body.utf8))))
+    }
+
+    /// What a server receives from the service: one `Webhook` decode tells the kinds apart by their tag.
+    @Test func aWebhookBodyDecodesAsTheKindItNames() throws {
+        let sent = #"{"type": "message.sent", "message": {"id": "m1", "replies": [{"id": "m2"}]}}"#
+        let changed = #"{"type": "tree.changed", "tree": {"name": "root", "children": []}}"#
+        let decoder = JSONDecoder()
+        guard case .messageSentPayload(let message) = try decoder.decode(Webhook.self, from: Data(sent.utf8)),
+            case .treeChangedPayload(let tree) = try decoder.decode(Webhook.self, from: Data(changed.utf8)),
+            case .other = try decoder.decode(Webhook.self, from: Data(#"{"type": "later"}"#.utf8))
+        else {
+            Issue.record("a webhook body was read as the wrong kind")
+            return
+        }
+        #expect(message.message?.replies?.first?.id == "m2")
+        #expect(tree.tree?.name == "root")
+    }
+
+    /// Two collections whose creates answer by status: each answer type is its own (they were one nested type,
+    /// declared twice, in the generic `CollectionRequestBuilder`).
+    @Test func createsOnTwoCollectionsAnswerByStatusEachWithItsOwnType() async throws {
+        let server = try await LoopbackServer([
+            "POST /trees": { request in .init(status: 201, body: request.body) },
+            "POST /contacts": { _ in .init(status: 202) },
+        ])
+        defer { Task { await server.stop() } }
+        var tree = TreeNode()
+        tree.name = "oak"
+        guard case .created(let planted) = try await client(server).trees.create(tree).execute() else {
+            Issue.record("expected .created")
+            return
+        }
+        #expect(planted.name == "oak")
+        #expect(try await client(server).contacts.create(Contact()).execute() == .accepted)
+    }
+
+    /// A choice whose two object members both hold the choice: each level checks the member the payload fits
+    /// best first, so 300 levels decode at once (checking both at every level was 2^depth).
+    @Test func aDeepValueOfAChoiceWhoseObjectMembersBothRecurseDecodesAtOnce() throws {
+        var json = #"{"value": 1}"#
+        for _ in 0..<300 { json = #"{"left": \#(json), "op": "+"}"# }
+        let deep = try JSONValue.parse(Array(json.utf8), maxDepth: 1_000)
+        var current = try JSONDecoder().decode(Expr.self, from: Data(json.utf8))
+        #expect(current.json == deep)
+        for _ in 0..<300 {
+            guard case .option1(let operation) = current, let left = operation.left else {
+                Issue.record("expected an operation, read \(current)")
+                return
+            }
+            #expect(operation.op == "+")
+            current = left
+        }
+        guard case .option2(let number) = current else {
+            Issue.record("expected a value, read \(current)")
+            return
+        }
+        #expect(number.value == 1)
     }
 
     @Test func parametersThatCollideUntilSpelledOutEachReachTheirOwnQueryName() async throws {

@@ -31,6 +31,7 @@ public struct GoldenShapesClient: RequestBuilder {
             children: [
                 .init("trees", "shapes.TreeNode", collection: true),
                 .init("problems", "shapes.Problem", collection: false),
+                .init("contacts", "shapes.Contact", collection: true),
             ],
             operations: [
                 .init("listMessages", .get, path: "messages", response: .collection(.model(Message.self))),
@@ -41,7 +42,6 @@ public struct GoldenShapesClient: RequestBuilder {
                     request: .choice(JSONLike.self),
                     response: .choice(JSONLike.self)
                 ),
-                .init("listContacts", .get, path: "contacts", response: .collection(.model(Contact.self))),
                 .init("listEntries", .get, path: "entries", response: .collection(.choice(Entry.self))),
             ]
         )
@@ -86,6 +86,11 @@ public struct GoldenShapesClient: RequestBuilder {
 
     public var problems: ProblemRequestBuilder { .init(client: client, path: path.appending("problems")) }
 
+    /// `contacts.request()` lists them; `contacts("id")` addresses one.
+    public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
+        .init(client: client, path: path.appending("contacts"))
+    }
+
     /// Messages, filtered by when they were sent.
     ///
     /// - Parameters:
@@ -123,12 +128,6 @@ public struct GoldenShapesClient: RequestBuilder {
         var request = APIRequest(method: .post, path: path.appending("values"))
         request.setJSONBody(client.conventions.wrapRequestBody(body.json))
         return OperationRequest(client: client, request: request, decoder: .value(JSONLike.self))
-    }
-
-    /// - Remark: Generated from `shapes.Service/listContacts` (GET).
-    public func listContacts() -> CollectionRequest<Contact> {
-        let request = APIRequest(method: .get, path: path.appending("contacts"))
-        return CollectionRequest(client: client, request: request)
     }
 
     /// - Remark: Generated from `shapes.Service/listEntries` (GET).

@@ -18,5 +18,47 @@ public struct TreeNodeRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static var route: ResourceRoute { ResourceRoute("shapes.TreeNode", model: TreeNode.self) }
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "shapes.TreeNode",
+            model: TreeNode.self,
+            operations: [
+                .init(
+                    "create",
+                    .post,
+                    path: "",
+                    onCollection: true,
+                    request: .model(TreeNode.self),
+                    response: .model(TreeNode.self)
+                ),
+            ]
+        )
+    }
+}
+
+extension CollectionRequestBuilder where Item == TreeNodeRequestBuilder {
+    /// Two collections whose creates answer by status each get an answer type of their own.
+    ///
+    /// - Remark: Generated from `shapes.TreeNode/create` (POST).
+    public func create(_ body: TreeNode) -> OperationRequest<TreeNodeCreateAnswer> {
+        var request = APIRequest(method: .post, path: path)
+        request.setJSONBody(client.body(for: body))
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .byStatus([
+                201: ResponseDecoder<TreeNode>.model(TreeNode.self).map { .created($0) },
+                202: ResponseDecoder<Void>.empty.map { _ in .accepted },
+            ])
+        )
+    }
+
+    /// What `create` answers, by status: each success status the spec lists.
+    public enum TreeNodeCreateAnswer: Sendable, Hashable {
+        /// `201`: Created.
+        case created(TreeNode)
+
+        /// `202`: Accepted; created later.
+        case accepted
+    }
 }
