@@ -12,7 +12,7 @@ SERVICE_NAMES := $(patsubst Specs/%/bindery.json,%,$(wildcard Specs/*/bindery.js
 SERVICES := $(foreach s,$(SERVICE_NAMES),$(firstword $(filter-out %/bindery.json,$(wildcard Specs/$(s)/$(s).*))):Sources/$(s)/Generated)
 SPECS := $(SERVICES) $(GOLDEN)
 
-.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers bench-decode format check-format clean fuzz fuzz-short soak soak-short
+.PHONY: help setup build gen check-gen test conformance demo docs bench bench-transport bench-openapi bench-inbox bench-transfers bench-decode format check-format clean fuzz fuzz-short fuzz-specs fuzz-specs-short corpus soak soak-short
 
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
@@ -30,6 +30,8 @@ help:
 	@echo "make bench-decode  only decoding, reading and encoding pages of models beside Foundation's Codable"
 	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
 	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
+	@echo "make fuzz-specs $(FUZZ_SPECS_COUNT) random OpenAPI specs generated and compiled (fuzz-specs-short: 200, CI)"
+	@echo "make corpus CORPUS=<folder>  generate and build every OpenAPI spec in a folder; writes CORPUS.md"
 	@echo "make soak       10,000 requests, 10% faults, 100,000 items, delta rounds in every dialect, 200 connections for 60 s"
 	@echo "make soak-short the same with 1,000 requests, 5,000 items and 200 connections for 5 s (CI)"
 	@echo "make format     format our own Swift with swift-format (.swift-format; generated code is the renderer's)"
@@ -95,6 +97,20 @@ fuzz: setup
 
 fuzz-short: setup
 	scripts/fuzz.sh --short $(FUZZ_SHORT_SECONDS)
+
+# Random OpenAPI documents full of what breaks generators (scripts/fuzz-specs.py), generated and compiled in
+# packages of 500 targets; a document is fixed by its seed and index, so a finding replays with --first N --count 1.
+FUZZ_SPECS_COUNT ?= 100000
+FUZZ_SPECS_SEED ?= 1
+fuzz-specs: $(GEN)
+	scripts/fuzz-specs.py --count $(FUZZ_SPECS_COUNT) --batch 500 --seed $(FUZZ_SPECS_SEED)
+fuzz-specs-short: $(GEN)
+	scripts/fuzz-specs.py --count 200 --seed 1
+
+# Every OpenAPI spec in the folder CORPUS generated and its module built; writes CORPUS.md (scripts/corpus.py).
+corpus: setup
+	@test -n "$(CORPUS)" || { echo "corpus: error: name the folder of specs: make corpus CORPUS=<folder>" >&2; exit 2; }
+	scripts/corpus.py "$(CORPUS)"
 
 # The clients under random faults against the mock (Soak/main.swift); the runtime's log of each failed request
 # goes to .build/soak.log, the summary to the terminal.
