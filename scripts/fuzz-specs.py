@@ -153,10 +153,12 @@ class Document:
             schema = {"type": "array", "items": self.ref(rng.choice(self.names)) if rng.random() < 0.7
                       else dict(rng.choice(PRIMITIVES))}
         else:
-            # allOf: another component's members plus a fragment of its own.
+            # allOf: an earlier component's members plus a fragment of its own (a later one could close a cycle of
+            # base types, which is an error in any spec).
             fragment = self.object_schema(1)
             base = rng.choice(self.names)
-            schema = {"allOf": [self.ref(base), fragment]} if base != name else fragment
+            earlier = self.names.index(base) < self.names.index(name)
+            schema = {"allOf": [self.ref(base), fragment]} if earlier else fragment
         if rng.random() < 0.3:
             schema["description"] = rng.choice(["A */ comment closer", "Back\\slash and \"quotes\"", "日本語の説明",
                                                 "Line one\nLine two", "`code` and ```fences```", "#if false"])
