@@ -166,7 +166,8 @@ import Testing
     }
 
     @Test func aDictionaryOfClosuresPutsOneEntryOnEachLine() {
-        let closure = Expression.closure(parameters: ["client", "arguments"], body: [.assignment("_", .raw("client"))])
+        let closure = Expression.closure(
+            parameters: ["client", "arguments"], body: [.assignment(.raw("_"), .raw("client"))])
         #expect(
             Self.render(.dictionary([.init(.string("a"), closure), .init(.string("b"), closure)]))
                 == Self.boxed(
@@ -187,8 +188,8 @@ import Testing
         let function = FunctionDeclaration(
             "make",
             body: [
-                .assignment(
-                    "let request",
+                .binding(
+                    .let, "request",
                     .call(
                         "APIRequest",
                         [
@@ -204,7 +205,7 @@ import Testing
                                             .array([.tuple([.init(.string("page")), .init(.raw("page"))])])),
                                     ])),
                         ])),
-                .ifLet("name", [.raw(#"body.set("name", name)"#)]),
+                .ifLet("name", [.expression(.raw("body").call("set", [.init(.string("name")), .init(.raw("name"))]))]),
                 .return(
                     .call("OperationRequest", [.init("client", .raw("client")), .init("request", .raw("request"))])),
             ])
@@ -260,7 +261,9 @@ import Testing
 /// the value moves to the next line, as swift-format lays them out, instead of running past the width.
 @Suite struct RendererLongDeclarationTests {
     static let longName = "userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails"
-    static let longType =
+    static let longType = SwiftType.generic(
+        "CollectionRequestBuilder", ["UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsBuilder"])
+    static let longTypeText =
         "CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsBuilder>"
 
     static func render(_ declarations: [Declaration]) -> String {
@@ -272,7 +275,8 @@ import Testing
             Declaration(
                 .typeAlias(
                     name: "UserExperienceAnalyticsAppHealthAppPerformance",
-                    type: "Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>"))
+                    type: .generic("Model", ["UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields"])
+                ))
         ])
         #expect(
             text == """
@@ -288,7 +292,8 @@ import Testing
             let labels = (0..<count).map { "field\($0)" }
             return [
                 Declaration(
-                    .tupleAlias(name: "Table", elements: labels.map { .init($0, .raw("Field<String>")) })),
+                    .tupleAlias(name: "Table", elements: labels.map { TupleElement($0, .generic("Field", ["String"])) })
+                ),
                 Declaration(
                     .variable(
                         .stored(
@@ -329,13 +334,14 @@ import Testing
     }
 
     @Test func aLongComputedPropertyPutsItsTypeAndBraceOnLinesOfTheirOwn() {
-        let property = Declaration(.variable(.computed(Self.longName, type: Self.longType, getter: [.raw(".init()")])))
+        let property = Declaration(
+            .variable(.computed(Self.longName, type: Self.longType, getter: [.expression(.raw(".init()"))])))
         let text = Self.render([Declaration(.type(TypeDeclaration(.struct, "Root", members: [property])))])
         #expect(
             text == """
                 public struct Root {
                     public var \(Self.longName):
-                        \(Self.longType)
+                        \(Self.longTypeText)
                     {
                         .init()
                     }
@@ -347,18 +353,18 @@ import Testing
     @Test func aLongStoredPropertyPutsItsTypeOnTheNextLine() {
         let property = Declaration(.variable(.stored(Self.longName, type: Self.longType)))
         let text = Self.render([Declaration(.type(TypeDeclaration(.struct, "Root", members: [property])))])
-        #expect(text.contains("    public let \(Self.longName):\n        \(Self.longType)\n}"))
+        #expect(text.contains("    public let \(Self.longName):\n        \(Self.longTypeText)\n}"))
     }
 
     @Test func aLongFunctionWithoutParametersPutsItsResultOnTheNextLine() {
         let function = FunctionDeclaration(
             "getAttackSimulationSimulationUserCoverageForTheWholeTenant", returns: Self.longType,
-            body: [.raw("fatalError()")])
+            body: [.expression(.call("fatalError"))])
         let text = Self.render([Declaration(.function(function))])
         #expect(
             text == """
                 public func getAttackSimulationSimulationUserCoverageForTheWholeTenant()
-                    -> \(Self.longType)
+                    -> \(Self.longTypeText)
                 {
                     fatalError()
                 }

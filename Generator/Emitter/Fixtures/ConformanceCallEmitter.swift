@@ -26,7 +26,7 @@ struct ConformanceCallEmitter {
                 continue
             }
             let closure = Expression.closure(
-                parameters: ["client", "arguments"], body: [.assignment("_", .keyword("try await", call))])
+                parameters: ["client", "arguments"], body: [.assignment(.raw("_"), .keyword("try await", call))])
             entries.append(.init(.string(fixture.name), closure))
         }
         let property = Declaration(
@@ -36,7 +36,8 @@ struct ConformanceCallEmitter {
             ],
             .variable(
                 .stored(
-                    SwiftNames.memberName(moduleName), type: "[String: ConformanceCall]", value: .dictionary(entries),
+                    SwiftNames.memberName(moduleName), type: .dictionary(key: "String", value: "ConformanceCall"),
+                    value: .dictionary(entries),
                     isStatic: true)))
         return SwiftFile(
             path: "\(moduleName)Calls.swift",

@@ -40,9 +40,13 @@ struct ClientTranslator {
                     FunctionDeclaration(
                         "init",
                         parameters: [
-                            .init("client", "ServiceClient"), .init("path", "ResourcePath", default: "ResourcePath()"),
+                            .init("client", "ServiceClient"),
+                            .init("path", "ResourcePath", default: .call("ResourcePath")),
                         ],
-                        body: ["self.client = client", "self.path = path"]))),
+                        body: [
+                            .assignment(.raw("self.client"), .raw("client")),
+                            .assignment(.raw("self.path"), .raw("path")),
+                        ]))),
             Declaration(
                 doc: [
                     "A client for the service.",
@@ -58,11 +62,11 @@ struct ClientTranslator {
                     FunctionDeclaration(
                         "init",
                         parameters: [
-                            .init("baseURL", "URL", default: "defaultBaseURL"),
-                            .init("auth", "(any AuthProvider)?", default: "nil"),
-                            .init("transport", "any HTTPTransport", default: "DefaultTransport.shared"),
-                            .init("middleware", "[any HTTPMiddleware]", default: ".defaults"),
-                            .init("headers", "HTTPFields", default: "[:]"),
+                            .init("baseURL", "URL", default: .raw("defaultBaseURL")),
+                            .optional("auth", .existential("AuthProvider")),
+                            .init("transport", .existential("HTTPTransport"), default: .raw("DefaultTransport.shared")),
+                            .init("middleware", .array(.existential("HTTPMiddleware")), default: .raw(".defaults")),
+                            .init("headers", "HTTPFields", default: .dictionary([])),
                         ],
                         body: [
                             .expression(
@@ -141,7 +145,7 @@ struct ClientTranslator {
         var text = server.url.swiftLiteral
         for variable in server.variables {
             let name = SwiftNames.memberName(variable.name)
-            parameters.append(.init(name, "String", default: variable.defaultValue.swiftLiteral))
+            parameters.append(.init(name, "String", default: .string(variable.defaultValue)))
             var facts: [String] = []
             if let summary = variable.doc.summary {
                 let text = summary.docCommentLines.joined(separator: " ")
@@ -159,7 +163,7 @@ struct ClientTranslator {
             doc: doc,
             .function(
                 FunctionDeclaration(
-                    "baseURL", parameters: parameters, returns: "URL?", isStatic: true,
+                    "baseURL", parameters: parameters, returns: .optional("URL"), isStatic: true,
                     body: [.return(.call("URL", [.init("string", .raw(text))]))])))
     }
 

@@ -57,7 +57,8 @@ struct ModelTranslator {
         var name: String
         /// The member's name in JSON.
         var wireName: String
-        var type: String
+        /// `Field<String>`.
+        var type: SwiftType
         /// `Field("name", loose: true)`.
         var value: Expression
         /// The spec's description of the field.
@@ -92,7 +93,8 @@ struct ModelTranslator {
             if readOnly { arguments.append(.init("readOnly", .raw("true"))) }
             fields.append(
                 TableField(
-                    name: name, wireName: wireName, type: "Field<\(swiftType)>", value: .call("Field", arguments),
+                    name: name, wireName: wireName, type: .generic("Field", [swiftType]),
+                    value: .call("Field", arguments),
                     prose: prose, notes: notes, isDeprecated: isDeprecated, isNavigation: isNavigation))
         }
 
@@ -117,11 +119,11 @@ struct ModelTranslator {
 
         var schemaArguments: [Expression.Argument] = [.init(.string(structure.name.description))]
         if let base = structure.baseType, index.contains(base) {
-            schemaArguments.append(.init("base", .raw("\(symbols.typeName(base)).self")))
+            schemaArguments.append(.init("base", .metatype(.named(symbols.typeName(base)))))
         }
         let derived = index.derived[structure.name] ?? []
         if !derived.isEmpty {
-            schemaArguments.append(.init("derived", .array(derived.map { .raw("\(symbols.typeName($0)).self") })))
+            schemaArguments.append(.init("derived", .array(derived.map { .metatype(.named(symbols.typeName($0))) })))
         }
         if let discriminator = structure.discriminatorProperty {
             schemaArguments.append(.init("discriminator", .string(discriminator)))
@@ -148,7 +150,7 @@ struct ModelTranslator {
             ? TypeDeclaration(
                 .enum, fieldsName, conformances: ["FieldSet"],
                 members: [
-                    Declaration(.tupleAlias(name: "Table", elements: fields.map { .init($0.name, .raw($0.type)) })),
+                    Declaration(.tupleAlias(name: "Table", elements: fields.map { TupleElement($0.name, $0.type) })),
                     schema,
                 ])
             : TypeDeclaration(
@@ -170,7 +172,7 @@ struct ModelTranslator {
             doc.insert(contentsOf: ["- SeeAlso: <\(reference)>"], at: doc.count - 1)
         }
         var declarations = [
-            Declaration(doc: doc, .typeAlias(name: typeName, type: "Model<\(fieldsName)>")),
+            Declaration(doc: doc, .typeAlias(name: typeName, type: .generic("Model", [.named(fieldsName)]))),
             Declaration(doc: fieldsDoc, .type(fieldsType)),
         ]
         if let variants = structure.variants, let swiftType = mapping.swiftType(variants) {
@@ -182,7 +184,10 @@ struct ModelTranslator {
                     "Which of the shapes the spec lists (`oneOf`) this object is, read from the same JSON; the",
                     "properties above are the ones every shape shares. Nil when no shape reads it.",
                 ],
-                .variable(.computed(name, type: swiftType + "?", getter: ["\(swiftType)(json: json)"])))
+                .variable(
+                    .computed(
+                        name, type: .optional(swiftType),
+                        getter: [.expression(.call(.type(swiftType), [.init("json", .raw("json"))]))])))
             declarations.append(Declaration(.extension(ExtensionDeclaration(typeName, members: [property]))))
         }
         return declarations
@@ -197,12 +202,12 @@ struct ModelTranslator {
                 // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
                 declarations.append(
                     Declaration(
-                        doc: field.doc, attributes: ["@available(*, deprecated)"],
+                        doc: field.doc, attributes: [.deprecated],
                         .variable(.stored(field.name, type: field.type, value: field.value))))
                 continue
             }
             declarations.append(Declaration(doc: field.doc, .variable(.stored(field.name, type: field.type))))
-            initializer.append(.assignment("self.\(field.label)", field.value))
+            initializer.append(.assignment(.raw("self.\(field.label)"), field.value))
         }
         // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own. One
         // function fewer per model: 50 tables of 40 fields built in release in 9.7 s instead of 12.6 s; in the full
@@ -300,14 +305,15 @@ struct ModelTranslator {
             doc.insert(contentsOf: ["Flags: the wire value lists members separated by commas.", ""], at: doc.count - 1)
         }
         var declarations = [
-            Declaration(doc: doc, .typeAlias(name: typeName, type: "OpenEnum<\(valuesName)>")),
+            Declaration(doc: doc, .typeAlias(name: typeName, type: .generic("OpenEnum", [.named(valuesName)]))),
             Declaration(
                 doc: ["The values of `\(typeName)` that the spec declares; others decode and re-encode too."],
                 .type(
                     TypeDeclaration(
                         .enum, valuesName, conformances: [enumeration.isFlags ? "FlagValues" : "EnumValues"],
                         members: [
-                            Declaration(.variable(.stored("known", type: "[String]", value: known, isStatic: true)))
+                            Declaration(
+                                .variable(.stored("known", type: .array("String"), value: known, isStatic: true)))
                         ]))),
         ]
         if !members.isEmpty {
@@ -326,7 +332,7 @@ struct ModelTranslator {
         var usedNames: Set<String> = []
         var cases: [Declaration] = []
         var schemaMembers: [Expression] = []
-        var switchLines: [Statement] = ["switch self {"]
+        var jsonCases: [Statement.SwitchCase] = []
         for member in choice.members {
             guard let swiftType = mapping.swiftType(member.type) else { continue }
             // A member named after the choice (`ContactVariantPerson` in `ContactVariant`) is the case `person`.
@@ -344,20 +350,20 @@ struct ModelTranslator {
                     "When `\(choice.discriminator ?? "")` is \(member.tags.map { "`\($0)`" }.joined(separator: " or "))."
                 ]
             }
-            cases.append(Declaration(doc: doc, .enumCase("\(name)(\(swiftType))")))
-            var arguments: [Expression.Argument] = [.init(.raw("\(swiftType).self"))]
+            cases.append(Declaration(doc: doc, .enumCase(name: name, associatedValues: [swiftType])))
+            var arguments: [Expression.Argument] = [.init(.metatype(swiftType))]
             if !member.tags.isEmpty { arguments.append(.init("tags", .array(member.tags.map { .string($0) }))) }
             arguments.append(.init(.raw("Self.\(name)")))
             schemaMembers.append(.dot("member", arguments))
-            switchLines.append(.raw("case .\(name)(let value): return value.json"))
+            jsonCases.append(.init(name, binding: "value", [.return(.raw("value.json"))]))
         }
-        switchLines += ["case .other(let json): return json", "}"]
+        jsonCases.append(.init("other", binding: "json", [.return(.raw("json"))]))
         let otherDoc =
             choice.discriminator.map {
                 "A value whose `\($0)` names none of the cases above (a kind added later), as sent."
             }
             ?? "Any other JSON. Decoding never gives it: a value no case above reads fails to decode."
-        cases.append(Declaration(doc: [otherDoc], .enumCase("other(JSONValue)")))
+        cases.append(Declaration(doc: [otherDoc], .enumCase(name: "other", associatedValues: ["JSONValue"])))
 
         var schemaArguments: [Expression.Argument] = [.init(.string(choice.name.description))]
         if let discriminator = choice.discriminator {
@@ -369,9 +375,11 @@ struct ModelTranslator {
                 Declaration(
                     .variable(
                         .stored(
-                            "choiceSchema", type: nil, value: .call("ChoiceSchema<Self>", schemaArguments),
+                            "choiceSchema", type: nil,
+                            value: .call(.type(.generic("ChoiceSchema", ["Self"])), schemaArguments),
                             isStatic: true))),
-                Declaration(.variable(.computed("json", type: "JSONValue", getter: switchLines))),
+                Declaration(
+                    .variable(.computed("json", type: "JSONValue", getter: [.switch(.raw("self"), jsonCases)]))),
             ]
         var doc = DocComment.lines(choice.doc, remark: choice.name.description)
         let how =

@@ -48,16 +48,117 @@ struct OperationTranslator {
         diagnostics: inout Diagnostics
     ) -> Translation? {
         let methodName = operation.kind == .list ? "list" : SwiftNames.memberName(operation.name)
-        // Each parameter of the method, with where a call site's argument for it comes from.
-        var signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)] = []
+        guard var parameters = parameters(of: operation, owner: owner, diagnostics: &diagnostics) else { return nil }
+        let encoding = bodyEncoding(
+            of: operation, bodyMembers: parameters.bodyMembers, signature: &parameters.signature)
         var body: [Statement] = []
+        let path = path(of: operation, parameters: &parameters, prelude: &body)
+
+        guard let (outcome, answerType) = outcome(of: operation, typePrefix: typePrefix, usedNames: usedNames) else {
+            diagnostics.warning(
+                "skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form",
+                at: operation.location)
+            return nil
+        }
+        let signature = parameters.signature
+        let functionParameters = signature.map(\.parameter)
+        // Swift picks an overload by name and labels; two that a call cannot tell apart keep the first.
+        let callKey = signatureKey(methodName, functionParameters, includingDefaulted: false)
+        let fullKey = signatureKey(methodName, functionParameters, includingDefaulted: true)
+        let call = OperationCall(
+            methodName: methodName,
+            arguments: signature.map {
+                ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil)
+            },
+            sendsWith: outcome.isCollection ? "get" : "execute")
+        // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
+        if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }
+        guard !usedNames.contains(callKey) else {
+            diagnostics.warning(
+                "skipped an overload of '\(operation.name)' on '\(owner)': Swift cannot tell it from another one",
+                at: operation.location)
+            return nil
+        }
+        usedNames.insert(callKey)
+        usedNames.insert(fullKey)
+        var companions: [Declaration] = []
+        if let answerType, case .type(let type) = answerType.kind {
+            companions.append(answerType)
+            usedNames.insert(type.name)
+        }
+
+        // A variant's fixed parameters select the shape of its answer (`view=count`).
+        let fixedQuery = operation.fixedQuery.sorted { $0.key < $1.key }.map {
+            Statement.expression(.raw("request").call("setQuery", [.init(.string($0.key)), .init(.string($0.value))]))
+        }
+        let mutations = (encoding?.statements ?? []) + fixedQuery + parameters.querySettings + parameters.headerSettings
+        if !operation.isEnveloped {
+            // This operation's bodies travel bare, outside the service's envelope.
+            body.insert(.binding(.let, "client", .raw("self.client.withoutEnvelope")), at: 0)
+        }
+        let method = Expression.raw(".\(operation.method.rawValue.lowercased())")
+        body.append(
+            .binding(
+                mutations.isEmpty ? .let : .var, "request",
+                .call("APIRequest", [.init("method", method), .init("path", path)])))
+        body += mutations
+        body.append(outcome.statement)
+
+        if let parts = operation.requestBody?.parts, !parts.isEmpty,
+            let typed = typedForm(
+                operation, parts: parts, methodName: methodName, signature: signature, returnType: outcome.type,
+                usedNames: &usedNames)
+        {
+            companions.append(typed)
+        }
+
+        let declaration = Declaration(
+            doc: documentation(of: operation, owner: owner, parameters: parameters.ordered),
+            attributes: operation.isDeprecated ? [.deprecated] : [],
+            .function(
+                FunctionDeclaration(methodName, parameters: functionParameters, returns: outcome.type, body: body)))
+        return Translation(declaration: declaration, call: call, companions: companions)
+    }
+
+    /// The spec's description, the documented parameters and where the method came from.
+    private func documentation(of operation: OperationSpec, owner: QualifiedName, parameters: [ParameterSpec])
+        -> [String]
+    {
+        var doc = DocComment.lines(operation.doc, remark: nil)
+        let documented = parameters.filter { $0.doc.summary != nil }
+        if !documented.isEmpty {
+            if !doc.isEmpty { doc.append("") }
+            doc.append("- Parameters:")
+            for parameter in documented {
+                doc.append("  - \(SwiftNames.identifier(parameter.name)): \(parameter.doc.summary ?? "")")
+            }
+        }
+        if !doc.isEmpty { doc.append("") }
+        doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
+        return doc
+    }
+
+    /// Each parameter of the method, with where a call site's argument for it comes from.
+    typealias Signature = [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)]
+
+    /// The spec's parameters as the method takes and sends them.
+    struct Parameters {
+        /// Required first, so optional ones can be left out at the call site.
+        var ordered: [ParameterSpec]
+        var signature: Signature = []
+        /// An OData function's required arguments, `("name", ODataLiteral(json: name))`, and statements that append
+        /// the optional ones to `arguments`.
         var functionArguments: [Expression] = []
         var optionalFunctionArguments: [Statement] = []
+        /// Statements that set members of a JSON body `body`, for parameters that travel in it.
         var bodyMembers: [Statement] = []
-        var queryLines: [String] = []
-        var headerLines: [String] = []
-        var parameterNames: Set<String> = []
+        var querySettings: [Statement] = []
+        var headerSettings: [Statement] = []
+    }
 
+    private func parameters(of operation: OperationSpec, owner: QualifiedName, diagnostics: inout Diagnostics)
+        -> Parameters?
+    {
         var specParameters = operation.parameters
         // An OpenAPI operation in the OData delta dialect resumes from a token query parameter, declared or not.
         // CSDL functions say for themselves whether they take one (OneDrive's `delta(token=)` does, Outlook's
@@ -71,9 +172,9 @@ struct OperationTranslator {
                     doc: Documentation(
                         summary: "A token from an earlier round's `deltaToken`, to get only later changes.")))
         }
-        // Required parameters first, so optional ones can be left out at the call site.
-        let ordered = specParameters.filter(\.isRequired) + specParameters.filter { !$0.isRequired }
-        for parameter in ordered {
+        var result = Parameters(ordered: specParameters.filter(\.isRequired) + specParameters.filter { !$0.isRequired })
+        var names: Set<String> = []
+        for parameter in result.ordered {
             guard let swiftType = mapping.swiftType(parameter.type) else {
                 diagnostics.warning(
                     "skipped operation '\(operation.name)' on '\(owner)': parameter '\(parameter.name)' has no JSON form",
@@ -83,85 +184,57 @@ struct OperationTranslator {
             let name = SwiftNames.unique(
                 symbols.typeSafeMemberName(
                     SwiftNames.spellingComparisons(in: parameter.name, temporal: parameter.type.isTemporal), of: nil),
-                reserved: Self.reservedParameterNames, in: &parameterNames)
+                reserved: Self.reservedParameterNames, in: &names)
             let plainName = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
-            signature.append(
+            result.signature.append(
                 (
-                    parameter.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"),
+                    parameter.isRequired ? .init(name, swiftType) : .optional(name, swiftType),
                     parameter.location == .body ? .bodyMember(parameter.name) : .parameter(parameter.name)
                 ))
-            let wire = parameter.name.swiftLiteral
-            let required = parameter.isRequired
+            let wire = Expression.string(parameter.name)
             switch parameter.location {
             case .function:
-                if required {
-                    functionArguments.append(
-                        .tuple([.init(.raw(wire)), .init(.call("ODataLiteral", [.init("json", .raw(name))]))]))
+                let argument = Expression.tuple([
+                    .init(wire),
+                    .init(.call("ODataLiteral", [.init("json", .raw(parameter.isRequired ? name : plainName))])),
+                ])
+                if parameter.isRequired {
+                    result.functionArguments.append(argument)
                 } else {
-                    optionalFunctionArguments.append(
-                        .ifLet(
-                            name,
-                            [
-                                .expression(
-                                    Expression.raw("arguments").call(
-                                        "append",
-                                        [
-                                            .init(
-                                                .tuple([
-                                                    .init(.raw(wire)),
-                                                    .init(.call("ODataLiteral", [.init("json", .raw(plainName))])),
-                                                ]))
-                                        ]))
-                            ]))
+                    result.optionalFunctionArguments.append(
+                        .ifLet(name, [.expression(Expression.raw("arguments").call("append", [.init(argument)]))]))
                 }
             case .body:
-                let set = Statement.raw("body.set(\(wire), \(name))")
-                bodyMembers.append(required ? set : .ifLet(name, [set]))
+                let set = Statement.expression(.raw("body").call("set", [.init(wire), .init(.raw(name))]))
+                result.bodyMembers.append(parameter.isRequired ? set : .ifLet(name, [set]))
             case .query:
-                queryLines.append("request.setQuery(\(wire), json: \(name))")
+                result.querySettings.append(
+                    .expression(.raw("request").call("setQuery", [.init(wire), .init("json", .raw(name))])))
             case .header:
-                headerLines.append("request.setHeader(\(wire), json: \(name))")
+                result.headerSettings.append(
+                    .expression(.raw("request").call("setHeader", [.init(wire), .init("json", .raw(name))])))
             case .path:
-                break  // substituted into the path below
+                break  // substituted into the path
             }
         }
+        return result
+    }
 
-        // The request body, when the operation takes one value rather than named parameters.
-        var bodyExpression: String?
-        if let requestBody = operation.requestBody {
-            if requestBody.contentType == "multipart/form-data" {
-                signature.insert((.init(label: "_", "form", "MultipartForm"), .multipartForm), at: 0)
-                bodyExpression = "form"
-            } else if case .primitive(.stream) = requestBody.type {
-                signature.insert((.init(label: "_", "content", "RequestBody"), .content), at: 0)
-                bodyExpression = "content"
-            } else if let swiftType = mapping.swiftType(requestBody.type) {
-                signature.insert((.init(label: "_", "body", swiftType), .body), at: 0)
-                var isModel = false
-                if case .named(let name) = requestBody.type { isModel = modelNames.contains(name) }
-                if requestBody.contentType == "application/x-www-form-urlencoded" {
-                    // A model's read-only members stay out of the form, as they do out of a JSON body.
-                    bodyExpression = isModel ? "model form fields" : "form fields"
-                } else if requestBody.type == .primitive(.string), requestBody.contentType.hasPrefix("text/") {
-                    bodyExpression = "text"
-                } else {
-                    bodyExpression =
-                        isModel ? "client.body(for: body)" : "client.conventions.wrapRequestBody(body.json)"
-                }
-            }
-        }
-
-        // The URL.
-        var pathExpression = Expression.raw("path")
+    /// The URL: `path.appending(…)` for each segment after the builder's. A path variable the spec does not
+    /// declare becomes a `String` parameter; an OData function's optional arguments are gathered in `prelude`.
+    private func path(of operation: OperationSpec, parameters: inout Parameters, prelude: inout [Statement])
+        -> Expression
+    {
+        var path = Expression.raw("path")
         for (index, segment) in operation.pathSuffix.enumerated() {
             let isLast = index == operation.pathSuffix.count - 1
             if segment.hasPrefix("{"), segment.hasSuffix("}") {
                 let variable = String(segment.dropFirst().dropLast())
                 let name = SwiftNames.memberName(variable)
                 if !operation.parameters.contains(where: { $0.name == variable }) {
-                    signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
+                    parameters.signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                 }
-                pathExpression = pathExpression.call("appending", [.init(.raw(name))])
+                path = path.call("appending", [.init(.raw(name))])
             } else if segment.utf8.contains(UInt8(ascii: "{")) {
                 // `thumbnail.{extension}`: the text with each parameter's value in place, encoded as one segment.
                 var interpolated = ""
@@ -177,322 +250,39 @@ struct OperationTranslator {
                             continue
                         }
                         if !operation.parameters.contains(where: { $0.name == variable }),
-                            !signature.contains(where: { $0.parameter.name == name })
+                            !parameters.signature.contains(where: { $0.parameter.name == name })
                         {
-                            signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
+                            parameters.signature.insert((.init(name, "String"), .parameter(variable)), at: 0)
                         }
                         interpolated += "\\(\(name))"
                     }
                 }
-                pathExpression = pathExpression.call("appending", [.init(.raw("\"" + interpolated + "\""))])
+                path = path.call("appending", [.init(.raw("\"" + interpolated + "\""))])
             } else if isLast, operation.kind == .function, usesODataSyntax {
                 let function = Expression.Argument("function", .string(spec.urlSegment(segment)))
-                if optionalFunctionArguments.isEmpty {
-                    pathExpression = pathExpression.call(
-                        "appending", [function, .init("parameters", .array(functionArguments))])
+                if parameters.optionalFunctionArguments.isEmpty {
+                    path = path.call(
+                        "appending", [function, .init("parameters", .array(parameters.functionArguments))])
                 } else {
-                    body.append(.assignment("var arguments: [(String, ODataLiteral)]", .array(functionArguments)))
-                    body += optionalFunctionArguments
-                    pathExpression = pathExpression.call(
-                        "appending", [function, .init("parameters", .raw("arguments"))])
+                    prelude.append(
+                        .binding(
+                            .var, "arguments", type: .array(.tuple(["String", "ODataLiteral"])),
+                            .array(parameters.functionArguments)))
+                    prelude += parameters.optionalFunctionArguments
+                    path = path.call("appending", [function, .init("parameters", .raw("arguments"))])
                 }
             } else {
-                pathExpression = pathExpression.call("appending", [.init(.string(spec.urlSegment(segment)))])
+                path = path.call("appending", [.init(.string(spec.urlSegment(segment)))])
             }
         }
-
-        var companions: [Declaration] = []
-        let outcome: (String, Statement)?
-        if let answers = operation.response?.answers, !answers.isEmpty {
-            // Nested in the builder; an overload of the same name gets a numbered one.
-            var typeName = typePrefix + SwiftNames.typeName(operation.name) + "Answer"
-            if usedNames.contains(typeName) {
-                typeName = (2...).lazy.map { "\(typeName)\($0)" }.first { !usedNames.contains($0) } ?? typeName
-            }
-            outcome = answerEnum(operation, answers, typeName: typeName).map { declaration, finish in
-                companions.append(declaration)
-                return ("OperationRequest<\(typeName)>", finish)
-            }
-        } else {
-            outcome = result(of: operation)
-        }
-        guard let (returnType, finish) = outcome else {
-            diagnostics.warning(
-                "skipped operation '\(operation.name)' on '\(owner)': its response type has no Swift form",
-                at: operation.location)
-            return nil
-        }
-        let parameters = signature.map(\.parameter)
-        // Swift picks an overload by name and labels; two that a call cannot tell apart keep the first.
-        let callKey = signatureKey(methodName, parameters, includingDefaulted: false)
-        let fullKey = signatureKey(methodName, parameters, includingDefaulted: true)
-        let call = OperationCall(
-            methodName: methodName,
-            arguments: signature.map {
-                ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil)
-            },
-            sendsWith: returnType.hasPrefix("CollectionRequest") ? "get" : "execute")
-        // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
-        if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }
-        guard !usedNames.contains(callKey) else {
-            diagnostics.warning(
-                "skipped an overload of '\(operation.name)' on '\(owner)': Swift cannot tell it from another one",
-                at: operation.location)
-            return nil
-        }
-        usedNames.insert(callKey)
-        usedNames.insert(fullKey)
-        if let companion = companions.first, case .type(let type) = companion.kind { usedNames.insert(type.name) }
-
-        let method = Expression.raw(".\(operation.method.rawValue.lowercased())")
-        var mutations: [Statement] = []
-        if !bodyMembers.isEmpty {
-            mutations.append("var body = JSONObject()")
-            mutations += bodyMembers
-            mutations.append("request.setJSONBody(client.conventions.wrapRequestBody(.object(body)))")
-        } else if let bodyExpression {
-            let contentType = (operation.requestBody?.contentType ?? "application/octet-stream").swiftLiteral
-            if bodyExpression == "form" {
-                mutations.append("request.setMultipartBody(form)")
-            } else if bodyExpression == "form fields" {
-                mutations.append("request.setFormBody(body.json)")
-            } else if bodyExpression == "model form fields" {
-                mutations.append("request.setFormBody(.object(body.requestMembers))")
-            } else if bodyExpression == "text" {
-                mutations.append("request.setTextBody(body, contentType: \(contentType))")
-            } else if bodyExpression == "content" {
-                mutations.append("request.body = content")
-                mutations.append("request.setHeader(\"Content-Type\", json: \(contentType))")
-            } else {
-                mutations.append("request.setJSONBody(\(bodyExpression))")
-            }
-        }
-        // A variant's fixed parameters select the shape of its answer (`view=count`).
-        let fixedLines = operation.fixedQuery.sorted { $0.key < $1.key }.map {
-            "request.setQuery(\($0.key.swiftLiteral), \($0.value.swiftLiteral))"
-        }
-        mutations += (fixedLines + queryLines + headerLines).map(Statement.raw)
-        if !operation.isEnveloped {
-            // This operation's bodies travel bare, outside the service's envelope.
-            body.insert("let client = self.client.withoutEnvelope", at: 0)
-        }
-        body.append(
-            .assignment(
-                mutations.isEmpty ? "let request" : "var request",
-                .call("APIRequest", [.init("method", method), .init("path", pathExpression)])))
-        body += mutations
-        body.append(finish)
-
-        if let parts = operation.requestBody?.parts, !parts.isEmpty,
-            let typed = typedForm(
-                operation, parts: parts, methodName: methodName, signature: signature, returnType: returnType,
-                usedNames: &usedNames)
-        {
-            companions.append(typed)
-        }
-
-        var doc = DocComment.lines(operation.doc, remark: nil)
-        let documented = ordered.filter { $0.doc.summary != nil }
-        if !documented.isEmpty {
-            if !doc.isEmpty { doc.append("") }
-            doc.append("- Parameters:")
-            for parameter in documented {
-                doc.append("  - \(SwiftNames.identifier(parameter.name)): \(parameter.doc.summary ?? "")")
-            }
-        }
-        if !doc.isEmpty { doc.append("") }
-        doc.append("- Remark: Generated from `\(owner)/\(operation.name)` (\(operation.method.rawValue)).")
-        let declaration = Declaration(
-            doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
-            .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
-        return Translation(declaration: declaration, call: call, companions: companions)
-    }
-
-    /// For a multipart body whose schema lists its parts, an overload that takes each part as a typed argument
-    /// (`attributes: UploadAttributes, file: MultipartFile`), builds the form and calls the form method: a file part
-    /// in the content type the spec declares unless the file names its own, a JSON part as a document in its type,
-    /// a plain text part as a field.
-    private func typedForm(
-        _ operation: OperationSpec, parts: [FormPart], methodName: String,
-        signature: [(parameter: FunctionDeclaration.Parameter, source: OperationCall.Source)], returnType: String,
-        usedNames: inout Set<String>
-    ) -> Declaration? {
-        var parameters: [FunctionDeclaration.Parameter] = []
-        var body: [Statement] = ["var form = MultipartForm()"]
-        var names = Set(signature.map(\.parameter.name)).union(["form"])
-        var documented: [String] = []
-        let ordered = parts.filter(\.isRequired) + parts.filter { !$0.isRequired }
-        for part in ordered {
-            var name = SwiftNames.memberName(part.name)
-            if names.contains(name) { name += "Part" }
-            names.insert(name)
-            let plain = name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
-            let swiftType: String
-            let partExpression: Expression
-            let wire = Expression.string(part.name)
-            if part.isFile {
-                swiftType = "MultipartFile"
-                var arguments: [Expression.Argument] = [.init(wire), .init(.raw(plain))]
-                if part.contentType != "application/octet-stream" {
-                    arguments.append(.init("declaredType", .string(part.contentType)))
-                }
-                partExpression = .call(".file", arguments)
-            } else {
-                guard let mapped = mapping.swiftType(part.type) else { return nil }
-                swiftType = mapped
-                if part.contentType == "text/plain" {
-                    let text = part.type == .primitive(.string) ? plain : "ResourcePath.text(of: \(plain))"
-                    partExpression = .call(".field", [.init("name", wire), .init("value", .raw(text))])
-                } else {
-                    partExpression = .call(
-                        ".text",
-                        [
-                            .init("name", wire), .init("contentType", .string(part.contentType)),
-                            .init("value", .raw("\(plain).json.jsonText")),
-                        ])
-                }
-            }
-            let append = Statement.expression(Expression.raw("form.parts").call("append", [.init(partExpression)]))
-            parameters.append(part.isRequired ? .init(name, swiftType) : .init(name, swiftType + "?", default: "nil"))
-            body.append(part.isRequired ? append : .ifLet(name, [append]))
-            var line = "  - \(plain): the `\(part.name)` part" + (part.isFile ? ", a file (`\(part.contentType)`)" : "")
-            if let summary = part.doc.summary { line += ": " + summary } else { line += "." }
-            documented.append(line)
-        }
-        // The form method's other arguments, passed on as they are.
-        var forwarded: [Expression.Argument] = []
-        for (parameter, source) in signature {
-            if source == .multipartForm {
-                forwarded.append(.init(.raw("form")))
-                continue
-            }
-            parameters.append(parameter)
-            let label = parameter.label ?? parameter.name
-            forwarded.append(label == "_" ? .init(.raw(parameter.name)) : .init(label, .raw(parameter.name)))
-        }
-        let key = signatureKey(methodName, parameters, includingDefaulted: false)
-        guard usedNames.insert(key).inserted else { return nil }
-        usedNames.insert(signatureKey(methodName, parameters, includingDefaulted: true))
-        body.append(.return(.call(methodName, forwarded)))
-        var doc = DocComment.lines(operation.doc, remark: nil)
-        if !doc.isEmpty { doc.append("") }
-        doc.append("The form's parts as typed arguments; `\(methodName)(_:)` takes any `MultipartForm`.")
-        doc += ["", "- Parameters:"] + documented
-        return Declaration(
-            doc: doc, attributes: operation.isDeprecated ? ["@available(*, deprecated)"] : [],
-            .function(FunctionDeclaration(methodName, parameters: parameters, returns: returnType, body: body)))
-    }
-
-    /// The enum of an operation whose success statuses answer differently, and the statement that decodes each
-    /// status its own way: `case ok([UInt8])`, `case accepted`.
-    private func answerEnum(_ operation: OperationSpec, _ answers: [StatusAnswer], typeName: String)
-        -> (Declaration, Statement)?
-    {
-        var cases: [Declaration] = []
-        var decoders: [Expression.DictionaryEntry] = []
-        for answer in answers {
-            let name = Self.caseName(ofStatus: answer.status)
-            var doc = DocComment.lines(answer.doc, remark: nil)
-            doc.insert("`\(answer.status)`" + (doc.isEmpty ? "." : ": " + doc.removeFirst()), at: 0)
-            let status = Expression.raw(String(answer.status))
-            guard let type = answer.type else {
-                cases.append(Declaration(doc: doc, .enumCase(name)))
-                decoders.append(.init(status, .raw("ResponseDecoder<Void>.empty.map { _ in .\(name) }")))
-                continue
-            }
-            let decoder: String
-            let swiftType: String
-            if answer.isRawBody {
-                swiftType = type == .primitive(.string) ? "String" : "[UInt8]"
-                decoder = "ResponseDecoder<\(swiftType)>" + (swiftType == "String" ? ".text" : ".raw")
-            } else if case .named(let model) = type, modelNames.contains(model) {
-                swiftType = symbols.typeName(model)
-                decoder = "ResponseDecoder<\(swiftType)>.model(\(swiftType).self)"
-            } else {
-                guard let mapped = mapping.swiftType(type) else { return nil }
-                swiftType = mapped
-                decoder = "ResponseDecoder<\(swiftType)>.value(\(swiftType).self)"
-            }
-            cases.append(Declaration(doc: doc, .enumCase("\(name)(\(swiftType))")))
-            decoders.append(.init(status, .raw(decoder + ".map { .\(name)($0) }")))
-        }
-        // The first listed status also reads a success status the spec does not list.
-        let finish = Statement.return(
-            .call(
-                "OperationRequest",
-                [
-                    .init("client", .raw("client")), .init("request", .raw("request")),
-                    .init("decoder", .call(.raw(".byStatus"), [.init(.dictionary(decoders))])),
-                ]))
-        let declaration = Declaration(
-            doc: [
-                "What `\(SwiftNames.memberName(operation.name))` answers, by status: each success status the spec lists."
-            ],
-            .type(TypeDeclaration(.enum, typeName, conformances: ["Sendable", "Hashable"], members: cases)))
-        return (declaration, finish)
-    }
-
-    /// `200` → `ok`, `202` → `accepted`: the status's reason phrase; others `status` and the code.
-    static func caseName(ofStatus status: Int) -> String {
-        let names = [
-            200: "ok", 201: "created", 202: "accepted", 203: "nonAuthoritative", 204: "noContent",
-            205: "resetContent", 206: "partialContent", 207: "multiStatus", 208: "alreadyReported", 226: "imUsed",
-        ]
-        return names[status] ?? "status\(status)"
-    }
-
-    /// The return type and the last statement, which wraps `request` in the right request value.
-    private func result(of operation: OperationSpec) -> (String, Statement)? {
-        func operationRequest(_ type: String, decoder: String) -> (String, Statement) {
-            (
-                "OperationRequest<\(type)>",
-                .return(
-                    .call(
-                        "OperationRequest",
-                        [
-                            .init("client", .raw("client")), .init("request", .raw("request")),
-                            .init("decoder", .raw(decoder)),
-                        ]))
-            )
-        }
-        guard let response = operation.response else { return operationRequest("Void", decoder: ".empty") }
-        if case .named(let status)? = response.monitor, modelNames.contains(status) {
-            let statusType = symbols.typeName(status)
-            return operationRequest("OperationMonitor<\(statusType)>", decoder: ".monitor(\(statusType).self)")
-        }
-        if response.isRawBody {
-            if response.type == .primitive(.string) { return operationRequest("String", decoder: ".text") }
-            return operationRequest("[UInt8]", decoder: ".raw")
-        }
-        guard let type = response.type else { return operationRequest("Void", decoder: ".empty") }
-        if case .collection(.named(let element)) = type, modelNames.contains(element),
-            operation.method == .get || response.delta != nil || operation.kind == .list
-        {
-            let swiftType = symbols.typeName(element)
-            return (
-                "CollectionRequest<\(swiftType)>",
-                .return(
-                    .call(
-                        "CollectionRequest",
-                        [
-                            .init("client", .raw("client")), .init("request", .raw("request")),
-                        ]))
-            )
-        }
-        guard let swiftType = mapping.swiftType(type) else { return nil }
-        // Elsewhere than the envelope's results: Spark's `_pagination=count` answers `D.Pagination`.
-        let place = response.payloadPath.map { ", at: [" + $0.map(\.swiftLiteral).joined(separator: ", ") + "]" } ?? ""
-        if case .named(let name) = type, modelNames.contains(name) {
-            return operationRequest(swiftType, decoder: ".model(\(swiftType).self\(place))")
-        }
-        return operationRequest(swiftType, decoder: ".value(\(swiftType).self\(place))")
+        return path
     }
 
     /// The segment as a URL carries it (the route table matches on this).
     func routeSegment(_ segment: String) -> String { spec.urlSegment(segment) }
 
     /// Swift tells overloads apart by name and argument labels (types too, but not for defaulted calls).
-    private func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool)
+    func signatureKey(_ name: String, _ parameters: [FunctionDeclaration.Parameter], includingDefaulted: Bool)
         -> String
     {
         let labels = parameters.filter { includingDefaulted || $0.defaultValue == nil }.map {

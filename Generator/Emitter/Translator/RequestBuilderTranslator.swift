@@ -41,7 +41,7 @@ struct RequestBuilderTranslator {
         var conformance = "RequestBuilder"
         if case .named(let model)? = resource.model, operations.modelNames.contains(model) {
             conformance = "ModelRequestBuilder"
-            members.append(Declaration(.typeAlias(name: "Model", type: symbols.typeName(model))))
+            members.append(Declaration(.typeAlias(name: "Model", type: .named(symbols.typeName(model)))))
         }
         members += [
             Declaration(.variable(.stored("client", type: "ServiceClient"))),
@@ -50,7 +50,10 @@ struct RequestBuilderTranslator {
                 .function(
                     FunctionDeclaration(
                         "init", parameters: [.init("client", "ServiceClient"), .init("path", "ResourcePath")],
-                        body: ["self.client = client", "self.path = path"]))),
+                        body: [
+                            .assignment(.raw("self.client"), .raw("client")),
+                            .assignment(.raw("self.path"), .raw("path")),
+                        ]))),
         ]
         members.append(routeDeclaration(resource))
         var usedNames = Self.reservedBuilderMembers
@@ -94,7 +97,8 @@ struct RequestBuilderTranslator {
                 Declaration(
                     .extension(
                         ExtensionDeclaration(
-                            "CollectionRequestBuilder", where: "Item == \(builderName)", members: collectionMembers))))
+                            "CollectionRequestBuilder", where: [.init("Item", .named(builderName))],
+                            members: collectionMembers))))
         }
         return declarations
     }
@@ -261,7 +265,7 @@ struct RequestBuilderTranslator {
                         doc: doc,
                         .variable(
                             .computed(
-                                name, type: "CollectionRequestBuilder<\(target)>",
+                                name, type: .generic("CollectionRequestBuilder", [.named(target)]),
                                 getter: [builder(at: child.segment, refusals: refusals)])
                         )))
             } else {
@@ -269,7 +273,8 @@ struct RequestBuilderTranslator {
                     Declaration(
                         doc: doc,
                         .variable(
-                            .computed(name, type: target, getter: [builder(at: child.segment, refusals: refusals)]))))
+                            .computed(
+                                name, type: .named(target), getter: [builder(at: child.segment, refusals: refusals)]))))
             }
         }
         return members
@@ -290,7 +295,8 @@ struct RequestBuilderTranslator {
                 doc: doc,
                 .variable(
                     .computed(
-                        name, type: "StreamRequestBuilder<\(modelName)>", getter: [builder(at: property.name)])))
+                        name, type: .generic("StreamRequestBuilder", [.named(modelName)]),
+                        getter: [builder(at: property.name)])))
         }
     }
 

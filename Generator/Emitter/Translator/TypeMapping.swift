@@ -7,15 +7,16 @@ struct TypeMapping {
     let choiceNames: Set<QualifiedName>
 
     /// `Edm.Int64` → `Int64`, `Collection(graph.driveItem)` → `[DriveItem]`; nil for types with no JSON form (streams).
-    func swiftType(_ type: TypeRef) -> String? {
+    func swiftType(_ type: TypeRef) -> SwiftType? {
         switch type {
-        case .primitive(let primitive): return Self.swiftType(primitive)
-        case .named(let name): return symbols.typeName(name)
-        case .collection(let element): return swiftType(element).map { "[\($0)]" }
-        case .dictionary(let element): return swiftType(element).map { "[String: \($0)]" }
+        case .primitive(let primitive): return Self.swiftType(primitive).map(SwiftType.named)
+        case .named(let name): return .named(symbols.typeName(name))
+        case .collection(let element): return swiftType(element).map(SwiftType.array)
+        case .dictionary(let element): return swiftType(element).map { .dictionary(key: "String", value: $0) }
         }
     }
 
+    /// The name of a primitive's Swift type: `Int64`, `Date`.
     static func swiftType(_ primitive: Primitive) -> String? {
         switch primitive {
         case .string, .guid, .duration: return "String"

@@ -1,9 +1,9 @@
 /// The typed Swift that translators produce and the renderer prints.
 ///
-/// Declarations, the expressions that can grow long (calls, arrays, tables) and the statements that hold them are
-/// values: tests compare them, and the renderer owns all layout (indentation, wrapping, where a list breaks).
-/// Short expressions and statements stay as text (`Expression.raw`, `Statement.raw`), where a full syntax tree
-/// would cost more than it gives.
+/// Declarations, types, attributes, effects, statements and the expressions that can grow long (calls, arrays,
+/// tables) are values: tests compare them, and the renderer owns all spelling and layout (indentation, wrapping,
+/// where a list breaks, when a type needs parentheses). Only short expressions stay as text (`Expression.raw`: an
+/// identifier, a literal, `body.json`), where a full expression tree would cost more than it gives.
 public struct SwiftFile: Equatable, Sendable {
     /// Path relative to the output folder, e.g. `Models/DriveItem.swift`.
     public var path: String
@@ -37,7 +37,7 @@ public struct Import: Equatable, Sendable, ExpressibleByStringLiteral {
 
 public struct Declaration: Equatable, Sendable {
     public var doc: [String]
-    public var attributes: [String]
+    public var attributes: [Attribute]
     public var kind: Kind
 
     public indirect enum Kind: Equatable, Sendable {
@@ -45,18 +45,56 @@ public struct Declaration: Equatable, Sendable {
         case `extension`(ExtensionDeclaration)
         case variable(VariableDeclaration)
         case function(FunctionDeclaration)
-        case typeAlias(name: String, type: String)
+        case typeAlias(name: String, type: SwiftType)
         /// `typealias Table = (id: Field<String>, name: Field<String>)`: a labelled tuple type, broken one element
         /// per line when it does not fit.
-        case tupleAlias(name: String, elements: [Expression.Argument])
-        /// `case file(File)`: an enum case, written as is after `case`.
-        case enumCase(String)
+        case tupleAlias(name: String, elements: [TupleElement])
+        /// `case file(File)`, or `case accepted` with no associated values.
+        case enumCase(name: String, associatedValues: [SwiftType])
     }
 
-    public init(doc: [String] = [], attributes: [String] = [], _ kind: Kind) {
+    public init(doc: [String] = [], attributes: [Attribute] = [], _ kind: Kind) {
         self.doc = doc
         self.attributes = attributes
         self.kind = kind
+    }
+}
+
+/// An attribute written on the line before a declaration.
+public enum Attribute: Equatable, Sendable {
+    /// `@available(*, deprecated)`.
+    case deprecated
+}
+
+/// A type as generated code spells it: `DriveItem`, `[String: Int64]`, `(any AuthProvider)?`.
+public indirect enum SwiftType: Equatable, Sendable, ExpressibleByStringLiteral {
+    /// A type by its name: `DriveItem`, `Self`, `Void`.
+    case named(String)
+    /// `Model<DriveItemFields>`, `OperationRequest<Void>`.
+    case generic(String, [SwiftType])
+    case optional(SwiftType)
+    case array(SwiftType)
+    case dictionary(key: SwiftType, value: SwiftType)
+    /// A protocol as a type: `any HTTPTransport`.
+    case existential(String)
+    /// `(String, ODataLiteral)`.
+    case tuple([SwiftType])
+
+    /// A type named by a literal: `"ServiceClient"`. Only a name; anything with structure is spelled with the cases.
+    public init(stringLiteral name: String) {
+        assert(!name.contains { "<>[]?:() ".contains($0) }, "a type literal that is not a name: \(name)")
+        self = .named(name)
+    }
+}
+
+/// `name: Type`: an element of a labelled tuple type.
+public struct TupleElement: Equatable, Sendable {
+    public var label: String
+    public var type: SwiftType
+
+    public init(_ label: String, _ type: SwiftType) {
+        self.label = label
+        self.type = type
     }
 }
 
@@ -65,6 +103,7 @@ public struct TypeDeclaration: Equatable, Sendable {
 
     public var keyword: Keyword
     public var name: String
+    /// The protocols it conforms to, by name.
     public var conformances: [String]
     public var members: [Declaration]
     /// An enum with a case that holds the enum itself, directly or through other enums.
@@ -83,15 +122,28 @@ public struct TypeDeclaration: Equatable, Sendable {
 }
 
 public struct ExtensionDeclaration: Equatable, Sendable {
+    /// `Item == DriveItemRequestBuilder`: a generic parameter fixed to a type.
+    public struct SameType: Equatable, Sendable {
+        public var parameter: String
+        public var type: SwiftType
+
+        public init(_ parameter: String, _ type: SwiftType) {
+            self.parameter = parameter
+            self.type = type
+        }
+    }
+
     public var type: String
     public var conformances: [String]
-    public var whereClause: String?
+    public var requirements: [SameType]
     public var members: [Declaration]
 
-    public init(_ type: String, conformances: [String] = [], where whereClause: String? = nil, members: [Declaration]) {
+    public init(
+        _ type: String, conformances: [String] = [], where requirements: [SameType] = [], members: [Declaration]
+    ) {
         self.type = type
         self.conformances = conformances
-        self.whereClause = whereClause
+        self.requirements = requirements
         self.members = members
     }
 }
@@ -100,7 +152,7 @@ public struct VariableDeclaration: Equatable, Sendable {
     public var isStatic: Bool
     public var isLet: Bool
     public var name: String
-    public var type: String?
+    public var type: SwiftType?
     /// `= value` for stored properties.
     public var value: Expression?
     /// A computed property's getter; with `setter`, a get/set pair.
@@ -108,13 +160,13 @@ public struct VariableDeclaration: Equatable, Sendable {
     public var setter: [Statement]?
 
     public static func stored(
-        _ name: String, type: String?, value: Expression? = nil, isStatic: Bool = false, isLet: Bool = true
+        _ name: String, type: SwiftType?, value: Expression? = nil, isStatic: Bool = false, isLet: Bool = true
     ) -> Self {
         Self(isStatic: isStatic, isLet: isLet, name: name, type: type, value: value, getter: nil, setter: nil)
     }
 
     public static func computed(
-        _ name: String, type: String, getter: [Statement], setter: [Statement]? = nil, isStatic: Bool = false
+        _ name: String, type: SwiftType, getter: [Statement], setter: [Statement]? = nil, isStatic: Bool = false
     ) -> Self {
         Self(isStatic: isStatic, isLet: false, name: name, type: type, value: nil, getter: getter, setter: setter)
     }
@@ -125,29 +177,43 @@ public struct FunctionDeclaration: Equatable, Sendable {
         /// The argument label when it differs from the name (`_` for none).
         public var label: String?
         public var name: String
-        public var type: String
-        public var defaultValue: String?
+        public var type: SwiftType
+        public var defaultValue: Expression?
 
-        public init(label: String? = nil, _ name: String, _ type: String, default defaultValue: String? = nil) {
+        public init(label: String? = nil, _ name: String, _ type: SwiftType, default defaultValue: Expression? = nil) {
             self.label = label
             self.name = name
             self.type = type
             self.defaultValue = defaultValue
         }
+
+        /// `name: Type? = nil`: a parameter a caller may leave out.
+        public static func optional(_ name: String, _ type: SwiftType) -> Self {
+            Self(name, .optional(type), default: .raw("nil"))
+        }
+    }
+
+    /// `async`, `throws`, or both.
+    public struct Effects: OptionSet, Equatable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let async = Effects(rawValue: 1)
+        public static let `throws` = Effects(rawValue: 2)
     }
 
     public var isStatic: Bool
     /// `init` for initializers.
     public var name: String
     public var parameters: [Parameter]
-    public var effects: String?
-    public var returnType: String?
+    public var effects: Effects
+    public var returnType: SwiftType?
     public var body: [Statement]
     /// Written `private` whatever the module's access level.
     public var isPrivate = false
 
     public init(
-        _ name: String, parameters: [Parameter] = [], effects: String? = nil, returns returnType: String? = nil,
+        _ name: String, parameters: [Parameter] = [], effects: Effects = [], returns returnType: SwiftType? = nil,
         isStatic: Bool = false, body: [Statement]
     ) {
         self.isStatic = isStatic
@@ -160,19 +226,34 @@ public struct FunctionDeclaration: Equatable, Sendable {
 }
 
 /// A statement of a function or accessor body.
-public enum Statement: Equatable, Sendable, ExpressibleByStringInterpolation {
-    /// Written as is, on one line: `self.path = path`, `if let name { body.set("name", name) }`.
-    case raw(String)
-    /// An expression on its own: `self.init(client: …)`.
+public enum Statement: Equatable, Sendable {
+    /// An expression on its own: `self.init(client: …)`, `request.setFormBody(body.json)`.
     case expression(Expression)
-    /// `target = value`, where the target is written as is: `let request`, `var arguments: [(String, ODataLiteral)]`, `_`.
-    case assignment(String, Expression)
+    /// `let name = value`, `var name: Type = value`.
+    case binding(Binding, String, type: SwiftType? = nil, Expression)
+    /// `target = value`: `self.path = path`, `_ = try await call`.
+    case assignment(Expression, Expression)
     /// `return value`.
     case `return`(Expression)
     /// `if let name { body }`, on one line when it fits.
     case ifLet(String, [Statement])
+    /// `switch subject { case .name(let value): body … }`, a case per line when its body fits.
+    case `switch`(Expression, [SwitchCase])
 
-    public init(stringLiteral text: String) { self = .raw(text) }
+    public enum Binding: String, Equatable, Sendable { case `let`, `var` }
+
+    /// `case .name(let value): body`: an enum case, binding its one associated value when `binding` is set.
+    public struct SwitchCase: Equatable, Sendable {
+        public var caseName: String
+        public var binding: String?
+        public var body: [Statement]
+
+        public init(_ caseName: String, binding: String? = nil, _ body: [Statement]) {
+            self.caseName = caseName
+            self.binding = binding
+            self.body = body
+        }
+    }
 }
 
 /// A Swift expression whose layout the renderer decides: on one line when it fits the width at its indentation,
@@ -183,7 +264,7 @@ public enum Statement: Equatable, Sendable, ExpressibleByStringInterpolation {
 /// Only the cases that hold an expression directly are `indirect`: text and lists are stored inline, so the most
 /// common node, `raw`, costs no allocation of its own (Graph's models and builders make millions of them).
 public enum Expression: Equatable, Sendable {
-    /// Written as is: an identifier, a literal, `DriveItem.self`, `.odata`.
+    /// Written as is: an identifier, a literal, `body.json`, `.odata`.
     case raw(String)
     /// `base.member`; `.member` (an implicit member, such as `.init`) when there is no base.
     indirect case member(Expression?, String)
@@ -199,8 +280,11 @@ public enum Expression: Equatable, Sendable {
     case closure(parameters: [String], body: [Statement])
     /// A keyword before an expression: `try await client.send()`.
     indirect case keyword(String, Expression)
-    /// `value as Type`: the type written as is, after the value however it breaks.
-    indirect case cast(Expression, to: String)
+    /// `value as Type`: the type after the value, however it breaks.
+    indirect case cast(Expression, to: SwiftType)
+    /// A type in an expression: `ResponseDecoder<String>` in `ResponseDecoder<String>.text`, `DriveItem` in
+    /// `DriveItem.self`.
+    case type(SwiftType)
 
     /// A labelled or unlabelled argument of a call.
     public struct Argument: Equatable, Sendable {
@@ -239,6 +323,9 @@ public enum Expression: Equatable, Sendable {
 
     /// `.init(arguments)`.
     public static func initializer(_ arguments: [Argument]) -> Expression { .dot("init", arguments) }
+
+    /// `Type.self`.
+    public static func metatype(_ type: SwiftType) -> Expression { .member(.type(type), "self") }
 
     /// `self.member`.
     public func dot(_ member: String) -> Expression { .member(self, member) }
