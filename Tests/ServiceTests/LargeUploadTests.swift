@@ -217,6 +217,33 @@ import Testing
         #expect(!askedStale)
     }
 
+    /// Saving replaces the state in one step: a reader watching the path while it is saved again and again never
+    /// finds it missing or half-written (with remove-then-move it did, between the two).
+    @Test func savingTheStateNeverLeavesAMomentWithoutIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("upload.state").path
+        func state(_ next: Int64) -> UploadState {
+            UploadState(
+                uploadURL: URL(string: "http://127.0.0.1/_upload/1")!, expiration: nil, filePath: "/tmp/file",
+                fileSize: 1 << 30, fileModified: Date(timeIntervalSince1970: 0), chunkSize: 320 * 1024, nextByte: next)
+        }
+        try state(0).save(to: path)
+        let saving = Atomic<Bool>(true)
+        let watcher = Task.detached {
+            var misses = 0
+            while saving.load(ordering: .relaxed) {
+                if UploadState.load(from: path) == nil { misses += 1 }
+            }
+            return misses
+        }
+        for next in 1...3_000 { try state(Int64(next)).save(to: path) }
+        saving.store(false, ordering: .relaxed)
+        #expect(await watcher.value == 0)
+        #expect(UploadState.load(from: path)?.nextByte == 3_000)
+    }
+
     /// Cancelling the task keeps the saved session for later; `cancelUpload` sends DELETE to the upload URL.
     @Test func cancelDeletesTheSession() async throws {
         let mock = try await MockServer(.oneDrive)

@@ -101,20 +101,33 @@ public final class ModelSchema: Sendable {
 
     /// The descendant of this type that a discriminator value names, if any; cached, since validation asks for
     /// every element of a page and a base type may have hundreds of descendants.
+    ///
+    /// The values come from servers, so the cache is bounded: a name that finds a type is one of the finitely many
+    /// the generated types declare, and names that find none (a hostile server can send endless new ones) are
+    /// remembered only while there are fewer than `maximumUnknownNames` of them.
     func descendant(named value: String) -> (any JSONModel.Type)? {
         guard !derived.isEmpty else { return nil }
-        return ModelSchema.resolutionCache.withLock { cache in
-            let key = CacheKey(declared: typeName, value: value)
-            if let hit = cache[key] { return hit.type }
-            var found: (any JSONModel.Type)?
-            for child in derived {
-                found = ModelSchema.search(child, for: value)
-                if found != nil { break }
-            }
-            cache[key] = CachedType(type: found)
-            return found
+        let key = CacheKey(declared: typeName, value: value)
+        if let hit = ModelSchema.resolutionCache.withLock({ $0.types[key] }) { return hit.type }
+        var found: (any JSONModel.Type)?
+        for child in derived {
+            found = ModelSchema.search(child, for: value)
+            if found != nil { break }
         }
+        ModelSchema.resolutionCache.withLock { cache in
+            if found == nil {
+                guard cache.unknownNames < Self.maximumUnknownNames else { return }
+                cache.unknownNames += 1
+            }
+            cache.types[key] = CachedType(type: found)
+        }
+        return found
     }
+
+    static let maximumUnknownNames = 1_024
+
+    /// How many discriminator values the cache holds, for tests that it stays bounded.
+    static var resolutionCacheCount: Int { resolutionCache.withLock { $0.types.count } }
 
     private static func search(_ type: any JSONModel.Type, for value: String) -> (any JSONModel.Type)? {
         if type.schema.isNamed(by: value) { return type }
@@ -133,7 +146,12 @@ public final class ModelSchema: Sendable {
         let type: (any JSONModel.Type)?
     }
 
-    private static let resolutionCache = Mutex<[CacheKey: CachedType]>([:])
+    private struct ResolutionCache {
+        var types: [CacheKey: CachedType] = [:]
+        var unknownNames = 0
+    }
+
+    private static let resolutionCache = Mutex(ResolutionCache())
 }
 
 /// The kind of value a field holds.

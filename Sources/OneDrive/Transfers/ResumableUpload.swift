@@ -46,8 +46,12 @@ public struct UploadState: Codable, Sendable, Equatable {
         let data = try JSONEncoder.uploadState.encode(self)
         let temporary = path + ".tmp"
         try data.write(to: URL(fileURLWithPath: temporary))
-        _ = try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        // `rename` replaces the old state in one step: there is no moment without a state file to resume from.
+        guard rename(temporary, path) == 0 else {
+            let error = CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            unlink(temporary)
+            throw error
+        }
     }
 }
 
