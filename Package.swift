@@ -139,6 +139,7 @@ let package = Package(
             dependencies: [
                 "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker", "InboxOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ] + services.map { .target(name: $0) },
             path: "Sources/BinderyCLI"
         ),

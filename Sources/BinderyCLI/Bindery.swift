@@ -4,6 +4,7 @@ import BinderyRuntime
 import BinderyServiceMocks
 import Foundation
 import HTTPTypes
+import Logging
 
 @main
 struct Bindery: AsyncParsableCommand {
@@ -17,6 +18,20 @@ struct Bindery: AsyncParsableCommand {
 }
 
 /// `bindery validate SERVICE METHOD URL FILE` or `bindery validate SERVICE --type NAME FILE`.
+extension Bindery {
+    /// Where the CLI's HTTP lines go: swift-log's standard error handler (failures at info, everything at trace
+    /// with `LOG_LEVEL=trace`). The library itself logs nothing unless given a logger like this one.
+    static let httpLogger: Logger = {
+        var logger = Logger(label: "bindery.http")
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return logger
+    }()
+
+    /// The default middleware, logging to `httpLogger`.
+    static var http: [any HTTPMiddleware] { .defaults(logger: httpLogger) }
+}
+
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks a captured response body against the generated types.",

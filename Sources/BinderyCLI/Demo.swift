@@ -7,6 +7,7 @@ import Foundation
 import Graph
 import Inbox
 import InboxOffline
+import Logging
 import MicrosoftIdentity
 import OneDrive
 import OneNote
@@ -70,7 +71,8 @@ struct Demo: AsyncParsableCommand {
             clientID: clientID ?? "bindery-demo", tenant: tenant ?? "common",
             scopes: ["User.Read", "Mail.Send", "Files.ReadWrite", "Notes.Read", "offline_access"],
             authority: mock?.baseURL ?? MicrosoftIdentity.defaultAuthority)
-        let oauth = OAuth2Client(configuration)
+        let oauth = OAuth2Client(
+            configuration, middleware: OAuth2Client.tokenEndpointDefaults(logger: Bindery.httpLogger))
         let device = try await oauth.startDeviceAuthorization()
         log("  \(device.message ?? "Open \(device.verificationURI) and enter \(device.userCode)")")
         if mock != nil { log("  (the mock approves on its own after one poll)") }
@@ -83,7 +85,9 @@ struct Demo: AsyncParsableCommand {
 
     private func graph(_ session: MicrosoftSession) async throws {
         section("Graph: sendMail")
-        let client = GraphClient(baseURL: session.mock?.serviceURL ?? GraphClient.defaultBaseURL, auth: session.auth)
+        let client = GraphClient(
+            baseURL: session.mock?.serviceURL ?? GraphClient.defaultBaseURL, auth: session.auth,
+            middleware: Bindery.http)
         var address = EmailAddress()
         address.address = "adele@contoso.example"
         var recipient = Recipient()
@@ -108,7 +112,8 @@ struct Demo: AsyncParsableCommand {
     private func oneDrive(_ session: MicrosoftSession) async throws {
         section("OneDrive: children page by page, thumbnails, a new folder picked up by delta")
         let mock = try await session.mock(.oneDrive) { Self.seedDrive($0.store) }
-        let client = OneDriveClient(baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL, auth: session.auth)
+        let client = OneDriveClient(
+            baseURL: mock?.serviceURL ?? OneDriveClient.defaultBaseURL, auth: session.auth, middleware: Bindery.http)
         let root = client.me.drive.root
 
         var pageNumber = 0
@@ -165,7 +170,8 @@ struct Demo: AsyncParsableCommand {
     private func oneNote(_ session: MicrosoftSession) async throws {
         section("OneNote: notebooks → section groups → sections, and the picked section")
         let mock = try await session.mock(.oneNote) { $0.seedOneNote(OneNoteSample.notebooks) }
-        let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
+        let client = OneNoteClient(
+            baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth, middleware: Bindery.http)
         var picked: OneNote.OnenoteSection?
         for try await notebook in client.notebooksWithSections().all() {
             print("  notebook \(notebook.title ?? "?")")
@@ -194,7 +200,8 @@ struct Demo: AsyncParsableCommand {
     private func oneNotePicker(_ session: MicrosoftSession) async throws {
         section("OneNote picker (headless): levels loaded as opened, two items a page, search, a typed pick")
         let mock = try await session.mock(.oneNote) { $0.seedOneNote(OneNoteSample.notebooks) }
-        let client = OneNoteClient(baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth)
+        let client = OneNoteClient(
+            baseURL: mock?.serviceURL ?? OneNoteClient.defaultBaseURL, auth: session.auth, middleware: Bindery.http)
         let picker = OneNotePicker(client: client, pageSize: 2, instructions: "Choose a section for the demo")
         /// The next state with the whole level or search in, as a UI would show it.
         func settled() async throws -> OneNotePickerState {
@@ -279,7 +286,8 @@ struct Demo: AsyncParsableCommand {
         print("  signed in (OpenID identity and an OAuth 2 code, exchanged at /v1/oauth2/grant)")
         let session = signIn.session(account: "agent", store: MemoryTokenStore([token]))
         let client = SparkClient(
-            userAgent: "Bindery demo", baseURL: mock?.serviceURL ?? SparkClient.defaultBaseURL, auth: session)
+            userAgent: "Bindery demo", baseURL: mock?.serviceURL ?? SparkClient.defaultBaseURL, auth: session,
+            middleware: Bindery.http)
 
         var count = 0
         var total = 0.0
@@ -327,7 +335,7 @@ struct Demo: AsyncParsableCommand {
         }
         let client = InboxClient(
             baseURL: mock?.serviceURL ?? InboxClient.defaultBaseURL,
-            auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken))
+            auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken), middleware: Bindery.http)
         let space = client.namespaces(namespace)
         // `view=count`: the server counts; nothing is listed.
         let unread = try await space.threads.count(tag: "unread").execute()
@@ -365,7 +373,9 @@ struct Demo: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try InboxStore(path: folder.appendingPathComponent("inbox.sqlite").path)
-        let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+        let client = InboxClient(
+            baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken),
+            middleware: Bindery.http)
         let synced = try await InboxSync(store: store, client: client, namespace: namespace).sync()
         let unread = try store.threads(namespace: namespace, matching: .unread).count
         print("  synced \(synced) objects into SQLite; \(unread) unread threads in the cache")

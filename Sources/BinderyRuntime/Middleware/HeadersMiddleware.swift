@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// Adds the headers every request should carry unless the caller set them: a `User-Agent` and a
 /// fresh `client-request-id` (Graph echoes it in responses and errors, which ties a log line to a
@@ -32,9 +33,15 @@ public struct HeadersMiddleware: HTTPMiddleware {
 }
 
 extension Array where Element == any HTTPMiddleware {
-    /// The chain a client gets unless it says otherwise: headers, retry, redirects, logging.
+    /// The chain a client gets unless it says otherwise: headers, retry, redirects. Nothing is logged: a library
+    /// writes no output the app did not ask for (`defaults(logger:)` logs to the app's logger).
     /// Auth, when configured, is added after these, next to the transport.
     public static var defaults: [any HTTPMiddleware] {
-        [HeadersMiddleware(), RetryMiddleware(), RedirectMiddleware(), LoggingMiddleware()]
+        [HeadersMiddleware(), RetryMiddleware(), RedirectMiddleware()]
+    }
+
+    /// The defaults, and one line per exchange to `logger`, secrets redacted (`LoggingMiddleware`).
+    public static func defaults(logger: Logger) -> [any HTTPMiddleware] {
+        defaults + [LoggingMiddleware(logger: logger)]
     }
 }

@@ -8,6 +8,9 @@ import Logging
 /// Levels follow the Spark SDK's error / warning / info / fine: a success is logged at `successLevel`
 /// (debug unless set), a 4xx at `clientErrorLevel` (`failureLevel` unless set), a 5xx at `failureLevel`, a failed
 /// exchange at `error`.
+///
+/// A library logs nothing unless its app asks: this middleware is not in `.defaults`, and it takes the app's
+/// logger (`.defaults(logger:)` adds it).
 public struct LoggingMiddleware: HTTPMiddleware {
     public var logger: Logger
     public var successLevel: Logger.Level
@@ -15,7 +18,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     public var clientErrorLevel: Logger.Level
 
     public init(
-        logger: Logger = Logger(label: "bindery.http"), successLevel: Logger.Level = .debug,
+        logger: Logger, successLevel: Logger.Level = .debug,
         failureLevel: Logger.Level = .info, clientErrorLevel: Logger.Level? = nil
     ) {
         self.logger = logger

@@ -51,6 +51,6 @@ func loopbackTransport() -> any HTTPTransport { DefaultTransport.shared }
 func fastMiddleware() -> [any HTTPMiddleware] {
     [
         HeadersMiddleware(), RetryMiddleware(baseBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)),
-        RedirectMiddleware(), LoggingMiddleware(),
+        RedirectMiddleware(),
     ]
 }
