@@ -3,14 +3,15 @@
 #   libxml2-dev            the CSDL reader (bindery-gen) parses XML with libxml2
 #   libcurl4-openssl-dev   the runtime's HTTP transport (next: CurlTransport)
 #   libsqlite3-dev         InboxOffline's store (GRDB links the system SQLite and needs its header)
+#   curl                   the mock's banner prints curl commands, and a test runs them as printed
 set -euo pipefail
 
 needed=()
-for package in libxml2-dev libcurl4-openssl-dev libsqlite3-dev; do
+for package in libxml2-dev libcurl4-openssl-dev libsqlite3-dev curl; do
   if ! dpkg -s "$package" >/dev/null 2>&1; then needed+=("$package"); fi
 done
 if [ ${#needed[@]} -eq 0 ]; then
-  echo "setup: libxml2-dev, libcurl4-openssl-dev and libsqlite3-dev are installed."
+  echo "setup: libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev and curl are installed."
   exit 0
 fi
 

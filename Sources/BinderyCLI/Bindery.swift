@@ -19,12 +19,13 @@ struct Bindery: AsyncParsableCommand {
 
 /// `bindery validate SERVICE METHOD URL FILE` or `bindery validate SERVICE --type NAME FILE`.
 extension Bindery {
-    /// Where the CLI's HTTP lines go: swift-log's standard error handler (failures at info, everything at trace
-    /// with `LOG_LEVEL=trace`). The library itself logs nothing unless given a logger like this one.
+    /// Where the CLI's HTTP lines go: swift-log's standard error handler, for exchanges that failed without an
+    /// answer (`LOG_LEVEL=info` adds error statuses, `trace` every exchange with its headers). The library itself
+    /// logs nothing unless given a logger like this one.
     static let httpLogger: Logger = {
         var logger = Logger(label: "bindery.http")
         logger.logLevel =
-            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger
     }()
 
@@ -99,10 +100,21 @@ struct Validate: ParsableCommand {
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
             // The query picks among operations that share a URL (`view=count`, `_pagination=count`).
             let query = (URLComponents(string: arguments[1])?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-            guard let method, let shape = validator.response(method: method, path: path, query: query),
-                let found = shape.kind
-            else {
+            guard let method, let shape = validator.response(method: method, path: path, query: query) else {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
+            }
+            guard let found = shape.kind else {
+                // An operation that answers no body (`POST /me/sendMail`): the answer must be empty.
+                guard let bytes = FileManager.default.contents(atPath: arguments[2]) else {
+                    throw ValidationError("cannot read \(arguments[2])")
+                }
+                print("checked as: \(shape.name)")
+                if bytes.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+                    print("type: no content")
+                    return
+                }
+                print("error: \(shape.name) answers no body, but the file holds \(bytes.count) bytes")
+                throw ExitCode.failure
             }
             (kind, file) = (found, arguments[2])
             (enveloped, payloadPath, chosen) = (shape.isEnveloped, shape.payloadPath, shape.name)

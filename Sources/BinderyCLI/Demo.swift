@@ -373,9 +373,10 @@ struct Demo: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try InboxStore(path: folder.appendingPathComponent("inbox.sqlite").path)
+        // Quiet: this part goes offline on purpose, and says so itself.
         let client = InboxClient(
             baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken),
-            middleware: Bindery.http)
+            middleware: .defaults)
         let synced = try await InboxSync(store: store, client: client, namespace: namespace).sync()
         let unread = try store.threads(namespace: namespace, matching: .unread).count
         print("  synced \(synced) objects into SQLite; \(unread) unread threads in the cache")

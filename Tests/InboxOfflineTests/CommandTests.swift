@@ -8,8 +8,9 @@ import Testing
 @Suite struct CommandTests {
     static let tool = builtExecutable("bindery")
 
-    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    @Test
     func syncThenListOffline() async throws {
+        try #require(Self.tool != nil, "bindery must be built beside the tests")
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
         Mailbox.seed(fixture, threads: 30, seed: 51)

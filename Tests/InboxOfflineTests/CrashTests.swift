@@ -12,8 +12,9 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct CrashTests {
     static let worker = builtExecutable("inbox-offline-worker")
 
-    @Test(.enabled(if: worker != nil, "inbox-offline-worker must be built beside the tests"))
+    @Test
     func syncKilledAtRandomPointsResumesToExactlyTheServersState() async throws {
+        try #require(Self.worker != nil, "inbox-offline-worker must be built beside the tests")
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
         let ids = Mailbox.seed(fixture, threads: 800, seed: 31)
@@ -57,8 +58,9 @@ import Testing
         #expect(killedMidWork.filter { $0 }.count >= 5)
     }
 
-    @Test(.enabled(if: worker != nil, "inbox-offline-worker must be built beside the tests"))
+    @Test
     func replayKilledAtRandomPointsSendsEachDraftExactlyOnce() async throws {
+        try #require(Self.worker != nil, "inbox-offline-worker must be built beside the tests")
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
         let ids = Mailbox.seed(fixture, threads: 60, seed: 41)

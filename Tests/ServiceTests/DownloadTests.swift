@@ -137,7 +137,7 @@ import Testing
     }
 
     /// `bindery onedrive download` by path, as a user runs it against `bindery mock`.
-    @Test(.enabled(if: MockCommandTests.tool != nil, "bindery must be built beside the tests"))
+    @Test
     func theCommandDownloadsByPath() async throws {
         let mock = try await MockServer(.oneDrive)
         let (file, item) = try await Self.uploaded(700_000, to: mock, client: Self.client(mock))

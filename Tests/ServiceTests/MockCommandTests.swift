@@ -55,8 +55,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    @Test
     func printsItsURLAndTokenIntoAPipeWhileItServes() async throws {
+        try #require(Self.tool != nil, "bindery must be built beside the tests")
         let mock = try Launched(["mock", "--service", "onedrive", "--fixtures", FixtureTests.root.path])
         defer { mock.stop() }
 
@@ -86,10 +87,11 @@ import Testing
     static let curl = "/usr/bin/curl"
 
     /// The banner's `curl` commands, run as printed by a shell: each answers 200 with something in it.
-    @Test(
-        .enabled(if: tool != nil && FileManager.default.isExecutableFile(atPath: curl), "bindery and curl"),
-        arguments: ["onedrive", "onenote", "graph", "spark", "inbox"])
+    @Test(arguments: ["onedrive", "onenote", "graph", "spark", "inbox"])
     func theBannersCurlCommandsWorkAsPrinted(_ service: String) async throws {
+        try #require(
+            Self.tool != nil && FileManager.default.isExecutableFile(atPath: Self.curl),
+            "bindery must be built and curl installed (make setup)")
         let mock = try Launched(["mock", "--service", service, "--fixtures", FixtureTests.root.path])
         defer { mock.stop() }
         let banner = try await mock.banner()
@@ -106,8 +108,9 @@ import Testing
     }
 
     /// `--no-sample` serves the fixtures alone, as before the sample: no sample in the banner or the store.
-    @Test(.enabled(if: tool != nil, "bindery must be built beside the tests"))
+    @Test
     func noSampleServesTheFixturesAlone() async throws {
+        try #require(Self.tool != nil, "bindery must be built beside the tests")
         let mock = try Launched(["mock", "--service", "onedrive", "--fixtures", FixtureTests.root.path, "--no-sample"])
         defer { mock.stop() }
         let banner = try await mock.banner()
