@@ -144,6 +144,32 @@ import Testing
         #expect(refused == 1, "one request answered 1020 and replayed")
     }
 
+    /// 100 requests at once over a session the server has just ended: each is refused with 1020, and the
+    /// renewal happens once for all of them; every request is replayed and answered.
+    @Test func aHundredConcurrentRequestsOverAnExpiredSparkSessionRenewItOnce() async throws {
+        let mock = try await MockServer(.spark)
+        defer { Task { await mock.stop() } }
+        mock.identity.registerSparkAPIKey("key-1", secret: "secret-1")
+        for index in 1...5 {
+            mock.store.insert(
+                ["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]],
+                into: ["listings"], idMember: "Id")
+        }
+        let session = SparkAPIKeySession(
+            apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
+        let client = SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session)
+        _ = try await client.listings.list(limit: 5).get()
+        mock.identity.expireAllTokens()
+
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 { group.addTask { try await client.listings.list(limit: 5).get().value.count } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(answered.count == 100 && answered.allSatisfy { $0 == 5 })
+        let sessions = mock.requests.filter { $0.path.hasSuffix("/session") }.count
+        #expect(sessions == 2, "the first session, then one renewal for all 100 requests")
+    }
+
     /// A spec's own response example becomes the fixture, seeds the mock and comes back typed, quirks and all.
     @Test func sparkListingsFromTheSpecExampleDecodeTheirLooseValues() async throws {
         let mock = try await MockServer(.spark)
