@@ -20,6 +20,10 @@ public struct InboxOutbox: Sendable {
     /// The first wait after a failure; it doubles with each further attempt, up to `maximumBackoff`.
     public var initialBackoff: Duration = .seconds(1)
     public var maximumBackoff: Duration = .seconds(300)
+    /// How long the queue's lease lasts without renewal. A replay renews it every third of this while a request is
+    /// in flight, however long the client's retries and timeouts make that request: a second replayer can take
+    /// the queue only from a holder that stopped renewing (its process died, or it hung past the whole lease).
+    public var leaseDuration: Duration = .seconds(60)
 
     public init(store: InboxStore, client: InboxClient, namespace: String) {
         self.store = store
@@ -194,7 +198,7 @@ public struct InboxOutbox: Sendable {
             }
             defer { progress?(write) }
             do {
-                try await perform(write, payload, &report)
+                try await holdingLease(lease) { try await perform(write, payload, &report) }
             } catch let error as BinderyError where Self.mayPass(error) {
                 report.retryAfter = try await backOff(write, error)
                 return
@@ -205,10 +209,24 @@ public struct InboxOutbox: Sendable {
         }
     }
 
-    /// Takes (or renews) the queue's lease for `owner`; false when a live holder has it. A lease lasts a minute
-    /// from its last renewal, one write; a holder whose process is gone loses it at once.
+    /// Runs `body` (one write, which may take the client's whole retry budget) with the lease renewed every third
+    /// of `leaseDuration`, so it never runs out while the request is in flight.
+    private func holdingLease<Result>(_ owner: String, _ body: () async throws -> Result) async throws -> Result {
+        let renewal = Task { [self] in
+            while !Task.isCancelled {
+                try await Task.sleep(for: leaseDuration / 3)
+                _ = try await takeLease(owner)
+            }
+        }
+        defer { renewal.cancel() }
+        return try await body()
+    }
+
+    /// Takes (or renews) the queue's lease for `owner`; false when a live holder has it. A lease lasts
+    /// `leaseDuration` from its last renewal; a holder whose process is gone loses it at once.
     private func takeLease(_ owner: String) async throws -> Bool {
         let pid = Int(getpid())
+        let lasts = Self.seconds(leaseDuration)
         return try await store.database.write { [namespaceID] db in
             let now = Date().timeIntervalSince1970
             if let holder = try Row.fetchOne(
@@ -224,9 +242,13 @@ public struct InboxOutbox: Sendable {
                     INSERT INTO outbox_lease (namespace_id, owner, pid, expires) VALUES (?, ?, ?, ?)
                     ON CONFLICT (namespace_id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid,
                         expires = excluded.expires
-                    """, arguments: [namespaceID, owner, pid, now + 60])
+                    """, arguments: [namespaceID, owner, pid, now + lasts])
             return true
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func releaseLease(_ owner: String) async throws {

@@ -5,6 +5,7 @@ import InboxOffline
 
 // The process the crash tests kill with SIGKILL: `inbox-offline-worker sync|replay DB URL TOKEN NAMESPACE`.
 // It prints `ready` once the store is open, then one line per step, so the test knows it is mid-work.
+// LEASE_SECONDS in the environment shortens the outbox's lease, for the test of a send that outlasts it.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let url = URL(string: arguments[3]) else {
@@ -27,8 +28,11 @@ case "sync":
 case "replay":
     var outbox = InboxOutbox(store: store, client: client, namespace: arguments[5])
     outbox.initialBackoff = .zero
+    if let seconds = ProcessInfo.processInfo.environment["LEASE_SECONDS"].flatMap(Double.init) {
+        outbox.leaseDuration = .milliseconds(Int(seconds * 1000))
+    }
     let report = try await outbox.replay { write in say("\(write.operation) \(write.targetID)") }
-    say("replayed \(report.completed.count)")
+    say("replayed \(report.completed.count)" + (report.busy ? " busy" : ""))
 default:
     exit(2)
 }

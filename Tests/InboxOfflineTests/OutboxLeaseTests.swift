@@ -1,0 +1,66 @@
+import BinderyRuntime
+import Foundation
+import Inbox
+import InboxOffline
+import Synchronization
+import Testing
+
+/// Exactly-once sending when a send outlasts the outbox's lease: the holder renews its lease while the request
+/// is in flight, so a second replaying process finds the queue busy instead of taking it over and sending again.
+@Suite(.timeLimit(.minutes(2))) struct OutboxLeaseTests {
+    /// Starts `inbox-offline-worker replay` with a one-second lease; returns the process and its output so far.
+    static func replay(_ fixture: OfflineFixture) throws -> (Process, Output) {
+        let process = Process()
+        process.executableURL = try #require(CrashTests.worker, "inbox-offline-worker must be built beside the tests")
+        process.arguments = [
+            "replay", fixture.databasePath, fixture.mock.serviceURL.absoluteString, fixture.mock.identity.acceptedToken,
+            OfflineFixture.namespace,
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LEASE_SECONDS": "1"]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let output = Output()
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.text.withLock { $0 += text }
+        }
+        try process.run()
+        return (process, output)
+    }
+
+    final class Output: Sendable {
+        let text = Mutex("")
+        var value: String { text.withLock { $0 } }
+    }
+
+    @Test func aSendThatOutlastsTheLeaseIsSentOnceThoughASecondProcessReplays() async throws {
+        let fixture = try await OfflineFixture()
+        defer { Task { await fixture.stop() } }
+        Mailbox.seed(fixture, threads: 3, seed: 7)
+        fixture.mock.store.insert(
+            ["object": "draft", "subject": "Offer", "version": 1], into: fixture.drafts, key: "d1", logged: false)
+        try await fixture.sync.sync()
+        let outbox = InboxOutbox(store: fixture.store, client: fixture.client, namespace: OfflineFixture.namespace)
+        try await outbox.send(draft: "d1")
+        // The service takes four seconds to answer the send: four times the lease.
+        fixture.mock.inject(.slow(.seconds(4)), count: 1, pathContains: "/send")
+
+        let (first, firstOutput) = try Self.replay(fixture)
+        let sendArrived = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < sendArrived, !fixture.mock.requests.contains(where: { $0.path.hasSuffix("/send") })
+        {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Past the lease's second: without renewal the second process would take the queue here.
+        try await Task.sleep(for: .milliseconds(1_800))
+        let (second, secondOutput) = try Self.replay(fixture)
+        second.waitUntilExit()
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        #expect(secondOutput.value.contains("replayed 0 busy"), "\(secondOutput.value)")
+        #expect(firstOutput.value.contains("replayed 1"), "\(firstOutput.value)")
+        let sends = fixture.mock.requests.filter { $0.path.hasSuffix("/send") }.count
+        #expect(sends == 1, "one send request for one queued send")
+        #expect(try outbox.pending().isEmpty)
+    }
+}
