@@ -12,6 +12,9 @@ public final class SparkSignInMock: MockSignInExtension {
         var secrets: [String: String] = [:]  // ApiKey → secret
         var sessions: [String: String] = [:]  // AuthToken → ApiKey
         var trustedSignatures: [String: String] = [:]  // ApiKey → a session signature taken as valid
+        /// The signed fields of each assertion issued and not yet verified, by its `openid.sig`: an assertion is
+        /// confirmed once, as OpenID 2.0 requires of a provider (section 11.4.2.1).
+        var assertions: [String: [String: String]] = [:]
     }
 
     private let state = Mutex(State())
@@ -33,20 +36,69 @@ public final class SparkSignInMock: MockSignInExtension {
     public func handle(
         _ request: MockRequest, segments: [String], identity: MockIdentity, server: MockServer
     ) async -> MockResponse? {
-        guard request.method == "GET", segments == ["openid"] else { return nil }
+        guard segments == ["openid"] else { return nil }
+        if request.method == "POST" { return checkAuthentication(request) }
+        guard request.method == "GET" else { return nil }
         // `checkid_setup` answers `id_res` with an identity, and in the hybrid flow an OAuth 2 code to exchange
-        // at `/v1/oauth2/grant`.
+        // at `/v1/oauth2/grant`; signed, for the app to confirm with `check_authentication`.
         guard let returnTo = request.queryValue("openid.return_to") else {
             return MockResponse(status: 400, json: ["error": "openid.return_to is required"])
         }
+        let nonce = ISO8601DateFormatter().string(from: Date()) + PKCE.makeVerifier().prefix(12)
         var parameters = [
-            ("openid.mode", "id_res"), ("openid.identity", "https://sparkplatform.com/openid/id/mock-user"),
+            ("openid.ns", "http://specs.openid.net/auth/2.0"), ("openid.mode", "id_res"),
+            ("openid.op_endpoint", server.baseURL.appendingPathComponent("openid").absoluteString),
+            ("openid.claimed_id", "https://sparkplatform.com/openid/id/mock-user"),
+            ("openid.identity", "https://sparkplatform.com/openid/id/mock-user"), ("openid.return_to", returnTo),
+            ("openid.response_nonce", nonce), ("openid.assoc_handle", "mock-stateless"),
         ]
         if request.queryValue("openid.spark.combined_flow") == "true" {
             parameters.append(("openid.spark.code", identity.newCode(challenge: nil)))
         }
         parameters += [("openid.sreg.email", "agent@example.com"), ("openid.sreg.fullname", "Mock Agent")]
+        // Attribute Exchange, when asked for: each requested type the mock knows, under the app's alias.
+        if request.queryValue("openid.ax.mode") == "fetch_request" {
+            let known = [
+                "http://axschema.org/contact/email": "agent@example.com",
+                "http://axschema.org/namePerson": "Mock Agent",
+            ]
+            parameters += [("openid.ns.ax", "http://openid.net/srv/ax/1.0"), ("openid.ax.mode", "fetch_response")]
+            for item in request.query where item.name.hasPrefix("openid.ax.type.") {
+                guard let value = known[item.value] else { continue }
+                let alias = String(item.name.dropFirst("openid.ax.type.".count))
+                parameters += [("openid.ax.type.\(alias)", item.value), ("openid.ax.value.\(alias)", value)]
+            }
+        }
+        let signed = parameters.map(\.0).filter { $0 != "openid.ns" && $0 != "openid.mode" }
+        let names = signed.map { String($0.dropFirst("openid.".count)) }
+        let signature = PKCE.makeVerifier()
+        parameters += [("openid.signed", names.joined(separator: ",")), ("openid.sig", signature)]
+        state.withLock { state in
+            state.assertions[signature] = Dictionary(
+                parameters.filter { signed.contains($0.0) || $0.0 == "openid.signed" }, uniquingKeysWith: { $1 })
+        }
         return identity.redirect(to: returnTo, parameters)
+    }
+
+    /// `check_authentication`: `is_valid:true` when the posted fields are exactly an assertion the mock issued and
+    /// has not confirmed before; `is_valid:false` for anything forged, tampered with or replayed.
+    private func checkAuthentication(_ request: MockRequest) -> MockResponse {
+        var posted: [String: String] = [:]
+        for (name, value) in PercentEncoding.formValues(String(decoding: request.body, as: UTF8.self)) {
+            posted[name] = value
+        }
+        guard posted["openid.mode"] == "check_authentication" else {
+            return MockResponse(status: 400, body: Array("error:openid.mode must be check_authentication\n".utf8))
+        }
+        let valid = state.withLock { state -> Bool in
+            guard let signature = posted["openid.sig"], let issued = state.assertions[signature],
+                issued.allSatisfy({ posted[$0.key] == $0.value })
+            else { return false }
+            state.assertions[signature] = nil
+            return true
+        }
+        let body = "ns:http://specs.openid.net/auth/2.0\nis_valid:\(valid)\n"
+        return MockResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(body.utf8))
     }
 
     /// A request with `AuthToken` is signed: MD5(secret + "ApiKey" + key + "ServicePath" + path + sorted

@@ -76,7 +76,7 @@ public enum Redaction {
     /// Query and form parameters and JSON members whose values are secrets (compared case-insensitively).
     public static let secretParameters: Set<String> = [
         "access_token", "refresh_token", "id_token", "code", "client_secret", "password", "apisig", "authtoken",
-        "device_code", "code_verifier", "assertion", "openid.spark.code", "client_assertion", "token",
+        "device_code", "code_verifier", "assertion", "openid.spark.code", "openid.sig", "client_assertion", "token",
     ]
 
     /// Headers whose values are secrets.

@@ -70,6 +70,7 @@ public struct SparkSignIn: Sendable {
 
     /// Reads an OpenID callback: `openid.mode=id_res` gives a code (hybrid) or an identity with its
     /// Simple Registration / Attribute Exchange attributes; `error` is an `authorization` error.
+    /// It only reads: `verify(callback:)` checks the callback with the provider before anything is believed.
     public static func parseCallback(_ url: URL) throws(BinderyError) -> OpenIDResult {
         var values: [String: String] = [:]
         for (name, value) in OAuth2Client.formValues(in: url) { values[name] = value }
@@ -102,24 +103,40 @@ public struct SparkSignIn: Sendable {
         }
     }
 
-    /// Plain OpenID asking for attributes with Simple Registration (`openid.sreg.required`).
+    /// Plain OpenID asking for attributes with Simple Registration (`openid.sreg.required`) and, for providers
+    /// that answer only that, Attribute Exchange (`openid.ax.required`, for the attributes it has types for).
     public func openIDURL(requiredAttributes: [String] = ["email", "fullname"]) -> URL {
-        OAuth2Client.url(
-            openIDBase.appendingPathComponent("openid"),
-            adding: [
-                ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID),
-                ("openid.return_to", redirectURI),
-                ("openid.ns.sreg", "http://openid.net/extensions/sreg/1.1"),
-                ("openid.sreg.required", requiredAttributes.joined(separator: ",")),
-            ])
+        let exchanged = requiredAttributes.filter { Self.attributeTypes[$0] != nil }
+        var parameters = [
+            ("openid.mode", "checkid_setup"), ("openid.spark.client_id", clientID),
+            ("openid.return_to", redirectURI),
+            ("openid.ns.sreg", "http://openid.net/extensions/sreg/1.1"),
+            ("openid.sreg.required", requiredAttributes.joined(separator: ",")),
+        ]
+        if !exchanged.isEmpty {
+            parameters += [("openid.ns.ax", "http://openid.net/srv/ax/1.0"), ("openid.ax.mode", "fetch_request")]
+            parameters += exchanged.map { ("openid.ax.type.\($0)", Self.attributeTypes[$0] ?? "") }
+            parameters.append(("openid.ax.required", exchanged.joined(separator: ",")))
+        }
+        return OAuth2Client.url(openIDBase.appendingPathComponent("openid"), adding: parameters)
     }
 
-    /// Completes the hybrid flow: the code from the callback, exchanged for tokens.
+    /// Completes plain OpenID: the callback verified with the provider (`verify(callback:)`), then read.
+    public func completeOpenID(
+        callback: URL, nonces: OpenIDNonces = .shared, transport: any HTTPTransport = DefaultTransport.shared,
+        middleware: [any HTTPMiddleware] = .defaults
+    ) async throws -> OpenIDResult {
+        try await verify(callback: callback, nonces: nonces, transport: transport, middleware: middleware)
+    }
+
+    /// Completes the hybrid flow: the callback verified with the provider (`verify(callback:)`), then its code
+    /// exchanged for tokens.
     public func completeHybrid(
-        callback: URL, account: String, transport: any HTTPTransport = DefaultTransport.shared,
+        callback: URL, account: String, nonces: OpenIDNonces = .shared,
+        transport: any HTTPTransport = DefaultTransport.shared,
         middleware: [any HTTPMiddleware] = OAuth2Client.tokenEndpointDefaults
     ) async throws -> Token {
-        switch try Self.parseCallback(callback) {
+        switch try await verify(callback: callback, nonces: nonces, transport: transport, middleware: middleware) {
         case .code(let code, _):
             return try await OAuth2Client(oauth, transport: transport, middleware: middleware)
                 .exchange(code: code, codeVerifier: nil, redirectURI: redirectURI, account: account)

@@ -296,10 +296,7 @@ final class CredentialAudit: Sendable {
         let signIn = spark.signIn
         audit.record(value: signIn)
         audit.record(value: signIn.oauth)
-        let callback = URL(
-            string:
-                "https://app.example.com/cb?openid.mode=id_res&openid.spark.code=\(Self.marker)spark-code&openid.claimed_id=id1"
-        )!
+        let callback = SparkStandIn.callback(code: "\(Self.marker)spark-code")
         let token = try await signIn.completeHybrid(
             callback: callback, account: "ada", transport: loopbackTransport(), middleware: audit.middleware)
         audit.record(value: token)

@@ -19,8 +19,7 @@ import Testing
         defer { Task { await spark.stop() } }
         let log = CapturedLog()
         let sparkSignIn = spark.signIn
-        let callback = URL(
-            string: "https://app.example.com/cb?openid.mode=id_res&openid.spark.code=c0de&openid.claimed_id=id1")!
+        let callback = SparkStandIn.callback(code: "c0de")
         let token = try await sparkSignIn.completeHybrid(
             callback: callback, account: "ada", transport: loopbackTransport())
         #expect(token.accessToken == "spark-access-1")

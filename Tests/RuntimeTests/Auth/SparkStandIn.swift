@@ -52,6 +52,11 @@ final class SparkStandIn: Sendable {
         self.ledger = ledger
         let signature = SparkSignature(apiKey: credentials.clientID, secret: credentials.apiSecret)
         server = try await LoopbackServer([
+            // The OpenID provider's direct verification: these tests are about the OAuth side, so it confirms
+            // any assertion (the mock's provider in ServiceTests checks them for real).
+            "POST /openid": { _ in
+                .init(status: 200, body: Array("ns:http://specs.openid.net/auth/2.0\nis_valid:true\n".utf8))
+            },
             "POST /v1/oauth2/grant": { request in
                 guard case .object(let body)? = try? JSONValue.parse(request.body),
                     body["client_id"]?.stringValue == credentials.clientID,
@@ -129,7 +134,18 @@ final class SparkStandIn: Sendable {
     var signIn: SparkSignIn {
         SparkSignIn(
             clientID: credentials.clientID, clientSecret: credentials.clientSecret,
-            redirectURI: "https://app.example.com/cb", apiBase: baseURL, userAgent: "BinderyTests")
+            redirectURI: "https://app.example.com/cb", openIDBase: baseURL, apiBase: baseURL, userAgent: "BinderyTests")
+    }
+
+    /// A hybrid callback carrying `code`, made for this app's redirect URI with a fresh nonce.
+    static func callback(code: String) -> URL {
+        let nonce = ISO8601DateFormatter().string(from: Date()) + UUID().uuidString
+        return OAuth2Client.url(
+            URL(string: "https://app.example.com/cb")!,
+            adding: [
+                ("openid.mode", "id_res"), ("openid.spark.code", code), ("openid.claimed_id", "id1"),
+                ("openid.return_to", "https://app.example.com/cb"), ("openid.response_nonce", nonce),
+            ])
     }
 
     /// A Spark client of `/v1/my/account` through `middleware`.
