@@ -157,6 +157,15 @@ public final class MockIdentity: Sendable {
             return MockResponse(
                 status: 400, json: ["error": "invalid_request", "error_description": "only S256 PKCE is supported"])
         }
+        if request.queryValue("response_type") == "token" {
+            // The implicit flow (Inbox's hosted page for apps): the token itself, in the fragment.
+            var parameters = [("access_token", issueAccessToken(prefix: "access")), ("token_type", "bearer")]
+            if let hint = request.queryValue("login_hint") { parameters.append(("email_address", hint)) }
+            if let state = request.queryValue("state") { parameters.append(("state", state)) }
+            let fragment = parameters.map { PercentEncoding.form($0.0) + "=" + PercentEncoding.form($0.1) }
+            return MockResponse(
+                status: 302, headers: [("Location", redirectURI + "#" + fragment.joined(separator: "&"))])
+        }
         let code = newCode(challenge: challenge)
         var parameters = [(codeName, code)]
         if let state = request.queryValue("state") { parameters.append(("state", state)) }

@@ -111,17 +111,22 @@ public struct OAuth2Client: Sendable {
 
     // MARK: Authorization code + PKCE
 
-    /// The URL to open in a browser, and what to check the callback against.
+    /// The URL to open in a browser, and what to check the callback against. `responseType` is `code` (with
+    /// PKCE), or `token` for a provider's implicit flow (nothing is exchanged, so no PKCE).
     public func authorizationRequest(
-        redirectURI: String? = nil, loginHint: String? = nil, extraParameters: [(String, String)] = []
+        redirectURI: String? = nil, loginHint: String? = nil, responseType: String = "code",
+        extraParameters: [(String, String)] = []
     ) -> AuthorizationRequest {
         let verifier = PKCE.makeVerifier()
         let state = PKCE.randomToken(bytes: 16)
         let redirect = redirectURI ?? configuration.redirectURI ?? ""
         var parameters = [
-            ("client_id", configuration.clientID), ("response_type", "code"), ("redirect_uri", redirect),
-            ("state", state), ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
+            ("client_id", configuration.clientID), ("response_type", responseType), ("redirect_uri", redirect),
+            ("state", state),
         ]
+        if responseType == "code" {
+            parameters += [("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256")]
+        }
         if !configuration.scopes.isEmpty { parameters.append(("scope", configuration.scopes.joined(separator: " "))) }
         if let loginHint { parameters.append(("login_hint", loginHint)) }
         parameters += extraParameters
