@@ -4,14 +4,15 @@
 #   libcurl4-openssl-dev   the runtime's HTTP transport (next: CurlTransport)
 #   libsqlite3-dev         InboxOffline's store (GRDB links the system SQLite and needs its header)
 #   curl                   the mock's banner prints curl commands, and a test runs them as printed
+#   nginx, openssl         the TLS and HTTP/2 tests of CurlTransport run against a local nginx with a test CA
 set -euo pipefail
 
 needed=()
-for package in libxml2-dev libcurl4-openssl-dev libsqlite3-dev curl; do
+for package in libxml2-dev libcurl4-openssl-dev libsqlite3-dev curl nginx openssl; do
   if ! dpkg -s "$package" >/dev/null 2>&1; then needed+=("$package"); fi
 done
 if [ ${#needed[@]} -eq 0 ]; then
-  echo "setup: libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev and curl are installed."
+  echo "setup: libxml2-dev, libcurl4-openssl-dev, libsqlite3-dev, curl, nginx and openssl are installed."
   exit 0
 fi
 
