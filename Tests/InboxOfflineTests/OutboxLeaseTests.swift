@@ -11,7 +11,8 @@ import Testing
     /// Starts `inbox-offline-worker replay` with a one-second lease; returns the process and its output so far.
     static func replay(_ fixture: OfflineFixture) throws -> (Process, Output) {
         let process = Process()
-        process.executableURL = try #require(CrashTests.worker, "inbox-offline-worker must be built beside the tests")
+        let worker = try #require(CrashTests.worker, "inbox-offline-worker must be built beside the tests")
+        process.executableURL = worker
         process.arguments = [
             "replay", fixture.databasePath, fixture.mock.serviceURL.absoluteString, fixture.mock.identity.acceptedToken,
             OfflineFixture.namespace,

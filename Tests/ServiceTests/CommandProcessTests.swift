@@ -7,11 +7,12 @@ import Testing
     /// neither pipe can fill while the other is read).
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = try #require(MockCommandTests.tool, "bindery must be built beside the tests")
+        let tool = try #require(MockCommandTests.tool, "bindery must be built beside the tests")
+        process.executableURL = tool
         process.arguments = arguments
         let output = Pipe()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errors)

@@ -126,8 +126,8 @@ public final class ModelSchema: Sendable {
 
     static let maximumUnknownNames = 1_024
 
-    /// How many discriminator values the cache holds, for tests that it stays bounded.
-    static var resolutionCacheCount: Int { resolutionCache.withLock { $0.types.count } }
+    /// How many discriminator values that name no type the cache holds, for tests that it stays bounded.
+    static var cachedUnknownNames: Int { resolutionCache.withLock { $0.unknownNames } }
 
     private static func search(_ type: any JSONModel.Type, for value: String) -> (any JSONModel.Type)? {
         if type.schema.isNamed(by: value) { return type }

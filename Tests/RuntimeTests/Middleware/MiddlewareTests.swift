@@ -186,9 +186,10 @@ import Testing
         _ = try await chain.send(TransportRequest(head))
         #expect(log.all.contains { $0.hasPrefix("debug: POST https://login.example.com/token → 400 in") })
         #expect(log.all.contains { $0.hasPrefix("info: POST https://login.example.com/token → 503 in") })
-        #expect(
-            OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.clientErrorLevel } == [.debug])
-        #expect(OAuth2Client.tokenEndpointDefaults.compactMap { ($0 as? LoggingMiddleware)?.failureLevel } == [.info])
+        let logged = OAuth2Client.tokenEndpointDefaults(logger: log.logger())
+        #expect(logged.compactMap { ($0 as? LoggingMiddleware)?.clientErrorLevel } == [.debug])
+        #expect(logged.compactMap { ($0 as? LoggingMiddleware)?.failureLevel } == [.info])
+        #expect(!OAuth2Client.tokenEndpointDefaults.contains { $0 is LoggingMiddleware }, "silent without a logger")
     }
 
     @Test func oneLinePerRequestWithSecretsRedactedAtEveryLevel() async throws {

@@ -56,7 +56,9 @@ final class LoopbackServer: Sendable {
 
     /// Starts a server answering `routes`, keyed like `"GET /items/*"`; anything else gets 404.
     init(_ routes: [String: Handler]) async throws {
-        let server = try HTTPServer(address: .inet(ip4: "127.0.0.1", port: 0), logger: .disabled)
+        // A long read timeout, as the mock's: with the whole suite on two cores a request's body can take more than
+        // FlyingFox's default 15 s to be read, and the handler's failure would be an unscripted 500.
+        let server = try HTTPServer(address: .inet(ip4: "127.0.0.1", port: 0), timeout: 120, logger: .disabled)
         self.server = server
         task = Task { try await server.run() }
         try await server.waitUntilListening(timeout: 60)
