@@ -223,6 +223,7 @@ let package = Package(
                 "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline", "OneDrive", "Spark", "Inbox",
                 "BinderyRuntime",
                 "BinderyMock",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Soak"
         ),

@@ -4,9 +4,14 @@ import BinderyServiceMocks
 import Foundation
 import Inbox
 import InboxOffline
+import Logging
 import MicrosoftIdentity
 import OneDrive
 import Spark
+
+/// Each exchange that fails, to standard error (`make soak` sends it to .build/soak.log): the library logs only
+/// to a logger it is given.
+let httpLog = Logger(label: "bindery.http")
 
 // `make soak` (and `make soak-short` in CI): the generated clients against the mock server with a share of
 // every request answered by a fault (429 with and without Retry-After, 503, a reset connection, a cut body, a slow
@@ -153,9 +158,10 @@ func oneDrive(items: Int, rounds: Int, rate: Double, seed: UInt64) async throws 
         mock.store.insert(["name": .string("file \(index).txt"), "size": 10], into: children, logged: false)
     }
     let oauth = OAuth2Client(
-        MicrosoftIdentity.configuration(clientID: "soak", scopes: OneDriveClient.scopes, authority: mock.baseURL))
+        MicrosoftIdentity.configuration(clientID: "soak", scopes: OneDriveClient.scopes, authority: mock.baseURL),
+        middleware: OAuth2Client.tokenEndpointDefaults(logger: httpLog))
     let session = oauth.session(account: "me", store: MemoryTokenStore([mock.identity.issueToken(account: "me")]))
-    let client = OneDriveClient(baseURL: mock.serviceURL, auth: session)
+    let client = OneDriveClient(baseURL: mock.serviceURL, auth: session, middleware: .defaults(logger: httpLog))
     mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path)
 
     var listed: [String] = []
@@ -221,7 +227,8 @@ func spark(items: Int, passes: Int, rate: Double, seed: UInt64) async throws {
     }
     let session = SparkAPIKeySession(
         apiKey: "soak-key", secret: "soak-secret", apiBase: mock.baseURL, userAgent: "Bindery soak")
-    let client = SparkClient(userAgent: "Bindery soak", baseURL: mock.serviceURL, auth: session)
+    let client = SparkClient(
+        userAgent: "Bindery soak", baseURL: mock.serviceURL, auth: session, middleware: .defaults(logger: httpLog))
     // The session grant itself is not faulted: a failed renewal is its own subject (AuthTests).
     mock.injectRandomly(faults, rate: rate, seed: seed, pathPrefix: mock.serviceURL.path + "/listings")
     let server = Set(mock.store.items(in: ["listings"]).map(\.key))
@@ -271,7 +278,9 @@ func inbox(threads: Int, rounds: Int, rate: Double, seed: UInt64) async throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try InboxStore(path: folder.appendingPathComponent("inbox.sqlite").path)
-    let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
+    let client = InboxClient(
+        baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken),
+        middleware: .defaults(logger: httpLog))
     var sync = InboxSync(store: store, client: client, namespace: "ns")
     sync.pageSize = 500
     // Inbox tokens do not expire, so no expiry here.
