@@ -25,12 +25,21 @@ struct PathAddress: Equatable {
     }
 
     /// Where the address leads in the store: the folder that holds (or would hold) the item, the item's name, and
-    /// the item's own path when it exists. Nil when a folder on the way does not exist.
-    func resolve(in store: MockStore) -> (parent: [String], name: String, item: [String]?)? {
+    /// the item's own path when it exists. Nil when a folder on the way does not exist, unless `creatingFolders`,
+    /// when it is made (an upload by path makes the folders it names).
+    func resolve(in store: MockStore, creatingFolders: Bool = false) -> (
+        parent: [String], name: String, item: [String]?
+    )? {
         var current = store.locate(base)
         for name in names.dropLast() {
-            guard let key = Self.child(named: name, of: current, in: store) else { return nil }
-            current = current + ["children", key]
+            if let key = Self.child(named: name, of: current, in: store) {
+                current = current + ["children", key]
+                continue
+            }
+            guard creatingFolders else { return nil }
+            let folder = store.insert(
+                ["name": .string(name), "folder": ["childCount": 0]], into: current + ["children"])
+            current = current + ["children", folder.key]
         }
         let name = names[names.count - 1]
         let item = Self.child(named: name, of: current, in: store).map { current + ["children", $0] }

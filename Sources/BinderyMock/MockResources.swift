@@ -13,6 +13,11 @@ extension MockServer {
         }
         let options = QueryNames(service.dialect)
         var items = store.items(in: path)
+        if service.gatheringCollections.contains(path), let name = path.last {
+            let owner = Array(path.dropLast())
+            items += store.allItems(below: owner).filter { $0.collection.last == name && $0.collection != path }
+                .map { (key: $0.key, object: $0.object) }
+        }
         switch filtered(items, request, options, in: path) {
         case .success(let kept): items = kept
         case .failure(let error):
@@ -142,8 +147,38 @@ extension MockServer {
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         if let version = service.versionMembers[resource.name] { object[version] = 0 }
-        let stored = store.insert(object, into: locateCollection(path), idMember: service.idMember)
+        let collection = locateCollection(path)
+        // OneDrive's `@microsoft.graph.conflictBehavior` on a create: an instruction, never stored.
+        let behavior = object[Self.conflictBehavior]?.stringValue
+        object[Self.conflictBehavior] = nil
+        if let behavior, let name = object["name"]?.stringValue,
+            let existing = PathAddress.child(named: name, of: Array(collection.dropLast()), in: store)
+        {
+            switch behavior {
+            case "fail":
+                return errorResponse(409, code: "nameAlreadyExists", message: "an item named \(name) already exists")
+            case "replace":
+                _ = store.remove(at: collection + [existing])
+            default:  // "rename", the service's default: the first free "name 1", "name 2", … (before the extension)
+                object["name"] = .string(Self.freeName(for: name, in: Array(collection.dropLast()), store: store))
+            }
+        }
+        let stored = store.insert(object, into: collection, idMember: service.idMember)
         return single(stored.object, status: fixtureStatus(resource, "POST", otherwise: 201))
+    }
+
+    static let conflictBehavior = "@microsoft.graph.conflictBehavior"
+
+    /// `name 1.txt`, `name 2.txt`, …: the first name no child of `folder` has (OneDrive's rename).
+    static func freeName(for name: String, in folder: [String], store: MockStore) -> String {
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let fileExtension = dot.map { String(name[$0...]) } ?? ""
+        for number in 1... {
+            let candidate = "\(stem) \(number)\(fileExtension)"
+            if PathAddress.child(named: candidate, of: folder, in: store) == nil { return candidate }
+        }
+        return name
     }
 
     func update(_ request: MockRequest, at path: [String], resource: ResourceRoute, replacing: Bool) -> MockResponse {

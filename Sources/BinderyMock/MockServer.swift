@@ -332,11 +332,23 @@ public final class MockServer: Sendable {
         }
         var path = resolvingAliases(addressedPath)
         var addressed: (parent: [String], name: String)?
+        var createdByUpload = false
         if let address = PathAddress(path) {
-            // Only an upload session may name an item that does not exist yet: it creates it.
-            let creates = method == .post && address.rest == ["createUploadSession"]
-            guard let target = address.resolve(in: store), target.item != nil || creates else {
+            // Only an upload (simple, or a session) may name an item that does not exist yet: it creates it, and
+            // the folders on the way that do not exist either, as OneDrive does.
+            let session = method == .post && address.rest == ["createUploadSession"]
+            let simple = method == .put && address.rest == ["content"]
+            guard var target = address.resolve(in: store, creatingFolders: session || simple),
+                target.item != nil || session || simple
+            else {
                 return errorResponse(404, code: "itemNotFound", message: "nothing at \(request.path)")
+            }
+            if simple, target.item == nil {
+                let created = store.insert(
+                    ["name": .string(target.name), "file": ["mimeType": "application/octet-stream"], "size": 0],
+                    into: target.parent + ["children"], idMember: service.idMember)
+                target.item = target.parent + ["children", created.key]
+                createdByUpload = true
             }
             addressed = (target.parent, target.name)
             path = (target.item ?? target.parent) + address.rest
@@ -387,7 +399,10 @@ public final class MockServer: Sendable {
         case .operation, nil:
             // A stream property (`items/{id}/content`) is not in the route table: its owner is.
             if case .item? = service.routes.match(method: .get, segments: Array(path.dropLast())) {
-                return stream(request, at: path)
+                var response = stream(request, at: path)
+                // A simple upload that made the item answers 201 Created, one that replaced it 200.
+                if createdByUpload, response.status == 200 { response.status = 201 }
+                return response
             }
         }
         return errorResponse(

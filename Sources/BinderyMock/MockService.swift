@@ -26,6 +26,9 @@ public struct MockService: Sendable {
     /// drafts): created at version 0; a replace or update that names another version than the current one is
     /// refused with 409, and one that goes through raises it by one.
     public var versionMembers: [String: String]
+    /// Collections that list, besides their own items, every item of a collection of the same name below their
+    /// owner: Graph's `me/messages` is every message of every mail folder.
+    public var gatheringCollections: Set<[String]>
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -38,9 +41,10 @@ public struct MockService: Sendable {
         _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
         pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil,
         uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false,
-        versionMembers: [String: String] = [:]
+        versionMembers: [String: String] = [:], gatheringCollections: Set<[String]> = []
     ) {
         self.versionMembers = versionMembers
+        self.gatheringCollections = gatheringCollections
         self.uploadedFileFacet = uploadedFileFacet
         self.redirectsContent = redirectsContent
         self.descriptor = descriptor

@@ -10,9 +10,13 @@ extension MockOperation {
         func parameter(_ name: String) -> JSONValue? {
             call.body?.objectValue?.first { $0.key.lowercased() == name.lowercased() }?.value
         }
-        guard case .object(let message)? = parameter("message") else {
+        guard case .object(var message)? = parameter("message") else {
             return call.server.errorResponse(400, code: "ErrorInvalidRequest", message: "the body needs a message")
         }
+        // As the service keeps a sent message: read, not a draft, with the time it left.
+        message["isRead"] = true
+        message["isDraft"] = false
+        message["sentDateTime"] = .string(ISO8601DateFormatter().string(from: Date()))
         if parameter("saveToSentItems") != .bool(false) {
             call.store.insert(message, into: ["me", "mailFolders", "sentitems", "messages"])
         }

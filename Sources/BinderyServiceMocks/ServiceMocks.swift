@@ -35,7 +35,9 @@ extension MockService {
             "microsoft.graph.mailFolder/delta": .odataDelta,
             "microsoft.graph.message/send": .accepted(),
             "microsoft.graph.message/reply": .accepted(),
-        ])
+        ],
+        // `GET /me/messages` lists the messages of every folder, Sent Items included.
+        gatheringCollections: [["me", "messages"]])
 
     public static let spark = MockService(
         SparkService.descriptor, idMember: "Id", pageSize: 25,
