@@ -51,7 +51,8 @@ service = $(word 2,$(subst /, ,$(1)))
 fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyServiceMocks/Generated/$(call service,$(1)))
 
 # The plugin sample's checked-in module, generated from inside the sample as `swift package bindery-gen` does.
-SAMPLE_GEN := cd Tests/PluginSample && ../../$(GEN) Sources/Tasks/tasks.json --output Sources/Tasks/Generated
+SAMPLE_GEN := cd Tests/PluginSample && ../../$(GEN) Sources/Tasks/tasks.json --output Sources/Tasks/Generated \
+  --regenerate-note "Regenerate with \`swift package --allow-writing-to-package-directory bindery-gen\`."
 
 gen: $(GEN)
 	@$(foreach pair,$(SPECS),$(GEN) $(word 1,$(subst :, ,$(pair))) --output $(word 2,$(subst :, ,$(pair))) \

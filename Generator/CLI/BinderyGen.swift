@@ -48,6 +48,17 @@ struct BinderyGen: ParsableCommand {
             discussion: "For build tools, which must name their outputs before the generator runs.", valueName: "N"))
     var numberedFiles: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "The spec's path as file headers show it (default: SPEC as given); tools pass one relative to the package.")
+    var specName: String?
+
+    @Option(
+        name: .long,
+        help: "The file header's second line, how the files are made again (default: this repository's `make gen`).")
+    var regenerateNote: String?
+
     @Flag(name: .long, help: "Write nothing; exit 1 and list the files that differ from what would be generated.")
     var check = false
 
@@ -65,7 +76,8 @@ struct BinderyGen: ParsableCommand {
         let readTime = clock.now - start
 
         let pruned = spec.pruned(include: configuration.include, exclude: configuration.exclude)
-        var options = Emitter.Options(config: configuration, specDisplayPath: self.spec)
+        var options = Emitter.Options(config: configuration, specDisplayPath: specName ?? self.spec)
+        if let regenerateNote { options.regenerateNote = regenerateNote }
         if let numberedFiles {
             guard numberedFiles > 0 else { throw ValidationError("--numbered-files must be at least 1") }
             options.layout = .numbered(files: numberedFiles)

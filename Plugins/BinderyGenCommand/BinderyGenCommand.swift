@@ -34,7 +34,8 @@ struct BinderyGenCommand: CommandPlugin {
             if names.isEmpty, !FileManager.default.fileExists(atPath: output.path) { continue }
             let process = Process()
             process.executableURL = tool.url
-            process.arguments = [relative(inputs.spec), "--output", relative(output)] + passedOn
+            let note = passedOn.contains("--regenerate-note") ? [] : ["--regenerate-note", BinderyInputs.commandNote]
+            process.arguments = [relative(inputs.spec), "--output", relative(output)] + note + passedOn
             process.currentDirectoryURL = context.package.directoryURL
             try process.run()
             process.waitUntilExit()

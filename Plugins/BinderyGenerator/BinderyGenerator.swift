@@ -24,7 +24,11 @@ struct BinderyGenerator: BuildToolPlugin {
             .buildCommand(
                 displayName: "Generating \(target.name) from \(inputs.spec.lastPathComponent) with bindery-gen",
                 executable: try context.tool(named: "bindery-gen").url,
-                arguments: [inputs.spec.path, "--output", output.path, "--numbered-files", "\(Self.fileCount)"],
+                arguments: [
+                    inputs.spec.path, "--output", output.path, "--numbered-files", "\(Self.fileCount)",
+                    // Headers name the spec by its place in the package, never by this machine's absolute path.
+                    "--spec-name", inputs.specName(in: context.package), "--regenerate-note", BinderyInputs.buildNote,
+                ],
                 inputFiles: [inputs.spec, inputs.config],
                 outputFiles: (1...Self.fileCount).map { output.appending(component: "BinderyGenerated\($0).swift") })
         ]

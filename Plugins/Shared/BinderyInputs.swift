@@ -10,8 +10,21 @@ struct BinderyInputs {
     let spec: URL
     let config: URL
 
-    /// The spec: OData CSDL (.xml, .csdl, .edmx, including `name.csdl.xml`) or OpenAPI (.json other than bindery.json).
-    static let specExtensions: Set<String> = ["xml", "csdl", "edmx", "json"]
+    /// The spec: OData CSDL (.xml, .csdl, .edmx, including `name.csdl.xml`) or OpenAPI (.json other than
+    /// bindery.json, .yaml, .yml).
+    static let specExtensions: Set<String> = ["xml", "csdl", "edmx", "json", "yaml", "yml"]
+
+    /// The generated files' header line on how they are made: by the build plugin on every build.
+    static let buildNote =
+        "Made on every build by the BinderyGenerator plugin; change the spec or bindery.json instead."
+    /// The same for files the command plugin writes into the target's `Generated/` folder.
+    static let commandNote = "Regenerate with `swift package --allow-writing-to-package-directory bindery-gen`."
+
+    /// The spec's path relative to the package, as generated headers show it: the same on every machine.
+    func specName(in package: Package) -> String {
+        let root = package.directoryURL.path + "/"
+        return spec.path.hasPrefix(root) ? String(spec.path.dropFirst(root.count)) : spec.lastPathComponent
+    }
 
     /// The inputs in a target's folder; nil when it has no bindery.json, an error when the spec is missing or ambiguous.
     static func find(in target: Target) throws -> BinderyInputs? {
@@ -24,7 +37,7 @@ struct BinderyInputs {
         guard let spec = specs.first, specs.count == 1 else {
             throw PluginFailure(
                 specs.isEmpty
-                    ? "target '\(target.name)': \(folder.path) has bindery.json but no spec (.xml, .csdl, .edmx or .json) beside it"
+                    ? "target '\(target.name)': \(folder.path) has bindery.json but no spec (.xml, .csdl, .edmx, .json, .yaml or .yml) beside it"
                     : "target '\(target.name)': \(folder.path) has more than one spec beside bindery.json: \(specs.joined(separator: ", "))"
             )
         }

@@ -37,6 +37,24 @@ import Testing
 
                 """)
 
+        // What the build-tool plugin wrote says how it is made and names the spec by its place in the package,
+        // never by this machine's absolute path.
+        var pluginOutputs: [URL] = []
+        let walker = FileManager.default.enumerator(at: Self.scratch, includingPropertiesForKeys: nil)
+        while let url = walker?.nextObject() as? URL {
+            if url.lastPathComponent.hasPrefix("BinderyGenerated"), url.pathExtension == "swift" {
+                pluginOutputs.append(url)
+            }
+        }
+        #expect(!pluginOutputs.isEmpty, "no file of the build-tool plugin under \(Self.scratch.path)")
+        for url in pluginOutputs {
+            let header = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").prefix(2).joined(
+                separator: "\n")
+            #expect(header.contains("from Sources/"), "\(url.lastPathComponent): \(header)")
+            #expect(header.contains("Made on every build by the BinderyGenerator plugin"), "\(header)")
+            #expect(!header.contains(Self.work.path) && !header.contains("make gen"), "\(header)")
+        }
+
         // The command plugin: Tasks' Generated/ comes back exactly as checked in.
         let generated = Self.package.appendingPathComponent("Sources/Tasks/Generated")
         try FileManager.default.removeItem(at: generated)
