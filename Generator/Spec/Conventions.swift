@@ -67,6 +67,9 @@ public enum ErrorDialect: String, Hashable, Sendable {
     case inbox
     /// `{"request_id", "error": {"type", "message", "provider_error"}}`.
     case nylas
+    /// What public APIs commonly send: RFC 7807 problem details, `{"message"}`, `{"error": {"message"}}`, OAuth's
+    /// `{"error", "error_description"}`, `{"errors": [...]}`. The default for OpenAPI specs.
+    case generic
 }
 
 public enum QueryOptionStyle: String, Hashable, Sendable {

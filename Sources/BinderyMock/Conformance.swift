@@ -57,7 +57,7 @@ public struct ConformanceRun: Sendable {
             switch service.conventions.errors {
             case .spark: .oauth
             case .inbox, .nylas: .basicUser
-            case .odata: .bearer
+            case .odata, .generic: .bearer
             }
         let recorder = ResponseRecorder()
         let client = ServiceClient(

@@ -465,6 +465,17 @@ public final class MockServer: Sendable {
         case .inbox, .nylas:
             let type = status == 404 ? "not_found_error" : (status >= 500 ? "api_error" : "invalid_request_error")
             return MockResponse(status: status, json: ["type": .string(type), "message": .string(message)])
+        case .generic:
+            // RFC 7807 problem details, as most public APIs without a dialect of their own answer.
+            var response = MockResponse(
+                status: status,
+                json: [
+                    "type": .string(code), "title": .string(code), "status": .number(JSONNumber(status)),
+                    "detail": .string(message),
+                ])
+            response.headers.removeAll { $0.0.lowercased() == "content-type" }
+            response.headers.append(("Content-Type", "application/problem+json"))
+            return response
         case .odata:
             return MockResponse(
                 status: status,

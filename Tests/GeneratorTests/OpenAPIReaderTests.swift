@@ -1151,7 +1151,7 @@ struct OpenAPIErrorTests {
             errors(result.diagnostics) == [
                 "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions)",
                 "inline.json:7:13: error: x-bindery-conventions.paging needs \"limit\"",
-                "inline.json:5:13: error: x-bindery-conventions.errors must be one of \"spark\", \"inbox\", \"nylas\", \"odata\", found \"graph\"",
+                "inline.json:5:13: error: x-bindery-conventions.errors must be one of \"spark\", \"inbox\", \"nylas\", \"odata\", \"generic\", found \"graph\"",
             ])
     }
 

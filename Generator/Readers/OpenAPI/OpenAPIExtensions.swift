@@ -38,7 +38,7 @@ struct OpenAPIExtensionReader {
     /// Reads `x-bindery-conventions`; every key is optional.
     func conventions(_ node: OpenAPINode?) -> Conventions {
         var conventions = Conventions(
-            envelope: .none, paging: .none, delta: nil, errors: .odata, queryOptions: .declared)
+            envelope: .none, paging: .none, delta: nil, errors: .generic, queryOptions: .declared)
         guard let node else { return conventions }
         let name = "x-bindery-conventions"
         guard requireObject(node, name) else { return conventions }
@@ -54,7 +54,8 @@ struct OpenAPIExtensionReader {
         }
         if let errorsNode = node["errors"],
             let errors = keyword(
-                errorsNode, "\(name).errors", as: ErrorDialect.self, choices: ["spark", "inbox", "nylas", "odata"])
+                errorsNode, "\(name).errors", as: ErrorDialect.self,
+                choices: ["spark", "inbox", "nylas", "odata", "generic"])
         {
             conventions.errors = errors
         }

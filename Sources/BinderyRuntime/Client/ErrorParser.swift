@@ -52,8 +52,43 @@ enum ErrorParser {
             error.message = root["error"]?["message"]?.scalarText ?? error.message
             error.details = root["error"]?["provider_error"]
             error.requestID = root["request_id"]?.stringValue ?? error.requestID
+        case .generic:
+            readCommonShapes(root, into: &error)
         }
         return error
+    }
+
+    /// The shapes public APIs use, the most specific first; a member that is not there changes nothing.
+    private static func readCommonShapes(_ root: JSONValue, into error: inout BinderyError) {
+        if case .object(let body)? = root["error"] {
+            // `{"error": {"code" or "type", "message", "details"}}` (Google, OData-like, Stripe-like).
+            let inner = JSONValue.object(body)
+            error.serviceCode = inner["code"]?.scalarText ?? inner["type"]?.scalarText ?? inner["status"]?.scalarText
+            error.message = inner["message"]?.scalarText ?? error.message
+            error.details = inner["details"] ?? inner["innerError"] ?? inner["innererror"]
+        } else if let code = root["error"]?.scalarText {
+            // OAuth: `{"error": "invalid_grant", "error_description": "..."}`.
+            error.serviceCode = code
+            error.message = root["error_description"]?.scalarText ?? root["message"]?.scalarText ?? code
+        } else if root["title"] != nil || root["detail"] != nil {
+            // RFC 7807 problem details; its own members (`errors`, `instance`...) are the details.
+            let type = root["type"]?.scalarText
+            error.serviceCode = type == "about:blank" ? root["title"]?.scalarText : type ?? root["title"]?.scalarText
+            error.message = root["detail"]?.scalarText ?? root["title"]?.scalarText ?? error.message
+            error.details = root
+        } else if let message = root["message"]?.scalarText {
+            // `{"message": "...", "code": ...}` (GitHub, many others).
+            error.serviceCode = root["code"]?.scalarText ?? root["type"]?.scalarText ?? root["error_code"]?.scalarText
+            error.message = message
+            error.details = root["errors"] ?? root["details"]
+        } else if case .array(let errors)? = root["errors"], let first = errors.first {
+            // `{"errors": [{"message", "code"}...]}`.
+            error.serviceCode = first["code"]?.scalarText ?? first["type"]?.scalarText
+            error.message = errors.compactMap { $0["message"]?.scalarText ?? $0["detail"]?.scalarText }
+                .joined(separator: "; ")
+            if error.message.isEmpty { error.message = "HTTP \(error.status ?? 0)" }
+            error.details = root["errors"]
+        }
     }
 
     /// The start of a non-JSON body, on one line, for the message.

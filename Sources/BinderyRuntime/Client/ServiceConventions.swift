@@ -38,6 +38,10 @@ public struct ServiceConventions: Sendable {
 
     public enum ErrorDialect: String, Sendable {
         case odata, spark, inbox, nylas
+        /// Whatever a public API commonly sends: RFC 7807 problem details (`type`, `title`, `status`, `detail`),
+        /// `{"message", "code"}`, `{"error": {"message", "code"}}`, OAuth's `{"error", "error_description"}`, or
+        /// `{"errors": [{"message"}]}`. The default for an OpenAPI spec that names no dialect.
+        case generic
     }
 
     public var listShape: ListShape

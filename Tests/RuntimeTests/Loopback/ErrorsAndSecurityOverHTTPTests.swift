@@ -29,6 +29,45 @@ import Testing
         return await #expect(throws: BinderyError.self) { _ = try await client.me.request().get() }
     }
 
+    /// The generic dialect, an OpenAPI spec's default, reads the shapes public APIs commonly send.
+    @Test func genericErrorsReadEveryCommonShape() async throws {
+        let cases: [(body: String, code: String?, message: String)] = [
+            // RFC 7807 problem details, with a member of its own.
+            (
+                #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","status":403,"detail":"Your balance is 30, but that costs 50.","balance":30}"#,
+                "https://example.com/probs/out-of-credit", "Your balance is 30, but that costs 50."
+            ),
+            (#"{"type":"about:blank","title":"Not Found","status":404}"#, "Not Found", "Not Found"),
+            (#"{"message":"Bad credentials","documentation_url":"https://docs.example.com"}"#, nil, "Bad credentials"),
+            (
+                #"{"message":"Validation Failed","code":"invalid","errors":[{"field":"name"}]}"#, "invalid",
+                "Validation Failed"
+            ),
+            (
+                #"{"error":{"code":404,"message":"Requested entity was not found.","status":"NOT_FOUND"}}"#, "404",
+                "Requested entity was not found."
+            ),
+            (
+                #"{"error":"invalid_grant","error_description":"The code has expired."}"#, "invalid_grant",
+                "The code has expired."
+            ),
+            (
+                #"{"errors":[{"message":"Field 'x' is missing"},{"message":"Field 'y' is too long"}]}"#, nil,
+                "Field 'x' is missing; Field 'y' is too long"
+            ),
+        ]
+        for (body, code, message) in cases {
+            let error = try await error(for: .init(status: 400, json: body), dialect: .generic)
+            #expect(error?.kind == .api && error?.status == 400)
+            #expect(error?.serviceCode == code, "\(body)")
+            #expect(error?.message == message, "\(body)")
+            #expect(error?.body == Array(body.utf8), "the raw body is kept")
+        }
+        let problem = try await error(
+            for: .init(status: 403, json: #"{"title":"Forbidden","detail":"No.","balance":30}"#), dialect: .generic)
+        #expect(problem?.details?["balance"] == 30, "a problem's own members are its details")
+    }
+
     @Test func odataErrorWithInnerError() async throws {
         let error = try await error(
             for: .init(
