@@ -96,6 +96,7 @@ struct BinderyGen: ParsableCommand {
             Self.print(warnings)
             outputs.append(.init(folder: calls, files: files))
         }
+        try OutputWriter.validate(outputs.map(\.folder))
         let writer = OutputWriter(outputs)
         if check {
             let differences = try writer.differences()

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BinderyEmitter
 import Foundation
 
@@ -40,6 +41,25 @@ struct OutputWriter {
 
     init(_ outputs: [Output]) { self.outputs = outputs }
 
+    /// Output folders must be distinct, none inside another, and not the current or the root folder: each is
+    /// replaced as a whole.
+    static func validate(_ folders: [String]) throws {
+        let paths = folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        for (index, path) in paths.enumerated() {
+            guard path != "/", path != current else {
+                throw ValidationError("\(folders[index]): an output folder cannot be the current or the root folder")
+            }
+            for (other, otherPath) in paths.enumerated() where other != index {
+                if path == otherPath || otherPath.hasPrefix(path + "/") {
+                    throw ValidationError(
+                        "\(folders[other]) is \(path == otherPath ? "the same folder as" : "inside") \(folders[index]): "
+                            + "each output needs a folder of its own")
+                }
+            }
+        }
+    }
+
     /// Writes every output, staged and committed together.
     func write() throws -> [Report] {
         try recover()
@@ -62,7 +82,9 @@ struct OutputWriter {
         }
         guard !staged.isEmpty else { return reports }
         let journal = Self.journalPath(of: outputs[0].folder)
-        try writeFile(staged.map { "\($0.staging)\t\($0.target)" }.joined(separator: "\n") + "\n", to: journal + ".tmp")
+        try writeFile(
+            staged.map { "\($0.staging)\t\($0.target)" }.joined(separator: "\n") + "\n", to: journal + ".tmp",
+            sync: true)
         try rename(journal + ".tmp", to: journal)  // the commit
         try rollForward(journal)
         return reports
@@ -192,20 +214,57 @@ struct OutputWriter {
                 }
                 try createFolder(containing: target)
                 try rename(staging, to: target)
+            } else if !fileManager.fileExists(atPath: target), fileManager.fileExists(atPath: old) {
+                // The new folder is gone too: the old one is all there is, and it goes back, never away.
+                try rename(old, to: target)
+                continue
             }
+            try keepForeignFiles(from: old, in: target)
             try? fileManager.removeItem(atPath: old)
         }
         try fileManager.removeItem(atPath: journal)
     }
 
+    /// Files a person put in the old folder after it was staged (or saved anew, as editors do, replacing the file
+    /// the staging linked to) are moved into the new one before the old one goes: only the generator's own files
+    /// are ever removed.
+    private func keepForeignFiles(from old: String, in target: String) throws {
+        guard fileManager.fileExists(atPath: old) else { return }
+        let manifest = Set(
+            ((try? String(contentsOfFile: old + "/" + Self.manifestName, encoding: .utf8)) ?? "").split(separator: "\n")
+                .map(String.init))
+        for path in try files(in: old) where path != Self.manifestName {
+            let source = old + "/" + path
+            let owned = path.hasSuffix(".swift") ? hasGeneratedHeader(source) : manifest.contains(path)
+            guard !owned else { continue }
+            let destination = target + "/" + path
+            if let here = try? fileManager.attributesOfItem(atPath: destination)[.systemFileNumber] as? Int,
+                let there = try? fileManager.attributesOfItem(atPath: source)[.systemFileNumber] as? Int,
+                here == there
+            {
+                continue  // the staging linked this very file
+            }
+            try createFolder(containing: destination)
+            try? fileManager.removeItem(atPath: destination)
+            try rename(source, to: destination)
+        }
+    }
+
     /// Before a run: a committed run that was interrupted is finished; an uncommitted one's staging is cleared.
+    /// An old folder whose target is missing (a run stopped between its two renames) is put back, never removed.
     private func recover() throws {
         let journal = Self.journalPath(of: outputs[0].folder)
         if fileManager.fileExists(atPath: journal) { try rollForward(journal) }
         try? fileManager.removeItem(atPath: journal + ".tmp")
         for output in outputs {
             try? fileManager.removeItem(atPath: Self.sibling(of: output.folder, suffix: "bindery-new"))
-            try? fileManager.removeItem(atPath: Self.sibling(of: output.folder, suffix: "bindery-old"))
+            let old = Self.sibling(of: output.folder, suffix: "bindery-old")
+            if fileManager.fileExists(atPath: old), !fileManager.fileExists(atPath: output.folder) {
+                try rename(old, to: output.folder)
+            } else if fileManager.fileExists(atPath: old) {
+                try keepForeignFiles(from: old, in: output.folder)
+                try? fileManager.removeItem(atPath: old)
+            }
         }
     }
 
@@ -241,10 +300,14 @@ struct OutputWriter {
 
     /// Writes `contents` to `path` with plain POSIX calls. `Data.write` syncs every file to disk, which a staged
     /// file needs no more than the folder it is in (thousands of files with `perType`).
-    private func writeFile(_ contents: String, to path: String) throws {
+    private func writeFile(_ contents: String, to path: String, sync: Bool = false) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        defer { close(descriptor) }
+        defer {
+            // The journal is on disk before it is renamed into place: the commit survives a power cut.
+            if sync { fsync(descriptor) }
+            close(descriptor)
+        }
         var contents = contents
         try contents.withUTF8 { bytes in
             var offset = 0

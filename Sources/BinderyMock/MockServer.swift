@@ -338,6 +338,8 @@ public final class MockServer: Sendable {
             // the folders on the way that do not exist either, as OneDrive does.
             let session = method == .post && address.rest == ["createUploadSession"]
             let simple = method == .put && address.rest == ["content"]
+            // A request the service refuses creates nothing.
+            if session || simple, let refusal = authorize(request) { return refusal }
             guard var target = address.resolve(in: store, creatingFolders: session || simple),
                 target.item != nil || session || simple
             else {

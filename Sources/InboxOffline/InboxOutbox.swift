@@ -211,15 +211,21 @@ public struct InboxOutbox: Sendable {
 
     /// Runs `body` (one write, which may take the client's whole retry budget) with the lease renewed every third
     /// of `leaseDuration`, so it never runs out while the request is in flight.
+    /// A renewal that fails (the file busy for a moment) is tried again at the next third; the renewal task has
+    /// ended before this returns, so none can run after the lease is released.
     private func holdingLease<Result>(_ owner: String, _ body: () async throws -> Result) async throws -> Result {
         let renewal = Task { [self] in
             while !Task.isCancelled {
-                try await Task.sleep(for: leaseDuration / 3)
-                _ = try await takeLease(owner)
+                try? await Task.sleep(for: leaseDuration / 3)
+                if Task.isCancelled { return }
+                _ = try? await takeLease(owner)
             }
         }
-        defer { renewal.cancel() }
-        return try await body()
+        let result: Swift.Result<Result, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        renewal.cancel()
+        await renewal.value
+        return try result.get()
     }
 
     /// Takes (or renews) the queue's lease for `owner`; false when a live holder has it. A lease lasts

@@ -57,6 +57,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path + "/Generated/OneNoteClient.swift"))
     }
 
+    /// Folders that would replace one another are refused before anything is written; an old folder left alone
+    /// by a run stopped between its two renames (its journal lost) is put back, with the person's file in it.
+    @Test func overlappingFoldersAreRefusedAndAnOrphanedOldFolderComesBack() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = Self.root.path + "/Specs/OneNote/OneNote.csdl.xml"
+        let generated = folder.appendingPathComponent("Generated")
+        for (fixtures, why) in [(generated.path, "the same folder as"), (generated.path + "/Fixtures", "inside")] {
+            let run = try CommandLineTests.run([spec, "--output", generated.path, "--fixtures", fixtures])
+            #expect(run.status != 0 && run.output.contains(why), "\(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: generated.path), "nothing written")
+        }
+
+        #expect(try CommandLineTests.run([spec, "--output", generated.path]).status == 0)
+        try Data("// mine\n".utf8).write(to: generated.appendingPathComponent("Mine.swift"))
+        let old = folder.appendingPathComponent(".Generated.bindery-old")
+        try FileManager.default.moveItem(at: generated, to: old)
+        let run = try CommandLineTests.run([spec, "--output", generated.path])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(FileManager.default.fileExists(atPath: generated.appendingPathComponent("Mine.swift").path))
+        #expect(FileManager.default.fileExists(atPath: generated.appendingPathComponent("OneNoteClient.swift").path))
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+    }
+
     /// Killed while it writes, at the moment its staging appears and at later moments: the folders are as they
     /// were, or (once the run committed) the next run finishes them; and the next run always ends with the new
     /// output and the person's files.

@@ -73,11 +73,23 @@ import Testing
                 ("openid.spark.code", "guessed"), ("openid.return_to", Self.redirect),
                 ("openid.response_nonce", nonce), ("openid.signed", "claimed_id,return_to"), ("openid.sig", "made-up"),
             ])
-        for callback in [tampered, forged] {
+        for (callback, check) in [(tampered, "openid.check_authentication"), (forged, "openid.signed")] {
             let refused = await #expect(throws: BinderyError.self) {
                 _ = try await signIn.completeHybrid(callback: callback, account: "agent", nonces: OpenIDNonces())
             }
-            #expect(refused?.kind == .authorization && refused?.serviceCode == "openid.check_authentication")
+            #expect(refused?.kind == .authorization && refused?.serviceCode == check)
+        }
+        // A field repeated (read one way here, another by the provider), and a signed list that leaves the
+        // identity out, are refused before the provider is asked.
+        let repeated = URL(
+            string: real.absoluteString + "&openid.claimed_id=https://sparkplatform.com/openid/id/admin")!
+        let unsigned = Self.replacing(
+            "openid.signed", with: "return_to,response_nonce,op_endpoint,assoc_handle", in: real)
+        for callback in [repeated, unsigned] {
+            let refused = await #expect(throws: BinderyError.self) {
+                _ = try await signIn.completeHybrid(callback: callback, account: "agent", nonces: OpenIDNonces())
+            }
+            #expect(refused?.serviceCode == "openid.signed")
         }
         // Made for another app: refused before the provider is asked.
         let asked = mock.requests.count
@@ -112,8 +124,13 @@ import Testing
         #expect(query["openid.ax.mode"] == "fetch_request" && query["openid.ax.required"] == "email,fullname")
         #expect(query["openid.ax.type.email"] == "http://axschema.org/contact/email")
 
-        let callback = try await Self.callback(for: url)
-        #expect(OAuth2Client.formValues(in: callback).contains { $0 == ("openid.ax.value.email", "agent@example.com") })
+        let signedCallback = try await Self.callback(for: url)
+        #expect(
+            OAuth2Client.formValues(in: signedCallback).contains {
+                $0 == ("openid.ax.value.email", "agent@example.com")
+            })
+        // An attribute someone added to the URL: not signed, so not believed.
+        let callback = URL(string: signedCallback.absoluteString + "&openid.ax.value.role=admin")!
         let result = try await signIn.completeOpenID(callback: callback, nonces: OpenIDNonces())
         guard case .identity(let identity, let attributes) = result else {
             Issue.record("expected an identity, got \(result)")
@@ -121,5 +138,6 @@ import Testing
         }
         #expect(identity == "https://sparkplatform.com/openid/id/mock-user")
         #expect(attributes["email"] == "agent@example.com" && attributes["fullname"] == "Mock Agent")
+        #expect(attributes["role"] == nil, "an unsigned attribute is dropped")
     }
 }

@@ -35,9 +35,25 @@ extension SparkSignIn {
     ) async throws(BinderyError) -> OpenIDResult {
         let fields = OAuth2Client.formValues(in: callback)
         var values: [String: String] = [:]
-        for (name, value) in fields { values[name] = value }
+        for (name, value) in fields where name.hasPrefix("openid.") {
+            // A field given twice could be read one way here and another way by the provider.
+            guard values.updateValue(value, forKey: name) == nil else {
+                throw Self.refused("openid.signed", "repeats \(name)")
+            }
+        }
         try checkReturnTo(values["openid.return_to"], callback: callback)
         let nonce = try Self.checkedNonce(values["openid.response_nonce"], nonces: nonces)
+        // The provider's signature covers only the fields it lists: whatever this sign-in believes must be among
+        // them, and the assertion must come from the configured provider.
+        let signed = Set((values["openid.signed"] ?? "").split(separator: ",").map { "openid." + $0 })
+        for name in ["openid.return_to", "openid.response_nonce", "openid.op_endpoint", "openid.assoc_handle"]
+            + ["openid.claimed_id", "openid.identity", "openid.spark.code"].filter({ values[$0] != nil })
+        where !signed.contains(name) {
+            throw Self.refused("openid.signed", "does not sign \(name)")
+        }
+        guard values["openid.op_endpoint"] == openIDBase.appendingPathComponent("openid").absoluteString else {
+            throw Self.refused("openid.op_endpoint", "comes from another provider")
+        }
 
         // Direct verification: the fields exactly as received, the mode changed.
         var parameters = fields.filter { $0.0.hasPrefix("openid.") && $0.0 != "openid.mode" }
@@ -49,7 +65,9 @@ extension SparkSignIn {
         if let userAgent { request.head.headerFields.append(contentsOf: Self.headers(userAgent: userAgent)) }
         let answer: APIResponse
         do {
-            answer = try await MiddlewareChain(middleware, transport: transport).send(request)
+            // Asked of the configured provider itself: a redirect elsewhere is not followed.
+            let chain = MiddlewareChain(middleware.filter { !($0 is RedirectMiddleware) }, transport: transport)
+            answer = try await chain.send(request)
         } catch let error as BinderyError {
             throw error
         } catch {
@@ -64,7 +82,19 @@ extension SparkSignIn {
         }
         // Remembered only once confirmed: a refused callback does not use up a real one's nonce.
         guard nonces.insert(nonce) else { throw Self.replayed }
+        // Attributes the provider did not sign are dropped: anyone could have added them to the URL.
+        if case .identity(let identity, let attributes) = result {
+            return .identity(
+                identity,
+                attributes: attributes.filter { name, _ in
+                    signed.contains("openid.sreg.\(name)") || signed.contains("openid.ax.value.\(name)")
+                })
+        }
         return result
+    }
+
+    private static func refused(_ code: String, _ what: String) -> BinderyError {
+        BinderyError(kind: .authorization, message: "the OpenID callback \(what)", serviceCode: code)
     }
 
     /// `openid.return_to` must be this app's redirect URI, and the callback must have arrived at it with the
@@ -88,9 +118,11 @@ extension SparkSignIn {
 
     /// `2026-11-27T10:00:00Zunique`: a timestamp within `nonceLifetime` of now, not seen before.
     private static func checkedNonce(_ nonce: String?, nonces: OpenIDNonces) throws(BinderyError) -> String {
+        // Issued at most `nonceLifetime` ago and at most a minute ahead (clock skew): `OpenIDNonces` keeps each
+        // accepted nonce longer than that, so it cannot be accepted twice.
         guard let nonce, nonce.count > 20,
             let issued = ISO8601DateFormatter().date(from: String(nonce.prefix(20))),
-            abs(issued.timeIntervalSinceNow) <= nonceLifetime
+            issued.timeIntervalSinceNow >= -nonceLifetime, issued.timeIntervalSinceNow <= 60
         else {
             throw BinderyError(
                 kind: .authorization, message: "the OpenID callback has no recent openid.response_nonce",
@@ -129,7 +161,8 @@ public final class OpenIDNonces: Sendable {
     func insert(_ nonce: String) -> Bool {
         let now = Date()
         return seen.withLock { seen in
-            seen = seen.filter { now.timeIntervalSince($0.value) <= SparkSignIn.nonceLifetime }
+            // Kept past the oldest issue time still accepted, with a minute for a provider clock that runs ahead.
+            seen = seen.filter { now.timeIntervalSince($0.value) <= SparkSignIn.nonceLifetime + 60 }
             return seen.updateValue(now, forKey: nonce) == nil
         }
     }

@@ -296,7 +296,7 @@ final class CredentialAudit: Sendable {
         let signIn = spark.signIn
         audit.record(value: signIn)
         audit.record(value: signIn.oauth)
-        let callback = SparkStandIn.callback(code: "\(Self.marker)spark-code")
+        let callback = spark.callback(code: "\(Self.marker)spark-code")
         let token = try await signIn.completeHybrid(
             callback: callback, account: "ada", transport: loopbackTransport(), middleware: audit.middleware)
         audit.record(value: token)

@@ -19,7 +19,7 @@ import Testing
         defer { Task { await spark.stop() } }
         let log = CapturedLog()
         let sparkSignIn = spark.signIn
-        let callback = SparkStandIn.callback(code: "c0de")
+        let callback = spark.callback(code: "c0de")
         let token = try await sparkSignIn.completeHybrid(
             callback: callback, account: "ada", transport: loopbackTransport())
         #expect(token.accessToken == "spark-access-1")

@@ -137,14 +137,19 @@ final class SparkStandIn: Sendable {
             redirectURI: "https://app.example.com/cb", openIDBase: baseURL, apiBase: baseURL, userAgent: "BinderyTests")
     }
 
-    /// A hybrid callback carrying `code`, made for this app's redirect URI with a fresh nonce.
-    static func callback(code: String) -> URL {
+    /// A hybrid callback carrying `code`, made for this app's redirect URI with a fresh nonce, from this provider,
+    /// with the fields it believes signed.
+    func callback(code: String) -> URL {
         let nonce = ISO8601DateFormatter().string(from: Date()) + UUID().uuidString
         return OAuth2Client.url(
             URL(string: "https://app.example.com/cb")!,
             adding: [
                 ("openid.mode", "id_res"), ("openid.spark.code", code), ("openid.claimed_id", "id1"),
                 ("openid.return_to", "https://app.example.com/cb"), ("openid.response_nonce", nonce),
+                ("openid.op_endpoint", baseURL.appendingPathComponent("openid").absoluteString),
+                ("openid.assoc_handle", "stand-in"),
+                ("openid.signed", "spark.code,claimed_id,return_to,response_nonce,op_endpoint,assoc_handle"),
+                ("openid.sig", "stand-in"),
             ])
     }
 
