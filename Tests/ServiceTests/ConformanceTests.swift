@@ -119,18 +119,23 @@ import Testing
         }
     }
 
-    @Test func sparkSessionExpiresMidSequenceAndIsRenewedOnce() async throws {
+    /// The Spark mock with `count` listings in Fargo, and a client on an API-key session it accepts.
+    static func sparkWithListings(_ count: Int) async throws -> (MockServer, SparkClient) {
         let mock = try await MockServer(.spark)
-        defer { Task { await mock.stop() } }
         mock.identity.registerSparkAPIKey("key-1", secret: "secret-1")
-        for index in 1...60 {
+        for index in 1...count {
             mock.store.insert(
                 ["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]],
                 into: ["listings"], idMember: "Id")
         }
         let session = SparkAPIKeySession(
             apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
-        let client = SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session)
+        return (mock, SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session))
+    }
+
+    @Test func sparkSessionExpiresMidSequenceAndIsRenewedOnce() async throws {
+        let (mock, client) = try await Self.sparkWithListings(60)
+        defer { Task { await mock.stop() } }
 
         var seen = 0
         for try await _ in client.listings.list(limit: 25).all() {
@@ -147,17 +152,8 @@ import Testing
     /// 100 requests at once over a session the server has just ended: each is refused with 1020, and the
     /// renewal happens once for all of them; every request is replayed and answered.
     @Test func aHundredConcurrentRequestsOverAnExpiredSparkSessionRenewItOnce() async throws {
-        let mock = try await MockServer(.spark)
+        let (mock, client) = try await Self.sparkWithListings(5)
         defer { Task { await mock.stop() } }
-        mock.identity.registerSparkAPIKey("key-1", secret: "secret-1")
-        for index in 1...5 {
-            mock.store.insert(
-                ["StandardFields": ["ListPrice": .number(JSONNumber(100_000 + index)), "City": "Fargo"]],
-                into: ["listings"], idMember: "Id")
-        }
-        let session = SparkAPIKeySession(
-            apiKey: "key-1", secret: "secret-1", apiBase: mock.baseURL, userAgent: "Bindery tests")
-        let client = SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session)
         _ = try await client.listings.list(limit: 5).get()
         mock.identity.expireAllTokens()
 

@@ -15,12 +15,7 @@ import Testing
             base: mock.baseURL)
     }
 
-    /// Where the hosted page sends the browser back to.
-    static func callback(for url: URL) async throws -> URL {
-        let answer = try await DefaultTransport.shared.send(TransportRequest(HTTPRequest(method: .get, url: url)))
-        #expect(answer.status.code == 302)
-        return try #require(answer.headers[.location].flatMap(URL.init(string:)))
-    }
+    static func callback(for url: URL) async throws -> URL { try await browserRedirect(for: url) }
 
     /// The token works: the namespaces of the account, with `Authorization: Basic base64(token:)`.
     static func expectAccepted(_ token: Token, by mock: MockServer) async throws {

@@ -18,11 +18,7 @@ import Testing
             apiBase: mock.baseURL, userAgent: "Bindery tests")
     }
 
-    /// What a browser would be sent back with: the provider's redirect for `url`.
-    static func callback(for url: URL) async throws -> URL {
-        let answer = try await DefaultTransport.shared.send(TransportRequest(HTTPRequest(method: .get, url: url)))
-        return try #require(answer.headers[.location].flatMap(URL.init(string:)))
-    }
+    static func callback(for url: URL) async throws -> URL { try await browserRedirect(for: url) }
 
     /// `url` with the value of `name` replaced.
     static func replacing(_ name: String, with value: String, in url: URL) -> URL {
@@ -140,4 +136,11 @@ import Testing
         #expect(attributes["email"] == "agent@example.com" && attributes["fullname"] == "Mock Agent")
         #expect(attributes["role"] == nil, "an unsigned attribute is dropped")
     }
+}
+
+/// Where a sign-in page sends the browser back to: the mock's redirect (302) for `url`, not followed.
+func browserRedirect(for url: URL) async throws -> URL {
+    let answer = try await DefaultTransport.shared.send(TransportRequest(HTTPRequest(method: .get, url: url)))
+    #expect(answer.status.code == 302)
+    return try #require(answer.headers[.location].flatMap(URL.init(string:)))
 }

@@ -17,21 +17,25 @@ struct OpenAPIResolvedType: Equatable {
 /// `<Parent><Property>` (unique, ignoring case); the component names are reserved first so an inline name never
 /// takes one. Schemas that are neither objects nor string enums (arrays, primitives, unions) declare nothing:
 /// references to them resolve to their type.
+///
+/// Its one job is the schema walk with the state it shares (names taken, components in progress, nodes already
+/// read), which is why it stays one file of about 650 lines; the passes that only read its results are beside it
+/// (`WebhookReader.swift`, `UnionCycles.swift`, `DiscriminatorReader`).
 final class OpenAPISchemaReader {
-    private let context: OpenAPIContext
+    let context: OpenAPIContext
     private let extensions: OpenAPIExtensionReader
     let lookup: OpenAPISchemaLookup
     private let discriminators: OpenAPIDiscriminatorReader
     let namespace: String
 
-    private var typeNames = OpenAPINameRegistry()
+    var typeNames = OpenAPINameRegistry()
     private var componentOrder: [String] = []
     private var componentStructures: [String: StructureSpec] = [:]
     private var componentEnums: [String: EnumSpec] = [:]
     private var inlineStructures: [StructureSpec] = []
     private var inlineEnums: [EnumSpec] = []
     /// Unions read as choices, in the order they were met.
-    private(set) var choices: [ChoiceSpec] = []
+    var choices: [ChoiceSpec] = []
     private var aliasTypes: [String: OpenAPIResolvedType] = [:]
     /// Components being read right now: meeting one again is a cycle.
     private var inProgress: Set<String> = []
@@ -61,7 +65,7 @@ final class OpenAPISchemaReader {
     }
     var enums: [EnumSpec] { componentOrder.compactMap { componentEnums[$0] } + inlineEnums }
 
-    private func qualified(_ name: String) -> QualifiedName { QualifiedName(namespace: namespace, name: name) }
+    func qualified(_ name: String) -> QualifiedName { QualifiedName(namespace: namespace, name: name) }
 
     // MARK: Components
 
@@ -88,41 +92,7 @@ final class OpenAPISchemaReader {
         let index = StructureIndex(structures)
         checkBaseTypeCycles(index)
         settleEntityKinds(index)
-        removeUnionCycles()
-    }
-
-    /// A union member that is a union leading back to this one through unions alone (`A` is a `B` or a string, `B`
-    /// an `A` or a number; or `A` a member of itself) describes no value of its own, and a decoder would try it
-    /// without end: such members are dropped, one at a time in document order, with a warning.
-    private func removeUnionCycles() {
-        var position: [QualifiedName: Int] = [:]
-        for index in choices.indices { position[choices[index].name] = index }
-        func reaches(_ start: QualifiedName, _ goal: QualifiedName) -> Bool {
-            var stack = [start]
-            var seen: Set<QualifiedName> = []
-            while let next = stack.popLast() {
-                if next == goal { return true }
-                guard seen.insert(next).inserted, let index = position[next] else { continue }
-                for member in choices[index].members {
-                    if case .named(let name) = member.type, position[name] != nil { stack.append(name) }
-                }
-            }
-            return false
-        }
-        for index in choices.indices {
-            let choice = choices[index]
-            // One member at a time, so that dropping one can spare the next.
-            for member in choice.members {
-                guard case .named(let name) = member.type, position[name] != nil, reaches(name, choice.name) else {
-                    continue
-                }
-                context.warning(
-                    "a member of the union '\(choice.name.name)' leads back to it through unions alone (\(name.name)); dropped",
-                    at: choice.location)
-                let kept = choices[index].members.filter { $0.type != member.type }
-                choices[index].members = kept
-            }
-        }
+        UnionCycles.dropMembers(of: &choices) { context.warning($0, at: $1) }
     }
 
     /// A component object schema, read once; asking for one that is being read is an allOf cycle.
@@ -186,60 +156,6 @@ final class OpenAPISchemaReader {
         }
         aliasTypes[name] = resolved
         return resolved
-    }
-
-    // MARK: Webhooks
-
-    /// OpenAPI 3.1 `webhooks`: the JSON body of each is a model (`<Webhook>Payload` when inline), and one choice,
-    /// `Webhook`, reads an incoming body as any of them (by a discriminator the payloads imply, else by trying
-    /// them), so a server decodes what it is sent with one call.
-    func readWebhooks(_ webhooks: OpenAPINode) {
-        guard webhooks.isObject else {
-            context.error("webhooks must be an object, found \(webhooks.value.kindName)", at: webhooks)
-            return
-        }
-        var payloads: [OpenAPINode] = []
-        var members: [ChoiceSpec.Member] = []
-        for (name, written) in webhooks.members {
-            // 3.1 lets a webhook be a reference to `#/components/pathItems/<name>`.
-            var item = written
-            if let text = written["$ref"]?.string {
-                let prefix = "#/components/pathItems/"
-                guard text.hasPrefix(prefix),
-                    let target = context.root["components"]?["pathItems"]?[
-                        OpenAPIReferences.unescape(String(text.dropFirst(prefix.count)))]
-                else {
-                    context.warning("webhook '\(name)': unsupported $ref '\(text)'; skipped", at: written)
-                    continue
-                }
-                item = target
-            }
-            for (method, operation) in item.members where HTTPMethod(rawValue: method.uppercased()) != nil {
-                var body = operation["requestBody"]
-                if let reference = body?["$ref"] {
-                    body = context.resolveReference(reference, in: .requestBodies)?.node
-                }
-                guard let content = body?["content"],
-                    let json = content.members.first(where: { OpenAPIMediaType.isJSON(OpenAPIMediaType.base($0.key)) }),
-                    let schema = json.node["schema"]
-                else { continue }
-                let type = resolve(schema, nameHint: OpenAPINaming.joined(name, "Payload")).type
-                guard type != .primitive(.untyped), !members.contains(where: { $0.type == type }) else { continue }
-                payloads.append(schema)
-                members.append(ChoiceSpec.Member(type: type))
-            }
-        }
-        guard !members.isEmpty else { return }
-        var discriminator: String?
-        if let implied = impliedDiscriminator(payloads) {
-            discriminator = implied.property
-            for index in members.indices { members[index].tags = implied.tags[index] }
-        }
-        choices.append(
-            ChoiceSpec(
-                name: qualified(typeNames.unique("Webhook")), members: members, discriminator: discriminator,
-                doc: Documentation(summary: "A body that one of the service's webhooks sends."),
-                location: context.location(of: webhooks)))
     }
 
     // MARK: Resolving a schema at a use site
@@ -440,7 +356,7 @@ final class OpenAPISchemaReader {
     }
 
     /// A property that every candidate, an object, fixes to values of its own (a one-value `enum` or `const`).
-    private func impliedDiscriminator(_ candidates: [OpenAPINode]) -> (property: String, tags: [[String]])? {
+    func impliedDiscriminator(_ candidates: [OpenAPINode]) -> (property: String, tags: [[String]])? {
         var fixedByCandidate: [[String: String]] = []
         for candidate in candidates {
             let target = lookup.dereferenced(candidate)
