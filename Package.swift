@@ -163,17 +163,21 @@ let package = Package(
         .target(name: "GoldenShapes", dependencies: ["BinderyRuntime"], path: "Tests/Golden/Shapes/Generated"),
 
         // MARK: Tests
+        // What every suite that starts processes or sleeps needs: blocking work kept off the shared pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
         .testTarget(
             name: "GeneratorTests",
             dependencies: [
-                "BinderySpec", "BinderyReaders", "BinderyEmitter", .product(name: "Yams", package: "Yams"),
+                "BinderySpec", "BinderyReaders", "BinderyEmitter", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/GeneratorTests"
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["BinderyServiceMocks", "MicrosoftIdentity"] + services.map { .target(name: $0) },
+            dependencies: ["BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"]
+                + services.map { .target(name: $0) },
             path: "Tests/ServiceTests"
         ),
         .testTarget(
@@ -181,7 +185,7 @@ let package = Package(
             dependencies: [
                 "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld", "GoldenShapes",
                 // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
-                "MicrosoftIdentity", "Spark", "Inbox",
+                "MicrosoftIdentity", "Spark", "Inbox", "TestSupport",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -190,7 +194,7 @@ let package = Package(
         // The headless picker over HTTP against the mock, and `bindery onenote pick` driven through a pseudo-terminal.
         .testTarget(
             name: "OneNotePickerTests",
-            dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity"],
+            dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"],
             path: "Tests/OneNotePickerTests"
         ),
         // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
@@ -202,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "InboxOfflineTests",
             dependencies: [
-                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery",
+                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/InboxOfflineTests"
@@ -244,7 +248,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
         // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
-        .testTarget(name: "PluginTests", path: "Tests/PluginTests"),
+        .testTarget(name: "PluginTests", dependencies: ["TestSupport"], path: "Tests/PluginTests"),
     ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
     swiftLanguageModes: [.v6]
 )

@@ -21,14 +21,14 @@ import Testing
     }()
 
     /// Runs `bindery-gen` on `spec` into a new folder; the child gets a random hash seed.
-    static func generate(_ spec: String) throws -> URL {
+    static func generate(_ spec: String) async throws -> URL {
         let folder = try CommandLineTests.temporaryFolder()
         var arguments = [spec, "--output", folder.appendingPathComponent("Sources").path]
         arguments += ["--fixtures", folder.appendingPathComponent("Fixtures").path]
         arguments += ["--calls", folder.appendingPathComponent("Calls").path]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = nil
-        let (status, output) = try CommandLineTests.run(arguments, environment: environment)
+        let (status, output) = try await CommandLineTests.run(arguments, environment: environment)
         #expect(status == 0, "\(output)")
         return folder
     }
@@ -44,9 +44,9 @@ import Testing
         return files
     }
 
-    static func expectSameOutputTwice(_ spec: String) throws {
-        let first = try generate(spec)
-        let second = try generate(spec)
+    static func expectSameOutputTwice(_ spec: String) async throws {
+        let first = try await generate(spec)
+        let second = try await generate(spec)
         defer {
             try? FileManager.default.removeItem(at: first)
             try? FileManager.default.removeItem(at: second)
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test(arguments: checkedInSpecs)
-    func checkedInSpecsGenerateTheSameTwice(spec: String) throws {
+    func checkedInSpecsGenerateTheSameTwice(spec: String) async throws {
         try #require(CommandLineTests.tool != nil, "bindery-gen must be built beside the tests")
-        try Self.expectSameOutputTwice(GoldenTests.packageRoot.appendingPathComponent(spec).path)
+        try await Self.expectSameOutputTwice(GoldenTests.packageRoot.appendingPathComponent(spec).path)
     }
 }

@@ -1,5 +1,6 @@
 import BinderyEmitter
 import Foundation
+import TestSupport
 import Testing
 
 /// Spec text is anyone's text: every string that reaches generated code goes through one path for doc comments and
@@ -37,7 +38,7 @@ import Testing
     }
 
     /// The proof that matters: the toolchain parses the file, so no spec text became code.
-    @Test func theToolchainParsesIt() throws {
+    @Test func theToolchainParsesIt() async throws {
         let rendered = RendererTests.render(BinderyEmitter.Expression.string(Self.hostile), doc: [Self.hostile])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-hostile-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -50,7 +51,7 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(message)")
     }

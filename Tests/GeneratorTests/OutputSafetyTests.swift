@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bindery-gen` never loses what a person wrote, and its output folders change whole or not at all: files it did
@@ -29,11 +30,11 @@ import Testing
         return files
     }
 
-    @Test func filesAPersonWroteStayAndOnlyGeneratedOnesGo() throws {
+    @Test func filesAPersonWroteStayAndOnlyGeneratedOnesGo() async throws {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let oneDrive = Self.arguments("OneDrive", spec: "OneDrive.csdl.xml", into: folder)
-        #expect(try CommandLineTests.run(oneDrive).status == 0)
+        #expect(try await CommandLineTests.run(oneDrive).status == 0)
         let helper = folder.appendingPathComponent("Generated/MyHelper.swift")
         let notes = folder.appendingPathComponent("Fixtures/handwritten/answer.json")
         try Data("extension String { var shouted: String { uppercased() } }\n".utf8).write(to: helper)
@@ -46,7 +47,7 @@ import Testing
             })
 
         // OneNote's spec into the same folders: OneDrive's generated files are stale, the person's are not.
-        let run = try CommandLineTests.run(Self.arguments("OneNote", spec: "OneNote.csdl.xml", into: folder))
+        let run = try await CommandLineTests.run(Self.arguments("OneNote", spec: "OneNote.csdl.xml", into: folder))
         #expect(run.status == 0, "\(run.output)")
         #expect(try String(contentsOf: helper, encoding: .utf8).contains("shouted"))
         #expect(try String(contentsOf: notes, encoding: .utf8).contains("mine"))
@@ -59,22 +60,22 @@ import Testing
 
     /// Folders that would replace one another are refused before anything is written; an old folder left alone
     /// by a run stopped between its two renames (its journal lost) is put back, with the person's file in it.
-    @Test func overlappingFoldersAreRefusedAndAnOrphanedOldFolderComesBack() throws {
+    @Test func overlappingFoldersAreRefusedAndAnOrphanedOldFolderComesBack() async throws {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = Self.root.path + "/Specs/OneNote/OneNote.csdl.xml"
         let generated = folder.appendingPathComponent("Generated")
         for (fixtures, why) in [(generated.path, "the same folder as"), (generated.path + "/Fixtures", "inside")] {
-            let run = try CommandLineTests.run([spec, "--output", generated.path, "--fixtures", fixtures])
+            let run = try await CommandLineTests.run([spec, "--output", generated.path, "--fixtures", fixtures])
             #expect(run.status != 0 && run.output.contains(why), "\(run.output)")
             #expect(!FileManager.default.fileExists(atPath: generated.path), "nothing written")
         }
 
-        #expect(try CommandLineTests.run([spec, "--output", generated.path]).status == 0)
+        #expect(try await CommandLineTests.run([spec, "--output", generated.path]).status == 0)
         try Data("// mine\n".utf8).write(to: generated.appendingPathComponent("Mine.swift"))
         let old = folder.appendingPathComponent(".Generated.bindery-old")
         try FileManager.default.moveItem(at: generated, to: old)
-        let run = try CommandLineTests.run([spec, "--output", generated.path])
+        let run = try await CommandLineTests.run([spec, "--output", generated.path])
         #expect(run.status == 0, "\(run.output)")
         #expect(FileManager.default.fileExists(atPath: generated.appendingPathComponent("Mine.swift").path))
         #expect(FileManager.default.fileExists(atPath: generated.appendingPathComponent("OneNoteClient.swift").path))
@@ -84,18 +85,20 @@ import Testing
     /// Killed while it writes, at the moment its staging appears and at later moments: the folders are as they
     /// were, or (once the run committed) the next run finishes them; and the next run always ends with the new
     /// output and the person's files.
-    @Test(.timeLimit(.minutes(5))) func aRunKilledMidWriteLeavesTheOldOutput() throws {
+    @Test(.timeLimit(.minutes(5))) func aRunKilledMidWriteLeavesTheOldOutput() async throws {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pristine = folder.appendingPathComponent("pristine")
         let work = folder.appendingPathComponent("work")
         let expected = folder.appendingPathComponent("expected")
         #expect(
-            try CommandLineTests.run(Self.arguments("OneDrive", spec: "OneDrive.csdl.xml", into: pristine)).status == 0)
+            try await CommandLineTests.run(Self.arguments("OneDrive", spec: "OneDrive.csdl.xml", into: pristine)).status
+                == 0)
         try Data("// written by hand\n".utf8).write(to: pristine.appendingPathComponent("Generated/MyHelper.swift"))
         let old = try Self.snapshot(pristine)
         let graph = Self.arguments("Graph", spec: "Graph.csdl.xml", into: work)
-        #expect(try CommandLineTests.run(Self.arguments("Graph", spec: "Graph.csdl.xml", into: expected)).status == 0)
+        #expect(
+            try await CommandLineTests.run(Self.arguments("Graph", spec: "Graph.csdl.xml", into: expected)).status == 0)
         var new = try Self.snapshot(expected)
         new["Generated/MyHelper.swift"] = old["Generated/MyHelper.swift"]
 
@@ -110,18 +113,21 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Waited on this thread, not with Task.sleep: with the whole suite on two cores a sleeping task can
-            // wait seconds for a thread of the shared pool, and the staging window would pass unseen.
-            if let delay {
-                Thread.sleep(forTimeInterval: delay)
-            } else {
-                let staging = work.appendingPathComponent(".Generated.bindery-new").path
-                while process.isRunning, !FileManager.default.fileExists(atPath: staging) { usleep(1_000) }
-                usleep(20_000)
+            // Waited on a thread of its own, not with Task.sleep: with the whole suite on two cores a sleeping task
+            // can wait seconds for a thread of the shared pool, and the staging window would pass unseen.
+            let staging = work.appendingPathComponent(".Generated.bindery-new").path
+            let killedMidRun = await offThePool {
+                if let delay {
+                    Thread.sleep(forTimeInterval: delay)
+                } else {
+                    while process.isRunning, !FileManager.default.fileExists(atPath: staging) { usleep(1_000) }
+                    usleep(20_000)
+                }
+                let running = process.isRunning
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return running
             }
-            let killedMidRun = process.isRunning
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
             let state = try Self.snapshot(work)
             let committed = FileManager.default.fileExists(atPath: work.path + "/.Generated.bindery-journal")
             if delay == nil { #expect(killedMidRun && !committed, "the first kill must land while staging") }
@@ -141,7 +147,7 @@ import Testing
                 #expect(same)
             }
             // The next run clears the staging or finishes the commit, and ends with the new output.
-            let next = try CommandLineTests.run(graph)
+            let next = try await CommandLineTests.run(graph)
             #expect(next.status == 0, "\(next.output)")
             let finished = try Self.snapshot(work) == new
             #expect(finished, "the run after a kill at \(String(describing: delay)) did not end with the new output")

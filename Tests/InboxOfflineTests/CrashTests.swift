@@ -5,6 +5,7 @@ import GRDB
 import Inbox
 import InboxOffline
 import Synchronization
+import TestSupport
 import Testing
 
 /// A child process syncs or replays against the mock server and is killed with SIGKILL at random points; the file
@@ -133,7 +134,7 @@ import Testing
         }
         try await Task.sleep(for: extraDelay)
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.exited()
         pipe.fileHandleForReading.readabilityHandler = nil
         return process.terminationReason == .uncaughtSignal
     }

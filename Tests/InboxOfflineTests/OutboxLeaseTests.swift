@@ -3,6 +3,7 @@ import Foundation
 import Inbox
 import InboxOffline
 import Synchronization
+import TestSupport
 import Testing
 
 /// Exactly-once sending when a send outlasts the outbox's lease: the holder renews its lease while the request
@@ -55,8 +56,8 @@ import Testing
         // Past the lease's second: without renewal the second process would take the queue here.
         try await Task.sleep(for: .milliseconds(1_800))
         let (second, secondOutput) = try Self.replay(fixture)
-        second.waitUntilExit()
-        first.waitUntilExit()
+        await second.exited()
+        await first.exited()
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
         #expect(secondOutput.value.contains("replayed 0 busy"), "\(secondOutput.value)")
         #expect(firstOutput.value.contains("replayed 1"), "\(firstOutput.value)")

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `bindery demo` and `bindery validate` as a user runs them: a process, its exit status and what it prints.
 @Suite struct CommandProcessTests {
     /// Runs `bindery` with `arguments`: its exit status, standard output and standard error (kept in a file, so
     /// neither pipe can fill while the other is read).
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         let tool = try #require(MockCommandTests.tool, "bindery must be built beside the tests")
         process.executableURL = tool
@@ -17,8 +18,11 @@ import Testing
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await offThePool {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         return (process.terminationStatus, text, try String(contentsOf: errors, encoding: .utf8))
     }
 
@@ -31,8 +35,8 @@ import Testing
 
     /// The README's first command: every step of the walkthrough, against the embedded mock servers, exit 0 and
     /// nothing on standard error.
-    @Test(.timeLimit(.minutes(5))) func theDemoRunsEveryStep() throws {
-        let demo = try Self.run(["demo"])
+    @Test(.timeLimit(.minutes(5))) func theDemoRunsEveryStep() async throws {
+        let demo = try await Self.run(["demo"])
         #expect(demo.status == 0, "\(demo.output)\n\(demo.errors)")
         for step in [
             "== Microsoft identity", "== Graph: sendMail", "== OneDrive", "== OneNote:", "== OneNote picker",
@@ -44,7 +48,7 @@ import Testing
         #expect(demo.errors.isEmpty, "\(demo.errors)")
     }
 
-    @Test func validateChecksAnAnswerAndSaysWhatFails() throws {
+    @Test func validateChecksAnAnswerAndSaysWhatFails() async throws {
         let good = try Self.file(#"{"id":"item-1","name":"a.txt","size":12,"unknownToTheSpec":true}"#)
         let bad = try Self.file(#"{"id":"item-1","size":"twelve"}"#)
         let empty = try Self.file("")
@@ -52,24 +56,24 @@ import Testing
         defer { for url in [good, bad, empty, body] { try? FileManager.default.removeItem(at: url) } }
         let url = "https://graph.microsoft.com/v1.0/me/drive/items/item-1"
 
-        let valid = try Self.run(["validate", "onedrive", "GET", url, good.path])
+        let valid = try await Self.run(["validate", "onedrive", "GET", url, good.path])
         #expect(valid.status == 0, "\(valid.output)\(valid.errors)")
         #expect(valid.output.contains("unknownToTheSpec"), "fields the spec does not declare are listed")
 
-        let invalid = try Self.run(["validate", "onedrive", "GET", url, bad.path])
+        let invalid = try await Self.run(["validate", "onedrive", "GET", url, bad.path])
         #expect(invalid.status == 1)
         #expect(invalid.output.contains("size"), "\(invalid.output)")
 
         // An action that answers no body: an empty answer is right, a body is not.
         let sendMail = "https://graph.microsoft.com/v1.0/me/sendMail"
-        let sent = try Self.run(["validate", "graph", "POST", sendMail, empty.path])
+        let sent = try await Self.run(["validate", "graph", "POST", sendMail, empty.path])
         #expect(sent.status == 0, "\(sent.output)\(sent.errors)")
         #expect(sent.output.contains("type: no content"))
-        let unexpected = try Self.run(["validate", "graph", "POST", sendMail, body.path])
+        let unexpected = try await Self.run(["validate", "graph", "POST", sendMail, body.path])
         #expect(unexpected.status == 1)
         #expect(unexpected.output.contains("answers no body"))
 
-        let unknown = try Self.run([
+        let unknown = try await Self.run([
             "validate", "onedrive", "GET", "https://graph.microsoft.com/v1.0/nowhere", good.path,
         ])
         #expect(unknown.status != 0)

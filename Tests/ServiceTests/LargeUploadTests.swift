@@ -4,6 +4,7 @@ import BinderyServiceMocks
 import Foundation
 import OneDrive
 import Synchronization
+import TestSupport
 import Testing
 
 /// Resumable upload sessions over HTTP against the mock, through the real transport. The mock serves upload URLs on
@@ -137,7 +138,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationReason == .uncaughtSignal)
         mock.clearFaults()
 

@@ -2,6 +2,7 @@ import BinderyRuntime
 import Foundation
 import OneDrive
 import Synchronization
+import TestSupport
 import Testing
 
 /// `bindery mock` as a script runs it: its output is a pipe, and the script waits for the URL and the token before
@@ -101,7 +102,7 @@ import Testing
         #expect(commands.count >= 4, "the banner shows the sample's paths: \(banner)")
         for command in commands {
             // The status on a line of its own after the body.
-            let (status, body) = try Self.shell("curl -s -w '\\n%{http_code}' " + command.dropFirst(5))
+            let (status, body) = try await Self.shell("curl -s -w '\\n%{http_code}' " + command.dropFirst(5))
             #expect(status == "200", "\(command) answered \(status)")
             #expect(MockSampleTests.holdsSomething(Array(body.utf8)), "\(command) answered \(body)")
         }
@@ -124,15 +125,18 @@ import Testing
     }
 
     /// Runs `command` with `sh -c`: the last line of its output, and the lines before it.
-    static func shell(_ command: String) throws -> (last: String, rest: String) {
+    static func shell(_ command: String) async throws -> (last: String, rest: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await offThePool {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         let text = String(decoding: data, as: UTF8.self)
         let last = text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         return (last, String(text.dropLast(last.count)))

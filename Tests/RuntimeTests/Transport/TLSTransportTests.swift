@@ -1,6 +1,7 @@
 import BinderyRuntime
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 /// CurlTransport over TLS against a real local server: nginx with HTTP/2, a certificate from a test certificate
@@ -14,7 +15,10 @@ import Testing
         let port: Int
         let process: Process
 
-        init() throws {
+        /// Makes the certificates and starts nginx on a thread of its own (both block for seconds).
+        static func start() async throws -> TLSServer { try await offThePool { try TLSServer() } }
+
+        private init() throws {
             let nginx = try #require(
                 ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) },
                 "nginx is not installed (make setup installs it)")
@@ -133,7 +137,7 @@ import Testing
     }
 
     @Test func http2OverTLSWithTheChainVerifiedAgainstTheConfiguredCA() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         let answer = try await Self.get("https://localhost:\(server.port)/drive", caBundle: server.caPath)
         #expect(answer.status.code == 200)
@@ -142,7 +146,7 @@ import Testing
     }
 
     @Test func anUntrustedCertificateIsATLSError() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         // A CA that did not sign the server's certificate.
         let error = await #expect(throws: BinderyError.self) {
@@ -153,7 +157,7 @@ import Testing
     }
 
     @Test func aWrongHostNameIsATLSError() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer.start()
         defer { server.stop() }
         // The certificate names `localhost`; the URL names 127.0.0.1.
         let error = await #expect(throws: BinderyError.self) {
