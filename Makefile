@@ -17,6 +17,7 @@ SPECS := $(SERVICES) $(GOLDEN)
 help:
 	@echo "make demo       walk through the five typed clients against the embedded mock server (README's first command)"
 	@echo "make test       install what is missing, then run every test"
+	@echo "make test-urlsession  build without libcurl (BINDERY_NO_CURL=1, as Apple platforms see the package) and run the loopback suites over URLSession (CI)"
 	@echo "make conformance  replay every operation's fixture over HTTP against the mock server; coverage per service"
 	@echo "make gen        regenerate every module from its spec"
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
@@ -75,6 +76,15 @@ build: setup
 
 test: setup
 	$(SWIFT) test
+
+# The package as Apple platforms see it (no libcurl; DefaultTransport is URLSessionTransport), in a build folder of its
+# own: every product builds, and the suites that go over HTTP on loopback pass over URLSession. The libcurl, TLS and
+# hostile-server suites compile to nothing there; the generator's, JSON's and the plugin's do not touch a transport.
+test-urlsession: setup
+	@echo "Building Bindery without libcurl (BINDERY_NO_CURL=1) into .build/no-curl and running the loopback suites over URLSessionTransport."
+	BINDERY_NO_CURL=1 $(SWIFT) build --scratch-path .build/no-curl --build-tests
+	BINDERY_NO_CURL=1 $(SWIFT) test --scratch-path .build/no-curl --skip-build \
+		--filter 'RuntimeTests|ServiceTests|OneNotePickerTests|InboxOfflineTests'
 
 demo: setup
 	@echo "Building and running 'bindery demo': five typed clients against mock servers on 127.0.0.1."

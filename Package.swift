@@ -14,9 +14,16 @@ let services = ((try? FileManager.default.contentsOfDirectory(atPath: Context.pa
     .filter { FileManager.default.fileExists(atPath: Context.packageDirectory + "/Specs/\($0)/bindery.json") }
     .sorted()
 
+/// libcurl is the transport on Linux; Apple's SDKs have no libcurl, so there `DefaultTransport` is URLSession.
+/// `BINDERY_NO_CURL=1` leaves libcurl out on Linux too: the package as an Apple platform sees it, built and tested here.
+let withCurl = ProcessInfo.processInfo.environment["BINDERY_NO_CURL"] != "1"
+let curl: [Target.Dependency] = withCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux]))] : []
+
 let package = Package(
     name: "Bindery",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // The runtime's locks and counters are the Synchronization module's `Mutex` and `Atomic`, and libcurl's loop is a
+    // `TaskExecutor`: all three arrived in macOS 15 and iOS 18 (README, "Platforms").
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "BinderyRuntime", targets: ["BinderyRuntime"]),
         .executable(name: "bindery-gen", targets: ["bindery-gen"]),
@@ -85,16 +92,17 @@ let package = Package(
 
         // MARK: Runtime (handwritten, imported by generated modules)
         .target(name: "BinderyJSON", path: "Sources/BinderyJSON"),
+        // Linux's transport; nothing depends on it on Apple platforms or under BINDERY_NO_CURL=1.
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
             pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
             name: "BinderyRuntime",
-            dependencies: [
-                "BinderyJSON", "CCurl",
+            dependencies: curl + [
+                "BinderyJSON",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -9,6 +9,10 @@ import MicrosoftIdentity
 import OneDrive
 import Spark
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Each exchange that fails, to standard error (`make soak` sends it to .build/soak.log): the library logs only
 /// to a logger it is given.
 let httpLog = Logger(label: "bindery.http")
@@ -348,7 +352,13 @@ func serveAndHammer(_ count: Int, seconds: Int) async throws -> (Int, [String], 
 /// and the most connections the kernel saw established to the mock at once.
 func hammer(_ mock: MockServer, _ count: Int, seconds: Int) async -> (Int, [String], Int) {
     // One libcurl multi handle with room for every connection: `count` requests in flight means `count` sockets.
-    let transport = CurlTransport(configuration: .init(maxConnectionsPerHost: count))
+    #if canImport(CCurl)
+        let transport = CurlTransport(configuration: .init(maxConnectionsPerHost: count))
+    #else
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = count
+        let transport = URLSessionTransport(configuration: configuration)
+    #endif
     let client = OneDriveClient(
         baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken), transport: transport,
         middleware: [])

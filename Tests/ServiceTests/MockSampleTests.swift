@@ -178,7 +178,7 @@ import Testing
         defer { Task { await mock.stop() } }
         let sample = try #require(try MockSample.of(service))
         #expect(sample.tours.count >= 4)
-        let transport = CurlTransport()
+        let transport = DefaultTransport.shared
         for tour in sample.tours {
             var head = try Self.get(mock.serviceURL.absoluteString + "/" + tour.path)
             head.headerFields[.authorization] =
@@ -193,7 +193,7 @@ import Testing
     }
 
     /// OneDrive's content answers 302 to the storage host, which takes no credentials.
-    static func follow(_ response: APIResponse, _ transport: CurlTransport) async throws -> APIResponse {
+    static func follow(_ response: APIResponse, _ transport: any HTTPTransport) async throws -> APIResponse {
         return try await transport.send(TransportRequest(try get(try #require(response.headers[.location]))))
     }
 

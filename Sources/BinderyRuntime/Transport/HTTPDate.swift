@@ -34,7 +34,9 @@ enum HTTPDate {
             (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(((days * 24 + hour) * 60 + minute) * 60 + second))
+        // In Int64: on a 32-bit watch, Int overflows from 2038.
+        return Date(
+            timeIntervalSince1970: TimeInterval(Int64(days) * 86_400 + Int64((hour * 60 + minute) * 60 + second)))
     }
 
     /// RFC 9110: a two-digit year more than 50 years in the future is the most recent past year ending so.

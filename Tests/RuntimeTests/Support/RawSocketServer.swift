@@ -136,6 +136,43 @@ final class RawConnection: Sendable {
         }
     }
 
+    /// Reads one whole request with a `Content-Length` body: its head, and its body (after a `100 Continue` when the
+    /// client asks for one). Nil if the peer closed first. For tests whose server must keep reading while the shared
+    /// pool is busy: this runs on the server's own thread.
+    func readRequest() -> (head: String, body: [UInt8])? {
+        guard let fd = descriptor.withLock({ $0 >= 0 ? $0 : nil }) else { return nil }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        func receive() -> Bool {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                received += buffer[..<count]
+                return true
+            }
+        }
+        var headEnd: Range<Int>?
+        while headEnd == nil {
+            guard receive() else { return nil }
+            headEnd = received.firstRange(of: Array("\r\n\r\n".utf8))
+        }
+        let head = String(decoding: received[..<headEnd!.lowerBound], as: UTF8.self)
+        let fields = head.split(separator: "\r\n").dropFirst().map { $0.split(separator: ":", maxSplits: 1) }
+        func field(_ name: String) -> String? {
+            fields.first { $0.first?.lowercased() == name }.flatMap { $0.last?.trimmingCharacters(in: .whitespaces) }
+        }
+        if field("expect")?.lowercased() == "100-continue" { write("HTTP/1.1 100 Continue\r\n\r\n") }
+        let length = field("content-length").flatMap(Int.init) ?? 0
+        var body = Array(received[headEnd!.upperBound...])
+        while body.count < length {
+            received = []
+            guard receive() else { return nil }
+            body += received
+        }
+        return (head, body)
+    }
+
     /// Sends bytes; false once the peer has gone. Never raises SIGPIPE.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {

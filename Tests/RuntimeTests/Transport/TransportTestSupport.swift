@@ -7,13 +7,19 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The transports a behaviour is checked on, for tests that run over both.
+/// The transports a behaviour is checked on, for tests that run over both (over URLSession alone when the package
+/// is built without libcurl).
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case curl, urlSession
+    #if canImport(CCurl)
+        case curl
+    #endif
+    case urlSession
 
     func make() -> any HTTPTransport {
         switch self {
-        case .curl: CurlTransport()
+        #if canImport(CCurl)
+            case .curl: CurlTransport()
+        #endif
         case .urlSession: URLSessionTransport()
         }
     }
