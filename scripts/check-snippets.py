@@ -89,7 +89,8 @@ def units(path):
         else:
             text = ["import " + name for name in sorted(imports)]
             declarations = [line for _, line in code if line and not line.startswith((" ", "//"))]
-            if declarations and all(DECLARATION.match(line) or line.startswith("}") for line in declarations):
+            # `#if canImport(Security)` around declarations (Apple-only code) keeps them at file scope.
+            if declarations and all(DECLARATION.match(line) or line.startswith(("}", "#")) for line in declarations):
                 unit["directive"] = "declarations"
             else:
                 given = unit["argument"] if unit["directive"] == "given" else ""

@@ -34,13 +34,13 @@ public struct MockFixture: Sendable {
 
     /// Every `*.json` below `directory`, sorted by name.
     public static func load(from directory: URL) throws -> [MockFixture] {
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+        // Relative paths: on Apple platforms the URL enumerator may answer /private/var/… for a folder under /var.
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else {
             throw LoadError(description: "\(directory.path): no such folder")
         }
         var fixtures: [MockFixture] = []
-        for case let url as URL in enumerator where url.pathExtension == "json" {
-            let name = String(url.path.dropFirst(directory.path.count).drop { $0 == "/" }.dropLast(5))
-            fixtures.append(try load(url, name: name))
+        for case let relative as String in enumerator where relative.hasSuffix(".json") {
+            fixtures.append(try load(directory.appendingPathComponent(relative), name: String(relative.dropLast(5))))
         }
         return fixtures.sorted { $0.name < $1.name }
     }

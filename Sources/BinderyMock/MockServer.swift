@@ -163,7 +163,7 @@ public final class MockServer: Sendable {
 
         mutating func draw(for path: String) -> MockFault? {
             guard prefix.map(path.hasPrefix) ?? true else { return nil }
-            guard Double(generator.next() >> 11) / Double(1 << 53) < rate else { return nil }
+            guard Double(generator.next() >> 11) / 0x1p53 < rate else { return nil }
             return faults[Int(generator.next() % UInt64(faults.count))]
         }
     }

@@ -153,7 +153,9 @@ public struct OAuth2Client: Sendable {
     }
 
     /// For terminals: listens on 127.0.0.1 (RFC 8252), hands `open` the URL to show or open, and
-    /// waits for the browser to come back.
+    /// waits for the browser to come back. (No browser to open on tvOS or watchOS; watchOS apps have no sockets.)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public func signInWithBrowser(
         account: String, loginHint: String? = nil, timeout: Duration = .seconds(300), open: @Sendable (URL) -> Void
     ) async throws -> Token {

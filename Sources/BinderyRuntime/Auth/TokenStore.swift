@@ -37,13 +37,26 @@ public struct FileTokenStore: TokenStore {
 
     public init(directory: URL) { self.directory = directory }
 
-    /// `~/.config/<app>/tokens` (or `$XDG_CONFIG_HOME`).
+    /// `~/.config/<app>/tokens` (or `$XDG_CONFIG_HOME`); in an app container, Application Support's `<app>/tokens`.
+    /// An app on Apple platforms does better to keep tokens in the Keychain (the "Signing in" article shows a
+    /// `TokenStore` for it).
     public static func standard(app: String) -> FileTokenStore {
         let environment = ProcessInfo.processInfo.environment
         let config =
             environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            ?? Self.configurationFolder
         return FileTokenStore(directory: config.appendingPathComponent(app).appendingPathComponent("tokens"))
+    }
+
+    /// `~/.config` where there is a home folder; in an app container (iOS, tvOS, watchOS, visionOS), whose root is
+    /// not writable, Application Support.
+    private static var configurationFolder: URL {
+        #if os(macOS) || os(Linux)
+            // NSHomeDirectory, not homeDirectoryForCurrentUser: that one is macOS-only.
+            URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config")
+        #else
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        #endif
     }
 
     /// The account's file: its name is the account in hex, so any account string is a safe file name.

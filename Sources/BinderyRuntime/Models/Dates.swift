@@ -61,22 +61,25 @@ public enum ISO8601 {
             second <= 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
+        // In Int64: on a 32-bit watch, Int overflows for dates outside 1901–2038 (Graph's 0001-01-01 included).
+        let seconds =
+            Double(Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)) + fraction
         return Date(timeIntervalSince1970: seconds)
     }
 
     /// `2017-04-21T10:00:00.123Z`: UTC, with milliseconds only when there are some.
     public static func format(_ date: Date) -> String {
         let total = date.timeIntervalSince1970
-        var seconds = Int(total.rounded(.down))
+        // In Int64 until split into days and the time of day: Int is 32 bits on some watches.
+        var seconds = Int64(total.rounded(.down))
         var millis = Int(((total - Double(seconds)) * 1000).rounded())
         if millis == 1000 {
             seconds += 1
             millis = 0
         }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondsOfDay = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let secondsOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civilFromDays(Int(days))
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondsOfDay / 3600, 2) + ":" + pad(secondsOfDay % 3600 / 60, 2) + ":" + pad(secondsOfDay % 60, 2)
         if millis > 0 { text += "." + pad(millis, 3) }

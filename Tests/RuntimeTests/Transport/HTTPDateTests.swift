@@ -18,6 +18,21 @@ import Testing
         Date(timeIntervalSince1970: $0)
     }
 
+    /// Graph's "no date" (0001-01-01) and the last representable day read and write exactly. (The seconds are
+    /// counted in Int64: on a 32-bit watch an Int would trap outside 1901–2038; this machine cannot run that.)
+    @Test func isoDateTimesAtTheEndsOfTheCalendarReadAndWriteBack() {
+        let cases: [(String, TimeInterval)] = [
+            ("0001-01-01T00:00:00Z", -62_135_596_800), ("9999-12-31T23:59:59.5Z", 253_402_300_799.5),
+            ("2040-02-29T12:00:00Z", 2_214_129_600),
+        ]
+        for (text, seconds) in cases {
+            #expect(ISO8601.parseDateTime(text) == Date(timeIntervalSince1970: seconds), "\(text)")
+            #expect(
+                ISO8601.format(Date(timeIntervalSince1970: seconds))
+                    == text.replacingOccurrences(of: ".5Z", with: ".500Z"))
+        }
+    }
+
     @Test func imfFixdateAndAsctimeAgreeWithFoundation() {
         let imf = Self.formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'")
         let asctime = Self.formatter("EEE MMM d HH:mm:ss yyyy")
