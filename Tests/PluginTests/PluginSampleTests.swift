@@ -3,8 +3,10 @@ import Testing
 
 /// Both SwiftPM plugins as a user's package meets them: Tests/PluginSample, copied and pointed at this checkout,
 /// is built in a nested `swift build` (the build-tool plugin generates four of its modules, two of them the README's
-/// recipes for a part of Microsoft Graph), its executable calls the generated builders, and the command plugin
-/// regenerates its checked-in module.
+/// recipes for a part of Microsoft Graph), its executable calls the generated builders and Bindery's OneDrive module,
+/// and the command plugin regenerates its checked-in module. Every target of the sample builds with Swift 6.2's
+/// approachable concurrency (main-actor default isolation, `NonisolatedNonsendingByDefault`,
+/// `InferIsolatedConformances`), as an app's code does, and the build must print no warning.
 ///
 /// The nested build compiles the runtime and the generator once (about a minute on two cores); its folder,
 /// .build/plugin-sample inside this checkout, is kept, so later runs rebuild only what changed.
@@ -34,6 +36,7 @@ import Testing
                 Tasks: created t3, 1 open
                 GraphMail: Inbox, 3 unread of 12
                 GraphFiles: Plans (folder), cabin.jpg (file)
+                OneDrive: root holds 7
 
                 """)
 

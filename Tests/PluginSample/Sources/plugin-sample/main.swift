@@ -3,6 +3,7 @@ import Foundation
 import GraphFiles
 import GraphMail
 import Library
+import OneDrive
 import Tasks
 import Weather
 
@@ -37,6 +38,8 @@ let transport = CannedTransport(answers: [
         #"{"id":"AQMkAD","displayName":"Inbox","unreadItemCount":3,"totalItemCount":12,"childFolderCount":0}"#,
     "GET /v1.0/me/drive/root/children":
         #"{"value":[{"id":"01A","name":"Plans","folder":{"childCount":2}},{"id":"01B","name":"cabin.jpg","size":912}]}"#,
+    // OneDrive: Bindery's own service module.
+    "GET /v1.0/drive/root": #"{"id":"root","name":"root","folder":{"childCount":7}}"#,
 ])
 
 // Any failure is printed and exits 1, for the plugin test to report.
@@ -65,6 +68,9 @@ do {
 
     let children = try await GraphFilesClient(transport: transport).me.drive.root.children.request().get().value
     print("GraphFiles: " + children.map { "\($0.name ?? "?") (\($0.kind))" }.joined(separator: ", "))
+
+    let root = try await OneDriveClient(transport: transport).drive.root.request().get()
+    print("OneDrive: \(root.name ?? "?") holds \(root.folder?.childCount ?? 0)")
 } catch {
     FileHandle.standardError.write(Data("plugin-sample: \(error)\n".utf8))
     exit(1)
