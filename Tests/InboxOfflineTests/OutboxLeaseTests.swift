@@ -8,7 +8,9 @@ import Testing
 
 /// Exactly-once sending when a send outlasts the outbox's lease: the holder renews its lease while the request
 /// is in flight, so a second replaying process finds the queue busy instead of taking it over and sending again.
-@Suite(.timeLimit(.minutes(2))) struct OutboxLeaseTests {
+// The limit catches a hang. It is generous: with every suite running at once on two cores, a test can
+// wait a minute or more for a thread before its first line runs.
+@Suite(.timeLimit(.minutes(5))) struct OutboxLeaseTests {
     /// Starts `inbox-offline-worker replay` with a one-second lease; returns the process and its output so far.
     static func replay(_ fixture: OfflineFixture) throws -> (Process, Output) {
         let process = Process()

@@ -7,7 +7,9 @@ import Testing
 
 /// A live view yields a snapshot when sync or a local write changes what it shows, with the change set that turns
 /// the previous snapshot into the new one.
-@Suite(.timeLimit(.minutes(2))) struct ViewTests {
+// The limit catches a hang. It is generous: with every suite running at once on two cores, a test can
+// wait a minute or more for a thread before its first line runs.
+@Suite(.timeLimit(.minutes(5))) struct ViewTests {
     @Test func viewsFollowSyncAndLocalWritesWithExactChangeSets() async throws {
         let fixture = try await OfflineFixture()
         defer { Task { await fixture.stop() } }
