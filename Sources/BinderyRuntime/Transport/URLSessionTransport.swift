@@ -15,10 +15,8 @@ import Synchronization
 /// and received. Such watched transfers run in a session of their own (see `watched`), the others share one.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
-    private let configuration: URLSessionConfiguration
 
     public init(configuration: URLSessionConfiguration = .default) {
-        self.configuration = configuration
         session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
@@ -43,8 +41,8 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.timeoutInterval =
                 Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         }
-        let download = request.options.downloadPath.flatMap { path in request.body == nil ? path : nil }
-        let data: Data
+        let download = request.options.downloadPath
+        var data: Data
         let response: URLResponse
         do {
             if download != nil || request.options.progress != nil {
@@ -60,9 +58,18 @@ public final class URLSessionTransport: HTTPTransport {
             }
         } catch let error as URLError {
             throw Self.bindery(error)
+        } catch let error as BinderyError {
+            throw error
+        } catch {
+            throw BinderyError(kind: .connection, message: "the exchange failed: \(error)", underlying: error)
         }
         guard let http = response as? HTTPURLResponse else {
             throw BinderyError(kind: .connection, message: "the response is not HTTP")
+        }
+        // A request with a body that answers into a file (a download task has put its own file in place already).
+        if let download, request.body != nil, (200..<300).contains(http.statusCode) {
+            try Self.write(data, to: download)
+            data = Data()
         }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
@@ -82,7 +89,8 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: URLRequest, body: RequestBody?, to destination: String?, options: TransferOptions
     ) async throws -> (Data, URLResponse) {
         let delegate = TransferDelegate(destination: destination, progress: options.progress)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // `configuration` is a copy of the shared session's: the caller's object may change after init.
+        let session = URLSession(configuration: self.session.configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let task: URLSessionTask
         switch body {
@@ -100,6 +108,15 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Writes an answer held in memory to `destination` as a download would land: whole, or not at all.
+    static func write(_ data: Data, to destination: String) throws(BinderyError) {
+        let beside = URL(fileURLWithPath: destination + ".bindery-download")
+        do { try data.write(to: beside) } catch {
+            throw BinderyError(kind: .storage, message: "cannot write \(beside.path): \(error)", underlying: error)
+        }
+        try move(beside, to: destination)
+    }
+
     /// Puts a finished download in place with rename(2), which replaces an existing file in one step: a reader
     /// sees the old file or the new one, never half. A temporary folder on another volume is copied beside the
     /// destination first.
@@ -113,8 +130,9 @@ public final class URLSessionTransport: HTTPTransport {
             throw BinderyError(kind: .storage, message: "cannot write \(beside): \(error)", underlying: error)
         }
         guard rename(beside, destination) == 0 else {
+            let code = errno
             try? FileManager.default.removeItem(atPath: beside)
-            throw BinderyError(kind: .storage, message: "cannot move the download to \(destination): errno \(errno)")
+            throw BinderyError(kind: .storage, message: "cannot move the download to \(destination): errno \(code)")
         }
     }
 
@@ -138,6 +156,8 @@ public final class URLSessionTransport: HTTPTransport {
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private struct State {
         var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        /// The outcome when the task completed before `start` (a Task cancelled before it began).
+        var finished: Result<(Data, URLResponse), any Error>?
         var body = Data()
         var sent: (count: Int64, total: Int64?) = (0, nil)
         var failure: (any Error)?
@@ -153,8 +173,11 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
-        state.withLock { $0.continuation = continuation }
-        task.resume()
+        let finished = state.withLock { state in
+            if state.finished == nil { state.continuation = continuation }
+            return state.finished
+        }
+        if let finished { continuation.resume(with: finished) } else { task.resume() }
     }
 
     func urlSession(
@@ -189,6 +212,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // Apple's URLSession deletes the file after this returns; Linux's leaves it (a moved file is gone already).
+        defer { try? FileManager.default.removeItem(at: location) }
         let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
         do {
             if (200..<300).contains(status), let destination {
@@ -207,18 +232,22 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, body, failure) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.body, state.failure)
-        }
+        let outcome: Result<(Data, URLResponse), any Error>
+        let (body, failure) = state.withLock { ($0.body, $0.failure) }
         if let error = error ?? failure {
-            continuation?.resume(throwing: error)
+            outcome = .failure(error)
         } else if let response = task.response {
-            continuation?.resume(returning: (body, response))
+            outcome = .success((body, response))
         } else {
-            continuation?.resume(
-                throwing: BinderyError(kind: .connection, message: "the transfer ended without a response"))
+            outcome = .failure(BinderyError(kind: .connection, message: "the transfer ended without a response"))
         }
+        // Resumed here, or kept for `start` when the task was cancelled before it was started.
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            if state.continuation == nil { state.finished = outcome }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
     }
 
     /// Redirects go back to the middleware here too.
