@@ -1,29 +1,12 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// `bindery demo` and `bindery validate` as a user runs them: a process, its exit status and what it prints.
 @Suite struct CommandProcessTests {
-    /// Runs `bindery` with `arguments`: its exit status, standard output and standard error (kept in a file, so
-    /// neither pipe can fill while the other is read).
+    /// Runs `bindery` with `arguments`: its exit status, standard output and standard error.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
         let tool = try #require(MockCommandTests.tool, "bindery must be built beside the tests")
-        process.executableURL = tool
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        let text = await offThePool {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
-        }
-        return (process.terminationStatus, text, try String(contentsOf: errors, encoding: .utf8))
+        return try await runToEnd(tool, arguments)
     }
 
     /// A file holding `text`, removed by the caller.

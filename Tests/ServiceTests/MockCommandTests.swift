@@ -2,7 +2,6 @@ import BinderyRuntime
 import Foundation
 import OneDrive
 import Synchronization
-import TestSupport
 import Testing
 
 /// `bindery mock` as a script runs it: its output is a pipe, and the script waits for the URL and the token before
@@ -126,18 +125,7 @@ import Testing
 
     /// Runs `command` with `sh -c`: the last line of its output, and the lines before it.
     static func shell(_ command: String) async throws -> (last: String, rest: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = await offThePool {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
-        }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = try await runToEnd(URL(fileURLWithPath: "/bin/sh"), ["-c", command]).output
         let last = text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         return (last, String(text.dropLast(last.count)))
     }

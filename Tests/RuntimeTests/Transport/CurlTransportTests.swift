@@ -208,12 +208,7 @@
             let source = scratch.path("source.bin")
             try writeTestFile(at: source, size: size)
             let expected = try checksum(ofFileAt: source)
-            let server = try await LoopbackServer([
-                "GET /big": { _ in
-                    LoopbackServer.Reply(
-                        headers: ["Content-Type": "application/octet-stream"], file: URL(fileURLWithPath: source))
-                }
-            ])
+            let server = try await fileServer(source)
             defer { Task { await server.stop() } }
             let destination = scratch.path("downloaded.bin")
             let progress = ProgressLog()

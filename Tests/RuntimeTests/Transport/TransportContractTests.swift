@@ -168,12 +168,7 @@ struct TransportContractTests {
         let size = 4 << 20
         let source = scratch.path("source.bin")
         try writeTestFile(at: source, size: size)
-        let server = try await LoopbackServer([
-            "GET /big": { _ in
-                LoopbackServer.Reply(
-                    headers: ["Content-Type": "application/octet-stream"], file: URL(fileURLWithPath: source))
-            }
-        ])
+        let server = try await fileServer(source)
         defer { Task { await server.stop() } }
         let destination = scratch.path("downloaded.bin")
         try Data("the old file".utf8).write(to: URL(fileURLWithPath: destination))

@@ -34,6 +34,16 @@ func transportRequest(
     TransportRequest(HTTPRequest(method: method, url: url, headerFields: headers), body: body, options: options)
 }
 
+/// A loopback server answering `GET /big` with the file at `source`, streamed.
+func fileServer(_ source: String) async throws -> LoopbackServer {
+    try await LoopbackServer([
+        "GET /big": { _ in
+            LoopbackServer.Reply(
+                headers: ["Content-Type": "application/octet-stream"], file: URL(fileURLWithPath: source))
+        }
+    ])
+}
+
 /// Runs `body`, which must throw a `BinderyError`, and returns that error.
 func binderyError(_ body: () async throws -> Void) async -> BinderyError? {
     do {
