@@ -23,7 +23,7 @@ public struct Conventions: Equatable, Sendable {
 
     /// OData v4 as Microsoft Graph, OneDrive and OneNote speak it.
     public static let odata = Conventions(
-        envelope: .none, paging: .nextLink(field: "@odata.nextLink"),
+        envelope: .none, paging: .nextLink(path: ["@odata.nextLink"]),
         delta: .odata(tokenParameter: "token"), errors: .odata, queryOptions: .odata
     )
 }
@@ -37,15 +37,21 @@ public enum Envelope: Hashable, Sendable {
 }
 
 public enum PagingDialect: Hashable, Sendable {
-    /// The body carries the next page's URL (`@odata.nextLink`).
-    case nextLink(field: String)
-    /// Page number + page size, with a pagination block giving the total pages (Spark).
+    /// The body carries the next page's URL at a JSON path (`["@odata.nextLink"]`, `["links", "next"]`).
+    case nextLink(path: [String])
+    /// Page number + page size, with a pagination block giving the total pages (Spark). Without a path to the
+    /// total (`[]`), an empty page, or one shorter than the size asked for, is the last.
     case pageNumber(
-        pageParameter: String, sizeParameter: String, extraQuery: [String: String], totalPagesPath: [String])
+        pageParameter: String, sizeParameter: String?, extraQuery: [String: String], totalPagesPath: [String])
     /// Offset + limit; a short page ends the sequence (Inbox).
     case offset(offsetParameter: String, limitParameter: String)
-    /// An opaque cursor: the response field names the next cursor, the request parameter sends it (Nylas v3).
-    case cursor(responseField: String, requestParameter: String)
+    /// An opaque cursor: the response member at `responsePath` names the next cursor, the request parameter sends
+    /// it (Nylas v3). With `hasMore`, a page whose member at that path is `false` is the last one (OpenAI's
+    /// `last_id` + `has_more`).
+    case cursor(responsePath: [String], requestParameter: String, hasMore: [String]? = nil)
+    /// The next page starts after the last item: its `key` member is sent as `requestParameter` while the member at
+    /// `hasMore` is `true` (Stripe's `starting_after` + `has_more`).
+    case afterLastItem(key: String, requestParameter: String, hasMore: [String])
     /// One page only.
     case none
 }

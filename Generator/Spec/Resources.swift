@@ -199,6 +199,9 @@ public struct ResponseSpec: Equatable, Sendable {
     public var type: TypeRef?
     /// Overrides the service's paging dialect for this operation.
     public var paging: PagingDialect?
+    /// Where a list's items sit when this operation wraps them in an object of its own (`["data"]` of
+    /// `{"data": [...], "has_more": true}`); nil for the service's usual list shape.
+    public var itemsPath: [String]?
     /// Set when the operation is a delta query.
     public var delta: DeltaDialect?
     /// Status codes the spec names as success.

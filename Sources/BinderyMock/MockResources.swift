@@ -43,7 +43,7 @@ extension MockServer {
     func page(_ items: [JSONObject], _ request: MockRequest, path: [String], extra: JSONObject = [:]) -> MockResponse {
         switch service.conventions.paging {
         case .pageNumber(let pageName, let sizeName, _, _):
-            let size = max(1, Int(request.queryValue(sizeName) ?? "") ?? 25)
+            let size = max(1, Int(sizeName.flatMap { request.queryValue($0) } ?? "") ?? 25)
             let current = max(1, Int(request.queryValue(pageName) ?? "") ?? 1)
             let slice = items.dropFirst((current - 1) * size).prefix(size)
             let totalPages = max(1, (items.count + size - 1) / size)

@@ -47,7 +47,7 @@ extension OneNoteClient {
     }
 }
 
-extension CollectionRequestBuilder where Item == OnenotePageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnenotePageRequestBuilder {
     /// Creates a page from HTML (its `<title>` becomes the page title) and returns it as the service stored it.
     public func create(html: String) async throws(BinderyError) -> OnenotePage {
         var request = APIRequest(method: .post, path: path, body: .bytes(Array(html.utf8)))

@@ -108,7 +108,7 @@ import Testing
         #expect(
             user.contents.contains(
                 "public func sendMail(message: Message, saveToSentItems: Bool) -> OperationRequest<Void>"))
-        #expect(user.contents.contains("extension CollectionRequestBuilder where Item == UserRequestBuilder"))
+        #expect(user.contents.contains("extension CollectionRequestBuilder where ItemBuilder == UserRequestBuilder"))
     }
 }
 

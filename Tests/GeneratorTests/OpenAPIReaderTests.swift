@@ -597,7 +597,7 @@ struct OpenAPIPathTests {
         let result = read(text)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let spec = try #require(result.spec)
-        #expect(spec.conventions.paging == .cursor(responseField: "next_cursor", requestParameter: "page_token"))
+        #expect(spec.conventions.paging == .cursor(responsePath: ["next_cursor"], requestParameter: "page_token"))
         #expect(spec.conventions.delta == .odata(tokenParameter: "token"))
         #expect(spec.conventions.errors == .nylas && spec.conventions.queryOptions == .odata)
         #expect(spec.conventions.envelope == .wrapped(resultsPath: ["data"], requestPath: []))
@@ -1132,7 +1132,7 @@ struct OpenAPIErrorTests {
         #expect(result.spec == nil)
         #expect(
             errors(result.diagnostics) == [
-                "inline.json:5:23: error: x-bindery-conventions.paging.style 'pages' is not one of pageNumber, offset, cursor, nextLink, none"
+                "inline.json:5:23: error: x-bindery-conventions.paging.style 'pages' is not one of pageNumber, offset, cursor, afterLastItem, nextLink, none"
             ])
     }
 

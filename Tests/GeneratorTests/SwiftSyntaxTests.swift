@@ -33,7 +33,7 @@ import Testing
             Declaration(
                 .extension(
                     ExtensionDeclaration(
-                        "CollectionRequestBuilder", where: [.init("Item", "DriveItemRequestBuilder")],
+                        "CollectionRequestBuilder", where: [.init("ItemBuilder", "DriveItemRequestBuilder")],
                         members: [Declaration(.enumCase(name: "ok", associatedValues: [.array("UInt8")]))]))),
         ])
         #expect(
@@ -47,7 +47,7 @@ import Testing
                     return nil
                 }
 
-                extension CollectionRequestBuilder where Item == DriveItemRequestBuilder {
+                extension CollectionRequestBuilder where ItemBuilder == DriveItemRequestBuilder {
                     case ok([UInt8])
                 }
 

@@ -261,6 +261,10 @@ public struct FixtureEmitter {
         if let payloadPath = operation.response?.payloadPath {
             return Self.nest(value, at: payloadPath, successFlag: isEnveloped)
         }
+        // A list inside an object of its own (`{"data": [...]}`), on its last page.
+        if let itemsPath = operation.response?.itemsPath {
+            return Self.nest(value, at: itemsPath, successFlag: false)
+        }
         if operation.isEnveloped, case .wrapped(let results, _) = spec.conventions.envelope {
             return Self.nest(type.isCollection ? value : .array([value]), at: results, successFlag: true)
         }

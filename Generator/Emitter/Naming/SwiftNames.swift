@@ -253,6 +253,8 @@ public enum SwiftNames {
         "FlagValues", "HTTPMiddleware", "HTTPTransport", "MultipartFile", "MultipartForm", "ODataLiteral",
         "OperationMonitor", "PercentEncoding", "RequestBody", "ResponseDecoder", "ServiceConventions",
         "ServiceDescriptor", "StorageRoute", "StreamRequestBuilder",
+        // `CollectionRequestBuilder`'s parameter, which its generated extensions name (`where ItemBuilder == …`).
+        "ItemBuilder",
         // Inside a generated `XFields`, `Table` is the table's own type (`FieldSet.Table`).
         "Model", "Field", "FieldSet", "Table",
     ]

@@ -184,29 +184,7 @@ struct ClientTranslator {
             listShape = .dot("wrapped", [.init(strings(resultsPath))])
             requestEnvelope = requestPath
         }
-        let paging: Expression
-        switch conventions.paging {
-        case .nextLink(let field):
-            paging = .dot("nextLink", [.init("field", .string(field))])
-        case .pageNumber(let page, let size, let extra, let totalPages):
-            let extraQuery = extra.sorted { $0.key < $1.key }.map {
-                Expression.tuple([.init(.string($0.key)), .init(.string($0.value))])
-            }
-            paging = .dot(
-                "pageNumber",
-                [
-                    .init("page", .string(page)), .init("size", .string(size)), .init("extraQuery", .array(extraQuery)),
-                    .init("totalPages", strings(totalPages)),
-                ])
-        case .offset(let offset, let limit):
-            paging = .dot(
-                "offset",
-                [.init("offset", .string(offset)), .init("limit", .string(limit)), .init("defaultLimit", .raw("100"))])
-        case .cursor(let field, let parameter):
-            paging = .dot("cursor", [.init("field", .string(field)), .init("parameter", .string(parameter))])
-        case .none:
-            paging = .raw(".none")
-        }
+        let paging = ConventionExpressions.paging(conventions.paging)
         var arguments: [Expression.Argument] = [
             .init("listShape", listShape), .init("paging", paging), .init("requestEnvelope", strings(requestEnvelope)),
         ]

@@ -116,10 +116,11 @@ extension OperationTranslator {
         if case .collection(.named(let element)) = type, modelNames.contains(element),
             operation.method == .get || response.delta != nil || operation.kind == .list
         {
+            var arguments: [Expression.Argument] = [.init("client", .raw("client")), .init("request", .raw("request"))]
+            if let listing = ConventionExpressions.listing(of: response) { arguments.append(.init("listing", listing)) }
             return Outcome(
                 type: .generic("CollectionRequest", [.named(symbols.typeName(element))]),
-                statement: .return(
-                    .call("CollectionRequest", [.init("client", .raw("client")), .init("request", .raw("request"))])))
+                statement: .return(.call("CollectionRequest", arguments)))
         }
         guard let swiftType = mapping.swiftType(type) else { return nil }
         var arguments: [Expression.Argument] = [.init(.metatype(swiftType))]

@@ -13,6 +13,25 @@ struct RequestBuilderTranslator {
     let models: ModelTranslator
     /// Resources whose builder reads a model (`ModelRequestBuilder`), which a collection's items must be.
     let modelResources: Set<QualifiedName>
+    /// The `ServiceConventions.Listing` of each collection (by its items' resource) that lists its own way.
+    let listings: [QualifiedName: Expression]
+
+    init(
+        spec: ServiceSpec, symbols: SymbolTable, operations: OperationTranslator, models: ModelTranslator,
+        modelResources: Set<QualifiedName>
+    ) {
+        self.spec = spec
+        self.symbols = symbols
+        self.operations = operations
+        self.models = models
+        self.modelResources = modelResources
+        var listings: [QualifiedName: Expression] = [:]
+        for resource in spec.resources {
+            let list = resource.collectionOperations.first { $0.kind == .list }
+            if let listing = ConventionExpressions.listing(of: list?.response) { listings[resource.name] = listing }
+        }
+        self.listings = listings
+    }
 
     static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
 
@@ -97,7 +116,7 @@ struct RequestBuilderTranslator {
                 Declaration(
                     .extension(
                         ExtensionDeclaration(
-                            "CollectionRequestBuilder", where: [.init("Item", .named(builderName))],
+                            "CollectionRequestBuilder", where: [.init("ItemBuilder", .named(builderName))],
                             members: collectionMembers))))
         }
         return declarations
@@ -209,10 +228,13 @@ struct RequestBuilderTranslator {
 
     /// `.init(client: client, path: path.appending("segment"))`: the builder one segment further down, with what
     /// the service refuses there.
-    private func builder(at segment: String, refusals: Refusals = Refusals()) -> Statement {
+    /// A collection that lists its own way also gets its `listing`.
+    private func builder(at segment: String, refusals: Refusals = Refusals(), listing: Expression? = nil) -> Statement {
+        let listingArgument = listing.map { [Expression.Argument("listing", $0)] } ?? []
         // Keys that follow the owner's URL directly: the same path, read as a collection.
         if segment.isEmpty, refusals.atStep.isEmpty, refusals.byItems.isEmpty {
-            return .expression(.initializer([.init("client", .raw("client")), .init("path", .raw("path"))]))
+            return .expression(
+                .initializer([.init("client", .raw("client")), .init("path", .raw("path"))] + listingArgument))
         }
         var arguments: [Expression.Argument] = [.init(.string(segment))]
         if !refusals.atStep.isEmpty { arguments.append(.init("refusing", .raw(refusals.literal(refusals.atStep)))) }
@@ -220,10 +242,11 @@ struct RequestBuilderTranslator {
             arguments.append(.init("itemsRefusing", .raw(refusals.literal(refusals.byItems))))
         }
         return .expression(
-            .initializer([
-                .init("client", .raw("client")),
-                .init("path", Expression.raw("path").call("appending", arguments)),
-            ]))
+            .initializer(
+                [
+                    .init("client", .raw("client")),
+                    .init("path", Expression.raw("path").call("appending", arguments)),
+                ] + listingArgument))
     }
 
     /// The steps from the item's URL, or with `onCollection` those from the collection's.
@@ -266,7 +289,9 @@ struct RequestBuilderTranslator {
                         .variable(
                             .computed(
                                 name, type: .generic("CollectionRequestBuilder", [.named(target)]),
-                                getter: [builder(at: child.segment, refusals: refusals)])
+                                getter: [
+                                    builder(at: child.segment, refusals: refusals, listing: listings[child.target])
+                                ])
                         )))
             } else {
                 members.append(

@@ -47,7 +47,7 @@ struct OpenAPIExtensionReader {
             conventions.envelope = envelope
         }
         if let pagingNode = node["paging"], let paging = paging(pagingNode, name: "\(name).paging") {
-            conventions.paging = paging
+            conventions.paging = paging.paging
         }
         if let deltaNode = node["delta"] {
             conventions.delta = delta(deltaNode, name: "\(name).delta")
@@ -94,60 +94,91 @@ struct OpenAPIExtensionReader {
         return .wrapped(resultsPath: results, requestPath: request)
     }
 
-    /// One of the paging shapes, selected by `style`.
-    func paging(_ node: OpenAPINode, name: String) -> PagingDialect? {
+    /// One of the paging shapes, selected by `style`. An operation's own paging (`items: true`) may also say where
+    /// its list's items sit (`"items": ["data"]`).
+    func paging(_ node: OpenAPINode, name: String, items: Bool = false) -> (paging: PagingDialect, items: [String]?)? {
         guard requireObject(node, name) else { return nil }
+        let styles = "pageNumber, offset, cursor, afterLastItem, nextLink, none"
         guard let styleNode = node["style"] else {
-            context.error("\(name) needs \"style\": one of pageNumber, offset, cursor, nextLink, none", at: node)
+            context.error("\(name) needs \"style\": one of \(styles)", at: node)
             return nil
         }
         guard let style = styleNode.string else {
             context.error("\(name).style must be a string, found \(styleNode.value.kindName)", at: styleNode)
             return nil
         }
+        var itemsPath: [String]?
+        if items, let itemsNode = node["items"] {
+            guard let path = memberPath(itemsNode, "\(name).items") else { return nil }
+            itemsPath = path
+        }
+        /// The keys a style allows, besides `style` (and `items` on an operation).
+        func allow(_ keys: String...) { checkKeys(node, name, allowed: ["style"] + (items ? ["items"] : []) + keys) }
+        let paging: PagingDialect
         switch style {
         case "pageNumber":
-            checkKeys(node, name, allowed: ["style", "page", "size", "extraQuery", "totalPages"])
+            allow("page", "size", "extraQuery", "totalPages")
             let page = requiredString(node, "page", in: name)
-            let size = requiredString(node, "size", in: name)
-            let totalPages = node["totalPages"].flatMap { path($0, "\(name).totalPages") }
-            if node["totalPages"] == nil {
-                context.error(
-                    "\(name) needs \"totalPages\": the JSON path of the total page count, such as [\"D\", \"Pagination\", \"TotalPages\"]",
-                    at: node)
-            }
+            // Both optional: without `size` the service's page size is used, without `totalPages` a short or
+            // empty page is the last.
+            let size = node["size"] == nil ? "" : requiredString(node, "size", in: name)
+            let totalPages =
+                node["totalPages"] == nil ? [] : node["totalPages"].flatMap { path($0, "\(name).totalPages") }
             var extraQuery: [String: String] = [:]
             if let extraNode = node["extraQuery"] {
                 guard let extra = stringMap(extraNode, "\(name).extraQuery") else { return nil }
                 extraQuery = extra
             }
             guard let page, let size, let totalPages else { return nil }
-            return .pageNumber(
-                pageParameter: page, sizeParameter: size, extraQuery: extraQuery, totalPagesPath: totalPages)
+            paging = .pageNumber(
+                pageParameter: page, sizeParameter: size.isEmpty ? nil : size, extraQuery: extraQuery,
+                totalPagesPath: totalPages)
         case "offset":
-            checkKeys(node, name, allowed: ["style", "offset", "limit"])
+            allow("offset", "limit")
             let offset = requiredString(node, "offset", in: name)
             let limit = requiredString(node, "limit", in: name)
             guard let offset, let limit else { return nil }
-            return .offset(offsetParameter: offset, limitParameter: limit)
+            paging = .offset(offsetParameter: offset, limitParameter: limit)
         case "cursor":
-            checkKeys(node, name, allowed: ["style", "field", "parameter"])
-            let field = requiredString(node, "field", in: name)
+            allow("field", "parameter", "hasMore")
+            let field = requiredPath(node, "field", in: name)
             let parameter = requiredString(node, "parameter", in: name)
-            guard let field, let parameter else { return nil }
-            return .cursor(responseField: field, requestParameter: parameter)
+            let hasMore = node["hasMore"].map { memberPath($0, "\(name).hasMore") }
+            guard let field, let parameter, hasMore != .some(nil) else { return nil }
+            paging = .cursor(responsePath: field, requestParameter: parameter, hasMore: hasMore ?? nil)
+        case "afterLastItem":
+            allow("key", "parameter", "hasMore")
+            let key = requiredString(node, "key", in: name)
+            let parameter = requiredString(node, "parameter", in: name)
+            let hasMore = requiredPath(node, "hasMore", in: name)
+            guard let key, let parameter, let hasMore else { return nil }
+            paging = .afterLastItem(key: key, requestParameter: parameter, hasMore: hasMore)
         case "nextLink":
-            checkKeys(node, name, allowed: ["style", "field"])
-            guard let field = requiredString(node, "field", in: name) else { return nil }
-            return .nextLink(field: field)
+            allow("field")
+            guard let field = requiredPath(node, "field", in: name) else { return nil }
+            paging = .nextLink(path: field)
         case "none":
-            checkKeys(node, name, allowed: ["style"])
-            return PagingDialect.none
+            allow()
+            paging = PagingDialect.none
         default:
-            context.error(
-                "\(name).style '\(style)' is not one of pageNumber, offset, cursor, nextLink, none", at: styleNode)
+            context.error("\(name).style '\(style)' is not one of \(styles)", at: styleNode)
             return nil
         }
+        return (paging, itemsPath)
+    }
+
+    /// A response member: its name (`"next"`), or the path to it (`["links", "next"]`).
+    private func memberPath(_ node: OpenAPINode, _ name: String) -> [String]? {
+        if let text = node.string, !text.isEmpty { return [text] }
+        return path(node, name)
+    }
+
+    private func requiredPath(_ node: OpenAPINode, _ key: String, in name: String) -> [String]? {
+        guard let value = node[key] else {
+            context.error("\(name) needs \"\(key)\": a member name or a path of member names", at: node)
+            return nil
+        }
+        return memberPath(value, "\(name).\(key)")
     }
 
     /// One of the delta shapes, selected by `style`.

@@ -11,8 +11,13 @@ struct OpenAPIReadOperation {
     /// The response payload (after envelope unwrapping) is an object schema, not a list: a GET of it reads
     /// something one can navigate to.
     var returnsJSONObject: Bool
-    /// The response type is a list (an array, the envelope's results, or an OData `value` array).
+    /// The response type is a list (an array, the envelope's results, an OData `value` array, or a list inside an
+    /// object that `ListEnvelopeRecognizer` or `x-bindery-paging` tells).
     var returnsList: Bool
+    /// Why an object answer with a list in it is not read as a list, for the warning of a collection's GET.
+    var listWarning: String?
+    /// A list found inside the object this GET answers, read as the answer where the GET lists (`adoptList`).
+    var listCandidate: ListCandidate?
     /// The component name of the response's (element) schema, which names the resource when nothing else does.
     var responseSchemaName: String?
     /// False under `x-bindery-envelope: "none"`.
@@ -59,7 +64,7 @@ struct OpenAPIReadOperation {
 /// (About 600 lines for those four parts of one operation object; naming is in `OperationNames.swift`.)
 final class OpenAPIOperationReader {
     private let context: OpenAPIContext
-    private let schemas: OpenAPISchemaReader
+    let schemas: OpenAPISchemaReader
     private let extensions: OpenAPIExtensionReader
     private let conventions: Conventions
     private var operationIds: [String: SourceLocation] = [:]
@@ -124,8 +129,15 @@ final class OpenAPIOperationReader {
         }
 
         var pagingOverride: PagingDialect?
+        var list = ListReading(paging: conventions.paging)
         if let pagingNode = operation["x-bindery-paging"] {
-            pagingOverride = extensions.paging(pagingNode, name: "x-bindery-paging")
+            let read = extensions.paging(pagingNode, name: "x-bindery-paging", items: true)
+            pagingOverride = read?.paging
+            list = ListReading(
+                paging: read?.paging ?? conventions.paging, explicitPaging: read?.paging, items: read?.items)
+        }
+        if method == .get {
+            list.queryParameters = parameters.filter { $0.location == .query }.map(\.name)
         }
         var deltaOverride: DeltaDialect??
         if let deltaNode = operation["x-bindery-delta"] {
@@ -154,8 +166,7 @@ final class OpenAPIOperationReader {
             read.parameters.removeAll { $0.location == .query && $0.name == parameter.name }
         }
         readResponses(
-            operation["responses"], operationName: name, paging: pagingOverride ?? conventions.paging,
-            envelope: envelope, into: &read)
+            operation["responses"], operationName: name, list: list, envelope: envelope, into: &read)
 
         if let pagingOverride {
             if read.response == nil, let node = operation["x-bindery-paging"] {
@@ -215,7 +226,7 @@ final class OpenAPIOperationReader {
             let codes = base.response?.successCodes ?? [200]
             // Inline schemas are named after the base and the variant: `listThreadsCountResponse`.
             readResponseSchema(
-                parts.response, operationName: OpenAPINaming.joined(base.name, key), paging: paging,
+                parts.response, operationName: OpenAPINaming.joined(base.name, key), list: ListReading(paging: paging),
                 envelope: variantEnvelope, successCodes: codes, example: nil, into: &variant)
             variant.response?.paging = base.response?.paging
             variant.response?.delta = nil
@@ -412,7 +423,7 @@ final class OpenAPIOperationReader {
 
     /// The first 2xx response with content gives the type; every listed 2xx code is a success code.
     private func readResponses(
-        _ responses: OpenAPINode?, operationName: String, paging: PagingDialect, envelope: Envelope,
+        _ responses: OpenAPINode?, operationName: String, list: ListReading, envelope: Envelope,
         into read: inout OpenAPIReadOperation
     ) {
         guard let responses else { return }
@@ -450,7 +461,7 @@ final class OpenAPIOperationReader {
             return
         }
         readContent(
-            content, operationName: operationName, paging: paging, envelope: envelope, successCodes: successCodes,
+            content, operationName: operationName, list: list, envelope: envelope, successCodes: successCodes,
             into: &read)
         guard resolved.count > 1, read.response != nil else { return }
         // Each status's own answer; the first with content is the one just read.
@@ -461,7 +472,7 @@ final class OpenAPIOperationReader {
                 var scratch = read
                 if found.pointer != content.pointer {
                     readContent(
-                        found, operationName: operationName + String(code), paging: paging, envelope: envelope,
+                        found, operationName: operationName + String(code), list: list, envelope: envelope,
                         successCodes: successCodes, into: &scratch)
                 }
                 answer.type = scratch.response?.type
@@ -477,7 +488,7 @@ final class OpenAPIOperationReader {
 
     /// The response type from one response's `content`: JSON first, else text or bytes.
     private func readContent(
-        _ content: OpenAPINode, operationName: String, paging: PagingDialect, envelope: Envelope, successCodes: [Int],
+        _ content: OpenAPINode, operationName: String, list: ListReading, envelope: Envelope, successCodes: [Int],
         into read: inout OpenAPIReadOperation
     ) {
         let media = content.members.map { (type: OpenAPIMediaType.base($0.key), node: $0.node) }
@@ -495,13 +506,13 @@ final class OpenAPIOperationReader {
             return
         }
         readResponseSchema(
-            schema, operationName: operationName, paging: paging, envelope: envelope, successCodes: successCodes,
+            schema, operationName: operationName, list: list, envelope: envelope, successCodes: successCodes,
             example: example(of: json.node), into: &read)
     }
 
     /// The response type from the JSON schema of the whole body, unwrapped from the envelope.
     private func readResponseSchema(
-        _ schema: OpenAPINode, operationName: String, paging: PagingDialect, envelope: Envelope, successCodes: [Int],
+        _ schema: OpenAPINode, operationName: String, list: ListReading, envelope: Envelope, successCodes: [Int],
         example: JSONLiteral?, into read: inout OpenAPIReadOperation
     ) {
         var payload = schema
@@ -521,16 +532,38 @@ final class OpenAPIOperationReader {
 
         var items: OpenAPINode?
         var isList = false
+        var itemsPath: [String]?
         let array = schemas.lookup.arrayShape(of: payload)
+        let prefix: [String]
+        if case .wrapped(let resultsPath, _) = envelope, payload.pointer != schema.pointer {
+            prefix = resultsPath
+        } else {
+            prefix = []
+        }
         if array.isArray {
             isList = true
             items = array.items
-        } else if case .none = envelope, case .nextLink = paging,
+        } else if let path = list.items {
+            // `x-bindery-paging`'s `items`: where the operation says its list is.
+            guard let found = schemas.lookup.schema(at: path, in: payload), schemas.lookup.arrayShape(of: found).isArray
+            else {
+                context.error(
+                    "x-bindery-paging.items: the response has no list at \(path.joined(separator: "/"))", at: schema)
+                return
+            }
+            isList = true
+            items = schemas.lookup.arrayShape(of: found).items
+            itemsPath = prefix + path
+        } else if case .none = envelope, case .nextLink = list.paging, list.explicitPaging == nil,
             let value = schemas.lookup.schema(at: ["value"], in: payload), schemas.lookup.arrayShape(of: value).isArray
         {
             // OData-style collection object `{"value": [...], "@odata.nextLink": ...}`.
             isList = true
             items = schemas.lookup.arrayShape(of: value).items
+        } else if let queryParameters = list.queryParameters {
+            noteListInside(
+                payload, at: prefix, queryParameters: queryParameters, explicitPaging: list.explicitPaging,
+                nameHint: operationName + "Item", into: &read)
         }
         let type: TypeRef
         if isList {
@@ -546,6 +579,7 @@ final class OpenAPIOperationReader {
         // Judged on the payload, so that under an envelope a list is still a list and not "an object".
         if !isList, case .named = type, schemas.lookup.isObjectSchema(payload) { read.returnsJSONObject = true }
         read.response = ResponseSpec(type: type, successCodes: successCodes, example: example)
+        read.response?.itemsPath = itemsPath
     }
 
     /// The media type's `example`, or the first of its `examples` (the whole body, envelope included).

@@ -98,11 +98,26 @@ final class OpenAPIPathTreeReader {
                 context.error("paths must be an object, found \(paths.value.kindName)", at: paths)
             }
         }
+        adoptLists(under: root)
         resourceNames.reserve(rootResourceName.name)
         resources.append(ResourceSpec(name: rootResourceName, doc: Documentation(summary: "The service root.")))
         addOperations(of: root, to: 0)
         attachChildren(of: root, to: 0)
         OpenAPIOperationNames.renamePathSpelledOperations(in: &resources, names: pathSpelledNames)
+    }
+
+    /// Reads the GETs that list as the list found inside their answer: a collection's always (`literal/{id}`
+    /// follows), another literal's when the answer shows how it pages. An item's GET answers the item.
+    private func adoptLists(under node: OpenAPIPathNode) {
+        if case .literal = node.segment {
+            for index in node.operations.indices where node.operations[index].method == .get {
+                guard let candidate = node.operations[index].listCandidate,
+                    node.parameterChild != nil || candidate.pages
+                else { continue }
+                operationReader.adoptList(&node.operations[index])
+            }
+        }
+        for child in node.children { adoptLists(under: child) }
     }
 
     /// The `operationId`s that only spell their method and path, which `OpenAPIOperationNames` replaces.
@@ -327,8 +342,9 @@ final class OpenAPIPathTreeReader {
             case .get:
                 kind = .list
                 if !operation.returnsList, operation.response?.isRawBody != true, operation.response?.type != nil {
+                    let reason = operation.listWarning.map { ": \($0)" } ?? ""
                     context.warning(
-                        "GET '\(collection.template ?? literal)' lists a collection but its response is not an array; its type is used as declared",
+                        "GET '\(collection.template ?? literal)' lists a collection but its response is not a list; its type is used as declared\(reason)",
                         at: collection.pathItem?["get"] ?? context.root)
                 }
             case .post: kind = .create

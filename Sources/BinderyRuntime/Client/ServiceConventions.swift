@@ -11,10 +11,20 @@ public struct ServiceConventions: Sendable {
     }
 
     public enum Paging: Sendable {
-        case nextLink(field: String)
-        case pageNumber(page: String, size: String, extraQuery: [(String, String)], totalPages: [String])
+        /// The body carries the next page's URL at a JSON path (`["@odata.nextLink"]`, `["links", "next"]`); a
+        /// relative URL is read against the page's own.
+        case nextLink(path: [String])
+        /// A page number, and the page size's parameter if the service takes one; the member at `totalPages` says
+        /// how many pages there are, or, when `totalPages` is `[]`, an empty page or one shorter than the size asked
+        /// for is the last.
+        case pageNumber(page: String, size: String?, extraQuery: [(String, String)], totalPages: [String])
         case offset(offset: String, limit: String, defaultLimit: Int)
-        case cursor(field: String, parameter: String)
+        /// The member at `path` is the next page's cursor, sent back as `parameter`; it ends when the cursor is
+        /// missing or empty, or when the member at `hasMore` is `false`.
+        case cursor(path: [String], parameter: String, hasMore: [String]? = nil)
+        /// While the member at `hasMore` is `true`, the next page starts after the last item: its `key` member is
+        /// sent as `parameter` (Stripe's `starting_after`).
+        case afterLastItem(key: String, parameter: String, hasMore: [String])
         case none
 
         /// What the pager sets on a collection's first request where the caller has not: Spark's
@@ -23,7 +33,7 @@ public struct ServiceConventions: Sendable {
             switch self {
             case .pageNumber(let page, _, let extraQuery, _): return extraQuery + [(page, "1")]
             case .offset(_, let limit, let defaultLimit): return [(limit, String(defaultLimit))]
-            case .nextLink, .cursor, .none: return []
+            case .nextLink, .cursor, .afterLastItem, .none: return []
             }
         }
     }
@@ -42,6 +52,19 @@ public struct ServiceConventions: Sendable {
         /// `{"message", "code"}`, `{"error": {"message", "code"}}`, OAuth's `{"error", "error_description"}`, or
         /// `{"errors": [{"message"}]}`. The default for an OpenAPI spec that names no dialect.
         case generic
+    }
+
+    /// One collection's own list shape and paging, where it lists differently from the rest of its service (an
+    /// OpenAPI list answered as `{"data": [...], "has_more": true}`).
+    public struct Listing: Sendable {
+        /// The path of the items array in the body; nil where the service's lists have theirs.
+        public var items: [String]?
+        public var paging: Paging
+
+        public init(items: [String]? = nil, paging: Paging) {
+            self.items = items
+            self.paging = paging
+        }
     }
 
     public var listShape: ListShape
@@ -63,7 +86,7 @@ public struct ServiceConventions: Sendable {
     }
 
     public static let odata = ServiceConventions(
-        listShape: .odata, paging: .nextLink(field: "@odata.nextLink"), errors: .odata)
+        listShape: .odata, paging: .nextLink(path: ["@odata.nextLink"]), errors: .odata)
 
     /// The JSON value a single-object response carries (the first result, inside an envelope).
     public func unwrapSingle(_ root: JSONValue) -> JSONValue? {

@@ -5,11 +5,17 @@ import HTTPTypes
 public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
     public let client: ServiceClient
     public var request: APIRequest
+    /// How this collection lists, where it differs from its service's conventions; nil where it does not.
+    public let listing: ServiceConventions.Listing?
 
-    public init(client: ServiceClient, request: APIRequest) {
+    public init(client: ServiceClient, request: APIRequest, listing: ServiceConventions.Listing? = nil) {
         self.client = client
         self.request = request
+        self.listing = listing
     }
+
+    /// The paging this collection follows: its own, or its service's.
+    var paging: ServiceConventions.Paging { listing?.paging ?? client.conventions.paging }
 
     // MARK: Query options (query, header, select and expand come from AdjustableRequest)
 
@@ -30,10 +36,10 @@ public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
     public func get() async throws(BinderyError) -> Page<Element> {
         var first = request
         if first.absoluteURL == nil {
-            PageReader<Element>.prepareFirstRequest(&first, paging: client.conventions.paging)
+            PageReader<Element>.prepareFirstRequest(&first, paging: paging)
         }
         let response = try await client.send(first)
-        return try PageReader(client: client, request: first).read(response)
+        return try PageReader(client: client, request: first, listing: listing).read(response)
     }
 
     /// Creates an item in the collection (POST) and returns it as the service stored it.
@@ -97,6 +103,7 @@ extension JSONModel {
 struct PageReader<Element: JSONModel> {
     let client: ServiceClient
     let request: APIRequest
+    var listing: ServiceConventions.Listing?
 
     static func prepareFirstRequest(_ request: inout APIRequest, paging: ServiceConventions.Paging) {
         for (name, value) in paging.firstPageQuery where request.queryValue(name) == nil {
@@ -105,11 +112,17 @@ struct PageReader<Element: JSONModel> {
     }
 
     func read(_ response: APIResponse) throws(BinderyError) -> Page<Element> {
+        // `204 No Content`, which some services answer for a list with nothing in it: the last page, empty.
+        if response.status == .noContent {
+            return Page(
+                value: [], nextLink: nil, nextRequest: nil, deltaLink: nil, deltaToken: nil, additionalData: [:])
+        }
         let conventions = client.conventions
         let root = try conventions.checkEnvelope(try response.json(), response: response)
         let itemsValue: JSONValue?
         var additional = JSONObject()
-        switch conventions.listShape {
+        let listShape = listing?.items.map(ServiceConventions.ListShape.wrapped) ?? conventions.listShape
+        switch listShape {
         case .odata:
             guard case .object(let object) = root else {
                 throw BinderyError.invalidResponse("expected an object with a \"value\" array", response: response)
@@ -181,19 +194,26 @@ struct PageReader<Element: JSONModel> {
         root: JSONValue, itemCount: Int, page: inout Page<Element>, response: APIResponse
     ) throws(BinderyError) -> CollectionRequest<Element>? {
         var next = request
-        switch client.conventions.paging {
-        case .nextLink(let field):
-            guard let link = root[field]?.stringValue else { return nil }
-            guard let url = URL(string: link), url.scheme != nil else {
-                throw BinderyError.invalidResponse("the next link is not an absolute URL: \(link)", response: response)
+        switch listing?.paging ?? client.conventions.paging {
+        case .nextLink(let path):
+            guard let link = root.value(at: path)?.stringValue, !link.isEmpty else { return nil }
+            // A relative link (`/v1/things?page=2`) is read against the URL of the page it came in.
+            let current = request.url(relativeTo: client.baseURL)
+            guard let url = URL(string: link, relativeTo: current)?.absoluteURL, url.scheme != nil, url.host != nil
+            else {
+                throw BinderyError.invalidResponse("the next link is not a URL: \(link)", response: response)
             }
             page.nextLink = url
             next.absoluteURL = url
             next.query = []
-        case .pageNumber(let pageName, _, _, let totalPagesPath):
+        case .pageNumber(let pageName, let sizeName, _, let totalPagesPath):
             let current = Int(request.queryValue(pageName) ?? "1") ?? 1
-            guard let total = root.value(at: totalPagesPath).flatMap({ Int(looseJSON: $0) }), current < total else {
-                return nil
+            if totalPagesPath.isEmpty {
+                let size = sizeName.flatMap { request.queryValue($0) }.flatMap { Int($0) }
+                guard itemCount > 0, itemCount >= size ?? 1 else { return nil }
+            } else {
+                guard let total = root.value(at: totalPagesPath).flatMap({ Int(looseJSON: $0) }), current < total
+                else { return nil }
             }
             next.setQuery(pageName, String(current + 1))
         case .offset(let offsetName, let limitName, let defaultLimit):
@@ -201,13 +221,31 @@ struct PageReader<Element: JSONModel> {
             guard itemCount > 0, itemCount >= limit else { return nil }
             let offset = Int(request.queryValue(offsetName) ?? "0") ?? 0
             next.setQuery(offsetName, String(offset + itemCount))
-        case .cursor(let field, let parameter):
-            guard let cursor = root[field]?.stringValue, !cursor.isEmpty else { return nil }
+        case .cursor(let path, let parameter, let hasMore):
+            if let hasMore, root.value(at: hasMore)?.boolValue == false { return nil }
+            guard let cursor = root.value(at: path).flatMap(Self.cursorText), !cursor.isEmpty else { return nil }
             next.setQuery(parameter, cursor)
+        case .afterLastItem(let key, let parameter, let hasMore):
+            guard root.value(at: hasMore)?.boolValue == true else { return nil }
+            guard let last = page.value.last?.storage[key].flatMap(Self.cursorText) else {
+                throw BinderyError.invalidResponse(
+                    "the page says it has more, but its last item has no \"\(key)\" to continue after",
+                    response: response)
+            }
+            next.setQuery(parameter, last)
         case .none:
             return nil
         }
-        return CollectionRequest(client: client, request: next)
+        return CollectionRequest(client: client, request: next, listing: listing)
+    }
+
+    /// A cursor as it is sent back: a string as it is, a number as written (some services count with them).
+    private static func cursorText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.text
+        default: nil
+        }
     }
 }
 

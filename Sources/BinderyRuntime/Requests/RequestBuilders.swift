@@ -24,23 +24,29 @@ extension ModelRequestBuilder {
 }
 
 /// A collection step such as `items`: `request()` lists it, `items("id")` addresses one item.
-public struct CollectionRequestBuilder<Item: ModelRequestBuilder>: Sendable {
+///
+/// The parameter is `ItemBuilder` rather than `Item`: generated extensions (`where ItemBuilder == …`) name models,
+/// and a model called `Item`, common in public specs, would be shadowed by it.
+public struct CollectionRequestBuilder<ItemBuilder: ModelRequestBuilder>: Sendable {
     public let client: ServiceClient
     public let path: ResourcePath
+    /// How this collection lists, where it differs from its service (`{"data": [...], "has_more": true}`).
+    public let listing: ServiceConventions.Listing?
 
-    public init(client: ServiceClient, path: ResourcePath) {
+    public init(client: ServiceClient, path: ResourcePath, listing: ServiceConventions.Listing? = nil) {
         self.client = client
         self.path = path
+        self.listing = listing
     }
 
     /// The builder of the item with this key; the key is percent-encoded as one path segment.
-    public func callAsFunction(_ key: String) -> Item {
-        Item(client: client, path: path.appending(key))
+    public func callAsFunction(_ key: String) -> ItemBuilder {
+        ItemBuilder(client: client, path: path.appending(key))
     }
 
     /// The request that lists the collection, page by page: `get()`, `add(_:)`, `pages()`, `all()`.
-    public func request() -> CollectionRequest<Item.Model> {
-        CollectionRequest(client: client, request: APIRequest(method: .get, path: path))
+    public func request() -> CollectionRequest<ItemBuilder.Model> {
+        CollectionRequest(client: client, request: APIRequest(method: .get, path: path), listing: listing)
     }
 }
 

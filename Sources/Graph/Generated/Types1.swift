@@ -70,7 +70,7 @@ public struct AadUserConversationMemberRequestBuilder: ModelRequestBuilder {
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
-extension CollectionRequestBuilder where Item == AadUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AadUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.aadUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -627,7 +627,7 @@ public struct AccessPackageAssignmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessPackageAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessPackageAssignment/additionalAccess` (GET).
     public func additionalAccess() -> CollectionRequest<AccessPackageAssignment> {
         let request = APIRequest(method: .get, path: path.appending(function: "additionalAccess", parameters: []))
@@ -804,7 +804,7 @@ public struct AccessPackageAssignmentRequestRequestBuilder: ModelRequestBuilder 
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessPackageAssignmentRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessPackageAssignmentRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessPackageAssignmentRequestFilterByCurrentUserOptions
@@ -1605,7 +1605,7 @@ public struct AccessPackageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessPackageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessPackageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessPackage/filterByCurrentUser` (GET).
     public func filterByCurrentUser(on: AccessPackageFilterByCurrentUserOptions) -> CollectionRequest<AccessPackage> {
         let request = APIRequest(

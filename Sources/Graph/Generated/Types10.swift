@@ -84,7 +84,7 @@ public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AuthorizationPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AuthorizationPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.authorizationPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -510,7 +510,7 @@ public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: Mo
     }
 }
 
-extension CollectionRequestBuilder where Item == AzureCommunicationServicesUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AzureCommunicationServicesUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

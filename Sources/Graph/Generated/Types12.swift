@@ -553,7 +553,7 @@ public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == BuiltInIdentityProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == BuiltInIdentityProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.builtInIdentityProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1216,7 +1216,7 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CalendarSharingMessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CalendarSharingMessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/delta` (GET).
     public func delta() -> CollectionRequest<Message> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1642,7 +1642,7 @@ public struct CallRecordingRequestBuilder: ModelRequestBuilder {
     public var content: StreamRequestBuilder<CallRecording> { .init(client: client, path: path.appending("content")) }
 }
 
-extension CollectionRequestBuilder where Item == CallRecordingRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CallRecordingRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.callRecording/delta` (GET).
     public func delta() -> CollectionRequest<CallRecording> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

@@ -229,7 +229,7 @@ public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CallRecordsCallRecordRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CallRecordsCallRecordRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/getDirectRoutingCalls` (GET).
     public func getDirectRoutingCalls(
         fromDateTime: Date,
@@ -1798,7 +1798,7 @@ public struct CallRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CallRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CallRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.call/logTeleconferenceDeviceQuality` (POST).
     public func logTeleconferenceDeviceQuality(quality: TeleconferenceDeviceQuality) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("logTeleconferenceDeviceQuality"))

@@ -61,7 +61,7 @@ public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CallTranscriptRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CallTranscriptRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.callTranscript/delta` (GET).
     public func delta() -> CollectionRequest<CallTranscript> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -455,7 +455,7 @@ public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CertificateAuthorityDetailRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CertificateAuthorityDetailRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -687,7 +687,7 @@ public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CertificateBasedAuthPkiRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CertificateBasedAuthPkiRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1350,7 +1350,7 @@ public struct ChannelRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ChannelRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ChannelRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.channel/getAllMessages` (GET).
     public func getAllMessages() -> CollectionRequest<ChatMessage> {
         let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))

@@ -339,7 +339,7 @@ public struct ChatMessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ChatMessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ChatMessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.chatMessage/replyWithQuote` (POST).
     public func replyWithQuote(messageIds: [String], replyMessage: ChatMessage) -> OperationRequest<ChatMessage> {
         var request = APIRequest(method: .post, path: path.appending("replyWithQuote"))
@@ -575,7 +575,7 @@ public struct ChatRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ChatRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ChatRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.chat/getAllMessages` (GET).
     public func getAllMessages() -> CollectionRequest<ChatMessage> {
         let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))
@@ -941,7 +941,7 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ClaimsMappingPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ClaimsMappingPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -259,7 +259,7 @@ public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CloudPcAuditEventRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CloudPcAuditEventRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent/getAuditActivityTypes` (GET).
     public func getAuditActivityTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "getAuditActivityTypes", parameters: []))
@@ -443,7 +443,7 @@ public struct CloudPcDeviceImageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CloudPcDeviceImageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CloudPcDeviceImageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage/getSourceImages` (GET).
     public func getSourceImages() -> CollectionRequest<CloudPcSourceDeviceImage> {
         let request = APIRequest(method: .get, path: path.appending(function: "getSourceImages", parameters: []))

@@ -662,7 +662,7 @@ public struct ConfigurationBaselineRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ConfigurationBaselineRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ConfigurationBaselineRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.configurationBaseline/createSnapshot` (POST).
     public func createSnapshot(
         displayName: String,
@@ -1516,7 +1516,7 @@ public struct ContactFolderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactFolderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactFolderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.contactFolder/delta` (GET).
     public func delta() -> CollectionRequest<ContactFolder> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1630,7 +1630,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.contact/delta` (GET).
     public func delta() -> CollectionRequest<Contact> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

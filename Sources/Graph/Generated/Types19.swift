@@ -359,7 +359,7 @@ public struct ContentTypeRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContentTypeRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContentTypeRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.contentType/addCopy` (POST).
     public func addCopy(contentType: String) -> OperationRequest<ContentType> {
         var request = APIRequest(method: .post, path: path.appending("addCopy"))
@@ -499,7 +499,7 @@ public struct ContractRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContractRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContractRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.contract/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -721,7 +721,7 @@ public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.conversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

@@ -681,7 +681,7 @@ public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessPackageSuggestionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessPackageSuggestionRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessPackageSuggestion/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessPackageSuggestionFilterByCurrentUserOptions
@@ -1267,7 +1267,7 @@ public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilde
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessReviewInstanceDecisionItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessReviewInstanceDecisionItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessReviewInstanceDecisionItemFilterByCurrentUserOptions
@@ -1446,7 +1446,7 @@ public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessReviewInstanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessReviewInstanceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessReviewInstance/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessReviewInstanceFilterByCurrentUserOptions

@@ -340,7 +340,7 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CrossTenantAccessPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CrossTenantAccessPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -737,7 +737,7 @@ public struct CustomAuthenticationExtensionRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CustomAuthenticationExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CustomAuthenticationExtensionRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension/validateAuthenticationConfiguration`
     ///   (POST).
     public func validateAuthenticationConfiguration(

@@ -541,7 +541,7 @@ public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DeletedTeamRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DeletedTeamRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.deletedTeam/getAllMessages` (GET).
     public func getAllMessages() -> CollectionRequest<ChatMessage> {
         let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))

@@ -2576,7 +2576,7 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DeviceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DeviceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.device/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -270,7 +270,7 @@ public struct DirectoryObjectPartnerReferenceRequestBuilder: ModelRequestBuilder
     }
 }
 
-extension CollectionRequestBuilder where Item == DirectoryObjectPartnerReferenceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DirectoryObjectPartnerReferenceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference/getAvailableExtensionProperties`
     ///   (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
@@ -395,7 +395,7 @@ public struct DirectoryObjectRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DirectoryObjectRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DirectoryObjectRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.directoryObject/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -670,7 +670,7 @@ public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DirectoryRoleRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DirectoryRoleRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.directoryRole/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -821,7 +821,7 @@ public struct DirectoryRoleTemplateRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DirectoryRoleTemplateRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DirectoryRoleTemplateRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

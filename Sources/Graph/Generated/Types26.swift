@@ -1356,7 +1356,7 @@ public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EducationAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EducationAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.educationAssignment/delta` (GET).
     public func delta() -> CollectionRequest<EducationAssignment> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1556,7 +1556,7 @@ public struct EducationCategoryRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EducationCategoryRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EducationCategoryRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.educationCategory/delta` (GET).
     public func delta() -> CollectionRequest<EducationCategory> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

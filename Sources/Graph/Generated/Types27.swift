@@ -190,7 +190,7 @@ public struct EducationClassRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EducationClassRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EducationClassRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.educationClass/delta` (GET).
     public func delta() -> CollectionRequest<EducationClass> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1426,7 +1426,7 @@ public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EducationSchoolRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EducationSchoolRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.educationSchool/delta` (GET).
     public func delta() -> CollectionRequest<EducationSchool> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

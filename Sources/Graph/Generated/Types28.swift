@@ -576,7 +576,7 @@ public struct EducationUserRequestBuilder: ModelRequestBuilder {
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
-extension CollectionRequestBuilder where Item == EducationUserRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EducationUserRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.educationUser/delta` (GET).
     public func delta() -> CollectionRequest<EducationUser> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

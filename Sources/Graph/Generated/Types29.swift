@@ -171,7 +171,7 @@ public struct EndpointRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EndpointRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EndpointRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.endpoint/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -217,7 +217,7 @@ public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder 
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessReviewScheduleDefinitionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessReviewScheduleDefinitionRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessReviewScheduleDefinitionFilterByCurrentUserOptions
@@ -449,7 +449,7 @@ public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccessReviewStageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccessReviewStageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.accessReviewStage/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AccessReviewStageFilterByCurrentUserOptions
@@ -768,7 +768,7 @@ public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ActivityBasedTimeoutPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ActivityBasedTimeoutPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1077,7 +1077,7 @@ public struct AdhocCallRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AdhocCallRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AdhocCallRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.adhocCall/getAllRecordings` (GET).
     public func getAllRecordings(
         userId: String? = nil,
@@ -1496,7 +1496,7 @@ public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AdministrativeUnitRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AdministrativeUnitRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.administrativeUnit/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -2243,7 +2243,7 @@ public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder
     }
 }
 
-extension CollectionRequestBuilder where Item == AgentIdentityBlueprintPrincipalRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AgentIdentityBlueprintPrincipalRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/getAvailableExtensionProperties`
     ///   (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {

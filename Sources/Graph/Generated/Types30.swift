@@ -1135,7 +1135,7 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventMessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventMessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.eventMessage/delta` (GET).
     public func delta() -> CollectionRequest<Message> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1322,7 +1322,7 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventMessageRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventMessageRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.eventMessageRequest/delta` (GET).
     public func delta() -> CollectionRequest<Message> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1625,7 +1625,7 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventMessageResponseRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventMessageResponseRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.eventMessageResponse/delta` (GET).
     public func delta() -> CollectionRequest<Message> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1826,7 +1826,7 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.event/delta` (GET).
     public func delta() -> CollectionRequest<Event> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

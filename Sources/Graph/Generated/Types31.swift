@@ -119,7 +119,7 @@ public struct ExtensionPropertyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ExtensionPropertyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ExtensionPropertyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.extensionProperty/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -600,7 +600,7 @@ public struct FederatedTokenValidationPolicyRequestBuilder: ModelRequestBuilder 
     }
 }
 
-extension CollectionRequestBuilder where Item == FederatedTokenValidationPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == FederatedTokenValidationPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy/getAvailableExtensionProperties`
     ///   (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
@@ -798,7 +798,7 @@ public struct Fido2AuthenticationMethodRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == Fido2AuthenticationMethodRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == Fido2AuthenticationMethodRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod/creationOptions` (GET).
     public func creationOptions() -> OperationRequest<WebauthnCredentialCreationOptions> {
         let request = APIRequest(method: .get, path: path.appending(function: "creationOptions", parameters: []))
@@ -1083,7 +1083,7 @@ public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == FileAttachmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == FileAttachmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.fileAttachment/createUploadSession` (POST).
     public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))

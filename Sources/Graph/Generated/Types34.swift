@@ -803,7 +803,7 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == GroupRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == GroupRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.group/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1020,7 +1020,7 @@ public struct GroupSettingTemplateRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == GroupSettingTemplateRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == GroupSettingTemplateRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.groupSettingTemplate/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1245,7 +1245,7 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == HomeRealmDiscoveryPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == HomeRealmDiscoveryPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -1242,7 +1242,7 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityGovernanceRunRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityGovernanceRunRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityGovernance.run/summary` (GET).
     public func summary(startDateTime: Date, endDateTime: Date) -> OperationRequest<IdentityGovernanceRunSummary> {
         let request = APIRequest(
@@ -1581,7 +1581,7 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityGovernanceTaskReportRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityGovernanceTaskReportRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport/summary` (GET).
     public func summary(
         startDateTime: Date,

@@ -215,7 +215,7 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityGovernanceUserProcessingResultRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityGovernanceUserProcessingResultRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult/summary` (GET).
     public func summary(startDateTime: Date, endDateTime: Date) -> OperationRequest<IdentityGovernanceUserSummary> {
         let request = APIRequest(
@@ -1228,7 +1228,7 @@ public struct IdentityProviderBaseRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityProviderBaseRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityProviderBaseRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityProviderBase/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1259,7 +1259,7 @@ public struct IdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1377,7 +1377,7 @@ public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequ
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentitySecurityDefaultsEnforcementPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentitySecurityDefaultsEnforcementPolicyRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.identitySecurityDefaultsEnforcementPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
@@ -1591,7 +1591,7 @@ public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBui
     }
 }
 
-extension CollectionRequestBuilder where Item == IdentityUserFlowAttributeAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdentityUserFlowAttributeAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment/setOrder` (POST).
     public func setOrder(newAssignmentOrder: AssignmentOrder) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("setOrder"))

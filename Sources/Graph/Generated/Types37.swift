@@ -108,7 +108,7 @@ public struct ImportedWindowsAutopilotDeviceIdentityRequestBuilder: ModelRequest
     }
 }
 
-extension CollectionRequestBuilder where Item == ImportedWindowsAutopilotDeviceIdentityRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ImportedWindowsAutopilotDeviceIdentityRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity/import` (POST).
     public func `import`(
         importedWindowsAutopilotDeviceIdentities: [ImportedWindowsAutopilotDeviceIdentity]
@@ -1003,7 +1003,7 @@ public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == InternalDomainFederationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == InternalDomainFederationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.internalDomainFederation/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))

@@ -1787,7 +1787,7 @@ public struct IosManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IosManagedAppRegistrationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IosManagedAppRegistrationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration/getUserIdsWithFlaggedAppRegistration` (GET).
     public func getUserIdsWithFlaggedAppRegistration() -> OperationRequest<[String]> {
         let request = APIRequest(

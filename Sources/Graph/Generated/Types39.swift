@@ -628,7 +628,7 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ItemAttachmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ItemAttachmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.itemAttachment/createUploadSession` (POST).
     public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))

@@ -222,7 +222,7 @@ public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AgentIdentityBlueprintRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AgentIdentityBlueprintRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -535,7 +535,7 @@ public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AgentIdentityRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AgentIdentityRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.agentIdentity/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1524,7 +1524,7 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AgentUserRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AgentUserRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.agentUser/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -166,7 +166,7 @@ public struct LicenseDetailsRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == LicenseDetailsRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == LicenseDetailsRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.licenseDetails/getTeamsLicensingDetails` (GET).
     public func getTeamsLicensingDetails() -> OperationRequest<TeamsLicensingDetails> {
         let request = APIRequest(
@@ -557,7 +557,7 @@ public struct ListItemRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ListItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ListItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.listItem/delta` (GET).
     public func delta() -> CollectionRequest<ListItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

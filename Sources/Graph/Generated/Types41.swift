@@ -898,7 +898,7 @@ public struct MailFolderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailFolderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailFolderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.mailFolder/delta` (GET).
     public func delta() -> CollectionRequest<MailFolder> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1056,7 +1056,7 @@ public struct MailSearchFolderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailSearchFolderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailSearchFolderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.mailSearchFolder/delta` (GET).
     public func delta() -> CollectionRequest<MailFolder> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1327,7 +1327,7 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailboxFolderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailboxFolderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.mailboxFolder/delta` (GET).
     public func delta() -> CollectionRequest<MailboxFolder> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1440,7 +1440,7 @@ public struct MailboxItemRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailboxItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailboxItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.mailboxItem/delta` (GET).
     public func delta() -> CollectionRequest<MailboxItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1787,7 +1787,7 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailboxRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailboxRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.mailbox/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -620,7 +620,7 @@ public struct ManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ManagedAppRegistrationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ManagedAppRegistrationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.managedAppRegistration/getUserIdsWithFlaggedAppRegistration` (GET).
     public func getUserIdsWithFlaggedAppRegistration() -> OperationRequest<[String]> {
         let request = APIRequest(

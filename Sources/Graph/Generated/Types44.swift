@@ -442,7 +442,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.message/delta` (GET).
     public func delta() -> CollectionRequest<Message> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -810,7 +810,7 @@ public struct MicrosoftAccountUserConversationMemberRequestBuilder: ModelRequest
     }
 }
 
-extension CollectionRequestBuilder where Item == MicrosoftAccountUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MicrosoftAccountUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

@@ -1000,7 +1000,7 @@ public struct MultiTenantOrganizationMemberRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MultiTenantOrganizationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MultiTenantOrganizationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

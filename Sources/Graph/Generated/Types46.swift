@@ -184,7 +184,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == NotebookRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == NotebookRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.notebook/getNotebookFromWebUrl` (POST).
     public func getNotebookFromWebUrl(webUrl: String) -> OperationRequest<CopyNotebookModel> {
         var request = APIRequest(method: .post, path: path.appending("getNotebookFromWebUrl"))
@@ -524,7 +524,7 @@ public struct OAuth2PermissionGrantRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OAuth2PermissionGrantRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OAuth2PermissionGrantRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant/delta` (GET).
     public func delta() -> CollectionRequest<OAuth2PermissionGrant> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -1112,7 +1112,7 @@ public struct OidcIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OidcIdentityProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OidcIdentityProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.oidcIdentityProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))

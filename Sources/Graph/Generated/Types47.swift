@@ -128,7 +128,7 @@ public struct OnAttributeCollectionStartCustomExtensionRequestBuilder: ModelRequ
     }
 }
 
-extension CollectionRequestBuilder where Item == OnAttributeCollectionStartCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnAttributeCollectionStartCustomExtensionRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.onAttributeCollectionStartCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration(
@@ -325,7 +325,7 @@ public struct OnAttributeCollectionSubmitCustomExtensionRequestBuilder: ModelReq
     }
 }
 
-extension CollectionRequestBuilder where Item == OnAttributeCollectionSubmitCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnAttributeCollectionSubmitCustomExtensionRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.onAttributeCollectionSubmitCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration(
@@ -852,7 +852,7 @@ public struct OnOtpSendCustomExtensionRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OnOtpSendCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnOtpSendCustomExtensionRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration(
         endpointConfiguration: CustomExtensionEndpointConfiguration,
@@ -998,7 +998,7 @@ public struct OnPasswordSubmitCustomExtensionRequestBuilder: ModelRequestBuilder
     }
 }
 
-extension CollectionRequestBuilder where Item == OnPasswordSubmitCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnPasswordSubmitCustomExtensionRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension/validateAuthenticationConfiguration`
     ///   (POST).
     public func validateAuthenticationConfiguration(

@@ -50,7 +50,7 @@ public struct OnTokenIssuanceStartCustomExtensionRequestBuilder: ModelRequestBui
     }
 }
 
-extension CollectionRequestBuilder where Item == OnTokenIssuanceStartCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnTokenIssuanceStartCustomExtensionRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.onTokenIssuanceStartCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration(
@@ -356,7 +356,7 @@ public struct OnVerifiedIdClaimValidationCustomExtensionRequestBuilder: ModelReq
     }
 }
 
-extension CollectionRequestBuilder where Item == OnVerifiedIdClaimValidationCustomExtensionRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnVerifiedIdClaimValidationCustomExtensionRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.onVerifiedIdClaimValidationCustomExtension/validateAuthenticationConfiguration` (POST).
     public func validateAuthenticationConfiguration(

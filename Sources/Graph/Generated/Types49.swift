@@ -174,7 +174,7 @@ public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OnlineMeetingRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OnlineMeetingRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.onlineMeeting/createOrGet` (POST).
     public func createOrGet(
         chatInfo: ChatInfo,
@@ -974,7 +974,7 @@ public struct OrgContactRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OrgContactRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OrgContactRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.orgContact/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1215,7 +1215,7 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == OrganizationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == OrganizationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.organization/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

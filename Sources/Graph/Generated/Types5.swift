@@ -1260,7 +1260,7 @@ public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AndroidManagedAppRegistrationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AndroidManagedAppRegistrationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration/getUserIdsWithFlaggedAppRegistration`
     ///   (GET).
     public func getUserIdsWithFlaggedAppRegistration() -> OperationRequest<[String]> {
@@ -2153,7 +2153,7 @@ public struct AnonymousGuestConversationMemberRequestBuilder: ModelRequestBuilde
     }
 }
 
-extension CollectionRequestBuilder where Item == AnonymousGuestConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AnonymousGuestConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

@@ -570,7 +570,7 @@ public struct ParticipantRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ParticipantRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ParticipantRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.participant/invite` (POST).
     public func invite(
         participants: [InvitationParticipantInfo],

@@ -1221,7 +1221,7 @@ public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == PermissionGrantPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PermissionGrantPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1696,7 +1696,7 @@ public struct PhoneUserConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == PhoneUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PhoneUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.phoneUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

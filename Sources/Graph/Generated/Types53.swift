@@ -141,7 +141,7 @@ public struct PolicyBaseRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == PolicyBaseRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PolicyBaseRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.policyBase/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

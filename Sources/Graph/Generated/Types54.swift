@@ -3615,7 +3615,7 @@ public struct PrinterRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == PrinterRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrinterRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.printer/create` (POST).
     public func create(
         displayName: String,
@@ -4023,7 +4023,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: Mod
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance/filterByCurrentUser`
     ///   (GET).
     public func filterByCurrentUser(
@@ -4144,7 +4144,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelReques
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupAssignmentScheduleRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: AssignmentScheduleFilterByCurrentUserOptions
@@ -4212,7 +4212,7 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: Mode
     }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/filterByCurrentUser`
     ///   (GET).
     public func filterByCurrentUser(

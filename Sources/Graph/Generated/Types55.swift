@@ -148,7 +148,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: Mo
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance/filterByCurrentUser`
     ///   (GET).
     public func filterByCurrentUser(
@@ -262,7 +262,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelReque
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: EligibilityScheduleFilterByCurrentUserOptions
@@ -325,7 +325,7 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: Mod
     }
 }
 
-extension CollectionRequestBuilder where Item == PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/filterByCurrentUser`
     ///   (GET).
     public func filterByCurrentUser(

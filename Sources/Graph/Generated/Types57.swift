@@ -1180,7 +1180,7 @@ public struct ReferenceAttachmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ReferenceAttachmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ReferenceAttachmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.referenceAttachment/createUploadSession` (POST).
     public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))

@@ -414,7 +414,7 @@ public struct RemoteTenantGroupRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == RemoteTenantGroupRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RemoteTenantGroupRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.remoteTenantGroup/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -2685,7 +2685,7 @@ public struct ResourceSpecificPermissionGrantRequestBuilder: ModelRequestBuilder
     }
 }
 
-extension CollectionRequestBuilder where Item == ResourceSpecificPermissionGrantRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ResourceSpecificPermissionGrantRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant/getAvailableExtensionProperties`
     ///   (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {

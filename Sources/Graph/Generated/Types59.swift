@@ -313,7 +313,7 @@ public struct RestorePointRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == RestorePointRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RestorePointRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.restorePoint/search` (POST).
     public func search(
         protectionUnitIds: [String],
@@ -1393,7 +1393,7 @@ public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilde
     }
 }
 
-extension CollectionRequestBuilder where Item == RiskyServicePrincipalHistoryItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RiskyServicePrincipalHistoryItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem/confirmCompromised` (POST).
     public func confirmCompromised(servicePrincipalIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
@@ -1445,7 +1445,7 @@ public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == RiskyServicePrincipalRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RiskyServicePrincipalRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal/confirmCompromised` (POST).
     public func confirmCompromised(servicePrincipalIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))

@@ -40,7 +40,7 @@ public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AppConsentRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AppConsentRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.appConsentRequest/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: ConsentRequestFilterByCurrentUserOptions
@@ -542,7 +542,7 @@ public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AppManagementPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AppManagementPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.appManagementPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -773,7 +773,7 @@ public struct AppRoleAssignmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AppRoleAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AppRoleAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.appRoleAssignment/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1042,7 +1042,7 @@ public struct AppleManagedIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AppleManagedIdentityProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AppleManagedIdentityProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1602,7 +1602,7 @@ public struct ApplicationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ApplicationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ApplicationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.application/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -126,7 +126,7 @@ public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == RiskyUserHistoryItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RiskyUserHistoryItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem/confirmCompromised` (POST).
     public func confirmCompromised(userIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
@@ -188,7 +188,7 @@ public struct RiskyUserRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == RiskyUserRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == RiskyUserRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.riskyUser/confirmCompromised` (POST).
     public func confirmCompromised(userIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
@@ -1034,7 +1034,7 @@ public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBui
     }
 }
 
-extension CollectionRequestBuilder where Item == SamlOrWsFedExternalDomainFederationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SamlOrWsFedExternalDomainFederationRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1101,7 +1101,7 @@ public struct SamlOrWsFedProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SamlOrWsFedProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SamlOrWsFedProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))

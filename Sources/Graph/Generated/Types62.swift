@@ -1220,7 +1220,7 @@ public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityAlertRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityAlertRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.alert/moveAlerts` (POST).
     public func moveAlerts(
         alertIds: [String],

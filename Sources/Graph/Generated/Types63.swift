@@ -79,7 +79,7 @@ public struct SecurityAnalyzedEmailRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityAnalyzedEmailRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityAnalyzedEmailRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.analyzedEmail/remediate` (POST).
     public func remediate(
         displayName: String,

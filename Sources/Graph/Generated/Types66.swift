@@ -1380,7 +1380,7 @@ public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryCustodianRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityEdiscoveryCustodianRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/applyHold` (POST).
     public func applyHold(ids: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))

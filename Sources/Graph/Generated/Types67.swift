@@ -110,7 +110,7 @@ public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelReque
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryNoncustodialDataSourceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityEdiscoveryNoncustodialDataSourceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/applyHold` (POST).
     public func applyHold(ids: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.applyHold"))
@@ -463,7 +463,7 @@ public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityEdiscoveryReviewTagRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityEdiscoveryReviewTagRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag/asHierarchy` (GET).
     public func asHierarchy() -> CollectionRequest<SecurityEdiscoveryReviewTag> {
         let request = APIRequest(

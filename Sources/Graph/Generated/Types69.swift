@@ -338,7 +338,7 @@ public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecurityIncidentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecurityIncidentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.incident/mergeIncidents` (POST).
     public func mergeIncidents(
         incidentIds: [String],

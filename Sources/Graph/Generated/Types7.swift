@@ -155,7 +155,7 @@ public struct ApprovalRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ApprovalRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ApprovalRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.approval/filterByCurrentUser` (GET).
     public func filterByCurrentUser(on: ApprovalFilterByCurrentUserOptions) -> CollectionRequest<Approval> {
         let request = APIRequest(
@@ -891,7 +891,7 @@ public struct AttachmentBaseRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AttachmentBaseRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AttachmentBaseRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.attachmentBase/createUploadSession` (POST).
     public func createUploadSession(attachmentInfo: AttachmentInfo) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
@@ -981,7 +981,7 @@ public struct AttachmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AttachmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AttachmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.attachment/createUploadSession` (POST).
     public func createUploadSession(attachmentItem: AttachmentItem) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))

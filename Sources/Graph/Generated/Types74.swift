@@ -346,7 +346,7 @@ public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecuritySensorCandidateRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecuritySensorCandidateRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.sensorCandidate/activate` (POST).
     public func activate(serverIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("microsoft.graph.security.activate"))
@@ -450,7 +450,7 @@ public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SecuritySensorRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SecuritySensorRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.security.sensor/regenerateDeploymentAccessKey` (POST).
     public func regenerateDeploymentAccessKey() -> OperationRequest<SecurityDeploymentAccessKeyType> {
         let request = APIRequest(

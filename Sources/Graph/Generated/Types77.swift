@@ -1022,7 +1022,7 @@ public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SensitivityLabelRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SensitivityLabelRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.sensitivityLabel/computeRightsAndInheritance` (POST).
     public func computeRightsAndInheritance(
         delegatedUserEmail: String,

@@ -591,7 +591,7 @@ public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ServicePrincipalRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ServicePrincipalRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.servicePrincipal/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -1018,7 +1018,7 @@ public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ServiceUpdateMessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ServiceUpdateMessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/archive` (POST).
     public func archive(messageIds: [String]) -> OperationRequest<Bool> {
         var request = APIRequest(method: .post, path: path.appending("archive"))

@@ -813,7 +813,7 @@ public struct AuditEventRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AuditEventRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AuditEventRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.auditEvent/getAuditActivityTypes` (GET).
     public func getAuditActivityTypes(category: String) -> OperationRequest<[String]> {
         let request = APIRequest(

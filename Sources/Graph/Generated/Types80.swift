@@ -106,7 +106,7 @@ public struct SignInRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SignInRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SignInRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.signIn/confirmCompromised` (POST).
     public func confirmCompromised(requestIds: [String]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("confirmCompromised"))
@@ -1482,7 +1482,7 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SiteRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SiteRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.site/add` (POST).
     public func add(value: [Site]) -> OperationRequest<[Site]> {
         var request = APIRequest(method: .post, path: path.appending("add"))

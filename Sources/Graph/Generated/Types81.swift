@@ -30,7 +30,7 @@ public struct SkypeForBusinessUserConversationMemberRequestBuilder: ModelRequest
     }
 }
 
-extension CollectionRequestBuilder where Item == SkypeForBusinessUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SkypeForBusinessUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -105,7 +105,7 @@ public struct SkypeUserConversationMemberRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SkypeUserConversationMemberRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SkypeUserConversationMemberRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.skypeUserConversationMember/add` (POST).
     public func add(values: [ConversationMember]) -> OperationRequest<[ActionResultPart]> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -310,7 +310,7 @@ public struct SocialIdentityProviderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SocialIdentityProviderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SocialIdentityProviderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.socialIdentityProvider/availableProviderTypes` (GET).
     public func availableProviderTypes() -> OperationRequest<[String]> {
         let request = APIRequest(method: .get, path: path.appending(function: "availableProviderTypes", parameters: []))
@@ -1386,7 +1386,7 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == StsPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == StsPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.stsPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -879,7 +879,7 @@ public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SynchronizationJobRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SynchronizationJobRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.synchronizationJob/validateCredentials` (POST).
     public func validateCredentials(
         applicationIdentifier: String,

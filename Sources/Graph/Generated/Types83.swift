@@ -339,7 +339,7 @@ public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TargetedChatMessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TargetedChatMessageRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.targetedChatMessage/replyWithQuote` (POST).
     public func replyWithQuote(messageIds: [String], replyMessage: ChatMessage) -> OperationRequest<ChatMessage> {
         var request = APIRequest(method: .post, path: path.appending("replyWithQuote"))
@@ -760,7 +760,7 @@ public struct TaskFileAttachmentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TaskFileAttachmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TaskFileAttachmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.taskFileAttachment/createUploadSession` (POST).
     public func createUploadSession(attachmentInfo: AttachmentInfo) -> OperationRequest<UploadSession> {
         var request = APIRequest(method: .post, path: path.appending("createUploadSession"))
@@ -1353,7 +1353,7 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TeamRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TeamRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.team/getAllMessages` (GET).
     public func getAllMessages() -> CollectionRequest<ChatMessage> {
         let request = APIRequest(method: .get, path: path.appending(function: "getAllMessages", parameters: []))

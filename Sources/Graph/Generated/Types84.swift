@@ -102,7 +102,7 @@ public struct TeamsAdministrationNumberAssignmentRequestBuilder: ModelRequestBui
     }
 }
 
-extension CollectionRequestBuilder where Item == TeamsAdministrationNumberAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TeamsAdministrationNumberAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment/assignNumber` (POST).
     public func assignNumber(
         telephoneNumber: String,
@@ -540,7 +540,7 @@ public struct TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder: ModelR
     }
 }
 
-extension CollectionRequestBuilder where Item == TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment/assign` (POST).
     public func assign(value: [TeamsAdministrationTeamsPolicyUserAssignment]) -> OperationRequest<Void> {
         var request = APIRequest(method: .post, path: path.appending("microsoft.graph.teamsAdministration.assign"))

@@ -1155,7 +1155,7 @@ public struct TenantAppManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TenantAppManagementPolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TenantAppManagementPolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -1120,7 +1120,7 @@ public struct TimeCardRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TimeCardRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TimeCardRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.timeCard/clockIn` (POST).
     public func clockIn(
         isAtApprovedLocation: Bool,

@@ -432,7 +432,7 @@ public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TodoTaskListRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TodoTaskListRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.todoTaskList/delta` (GET).
     public func delta() -> CollectionRequest<TodoTaskList> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -501,7 +501,7 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TodoTaskRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TodoTaskRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.todoTask/delta` (GET).
     public func delta() -> CollectionRequest<TodoTask> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))
@@ -630,7 +630,7 @@ public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TokenIssuancePolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TokenIssuancePolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))
@@ -824,7 +824,7 @@ public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TokenLifetimePolicyRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TokenLifetimePolicyRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -112,7 +112,7 @@ public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestB
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleInstanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleAssignmentScheduleInstanceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleAssignmentScheduleInstanceFilterByCurrentUserOptions
@@ -247,7 +247,7 @@ public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleAssignmentScheduleRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleAssignmentScheduleFilterByCurrentUserOptions
@@ -325,7 +325,7 @@ public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBu
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleAssignmentScheduleRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleAssignmentScheduleRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleAssignmentScheduleRequestFilterByCurrentUserOptions
@@ -557,7 +557,7 @@ public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequest
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleInstanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleEligibilityScheduleInstanceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleEligibilityScheduleInstanceFilterByCurrentUserOptions
@@ -685,7 +685,7 @@ public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder 
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleEligibilityScheduleRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleEligibilityScheduleFilterByCurrentUserOptions
@@ -758,7 +758,7 @@ public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestB
     }
 }
 
-extension CollectionRequestBuilder where Item == UnifiedRoleEligibilityScheduleRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleEligibilityScheduleRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: RoleEligibilityScheduleRequestFilterByCurrentUserOptions

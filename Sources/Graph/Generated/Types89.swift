@@ -652,7 +652,7 @@ public struct UserActivityRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == UserActivityRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UserActivityRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.userActivity/recent` (GET).
     public func recent() -> CollectionRequest<UserActivity> {
         let request = APIRequest(method: .get, path: path.appending(function: "recent", parameters: []))
@@ -829,7 +829,7 @@ public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
     public var approval: ApprovalRequestBuilder { .init(client: client, path: path.appending("approval")) }
 }
 
-extension CollectionRequestBuilder where Item == UserConsentRequestRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UserConsentRequestRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.userConsentRequest/filterByCurrentUser` (GET).
     public func filterByCurrentUser(
         on: ConsentRequestFilterByCurrentUserOptions
@@ -1786,7 +1786,7 @@ public struct UserExperienceAnalyticsDevicePerformanceRequestBuilder: ModelReque
     }
 }
 
-extension CollectionRequestBuilder where Item == UserExperienceAnalyticsDevicePerformanceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UserExperienceAnalyticsDevicePerformanceRequestBuilder {
     /// - Remark: Generated from
     ///   `microsoft.graph.userExperienceAnalyticsDevicePerformance/summarizeDevicePerformanceDevices` (GET).
     public func summarizeDevicePerformanceDevices(

@@ -672,7 +672,7 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == UserRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == UserRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.user/getAvailableExtensionProperties` (POST).
     public func getAvailableExtensionProperties(isSyncedFromOnPremises: Bool) -> OperationRequest<[ExtensionProperty]> {
         var request = APIRequest(method: .post, path: path.appending("getAvailableExtensionProperties"))

@@ -908,7 +908,7 @@ public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == VirtualEventTownhallRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == VirtualEventTownhallRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/getByUserIdAndRole` (GET).
     public func getByUserIdAndRole(userId: String, role: String) -> CollectionRequest<VirtualEventTownhall> {
         let request = APIRequest(
@@ -1138,7 +1138,7 @@ public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == VirtualEventWebinarRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == VirtualEventWebinarRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/getByUserIdAndRole` (GET).
     public func getByUserIdAndRole(userId: String, role: String) -> CollectionRequest<VirtualEventWebinar> {
         let request = APIRequest(

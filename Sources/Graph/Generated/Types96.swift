@@ -1095,7 +1095,7 @@ public struct WorkPlanOccurrenceRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkPlanOccurrenceRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkPlanOccurrenceRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workPlanOccurrence/setCurrentLocation` (POST).
     public func setCurrentLocation(
         updateScope: WorkLocationUpdateScope,

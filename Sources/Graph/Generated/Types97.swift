@@ -565,7 +565,7 @@ public struct WorkbookChartPointRequestBuilder: ModelRequestBuilder {
     public var format: WorkbookChartPointFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookChartPointRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookChartPointRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookChartPoint/count` (GET).
     public func count() -> OperationRequest<Int32> {
         let request = APIRequest(method: .get, path: path.appending(function: "count", parameters: []))
@@ -704,7 +704,7 @@ public struct WorkbookChartRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookChartRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookChartRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookChart/add` (POST).
     public func add(type: String, sourceData: JSONValue, seriesBy: String) -> OperationRequest<WorkbookChart> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -851,7 +851,7 @@ public struct WorkbookChartSeriesRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookChartSeriesRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookChartSeriesRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookChartSeries/count` (GET).
     public func count() -> OperationRequest<Int32> {
         let request = APIRequest(method: .get, path: path.appending(function: "count", parameters: []))
@@ -6165,7 +6165,7 @@ public struct WorkbookNamedItemRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookNamedItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookNamedItemRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookNamedItem/add` (POST).
     public func add(name: String, reference: JSONValue, comment: String) -> OperationRequest<WorkbookNamedItem> {
         var request = APIRequest(method: .post, path: path.appending("add"))

@@ -73,7 +73,7 @@ public struct WorkbookPivotTableRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookPivotTableRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookPivotTableRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookPivotTable/refreshAll` (POST).
     public func refreshAll() -> OperationRequest<Void> {
         let request = APIRequest(method: .post, path: path.appending("refreshAll"))
@@ -199,7 +199,7 @@ public struct WorkbookRangeBorderRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookRangeBorderRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookRangeBorderRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookRangeBorder/count` (GET).
     public func count() -> OperationRequest<Int32> {
         let request = APIRequest(method: .get, path: path.appending(function: "count", parameters: []))
@@ -872,7 +872,7 @@ public struct WorkbookRangeViewRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookRangeViewRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookRangeViewRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookRangeView/itemAt` (GET).
     public func itemAt(index: Int32) -> OperationRequest<WorkbookRangeView> {
         let request = APIRequest(
@@ -1177,7 +1177,7 @@ public struct WorkbookTableColumnRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookTableColumnRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookTableColumnRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookTableColumn/add` (POST).
     public func add(index: Int32, values: JSONValue, name: String) -> OperationRequest<WorkbookTableColumn> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -1301,7 +1301,7 @@ public struct WorkbookTableRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookTableRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookTableRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookTable/add` (POST).
     public func add(address: String, hasHeaders: Bool) -> OperationRequest<WorkbookTable> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -1379,7 +1379,7 @@ public struct WorkbookTableRowRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookTableRowRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookTableRowRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookTableRow/add` (POST).
     public func add(index: Int32, values: JSONValue) -> OperationRequest<WorkbookTableRow> {
         var request = APIRequest(method: .post, path: path.appending("add"))
@@ -1718,7 +1718,7 @@ public struct WorkbookWorksheetRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == WorkbookWorksheetRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == WorkbookWorksheetRequestBuilder {
     /// - Remark: Generated from `microsoft.graph.workbookWorksheet/add` (POST).
     public func add(name: String) -> OperationRequest<WorkbookWorksheet> {
         var request = APIRequest(method: .post, path: path.appending("add"))

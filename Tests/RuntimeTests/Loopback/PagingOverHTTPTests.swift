@@ -102,7 +102,7 @@ import Testing
         ])
         defer { Task { await server.stop() } }
         let nylas = ServiceConventions(
-            listShape: .wrapped(["data"]), paging: .cursor(field: "next_cursor", parameter: "page_token"),
+            listShape: .wrapped(["data"]), paging: .cursor(path: ["next_cursor"], parameter: "page_token"),
             errors: .nylas)
         #expect(try await ids(client(server, nylas)) == (1...23).map(String.init))
         #expect(server.requests.map { $0.queryValue("page_token") } == [nil, "10", "20"])

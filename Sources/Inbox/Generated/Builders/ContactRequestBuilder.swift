@@ -29,7 +29,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactRequestBuilder {
     /// Lists contacts, optionally those whose name or address matches a text.
     ///
     /// - Parameters:

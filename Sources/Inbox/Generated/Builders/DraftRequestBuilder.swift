@@ -39,7 +39,7 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DraftRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DraftRequestBuilder {
     /// Lists drafts, newest first.
     ///
     /// - Parameters:

@@ -29,7 +29,7 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventRequestBuilder {
     /// Lists events; every filter given must match.
     ///
     /// - Parameters:

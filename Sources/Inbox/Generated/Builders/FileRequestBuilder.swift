@@ -39,7 +39,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == FileRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == FileRequestBuilder {
     /// Lists files, optionally those of one message or with one name.
     ///
     /// - Parameters:

@@ -35,7 +35,7 @@ public struct MailCalendarRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailCalendarRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailCalendarRequestBuilder {
     /// Lists calendars.
     ///
     /// - Parameters:

@@ -75,7 +75,7 @@ public struct MailThreadRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MailThreadRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MailThreadRequestBuilder {
     /// Lists threads, most recent message first; every filter given must match.
     ///
     /// - Parameters:

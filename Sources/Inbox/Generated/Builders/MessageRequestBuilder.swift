@@ -75,7 +75,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
     /// Lists messages, newest first; every filter given must match.
     ///
     /// - Parameters:

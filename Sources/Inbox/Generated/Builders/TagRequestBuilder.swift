@@ -47,7 +47,7 @@ public struct TagRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TagRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TagRequestBuilder {
     /// Lists tags.
     ///
     /// - Parameters:

@@ -106,7 +106,7 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == NotebookRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == NotebookRequestBuilder {
     /// The notebooks the user opened lately, wherever they are stored.
     ///
     /// - Parameters:

@@ -70,7 +70,7 @@ public struct AccountRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == AccountRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == AccountRequestBuilder {
     /// Lists accounts, one page at a time.
     ///
     /// - Parameters:

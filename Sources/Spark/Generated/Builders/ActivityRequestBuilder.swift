@@ -35,7 +35,7 @@ public struct ActivityRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ActivityRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ActivityRequestBuilder {
     /// Lists activities, one page at a time.
     ///
     /// - Parameters:

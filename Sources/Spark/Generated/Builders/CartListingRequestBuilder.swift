@@ -35,7 +35,7 @@ public struct CartListingRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CartListingRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CartListingRequestBuilder {
     /// The listings in the cart, one page at a time.
     ///
     /// - Parameters:

@@ -43,7 +43,7 @@ public struct CommentRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == CommentRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == CommentRequestBuilder {
     /// The comments on the contact.
     ///
     /// - Parameters:

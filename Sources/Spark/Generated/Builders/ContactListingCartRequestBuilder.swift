@@ -52,7 +52,7 @@ public struct ContactListingCartRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactListingCartRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactListingCartRequestBuilder {
     /// Creates listing carts for the contact.
     ///
     /// - Remark: Generated from `spark.contactListingCart/createContactListingCarts` (POST).

@@ -140,7 +140,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactRequestBuilder {
     /// Lists contacts, one page at a time.
     ///
     /// - Parameters:

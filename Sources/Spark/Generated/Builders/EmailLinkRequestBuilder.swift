@@ -35,7 +35,7 @@ public struct EmailLinkRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EmailLinkRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EmailLinkRequestBuilder {
     /// Lists email links, one page at a time.
     ///
     /// - Parameters:

@@ -35,7 +35,7 @@ public struct FieldGroupRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == FieldGroupRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == FieldGroupRequestBuilder {
     /// Fields that Flexmls shows in special places, keyed by place (such as ShowingInstructions).
     ///
     /// - Remark: Generated from `spark.fieldOrder/getFieldOrderSettings` (GET).

@@ -36,7 +36,7 @@ public struct IdxLinkRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == IdxLinkRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == IdxLinkRequestBuilder {
     /// Lists IDX links, one page at a time.
     ///
     /// - Parameters:

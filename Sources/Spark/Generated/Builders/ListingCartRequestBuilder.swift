@@ -74,7 +74,7 @@ public struct ListingCartRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ListingCartRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ListingCartRequestBuilder {
     /// Lists the user's listing carts.
     ///
     /// - Parameters:

@@ -168,7 +168,7 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ListingRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ListingRequestBuilder {
     /// Searches listings, one page at a time.
     ///
     /// - Parameters:

@@ -63,7 +63,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == MessageRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
     /// Lists messages, one page at a time.
     ///
     /// - Parameters:

@@ -42,7 +42,7 @@ public struct NewsFeedRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == NewsFeedRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == NewsFeedRequestBuilder {
     /// Lists news feeds, one page at a time.
     ///
     /// - Parameters:

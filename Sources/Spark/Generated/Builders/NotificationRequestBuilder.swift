@@ -52,7 +52,7 @@ public struct NotificationRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == NotificationRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == NotificationRequestBuilder {
     /// Lists notifications, one page at a time.
     ///
     /// - Parameters:

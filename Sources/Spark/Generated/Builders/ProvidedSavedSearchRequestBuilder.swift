@@ -35,7 +35,7 @@ public struct ProvidedSavedSearchRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ProvidedSavedSearchRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ProvidedSavedSearchRequestBuilder {
     /// The saved searches the agent provides to the user.
     ///
     /// - Parameters:

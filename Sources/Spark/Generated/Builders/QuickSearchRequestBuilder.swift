@@ -35,7 +35,7 @@ public struct QuickSearchRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == QuickSearchRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == QuickSearchRequestBuilder {
     /// The user's default quick search.
     ///
     /// - Remark: Generated from `spark.QuickSearch/getDefaultQuickSearch` (GET).

@@ -56,7 +56,7 @@ public struct SavedSearchRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SavedSearchRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SavedSearchRequestBuilder {
     /// Lists saved searches, one page at a time.
     ///
     /// - Parameters:

@@ -52,7 +52,7 @@ public struct SharedLinkRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SharedLinkRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SharedLinkRequestBuilder {
     /// Shares listings by link.
     ///
     /// - Remark: Generated from `spark.SharedLink/shareListings` (POST).

@@ -36,7 +36,7 @@ public struct SharedListingRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == SharedListingRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == SharedListingRequestBuilder {
     /// Shares listings as a public page.
     ///
     /// - Remark: Generated from `spark.SharedListing/createSharedListing` (POST).

@@ -16,7 +16,7 @@ public struct GoldenODataClient: RequestBuilder {
     /// How the service pages, wraps bodies and reports errors.
     public static let conventions = ServiceConventions(
         listShape: .odata,
-        paging: .nextLink(field: "@odata.nextLink"),
+        paging: .nextLink(path: ["@odata.nextLink"]),
         requestEnvelope: [],
         errors: .odata
     )

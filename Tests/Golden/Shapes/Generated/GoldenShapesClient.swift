@@ -32,6 +32,8 @@ public struct GoldenShapesClient: RequestBuilder {
                 .init("trees", "shapes.TreeNode", collection: true),
                 .init("problems", "shapes.Problem", collection: false),
                 .init("contacts", "shapes.Contact", collection: true),
+                .init("events", "shapes.Item", collection: true),
+                .init("projects", "shapes.project", collection: true),
             ],
             operations: [
                 .init("listMessages", .get, path: "messages", response: .collection(.model(Message.self))),
@@ -43,6 +45,9 @@ public struct GoldenShapesClient: RequestBuilder {
                     response: .choice(JSONLike.self)
                 ),
                 .init("listEntries", .get, path: "entries", response: .collection(.choice(Entry.self))),
+                .init("listRuns", .get, path: "runs", response: .collection(.model(Item.self))),
+                .init("listFolders", .get, path: "folders", response: .collection(.model(Item.self))),
+                .init("listLogs", .get, path: "logs", response: .collection(.model(Item.self))),
             ]
         )
     }
@@ -91,6 +96,27 @@ public struct GoldenShapesClient: RequestBuilder {
         .init(client: client, path: path.appending("contacts"))
     }
 
+    /// `events.request()` lists them; `events("id")` addresses one.
+    public var events: CollectionRequestBuilder<ItemRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("events"),
+            listing: ServiceConventions.Listing(
+                items: ["data"],
+                paging: .afterLastItem(key: "id", parameter: "starting_after", hasMore: ["has_more"])
+            )
+        )
+    }
+
+    /// `projects.request()` lists them; `projects("key")` addresses one.
+    public var projects: CollectionRequestBuilder<ListProjectsResponseItemsRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("projects"),
+            listing: ServiceConventions.Listing(items: ["items"], paging: .nextLink(path: ["links", "next"]))
+        )
+    }
+
     /// Messages, filtered by when they were sent.
     ///
     /// - Parameters:
@@ -134,5 +160,54 @@ public struct GoldenShapesClient: RequestBuilder {
     public func listEntries() -> OperationRequest<[Entry]> {
         let request = APIRequest(method: .get, path: path.appending("entries"))
         return OperationRequest(client: client, request: request, decoder: .value([Entry].self))
+    }
+
+    /// Runs, with the last id and whether there are more.
+    ///
+    /// - Remark: Generated from `shapes.Service/listRuns` (GET).
+    public func listRuns(after: String? = nil) -> CollectionRequest<Item> {
+        var request = APIRequest(method: .get, path: path.appending("runs"))
+        request.setQuery("after", json: after)
+        return CollectionRequest(
+            client: client,
+            request: request,
+            listing: ServiceConventions.Listing(
+                items: ["data"],
+                paging: .cursor(path: ["last_id"], parameter: "after", hasMore: ["has_more"])
+            )
+        )
+    }
+
+    /// Folders by offset and limit, Box's way.
+    ///
+    /// - Remark: Generated from `shapes.Service/listFolders` (GET).
+    public func listFolders(offset: Int64? = nil, limit: Int64? = nil) -> CollectionRequest<Item> {
+        var request = APIRequest(method: .get, path: path.appending("folders"))
+        request.setQuery("offset", json: offset)
+        request.setQuery("limit", json: limit)
+        return CollectionRequest(
+            client: client,
+            request: request,
+            listing: ServiceConventions.Listing(
+                items: ["entries"],
+                paging: .offset(offset: "offset", limit: "limit", defaultLimit: 100)
+            )
+        )
+    }
+
+    /// Two lists in one answer; the spec says which one pages.
+    ///
+    /// - Remark: Generated from `shapes.Service/listLogs` (GET).
+    public func listLogs(from: String? = nil) -> CollectionRequest<Item> {
+        var request = APIRequest(method: .get, path: path.appending("logs"))
+        request.setQuery("from", json: from)
+        return CollectionRequest(
+            client: client,
+            request: request,
+            listing: ServiceConventions.Listing(
+                items: ["results", "lines"],
+                paging: .cursor(path: ["results", "cursor"], parameter: "from")
+            )
+        )
     }
 }

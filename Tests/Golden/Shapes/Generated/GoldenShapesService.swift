@@ -15,7 +15,13 @@ public enum GoldenShapesService {
         conventions: GoldenShapesClient.conventions,
         routes: RouteTable(
             root: GoldenShapesClient.route,
-            resources: [ContactRequestBuilder.route, ProblemRequestBuilder.route, TreeNodeRequestBuilder.route],
+            resources: [
+                ContactRequestBuilder.route,
+                ItemRequestBuilder.route,
+                ListProjectsResponseItemsRequestBuilder.route,
+                ProblemRequestBuilder.route,
+                TreeNodeRequestBuilder.route,
+            ],
             models: [
                 Contact.self,
                 ContactVariantCompany.self,
@@ -24,6 +30,13 @@ public enum GoldenShapesService {
                 EntryLink.self,
                 ExprOption1.self,
                 ExprOption2.self,
+                Item.self,
+                ListEventsResponse.self,
+                ListFoldersResponse.self,
+                ListProjectsResponse.self,
+                ListProjectsResponseItems.self,
+                ListProjectsResponseLinks.self,
+                ListRunsResponse.self,
                 Login.self,
                 Message.self,
                 MessageSentPayload.self,

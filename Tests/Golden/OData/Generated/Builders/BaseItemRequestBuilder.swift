@@ -30,7 +30,7 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 }
 
-extension CollectionRequestBuilder where Item == BaseItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == BaseItemRequestBuilder {
     /// - Remark: Generated from `sample.drive.baseItem/delta` (GET).
     public func delta() -> CollectionRequest<BaseItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

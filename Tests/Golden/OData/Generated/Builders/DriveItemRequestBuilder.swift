@@ -90,7 +90,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DriveItemRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DriveItemRequestBuilder {
     /// - Remark: Generated from `sample.drive.driveItem/delta` (GET).
     public func delta() -> CollectionRequest<DriveItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

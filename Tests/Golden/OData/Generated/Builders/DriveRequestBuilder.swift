@@ -50,7 +50,7 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DriveRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DriveRequestBuilder {
     /// - Remark: Generated from `sample.drive.drive/delta` (GET).
     public func delta() -> CollectionRequest<BaseItem> {
         let request = APIRequest(method: .get, path: path.appending(function: "delta", parameters: []))

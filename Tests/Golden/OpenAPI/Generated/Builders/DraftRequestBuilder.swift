@@ -37,7 +37,7 @@ public struct DraftRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == DraftRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == DraftRequestBuilder {
     /// - Parameters:
     ///   - limit: Page size (default 100, at most 1000).
     ///   - offset: Items to skip.

@@ -29,7 +29,7 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == EventRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == EventRequestBuilder {
     /// - Parameters:
     ///   - limit: Page size (default 100, at most 1000).
     ///   - offset: Items to skip.

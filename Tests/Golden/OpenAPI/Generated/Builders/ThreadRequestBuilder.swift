@@ -53,7 +53,7 @@ public struct ThreadRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ThreadRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ThreadRequestBuilder {
     /// Threads, newest first.
     ///
     /// - Parameters:

@@ -24,7 +24,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
             model: File.self,
             children: [
                 .init("upload_sessions", "storage.UploadSession", collection: true, onCollection: true),
-                .init("metadata", "storage.MetadataInstances", collection: true),
+                .init("metadata", "storage.MetadataInstance", collection: true),
             ],
             operations: [
                 .init("getFile", .get, path: "", response: .model(File.self)),
@@ -39,8 +39,12 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 
     /// `metadata.request()` lists them; `metadata("scope")` addresses one.
-    public var metadata: CollectionRequestBuilder<MetadataInstancesRequestBuilder> {
-        .init(client: client, path: path.appending("metadata"))
+    public var metadata: CollectionRequestBuilder<MetadataInstanceRequestBuilder> {
+        .init(
+            client: client,
+            path: path.appending("metadata"),
+            listing: ServiceConventions.Listing(items: ["entries"], paging: .none)
+        )
     }
 
     /// Read a file's information.
@@ -113,7 +117,7 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == FileRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == FileRequestBuilder {
     /// `uploadSessions.request()` lists them; `uploadSessions("upload_session_id")` addresses one.
     public var uploadSessions: CollectionRequestBuilder<UploadSessionRequestBuilder> {
         .init(client: client, path: path.appending("upload_sessions"))

@@ -22,24 +22,12 @@ public struct MetadataInstanceRequestBuilder: ModelRequestBuilder {
         ResourceRoute(
             "storage.MetadataInstance",
             model: MetadataInstance.self,
-            operations: [
-                .init(
-                    "applyTemplate",
-                    .post,
-                    path: "",
-                    request: .dictionary(.model(SharedLink.self)),
-                    response: .model(MetadataInstance.self)
-                ),
-            ]
+            children: [.init("", "storage.MetadataInstanceMetadataInstance", collection: true)]
         )
     }
 
-    /// Apply a template to a file, with links by field name.
-    ///
-    /// - Remark: Generated from `storage.MetadataInstance/applyTemplate` (POST).
-    public func applyTemplate(_ body: [String: SharedLink]) -> OperationRequest<MetadataInstance> {
-        var request = APIRequest(method: .post, path: path)
-        request.setJSONBody(client.conventions.wrapRequestBody(body.json))
-        return OperationRequest(client: client, request: request, decoder: .model(MetadataInstance.self))
+    /// `templates.request()` lists them; `templates("template_key")` addresses one.
+    public var templates: CollectionRequestBuilder<MetadataInstanceMetadataInstanceRequestBuilder> {
+        .init(client: client, path: path)
     }
 }

@@ -36,7 +36,7 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == ContactRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == ContactRequestBuilder {
     /// - Remark: Generated from `shapes.Contact/create` (POST).
     public func create(_ body: Contact) -> OperationRequest<ContactCreateAnswer> {
         var request = APIRequest(method: .post, path: path)

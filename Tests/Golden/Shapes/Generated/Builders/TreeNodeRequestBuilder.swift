@@ -36,7 +36,7 @@ public struct TreeNodeRequestBuilder: ModelRequestBuilder {
     }
 }
 
-extension CollectionRequestBuilder where Item == TreeNodeRequestBuilder {
+extension CollectionRequestBuilder where ItemBuilder == TreeNodeRequestBuilder {
     /// Two collections whose creates answer by status each get an answer type of their own.
     ///
     /// - Remark: Generated from `shapes.TreeNode/create` (POST).

@@ -1,0 +1,251 @@
+import BinderySpec
+
+/// Tells a list that a GET answers inside an object of its own (`{"data": [...], "has_more": true}`,
+/// `{"items": [...], "links": {"next": "…"}}`) and how it pages, from the response schema and the operation's query
+/// parameters. Docs/OpenAPIExtensions.md, "Lists inside an object", states the same rules for spec authors.
+///
+/// Only unambiguous shapes are recognised: one array of objects (or one of them under a usual name), and paging
+/// that names both sides, the member that says where the next page starts and the parameter that sends it. A list
+/// whose paging cannot be told stays its declared object, because reading its first page as the whole list would
+/// lose the rest without a word.
+struct ListEnvelopeRecognizer {
+    let lookup: OpenAPISchemaLookup
+
+    struct Recognized {
+        /// The array's member name, relative to the payload.
+        var itemsMember: String
+        var items: OpenAPINode?
+        var paging: PagingDialect
+    }
+
+    enum Outcome {
+        case recognized(Recognized)
+        /// An object that is no list the reader can tell: why, for the warning of a collection's GET.
+        case unclear(String)
+        case notAList
+    }
+
+    /// Names under which an object's one list is usually found, when it has more than one array.
+    static let itemNames: Set<String> = [
+        "data", "items", "results", "entries", "records", "values", "value", "elements",
+    ]
+
+    func recognize(_ payload: OpenAPINode, queryParameters: [String], explicitPaging: PagingDialect?) -> Outcome {
+        guard lookup.isObjectSchema(payload) else { return .notAList }
+        let properties = lookup.allProperties(of: lookup.dereferenced(payload))
+        let arrays = properties.filter { lookup.arrayShape(of: $0.node).isArray }
+        guard !arrays.isEmpty else { return .unclear("its answer has no list in it") }
+        let usual = arrays.filter { Self.itemNames.contains($0.key) }
+        guard let list = arrays.count == 1 ? arrays.first : usual.count == 1 ? usual.first : nil else {
+            let names = arrays.map { "'\($0.key)'" }.joined(separator: ", ")
+            return .unclear("it has more than one list (\(names)); name the items with x-bindery-paging's \"items\"")
+        }
+        let items = lookup.arrayShape(of: list.node).items
+        if let explicitPaging {
+            return .recognized(Recognized(itemsMember: list.key, items: items, paging: explicitPaging))
+        }
+        let others = properties.filter { $0.key != list.key }
+        guard let paging = paging(members: others, items: items, queryParameters: queryParameters) else {
+            guard Self.mentionsPaging(members: others, queryParameters: queryParameters) else {
+                // Nothing about it pages: one answer is the whole list.
+                return .recognized(Recognized(itemsMember: list.key, items: items, paging: .none))
+            }
+            return .unclear(
+                "'\(list.key)' is a list but how its pages follow cannot be told; say it with x-bindery-paging")
+        }
+        return .recognized(Recognized(itemsMember: list.key, items: items, paging: paging))
+    }
+
+    // MARK: Paging, strongest evidence first
+
+    private func paging(
+        members: [(key: String, node: OpenAPINode)], items: OpenAPINode?, queryParameters: [String]
+    ) -> PagingDialect? {
+        let leaves = self.leaves(of: members, depth: 3)
+        let parameters = queryParameters.map { (name: $0, word: Self.word($0)) }
+        let hasMore = leaves.first { $0.isBool && Self.hasMoreWords.contains(Self.word($0.path.last ?? "")) }?.path
+
+        // A URL of the next page.
+        if let link = leaves.first(where: { $0.isString && Self.isNextLink($0.path) }) {
+            return .nextLink(path: link.path)
+        }
+        // A cursor member, and the parameter that sends it back.
+        for leaf in leaves where leaf.isString {
+            let word = Self.word(leaf.path.last ?? "")
+            guard Self.cursorWords.contains(word) else { continue }
+            let bare = word.hasPrefix("next") ? String(word.dropFirst(4)) : word
+            let candidates = parameters.filter { Self.cursorParameterWords.contains($0.word) }
+            let parameter =
+                candidates.first { $0.word == word || $0.word == bare }
+                ?? (candidates.count == 1 ? candidates.first : nil)
+            if let parameter {
+                return .cursor(responsePath: leaf.path, requestParameter: parameter.name, hasMore: hasMore)
+            }
+        }
+        // Stripe's shape: `has_more`, and the last item's id sent as `starting_after`.
+        if let hasMore, let parameter = parameters.first(where: { Self.afterWords.contains($0.word) }),
+            let items, lookup.allProperties(of: lookup.dereferenced(items)).contains(where: { $0.key == "id" })
+        {
+            return .afterLastItem(key: "id", requestParameter: parameter.name, hasMore: hasMore)
+        }
+        // A page number, with the number of pages in the answer, or else until a short or empty page.
+        if let page = parameters.first(where: { Self.pageWords.contains($0.word) }) {
+            let size = parameters.first { Self.sizeWords.contains($0.word) }
+            let total = leaves.first { $0.isNumber && Self.totalPagesWords.contains(Self.word($0.path.last ?? "")) }
+            return .pageNumber(
+                pageParameter: page.name, sizeParameter: size?.name, extraQuery: [:], totalPagesPath: total?.path ?? [])
+        }
+        // An offset and a limit: a short page is the last.
+        if let offset = parameters.first(where: { Self.offsetWords.contains($0.word) }),
+            let limit = parameters.first(where: { Self.sizeWords.contains($0.word) })
+        {
+            return .offset(offsetParameter: offset.name, limitParameter: limit.name)
+        }
+        return nil
+    }
+
+    /// Whether anything in the answer or the query looks like paging, although no rule above could use it.
+    static func mentionsPaging(members: [(key: String, node: OpenAPINode)], queryParameters: [String]) -> Bool {
+        let words = pageWords.union(sizeWords).union(offsetWords).union(cursorParameterWords).union(afterWords)
+        if queryParameters.contains(where: { words.contains(word($0)) }) { return true }
+        let memberWords = cursorWords.union(hasMoreWords).union(totalPagesWords).union(["next", "nextlink", "links"])
+        return members.contains { memberWords.contains(word($0.key)) }
+    }
+
+    private struct Leaf {
+        var path: [String]
+        var isString: Bool
+        var isBool: Bool
+        var isNumber: Bool
+    }
+
+    /// The scalar members of an answer's other members, nested objects followed `depth` levels.
+    private func leaves(of members: [(key: String, node: OpenAPINode)], depth: Int, prefix: [String] = []) -> [Leaf] {
+        var found: [Leaf] = []
+        for (key, node) in members {
+            let schema = lookup.dereferenced(node)
+            let types = Self.types(of: schema)
+            if lookup.isObjectSchema(schema) {
+                if depth > 1 {
+                    found += leaves(of: lookup.allProperties(of: schema), depth: depth - 1, prefix: prefix + [key])
+                }
+                continue
+            }
+            found.append(
+                Leaf(
+                    path: prefix + [key], isString: types.contains("string"), isBool: types.contains("boolean"),
+                    isNumber: types.contains("integer") || types.contains("number")))
+        }
+        return found
+    }
+
+    /// `type` as a string or (3.1) an array of strings.
+    private static func types(of schema: OpenAPINode) -> Set<String> {
+        if let text = schema["type"]?.string { return [text] }
+        return Set(schema["type"]?.elements?.compactMap(\.string) ?? [])
+    }
+
+    /// A next page's URL: `next`, `next_url`, `nextLink`, `links.next`, `_links.next.href`, `paging.next.link`.
+    private static func isNextLink(_ path: [String]) -> Bool {
+        let words = path.map(word)
+        guard let last = words.last else { return false }
+        if ["nexturl", "nextlink", "nextpageurl", "nextpagelink", "odatanextlink", "nexthref"].contains(last) {
+            return true
+        }
+        if last == "next" {
+            return words.count == 1
+                || ["links", "link", "pagination", "paging", "meta"].contains(words[words.count - 2])
+        }
+        if last == "href" || last == "link" || last == "url" { return words.dropLast().last == "next" }
+        return false
+    }
+
+    /// A name as compared: letters and digits, lower case (`next_cursor`, `nextCursor` and `NextCursor` are one).
+    static func word(_ name: String) -> String {
+        String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+
+    static let cursorWords: Set<String> = [
+        "nextcursor", "cursor", "nextpagetoken", "pagetoken", "nextmarker", "marker", "nexttoken", "continuationtoken",
+        "continuation", "endcursor", "nextkey", "lastid", "nextpagecursor", "after", "nextafter", "nextoffsettoken",
+        "continue", "startingafter",
+    ]
+    static let cursorParameterWords: Set<String> = [
+        "cursor", "pagetoken", "marker", "token", "nexttoken", "continuationtoken", "continuation", "after",
+        "startcursor", "startafter", "pagecursor", "nextpagetoken", "continue", "startingafter",
+    ]
+    static let afterWords: Set<String> = ["startingafter", "after", "startafter"]
+    static let hasMoreWords: Set<String> = ["hasmore", "hasnextpage", "hasnext", "more", "moreavailable"]
+    static let pageWords: Set<String> = ["page", "pagenumber", "pagenum", "pageindex"]
+    static let sizeWords: Set<String> = [
+        "limit", "pagesize", "perpage", "size", "count", "top", "maxresults", "pagelimit",
+    ]
+    static let offsetWords: Set<String> = ["offset", "skip", "start", "startindex", "from"]
+    static let totalPagesWords: Set<String> = [
+        "totalpages", "pagecount", "pages", "lastpage", "numpages", "pagestotal", "totalpagecount",
+    ]
+}
+
+/// What reading a response needs to tell a list: the paging in force, and what the operation says of its own list.
+struct ListReading {
+    var paging: PagingDialect
+    /// `x-bindery-paging`: the operation's own paging, which recognition does not replace.
+    var explicitPaging: PagingDialect?
+    /// `x-bindery-paging`'s `items`: where the operation's list sits in its answer.
+    var items: [String]?
+    /// A GET's query parameter names; nil where no list inside an object is looked for (other methods, variants).
+    var queryParameters: [String]?
+}
+
+/// A list inside an object answer (`{"data": [...], "has_more": true}`), as `ListEnvelopeRecognizer` found it.
+struct ListCandidate {
+    var items: OpenAPINode?
+    /// From the body's root, the service's envelope included.
+    var itemsPath: [String]
+    var paging: PagingDialect
+    /// The name of an inline item schema.
+    var nameHint: String
+
+    /// Paging the answer itself shows, rather than none found: evidence enough outside a collection.
+    var pages: Bool {
+        if case .none = paging { return false }
+        return true
+    }
+}
+
+extension OpenAPIOperationReader {
+    /// Keeps the list a GET's object answer holds, if any, for `adoptList`; or why there is none, for the warning.
+    func noteListInside(
+        _ payload: OpenAPINode, at prefix: [String], queryParameters: [String], explicitPaging: PagingDialect?,
+        nameHint: String, into read: inout OpenAPIReadOperation
+    ) {
+        let recognizer = ListEnvelopeRecognizer(lookup: schemas.lookup)
+        switch recognizer.recognize(payload, queryParameters: queryParameters, explicitPaging: explicitPaging) {
+        case .recognized(let found):
+            read.listCandidate = ListCandidate(
+                items: found.items, itemsPath: prefix + [found.itemsMember], paging: found.paging, nameHint: nameHint)
+        case .unclear(let reason):
+            read.listWarning = reason
+        case .notAList:
+            break
+        }
+    }
+
+    /// Reads a GET's answer as the list found inside it (`ListCandidate`): its items' type, where they sit, and how
+    /// they page. The path tree calls this for the GETs that list.
+    func adoptList(_ read: inout OpenAPIReadOperation) {
+        guard let candidate = read.listCandidate, var response = read.response else { return }
+        // A list may also answer `204 No Content`: an empty page, not an answer of another type.
+        guard response.answers.dropFirst().allSatisfy({ $0.type == nil && !$0.isRawBody }) else { return }
+        response.answers = []
+        let element = candidate.items.map { schemas.resolve($0, nameHint: candidate.nameHint).type }
+        response.type = .collection(element ?? .primitive(.untyped))
+        response.itemsPath = candidate.itemsPath
+        response.paging = candidate.paging
+        read.response = response
+        read.responseSchemaName = candidate.items.flatMap(schemas.lookup.referencedComponentName)
+        read.returnsList = true
+        read.returnsJSONObject = false
+        read.listCandidate = nil
+    }
+}
