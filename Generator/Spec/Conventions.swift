@@ -43,8 +43,9 @@ public enum PagingDialect: Hashable, Sendable {
     /// total (`[]`), an empty page, or one shorter than the size asked for, is the last.
     case pageNumber(
         pageParameter: String, sizeParameter: String?, extraQuery: [String: String], totalPagesPath: [String])
-    /// Offset + limit; a short page ends the sequence (Inbox).
-    case offset(offsetParameter: String, limitParameter: String)
+    /// Offset + limit; a short page ends the sequence (Inbox). `defaultLimit` is the page size asked for when the
+    /// caller sets none (100 when nil).
+    case offset(offsetParameter: String, limitParameter: String, defaultLimit: Int? = nil)
     /// An opaque cursor: the response member at `responsePath` names the next cursor, the request parameter sends
     /// it (Nylas v3). With `hasMore`, a page whose member at that path is `false` is the last one (OpenAI's
     /// `last_id` + `has_more`).

@@ -11,7 +11,17 @@ import Testing
     static func spec(
         answer: String, query: [String] = [], collection: Bool = true, paging: String? = nil
     ) -> (spec: ServiceSpec?, diagnostics: [Diagnostic]) {
-        let parameters = query.map { #"{"name": "\#($0)", "in": "query", "schema": {"type": "string"}}"# }
+        // Sizes, pages and offsets are integers (`page:0` counts from 0); anything else is a string.
+        let parameters = query.map { parameter -> String in
+            let (name, schema) =
+                parameter == "page:0"
+                ? ("page", #"{"type": "integer", "minimum": 0}"#)
+                : parameter == "limit:50"
+                    ? ("limit", #"{"type": "integer", "default": 50, "maximum": 200}"#)
+                    : ["page", "per_page", "limit", "offset"].contains(parameter)
+                        ? (parameter, #"{"type": "integer"}"#) : (parameter, #"{"type": "string"}"#)
+            return #"{"name": "\#(name)", "in": "query", "schema": \#(schema)}"#
+        }
         let extensionMember = paging.map { #""x-bindery-paging": \#($0), "# } ?? ""
         let item =
             collection
@@ -55,11 +65,39 @@ import Testing
             query: ["limit", "cursor"], itemsPath: ["items"],
             paging: .cursor(responsePath: ["next_cursor"], requestParameter: "cursor")),
         Row(
-            name: "a nested cursor (HubSpot's paging.next.after)",
+            name: "a nested cursor wins over a link beside it (HubSpot's paging.next.after)",
             answer:
                 #"{"type": "object", "properties": {"results": \#(things), "paging": {"type": "object", "properties": {"next": {"type": "object", "properties": {"after": {"type": "string"}, "link": {"type": "string"}}}}}}}"#,
             query: ["after"], itemsPath: ["results"],
-            paging: .nextLink(path: ["paging", "next", "link"])),
+            paging: .cursor(responsePath: ["paging", "next", "after"], requestParameter: "after")),
+        Row(
+            name: "a marker beside offset and limit pages by offset (Box: markers need usemarker)",
+            answer:
+                #"{"type": "object", "properties": {"entries": \#(things), "next_marker": {"type": "string"}}}"#,
+            query: ["marker", "offset", "limit:50"], itemsPath: ["entries"],
+            paging: .offset(offsetParameter: "offset", limitParameter: "limit", defaultLimit: 50)),
+        Row(
+            name: "a next link without a paging member around it needs format uri",
+            answer: #"{"type": "object", "properties": {"data": \#(things), "next": {"type": "string"}}}"#),
+        Row(
+            name: "pages counted from 0 are not told",
+            answer:
+                #"{"type": "object", "properties": {"content": \#(things), "totalPages": {"type": "integer"}}}"#,
+            query: ["page:0"]),
+        Row(
+            name: "a list of strings is not a collection",
+            answer:
+                #"{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}, "next_cursor": {"type": "string"}}}"#,
+            query: ["cursor"]),
+        Row(
+            name: "a nested cursor with no parameter to send it is not one page",
+            answer:
+                #"{"type": "object", "properties": {"data": \#(things), "meta": {"type": "object", "properties": {"next_cursor": {"type": "string"}}}}}"#
+        ),
+        Row(
+            name: "a string named like an offset (a date from) is no offset",
+            answer: #"{"type": "object", "properties": {"data": \#(things), "total": {"type": "integer"}}}"#,
+            query: ["limit", "from"]),
         Row(
             name: "a next link under links",
             answer:
@@ -83,7 +121,7 @@ import Testing
             name: "offset and limit",
             answer: #"{"type": "object", "properties": {"entries": \#(things), "total_count": {"type": "integer"}}}"#,
             query: ["offset", "limit"], itemsPath: ["entries"],
-            paging: .offset(offsetParameter: "offset", limitParameter: "limit")),
+            paging: .offset(offsetParameter: "offset", limitParameter: "limit", defaultLimit: 100)),
         Row(
             name: "a collection's list with nothing that pages is one page",
             answer: #"{"type": "object", "properties": {"data": \#(things)}}"#, itemsPath: ["data"],

@@ -210,7 +210,8 @@ import Testing
         } catch let error as BinderyError {
             #expect(error.kind == .pagingLoop)
         }
-        #expect(pages == 2)
+        // The second answer is the first page again, which already stops it, before its link is seen to repeat.
+        #expect(pages == 1)
     }
 
     @Test func deltaPagesCarryTheDeltaLinkAndToken() async throws {

@@ -18,10 +18,13 @@ enum ConventionExpressions {
                     .init("extraQuery", .array(extraQuery)),
                     .init("totalPages", strings(totalPages)),
                 ])
-        case .offset(let offset, let limit):
+        case .offset(let offset, let limit, let defaultLimit):
             return .dot(
                 "offset",
-                [.init("offset", .string(offset)), .init("limit", .string(limit)), .init("defaultLimit", .raw("100"))])
+                [
+                    .init("offset", .string(offset)), .init("limit", .string(limit)),
+                    .init("defaultLimit", .raw(String(defaultLimit ?? 100))),
+                ])
         case .cursor(let path, let parameter, let hasMore):
             var arguments: [Expression.Argument] = [
                 .init("path", strings(path)), .init("parameter", .string(parameter)),

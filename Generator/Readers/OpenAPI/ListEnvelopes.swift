@@ -11,10 +11,27 @@ import BinderySpec
 struct ListEnvelopeRecognizer {
     let lookup: OpenAPISchemaLookup
 
+    /// A query parameter of the GET, as far as paging cares: its name, type and schema.
+    struct Parameter {
+        var name: String
+        var type: TypeRef
+        var schema: OpenAPINode?
+        var word: String { ListEnvelopeRecognizer.word(name) }
+
+        var isInteger: Bool { [.primitive(.int16), .primitive(.int32), .primitive(.int64)].contains(type) }
+        /// A plain string: a cursor, never a date or an enum.
+        var isText: Bool { type == .primitive(.string) }
+        /// The schema's `minimum` or `default`, when it says.
+        func number(_ key: String) -> Int? {
+            (schema?[key]?.value.numberValue).flatMap { Int($0.text) }
+        }
+    }
+
     struct Recognized {
         /// The array's member name, relative to the payload.
         var itemsMember: String
         var items: OpenAPINode?
+        /// Relative to the payload, as the items are.
         var paging: PagingDialect
     }
 
@@ -30,7 +47,7 @@ struct ListEnvelopeRecognizer {
         "data", "items", "results", "entries", "records", "values", "value", "elements",
     ]
 
-    func recognize(_ payload: OpenAPINode, queryParameters: [String], explicitPaging: PagingDialect?) -> Outcome {
+    func recognize(_ payload: OpenAPINode, queryParameters: [Parameter], explicitPaging: PagingDialect?) -> Outcome {
         guard lookup.isObjectSchema(payload) else { return .notAList }
         let properties = lookup.allProperties(of: lookup.dereferenced(payload))
         let arrays = properties.filter { lookup.arrayShape(of: $0.node).isArray }
@@ -41,12 +58,17 @@ struct ListEnvelopeRecognizer {
             return .unclear("it has more than one list (\(names)); name the items with x-bindery-paging's \"items\"")
         }
         let items = lookup.arrayShape(of: list.node).items
+        // A collection's items are models; a list of strings or of unions stays inside its object.
+        guard let items, lookup.isObjectSchema(items) else {
+            return .unclear("'\(list.key)' is not a list of objects")
+        }
         if let explicitPaging {
             return .recognized(Recognized(itemsMember: list.key, items: items, paging: explicitPaging))
         }
         let others = properties.filter { $0.key != list.key }
-        guard let paging = paging(members: others, items: items, queryParameters: queryParameters) else {
-            guard Self.mentionsPaging(members: others, queryParameters: queryParameters) else {
+        let leaves = self.leaves(of: others, depth: 3)
+        guard let paging = paging(leaves: leaves, items: items, queryParameters: queryParameters) else {
+            guard mentionsPaging(members: others, leaves: leaves, queryParameters: queryParameters) else {
                 // Nothing about it pages: one answer is the whole list.
                 return .recognized(Recognized(itemsMember: list.key, items: items, paging: .none))
             }
@@ -58,65 +80,83 @@ struct ListEnvelopeRecognizer {
 
     // MARK: Paging, strongest evidence first
 
-    private func paging(
-        members: [(key: String, node: OpenAPINode)], items: OpenAPINode?, queryParameters: [String]
-    ) -> PagingDialect? {
-        let leaves = self.leaves(of: members, depth: 3)
-        let parameters = queryParameters.map { (name: $0, word: Self.word($0)) }
+    private func paging(leaves: [Leaf], items: OpenAPINode, queryParameters: [Parameter]) -> PagingDialect? {
         let hasMore = leaves.first { $0.isBool && Self.hasMoreWords.contains(Self.word($0.path.last ?? "")) }?.path
+        let offset = queryParameters.first { $0.isInteger && Self.offsetWords.contains($0.word) }
+        let size = queryParameters.first { $0.isInteger && Self.sizeWords.contains($0.word) }
 
-        // A URL of the next page.
-        if let link = leaves.first(where: { $0.isString && Self.isNextLink($0.path) }) {
-            return .nextLink(path: link.path)
-        }
-        // A cursor member, and the parameter that sends it back.
-        for leaf in leaves where leaf.isString {
-            let word = Self.word(leaf.path.last ?? "")
-            guard Self.cursorWords.contains(word) else { continue }
-            let bare = word.hasPrefix("next") ? String(word.dropFirst(4)) : word
-            let candidates = parameters.filter { Self.cursorParameterWords.contains($0.word) }
-            let parameter =
-                candidates.first { $0.word == word || $0.word == bare }
-                ?? (candidates.count == 1 ? candidates.first : nil)
-            if let parameter {
-                return .cursor(responsePath: leaf.path, requestParameter: parameter.name, hasMore: hasMore)
+        // A cursor member and the parameter that sends it back, unless the GET also pages by offset (Box's
+        // `marker` needs `usemarker=true`, and by offset it sends no marker at all).
+        if offset == nil {
+            let candidates = queryParameters.filter { $0.isText && Self.cursorParameterWords.contains($0.word) }
+            for leaf in leaves where leaf.isString {
+                let word = Self.word(leaf.path.last ?? "")
+                guard Self.cursorWords.contains(word) else { continue }
+                let bare = word.hasPrefix("next") ? String(word.dropFirst(4)) : word
+                let parameter =
+                    candidates.first { $0.word == word || $0.word == bare }
+                    ?? (candidates.count == 1 ? candidates.first : nil)
+                if let parameter {
+                    return .cursor(responsePath: leaf.path, requestParameter: parameter.name, hasMore: hasMore)
+                }
             }
         }
+        // A URL of the next page.
+        if let link = leaves.first(where: { $0.isString && Self.isNextLink($0) }) {
+            return .nextLink(path: link.path)
+        }
         // Stripe's shape: `has_more`, and the last item's id sent as `starting_after`.
-        if let hasMore, let parameter = parameters.first(where: { Self.afterWords.contains($0.word) }),
-            let items, lookup.allProperties(of: lookup.dereferenced(items)).contains(where: { $0.key == "id" })
+        if let hasMore,
+            let parameter = queryParameters.first(where: { $0.isText && Self.afterWords.contains($0.word) }),
+            lookup.allProperties(of: lookup.dereferenced(items)).contains(where: { $0.key == "id" })
         {
             return .afterLastItem(key: "id", requestParameter: parameter.name, hasMore: hasMore)
         }
-        // A page number, with the number of pages in the answer, or else until a short or empty page.
-        if let page = parameters.first(where: { Self.pageWords.contains($0.word) }) {
-            let size = parameters.first { Self.sizeWords.contains($0.word) }
+        // A page number counted from 1, with the number of pages in the answer, or else until a short or empty page.
+        if let page = queryParameters.first(where: { $0.isInteger && Self.pageWords.contains($0.word) }) {
+            // Counted from 0 (Spring's `page`): the first page is not `1`, which is what the pager sends.
+            guard page.number("minimum") != 0, page.number("default") != 0 else { return nil }
             let total = leaves.first { $0.isNumber && Self.totalPagesWords.contains(Self.word($0.path.last ?? "")) }
             return .pageNumber(
                 pageParameter: page.name, sizeParameter: size?.name, extraQuery: [:], totalPagesPath: total?.path ?? [])
         }
-        // An offset and a limit: a short page is the last.
-        if let offset = parameters.first(where: { Self.offsetWords.contains($0.word) }),
-            let limit = parameters.first(where: { Self.sizeWords.contains($0.word) })
-        {
-            return .offset(offsetParameter: offset.name, limitParameter: limit.name)
+        // An offset and a limit: a short page is the last, so the limit sent must be one the service keeps.
+        if let offset, let size {
+            return .offset(
+                offsetParameter: offset.name, limitParameter: size.name, defaultLimit: Self.pageSize(of: size))
         }
         return nil
     }
 
-    /// Whether anything in the answer or the query looks like paging, although no rule above could use it.
-    static func mentionsPaging(members: [(key: String, node: OpenAPINode)], queryParameters: [String]) -> Bool {
-        let words = pageWords.union(sizeWords).union(offsetWords).union(cursorParameterWords).union(afterWords)
-        if queryParameters.contains(where: { words.contains(word($0)) }) { return true }
-        let memberWords = cursorWords.union(hasMoreWords).union(totalPagesWords).union(["next", "nextlink", "links"])
-        return members.contains { memberWords.contains(word($0.key)) }
+    /// The page size to ask for: the parameter's default, else 100 or its maximum if lower.
+    static func pageSize(of parameter: Parameter) -> Int {
+        if let given = parameter.number("default"), given > 0 { return given }
+        if let maximum = parameter.number("maximum"), maximum > 0 { return min(maximum, 100) }
+        return 100
     }
 
-    private struct Leaf {
+    /// Whether anything in the answer or the query looks like paging, although no rule above could use it.
+    func mentionsPaging(members: [(key: String, node: OpenAPINode)], leaves: [Leaf], queryParameters: [Parameter])
+        -> Bool
+    {
+        let words = Self.pageWords.union(Self.sizeWords).union(Self.offsetWords).union(Self.cursorParameterWords)
+            .union(Self.afterWords)
+        if queryParameters.contains(where: { words.contains($0.word) }) { return true }
+        let memberWords = Self.cursorWords.union(Self.hasMoreWords).union(Self.totalPagesWords).union(
+            Self.pagingContainerWords
+        ).union(["next", "nextlink", "nextpage", "nexturl"])
+        // Any member on the way to a leaf counts: `meta.next_cursor`, `pagination.next_page`.
+        return members.contains { memberWords.contains(Self.word($0.key)) }
+            || leaves.contains { $0.path.contains { memberWords.contains(Self.word($0)) } }
+    }
+
+    struct Leaf {
         var path: [String]
         var isString: Bool
         var isBool: Bool
         var isNumber: Bool
+        /// `format: uri` (or `uri-reference`, `url`).
+        var isURI: Bool
     }
 
     /// The scalar members of an answer's other members, nested objects followed `depth` levels.
@@ -131,10 +171,12 @@ struct ListEnvelopeRecognizer {
                 }
                 continue
             }
+            let format = schema["format"]?.string ?? node["format"]?.string
             found.append(
                 Leaf(
                     path: prefix + [key], isString: types.contains("string"), isBool: types.contains("boolean"),
-                    isNumber: types.contains("integer") || types.contains("number")))
+                    isNumber: types.contains("integer") || types.contains("number"),
+                    isURI: ["uri", "uri-reference", "url"].contains(format ?? "")))
         }
         return found
     }
@@ -145,18 +187,17 @@ struct ListEnvelopeRecognizer {
         return Set(schema["type"]?.elements?.compactMap(\.string) ?? [])
     }
 
-    /// A next page's URL: `next`, `next_url`, `nextLink`, `links.next`, `_links.next.href`, `paging.next.link`.
-    private static func isNextLink(_ path: [String]) -> Bool {
-        let words = path.map(word)
+    /// A next page's URL: `next_url`, `nextLink`, `@odata.nextLink`; `next` under `links`, `pagination`, `paging` or
+    /// `meta`, or at the top when its format says it is a URI; `href`, `link` or `url` under a `next` object.
+    private static func isNextLink(_ leaf: Leaf) -> Bool {
+        let words = leaf.path.map(word)
         guard let last = words.last else { return false }
+        let parent = words.dropLast().last
         if ["nexturl", "nextlink", "nextpageurl", "nextpagelink", "odatanextlink", "nexthref"].contains(last) {
             return true
         }
-        if last == "next" {
-            return words.count == 1
-                || ["links", "link", "pagination", "paging", "meta"].contains(words[words.count - 2])
-        }
-        if last == "href" || last == "link" || last == "url" { return words.dropLast().last == "next" }
+        if last == "next" { return leaf.isURI || parent.map(pagingContainerWords.contains) == true }
+        if last == "href" || last == "link" || last == "url" { return parent == "next" }
         return false
     }
 
@@ -165,14 +206,17 @@ struct ListEnvelopeRecognizer {
         String(name.lowercased().filter { $0.isLetter || $0.isNumber })
     }
 
+    static let pagingContainerWords: Set<String> = [
+        "links", "link", "pagination", "paging", "meta", "pageinfo", "responsemetadata",
+    ]
     static let cursorWords: Set<String> = [
         "nextcursor", "cursor", "nextpagetoken", "pagetoken", "nextmarker", "marker", "nexttoken", "continuationtoken",
         "continuation", "endcursor", "nextkey", "lastid", "nextpagecursor", "after", "nextafter", "nextoffsettoken",
-        "continue", "startingafter",
+        "continue", "startingafter", "nextpage",
     ]
     static let cursorParameterWords: Set<String> = [
-        "cursor", "pagetoken", "marker", "token", "nexttoken", "continuationtoken", "continuation", "after",
-        "startcursor", "startafter", "pagecursor", "nextpagetoken", "continue", "startingafter",
+        "cursor", "pagetoken", "marker", "nexttoken", "continuationtoken", "continuation", "after", "startcursor",
+        "startafter", "pagecursor", "nextpagetoken", "continue", "startingafter",
     ]
     static let afterWords: Set<String> = ["startingafter", "after", "startafter"]
     static let hasMoreWords: Set<String> = ["hasmore", "hasnextpage", "hasnext", "more", "moreavailable"]
@@ -193,13 +237,15 @@ struct ListReading {
     var explicitPaging: PagingDialect?
     /// `x-bindery-paging`'s `items`: where the operation's list sits in its answer.
     var items: [String]?
-    /// A GET's query parameter names; nil where no list inside an object is looked for (other methods, variants).
-    var queryParameters: [String]?
+    /// A GET's query parameters; nil where no list inside an object is looked for (other methods, variants).
+    var queryParameters: [ListEnvelopeRecognizer.Parameter]?
 }
 
 /// A list inside an object answer (`{"data": [...], "has_more": true}`), as `ListEnvelopeRecognizer` found it.
 struct ListCandidate {
     var items: OpenAPINode?
+    /// Said by `x-bindery-paging`, so adopted wherever the GET is.
+    var isExplicit = false
     /// From the body's root, the service's envelope included.
     var itemsPath: [String]
     var paging: PagingDialect
@@ -216,14 +262,18 @@ struct ListCandidate {
 extension OpenAPIOperationReader {
     /// Keeps the list a GET's object answer holds, if any, for `adoptList`; or why there is none, for the warning.
     func noteListInside(
-        _ payload: OpenAPINode, at prefix: [String], queryParameters: [String], explicitPaging: PagingDialect?,
-        nameHint: String, into read: inout OpenAPIReadOperation
+        _ payload: OpenAPINode, at prefix: [String], queryParameters: [ListEnvelopeRecognizer.Parameter],
+        explicitPaging: PagingDialect?, nameHint: String, into read: inout OpenAPIReadOperation
     ) {
         let recognizer = ListEnvelopeRecognizer(lookup: schemas.lookup)
         switch recognizer.recognize(payload, queryParameters: queryParameters, explicitPaging: explicitPaging) {
         case .recognized(let found):
+            // The runtime reads every path from the body's root: below the document's envelope, if any. Paging the
+            // spec gives (`x-bindery-paging`) is written from the root already.
+            let paging = explicitPaging ?? found.paging.below(prefix)
             read.listCandidate = ListCandidate(
-                items: found.items, itemsPath: prefix + [found.itemsMember], paging: found.paging, nameHint: nameHint)
+                items: found.items, isExplicit: explicitPaging != nil, itemsPath: prefix + [found.itemsMember],
+                paging: paging, nameHint: nameHint)
         case .unclear(let reason):
             read.listWarning = reason
         case .notAList:
@@ -247,5 +297,25 @@ extension OpenAPIOperationReader {
         read.returnsList = true
         read.returnsJSONObject = false
         read.listCandidate = nil
+    }
+}
+
+extension PagingDialect {
+    /// The same paging with its response paths below `prefix` (the document's envelope).
+    func below(_ prefix: [String]) -> PagingDialect {
+        guard !prefix.isEmpty else { return self }
+        switch self {
+        case .nextLink(let path): return .nextLink(path: prefix + path)
+        case .pageNumber(let page, let size, let extra, let total):
+            return .pageNumber(
+                pageParameter: page, sizeParameter: size, extraQuery: extra,
+                totalPagesPath: total.isEmpty ? [] : prefix + total)
+        case .cursor(let path, let parameter, let hasMore):
+            return .cursor(
+                responsePath: prefix + path, requestParameter: parameter, hasMore: hasMore.map { prefix + $0 })
+        case .afterLastItem(let key, let parameter, let hasMore):
+            return .afterLastItem(key: key, requestParameter: parameter, hasMore: prefix + hasMore)
+        case .offset, .none: return self
+        }
     }
 }

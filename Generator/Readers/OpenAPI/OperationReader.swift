@@ -137,7 +137,9 @@ final class OpenAPIOperationReader {
                 paging: read?.paging ?? conventions.paging, explicitPaging: read?.paging, items: read?.items)
         }
         if method == .get {
-            list.queryParameters = parameters.filter { $0.location == .query }.map(\.name)
+            list.queryParameters = parameters.filter { $0.location == .query }.map {
+                ListEnvelopeRecognizer.Parameter(name: $0.name, type: $0.spec.type, schema: $0.schema)
+            }
         }
         var deltaOverride: DeltaDialect??
         if let deltaNode = operation["x-bindery-delta"] {
@@ -167,6 +169,12 @@ final class OpenAPIOperationReader {
         }
         readResponses(
             operation["responses"], operationName: name, list: list, envelope: envelope, into: &read)
+        // `x-bindery-paging`'s `items` decides the answer: a `204` beside it is an empty page, as where the list is
+        // recognised (`adoptList`).
+        if read.response?.itemsPath != nil, var response = read.response {
+            if response.answers.dropFirst().allSatisfy({ $0.type == nil && !$0.isRawBody }) { response.answers = [] }
+            read.response = response
+        }
 
         if let pagingOverride {
             if read.response == nil, let node = operation["x-bindery-paging"] {
@@ -257,6 +265,8 @@ final class OpenAPIOperationReader {
         var spec: ParameterSpec
         /// The one value its schema allows (`const`, or an `enum` of one value).
         var fixedValue: String?
+        /// Its schema, references followed.
+        var schema: OpenAPINode?
         var location: ParameterSpec.Location { spec.location }
         var name: String { spec.name }
     }
@@ -324,7 +334,8 @@ final class OpenAPIOperationReader {
         return ReadParameter(
             spec: ParameterSpec(name: name, type: type.type, location: location, isRequired: isRequired, doc: doc),
             fixedValue: node["schema"].map { OpenAPISchemaReader.fixedString(of: schemas.lookup.dereferenced($0)) }
-                ?? nil)
+                ?? nil,
+            schema: node["schema"].map(schemas.lookup.dereferenced))
     }
 
     // MARK: Request body

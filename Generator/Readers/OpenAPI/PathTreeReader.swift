@@ -107,15 +107,16 @@ final class OpenAPIPathTreeReader {
     }
 
     /// Reads the GETs that list as the list found inside their answer: a collection's always (`literal/{id}`
-    /// follows), another literal's when the answer shows how it pages. An item's GET answers the item.
+    /// follows), another literal's when the answer shows how it pages, any GET where `x-bindery-paging` says so. An
+    /// item's GET otherwise answers the item.
     private func adoptLists(under node: OpenAPIPathNode) {
-        if case .literal = node.segment {
-            for index in node.operations.indices where node.operations[index].method == .get {
-                guard let candidate = node.operations[index].listCandidate,
-                    node.parameterChild != nil || candidate.pages
-                else { continue }
-                operationReader.adoptList(&node.operations[index])
-            }
+        var isLiteral = false
+        if case .literal = node.segment { isLiteral = true }
+        for index in node.operations.indices where node.operations[index].method == .get {
+            guard let candidate = node.operations[index].listCandidate,
+                candidate.isExplicit || (isLiteral && (node.parameterChild != nil || candidate.pages))
+            else { continue }
+            operationReader.adoptList(&node.operations[index])
         }
         for child in node.children { adoptLists(under: child) }
     }

@@ -53,12 +53,15 @@ public struct ServiceClient: Sendable {
         -> APIResponse
     {
         let url = request.url(relativeTo: baseURL)
-        var fields = defaultHeaders
+        let trusted = isTrusted(url)
+        // The client's own headers can carry credentials (an API key in `X-API-Key`): a host the client does not
+        // trust (a next link or an upload URL elsewhere) gets only the request's.
+        var fields = trusted ? defaultHeaders : HTTPFields()
         for field in request.headers { fields[field.name] = field.value }
         var outgoing = TransportRequest(
             HTTPRequest(method: request.method, url: url, headerFields: fields),
             body: request.body, options: options)
-        outgoing.sendsCredentials = isTrusted(url)
+        outgoing.sendsCredentials = trusted
         let response: APIResponse
         do {
             response = try await pipeline.send(outgoing)

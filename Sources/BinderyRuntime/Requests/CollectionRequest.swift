@@ -197,15 +197,20 @@ struct PageReader<Element: JSONModel> {
         switch listing?.paging ?? client.conventions.paging {
         case .nextLink(let path):
             guard let link = root.value(at: path)?.stringValue, !link.isEmpty else { return nil }
-            // A relative link (`/v1/things?page=2`) is read against the URL of the page it came in.
+            // A relative link (`/v1/things?page=2`, `?page=2`) is read against the URL of the page it came in; a
+            // bare word is no link (a cursor under a name that looked like one), and only HTTP is followed.
             let current = request.url(relativeTo: client.baseURL)
-            guard let url = URL(string: link, relativeTo: current)?.absoluteURL, url.scheme != nil, url.host != nil
+            let isRelative = link.hasPrefix("/") || link.hasPrefix("?")
+            guard isRelative || link.lowercased().hasPrefix("https://") || link.lowercased().hasPrefix("http://"),
+                let url = URL(string: link, relativeTo: current)?.absoluteURL, url.host != nil
             else {
-                throw BinderyError.invalidResponse("the next link is not a URL: \(link)", response: response)
+                throw BinderyError.invalidResponse("the next link is not an HTTP URL: \(link)", response: response)
             }
             page.nextLink = url
             next.absoluteURL = url
             next.query = []
+            // Header parameters can be credentials too (an API key): they do not follow a link to another host.
+            if !client.isTrusted(url) { next.headers = [:] }
         case .pageNumber(let pageName, let sizeName, _, let totalPagesPath):
             let current = Int(request.queryValue(pageName) ?? "1") ?? 1
             if totalPagesPath.isEmpty {
@@ -226,8 +231,8 @@ struct PageReader<Element: JSONModel> {
             guard let cursor = root.value(at: path).flatMap(Self.cursorText), !cursor.isEmpty else { return nil }
             next.setQuery(parameter, cursor)
         case .afterLastItem(let key, let parameter, let hasMore):
-            guard root.value(at: hasMore)?.boolValue == true else { return nil }
-            guard let last = page.value.last?.storage[key].flatMap(Self.cursorText) else {
+            guard root.value(at: hasMore)?.boolValue == true, let lastItem = page.value.last else { return nil }
+            guard let last = lastItem.storage[key].flatMap(Self.cursorText) else {
                 throw BinderyError.invalidResponse(
                     "the page says it has more, but its last item has no \"\(key)\" to continue after",
                     response: response)
@@ -261,6 +266,10 @@ public struct PageSequence<Item: JSONModel>: AsyncSequence, Sendable {
         /// The URLs already fetched, to stop a next link that loops back instead of paging forever.
         var fetched: Set<String> = []
 
+        /// The items of the page before, to stop a service that answers the same page for every page number or
+        /// offset past the end (each of those URLs is new).
+        var previous: [JSONObject] = []
+
         public mutating func next() async throws -> Page<Item>? {
             guard let request = next else { return nil }
             let url = request.request.url(relativeTo: request.client.baseURL).absoluteString
@@ -270,6 +279,12 @@ public struct PageSequence<Item: JSONModel>: AsyncSequence, Sendable {
                     kind: .pagingLoop, message: "the service sent a next link that was already fetched: \(url)")
             }
             let page = try await request.get()
+            let items = page.value.map(\.storage)
+            guard items.isEmpty || items != previous else {
+                next = nil
+                throw BinderyError(kind: .pagingLoop, message: "the service answered the same page again: \(url)")
+            }
+            previous = items
             next = page.nextRequest
             return page
         }

@@ -1,6 +1,7 @@
 import BinderyRuntime
 import Foundation
 import GoldenShapes
+import HTTPTypes
 import Testing
 
 /// Lists that public APIs answer inside an object, generated from `Tests/Golden/Shapes/spec.yaml` with no setting
@@ -105,13 +106,57 @@ import Testing
         #expect(server.requests.last?.queryValue("from") == "c2")
     }
 
-    @Test func aPageThatHasMoreButNoLastKeyIsATypedError() async throws {
+    @Test func anEmptyPageEndsTheListThoughItSaysItHasMore() async throws {
         let server = try await LoopbackServer([
             "GET /events": { _ in .init(json: #"{"data": [], "has_more": true}"#) }
         ])
         defer { Task { await server.stop() } }
+        var count = 0
+        for try await _ in client(server).events.request().all() { count += 1 }
+        #expect(count == 0)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aServiceThatAnswersTheSamePageForeverIsAPagingLoop() async throws {
+        // Offsets make a new URL every time; the items show that nothing moves on.
+        let server = try await LoopbackServer([
+            "GET /folders": { _ in .init(json: #"{"entries": [\#(Self.events(1...2))]}"#) }
+        ])
+        defer { Task { await server.stop() } }
         await #expect(throws: BinderyError.self) {
-            for try await _ in client(server).events.request().all() {}
+            for try await _ in client(server).listFolders(limit: 2).all() {}
         }
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func aNextLinkToAnotherHostGetsNoneOfTheClientsHeaders() async throws {
+        let elsewhere = try await LoopbackServer([
+            "GET /more": { _ in .init(json: #"{"items": [{"key": "p2"}], "links": {}}"#) }
+        ])
+        defer { Task { await elsewhere.stop() } }
+        let next = elsewhere.baseURL.appendingPathComponent("more").absoluteString
+        let server = try await LoopbackServer([
+            "GET /projects": { _ in .init(json: #"{"items": [{"key": "p1"}], "links": {"next": "\#(next)"}}"#) }
+        ])
+        defer { Task { await server.stop() } }
+        let client = GoldenShapesClient(
+            baseURL: server.baseURL, transport: loopbackTransport(), middleware: fastMiddleware(),
+            headers: [HTTPField.Name("X-API-Key")!: "secret"])
+        var keys: [String?] = []
+        for try await project in client.projects.request().all() { keys.append(project.key) }
+        #expect(keys == ["p1", "p2"])
+        #expect(server.requests.first?.header("X-API-Key") == "secret")
+        #expect(elsewhere.requests.first?.header("X-API-Key") == nil, "an API key must not follow a link elsewhere")
+    }
+
+    @Test func aNextLinkThatIsNoURLIsATypedError() async throws {
+        let server = try await LoopbackServer([
+            "GET /projects": { _ in .init(json: #"{"items": [{"key": "p1"}], "links": {"next": "abc123"}}"#) }
+        ])
+        defer { Task { await server.stop() } }
+        await #expect(throws: BinderyError.self) {
+            for try await _ in client(server).projects.request().all() {}
+        }
+        #expect(server.requests.count == 1, "a cursor under a link's name is not fetched as a sibling URL")
     }
 }
