@@ -48,9 +48,9 @@ $(GEN): setup
 	$(SWIFT) build --product bindery-gen
 
 # A service module's conformance fixtures go to Tests/Fixtures/<Service>, and the calls that make each fixture's
-# request through the generated builders to Sources/BinderyServiceMocks/Generated/<Service>.
+# request through the generated builders to Sources/ServiceMocks/<Service>/Generated.
 service = $(word 2,$(subst /, ,$(1)))
-fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/BinderyServiceMocks/Generated/$(call service,$(1)))
+fixtures = $(if $(filter Sources/%/Generated,$(1)),--fixtures Tests/Fixtures/$(call service,$(1)) --calls Sources/ServiceMocks/$(call service,$(1))/Generated)
 
 # The plugin sample's checked-in module, generated from inside the sample as `swift package bindery-gen` does.
 SAMPLE_GEN := cd Tests/PluginSample && ../../$(GEN) Sources/Tasks/tasks.json --output Sources/Tasks/Generated \

@@ -35,7 +35,7 @@ let package = Package(
         .library(name: "InboxOffline", targets: ["InboxOffline"]),
         .plugin(name: "BinderyGenerator", targets: ["BinderyGenerator"]),
         .plugin(name: "BinderyGenCommand", targets: ["BinderyGenCommand"]),
-    ] + services.map { .library(name: $0, targets: [$0]) },
+    ] + services.flatMap { [.library(name: $0, targets: [$0]), .library(name: $0 + "Mock", targets: [$0 + "Mock"])] },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -122,141 +122,151 @@ let package = Package(
             ],
             path: "Sources/BinderyMock"
         ),
-        // The services the mock speaks for: their behaviours and the generated conformance calls.
+        // The services the mock speaks for: all of them, gathered from one module per service below.
         .target(
             name: "BinderyServiceMocks",
-            dependencies: ["BinderyMock"] + services.map { .target(name: $0) },
-            path: "Sources/BinderyServiceMocks",
-            // Each service's sample for `bindery mock` (Samples/<Service>.json), compiled into the module.
-            resources: services.map { .embedInCode("Samples/\($0).json") }
+            dependencies: ["BinderyMock"] + services.map { .target(name: $0 + "Mock") },
+            path: "Sources/BinderyServiceMocks"
         ),
+    ]
+        // One mock per service (`OneDriveMock`): its behaviours, its generated conformance calls and its sample for
+        // `bindery mock` (Samples/<Service>.json, compiled in). A test of one service builds that service alone.
+        + services.map { service in
+            .target(
+                name: service + "Mock",
+                dependencies: ["BinderyMock", .target(name: service)],
+                path: "Sources/ServiceMocks/" + service,
+                resources: [.embedInCode("Samples/\(service).json")]
+            )
+        } + [
 
-        // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.
-        .target(name: "OneNotePicker", dependencies: ["OneNote", "BinderyRuntime"], path: "Sources/OneNotePicker"),
+            // The OneNote section picker without a UI: states as an async sequence, lazy paged levels, search.
+            .target(name: "OneNotePicker", dependencies: ["OneNote", "BinderyRuntime"], path: "Sources/OneNotePicker"),
 
-        // Inbox offline: a SQLite cache synced by cursor delta, live filtered views and an outbox of offline writes.
-        .target(
-            name: "InboxOffline",
-            dependencies: ["Inbox", "BinderyRuntime", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Sources/InboxOffline"
-        ),
+            // Inbox offline: a SQLite cache synced by cursor delta, live filtered views and an outbox of offline writes.
+            .target(
+                name: "InboxOffline",
+                dependencies: ["Inbox", "BinderyRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+                path: "Sources/InboxOffline"
+            ),
 
-        // `bindery demo` (the README's first command), `validate`, `mock`, `conformance`, `onenote pick` and `inbox`.
-        .executableTarget(
-            name: "bindery",
-            dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker", "InboxOffline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ] + services.map { .target(name: $0) },
-            path: "Sources/BinderyCLI"
-        ),
+            // `bindery demo` (the README's first command), `validate`, `mock`, `conformance`, `onenote pick` and `inbox`.
+            .executableTarget(
+                name: "bindery",
+                dependencies: [
+                    "BinderyServiceMocks", "MicrosoftIdentity", "OneNotePicker", "InboxOffline",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .product(name: "Logging", package: "swift-log"),
+                ] + services.map { .target(name: $0) },
+                path: "Sources/BinderyCLI"
+            ),
 
-        // `make fuzz`: libFuzzer targets for the readers and decoders (an ordinary build replays inputs instead).
-        .executableTarget(
-            name: "bindery-fuzz",
-            dependencies: [
-                "BinderyReaders", "BinderyRuntime", "OneDrive", "Spark", "Inbox",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Fuzz"
-        ),
+            // `make fuzz`: libFuzzer targets for the readers and decoders (an ordinary build replays inputs instead).
+            .executableTarget(
+                name: "bindery-fuzz",
+                dependencies: [
+                    "BinderyReaders", "BinderyRuntime", "OneDrive", "Spark", "Inbox",
+                    .product(name: "HTTPTypes", package: "swift-http-types"),
+                ],
+                path: "Fuzz"
+            ),
 
-        // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
-        .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
-        .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
-        // The constructs of large public OpenAPI specs (choices, maps, forms, text, mixed segments, servers).
-        .target(name: "GoldenRealWorld", dependencies: ["BinderyRuntime"], path: "Tests/Golden/RealWorld/Generated"),
-        // The hard shapes of public specs, from YAML: recursion, colliding names, union members named by their tag.
-        .target(name: "GoldenShapes", dependencies: ["BinderyRuntime"], path: "Tests/Golden/Shapes/Generated"),
+            // MARK: Golden modules: generated from small specs, compiled and exercised by the tests
+            .target(name: "GoldenOData", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OData/Generated"),
+            .target(name: "GoldenOpenAPI", dependencies: ["BinderyRuntime"], path: "Tests/Golden/OpenAPI/Generated"),
+            // The constructs of large public OpenAPI specs (choices, maps, forms, text, mixed segments, servers).
+            .target(
+                name: "GoldenRealWorld", dependencies: ["BinderyRuntime"], path: "Tests/Golden/RealWorld/Generated"),
+            // The hard shapes of public specs, from YAML: recursion, colliding names, union members named by their tag.
+            .target(name: "GoldenShapes", dependencies: ["BinderyRuntime"], path: "Tests/Golden/Shapes/Generated"),
 
-        // MARK: Tests
-        // What every suite that starts processes or sleeps needs: blocking work kept off the shared pool.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
-        .testTarget(
-            name: "GeneratorTests",
-            dependencies: [
-                "BinderySpec", "BinderyReaders", "BinderyEmitter", "TestSupport",
-                .product(name: "Yams", package: "Yams"),
-            ],
-            path: "Tests/GeneratorTests"
-        ),
-        .testTarget(
-            name: "ServiceTests",
-            dependencies: ["BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"]
-                + services.map { .target(name: $0) },
-            path: "Tests/ServiceTests"
-        ),
-        .testTarget(
-            name: "RuntimeTests",
-            dependencies: [
-                "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld", "GoldenShapes",
-                // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
-                "MicrosoftIdentity", "Spark", "Inbox", "TestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tests/RuntimeTests"
-        ),
-        // The headless picker over HTTP against the mock, and `bindery onenote pick` driven through a pseudo-terminal.
-        .testTarget(
-            name: "OneNotePickerTests",
-            dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"],
-            path: "Tests/OneNotePickerTests"
-        ),
-        // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
-        .executableTarget(
-            name: "inbox-offline-worker",
-            dependencies: ["InboxOffline", "Inbox", "BinderyRuntime"],
-            path: "Tests/InboxOfflineWorker"
-        ),
-        .testTarget(
-            name: "InboxOfflineTests",
-            dependencies: [
-                "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Tests/InboxOfflineTests"
-        ),
-        // `Benchmarks/run.sh inbox`: the first sync of 10,000 threads and live view latency (not part of the tests).
-        .executableTarget(
-            name: "inbox-offline-bench",
-            dependencies: [
-                "InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Benchmarks/InboxOffline"
-        ),
-        // `make soak`: the generated clients against the mock under random faults (not part of the tests).
-        .executableTarget(
-            name: "bindery-soak",
-            dependencies: [
-                "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline", "OneDrive", "Spark", "Inbox",
-                "BinderyRuntime",
-                "BinderyMock",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Soak"
-        ),
-        // `Benchmarks/run.sh transfers`: OneDrive uploads and downloads beside raw libcurl (not part of the tests).
-        .executableTarget(
-            name: "transfer-bench",
-            dependencies: ["OneDrive", "BinderyMock", "BinderyRuntime"],
-            path: "Benchmarks/Transfers"
-        ),
-        // `Benchmarks/run.sh decode`: decoding, reading and encoding pages of models beside Foundation's `Codable`.
-        .executableTarget(
-            name: "decode-bench",
-            dependencies: [
-                "OneDrive", "Inbox", "BinderyRuntime", "CMallocInfo",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Benchmarks/Decode"
-        ),
-        .systemLibrary(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
-        // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
-        .testTarget(name: "PluginTests", dependencies: ["TestSupport"], path: "Tests/PluginTests"),
-    ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
+            // MARK: Tests
+            // What every suite that starts processes or sleeps needs: blocking work kept off the shared pool.
+            .target(name: "TestSupport", path: "Tests/TestSupport"),
+            .testTarget(name: "BinderyJSONTests", dependencies: ["BinderyJSON"], path: "Tests/BinderyJSONTests"),
+            .testTarget(
+                name: "GeneratorTests",
+                dependencies: [
+                    "BinderySpec", "BinderyReaders", "BinderyEmitter", "TestSupport",
+                    .product(name: "Yams", package: "Yams"),
+                ],
+                path: "Tests/GeneratorTests"
+            ),
+            .testTarget(
+                name: "ServiceTests",
+                dependencies: ["BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"]
+                    + services.map { .target(name: $0) },
+                path: "Tests/ServiceTests"
+            ),
+            .testTarget(
+                name: "RuntimeTests",
+                dependencies: [
+                    "BinderyRuntime", "GoldenOData", "GoldenOpenAPI", "GoldenRealWorld", "GoldenShapes",
+                    // The sign-in flows that live with their services, tested over the runtime's loopback stand-ins.
+                    "MicrosoftIdentity", "Spark", "Inbox", "TestSupport",
+                    .product(name: "FlyingFox", package: "FlyingFox"),
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Tests/RuntimeTests"
+            ),
+            // The headless picker over HTTP against the mock, and `bindery onenote pick` driven through a pseudo-terminal.
+            .testTarget(
+                name: "OneNotePickerTests",
+                dependencies: ["OneNotePicker", "BinderyServiceMocks", "MicrosoftIdentity", "TestSupport"],
+                path: "Tests/OneNotePickerTests"
+            ),
+            // The child process the crash tests kill with SIGKILL in the middle of a sync or an outbox replay.
+            .executableTarget(
+                name: "inbox-offline-worker",
+                dependencies: ["InboxOffline", "Inbox", "BinderyRuntime"],
+                path: "Tests/InboxOfflineWorker"
+            ),
+            .testTarget(
+                name: "InboxOfflineTests",
+                dependencies: [
+                    "InboxOffline", "BinderyServiceMocks", "Inbox", "inbox-offline-worker", "bindery", "TestSupport",
+                    .product(name: "GRDB", package: "GRDB.swift"),
+                ],
+                path: "Tests/InboxOfflineTests"
+            ),
+            // `Benchmarks/run.sh inbox`: the first sync of 10,000 threads and live view latency (not part of the tests).
+            .executableTarget(
+                name: "inbox-offline-bench",
+                dependencies: [
+                    "InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime",
+                    .product(name: "GRDB", package: "GRDB.swift"),
+                ],
+                path: "Benchmarks/InboxOffline"
+            ),
+            // `make soak`: the generated clients against the mock under random faults (not part of the tests).
+            .executableTarget(
+                name: "bindery-soak",
+                dependencies: [
+                    "BinderyServiceMocks", "MicrosoftIdentity", "InboxOffline", "OneDrive", "Spark", "Inbox",
+                    "BinderyRuntime",
+                    "BinderyMock",
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Soak"
+            ),
+            // `Benchmarks/run.sh transfers`: OneDrive uploads and downloads beside raw libcurl (not part of the tests).
+            .executableTarget(
+                name: "transfer-bench",
+                dependencies: ["OneDrive", "BinderyMock", "BinderyRuntime"],
+                path: "Benchmarks/Transfers"
+            ),
+            // `Benchmarks/run.sh decode`: decoding, reading and encoding pages of models beside Foundation's `Codable`.
+            .executableTarget(
+                name: "decode-bench",
+                dependencies: [
+                    "OneDrive", "Inbox", "BinderyRuntime", "CMallocInfo",
+                    .product(name: "HTTPTypes", package: "swift-http-types"),
+                ],
+                path: "Benchmarks/Decode"
+            ),
+            .systemLibrary(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
+            // Builds Tests/PluginSample, a package that uses both plugins, in a nested `swift build`.
+            .testTarget(name: "PluginTests", dependencies: ["TestSupport"], path: "Tests/PluginTests"),
+        ] + services.map { .target(name: $0, dependencies: ["BinderyRuntime"], path: "Sources/\($0)") },
     swiftLanguageModes: [.v6]
 )

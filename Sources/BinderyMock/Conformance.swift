@@ -49,7 +49,7 @@ public struct ConformanceRun: Sendable {
             Outcome(fixture: fixture.name, operation: fixture.operation, problems: problems)
         }
         guard let call = calls[fixture.name] else {
-            return outcome(["no generated call reaches this operation (see Sources/BinderyServiceMocks/Generated)"])
+            return outcome(["no generated call reaches this operation (see Sources/ServiceMocks/<Service>/Generated)"])
         }
         server.reset()
         server.prepare(for: fixture)

@@ -1,74 +1,23 @@
-import BinderyMock
-import BinderyRuntime
-import Foundation
-import Graph
-import Inbox
-import OneDrive
-import OneNote
-import Spark
+@_exported import BinderyMock
+@_exported import GraphMock
+@_exported import InboxMock
+@_exported import OneDriveMock
+@_exported import OneNoteMock
+@_exported import SparkMock
 
-/// The services Bindery ships, as the mock speaks for them: each from its generated descriptor, with what its
-/// dialect does differently and the operations that do more than answer their fixture.
+/// Every service Bindery ships, as the mock speaks for them. Each service's mock is a module of its own
+/// (`OneDriveMock`, `GraphMock`, ...), so that a test pays only for the service it mocks; this module gathers them.
 ///
 /// `all` is the one list of services in Swift; the CLI, the conformance suite and the tests read it.
 extension MockService {
-    public static let oneDrive = MockService(
-        OneDriveService.descriptor, deletionMarker: .deletedFacet,
-        operations: [
-            "microsoft.graph.driveItem/delta": .odataDelta,
-            "microsoft.graph.driveItem/copy": .copy,
-            "microsoft.graph.driveItem/createUploadSession": .uploadSession,
-        ],
-        uploadedFileFacet: { bytes in
-            var hash = QuickXorHash()
-            hash.update(bytes)
-            return ["mimeType": "application/octet-stream", "hashes": ["quickXorHash": .string(hash.base64)]]
-        }, redirectsContent: true)
-
-    public static let oneNote = MockService(OneNoteService.descriptor)
-
-    public static let graph = MockService(
-        GraphService.descriptor,
-        operations: [
-            "microsoft.graph.user/sendMail": .sendMail,
-            "microsoft.graph.message/delta": .odataDelta,
-            "microsoft.graph.mailFolder/delta": .odataDelta,
-            "microsoft.graph.message/send": .accepted(),
-            "microsoft.graph.message/reply": .accepted(),
-        ],
-        // `GET /me/messages` lists the messages of every folder, Sent Items included.
-        gatheringCollections: [["me", "messages"]])
-
-    public static let spark = MockService(
-        SparkService.descriptor, idMember: "Id", pageSize: 25,
-        operations: [
-            "spark.oauth2/grantToken": .sparkGrant,
-            "spark.Service/createSession": .sparkSession,
-            "spark.Notification/markNotificationsRead": .sparkMarkNotificationsRead,
-            "spark.my/getAccount": .readStored,
-            "spark.my/updateAccount": .updateStored,
-        ],
-        signIn: SparkSignInMock())
-
-    public static let inbox = MockService(
-        InboxService.descriptor,
-        operations: [
-            "inbox.Namespace/send": .inboxSend,
-            "inbox.Draft/deleteDraft": .inboxDeleteDraft,
-            "inbox.Thread/updateTags": .inboxUpdateTags,
-            "inbox.File/upload": .inboxUpload,
-            "inbox.File/download": .inboxDownload,
-            "inbox.delta/generateCursor": .generateCursor,
-            "inbox.delta/getLatestCursor": .latestCursor,
-            "inbox.delta/listChanges": .cursorDelta,
-            "inbox.longpoll/waitForChanges": .longpoll,
-        ], versionMembers: ["inbox.Draft": "version"])
-
     /// Every service, with the generated calls that prove it: the one list of services.
-    fileprivate static let catalogue: [(service: MockService, calls: [String: ConformanceCall])] = [
-        (oneDrive, ConformanceCalls.oneDrive), (oneNote, ConformanceCalls.oneNote), (graph, ConformanceCalls.graph),
-        (spark, ConformanceCalls.spark), (inbox, ConformanceCalls.inbox),
-    ]
+    fileprivate static let catalogue:
+        [(service: MockService, calls: [String: ConformanceCall], sample: @Sendable () throws -> MockSample)] = [
+            (oneDrive, ConformanceCalls.oneDrive, MockSample.oneDrive),
+            (oneNote, ConformanceCalls.oneNote, MockSample.oneNote),
+            (graph, ConformanceCalls.graph, MockSample.graph), (spark, ConformanceCalls.spark, MockSample.spark),
+            (inbox, ConformanceCalls.inbox, MockSample.inbox),
+        ]
 
     public static let all: [MockService] = catalogue.map(\.service)
 
@@ -80,4 +29,12 @@ extension ConformanceCalls {
     /// The generated calls of every service, by `MockService.name`.
     public static let byService: [String: [String: ConformanceCall]] = Dictionary(
         uniqueKeysWithValues: MockService.catalogue.map { ($0.service.name, $0.calls) })
+}
+
+extension MockSample {
+    /// The hand-written sample of `service` that `bindery mock` serves by default, or nil for a service without one
+    /// (see `MockSample` for the format).
+    public static func of(_ service: MockService) throws -> MockSample? {
+        try MockService.catalogue.first { $0.service.name == service.name }?.sample()
+    }
 }

@@ -7,11 +7,12 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `Sources/<Service>/Generated`, the conformance calls in `Sources/BinderyServiceMocks/Generated` and the golden modules.
+    /// `Sources/<Service>/Generated`, the conformance calls in `Sources/ServiceMocks/<Service>/Generated` and the golden
+    /// modules.
     static func generatedFiles() -> [URL] {
         let fileManager = FileManager.default
         var folders: [URL] = []
-        for parent in ["Sources", "Tests/Golden"] {
+        for parent in ["Sources", "Sources/ServiceMocks", "Tests/Golden"] {
             let url = packageRoot.appendingPathComponent(parent)
             for child in (try? fileManager.contentsOfDirectory(atPath: url.path)) ?? [] {
                 let generated = url.appendingPathComponent(child).appendingPathComponent("Generated")

@@ -1,0 +1,26 @@
+import BinderyMock
+import Foundation
+import Inbox
+
+/// Inbox as the mock speaks for it: its generated descriptor, with what its dialect does differently and the
+/// operations that do more than answer their fixture. A test that mocks Inbox depends on this module alone.
+extension MockService {
+    public static let inbox = MockService(
+        InboxService.descriptor,
+        operations: [
+            "inbox.Namespace/send": .inboxSend,
+            "inbox.Draft/deleteDraft": .inboxDeleteDraft,
+            "inbox.Thread/updateTags": .inboxUpdateTags,
+            "inbox.File/upload": .inboxUpload,
+            "inbox.File/download": .inboxDownload,
+            "inbox.delta/generateCursor": .generateCursor,
+            "inbox.delta/getLatestCursor": .latestCursor,
+            "inbox.delta/listChanges": .cursorDelta,
+            "inbox.longpoll/waitForChanges": .longpoll,
+        ], versionMembers: ["inbox.Draft": "version"])
+}
+
+extension MockSample {
+    /// The hand-written sample `bindery mock` serves for Inbox by default (`Samples/Inbox.json`, compiled in).
+    public static func inbox() throws -> MockSample { try MockSample(json: PackageResources.Inbox_json) }
+}

@@ -1,0 +1,23 @@
+import BinderyMock
+import Foundation
+import Spark
+
+/// Spark as the mock speaks for it: its generated descriptor, with what its dialect does differently and the
+/// operations that do more than answer their fixture. A test that mocks Spark depends on this module alone.
+extension MockService {
+    public static let spark = MockService(
+        SparkService.descriptor, idMember: "Id", pageSize: 25,
+        operations: [
+            "spark.oauth2/grantToken": .sparkGrant,
+            "spark.Service/createSession": .sparkSession,
+            "spark.Notification/markNotificationsRead": .sparkMarkNotificationsRead,
+            "spark.my/getAccount": .readStored,
+            "spark.my/updateAccount": .updateStored,
+        ],
+        signIn: SparkSignInMock())
+}
+
+extension MockSample {
+    /// The hand-written sample `bindery mock` serves for Spark by default (`Samples/Spark.json`, compiled in).
+    public static func spark() throws -> MockSample { try MockSample(json: PackageResources.Spark_json) }
+}
