@@ -64,6 +64,60 @@ def warning_kind(line):
     return message.strip()
 
 
+# Why each kind of warning stays, by the start of its text (after `warning_kind`). A kind without an entry is new:
+# the report says so, and the reason belongs here.
+WHY = [
+    ("path '…' names the parameter '…' where '…' has '…'",
+     "two templates name the parameter of one path segment differently (`/pets/{petId}`, `/pets/{id}/tags`); one URL "
+     "shape has one key, so the first name is kept. The generated API is the same either way."),
+    ("skipped collection '…' on '…': its items (…) have no model to read",
+     "a collection step whose items have no GET of their own; `CollectionRequestBuilder` addresses items it can read. "
+     "The operations below such items stay unreachable until items without a model can be addressed."),
+    ("METHOD '…' lists a collection but its response is not a list; its type is used as declared: its answer has no list",
+     "the collection's GET answers no list at all (Kubernetes' watch events, a summary object); the method returns "
+     "what the service answers."),
+    ("METHOD '…' lists a collection but its response is not a list; its type is used as declared: '…' is a list but how",
+     "something in the answer or the query looks like paging but no rule can follow it safely (a page counted from 0, a "
+     "cursor with no parameter to send it back); reading the first page as the whole list would lose the rest without "
+     "a word. `x-bindery-paging` says how."),
+    ("METHOD '…' lists a collection but its response is not a list; its type is used as declared: it has more than one list",
+     "the answer holds two lists and neither has a usual name; `x-bindery-paging`'s `items` names the one that pages."),
+    ("METHOD '…' lists a collection but its response is not a list; its type is used as declared: '…' is not a list of",
+     "a list of strings or of unions inside an object; a `CollectionRequest` pages models, so the object is returned "
+     "as declared."),
+    ("METHOD '…' lists a collection but its response is not a list; its type is used as declared",
+     "the collection's GET answers a JSON value that is no object (a string, a map, a union); the method returns it "
+     "as declared."),
+    ("path '…' is the same URL shape as '…'; skipped",
+     "the document describes one URL shape twice under different parameter names; a shape addresses one resource, so "
+     "the first description is used."),
+    ("a Edm.", "two members of a `oneOf`/`anyOf` have the same JSON kind (two string formats, two number schemas); a "
+     "choice is told by the JSON it meets, and those two cannot be told apart on the wire, so the first is used."),
+    ("'…' would be named '…' like '…'; it is named '…'",
+     "two spec names become the same Swift name; the later one is numbered, predictably, and `nameOverrides` in "
+     "`bindery.json` picks a better one."),
+    ("only string enums become enums",
+     "an `enum` of booleans or numbers: the value stays its primitive type (a Swift enum of `true`/`false` or of "
+     "numbers reads worse than the value itself)."),
+    ("callbacks are not supported; skipped",
+     "callbacks are requests the service makes to the client's own server; a client has nothing to call. Webhook "
+     "bodies are modelled."),
+    ("path '…' and the others that share its prefix are skipped",
+     "the path tree cannot place them: a parameter that follows no collection segment has no builder to hang on."),
+    ("a reference to #/components/requestBodies where #/components/responses is expected",
+     "a mistake in the document, read as the author meant."),
+    ("a reference to #/components/responses where #/components/requestBodies is expected",
+     "a mistake in the document, read as the author meant."),
+    ("path parameter '…' of '…' is not declared",
+     "a mistake in the document: the template names a parameter the operation does not declare; it is read as a "
+     "required string, which every path parameter is on the wire."),
+]
+
+
+def why(kind):
+    return next((reason for prefix, reason in WHY if kind.startswith(prefix)), "**new kind: say why in scripts/corpus.py**")
+
+
 def measure(command, cwd=None):
     """Runs a command under /usr/bin/time: (exit status, wall seconds, peak memory in KiB, output)."""
     timing = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"corpus-time-{os.getpid()}.txt")
@@ -190,17 +244,13 @@ def write_report(report, corpus, rows):
         for kind in row["warnings"]:
             specs_by_kind[kind].add(row["name"])
     lines += ["", "## Warnings by kind", "",
-              "Each kind with how often it occurs and in how many specs; why each stays is in the section below.", "",
-              "| count | specs | warning |", "|---|---|---|"]
+              "Each kind with how often it occurs, in how many specs, and why it stays (`WHY` in scripts/corpus.py).", "",
+              "| count | specs | warning | why it stays |", "|---|---|---|---|"]
     for kind, count in kinds.most_common():
-        lines.append(f"| {count} | {len(specs_by_kind[kind])} | {kind.replace('|', '/')} |")
+        lines.append(f"| {count} | {len(specs_by_kind[kind])} | {kind.replace('|', '/')} | {why(kind)} |")
     lines.append("")
-    marker = "<!-- corpus:why -->"
-    previous = open(report).read() if os.path.exists(report) else ""
-    why = previous[previous.index(marker):] if marker in previous else (
-        f"{marker}\n## Why the warnings stay\n\n(To be written.)\n")
     with open(report, "w") as file:
-        file.write("\n".join(lines) + "\n" + why)
+        file.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
