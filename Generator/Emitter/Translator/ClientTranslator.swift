@@ -181,12 +181,13 @@ struct ClientTranslator {
         case .none:
             listShape = .raw(conventions.queryOptions == .odata ? ".odata" : ".bare")
         case .wrapped(let resultsPath, let requestPath):
-            listShape = .dot("wrapped", [.init(strings(resultsPath))])
+            listShape = .dot("wrapped", [.init(ConventionExpressions.strings(resultsPath))])
             requestEnvelope = requestPath
         }
         let paging = ConventionExpressions.paging(conventions.paging)
         var arguments: [Expression.Argument] = [
-            .init("listShape", listShape), .init("paging", paging), .init("requestEnvelope", strings(requestEnvelope)),
+            .init("listShape", listShape), .init("paging", paging),
+            .init("requestEnvelope", ConventionExpressions.strings(requestEnvelope)),
         ]
         if case .cursor(let parameter, let start, let end)? = conventions.delta {
             arguments.append(
@@ -201,9 +202,5 @@ struct ClientTranslator {
         }
         arguments.append(.init("errors", .raw(".\(conventions.errors.rawValue)")))
         return .call("ServiceConventions", arguments)
-    }
-
-    private func strings(_ items: [String]) -> Expression {
-        .array(items.map(Expression.string))
     }
 }

@@ -284,10 +284,8 @@ extension OpenAPIOperationReader {
     /// Reads a GET's answer as the list found inside it (`ListCandidate`): its items' type, where they sit, and how
     /// they page. The path tree calls this for the GETs that list.
     func adoptList(_ read: inout OpenAPIReadOperation) {
-        guard let candidate = read.listCandidate, var response = read.response else { return }
-        // A list may also answer `204 No Content`: an empty page, not an answer of another type.
-        guard response.answers.dropFirst().allSatisfy({ $0.type == nil && !$0.isRawBody }) else { return }
-        response.answers = []
+        guard let candidate = read.listCandidate, var response = read.response, response.keepsOnlyTheListAnswer()
+        else { return }
         let element = candidate.items.map { schemas.resolve($0, nameHint: candidate.nameHint).type }
         response.type = .collection(element ?? .primitive(.untyped))
         response.itemsPath = candidate.itemsPath
@@ -317,5 +315,15 @@ extension PagingDialect {
             return .afterLastItem(key: key, requestParameter: parameter, hasMore: prefix + hasMore)
         case .offset, .none: return self
         }
+    }
+}
+
+extension ResponseSpec {
+    /// Drops the per-status answers of a list whose other statuses answer no body (a `204 No Content` is an empty
+    /// page, not an answer of another type); false, changing nothing, when another status answers a body.
+    mutating func keepsOnlyTheListAnswer() -> Bool {
+        guard answers.dropFirst().allSatisfy({ $0.type == nil && !$0.isRawBody }) else { return false }
+        answers = []
+        return true
     }
 }
