@@ -165,8 +165,9 @@
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            // A job left waiting for a wake-up would sit until the loop's idle poll ends, a minute later.
-            #expect(ContinuousClock.now - start < .seconds(10))
+            // A job left waiting for a wake-up would sit until the loop's idle poll ends, a minute later. The bound
+            // sits well below that and well above what a loaded two-core CI machine takes (10.6 s was seen there).
+            #expect(ContinuousClock.now - start < .seconds(40))
             #expect(results.count == 16)
             #expect(results.allSatisfy { $0.matches })
             #expect(results.allSatisfy { $0.thread == loop })
@@ -194,7 +195,7 @@
                 try await Task.sleep(for: .milliseconds(10))
                 return (response?.body, [onTheLoop, currentThread()])
             }
-            #expect(ContinuousClock.now - start < .seconds(10))
+            #expect(ContinuousClock.now - start < .seconds(40))  // a missed wake-up costs the minute's idle poll
             #expect(body == Array("pong".utf8))
             #expect(threads.first == loop)
             #expect(threads.last != loop, "the task went on on the global executor")
@@ -316,7 +317,7 @@
             let elapsed = ContinuousClock.now - start
             #expect(error?.kind == .timeout)
             // The upper bound is loose on purpose: a loaded CI machine is slow, and a missed timeout never ends.
-            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(15), "took \(elapsed)")
+            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(60), "took \(elapsed)")
         }
 
         @Test func truncatedBodyIsAConnectionError() async throws {
@@ -400,7 +401,7 @@
             let elapsed = ContinuousClock.now - start
             #expect(error?.kind == .cancelled)
             // Far below the three minutes the body takes, with room for a loaded CI machine.
-            #expect(elapsed < .seconds(10), "cancelling took \(elapsed)")
+            #expect(elapsed < .seconds(60), "cancelling took \(elapsed)")
             #expect(try scratch.contents().isEmpty)  // the partial download is gone
 
             let next = try await transport.send(transportRequest(.get, server.baseURL.appendingPathComponent("fast")))
