@@ -50,8 +50,8 @@ page_speedup=$(ratio "$(value page_foundation_ms)" "$(value page_bindery_ms)")
 record_ratio=$(ratio "$(value record_bindery_ms)" "$(value record_foundation_ms)")
 record_own_ratio=$(ratio "$(value record_own_ms)" "$(value record_own_foundation_ms)")
 read_ratio=$(ratio "$(value read_bindery_ms)" "$(value read_struct_ms)")
-read_first_ratio=$(ratio "$(value read_first_bindery_ms)" "$(value read_first_struct_ms)")
-read_cold_ratio=$(ratio "$(value read_cold_bindery_ms)" "$(value read_cold_struct_ms)")
+page_read_speedup=$(ratio "$(value page_read_foundation_ms)" "$(value page_read_bindery_ms)")
+kept_bytes=$(value read_kept_bytes_per_item | cut -d. -f1)
 encode_speedup=$(ratio "$(value encode_foundation_ms)" "$(value encode_bindery_ms)")
 record_encode_speedup=$(ratio "$(value record_encode_foundation_ms)" "$(value record_encode_own_ms)")
 messages_speedup=$(ratio "$(value messages_foundation_ms)" "$(value messages_bindery_ms)")
@@ -84,10 +84,9 @@ encoded items byte for byte equal to the page's.
 | decode the page to models | $(ms page_bindery_ms) ms | $(ms page_foundation_ms) ms | $page_speedup× faster | ≥ 2× faster $(at_least "$page_speedup" 2) | 1.25× faster |
 | the same items through \`JSONDecoder\`, Bindery models inside a user's \`Codable\` cache record | $(ms record_bindery_ms) ms | $(ms record_foundation_ms) ms | $record_ratio× the handwritten time | ≤ 1.1× $(at_most "$record_ratio" 1.1) | 7× slower |
 | the same record through \`BinderyJSONDecoder\` (Bindery's drop-in for \`JSONDecoder\`) | $(ms record_own_ms) ms | $(ms record_own_foundation_ms) ms | $record_own_ratio× the handwritten time | ≤ 1.1× $(at_most "$record_own_ratio" 1.1) | |
-| read 8 properties of every item (5 strings, \`size\`, \`lastModifiedDateTime\`, \`parentReference.driveId\`) | $(ms read_bindery_ms) ms | $(ms read_struct_ms) ms (stored properties) | $read_ratio× the struct time | ≤ 2× $(at_most "$read_ratio" 2) | 5.4× slower |
-| the same 8, read once from models fresh from the page (every value converted on this read) | $(ms read_first_bindery_ms) ms | $(ms read_first_struct_ms) ms | $read_first_ratio× the struct time | report | |
-| the same 8, read once from a page decoded a while ago (both sides decoded anew, the caches flushed before each pass) | $(ms read_cold_bindery_ms) ms | $(ms read_cold_struct_ms) ms | $read_cold_ratio× the struct time | report | |
-| heap the first read of those 8 keeps, per item (\`mallinfo2\`'s bytes in use after the read less before, ÷ the items) | $(value read_kept_bytes_per_item | cut -d. -f1) bytes | 0 (stored at decode) | | report | |
+| decode the page, then read what a list shows of every item once: 8 properties (5 strings, \`size\`, \`lastModifiedDateTime\`, \`parentReference.driveId\`) | $(ms page_read_bindery_ms) ms | $(ms page_read_foundation_ms) ms | $page_read_speedup× faster | ≥ 2× faster $(at_least "$page_read_speedup" 2) | |
+| read the same 8 again, from decoded models (each read converts its member) | $(ms read_bindery_ms) ms | $(ms read_struct_ms) ms (stored properties) | $read_ratio× the struct time | report | |
+| heap that reading the 8 keeps, per item (\`mallinfo2\`'s bytes in use after the read less before, ÷ the items) | $kept_bytes bytes | 0 | | none $(at_most "$kept_bytes" 0) | |
 | encode the page's items (Bindery's writer; \`JSONEncoder\`) | $(ms encode_bindery_ms) ms | $(ms encode_foundation_ms) ms | $encode_speedup× faster | ≥ 3× faster $(at_least "$encode_speedup" 3) | 3.1× faster |
 | write the cache record (\`BinderyJSONEncoder\`; \`JSONEncoder\` of the handwritten record) | $(ms record_encode_own_ms) ms | $(ms record_encode_foundation_ms) ms | $record_encode_speedup× faster | report | |
 | decode 100 messages with HTML bodies (Inbox's \`Message\`) | $(ms messages_bindery_ms) ms | $(ms messages_foundation_ms) ms | $messages_speedup× faster | report | |
@@ -98,7 +97,7 @@ Graph module costs minutes and gigabytes, too much for this benchmark. The delta
 process's peak resident size above its size with the response body already in memory; the body itself is one more
 times its size. Peak: $reset_note.
 
-What the figures say (\`perf record\` of \`decode-bench profile page|record|read|encode\`, 2026-11-25 and 26):
+What the figures say (\`perf record\` of \`decode-bench profile page|record|read|encode\`, 2026-11-25 to 28):
 
 - Page: validation walks a payload's members and finds each declared field by hash (it used to search the object
   for each of a driveItem's 36 fields), builds a JSON path only while a failure unwinds, and reaches nested types'
@@ -114,26 +113,17 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   (its keys cast through \`[any CodingKey]\` and back, about a fifth of the time), a keyed container and its
   dictionary per object, and validation. ≤ 1.1× is out of reach on this path; \`BinderyJSONDecoder\` is the
   fast one: it parses with the runtime's parser and each model takes its part of the document as it is.
-- Reads: a model keeps each value it converts (\`ValueCache\`, 2026-11-26): its first read of a field finds the
-  member (at the position the type's last payload kept it, else by a scan), converts it and stores the value in a
-  slot; later reads load it from there, in place, without a retain. The subscript is inlined where a property is
-  read, so the key path is a constant offset and the slot a constant index; no key path object is built. Before,
-  every read found and converted the member again (a date parsed on every read): 0.142–0.150 ms per pass in A/B
-  runs of this benchmark, every pass alike; with kept values 0.051–0.054 ms. A model's slots, 24 bytes per field
-  of its type, are allocated on its first read: 1,152 bytes of heap per driveItem read for 8 properties (the row
-  above). Tried on 2026-11-26 and not kept: slots given in first-read order, a position byte per field, room for as
-  many fields as the type's models are read for: 576 bytes per driveItem, but the position byte is one more
-  dependent load on every read, and repeated passes took 28–80% longer in six alternating pairs on one CPU (0.13–0.21
-  ms against 0.09–0.16 ms); reads are the target here. What is left per kept read: reaching the model's slots (loads
-  that miss the cache once per item in a pass) and, for \`parentReference?.driveId\`, a retain and release of the
-  item, the nested model and its string, which the compiler keeps around the out-of-line first read (without that
-  line the pass takes about half the time); a stored property costs about 1 ns, and ≤ 2× would need stored
-  properties, a getter per field, which is what Graph's build cannot afford (see the build section). The cold row
-  is the first read of a page decoded a while ago: its members and the new slots miss every cache; the code before
-  kept values, which allocated nothing on a read, took about half as long there (0.85–0.89 ms against 1.69–1.79
-  ms, alternating runs on one CPU). The struct side of that row is not settled: the same steps written with timing
-  helpers measured it at 0.03–0.07 ms instead of 0.6–1.2 ms (the flush as stores or as loads alike), so read the
-  row for Bindery's own time, not for its ratio, until that is understood.
+- Reads: a model holds nothing but its JSON. A read finds its field's name and strictness by the key path's
+  offset in the type's table (a constant where the key path is a literal), finds the member by a scan that compares
+  lengths first, and converts it where it lies; nothing is kept, so a model costs no memory beyond its members and
+  no read can go stale. What a list screen pays is the first row of this pair: decoding dominates, and reading
+  the 8 properties of every item adds about 4% to it. Repeated reads convert again (a date is parsed on every
+  read): the "again" row, about 70 ns a read, is a report, not a target. Until 2026-11-27 models kept each value
+  they converted, in slots allocated on the first read (about 6 ns a repeated read, 1,152 bytes of heap per
+  driveItem read, a first read twice as slow, and the hardest code in the runtime to review); the team chose the
+  end to end over repeated reads and removed it. What is left per read (\`perf\` of \`profile read\`): about
+  40% retains and releases (the schema, its field list, the field's name, a nested model's members), a fifth the
+  member scan, and the date parse.
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD

@@ -45,9 +45,9 @@ private struct BareFields: FieldSet {
     }
 }
 
-/// A table of its own for the remembered-position tests, so that no other test moves its hints.
-private struct HintFields: FieldSet {
-    static let schema = ModelSchema("test.hint", fields: HintFields())
+/// A field whose name has a canonically equivalent spelling ("K" and the Kelvin sign).
+private struct KindFields: FieldSet {
+    static let schema = ModelSchema("test.kind", fields: KindFields())
     let name: Field<String>
     let kind: Field<String>
 
@@ -71,7 +71,7 @@ private enum TupleFields: FieldSet {
         ) as Table)
 }
 
-/// Counts the values of `Tracked` and `Large` alive, so that a test sees each kept value destroyed exactly once.
+/// Counts the values of `Tracked` alive, so that a test sees that a read keeps none.
 private let liveTokens = Atomic<Int>(0)
 
 private final class Token: Sendable {
@@ -83,7 +83,7 @@ private final class Token: Sendable {
     deinit { liveTokens.subtract(1, ordering: .relaxed) }
 }
 
-/// A value that fits in a cache slot and holds a reference.
+/// A value that holds a reference.
 private struct Tracked: JSONConvertible {
     let token: Token
     var text: String { token.text }
@@ -95,40 +95,13 @@ private struct Tracked: JSONConvertible {
     static var fieldKind: FieldKind { .string }
 }
 
-/// A value slow to convert, so that two readers of a fresh model convert it at the same time and race to keep it.
-private struct Slow: JSONConvertible {
-    let tracked: Tracked
-    init?(json: JSONValue) {
-        guard let tracked = Tracked(json: json) else { return nil }
-        Thread.sleep(forTimeInterval: 0.002)
-        self.tracked = tracked
-    }
-    var json: JSONValue { tracked.json }
-    static var fieldKind: FieldKind { .string }
-}
-
-/// A value too large for a slot: it is kept on the heap.
-private struct Large: JSONConvertible {
-    let tracked: Tracked
-    let more = (Int64(1), Int64(2), Int64(3))
-    var text: String { tracked.text }
-    init?(json: JSONValue) {
-        guard let tracked = Tracked(json: json) else { return nil }
-        self.tracked = tracked
-    }
-    var json: JSONValue { tracked.json }
-    static var fieldKind: FieldKind { .string }
-}
-
 private struct TrackedFields: FieldSet {
     static let schema = ModelSchema("test.tracked", fields: TrackedFields())
     let small: Field<Tracked>
-    let large: Field<Large>
     let count: Field<Int64>
 
     private init() {
         small = Field("small")
-        large = Field("large")
         count = Field("count")
     }
 }
@@ -144,27 +117,16 @@ extension Model where Fields: Titled {
     var titleThroughProtocol: String? { self.title }
 }
 
-/// Fields an app adds to a generated table: computed, so they have no slot of their own.
+/// Fields an app adds to a generated table: computed properties, so their key paths have no offset.
 extension NoteFields {
     /// A member the type does not declare.
     var extra: Field<String> { Field("extra") }
-    /// A declared member (`pages`, an Int64) read as another type: it must not share the declared field's slot.
+    /// A declared member (`pages`, an Int64) read as another type.
     var pagesAsText: Field<String> { Field("pages", loose: true) }
 }
 
 extension TrackedFields {
     var unlisted: Field<Tracked> { Field("unlisted") }
-}
-
-private final class Gate: Sendable {
-    let arrived = Atomic<Int>(0)
-}
-
-private struct SlowFields: FieldSet {
-    static let schema = ModelSchema("test.slow", fields: SlowFields())
-    let slow: Field<Slow>
-
-    private init() { slow = Field("slow") }
 }
 
 @Suite(.serialized) struct FieldReadTests {
@@ -228,9 +190,8 @@ private struct SlowFields: FieldSet {
         }
     }
 
-    /// Reads look first where the last payload of the type kept the member; a payload in another order, or one
-    /// that lacks the member, must still read what it says.
-    @Test func aRememberedPositionIsOnlyAGuess() throws {
+    /// A payload in another order, or one that lacks the member or has one of a similar name, reads what it says.
+    @Test func payloadsInAnyOrderReadWhatTheySay() throws {
         let first = Model<BareFields>(storage: ["name": "a", "sizeInBytes": 1])
         let reordered = Model<BareFields>(storage: ["sizeInBytes": 2, "x": true, "name": "b"])
         let short = Model<BareFields>(storage: ["sizeInBytes": 3])
@@ -269,34 +230,33 @@ private struct SlowFields: FieldSet {
         #expect(mismatches == 0)
     }
 
-    /// Names are distinct in every object, so the remembered position and a scan find the same member.
+    /// Names are distinct in every object, so a read finds the one value the object keeps.
     @Test func anObjectBuiltWithARepeatedNameKeepsItOnceWithTheLastValue() throws {
         let object = JSONObject([
             .init(key: "name", value: "first"), .init(key: "x", value: 1), .init(key: "name", value: "second"),
         ])
         #expect(object.keys == ["name", "x"])
         #expect(object["name"] == "second")
-        _ = Model<HintFields>(storage: ["x": 1, "y": 2, "name": "teach"]).name  // remembers position 2
-        var model = Model<HintFields>(storage: object)
+        var model = Model<KindFields>(storage: object)
         #expect(model.name == "second")
         model.name = "third"
         #expect(model.name == "third" && model.storage["name"] == "third")
     }
 
-    @Test func theRememberedPositionMatchesOnlyTheExactMember() throws {
-        _ = Model<HintFields>(storage: ["a": 0, "Kind": "k", "name": "n"]).kind  // remembers position 1
-        // Same position, another name of the same length; then a canonically equivalent name ("\u{212A}" is the
-        // Kelvin sign, equal to "K" as a Swift string) that a scan, which compares UTF-8 lengths, does not match.
-        #expect(Model<HintFields>(storage: ["a": 0, "Kine": "no"]).kind == nil)
-        #expect(Model<HintFields>(storage: ["a": 0, "\u{212A}ind": "kelvin"]).kind == nil)
-        #expect(Model<HintFields>(storage: ["a": 0, "Kind": .null]).kind == nil)
-        var appended = Model<HintFields>(storage: ["a": 0])
+    @Test func aReadMatchesOnlyTheExactMember() throws {
+        #expect(Model<KindFields>(storage: ["a": 0, "Kind": "k", "name": "n"]).kind == "k")
+        // Another name of the same length; then a canonically equivalent name ("\u{212A}" is the Kelvin sign, equal
+        // to "K" as a Swift string) that a lookup, which compares UTF-8 lengths first, does not match.
+        #expect(Model<KindFields>(storage: ["a": 0, "Kine": "no"]).kind == nil)
+        #expect(Model<KindFields>(storage: ["a": 0, "\u{212A}ind": "kelvin"]).kind == nil)
+        #expect(Model<KindFields>(storage: ["a": 0, "Kind": .null]).kind == nil)
+        var appended = Model<KindFields>(storage: ["a": 0])
         appended.kind = "set"
         #expect(appended.kind == "set" && appended.storage.keys == ["a", "Kind"])
     }
 
     @Test func aFieldNamedThroughAProtocolRequirementReadsAndKeepsItsOwnMember() throws {
-        // Read through the requirement first, then directly: both must reach the same slot and member.
+        // Read through the requirement first, then directly: both must reach the same member.
         var note = Model<NoteFields>(storage: ["pages": 3, "title": "via protocol"])
         #expect(note.titleThroughProtocol == "via protocol")
         #expect(note.title == "via protocol" && note.pages == 3)
@@ -315,102 +275,60 @@ private struct SlowFields: FieldSet {
         #expect(note.extra == "y" && note.pagesAsText == "13" && note.pages == 13)
         #expect(note.storage["extra"] == "y")
 
-        let before = liveTokens.load(ordering: .relaxed)
-        do {
-            let tracked = Model<TrackedFields>(storage: ["unlisted": "u"])
-            #expect(tracked.unlisted?.text == "u" && tracked.unlisted?.text == "u")
-            #expect(liveTokens.load(ordering: .relaxed) == before + 1)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
+        var tracked = Model<TrackedFields>(storage: ["unlisted": "u"])
+        #expect(tracked.unlisted?.text == "u")
+        tracked.unlisted = Tracked(json: "v")
+        #expect(tracked.unlisted?.text == "v" && tracked.storage["unlisted"] == "v")
     }
 
-    // MARK: Kept values
+    // MARK: Reads keep nothing
 
-    @Test func aKeptValueIsConvertedOnceAndDestroyedOnceWithItsModel() throws {
-        #expect(MemoryLayout<Tracked?>.size <= 16, "Tracked must fit in a slot")
-        #expect(MemoryLayout<Large?>.size > 16, "Large must take the heap path")
+    @Test func aReadConvertsItsMemberAndKeepsNothingInTheModel() throws {
         let before = liveTokens.load(ordering: .relaxed)
+        let model = Model<TrackedFields>(storage: ["small": "s", "count": 3])
         do {
-            let model = Model<TrackedFields>(storage: ["small": "s", "large": "l", "count": 3])
-            for _ in 0..<3 {
-                #expect(model.small?.text == "s" && model.large?.text == "l" && model.count == 3)
-            }
-            // One conversion each, kept: three reads made no more values.
-            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
-            let copy = model
-            #expect(copy.small?.text == "s")
+            let first = model.small
+            let second = model.small
+            #expect(first?.text == "s" && second?.text == "s" && model.count == 3)
+            // Each read converted the member anew: two values alive while the reader holds them.
+            #expect(first.map { ObjectIdentifier($0.token) } != second.map { ObjectIdentifier($0.token) })
             #expect(liveTokens.load(ordering: .relaxed) == before + 2)
         }
+        // The model holds only its JSON, so once the reader lets go no value is alive.
         #expect(liveTokens.load(ordering: .relaxed) == before)
+        #expect(model.storage == ["small": "s", "count": 3])
     }
 
-    @Test func changingAModelDropsItsKeptValuesAndLeavesCopiesTheirOwn() throws {
-        let before = liveTokens.load(ordering: .relaxed)
-        do {
-            var first = Model<TrackedFields>(storage: ["small": "one", "count": 1])
-            #expect(first.small?.text == "one" && first.count == 1)
-            let copy = first  // shares the kept values until one of them changes
-            first.count = 2
-            first.storage["small"] = "two"
-            #expect(first.small?.text == "two" && first.count == 2)
-            #expect(copy.small?.text == "one" && copy.count == 1)
-            var second = copy
-            second.storage = ["small": "three"]
-            #expect(second.small?.text == "three" && second.count == nil)
-            #expect(copy.small?.text == "one" && copy.count == 1)
-            // A model no copy shares drops its values in place.
-            second.small = nil
-            #expect(second.small == nil && second.storage["small"] == .null)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
+    @Test func changingAModelLeavesItsCopiesAsTheyWere() throws {
+        var first = Model<TrackedFields>(storage: ["small": "one", "count": 1])
+        #expect(first.small?.text == "one" && first.count == 1)
+        let copy = first
+        first.count = 2
+        first.storage["small"] = "two"
+        #expect(first.small?.text == "two" && first.count == 2)
+        #expect(copy.small?.text == "one" && copy.count == 1)
+        var second = copy
+        second.storage = ["small": "three"]
+        #expect(second.small?.text == "three" && second.count == nil)
+        #expect(copy.small?.text == "one" && copy.count == 1)
+        second.small = nil
+        #expect(second.small == nil && second.storage["small"] == .null)
     }
 
-    @Test func manyTasksReadingOneFreshModelAllGetTheSameKeptValue() async throws {
-        let before = liveTokens.load(ordering: .relaxed)
-        for round in 0..<200 {
-            let model = Model<TrackedFields>(storage: [
-                "small": .string("s\(round)"), "large": .string("l\(round)"), "count": 7,
-            ])
+    @Test func manyTasksReadingOneModelAllReadTheSameValues() async throws {
+        for round in 0..<50 {
+            let model = Model<TrackedFields>(storage: ["small": .string("s\(round)"), "count": 7])
             let wrong = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
                         var wrong = 0
-                        for _ in 0..<20
-                        where model.small?.text != "s\(round)" || model.large?.text != "l\(round)" || model.count != 7 {
-                            wrong += 1
-                        }
+                        for _ in 0..<20 where model.small?.text != "s\(round)" || model.count != 7 { wrong += 1 }
                         return wrong
                     }
                 }
                 return await group.reduce(0, +)
             }
             #expect(wrong == 0)
-            // Whichever task filled a slot, it was filled once: one live value per field.
-            #expect(liveTokens.load(ordering: .relaxed) == before + 2)
         }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
-    }
-
-    @Test func twoReadersConvertingAtOnceBothGetTheOneValueKept() async throws {
-        let before = liveTokens.load(ordering: .relaxed)
-        for _ in 0..<10 {
-            let model = Model<SlowFields>(storage: ["slow": "s"])
-            let gate = Gate()
-            let tokens = await withTaskGroup(of: ObjectIdentifier?.self) { group in
-                for _ in 0..<2 {
-                    group.addTask {
-                        // Both start converting together: each conversion takes 2 ms, so both miss the slot.
-                        gate.arrived.add(1, ordering: .relaxed)
-                        while gate.arrived.load(ordering: .relaxed) < 2 { await Task.yield() }
-                        return model.slow.map { ObjectIdentifier($0.tracked.token) }
-                    }
-                }
-                return await group.reduce(into: Set<ObjectIdentifier?>()) { $0.insert($1) }
-            }
-            #expect(tokens.count == 1 && !tokens.contains(nil))
-            // The loser's conversion was dropped: one value lives, the one kept.
-            #expect(liveTokens.load(ordering: .relaxed) == before + 1)
-        }
-        #expect(liveTokens.load(ordering: .relaxed) == before)
     }
 }

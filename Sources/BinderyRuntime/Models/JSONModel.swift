@@ -24,110 +24,83 @@ public protocol JSONModel: Codable, Hashable, Sendable, JSONConvertible {
 /// of types cost thousands of small tables, not thousands of `Codable` and `Hashable` implementations.
 @dynamicMemberLookup
 public struct Model<Fields: FieldSet>: JSONModel {
-    public var storage: JSONObject {
-        // The cached values were read from the old members. A copy of this model may share the cache (and still
-        // hold the old members): then this one gets a cache of its own.
-        didSet {
-            if isKnownUniquelyReferenced(&values) {
-                values.clear()
-            } else {
-                values = ValueCache()
-            }
-        }
-    }
+    public var storage: JSONObject
 
-    /// The declared fields read so far, as Swift values (see `ValueCache`).
-    @usableFromInline var values: ValueCache
-
-    public init(storage: JSONObject) {
-        self.storage = storage
-        values = ValueCache()
-    }
+    public init(storage: JSONObject) { self.storage = storage }
 
     public static var schema: ModelSchema { Fields.schema }
 
     /// Reads or writes a declared property: `item.name`, `item.name = "x"`; `nil` writes an explicit `null`.
     ///
-    /// The first read of a field converts its member and keeps the value in the model's cache (`ValueCache`);
-    /// later reads find it there, at a fixed place, and read it where it lies. Inlinable, so that a read is
-    /// specialized where it is written: the key path is a literal there, which the compiler turns into a constant
-    /// offset, and only the offset is used, so no key path object is built. Generated modules declare tables and
-    /// read no properties, so this costs their build nothing.
+    /// A read finds the member and converts it, every time: the JSON is the model's only state, so nothing read
+    /// can go stale and a model costs no memory beyond its members. Inlinable, so that where a property is read
+    /// the key path is a literal and its offset a constant.
     @inlinable @inline(__always)
-    public subscript<Value>(dynamicMember field: KeyPath<Fields.Table, Field<Value>>) -> Value? {
-        unsafeAddress {
-            // Nil only for a computed key path; a constant where the key path is a literal.
-            guard let offset = MemoryLayout<Fields.Table>.offset(of: field) else { return keepComputed(field) }
-            return values.filled(offset / MemberHints.fieldStride, as: Value?.self) ?? keep(at: offset, as: Value.self)
-        }
-        set {
-            let name =
-                if let offset = MemoryLayout<Fields.Table>.offset(of: field) {
-                    Self.withField(at: offset, as: Value.self) { field, _ in field.pointee.name }
-                } else {
-                    Fields.all[keyPath: field].name
-                }
-            storage[name] = newValue?.json ?? .null
-        }
+    public subscript<Value>(dynamicMember path: KeyPath<Fields.Table, Field<Value>>) -> Value? {
+        get { storage.value(of: Self.declaredField(path)) }
+        set { storage[Self.declaredField(path).name] = newValue?.json ?? .null }
     }
 
-    @inlinable
-    static var slotCount: Int { MemberHints.slotCount(tableSize: MemoryLayout<Fields.Table>.size) }
+    /// The name and strictness of the field `path` reaches. Inlined, so that for a literal key path the offset
+    /// is a constant and no key path object is built.
+    @inlinable @inline(__always)
+    static func declaredField<Value>(_ path: KeyPath<Fields.Table, Field<Value>>) -> DeclaredField {
+        if let offset = MemoryLayout<Fields.Table>.offset(of: path), let field = declaredField(atOffset: offset) {
+            return field
+        }
+        return computedField(path)
+    }
 
-    /// Reads a field that a key path reaches through a computed property: a protocol requirement (OneNote's
-    /// conveniences name fields that way, `\.displayName` of any `OneNoteHierarchyFields`) or an extension of the
-    /// table (`var custom: Field<String> { Field("custom") }`). A declared field of the same name, type and
-    /// strictness shares its slot; any other is converted the slow way and kept aside, by key path.
+    /// The field at `offset` in the table, when the schema was built from this very table.
     @usableFromInline
-    func keepComputed<Value: JSONConvertible>(_ path: KeyPath<Fields.Table, Field<Value>>) -> UnsafePointer<Value?> {
+    static func declaredField(atOffset offset: Int) -> DeclaredField? {
+        let schema = Fields.schema
+        guard schema.tableType == ObjectIdentifier(Fields.Table.self) else { return nil }
+        return schema.fieldsInTableOrder[offset / DeclaredField.stride]
+    }
+
+    /// A field reached through a computed property (a protocol requirement, or a field added in an extension:
+    /// `var custom: Field<String> { Field("custom") }`), or through a schema built from another table: read from
+    /// `Fields.all`.
+    @usableFromInline
+    static func computedField<Value>(_ path: KeyPath<Fields.Table, Field<Value>>) -> DeclaredField {
         let field = Fields.all[keyPath: path]
-        let schema = Fields.schema
-        // A schema's fields are its table's, in order, a `Field` stride apart, when it is built from its own table.
-        if schema.fieldTableType == ObjectIdentifier(Fields.Table.self), let index = schema.fieldIndex[field.name],
-            let declared = schema.fields[index] as? Field<Value>, declared.isLoose == field.isLoose
-        {
-            return values.filled(index, as: Value?.self) ?? keep(at: index * MemberHints.fieldStride, as: Value.self)
-        }
-        return values.keptAside(for: path, slotCount: Self.slotCount) {
-            withUnsafePointer(to: field) { storage.value(of: $0, hint: nil) }
-        }
+        return DeclaredField(name: field.name, isLoose: field.isLoose)
     }
+}
 
-    /// The value of the field at `offset`, converted from its member.
+extension JSONObject {
+    /// The value of `field`'s member as the field reads it (strictly or loosely); nil when absent. Converted where
+    /// it lies in the object: copying the member out would cost a retain and a release on every read.
     @inlinable @inline(__always)
-    func convert<Value: JSONConvertible>(at offset: Int, as type: Value.Type) -> Value? {
-        // The field is read where it lies in the table and the value where it lies in the object: a copy of either
-        // would cost a retain and a release.
-        Self.withField(at: offset, as: Value.self) { storage.value(of: $0, hint: $1) }
-    }
-
-    /// Converts the member of the field at `offset` and keeps the value in the field's slot. Out of line: it runs
-    /// once per field per model, and a read site stays small.
-    @inlinable @inline(never)
-    func keep<Value: JSONConvertible>(at offset: Int, as type: Value.Type) -> UnsafePointer<Value?> {
-        values.fill(offset / MemberHints.fieldStride, of: Self.slotCount, with: convert(at: offset, as: Value.self))
-    }
-
-    /// Calls `body` with the field at `offset` and its remembered member position.
-    ///
-    /// Usually the field is read in the schema's copy of the table and the schema is not kept: the table and the
-    /// hints never move and are never freed, so this neither retains nor releases it. A hand-written `FieldSet`
-    /// may build its schema from another table: then the field is read from a copy of `Fields.all`, without a
-    /// hint. (Tuple tables of the same labels and types are one type, so this cannot tell two of them apart: a
-    /// hand-written tuple table must build its schema from its own `all`, as generated ones do.)
-    @inlinable @inline(__always)
-    static func withField<Value: JSONConvertible, Result>(
-        at offset: Int, as type: Value.Type, _ body: (UnsafePointer<Field<Value>>, MemberHint?) -> Result
-    ) -> Result {
-        let schema = Fields.schema
-        guard schema.fieldTableType == ObjectIdentifier(Fields.Table.self) else {
-            return withUnsafeBytes(of: Fields.all) { table in
-                body(table.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Field<Value>.self), nil)
+    func value<Value: JSONConvertible>(of field: DeclaredField) -> Value? {
+        members.withUnsafeBufferPointer { members in
+            let length = field.name.utf8.count
+            // Lengths first: they are known without reading the text, and differ for most members.
+            for index in members.indices
+            where members[index].key.utf8.count == length && members[index].key == field.name {
+                return field.isLoose ? Value(looseJSON: members[index].value) : Value(json: members[index].value)
             }
+            return nil
         }
-        let field = (schema.fieldTable + offset).assumingMemoryBound(to: Field<Value>.self)
-        return body(field, MemberHint(schema.memberHints, fieldOffset: offset))
     }
+}
+
+/// What a property read needs of a `Field`, without its value type: one array of them serves every type.
+@usableFromInline
+struct DeclaredField: Sendable {
+    @usableFromInline let name: String
+    @usableFromInline let isLoose: Bool
+
+    @usableFromInline
+    init(name: String, isLoose: Bool) {
+        self.name = name
+        self.isLoose = isLoose
+    }
+
+    /// The distance between two `Field`s of a table: a field's position is its offset divided by it. The value
+    /// type is only a type parameter of `Field`, so every `Field` has the same layout.
+    @usableFromInline static let stride = MemoryLayout<Field<String>>.stride
 }
 
 /// The properties a model declares, each a `Field` in its `Table`, plus the model's schema.
@@ -138,9 +111,8 @@ public protocol FieldSet: Sendable {
     /// The one table, which property access reads field names from. Generated tables take the default: the
     /// copy their schema was built from.
     static var all: Table { get }
-    /// A `static let`: a schema keeps its copy of the table and its remembered member positions for the life of
-    /// the process (property reads point into them without holding the schema), so a schema built anew on every
-    /// access would leak them each time.
+    /// A `static let`: a schema is built by reflecting on the table, once; built anew on every access, every
+    /// property read would pay for that (a test checks every generated type).
     static var schema: ModelSchema { get }
 }
 
@@ -152,10 +124,10 @@ extension FieldSet {
     /// is built from another table must declare `all`.
     public static var all: Table {
         let schema = Self.schema
-        precondition(
-            schema.fieldTableType == ObjectIdentifier(Table.self),
-            "\(Self.self).schema is built from another table: declare `static let all`")
-        return schema.fieldTable.load(as: Table.self)
+        guard let table = schema.table as? Table else {
+            preconditionFailure("\(Self.self).schema is built from another table: declare `static let all`")
+        }
+        return table
     }
 }
 

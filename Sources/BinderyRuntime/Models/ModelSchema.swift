@@ -23,15 +23,13 @@ public final class ModelSchema: Sendable {
     let fieldKinds: [FieldKind]
     /// The JSON names of the fields.
     public var fieldNames: Set<String> { Set(fieldIndex.keys) }
-    /// The table the schema was built from (a generated `Fields.Table` value), never freed: a property read finds
-    /// its `Field` at the key path's offset without holding the schema. Immutable, so sharing it between threads is
-    /// safe.
-    @usableFromInline nonisolated(unsafe) let fieldTable: UnsafeRawPointer
-    /// The type of the value `fieldTable` points to.
-    @usableFromInline let fieldTableType: ObjectIdentifier
-    /// Where payloads of this type were last seen to keep each field's member, by the field's slot in the table;
-    /// never freed, like the table.
-    @usableFromInline let memberHints: MemberHints
+    /// The table the schema was built from (a generated `Fields.Table` value): `FieldSet.all` for generated tables.
+    let table: any Sendable
+    /// The type of `table`.
+    @usableFromInline let tableType: ObjectIdentifier
+    /// Each field's name and strictness, in the table's order: a property read finds its field here by the key
+    /// path's offset in the table.
+    @usableFromInline let fieldsInTableOrder: [DeclaredField]
     /// The fields the service sets (OpenAPI `readOnly`): `requestMembers` leaves them out.
     public let readOnlyFieldNames: Set<String>
     /// The member that names a payload's concrete type, when this type declares one (OpenAPI's
@@ -49,7 +47,7 @@ public final class ModelSchema: Sendable {
     /// Builds the table from a generated table value: the `Field`s of a struct's stored properties or of a labelled
     /// tuple's elements, in declaration order.
     @_spi(Generated)
-    public init<Table>(
+    public init<Table: Sendable>(
         _ typeName: String, base: (any JSONModel.Type)? = nil, derived: [any JSONModel.Type] = [],
         discriminator: String? = nil, tag: String? = nil, aliases: [String] = [], fields: Table
     ) {
@@ -71,9 +69,12 @@ public final class ModelSchema: Sendable {
         self.fields = declared
         self.fieldKinds = declared.map(\.kind)
         self.fieldIndex = Dictionary(declared.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
-        fieldTable = UnsafeRawPointer(withCopyOf: fields)
-        fieldTableType = ObjectIdentifier(type(of: fields))
-        memberHints = MemberHints(tableSize: MemoryLayout.size(ofValue: fields))
+        // A table of `Field`s only, a `Field` stride apart: a field's offset names its position.
+        let size = declared.isEmpty ? 0 : (declared.count - 1) * DeclaredField.stride + MemoryLayout<Field<Bool>>.size
+        precondition(MemoryLayout<Table>.size == size, "the table of \(typeName) must hold nothing but its `Field`s")
+        table = fields
+        tableType = ObjectIdentifier(Table.self)
+        fieldsInTableOrder = declared.map { DeclaredField(name: $0.name, isLoose: $0.isLoose) }
         self.readOnlyFieldNames = Set(declared.filter(\.isReadOnly).map(\.name))
     }
 
@@ -316,15 +317,6 @@ extension ModelSchema {
                 do { try check(member.value, valueKind, loose: loose) } catch { throw error.under(.key(member.key)) }
             }
         }
-    }
-}
-
-extension UnsafeRawPointer {
-    /// A pointer to a copy of `value` that is never freed (a schema's table, which lives as long as the process).
-    fileprivate init<Value>(withCopyOf value: Value) {
-        let copy = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        copy.initialize(to: value)
-        self.init(copy)
     }
 }
 
