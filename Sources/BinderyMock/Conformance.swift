@@ -53,12 +53,7 @@ public struct ConformanceRun: Sendable {
         }
         server.reset()
         server.prepare(for: fixture)
-        let scheme: AuthorizationScheme =
-            switch service.conventions.errors {
-            case .spark: .oauth
-            case .inbox, .nylas: .basicUser
-            case .odata, .generic: .bearer
-            }
+        let scheme = service.authorization
         let recorder = ResponseRecorder()
         let client = ServiceClient(
             baseURL: server.serviceURL, transport: transport,

@@ -59,12 +59,12 @@ extension MockOperation {
         let start = call.body?["start"]?.numberValue?.doubleValue ?? 0
         let before =
             call.store.changes(after: 0, below: []).last { $0.date.timeIntervalSince1970 < start }?.sequence ?? 0
-        return MockResponse(json: ["cursor": .string(InboxPaths.cursor(before))])
+        return MockResponse(json: ["cursor": .string(MockCursor.text(before))])
     }
 
     /// `POST …/delta/latest_cursor`: a cursor after every change so far.
     public static let latestCursor = MockOperation { call in
-        MockResponse(json: ["cursor": .string(InboxPaths.cursor(call.store.latestSequence))])
+        MockResponse(json: ["cursor": .string(MockCursor.text(call.store.latestSequence))])
     }
 
     /// `GET …/delta?cursor=C`: up to 100 changes after the cursor; `cursor_start == cursor_end` when there are none.
@@ -75,9 +75,9 @@ extension MockOperation {
         // Without a timeout the mock waits 2 s (the service: 30 s), so replays stay quick.
         let timeout = min(60, Double(call.request.queryValue("timeout") ?? "") ?? 2)
         let deadline = Date(timeIntervalSinceNow: timeout)
-        let after = InboxPaths.sequence(call.request.queryValue("cursor"))
+        let after = MockCursor.sequence(call.request.queryValue("cursor"))
         while Date() < deadline,
-            call.store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).isEmpty
+            call.store.changes(after: after, below: call.server.service.cursorDeltaScope(call.resourcePath)).isEmpty
         {
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -85,17 +85,15 @@ extension MockOperation {
     }
 }
 
-/// Inbox's namespace paths and cursors (opaque to clients; the mock's carry the change sequence number).
-public enum InboxPaths {
-    public static func cursor(_ sequence: Int) -> String { "cursor-\(sequence)" }
+/// The mock's delta cursors: opaque to clients, they carry the store's change sequence number.
+public enum MockCursor {
+    /// The cursor after change `sequence` (`MockStore.latestSequence` for one after every change so far).
+    public static func text(_ sequence: Int) -> String { "cursor-\(sequence)" }
 
-    public static func sequence(_ text: String?) -> Int {
+    static func sequence(_ text: String?) -> Int {
         guard let text, text.hasPrefix("cursor-") else { return 0 }
         return Int(text.dropFirst(7)) ?? 0
     }
-
-    /// `/n/{ns}`: the namespace a delta path belongs to.
-    public static func namespace(of path: [String]) -> [String] { Array(path.prefix(2)) }
 }
 
 extension MockServer {
@@ -150,9 +148,9 @@ extension MockServer {
 
     func cursorDelta(_ call: MockCall) -> MockResponse {
         let cursor = call.request.queryValue("cursor")
-        let after = InboxPaths.sequence(cursor)
+        let after = MockCursor.sequence(cursor)
         let excluded = Set((call.request.queryValue("exclude_types") ?? "").split(separator: ",").map(String.init))
-        let changes = Array(store.changes(after: after, below: InboxPaths.namespace(of: call.resourcePath)).prefix(100))
+        let changes = Array(store.changes(after: after, below: service.cursorDeltaScope(call.resourcePath)).prefix(100))
         var deltas: [JSONValue] = []
         for change in changes {
             let object = store.object(at: change.collection + [change.key])
@@ -161,13 +159,13 @@ extension MockServer {
             var delta: JSONObject = [
                 "object": .string(type),
                 "event": .string(change.kind == .created ? "create" : change.kind == .updated ? "modify" : "delete"),
-                "id": .string(change.key), "cursor": .string(InboxPaths.cursor(change.sequence)),
+                "id": .string(change.key), "cursor": .string(MockCursor.text(change.sequence)),
             ]
             if change.kind != .deleted, let object { delta["attributes"] = .object(object) }
             deltas.append(.object(delta))
         }
-        let start = InboxPaths.cursor(after)
-        let end = changes.last.map { InboxPaths.cursor($0.sequence) } ?? start
+        let start = MockCursor.text(after)
+        let end = changes.last.map { MockCursor.text($0.sequence) } ?? start
         return MockResponse(json: [
             "cursor_start": .string(start), "cursor_end": .string(end), "deltas": .array(deltas),
         ])

@@ -11,7 +11,7 @@ extension MockServer {
         guard store.isCollection(path) || store.object(at: path) == nil else {
             return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
         }
-        let options = QueryNames(service.dialect)
+        let options = service.queryOptions
         var items = store.items(in: path)
         if service.gatheringCollections.contains(path), let name = path.last {
             let owner = Array(path.dropLast())
@@ -21,8 +21,7 @@ extension MockServer {
         switch filtered(items, request, options, in: path) {
         case .success(let kept): items = kept
         case .failure(let error):
-            return errorResponse(
-                400, code: service.dialect == .spark ? "1053" : "BadRequest", message: error.description)
+            return errorResponse(400, code: service.errorCodes.badQuery, message: error.description)
         }
         if let order = request.queryValue(options.orderBy) {
             items = SortOrder(order).sorted(items) { queryable($0.object) }
@@ -102,16 +101,11 @@ extension MockServer {
     }
 
     private func filtered(
-        _ items: [(key: String, object: JSONObject)], _ request: MockRequest, _ options: QueryNames, in path: [String]
+        _ items: [(key: String, object: JSONObject)], _ request: MockRequest, _ options: QueryOptionNames,
+        in path: [String]
     ) -> Result<[(key: String, object: JSONObject)], FilterExpression.SyntaxError> {
-        if service.dialect == .inbox {
-            // Inbox filters by parameters named after fields: `tag=inbox`, `any_email=a@b.c`, `subject=Hi`.
-            let filters = request.query.filter {
-                !["limit", "offset", "view", "cursor", "exclude_types"].contains($0.name)
-            }
-            let matcher = InboxMatcher(store: store, collection: path)
-            let kept = items.filter { item in filters.allSatisfy { matcher.matches(item.object, $0.name, $0.value) } }
-            return .success(InboxMatcher.sorted(kept, in: path))
+        if let filter = service.parameterFilter {
+            return .success(filter(MockListing(items: items, request: request, collection: path, store: store)))
         }
         guard let text = request.queryValue(options.filter), !text.isEmpty else { return .success(items) }
         do {
@@ -122,9 +116,9 @@ extension MockServer {
         }
     }
 
-    /// What a filter or a sort reads: the object, and for Spark its listing's StandardFields beside its own members.
+    /// What a filter or a sort reads: the object, and its record's fields beside its own members (Spark).
     private func queryable(_ object: JSONObject) -> JSONObject {
-        guard service.dialect == .spark, let fields = object["StandardFields"]?.objectValue else { return object }
+        guard let member = service.recordMember, let fields = object[member]?.objectValue else { return object }
         var merged = object
         for member in fields { merged[member.key] = member.value }
         return merged
@@ -137,13 +131,13 @@ extension MockServer {
         guard let object = store.object(at: path) else {
             return errorResponse(404, code: "itemNotFound", message: "nothing at /\(path.joined(separator: "/"))")
         }
-        return single(shape(object, at: path, request, QueryNames(service.dialect)))
+        return single(shape(object, at: path, request, service.queryOptions))
     }
 
     func create(_ request: MockRequest, in path: [String], resource: ResourceRoute) -> MockResponse {
         guard case .object(var object)? = requestBody(request) else {
             return errorResponse(
-                400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+                400, code: service.errorCodes.notAnObject, message: "the body is not a JSON object")
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         if let version = service.versionMembers[resource.name] { object[version] = 0 }
@@ -184,7 +178,7 @@ extension MockServer {
     func update(_ request: MockRequest, at path: [String], resource: ResourceRoute, replacing: Bool) -> MockResponse {
         guard case .object(var changes)? = requestBody(request) else {
             return errorResponse(
-                400, code: service.dialect == .spark ? "1035" : "BadRequest", message: "the body is not a JSON object")
+                400, code: service.errorCodes.notAnObject, message: "the body is not a JSON object")
         }
         if let refusal = invalidBody(changes, resource: resource) { return refusal }
         let path = store.locate(path)
@@ -212,8 +206,7 @@ extension MockServer {
         }
         let status = fixtureStatus(resource, "DELETE", otherwise: 204)
         if status == 204 { return .empty(204) }
-        return service.dialect == .spark
-            ? MockResponse(status: status, json: ["D": ["Success": true]]) : MockResponse(status: status, json: [:])
+        return MockResponse(status: status, json: .object(service.successBody))
     }
 
     /// Bytes behind a stream property: GET reads them, PUT writes them (and answers the owner).
@@ -283,7 +276,7 @@ extension MockServer {
             return nil
         } catch {
             return errorResponse(
-                400, code: service.dialect == .spark ? "1040" : "BadRequest",
+                400, code: service.errorCodes.invalidBody,
                 message: "invalid \(model.schema.typeName): \(error)")
         }
     }
@@ -295,7 +288,9 @@ extension MockServer {
 
     // MARK: Shaping: $select and $expand
 
-    func shape(_ object: JSONObject, at path: [String], _ request: MockRequest, _ options: QueryNames) -> JSONObject {
+    func shape(_ object: JSONObject, at path: [String], _ request: MockRequest, _ options: QueryOptionNames)
+        -> JSONObject
+    {
         let select = request.queryValue(options.select).map {
             $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
@@ -310,9 +305,9 @@ extension MockServer {
         for item in expand {
             guard let value = expansion(item, below: path) else { continue }
             // Spark puts expansions (`Photos`) among the listing's StandardFields.
-            if service.dialect == .spark, case .object(var fields)? = result["StandardFields"] {
+            if let member = service.recordMember, case .object(var fields)? = result[member] {
                 fields[item.property] = value
-                result["StandardFields"] = .object(fields)
+                result[member] = .object(fields)
             } else {
                 result[item.property] = value
             }
@@ -320,8 +315,8 @@ extension MockServer {
         }
         guard let select, !select.isEmpty, !select.contains("*") else { return result }
         let keep = Set(select + expanded + [service.idMember])
-        if service.dialect == .spark, case .object(let fields)? = result["StandardFields"] {
-            result["StandardFields"] = .object(fields.filtered { keep.contains($0.key) })
+        if let member = service.recordMember, case .object(let fields)? = result[member] {
+            result[member] = .object(fields.filtered { keep.contains($0.key) })
             return result
         }
         return result.filtered { keep.contains($0.key) || $0.key.hasPrefix("@") }
@@ -352,17 +347,5 @@ extension MockServer {
         let exact = path + [name]
         if store.isCollection(exact) || store.object(at: exact) != nil { return exact }
         return path + [name.lowercased()]
-    }
-}
-
-/// The query option names of a dialect.
-struct QueryNames {
-    let filter: String, select: String, expand: String, orderBy: String
-
-    init(_ dialect: MockService.Dialect) {
-        switch dialect {
-        case .spark: (filter, select, expand, orderBy) = ("_filter", "_select", "_expand", "_orderby")
-        default: (filter, select, expand, orderBy) = ("$filter", "$select", "$expand", "$orderby")
-        }
     }
 }

@@ -114,10 +114,9 @@ extension MockServer {
     /// `-L` follows OneDrive's content redirect (curl does not send the credentials to the other host).
     public func curlCommand(_ path: String, token: String) -> String {
         let credentials =
-            switch service.dialect {
-            case .spark: "-H \"Authorization: OAuth \(token)\""
-            case .inbox: "-u \(token):"
-            case .odata: "-H \"Authorization: Bearer \(token)\""
+            switch service.authorization {
+            case .basicUser: "-u \(token):"
+            default: "-H \"Authorization: \(service.authorization.header(for: token))\""
             }
         // In single quotes for the shell, so a quote in the path (SparkQL's `'Fargo'`) is sent encoded.
         let url = serviceURL.absoluteString + "/" + path.replacingOccurrences(of: "'", with: "%27")

@@ -442,17 +442,15 @@ public final class MockServer: Sendable {
         case .expired: return expiredTokenResponse()
         case .missing:
             return errorResponse(
-                401, code: service.dialect == .spark ? "1000" : "InvalidAuthenticationToken",
-                message: "the request carries no valid credentials")
-        case .badSignature: return errorResponse(401, code: "1000", message: "ApiSig does not match the request")
+                401, code: service.errorCodes.missingCredentials, message: "the request carries no valid credentials")
+        case .badSignature:
+            return errorResponse(
+                401, code: service.errorCodes.missingCredentials, message: "ApiSig does not match the request")
         }
     }
 
     private func expiredTokenResponse() -> MockResponse {
-        service.dialect == .spark
-            ? errorResponse(401, code: "1020", message: "Session token has expired")
-            : errorResponse(
-                401, code: "InvalidAuthenticationToken", message: "Access token has expired or is not yet valid.")
+        errorResponse(401, code: service.errorCodes.expired.code, message: service.errorCodes.expired.message)
     }
 
     // MARK: Dialect

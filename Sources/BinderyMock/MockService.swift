@@ -29,6 +29,24 @@ public struct MockService: Sendable {
     /// Collections that list, besides their own items, every item of a collection of the same name below their
     /// owner: Graph's `me/messages` is every message of every mail folder.
     public var gatheringCollections: Set<[String]>
+    /// The names of the query options a listing reads: OData's `$filter`, `$select`, … by default.
+    public var queryOptions: QueryOptionNames
+    /// How a listing is filtered when the service does not take a `$filter` expression (Inbox's parameters named
+    /// after fields: `tag=inbox`, `any_email=a@b.c`); nil for a filter expression in `queryOptions.filter`.
+    public var parameterFilter: (@Sendable (MockListing) -> [MockItem])?
+    /// The member that holds a record's fields, when records keep them apart from their own members (Spark's
+    /// `StandardFields`): filters and sorts read them there, `$select` trims them there, and expansions go there.
+    public var recordMember: String?
+    /// The error codes the service gives the mock's own refusals.
+    public var errorCodes: MockErrorCodes
+    /// The body of a write that answers success with a status other than 204 (Spark's `{"D":{"Success":true}}`).
+    public var successBody: JSONObject
+    /// How a request carries a token, for the generated calls the conformance suite replays and for the `curl`
+    /// commands the banner prints.
+    public var authorization: AuthorizationScheme
+    /// The part of the store a cursor delta reports changes of, by the delta's resource path (Inbox: its
+    /// namespace, `n/{ns}`); the whole store by default.
+    public var cursorDeltaScope: @Sendable ([String]) -> [String]
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.
@@ -41,8 +59,21 @@ public struct MockService: Sendable {
         _ descriptor: ServiceDescriptor, idMember: String = "id", deletionMarker: DeletionMarker = .removedAnnotation,
         pageSize: Int = 100, operations: [String: MockOperation] = [:], signIn: (any MockSignInExtension)? = nil,
         uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false,
-        versionMembers: [String: String] = [:], gatheringCollections: Set<[String]> = []
+        versionMembers: [String: String] = [:], gatheringCollections: Set<[String]> = [],
+        queryOptions: QueryOptionNames = .odata, parameterFilter: (@Sendable (MockListing) -> [MockItem])? = nil,
+        recordMember: String? = nil, errorCodes: MockErrorCodes = .odata, successBody: JSONObject = [:],
+        authorization: AuthorizationScheme = .bearer,
+        cursorDeltaScope: @escaping @Sendable ([String]) -> [String] = {
+            _ in []
+        }
     ) {
+        self.queryOptions = queryOptions
+        self.parameterFilter = parameterFilter
+        self.recordMember = recordMember
+        self.errorCodes = errorCodes
+        self.successBody = successBody
+        self.authorization = authorization
+        self.cursorDeltaScope = cursorDeltaScope
         self.versionMembers = versionMembers
         self.gatheringCollections = gatheringCollections
         self.uploadedFileFacet = uploadedFileFacet
@@ -60,17 +91,60 @@ public struct MockService: Sendable {
     public var conventions: ServiceConventions { descriptor.conventions }
     /// The path of the API below the server's root: `["v1.0"]` for Graph, `["v1"]` for Spark, `[]` for Inbox.
     public var basePath: [String] { descriptor.basePath }
+}
 
-    /// The query dialect, read from how the service pages.
-    enum Dialect { case odata, spark, inbox }
+/// The names of the query options a listing reads.
+public struct QueryOptionNames: Sendable {
+    public var filter: String, select: String, expand: String, orderBy: String
 
-    var dialect: Dialect {
-        switch conventions.paging {
-        case .pageNumber: return .spark
-        case .offset: return .inbox
-        default: return .odata
-        }
+    public init(filter: String, select: String, expand: String, orderBy: String) {
+        (self.filter, self.select, self.expand, self.orderBy) = (filter, select, expand, orderBy)
     }
+
+    public static let odata = QueryOptionNames(
+        filter: "$filter", select: "$select", expand: "$expand", orderBy: "$orderby")
+}
+
+/// The error codes of the mock's own refusals, in the service's words.
+public struct MockErrorCodes: Sendable {
+    /// A request without credentials the identity provider issued.
+    public var missingCredentials: String
+    /// A token or session past its end: the code and message the client's renewal looks for.
+    public var expired: (code: String, message: String)
+    /// A query option the mock cannot parse (a filter expression).
+    public var badQuery: String
+    /// A request body that is not a JSON object.
+    public var notAnObject: String
+    /// A request body that does not match the generated model.
+    public var invalidBody: String
+
+    public init(
+        missingCredentials: String, expired: (code: String, message: String), badQuery: String, notAnObject: String,
+        invalidBody: String
+    ) {
+        self.missingCredentials = missingCredentials
+        self.expired = expired
+        self.badQuery = badQuery
+        self.notAnObject = notAnObject
+        self.invalidBody = invalidBody
+    }
+
+    /// Graph's and OneDrive's.
+    public static let odata = MockErrorCodes(
+        missingCredentials: "InvalidAuthenticationToken",
+        expired: ("InvalidAuthenticationToken", "Access token has expired or is not yet valid."),
+        badQuery: "BadRequest", notAnObject: "BadRequest", invalidBody: "BadRequest")
+}
+
+/// One stored item of a listing: its key and its object.
+public typealias MockItem = (key: String, object: JSONObject)
+
+/// A listing being filtered: its items, the request, the collection's path and the store.
+public struct MockListing: Sendable {
+    public let items: [MockItem]
+    public let request: MockRequest
+    public let collection: [String]
+    public let store: MockStore
 }
 
 /// An operation the mock implements rather than answering with its fixture.

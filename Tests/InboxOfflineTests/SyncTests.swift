@@ -47,7 +47,7 @@ import Testing
         // The index rows follow the JSON: the changed thread is found by its new tag only.
         #expect(try fixture.store.threads(namespace: "ns", matching: .starred).map(\.id).contains(ids[0]))
         #expect(!(try fixture.store.threads(namespace: "ns", matching: .unread).map(\.id).contains(ids[0])))
-        #expect(try fixture.store.cursor(namespace: "ns") == InboxPaths.cursor(fixture.mock.store.latestSequence))
+        #expect(try fixture.store.cursor(namespace: "ns") == MockCursor.text(fixture.mock.store.latestSequence))
     }
 
     @Test func aDeletionWhileTheFirstFetchPagesLosesNothing() async throws {
@@ -128,7 +128,7 @@ import Testing
             into: fixture.threads, key: "live")
         #expect(try await waiting.value >= 1)
         #expect(try fixture.store.thread("live")?.subject == "Realtime")
-        #expect(try fixture.store.cursor(namespace: "ns") == InboxPaths.cursor(fixture.mock.store.latestSequence))
+        #expect(try fixture.store.cursor(namespace: "ns") == MockCursor.text(fixture.mock.store.latestSequence))
     }
 
     /// Every row of every table, as text.

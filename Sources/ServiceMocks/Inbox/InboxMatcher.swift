@@ -1,5 +1,5 @@
 import BinderyJSON
-import BinderyRuntime
+import BinderyMock
 import Foundation
 
 /// How the Inbox service filters a listing: every parameter must match, text compares without case, times are
@@ -96,4 +96,26 @@ struct InboxMatcher {
         default: return nil
         }
     }
+}
+
+extension InboxMatcher {
+    /// Inbox filters a listing by parameters named after fields (`tag=inbox`, `any_email=a@b.c`, `subject=Hi`):
+    /// every one must match. The mock calls this for every Inbox listing (`MockService.parameterFilter`).
+    @Sendable static func filter(_ listing: MockListing) -> [MockItem] {
+        let filters = listing.request.query.filter { !notFilters.contains($0.name) }
+        let matcher = InboxMatcher(store: listing.store, collection: listing.collection)
+        let kept = listing.items.filter { item in
+            filters.allSatisfy { matcher.matches(item.object, $0.name, $0.value) }
+        }
+        return sorted(kept, in: listing.collection)
+    }
+
+    /// The parameters of a listing that page or shape it rather than filter it.
+    private static let notFilters: Set = ["limit", "offset", "view", "cursor", "exclude_types"]
+}
+
+/// Inbox's paths: everything of an account lives below its namespace, `/n/{ns}`.
+enum InboxPaths {
+    /// The namespace a path belongs to (`n/{ns}`): a cursor delta reports the changes below it.
+    @Sendable static func namespace(of path: [String]) -> [String] { Array(path.prefix(2)) }
 }

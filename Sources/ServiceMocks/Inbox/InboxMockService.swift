@@ -17,7 +17,13 @@ extension MockService {
             "inbox.delta/getLatestCursor": .latestCursor,
             "inbox.delta/listChanges": .cursorDelta,
             "inbox.longpoll/waitForChanges": .longpoll,
-        ], versionMembers: ["inbox.Draft": "version"])
+        ], versionMembers: ["inbox.Draft": "version"], parameterFilter: InboxMatcher.filter,
+        errorCodes: MockErrorCodes(
+            missingCredentials: "invalid_request_error",
+            expired: ("invalid_request_error", "Access token has expired or is not yet valid."),
+            badQuery: "invalid_request_error", notAnObject: "invalid_request_error",
+            invalidBody: "invalid_request_error"),
+        authorization: .basicUser, cursorDeltaScope: InboxPaths.namespace)
 }
 
 extension MockSample {

@@ -14,7 +14,13 @@ extension MockService {
             "spark.my/getAccount": .readStored,
             "spark.my/updateAccount": .updateStored,
         ],
-        signIn: SparkSignInMock())
+        signIn: SparkSignInMock(),
+        queryOptions: QueryOptionNames(filter: "_filter", select: "_select", expand: "_expand", orderBy: "_orderby"),
+        recordMember: "StandardFields",
+        errorCodes: MockErrorCodes(
+            missingCredentials: "1000", expired: ("1020", "Session token has expired"), badQuery: "1053",
+            notAnObject: "1035", invalidBody: "1040"),
+        successBody: ["D": ["Success": true]], authorization: .oauth)
 }
 
 extension MockSample {
