@@ -32,10 +32,10 @@ public final class InboxStore: Sendable {
     // MARK: Reading
 
     /// One cached object as its model, or nil.
-    public func object<Model: JSONModel>(_ type: Model.Type, kind: InboxObjectKind, id: String) throws -> Model? {
+    public func object<Decoded: JSONModel>(_ type: Decoded.Type, kind: InboxObjectKind, id: String) throws -> Decoded? {
         try database.read { db in
             try String.fetchOne(db, sql: "SELECT json FROM \(kind.table) WHERE id = ?", arguments: [id])
-        }.map { try Self.model(Model.self, json: $0) }
+        }.map { try Self.model(Decoded.self, json: $0) }
     }
 
     public func thread(_ id: String) throws -> MailThread? { try object(MailThread.self, kind: .thread, id: id) }
@@ -61,12 +61,12 @@ public final class InboxStore: Sendable {
         try models(Message.self, filter.messagesSQL(namespace: namespace, order: order))
     }
 
-    private func models<Model: JSONModel>(
-        _ type: Model.Type, _ query: (sql: String, arguments: StatementArguments)
-    ) throws -> [Model] {
+    private func models<Decoded: JSONModel>(
+        _ type: Decoded.Type, _ query: (sql: String, arguments: StatementArguments)
+    ) throws -> [Decoded] {
         try database.read { db in
             try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map { row -> String in row["json"] }
-        }.map { try Self.model(Model.self, json: $0) }
+        }.map { try Self.model(Decoded.self, json: $0) }
     }
 
     /// The saved cursor of `namespace`: where the next delta round starts.
@@ -74,11 +74,11 @@ public final class InboxStore: Sendable {
         try database.read { db in try SyncState.read(db, namespace: namespace).cursor }
     }
 
-    static func model<Model: JSONModel>(_ type: Model.Type, json: String) throws -> Model {
+    static func model<Decoded: JSONModel>(_ type: Decoded.Type, json: String) throws -> Decoded {
         guard case .object(let object) = try JSONValue.parse(Array(json.utf8)) else {
             throw BinderyError(kind: .storage, message: "a cached row is not a JSON object")
         }
-        return Model(storage: object)
+        return Decoded(storage: object)
     }
 }
 

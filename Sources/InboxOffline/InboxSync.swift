@@ -144,13 +144,13 @@ public struct InboxSync: Sendable {
         case .calendar: return try await listed(namespace.calendars.list(limit: limit, offset: start))
         case .event: return try await listed(namespace.events.list(limit: limit, offset: start))
         }
-        func listed<Model: JSONModel>(_ request: CollectionRequest<Model>) async throws -> Int {
+        func listed<Listed: JSONModel>(_ request: CollectionRequest<Listed>) async throws -> Int {
             try await pages(request, kind, offset, earlier, progress)
         }
     }
 
-    private func pages<Model: JSONModel>(
-        _ request: CollectionRequest<Model>, _ kind: InboxObjectKind, _ offset: Int, _ earlier: Int,
+    private func pages<Listed: JSONModel>(
+        _ request: CollectionRequest<Listed>, _ kind: InboxObjectKind, _ offset: Int, _ earlier: Int,
         _ progress: (Int, String) -> Void
     ) async throws -> Int {
         var count = 0

@@ -12,10 +12,10 @@ import Inbox
 /// }
 /// ```
 ///
-/// One implementation serves both kinds: `Model` is `MailThread` (`ThreadView`) or `Message` (`MessageView`), and
+/// One implementation serves both kinds: `Item` is `MailThread` (`ThreadView`) or `Message` (`MessageView`), and
 /// the view reads that kind's table.
-public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
-    public typealias Element = ViewSnapshot<Model>
+public struct LiveView<Item: JSONModel>: AsyncSequence, Sendable {
+    public typealias Element = ViewSnapshot<Item>
     let store: InboxStore
     let table: FilteredTable
     let filter: InboxFilter
@@ -32,11 +32,11 @@ public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
         var feed: ViewFeed?
         var updates: AsyncThrowingStream<ViewUpdate, any Error>.Iterator?
         /// The models of the last snapshot, index for index.
-        var models: [Model] = []
+        var models: [Item] = []
 
         init(view: LiveView) { self.view = view }
 
-        public mutating func next() async throws -> ViewSnapshot<Model>? {
+        public mutating func next() async throws -> ViewSnapshot<Item>? {
             if updates == nil {
                 let feed = ViewFeed(
                     table: view.table, filter: view.filter, namespace: view.namespace, order: view.order,
@@ -57,10 +57,10 @@ public struct LiveView<Model: JSONModel>: AsyncSequence, Sendable {
             return ViewSnapshot(items: models, rows: update.rows, changes: update.changes)
         }
 
-        private func model(_ source: ViewUpdate.Source) throws -> Model {
+        private func model(_ source: ViewUpdate.Source) throws -> Item {
             switch source {
             case .previous(let index): return models[index]
-            case .json(let json): return try InboxStore.model(Model.self, json: json)
+            case .json(let json): return try InboxStore.model(Item.self, json: json)
             }
         }
     }
@@ -83,19 +83,19 @@ public struct ViewRow: Hashable, Sendable {
 }
 
 /// What a view shows now, and how it differs from what it showed before.
-public struct ViewSnapshot<Model: JSONModel>: Sendable {
+public struct ViewSnapshot<Item: JSONModel>: Sendable {
     /// The threads or messages, in the view's order.
-    public var items: [Model]
+    public var items: [Item]
     /// Their ids and revisions, index for index.
     public var rows: [ViewRow]
     public var changes: ChangeSet
 }
 
-extension ViewSnapshot where Model == MailThread {
+extension ViewSnapshot where Item == MailThread {
     public var threads: [MailThread] { items }
 }
 
-extension ViewSnapshot where Model == Message {
+extension ViewSnapshot where Item == Message {
     public var messages: [Message] { items }
 }
 

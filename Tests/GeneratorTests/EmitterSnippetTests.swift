@@ -289,7 +289,7 @@ import Testing
                     ///
                     /// - Remark: Generated from `contoso.item`.
                     public struct ItemRequestBuilder: ModelRequestBuilder {
-                        public typealias Model = Item
+                        public typealias Resource = Item
                         public let client: ServiceClient
                         public let path: ResourcePath
 

@@ -63,7 +63,7 @@ import Testing
 
     /// The ids of everything the service lists for a filter's request: one page when the filter has a limit, else
     /// all pages.
-    static func serverAnswer<Model: JSONModel>(_ request: CollectionRequest<Model>, limited filter: InboxFilter)
+    static func serverAnswer<Listed: JSONModel>(_ request: CollectionRequest<Listed>, limited filter: InboxFilter)
         async throws -> [String]
     {
         if filter.limit != nil { return try await request.get().value.compactMap { $0.storage["id"]?.scalarText } }

@@ -95,13 +95,13 @@ protocol ViewPair {
 }
 
 /// The same view twice, incremental and always re-querying, and the answer it last showed.
-struct Pair<Model: JSONModel>: ViewPair {
+struct Pair<Item: JSONModel>: ViewPair {
     let store: InboxStore
     let table: FilteredTable
     let filter: InboxFilter
     let order: [SortColumn]
-    var incremental: LiveView<Model>.Iterator
-    var reference: LiveView<Model>.Iterator
+    var incremental: LiveView<Item>.Iterator
+    var reference: LiveView<Item>.Iterator
     var shown: [ViewRow] = []
 
     init(_ store: InboxStore, _ table: FilteredTable, _ filter: InboxFilter, _ order: [SortColumn]) {
@@ -109,7 +109,7 @@ struct Pair<Model: JSONModel>: ViewPair {
         self.table = table
         self.filter = filter
         self.order = order
-        let view = LiveView<Model>(store: store, table: table, filter: filter, namespace: "ns", order: order)
+        let view = LiveView<Item>(store: store, table: table, filter: filter, namespace: "ns", order: order)
         var requerying = view
         requerying.alwaysRequery = true
         incremental = view.makeAsyncIterator()

@@ -123,7 +123,7 @@ import Testing
         return result
     }
 
-    static func expectChanges<Model>(from old: ViewSnapshot<Model>, to new: ViewSnapshot<Model>) throws {
+    static func expectChanges<Item>(from old: ViewSnapshot<Item>, to new: ViewSnapshot<Item>) throws {
         let newIDs = new.rows.map(\.id)
         #expect(new.items.map { $0.storage["id"]?.scalarText } == newIDs)
         #expect(rebuilt(old.rows.map(\.id), new.changes, insertedIDs: newIDs) == newIDs)

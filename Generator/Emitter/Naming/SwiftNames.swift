@@ -255,6 +255,8 @@ public enum SwiftNames {
         "ServiceDescriptor", "StorageRoute", "StreamRequestBuilder",
         // `CollectionRequestBuilder`'s parameter, which its generated extensions name (`where ItemBuilder == …`).
         "ItemBuilder",
+        // A builder's entity type (`ModelRequestBuilder.Resource`), which its methods would otherwise mean.
+        "Resource",
         // Inside a generated `XFields`, `Table` is the table's own type (`FieldSet.Table`).
         "Model", "Field", "FieldSet", "Table",
     ]

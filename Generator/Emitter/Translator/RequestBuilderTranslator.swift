@@ -33,7 +33,7 @@ struct RequestBuilderTranslator {
         self.listings = listings
     }
 
-    static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Model", "init", "route"]
+    static let reservedBuilderMembers: Set<String> = ["client", "path", "request", "Resource", "init", "route"]
 
     func builderDeclarations(_ resource: ResourceSpec, diagnostics: inout Diagnostics) -> [Declaration] {
         var surface = BuilderSurface()
@@ -60,7 +60,7 @@ struct RequestBuilderTranslator {
         var conformance = "RequestBuilder"
         if case .named(let model)? = resource.model, operations.modelNames.contains(model) {
             conformance = "ModelRequestBuilder"
-            members.append(Declaration(.typeAlias(name: "Model", type: .named(symbols.typeName(model)))))
+            members.append(Declaration(.typeAlias(name: "Resource", type: .named(symbols.typeName(model)))))
         }
         members += [
             Declaration(.variable(.stored("client", type: "ServiceClient"))),

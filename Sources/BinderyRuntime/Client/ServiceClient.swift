@@ -76,17 +76,19 @@ public struct ServiceClient: Sendable {
 
     /// Decodes a model from a response body, unwrapping the service's envelope; from `path` instead when the
     /// operation puts it elsewhere (Spark's `_pagination=count` answers `D.Pagination`).
-    public func decodeModel<Model: JSONModel>(_ type: Model.Type, from response: APIResponse, at path: [String]? = nil)
-        throws(BinderyError) -> Model
+    public func decodeModel<Decoded: JSONModel>(
+        _ type: Decoded.Type, from response: APIResponse, at path: [String]? = nil
+    )
+        throws(BinderyError) -> Decoded
     {
         let root = try conventions.checkEnvelope(try response.json(), response: response)
         guard case .object(let object)? = path.map({ root.value(at: $0) }) ?? conventions.unwrapSingle(root) else {
             let place = path.map { " at " + $0.joined(separator: ".") } ?? ""
             throw BinderyError.invalidResponse(
-                "expected a \(Model.schema.typeName) object\(place) in the response", response: response)
+                "expected a \(Decoded.schema.typeName) object\(place) in the response", response: response)
         }
         do {
-            return try Model(validating: object)
+            return try Decoded(validating: object)
         } catch {
             throw BinderyError.decoding(error, response: response)
         }

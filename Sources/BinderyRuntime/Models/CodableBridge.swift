@@ -108,14 +108,14 @@ enum CodableBridge {
         return elements
     }
 
-    private static func element<Model: JSONModel>(_ container: inout any UnkeyedDecodingContainer, of: Model.Type)
+    private static func element<Decoded: JSONModel>(_ container: inout any UnkeyedDecodingContainer, of: Decoded.Type)
         throws -> JSONValue
     {
-        try container.decode(GuidedElement<Model>.self).value
+        try container.decode(GuidedElement<Decoded>.self).value
     }
 
-    /// One array element of model type `Model`, read as the bridge reads a member of that type.
-    private struct GuidedElement<Model: JSONModel>: Decodable {
+    /// One array element of model type `Decoded`, read as the bridge reads a member of that type.
+    private struct GuidedElement<Decoded: JSONModel>: Decodable {
         let value: JSONValue
 
         init(from decoder: any Decoder) throws {
@@ -123,7 +123,7 @@ enum CodableBridge {
             if single.decodeNil() {
                 value = .null
             } else if let container = try? decoder.container(keyedBy: JSONMemberKey.self) {
-                value = .object(try CodableBridge.model(container, Model.schema))
+                value = .object(try CodableBridge.model(container, Decoded.schema))
             } else {
                 value = try JSONValue(from: decoder)
             }

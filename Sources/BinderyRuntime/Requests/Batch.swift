@@ -34,7 +34,7 @@ public struct BatchAnswer: Sendable {
     }
 
     /// The step's body as a model; the step's own error when it failed.
-    public func decode<Model: JSONModel>(_ type: Model.Type) throws(BinderyError) -> Model {
+    public func decode<Decoded: JSONModel>(_ type: Decoded.Type) throws(BinderyError) -> Decoded {
         if let error { throw error }
         return try client.decodeModel(type, from: response)
     }

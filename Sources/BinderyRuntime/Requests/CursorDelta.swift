@@ -17,9 +17,9 @@ public struct DeltaEvent: Sendable {
     public var isDeletion: Bool { event == "delete" }
 
     /// The object decoded as a model; nil for a deletion.
-    public func decode<Model: JSONModel>(_ type: Model.Type) throws(ModelDecodingError) -> Model? {
+    public func decode<Decoded: JSONModel>(_ type: Decoded.Type) throws(ModelDecodingError) -> Decoded? {
         guard let attributes else { return nil }
-        return try Model(validating: attributes)
+        return try Decoded(validating: attributes)
     }
 }
 

@@ -13,12 +13,12 @@ public protocol RequestBuilder: Sendable {
 
 /// A builder for one entity, whose `request()` reads, updates or deletes it.
 public protocol ModelRequestBuilder: RequestBuilder {
-    associatedtype Model: JSONModel
+    associatedtype Resource: JSONModel
 }
 
 extension ModelRequestBuilder {
     /// The request for this entity: `get()`, `update(_:)`, `delete()`, with `select` and `expand`.
-    public func request() -> EntityRequest<Model> {
+    public func request() -> EntityRequest<Resource> {
         EntityRequest(client: client, request: APIRequest(method: .get, path: path))
     }
 }
@@ -45,7 +45,7 @@ public struct CollectionRequestBuilder<ItemBuilder: ModelRequestBuilder>: Sendab
     }
 
     /// The request that lists the collection, page by page: `get()`, `add(_:)`, `pages()`, `all()`.
-    public func request() -> CollectionRequest<ItemBuilder.Model> {
+    public func request() -> CollectionRequest<ItemBuilder.Resource> {
         CollectionRequest(client: client, request: APIRequest(method: .get, path: path), listing: listing)
     }
 }
@@ -117,7 +117,7 @@ public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 }
 
 /// Reads, updates or deletes one entity.
-public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
+public struct EntityRequest<Resource: JSONModel>: AdjustableRequest {
     public let client: ServiceClient
     /// The GET request as it will be sent; `update` and `delete` reuse its path and headers.
     public var request: APIRequest
@@ -127,22 +127,22 @@ public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
         self.request = request
     }
 
-    public func get() async throws(BinderyError) -> Model {
+    public func get() async throws(BinderyError) -> Resource {
         let response = try await client.send(request)
-        return try client.decodeModel(Model.self, from: response)
+        return try client.decodeModel(Resource.self, from: response)
     }
 
     /// Sends `changes` as a PATCH: only the members set on it (start from an empty model, or use
     /// `changes(since:)`), explicit nulls included. Returns the updated entity, or nil when the service
     /// answers 204 No Content.
     @discardableResult
-    public func update(_ changes: Model) async throws(BinderyError) -> Model? {
+    public func update(_ changes: Resource) async throws(BinderyError) -> Resource? {
         try await write(.patch, changes)
     }
 
     /// Sends the whole entity as a PUT.
     @discardableResult
-    public func replace(_ model: Model) async throws(BinderyError) -> Model? {
+    public func replace(_ model: Resource) async throws(BinderyError) -> Resource? {
         try await write(.put, model)
     }
 
@@ -154,7 +154,7 @@ public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
         _ = try await client.send(delete)
     }
 
-    private func write(_ method: HTTPRequest.Method, _ model: Model) async throws(BinderyError) -> Model? {
+    private func write(_ method: HTTPRequest.Method, _ model: Resource) async throws(BinderyError) -> Resource? {
         try request.path.checkAllowed(method)
         var write = request
         write.method = method
@@ -162,6 +162,6 @@ public struct EntityRequest<Model: JSONModel>: AdjustableRequest {
         write.setJSONBody(client.body(for: model))
         let response = try await client.send(write)
         if response.body.isEmpty { return nil }
-        return try client.decodeModel(Model.self, from: response)
+        return try client.decodeModel(Resource.self, from: response)
     }
 }

@@ -45,7 +45,7 @@ public enum AadUserConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.aadUserConversationMember`.
 public struct AadUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AadUserConversationMember
+    public typealias Resource = AadUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -481,7 +481,7 @@ public enum AccessPackageAssignmentPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy`.
 public struct AccessPackageAssignmentPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageAssignmentPolicy
+    public typealias Resource = AccessPackageAssignmentPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -573,7 +573,7 @@ public enum AccessPackageAssignmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignment`.
 public struct AccessPackageAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageAssignment
+    public typealias Resource = AccessPackageAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -735,7 +735,7 @@ extension AccessPackageAssignmentRequestFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest`.
 public struct AccessPackageAssignmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageAssignmentRequest
+    public typealias Resource = AccessPackageAssignmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -905,7 +905,7 @@ public enum AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestWorkflowExtension`.
 public struct AccessPackageAssignmentRequestWorkflowExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageAssignmentRequestWorkflowExtension
+    public typealias Resource = AccessPackageAssignmentRequestWorkflowExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1068,7 +1068,7 @@ public enum AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentWorkflowExtension`.
 public struct AccessPackageAssignmentWorkflowExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageAssignmentWorkflowExtension
+    public typealias Resource = AccessPackageAssignmentWorkflowExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1163,7 +1163,7 @@ public enum AccessPackageCatalogFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageCatalog`.
 public struct AccessPackageCatalogRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageCatalog
+    public typealias Resource = AccessPackageCatalog
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1406,7 +1406,7 @@ public enum AccessPackageMultipleChoiceQuestionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageMultipleChoiceQuestion`.
 public struct AccessPackageMultipleChoiceQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageMultipleChoiceQuestion
+    public typealias Resource = AccessPackageMultipleChoiceQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1482,7 +1482,7 @@ public enum AccessPackageQuestionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageQuestion`.
 public struct AccessPackageQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageQuestion
+    public typealias Resource = AccessPackageQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1525,7 +1525,7 @@ public struct AccessPackageRequestApprovalStageCallbackConfigurationFields: Fiel
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackage`.
 public struct AccessPackageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackage
+    public typealias Resource = AccessPackage
     public let client: ServiceClient
     public let path: ResourcePath
 

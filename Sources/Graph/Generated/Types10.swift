@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.authorizationPolicy`.
 public struct AuthorizationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthorizationPolicy
+    public typealias Resource = AuthorizationPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -312,7 +312,7 @@ public enum AvailableAccessPackageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.availableAccessPackage`.
 public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AvailableAccessPackage
+    public typealias Resource = AvailableAccessPackage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -488,7 +488,7 @@ public enum AzureCommunicationServicesUserConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`.
 public struct AzureCommunicationServicesUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AzureCommunicationServicesUserConversationMember
+    public typealias Resource = AzureCommunicationServicesUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -630,7 +630,7 @@ public enum B2xIdentityUserFlowFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`.
 public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = B2xIdentityUserFlow
+    public typealias Resource = B2xIdentityUserFlow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -764,7 +764,7 @@ public enum BackupRestoreRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.backupRestoreRoot`.
 public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BackupRestoreRoot
+    public typealias Resource = BackupRestoreRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1167,7 +1167,7 @@ public enum BaseItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.baseItem`.
 public struct BaseItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItem
+    public typealias Resource = BaseItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1229,7 +1229,7 @@ public enum BaseItemVersionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.baseItemVersion`.
 public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItemVersion
+    public typealias Resource = BaseItemVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1268,7 +1268,7 @@ public enum BaseMapFeatureFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.baseMapFeature`.
 public struct BaseMapFeatureRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseMapFeature
+    public typealias Resource = BaseMapFeature
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1339,7 +1339,7 @@ public enum BaseSitePageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.baseSitePage`.
 public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseSitePage
+    public typealias Resource = BaseSitePage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1579,7 +1579,7 @@ public enum BitlockerRecoveryKeyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`.
 public struct BitlockerRecoveryKeyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BitlockerRecoveryKey
+    public typealias Resource = BitlockerRecoveryKey
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1598,7 +1598,7 @@ public struct BitlockerRecoveryKeyRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.bitlocker`.
 public struct BitlockerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Bitlocker
+    public typealias Resource = Bitlocker
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1741,7 +1741,7 @@ public enum BookingAppointmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingAppointment`.
 public struct BookingAppointmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingAppointment
+    public typealias Resource = BookingAppointment
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.bookingBusiness`.
 public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingBusiness
+    public typealias Resource = BookingBusiness
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -117,7 +117,7 @@ public enum BookingCurrencyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingCurrency`.
 public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCurrency
+    public typealias Resource = BookingCurrency
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -167,7 +167,7 @@ public enum BookingCustomQuestionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`.
 public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomQuestion
+    public typealias Resource = BookingCustomQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -243,7 +243,7 @@ public struct BookingCustomerBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingCustomerBase`.
 public struct BookingCustomerBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomerBase
+    public typealias Resource = BookingCustomerBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -317,7 +317,7 @@ public struct BookingCustomerInformationBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingCustomer`.
 public struct BookingCustomerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingCustomer
+    public typealias Resource = BookingCustomer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -621,7 +621,7 @@ public enum BookingServiceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingService`.
 public struct BookingServiceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingService
+    public typealias Resource = BookingService
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -707,7 +707,7 @@ public struct BookingStaffMemberBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingStaffMemberBase`.
 public struct BookingStaffMemberBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingStaffMemberBase
+    public typealias Resource = BookingStaffMemberBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -726,7 +726,7 @@ public struct BookingStaffMemberBaseRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.bookingStaffMember`.
 public struct BookingStaffMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BookingStaffMember
+    public typealias Resource = BookingStaffMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1149,7 +1149,7 @@ public enum BrowseSessionBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.browseSessionBase`.
 public struct BrowseSessionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowseSessionBase
+    public typealias Resource = BrowseSessionBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1301,7 +1301,7 @@ public enum BrowserSharedCookieHistoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.browserSharedCookie`.
 public struct BrowserSharedCookieRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSharedCookie
+    public typealias Resource = BrowserSharedCookie
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -124,7 +124,7 @@ public enum BrowserSiteListFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.browserSiteList`.
 public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSiteList
+    public typealias Resource = BrowserSiteList
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -210,7 +210,7 @@ extension BrowserSiteMergeType {
 ///
 /// - Remark: Generated from `microsoft.graph.browserSite`.
 public struct BrowserSiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BrowserSite
+    public typealias Resource = BrowserSite
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -424,7 +424,7 @@ public enum BuildingMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.buildingMap`.
 public struct BuildingMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BuildingMap
+    public typealias Resource = BuildingMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -460,7 +460,7 @@ public struct BuildingMapRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.building`.
 public struct BuildingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Building
+    public typealias Resource = Building
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -534,7 +534,7 @@ public enum BuiltInIdentityProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`.
 public struct BuiltInIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BuiltInIdentityProvider
+    public typealias Resource = BuiltInIdentityProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -581,7 +581,7 @@ public struct BulkUploadFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.bulkUpload`.
 public struct BulkUploadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BulkUpload
+    public typealias Resource = BulkUpload
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -637,7 +637,7 @@ public enum CaPoliciesDeletableRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`.
 public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CaPoliciesDeletableRoot
+    public typealias Resource = CaPoliciesDeletableRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -764,7 +764,7 @@ public enum CalendarGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.calendarGroup`.
 public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarGroup
+    public typealias Resource = CalendarGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -823,7 +823,7 @@ public enum CalendarPermissionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.calendarPermission`.
 public struct CalendarPermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarPermission
+    public typealias Resource = CalendarPermission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1041,7 +1041,7 @@ public enum CalendarSharingMessageActionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.calendarSharingMessage`.
 public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CalendarSharingMessage
+    public typealias Resource = CalendarSharingMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1335,7 +1335,7 @@ public enum CallAiInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callAiInsight`.
 public struct CallAiInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallAiInsight
+    public typealias Resource = CallAiInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1445,7 +1445,7 @@ public enum CallEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callEvent`.
 public struct CallEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallEvent
+    public typealias Resource = CallEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1620,7 +1620,7 @@ public enum CallRecordingEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecording`.
 public struct CallRecordingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecording
+    public typealias Resource = CallRecording
     public let client: ServiceClient
     public let path: ResourcePath
 

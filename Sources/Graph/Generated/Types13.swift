@@ -176,7 +176,7 @@ public enum CallRecordsCallRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.callRecord`.
 public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsCallRecord
+    public typealias Resource = CallRecordsCallRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -839,7 +839,7 @@ public enum CallRecordsOrganizerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.organizer`.
 public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsOrganizer
+    public typealias Resource = CallRecordsOrganizer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -911,7 +911,7 @@ public enum CallRecordsParticipantBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.participantBase`.
 public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsParticipantBase
+    public typealias Resource = CallRecordsParticipantBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -965,7 +965,7 @@ public enum CallRecordsParticipantEndpointFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.participant`.
 public struct CallRecordsParticipantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsParticipant
+    public typealias Resource = CallRecordsParticipant
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1124,7 +1124,7 @@ public enum CallRecordsSegmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.segment`.
 public struct CallRecordsSegmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsSegment
+    public typealias Resource = CallRecordsSegment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1315,7 +1315,7 @@ public enum CallRecordsSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callRecords.session`.
 public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallRecordsSession
+    public typealias Resource = CallRecordsSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1555,7 +1555,7 @@ extension CallRecordsWifiRadioType {
 ///
 /// - Remark: Generated from `microsoft.graph.call`.
 public struct CallRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Call
+    public typealias Resource = Call
     public let client: ServiceClient
     public let path: ResourcePath
 

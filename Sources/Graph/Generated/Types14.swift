@@ -33,7 +33,7 @@ public enum CallTranscriptEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.callTranscript`.
 public struct CallTranscriptRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CallTranscript
+    public typealias Resource = CallTranscript
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -134,7 +134,7 @@ public enum CancelMediaProcessingOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`.
 public struct CancelMediaProcessingOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CancelMediaProcessingOperation
+    public typealias Resource = CancelMediaProcessingOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -180,7 +180,7 @@ public enum CanvasLayoutFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.canvasLayout`.
 public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CanvasLayout
+    public typealias Resource = CanvasLayout
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -379,7 +379,7 @@ public enum CertificateAuthorityDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`.
 public struct CertificateAuthorityDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateAuthorityDetail
+    public typealias Resource = CertificateAuthorityDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -536,7 +536,7 @@ public enum CertificateBasedAuthConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`.
 public struct CertificateBasedAuthConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateBasedAuthConfiguration
+    public typealias Resource = CertificateBasedAuthConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -593,7 +593,7 @@ public enum CertificateBasedAuthPkiFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`.
 public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CertificateBasedAuthPki
+    public typealias Resource = CertificateBasedAuthPki
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -938,7 +938,7 @@ public enum ChangeTrackedEntityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.changeTrackedEntity`.
 public struct ChangeTrackedEntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChangeTrackedEntity
+    public typealias Resource = ChangeTrackedEntity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1216,7 +1216,7 @@ public enum ChannelRenamedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.channel`.
 public struct ChannelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Channel
+    public typealias Resource = Channel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1719,7 +1719,7 @@ public enum ChatMessageHostedContentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`.
 public struct ChatMessageHostedContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessageHostedContent
+    public typealias Resource = ChatMessageHostedContent
     public let client: ServiceClient
     public let path: ResourcePath
 

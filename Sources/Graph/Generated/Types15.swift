@@ -41,7 +41,7 @@ public enum ChatMessageInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.chatMessageInfo`.
 public struct ChatMessageInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessageInfo
+    public typealias Resource = ChatMessageInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -269,7 +269,7 @@ public enum ChatMessageReactionIdentitySetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.chatMessage`.
 public struct ChatMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChatMessage
+    public typealias Resource = ChatMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -402,7 +402,7 @@ public enum ChatRenamedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.chat`.
 public struct ChatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Chat
+    public typealias Resource = Chat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -667,7 +667,7 @@ public enum CheckInClaimFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.checkInClaim`.
 public struct CheckInClaimRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CheckInClaim
+    public typealias Resource = CheckInClaim
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -733,7 +733,7 @@ public enum ChecklistItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.checklistItem`.
 public struct ChecklistItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ChecklistItem
+    public typealias Resource = ChecklistItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -859,7 +859,7 @@ public enum ClaimsMappingPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`.
 public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ClaimsMappingPolicy
+    public typealias Resource = ClaimsMappingPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1237,7 +1237,7 @@ public enum CloudClipboardItemPayloadFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudClipboardItem`.
 public struct CloudClipboardItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudClipboardItem
+    public typealias Resource = CloudClipboardItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1275,7 +1275,7 @@ public enum CloudClipboardRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`.
 public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudClipboardRoot
+    public typealias Resource = CloudClipboardRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1336,7 +1336,7 @@ public enum CloudCommunicationsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudCommunications`.
 public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudCommunications
+    public typealias Resource = CloudCommunications
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1514,7 +1514,7 @@ public enum CloudFlareWebApplicationFirewallProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`.
 public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudFlareWebApplicationFirewallProvider
+    public typealias Resource = CloudFlareWebApplicationFirewallProvider
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPC`.
 public struct CloudPCRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPC
+    public typealias Resource = CloudPC
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -240,7 +240,7 @@ public enum CloudPcAuditEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent`.
 public struct CloudPcAuditEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcAuditEvent
+    public typealias Resource = CloudPcAuditEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -417,7 +417,7 @@ extension CloudPcDeviceImageOsStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage`.
 public struct CloudPcDeviceImageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcDeviceImage
+    public typealias Resource = CloudPcDeviceImage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -556,7 +556,7 @@ public enum CloudPcGalleryImageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcGalleryImage`.
 public struct CloudPcGalleryImageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcGalleryImage
+    public typealias Resource = CloudPcGalleryImage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1070,7 +1070,7 @@ extension CloudPcOnPremisesConnectionHealthCheckErrorType {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection`.
 public struct CloudPcOnPremisesConnectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcOnPremisesConnection
+    public typealias Resource = CloudPcOnPremisesConnection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1277,7 +1277,7 @@ public enum CloudPcProvisioningPolicyAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment`.
 public struct CloudPcProvisioningPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcProvisioningPolicyAssignment
+    public typealias Resource = CloudPcProvisioningPolicyAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1341,7 +1341,7 @@ extension CloudPcProvisioningPolicyImageType {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy`.
 public struct CloudPcProvisioningPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcProvisioningPolicy
+    public typealias Resource = CloudPcProvisioningPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1504,7 +1504,7 @@ public struct CloudPcReportFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcReport`.
 public struct CloudPcReportRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcReport
+    public typealias Resource = CloudPcReport
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1629,7 +1629,7 @@ public enum CloudPcServicePlanFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcServicePlan`.
 public struct CloudPcServicePlanRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcServicePlan
+    public typealias Resource = CloudPcServicePlan
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1764,7 +1764,7 @@ public enum CloudPcUserSettingAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcUserSettingAssignment`.
 public struct CloudPcUserSettingAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcUserSettingAssignment
+    public typealias Resource = CloudPcUserSettingAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.cloudPcUserSetting`.
 public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CloudPcUserSetting
+    public typealias Resource = CloudPcUserSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -240,7 +240,7 @@ public enum ColumnDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.columnDefinition`.
 public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ColumnDefinition
+    public typealias Resource = ColumnDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -284,7 +284,7 @@ public enum ColumnLinkFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.columnLink`.
 public struct ColumnLinkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ColumnLink
+    public typealias Resource = ColumnLink
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -490,7 +490,7 @@ public enum CommsOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.commsOperation`.
 public struct CommsOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CommsOperation
+    public typealias Resource = CommsOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -724,7 +724,7 @@ extension CommunityPrivacy {
 ///
 /// - Remark: Generated from `microsoft.graph.community`.
 public struct CommunityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Community
+    public typealias Resource = Community
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -802,7 +802,7 @@ public enum CompanySubscriptionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.companySubscription`.
 public struct CompanySubscriptionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CompanySubscription
+    public typealias Resource = CompanySubscription
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -931,7 +931,7 @@ public struct ComplianceManagementPartnerAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.complianceManagementPartner`.
 public struct ComplianceManagementPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ComplianceManagementPartner
+    public typealias Resource = ComplianceManagementPartner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -950,7 +950,7 @@ public struct ComplianceManagementPartnerRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.compliance`.
 public struct ComplianceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Compliance
+    public typealias Resource = Compliance
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -257,7 +257,7 @@ public enum ConditionalAccessPolicyDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy`.
 public struct ConditionalAccessPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessPolicy
+    public typealias Resource = ConditionalAccessPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -338,7 +338,7 @@ public enum ConditionalAccessRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot`.
 public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessRoot
+    public typealias Resource = ConditionalAccessRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -539,7 +539,7 @@ public enum ConditionalAccessTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conditionalAccessTemplate`.
 public struct ConditionalAccessTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConditionalAccessTemplate
+    public typealias Resource = ConditionalAccessTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -641,7 +641,7 @@ public enum ConfigurationBaselineFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationBaseline`.
 public struct ConfigurationBaselineRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationBaseline
+    public typealias Resource = ConfigurationBaseline
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -723,7 +723,7 @@ public enum ConfigurationDriftFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationDrift`.
 public struct ConfigurationDriftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationDrift
+    public typealias Resource = ConfigurationDrift
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -776,7 +776,7 @@ public enum ConfigurationManagementFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationManagement`.
 public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationManagement
+    public typealias Resource = ConfigurationManagement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -943,7 +943,7 @@ public enum ConfigurationMonitorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationMonitor`.
 public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationMonitor
+    public typealias Resource = ConfigurationMonitor
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1006,7 +1006,7 @@ public enum ConfigurationMonitoringResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationMonitoringResult`.
 public struct ConfigurationMonitoringResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationMonitoringResult
+    public typealias Resource = ConfigurationMonitoringResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1069,7 +1069,7 @@ public enum ConfigurationSnapshotJobFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.configurationSnapshotJob`.
 public struct ConfigurationSnapshotJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConfigurationSnapshotJob
+    public typealias Resource = ConfigurationSnapshotJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1164,7 +1164,7 @@ public enum ConnectedOrganizationMembersFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.connectedOrganization`.
 public struct ConnectedOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConnectedOrganization
+    public typealias Resource = ConnectedOrganization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1450,7 +1450,7 @@ public enum ContactFolderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.contactFolder`.
 public struct ContactFolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContactFolder
+    public typealias Resource = ContactFolder
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1563,7 +1563,7 @@ extension ContactRelationship {
 ///
 /// - Remark: Generated from `microsoft.graph.contact`.
 public struct ContactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Contact
+    public typealias Resource = Contact
     public let client: ServiceClient
     public let path: ResourcePath
 

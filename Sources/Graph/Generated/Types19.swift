@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.contentActivity`.
 public struct ContentActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentActivity
+    public typealias Resource = ContentActivity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -143,7 +143,7 @@ public struct ContentSharingSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.contentSharingSession`.
 public struct ContentSharingSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentSharingSession
+    public typealias Resource = ContentSharingSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -256,7 +256,7 @@ public enum ContentTypeOrderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.contentType`.
 public struct ContentTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ContentType
+    public typealias Resource = ContentType
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -423,7 +423,7 @@ public enum ContractFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.contract`.
 public struct ContractRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Contract
+    public typealias Resource = Contract
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -581,7 +581,7 @@ public enum ControlConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.controlConfiguration`.
 public struct ControlConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ControlConfiguration
+    public typealias Resource = ControlConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -699,7 +699,7 @@ public enum ConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conversationMember`.
 public struct ConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConversationMember
+    public typealias Resource = ConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -773,7 +773,7 @@ public enum ConversationMemberRoleUpdatedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conversation`.
 public struct ConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Conversation
+    public typealias Resource = Conversation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -842,7 +842,7 @@ public enum ConversationThreadFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.conversationThread`.
 public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ConversationThread
+    public typealias Resource = ConversationThread
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -949,7 +949,7 @@ public enum CopilotAdminCatalogFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotAdminCatalog`.
 public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminCatalog
+    public typealias Resource = CopilotAdminCatalog
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1008,7 +1008,7 @@ public enum CopilotAdminLimitedModeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotAdminLimitedMode`.
 public struct CopilotAdminLimitedModeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminLimitedMode
+    public typealias Resource = CopilotAdminLimitedMode
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1027,7 +1027,7 @@ public struct CopilotAdminLimitedModeRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotAdmin`.
 public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdmin
+    public typealias Resource = CopilotAdmin
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1076,7 +1076,7 @@ public enum CopilotAdminSettingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotAdminSetting`.
 public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotAdminSetting
+    public typealias Resource = CopilotAdminSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1232,7 +1232,7 @@ public enum CopilotPackageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotPackageDetail`.
 public struct CopilotPackageDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotPackageDetail
+    public typealias Resource = CopilotPackageDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1256,7 +1256,7 @@ public struct CopilotPackageDetailRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotPackage`.
 public struct CopilotPackageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotPackage
+    public typealias Resource = CopilotPackage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1299,7 +1299,7 @@ public struct CopilotReportRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotReportRoot`.
 public struct CopilotReportRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotReportRoot
+    public typealias Resource = CopilotReportRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1390,7 +1390,7 @@ public enum CopilotRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.copilotRoot`.
 public struct CopilotRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CopilotRoot
+    public typealias Resource = CopilotRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1552,7 +1552,7 @@ public enum CountryNamedLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.countryNamedLocation`.
 public struct CountryNamedLocationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CountryNamedLocation
+    public typealias Resource = CountryNamedLocation
     public let client: ServiceClient
     public let path: ResourcePath
 

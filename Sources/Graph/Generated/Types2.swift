@@ -114,7 +114,7 @@ public enum AccessPackageResourceEnvironmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment`.
 public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResourceEnvironment
+    public typealias Resource = AccessPackageResourceEnvironment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -175,7 +175,7 @@ public enum AccessPackageResourceRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResource`.
 public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResource
+    public typealias Resource = AccessPackageResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -230,7 +230,7 @@ public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest`.
 public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResourceRequest
+    public typealias Resource = AccessPackageResourceRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -295,7 +295,7 @@ public enum AccessPackageResourceRoleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRole`.
 public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResourceRole
+    public typealias Resource = AccessPackageResourceRole
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -349,7 +349,7 @@ public enum AccessPackageResourceRoleScopeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope`.
 public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResourceRoleScope
+    public typealias Resource = AccessPackageResourceRoleScope
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -414,7 +414,7 @@ public enum AccessPackageResourceScopeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageResourceScope`.
 public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageResourceScope
+    public typealias Resource = AccessPackageResourceScope
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -496,7 +496,7 @@ extension AccessPackageSubjectLifecycle {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageSubject`.
 public struct AccessPackageSubjectRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageSubject
+    public typealias Resource = AccessPackageSubject
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -650,7 +650,7 @@ extension AccessPackageSuggestionRelatedPeopleInsightLevel {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageSuggestion`.
 public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageSuggestion
+    public typealias Resource = AccessPackageSuggestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -756,7 +756,7 @@ public enum AccessPackageTextInputQuestionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessPackageTextInputQuestion`.
 public struct AccessPackageTextInputQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessPackageTextInputQuestion
+    public typealias Resource = AccessPackageTextInputQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -909,7 +909,7 @@ public enum AccessReviewHistoryDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition`.
 public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewHistoryDefinition
+    public typealias Resource = AccessReviewHistoryDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -972,7 +972,7 @@ public enum AccessReviewHistoryInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance`.
 public struct AccessReviewHistoryInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewHistoryInstance
+    public typealias Resource = AccessReviewHistoryInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1235,7 +1235,7 @@ extension AccessReviewInstanceDecisionItemFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem`.
 public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewInstanceDecisionItem
+    public typealias Resource = AccessReviewInstanceDecisionItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1347,7 +1347,7 @@ extension AccessReviewInstanceFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewInstance`.
 public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewInstance
+    public typealias Resource = AccessReviewInstance
     public let client: ServiceClient
     public let path: ResourcePath
 

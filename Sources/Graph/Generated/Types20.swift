@@ -58,7 +58,7 @@ public enum CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault`.
 public struct CrossTenantAccessPolicyConfigurationDefaultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicyConfigurationDefault
+    public typealias Resource = CrossTenantAccessPolicyConfigurationDefault
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -140,7 +140,7 @@ public enum CrossTenantAccessPolicyConfigurationPartnerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationPartner`.
 public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicyConfigurationPartner
+    public typealias Resource = CrossTenantAccessPolicyConfigurationPartner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -248,7 +248,7 @@ public struct CrossTenantAccessPolicyM365CollaborationOutboundSettingFields: Fie
 ///
 /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy`.
 public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantAccessPolicy
+    public typealias Resource = CrossTenantAccessPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -512,7 +512,7 @@ public enum CrossTenantIdentitySyncPolicyPartnerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.crossTenantIdentitySyncPolicyPartner`.
 public struct CrossTenantIdentitySyncPolicyPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CrossTenantIdentitySyncPolicyPartner
+    public typealias Resource = CrossTenantIdentitySyncPolicyPartner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -695,7 +695,7 @@ public enum CustomAuthenticationExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customAuthenticationExtension`.
 public struct CustomAuthenticationExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomAuthenticationExtension
+    public typealias Resource = CustomAuthenticationExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -800,7 +800,7 @@ public enum CustomCalloutExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customCalloutExtension`.
 public struct CustomCalloutExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomCalloutExtension
+    public typealias Resource = CustomCalloutExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -906,7 +906,7 @@ public enum CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet 
 ///
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession`.
 public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceAccessReviewUploadSession
+    public typealias Resource = CustomDataProvidedResourceAccessReviewUploadSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -968,7 +968,7 @@ public enum CustomDataProvidedResourceFileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceFile`.
 public struct CustomDataProvidedResourceFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceFile
+    public typealias Resource = CustomDataProvidedResourceFile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1074,7 +1074,7 @@ public struct CustomDataProvidedResourcePayloadsDataFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResource`.
 public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResource
+    public typealias Resource = CustomDataProvidedResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1193,7 +1193,7 @@ public struct CustomDataProvidedResourceUploadSessionRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession`.
 public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomDataProvidedResourceUploadSession
+    public typealias Resource = CustomDataProvidedResourceUploadSession
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.customExtensionStageSetting`.
 public struct CustomExtensionStageSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomExtensionStageSetting
+    public typealias Resource = CustomExtensionStageSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -108,7 +108,7 @@ public enum CustomSecurityAttributeDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition`.
 public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomSecurityAttributeDefinition
+    public typealias Resource = CustomSecurityAttributeDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -286,7 +286,7 @@ public enum DataPolicyOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.dataPolicyOperation`.
 public struct DataPolicyOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DataPolicyOperation
+    public typealias Resource = DataPolicyOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -410,7 +410,7 @@ public enum DataSecurityAndGovernanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance`.
 public struct DataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DataSecurityAndGovernance
+    public typealias Resource = DataSecurityAndGovernance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -591,7 +591,7 @@ public enum DayNoteFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.dayNote`.
 public struct DayNoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DayNote
+    public typealias Resource = DayNote
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -824,7 +824,7 @@ public enum DefaultManagedAppProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection`.
 public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DefaultManagedAppProtection
+    public typealias Resource = DefaultManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1098,7 +1098,7 @@ public enum DelegatedAdminAccessAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignment`.
 public struct DelegatedAdminAccessAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminAccessAssignment
+    public typealias Resource = DelegatedAdminAccessAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1224,7 +1224,7 @@ public enum DelegatedAdminCustomerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer`.
 public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminCustomer
+    public typealias Resource = DelegatedAdminCustomer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1359,7 +1359,7 @@ public enum DelegatedAdminRelationshipOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperation`.
 public struct DelegatedAdminRelationshipOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationshipOperation
+    public typealias Resource = DelegatedAdminRelationshipOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -57,7 +57,7 @@ extension DelegatedAdminRelationshipRequestAction {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship`.
 public struct DelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationship
+    public typealias Resource = DelegatedAdminRelationship
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -100,7 +100,7 @@ public struct DelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequest`.
 public struct DelegatedAdminRelationshipRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminRelationshipRequest
+    public typealias Resource = DelegatedAdminRelationshipRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -208,7 +208,7 @@ public enum DelegatedAdminServiceManagementDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminServiceManagementDetail`.
 public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminServiceManagementDetail
+    public typealias Resource = DelegatedAdminServiceManagementDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -258,7 +258,7 @@ public enum DelegatedAdminServiceProviderConstraintsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedAdminServiceProviderConstraints`.
 public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedAdminServiceProviderConstraints
+    public typealias Resource = DelegatedAdminServiceProviderConstraints
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -307,7 +307,7 @@ public enum DelegatedPermissionClassificationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.delegatedPermissionClassification`.
 public struct DelegatedPermissionClassificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DelegatedPermissionClassification
+    public typealias Resource = DelegatedPermissionClassification
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -412,7 +412,7 @@ public struct DeletedChatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deletedChat`.
 public struct DeletedChatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedChat
+    public typealias Resource = DeletedChat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -456,7 +456,7 @@ public enum DeletedItemContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deletedItemContainer`.
 public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedItemContainer
+    public typealias Resource = DeletedItemContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -514,7 +514,7 @@ public enum DeletedTeamFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deletedTeam`.
 public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeletedTeam
+    public typealias Resource = DeletedTeam
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -572,7 +572,7 @@ public enum DeltaParticipantsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deltaParticipants`.
 public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeltaParticipants
+    public typealias Resource = DeltaParticipants
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -653,7 +653,7 @@ public enum DeskFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.desk`.
 public struct DeskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Desk
+    public typealias Resource = Desk
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -802,7 +802,7 @@ extension DetectedAppPlatformType {
 ///
 /// - Remark: Generated from `microsoft.graph.detectedApp`.
 public struct DetectedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DetectedApp
+    public typealias Resource = DetectedApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1037,7 +1037,7 @@ public enum DeviceAndAppManagementRoleAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment`.
 public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAndAppManagementRoleAssignment
+    public typealias Resource = DeviceAndAppManagementRoleAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1098,7 +1098,7 @@ public enum DeviceAndAppManagementRoleDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition`.
 public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAndAppManagementRoleDefinition
+    public typealias Resource = DeviceAndAppManagementRoleDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1195,7 +1195,7 @@ public enum DeviceAppManagementFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceAppManagement`.
 public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceAppManagement
+    public typealias Resource = DeviceAppManagement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1364,7 +1364,7 @@ public enum DeviceCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCategory`.
 public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCategory
+    public typealias Resource = DeviceCategory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1412,7 +1412,7 @@ public enum DeviceComplianceActionItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceActionItem`.
 public struct DeviceComplianceActionItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceActionItem
+    public typealias Resource = DeviceComplianceActionItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1498,7 +1498,7 @@ public enum DeviceComplianceDeviceOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceOverview`.
 public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceDeviceOverview
+    public typealias Resource = DeviceComplianceDeviceOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1552,7 +1552,7 @@ public enum DeviceComplianceDeviceStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceStatus`.
 public struct DeviceComplianceDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceDeviceStatus
+    public typealias Resource = DeviceComplianceDeviceStatus
     public let client: ServiceClient
     public let path: ResourcePath
 

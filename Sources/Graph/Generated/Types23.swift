@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyAssignment`.
 public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyAssignment
+    public typealias Resource = DeviceCompliancePolicyAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -67,7 +67,7 @@ public enum DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyDeviceStateSummary`.
 public struct DeviceCompliancePolicyDeviceStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyDeviceStateSummary
+    public typealias Resource = DeviceCompliancePolicyDeviceStateSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -89,7 +89,7 @@ public struct DeviceCompliancePolicyDeviceStateSummaryRequestBuilder: ModelReque
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy`.
 public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicy
+    public typealias Resource = DeviceCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -277,7 +277,7 @@ public enum DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingStateSummary`.
 public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicySettingStateSummary
+    public typealias Resource = DeviceCompliancePolicySettingStateSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -345,7 +345,7 @@ public enum DeviceCompliancePolicyStateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyState`.
 public struct DeviceCompliancePolicyStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceCompliancePolicyState
+    public typealias Resource = DeviceCompliancePolicyState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -392,7 +392,7 @@ public enum DeviceComplianceScheduledActionForRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule`.
 public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceScheduledActionForRule
+    public typealias Resource = DeviceComplianceScheduledActionForRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -466,7 +466,7 @@ public enum DeviceComplianceSettingStateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceSettingState`.
 public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceSettingState
+    public typealias Resource = DeviceComplianceSettingState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -520,7 +520,7 @@ public enum DeviceComplianceUserOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceUserOverview`.
 public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceUserOverview
+    public typealias Resource = DeviceComplianceUserOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -570,7 +570,7 @@ public enum DeviceComplianceUserStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceComplianceUserStatus`.
 public struct DeviceComplianceUserStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceComplianceUserStatus
+    public typealias Resource = DeviceComplianceUserStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -680,7 +680,7 @@ public enum DeviceConfigurationAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationAssignment`.
 public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationAssignment
+    public typealias Resource = DeviceConfigurationAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -734,7 +734,7 @@ public enum DeviceConfigurationDeviceOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceOverview`.
 public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceOverview
+    public typealias Resource = DeviceConfigurationDeviceOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -792,7 +792,7 @@ public enum DeviceConfigurationDeviceStateSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStateSummary`.
 public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceStateSummary
+    public typealias Resource = DeviceConfigurationDeviceStateSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -849,7 +849,7 @@ public enum DeviceConfigurationDeviceStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStatus`.
 public struct DeviceConfigurationDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationDeviceStatus
+    public typealias Resource = DeviceConfigurationDeviceStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -868,7 +868,7 @@ public struct DeviceConfigurationDeviceStatusRequestBuilder: ModelRequestBuilder
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfiguration`.
 public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfiguration
+    public typealias Resource = DeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1029,7 +1029,7 @@ public enum DeviceConfigurationStateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationState`.
 public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationState
+    public typealias Resource = DeviceConfigurationState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1083,7 +1083,7 @@ public enum DeviceConfigurationUserOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationUserOverview`.
 public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationUserOverview
+    public typealias Resource = DeviceConfigurationUserOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1133,7 +1133,7 @@ public enum DeviceConfigurationUserStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceConfigurationUserStatus`.
 public struct DeviceConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceConfigurationUserStatus
+    public typealias Resource = DeviceConfigurationUserStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1229,7 +1229,7 @@ public enum DeviceEnrollmentConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration`.
 public struct DeviceEnrollmentConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentConfiguration
+    public typealias Resource = DeviceEnrollmentConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1364,7 +1364,7 @@ public enum DeviceEnrollmentLimitConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration`.
 public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentLimitConfiguration
+    public typealias Resource = DeviceEnrollmentLimitConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1489,7 +1489,7 @@ public enum DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration`.
 public struct DeviceEnrollmentPlatformRestrictionsConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentPlatformRestrictionsConfiguration
+    public typealias Resource = DeviceEnrollmentPlatformRestrictionsConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1657,7 +1657,7 @@ public enum DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet
 ///
 /// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration`.
 public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceEnrollmentWindowsHelloForBusinessConfiguration
+    public typealias Resource = DeviceEnrollmentWindowsHelloForBusinessConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.deviceInstallState`.
 public struct DeviceInstallStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceInstallState
+    public typealias Resource = DeviceInstallState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -82,7 +82,7 @@ public enum DeviceLocalCredentialInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceLocalCredentialInfo`.
 public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceLocalCredentialInfo
+    public typealias Resource = DeviceLocalCredentialInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -138,7 +138,7 @@ public enum DeviceLogCollectionResponseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse`.
 public struct DeviceLogCollectionResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceLogCollectionResponse
+    public typealias Resource = DeviceLogCollectionResponse
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -413,7 +413,7 @@ public struct DeviceManagementCachedReportConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementCachedReportConfiguration`.
 public struct DeviceManagementCachedReportConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementCachedReportConfiguration
+    public typealias Resource = DeviceManagementCachedReportConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -553,7 +553,7 @@ public enum DeviceManagementExchangeConnectorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector`.
 public struct DeviceManagementExchangeConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementExchangeConnector
+    public typealias Resource = DeviceManagementExchangeConnector
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -694,7 +694,7 @@ extension DeviceManagementExportJobLocalizationType {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementExportJob`.
 public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementExportJob
+    public typealias Resource = DeviceManagementExportJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -790,7 +790,7 @@ public struct DeviceManagementPartnerAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementPartner`.
 public struct DeviceManagementPartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementPartner
+    public typealias Resource = DeviceManagementPartner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -898,7 +898,7 @@ public enum DeviceManagementReportsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementReports`.
 public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementReports
+    public typealias Resource = DeviceManagementReports
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1471,7 +1471,7 @@ public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagement`.
 public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagement
+    public typealias Resource = DeviceManagement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2179,7 +2179,7 @@ public enum DeviceManagementTroubleshootingEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceManagementTroubleshootingEvent`.
 public struct DeviceManagementTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceManagementTroubleshootingEvent
+    public typealias Resource = DeviceManagementTroubleshootingEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2414,7 +2414,7 @@ public enum DeviceRegistrationPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.deviceRegistrationPolicy`.
 public struct DeviceRegistrationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeviceRegistrationPolicy
+    public typealias Resource = DeviceRegistrationPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2468,7 +2468,7 @@ extension DeviceRegistrationState {
 ///
 /// - Remark: Generated from `microsoft.graph.device`.
 public struct DeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Device
+    public typealias Resource = Device
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.directoryAudit`.
 public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryAudit
+    public typealias Resource = DirectoryAudit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -91,7 +91,7 @@ extension DirectoryDefinitionDiscoverabilities {
 ///
 /// - Remark: Generated from `microsoft.graph.directoryDefinition`.
 public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryDefinition
+    public typealias Resource = DirectoryDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -194,7 +194,7 @@ public enum DirectoryObjectPartnerReferenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference`.
 public struct DirectoryObjectPartnerReferenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryObjectPartnerReference
+    public typealias Resource = DirectoryObjectPartnerReference
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -319,7 +319,7 @@ extension CollectionRequestBuilder where ItemBuilder == DirectoryObjectPartnerRe
 ///
 /// - Remark: Generated from `microsoft.graph.directoryObject`.
 public struct DirectoryObjectRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryObject
+    public typealias Resource = DirectoryObject
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -443,7 +443,7 @@ extension CollectionRequestBuilder where ItemBuilder == DirectoryObjectRequestBu
 ///
 /// - Remark: Generated from `microsoft.graph.directory`.
 public struct DirectoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Directory
+    public typealias Resource = Directory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -580,7 +580,7 @@ public enum DirectoryRoleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.directoryRole`.
 public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryRole
+    public typealias Resource = DirectoryRole
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -745,7 +745,7 @@ public enum DirectoryRoleTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.directoryRoleTemplate`.
 public struct DirectoryRoleTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DirectoryRoleTemplate
+    public typealias Resource = DirectoryRoleTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1121,7 +1121,7 @@ public enum DocumentSetVersionItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.documentSetVersion`.
 public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DocumentSetVersion
+    public typealias Resource = DocumentSetVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1252,7 +1252,7 @@ public enum DomainDnsCnameRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsCnameRecord`.
 public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsCnameRecord
+    public typealias Resource = DomainDnsCnameRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1306,7 +1306,7 @@ public enum DomainDnsMxRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`.
 public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsMxRecord
+    public typealias Resource = DomainDnsMxRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1363,7 +1363,7 @@ public enum DomainDnsRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsRecord`.
 public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsRecord
+    public typealias Resource = DomainDnsRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1425,7 +1425,7 @@ public enum DomainDnsSrvRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsSrvRecord`.
 public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsSrvRecord
+    public typealias Resource = DomainDnsSrvRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1477,7 +1477,7 @@ public enum DomainDnsTxtRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsTxtRecord`.
 public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsTxtRecord
+    public typealias Resource = DomainDnsTxtRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1529,7 +1529,7 @@ public enum DomainDnsUnavailableRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domainDnsUnavailableRecord`.
 public struct DomainDnsUnavailableRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DomainDnsUnavailableRecord
+    public typealias Resource = DomainDnsUnavailableRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1565,7 +1565,7 @@ public enum DomainIdentitySourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.domain`.
 public struct DomainRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Domain
+    public typealias Resource = Domain
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1884,7 +1884,7 @@ public enum DriveItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public struct DriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItem
+    public typealias Resource = DriveItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2322,7 +2322,7 @@ public enum DriveItemVersionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveItemVersion`.
 public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItemVersion
+    public typealias Resource = DriveItemVersion
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.driveProtectionRule`.
 public struct DriveProtectionRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionRule
+    public typealias Resource = DriveProtectionRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -93,7 +93,7 @@ public enum DriveProtectionUnitFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveProtectionUnit`.
 public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionUnit
+    public typealias Resource = DriveProtectionUnit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -170,7 +170,7 @@ public enum DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveProtectionUnitsBulkAdditionJob`.
 public struct DriveProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveProtectionUnitsBulkAdditionJob
+    public typealias Resource = DriveProtectionUnitsBulkAdditionJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -208,7 +208,7 @@ public enum DriveRecipientFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.drive`.
 public struct DriveRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Drive
+    public typealias Resource = Drive
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -338,7 +338,7 @@ public enum DriveRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveRestoreArtifact`.
 public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveRestoreArtifact
+    public typealias Resource = DriveRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -413,7 +413,7 @@ public enum DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.driveRestoreArtifactsBulkAdditionRequest`.
 public struct DriveRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveRestoreArtifactsBulkAdditionRequest
+    public typealias Resource = DriveRestoreArtifactsBulkAdditionRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -486,7 +486,7 @@ public enum EBookInstallSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.eBookInstallSummary`.
 public struct EBookInstallSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EBookInstallSummary
+    public typealias Resource = EBookInstallSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -542,7 +542,7 @@ extension EdgeCookiePolicy {
 ///
 /// - Remark: Generated from `microsoft.graph.edge`.
 public struct EdgeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Edge
+    public typealias Resource = Edge
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -713,7 +713,7 @@ public enum EditionUpgradeConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration`.
 public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EditionUpgradeConfiguration
+    public typealias Resource = EditionUpgradeConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1107,7 +1107,7 @@ public enum EducationAssignmentDefaultsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationAssignmentDefaults`.
 public struct EducationAssignmentDefaultsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentDefaults
+    public typealias Resource = EducationAssignmentDefaults
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1267,7 +1267,7 @@ public struct EducationAssignmentRecipientFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationAssignment`.
 public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignment
+    public typealias Resource = EducationAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1397,7 +1397,7 @@ public enum EducationAssignmentResourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationAssignmentResource`.
 public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentResource
+    public typealias Resource = EducationAssignmentResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1457,7 +1457,7 @@ public enum EducationAssignmentSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationAssignmentSettings`.
 public struct EducationAssignmentSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationAssignmentSettings
+    public typealias Resource = EducationAssignmentSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1535,7 +1535,7 @@ public enum EducationCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationCategory`.
 public struct EducationCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationCategory
+    public typealias Resource = EducationCategory
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -108,7 +108,7 @@ public enum EducationClassFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationClass`.
 public struct EducationClassRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationClass
+    public typealias Resource = EducationClass
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -367,7 +367,7 @@ public enum EducationFeedbackOutcomeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationFeedbackOutcome`.
 public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationFeedbackOutcome
+    public typealias Resource = EducationFeedbackOutcome
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -415,7 +415,7 @@ public enum EducationFeedbackResourceOutcomeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcome`.
 public struct EducationFeedbackResourceOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationFeedbackResourceOutcome
+    public typealias Resource = EducationFeedbackResourceOutcome
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -533,7 +533,7 @@ public enum EducationGradingCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationGradingCategory`.
 public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationGradingCategory
+    public typealias Resource = EducationGradingCategory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -599,7 +599,7 @@ public enum EducationGradingSchemeGradeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationGradingScheme`.
 public struct EducationGradingSchemeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationGradingScheme
+    public typealias Resource = EducationGradingScheme
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -781,7 +781,7 @@ public enum EducationModuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationModule`.
 public struct EducationModuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationModule
+    public typealias Resource = EducationModule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -856,7 +856,7 @@ public enum EducationModuleResourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationModuleResource`.
 public struct EducationModuleResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationModuleResource
+    public typealias Resource = EducationModuleResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -943,7 +943,7 @@ public enum EducationOrganizationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationOrganization`.
 public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationOrganization
+    public typealias Resource = EducationOrganization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -991,7 +991,7 @@ public enum EducationOutcomeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationOutcome`.
 public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationOutcome
+    public typealias Resource = EducationOutcome
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1039,7 +1039,7 @@ public enum EducationPointsOutcomeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationPointsOutcome`.
 public struct EducationPointsOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationPointsOutcome
+    public typealias Resource = EducationPointsOutcome
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1168,7 +1168,7 @@ public enum EducationRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationRoot`.
 public struct EducationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRoot
+    public typealias Resource = EducationRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1291,7 +1291,7 @@ public enum EducationRubricOutcomeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationRubricOutcome`.
 public struct EducationRubricOutcomeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRubricOutcome
+    public typealias Resource = EducationRubricOutcome
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1310,7 +1310,7 @@ public struct EducationRubricOutcomeRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.educationRubric`.
 public struct EducationRubricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationRubric
+    public typealias Resource = EducationRubric
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1388,7 +1388,7 @@ public enum EducationSchoolFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationSchool`.
 public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSchool
+    public typealias Resource = EducationSchool
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -165,7 +165,7 @@ public struct EducationSubmissionRecipientFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationSubmission`.
 public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSubmission
+    public typealias Resource = EducationSubmission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -280,7 +280,7 @@ public enum EducationSubmissionResourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationSubmissionResource`.
 public struct EducationSubmissionResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationSubmissionResource
+    public typealias Resource = EducationSubmissionResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -522,7 +522,7 @@ public enum EducationUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.educationUser`.
 public struct EducationUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EducationUser
+    public typealias Resource = EducationUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -789,7 +789,7 @@ public enum EmailAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration`.
 public struct EmailAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailAuthenticationMethodConfiguration
+    public typealias Resource = EmailAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -817,7 +817,7 @@ public struct EmailAuthenticationMethodConfigurationRequestBuilder: ModelRequest
 ///
 /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod`.
 public struct EmailAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailAuthenticationMethod
+    public typealias Resource = EmailAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -914,7 +914,7 @@ public enum EmailFileAssessmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest`.
 public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailFileAssessmentRequest
+    public typealias Resource = EmailFileAssessmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -986,7 +986,7 @@ public enum EmailNotificationsSettingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.emailNotificationsSetting`.
 public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailNotificationsSetting
+    public typealias Resource = EmailNotificationsSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1107,7 +1107,7 @@ public enum EmergencyCallEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.emergencyCallEvent`.
 public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmergencyCallEvent
+    public typealias Resource = EmergencyCallEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1194,7 +1194,7 @@ public enum EmployeeExperienceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.employeeExperience`.
 public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmployeeExperience
+    public typealias Resource = EmployeeExperience
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1277,7 +1277,7 @@ public enum EmployeeExperienceUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.employeeExperienceUser`.
 public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmployeeExperienceUser
+    public typealias Resource = EmployeeExperienceUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1424,7 +1424,7 @@ public enum EndUserNotificationDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.endUserNotificationDetail`.
 public struct EndUserNotificationDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserNotificationDetail
+    public typealias Resource = EndUserNotificationDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1461,7 +1461,7 @@ extension EndUserNotificationPreference {
 ///
 /// - Remark: Generated from `microsoft.graph.endUserNotification`.
 public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserNotification
+    public typealias Resource = EndUserNotification
     public let client: ServiceClient
     public let path: ResourcePath
 

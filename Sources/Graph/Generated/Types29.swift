@@ -43,7 +43,7 @@ public enum EndUserSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.endUserSettings`.
 public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EndUserSettings
+    public typealias Resource = EndUserSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -95,7 +95,7 @@ public enum EndpointFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.endpoint`.
 public struct EndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Endpoint
+    public typealias Resource = Endpoint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -280,7 +280,7 @@ public enum EngagementAsyncOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementAsyncOperation`.
 public struct EngagementAsyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementAsyncOperation
+    public typealias Resource = EngagementAsyncOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -392,7 +392,7 @@ public enum EngagementConversationDiscussionMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage`.
 public struct EngagementConversationDiscussionMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationDiscussionMessage
+    public typealias Resource = EngagementConversationDiscussionMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -517,7 +517,7 @@ public enum EngagementConversationMessageReactionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversationMessageReaction`.
 public struct EngagementConversationMessageReactionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationMessageReaction
+    public typealias Resource = EngagementConversationMessageReaction
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -643,7 +643,7 @@ extension EngagementConversationMessageReactionType {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversationMessage`.
 public struct EngagementConversationMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationMessage
+    public typealias Resource = EngagementConversationMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -754,7 +754,7 @@ public enum EngagementConversationQuestionMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage`.
 public struct EngagementConversationQuestionMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationQuestionMessage
+    public typealias Resource = EngagementConversationQuestionMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -800,7 +800,7 @@ public struct EngagementConversationQuestionMessageRequestBuilder: ModelRequestB
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversation`.
 public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversation
+    public typealias Resource = EngagementConversation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -879,7 +879,7 @@ public enum EngagementConversationSystemMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage`.
 public struct EngagementConversationSystemMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementConversationSystemMessage
+    public typealias Resource = EngagementConversationSystemMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1014,7 +1014,7 @@ public enum EngagementRoleMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementRoleMember`.
 public struct EngagementRoleMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementRoleMember
+    public typealias Resource = EngagementRoleMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1039,7 +1039,7 @@ public struct EngagementRoleMemberRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.engagementRole`.
 public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EngagementRole
+    public typealias Resource = EngagementRole
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1084,7 +1084,7 @@ public enum EnrollmentConfigurationAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.enrollmentConfigurationAssignment`.
 public struct EnrollmentConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnrollmentConfigurationAssignment
+    public typealias Resource = EnrollmentConfigurationAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1167,7 +1167,7 @@ public enum EnrollmentTroubleshootingEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.enrollmentTroubleshootingEvent`.
 public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnrollmentTroubleshootingEvent
+    public typealias Resource = EnrollmentTroubleshootingEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1223,7 +1223,7 @@ public enum EnterpriseCodeSigningCertificateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.enterpriseCodeSigningCertificate`.
 public struct EnterpriseCodeSigningCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EnterpriseCodeSigningCertificate
+    public typealias Resource = EnterpriseCodeSigningCertificate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1300,7 +1300,7 @@ public enum EntitlementManagementFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entitlementManagement`.
 public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntitlementManagement
+    public typealias Resource = EntitlementManagement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1476,7 +1476,7 @@ public enum EntitlementManagementSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entitlementManagementSettings`.
 public struct EntitlementManagementSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntitlementManagementSettings
+    public typealias Resource = EntitlementManagementSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2221,7 +2221,7 @@ public struct EntityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entity`.
 public struct EntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Entity
+    public typealias Resource = Entity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2378,7 +2378,7 @@ public enum EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase`.
 public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryChangeObjectBase
+    public typealias Resource = EntraRecoveryServicesRecoveryChangeObjectBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2480,7 +2480,7 @@ public enum EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
 public struct EntraRecoveryServicesRecoveryJobBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryJobBase
+    public typealias Resource = EntraRecoveryServicesRecoveryJobBase
     public let client: ServiceClient
     public let path: ResourcePath
 

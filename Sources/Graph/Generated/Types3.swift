@@ -74,7 +74,7 @@ public enum AccessReviewReviewerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewReviewer`.
 public struct AccessReviewReviewerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewReviewer
+    public typealias Resource = AccessReviewReviewer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -178,7 +178,7 @@ extension AccessReviewScheduleDefinitionFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition`.
 public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewScheduleDefinition
+    public typealias Resource = AccessReviewScheduleDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -323,7 +323,7 @@ public enum AccessReviewSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewSet`.
 public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewSet
+    public typealias Resource = AccessReviewSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -410,7 +410,7 @@ extension AccessReviewStageFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.accessReviewStage`.
 public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AccessReviewStage
+    public typealias Resource = AccessReviewStage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -623,7 +623,7 @@ public enum ActivitiesContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.activitiesContainer`.
 public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ActivitiesContainer
+    public typealias Resource = ActivitiesContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -686,7 +686,7 @@ public enum ActivityBasedTimeoutPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy`.
 public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ActivityBasedTimeoutPolicy
+    public typealias Resource = ActivityBasedTimeoutPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -875,7 +875,7 @@ public enum ActivityHistoryItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.activityHistoryItem`.
 public struct ActivityHistoryItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ActivityHistoryItem
+    public typealias Resource = ActivityHistoryItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -977,7 +977,7 @@ public enum AddLargeGalleryViewOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.addLargeGalleryViewOperation`.
 public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AddLargeGalleryViewOperation
+    public typealias Resource = AddLargeGalleryViewOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1036,7 +1036,7 @@ public enum AdhocCallFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.adhocCall`.
 public struct AdhocCallRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AdhocCall
+    public typealias Resource = AdhocCall
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1189,7 +1189,7 @@ public enum AdminConsentRequestPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.adminConsentRequestPolicy`.
 public struct AdminConsentRequestPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AdminConsentRequestPolicy
+    public typealias Resource = AdminConsentRequestPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1227,7 +1227,7 @@ public enum AdminMicrosoft365AppsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps`.
 public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AdminMicrosoft365Apps
+    public typealias Resource = AdminMicrosoft365Apps
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1271,7 +1271,7 @@ public enum AdminReportSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.adminReportSettings`.
 public struct AdminReportSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AdminReportSettings
+    public typealias Resource = AdminReportSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1290,7 +1290,7 @@ public struct AdminReportSettingsRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.admin`.
 public struct AdminRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Admin
+    public typealias Resource = Admin
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1400,7 +1400,7 @@ public enum AdministrativeUnitFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.administrativeUnit`.
 public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AdministrativeUnit
+    public typealias Resource = AdministrativeUnit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1978,7 +1978,7 @@ public enum AgentIdentityBlueprintPrincipalFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal`.
 public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgentIdentityBlueprintPrincipal
+    public typealias Resource = AgentIdentityBlueprintPrincipal
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -80,7 +80,7 @@ public struct EntraRecoveryServicesRecoveryJobFilteringCriteriaBaseFields: Field
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob`.
 public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryJob
+    public typealias Resource = EntraRecoveryServicesRecoveryJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -162,7 +162,7 @@ public enum EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob`.
 public struct EntraRecoveryServicesRecoveryPreviewJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecoveryPreviewJob
+    public typealias Resource = EntraRecoveryServicesRecoveryPreviewJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -208,7 +208,7 @@ public struct EntraRecoveryServicesRecoveryPreviewJobRequestBuilder: ModelReques
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery`.
 public struct EntraRecoveryServicesRecoveryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesRecovery
+    public typealias Resource = EntraRecoveryServicesRecovery
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -360,7 +360,7 @@ public enum EntraRecoveryServicesSnapshotFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot`.
 public struct EntraRecoveryServicesSnapshotRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EntraRecoveryServicesSnapshot
+    public typealias Resource = EntraRecoveryServicesSnapshot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -960,7 +960,7 @@ public enum EventMessageRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.eventMessage`.
 public struct EventMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessage
+    public typealias Resource = EventMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1147,7 +1147,7 @@ extension CollectionRequestBuilder where ItemBuilder == EventMessageRequestBuild
 ///
 /// - Remark: Generated from `microsoft.graph.eventMessageRequest`.
 public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessageRequest
+    public typealias Resource = EventMessageRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1450,7 +1450,7 @@ public enum EventMessageResponseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.eventMessageResponse`.
 public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EventMessageResponse
+    public typealias Resource = EventMessageResponse
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1637,7 +1637,7 @@ extension CollectionRequestBuilder where ItemBuilder == EventMessageResponseRequ
 ///
 /// - Remark: Generated from `microsoft.graph.event`.
 public struct EventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Event
+    public typealias Resource = Event
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1875,7 +1875,7 @@ public enum ExchangeAdminFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeAdmin`.
 public struct ExchangeAdminRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeAdmin
+    public typealias Resource = ExchangeAdmin
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2000,7 +2000,7 @@ public enum ExchangeMessageTraceDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeMessageTraceDetail`.
 public struct ExchangeMessageTraceDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeMessageTraceDetail
+    public typealias Resource = ExchangeMessageTraceDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2019,7 +2019,7 @@ public struct ExchangeMessageTraceDetailRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeMessageTrace`.
 public struct ExchangeMessageTraceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeMessageTrace
+    public typealias Resource = ExchangeMessageTrace
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2139,7 +2139,7 @@ public enum ExchangeProtectionPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy`.
 public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeProtectionPolicy
+    public typealias Resource = ExchangeProtectionPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2253,7 +2253,7 @@ public enum ExchangeRestoreSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession`.
 public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeRestoreSession
+    public typealias Resource = ExchangeRestoreSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2332,7 +2332,7 @@ public enum ExchangeSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.exchangeSettings`.
 public struct ExchangeSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExchangeSettings
+    public typealias Resource = ExchangeSettings
     public let client: ServiceClient
     public let path: ResourcePath
 

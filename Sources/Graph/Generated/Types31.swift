@@ -43,7 +43,7 @@ public enum ExtensionPropertyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.extensionProperty`.
 public struct ExtensionPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExtensionProperty
+    public typealias Resource = ExtensionProperty
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -167,7 +167,7 @@ extension CollectionRequestBuilder where ItemBuilder == ExtensionPropertyRequest
 ///
 /// - Remark: Generated from `microsoft.graph.extension`.
 public struct ExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Extension
+    public typealias Resource = Extension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -279,7 +279,7 @@ public enum ExternalAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration`.
 public struct ExternalAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalAuthenticationMethodConfiguration
+    public typealias Resource = ExternalAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -307,7 +307,7 @@ public struct ExternalAuthenticationMethodConfigurationRequestBuilder: ModelRequ
 ///
 /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod`.
 public struct ExternalAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalAuthenticationMethod
+    public typealias Resource = ExternalAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -466,7 +466,7 @@ public enum ExternalConnectorsConnectionOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperation`.
 public struct ExternalConnectorsConnectionOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsConnectionOperation
+    public typealias Resource = ExternalConnectorsConnectionOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -657,7 +657,7 @@ public enum ExternalConnectorsExternalActivityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity`.
 public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalActivity
+    public typealias Resource = ExternalConnectorsExternalActivity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -716,7 +716,7 @@ public enum ExternalConnectorsExternalActivityResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult`.
 public struct ExternalConnectorsExternalActivityResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalActivityResult
+    public typealias Resource = ExternalConnectorsExternalActivityResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -812,7 +812,7 @@ public enum ExternalConnectorsExternalConnectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection`.
 public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalConnection
+    public typealias Resource = ExternalConnectorsExternalConnection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -890,7 +890,7 @@ public enum ExternalConnectorsExternalGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup`.
 public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalGroup
+    public typealias Resource = ExternalConnectorsExternalGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1007,7 +1007,7 @@ public struct ExternalConnectorsExternalItemInformationProtectionLabelFields: Fi
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem`.
 public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternalItem
+    public typealias Resource = ExternalConnectorsExternalItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1061,7 +1061,7 @@ public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder 
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.external`.
 public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsExternal
+    public typealias Resource = ExternalConnectorsExternal
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1106,7 +1106,7 @@ public enum ExternalConnectorsIdentityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.identity`.
 public struct ExternalConnectorsIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsIdentity
+    public typealias Resource = ExternalConnectorsIdentity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1557,7 +1557,7 @@ public enum ExternalConnectorsSchemaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalConnectors.schema`.
 public struct ExternalConnectorsSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalConnectorsSchema
+    public typealias Resource = ExternalConnectorsSchema
     public let client: ServiceClient
     public let path: ResourcePath
 

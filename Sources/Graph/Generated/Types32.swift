@@ -74,7 +74,7 @@ public struct ExternalDomainNameFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalDomainName`.
 public struct ExternalDomainNameRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalDomainName
+    public typealias Resource = ExternalDomainName
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -205,7 +205,7 @@ public enum ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.externalUsersSelfServiceSignUpEventsFlow`.
 public struct ExternalUsersSelfServiceSignUpEventsFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ExternalUsersSelfServiceSignUpEventsFlow
+    public typealias Resource = ExternalUsersSelfServiceSignUpEventsFlow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -316,7 +316,7 @@ public enum FeatureRolloutPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.featureRolloutPolicy`.
 public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FeatureRolloutPolicy
+    public typealias Resource = FeatureRolloutPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -457,7 +457,7 @@ public enum FederatedIdentityCredentialFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.federatedIdentityCredential`.
 public struct FederatedIdentityCredentialRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FederatedIdentityCredential
+    public typealias Resource = FederatedIdentityCredential
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -524,7 +524,7 @@ public enum FederatedTokenValidationPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy`.
 public struct FederatedTokenValidationPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FederatedTokenValidationPolicy
+    public typealias Resource = FederatedTokenValidationPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -726,7 +726,7 @@ public enum Fido2AuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration`.
 public struct Fido2AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2AuthenticationMethodConfiguration
+    public typealias Resource = Fido2AuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -762,7 +762,7 @@ public struct Fido2AuthenticationMethodConfigurationRequestBuilder: ModelRequest
 ///
 /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod`.
 public struct Fido2AuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2AuthenticationMethod
+    public typealias Resource = Fido2AuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -839,7 +839,7 @@ public enum Fido2CombinationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fido2CombinationConfiguration`.
 public struct Fido2CombinationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Fido2CombinationConfiguration
+    public typealias Resource = Fido2CombinationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -919,7 +919,7 @@ public struct FieldValueSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fieldValueSet`.
 public struct FieldValueSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FieldValueSet
+    public typealias Resource = FieldValueSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -999,7 +999,7 @@ public enum FileAssessmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileAssessmentRequest`.
 public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileAssessmentRequest
+    public typealias Resource = FileAssessmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1064,7 +1064,7 @@ public enum FileAttachmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileAttachment`.
 public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileAttachment
+    public typealias Resource = FileAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1367,7 +1367,7 @@ public enum FileStorageContainerCustomPropertyValueFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileStorageContainer`.
 public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainer
+    public typealias Resource = FileStorageContainer
     public let client: ServiceClient
     public let path: ResourcePath
 

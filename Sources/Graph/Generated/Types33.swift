@@ -146,7 +146,7 @@ public enum FileStorageContainerTypeAppPermissionGrantFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeAppPermissionGrant`.
 public struct FileStorageContainerTypeAppPermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerTypeAppPermissionGrant
+    public typealias Resource = FileStorageContainerTypeAppPermissionGrant
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -210,7 +210,7 @@ public enum FileStorageContainerTypeRegistrationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration`.
 public struct FileStorageContainerTypeRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerTypeRegistration
+    public typealias Resource = FileStorageContainerTypeRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -283,7 +283,7 @@ public enum FileStorageContainerTypeRegistrationSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileStorageContainerType`.
 public struct FileStorageContainerTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorageContainerType
+    public typealias Resource = FileStorageContainerType
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -392,7 +392,7 @@ public struct FileStorageContainerViewpointFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fileStorage`.
 public struct FileStorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileStorage
+    public typealias Resource = FileStorage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -592,7 +592,7 @@ public enum FilterOperatorSchemaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.filterOperatorSchema`.
 public struct FilterOperatorSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FilterOperatorSchema
+    public typealias Resource = FilterOperatorSchema
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -684,7 +684,7 @@ public enum FixtureMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fixtureMap`.
 public struct FixtureMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FixtureMap
+    public typealias Resource = FixtureMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -746,7 +746,7 @@ public enum FloorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.floor`.
 public struct FloorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Floor
+    public typealias Resource = Floor
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -872,7 +872,7 @@ public enum FootprintMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.footprintMap`.
 public struct FootprintMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FootprintMap
+    public typealias Resource = FootprintMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -952,7 +952,7 @@ public struct FraudProtectionProviderConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.fraudProtectionProvider`.
 public struct FraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FraudProtectionProvider
+    public typealias Resource = FraudProtectionProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1091,7 +1091,7 @@ public enum GovernanceInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.governanceInsight`.
 public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GovernanceInsight
+    public typealias Resource = GovernanceInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1151,7 +1151,7 @@ public enum GranularDriveRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.granularDriveRestoreArtifact`.
 public struct GranularDriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularDriveRestoreArtifact
+    public typealias Resource = GranularDriveRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1216,7 +1216,7 @@ public enum GranularMailboxRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact`.
 public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularMailboxRestoreArtifact
+    public typealias Resource = GranularMailboxRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 

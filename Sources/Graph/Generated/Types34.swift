@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.granularRestoreArtifactBase`.
 public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularRestoreArtifactBase
+    public typealias Resource = GranularRestoreArtifactBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -68,7 +68,7 @@ public enum GranularSiteRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.granularSiteRestoreArtifact`.
 public struct GranularSiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GranularSiteRestoreArtifact
+    public typealias Resource = GranularSiteRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -359,7 +359,7 @@ public enum GroupLifecyclePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy`.
 public struct GroupLifecyclePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupLifecyclePolicy
+    public typealias Resource = GroupLifecyclePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -438,7 +438,7 @@ public struct GroupPeerOutlierRecommendationInsightSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.group`.
 public struct GroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Group
+    public typealias Resource = Group
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -898,7 +898,7 @@ public enum GroupSettingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.groupSetting`.
 public struct GroupSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupSetting
+    public typealias Resource = GroupSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -944,7 +944,7 @@ public enum GroupSettingTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.groupSettingTemplate`.
 public struct GroupSettingTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = GroupSettingTemplate
+    public typealias Resource = GroupSettingTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1163,7 +1163,7 @@ public enum HomeRealmDiscoveryPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy`.
 public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HomeRealmDiscoveryPolicy
+    public typealias Resource = HomeRealmDiscoveryPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1341,7 +1341,7 @@ public enum HorizontalSectionColumnFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.horizontalSectionColumn`.
 public struct HorizontalSectionColumnRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HorizontalSectionColumn
+    public typealias Resource = HorizontalSectionColumn
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1404,7 +1404,7 @@ extension HorizontalSectionLayoutType {
 ///
 /// - Remark: Generated from `microsoft.graph.horizontalSection`.
 public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HorizontalSection
+    public typealias Resource = HorizontalSection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1517,7 +1517,7 @@ public enum HumanSecurityFraudProtectionProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.humanSecurityFraudProtectionProvider`.
 public struct HumanSecurityFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = HumanSecurityFraudProtectionProvider
+    public typealias Resource = HumanSecurityFraudProtectionProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1755,7 +1755,7 @@ public enum IdentityApiConnectorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityApiConnector`.
 public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityApiConnector
+    public typealias Resource = IdentityApiConnector
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1820,7 +1820,7 @@ public enum IdentityBuiltInUserFlowAttributeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityBuiltInUserFlowAttribute`.
 public struct IdentityBuiltInUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityBuiltInUserFlowAttribute
+    public typealias Resource = IdentityBuiltInUserFlowAttribute
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1884,7 +1884,7 @@ public enum IdentityContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityContainer`.
 public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityContainer
+    public typealias Resource = IdentityContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2008,7 +2008,7 @@ public enum IdentityCustomUserFlowAttributeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityCustomUserFlowAttribute`.
 public struct IdentityCustomUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityCustomUserFlowAttribute
+    public typealias Resource = IdentityCustomUserFlowAttribute
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -316,7 +316,7 @@ extension IdentityGovernanceCustomTaskExtensionOperationStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension`.
 public struct IdentityGovernanceCustomTaskExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceCustomTaskExtension
+    public typealias Resource = IdentityGovernanceCustomTaskExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -390,7 +390,7 @@ public struct IdentityGovernanceInsightsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.insights`.
 public struct IdentityGovernanceInsightsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceInsights
+    public typealias Resource = IdentityGovernanceInsights
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -548,7 +548,7 @@ public enum IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleManagementSettings`.
 public struct IdentityGovernanceLifecycleManagementSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceLifecycleManagementSettings
+    public typealias Resource = IdentityGovernanceLifecycleManagementSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -690,7 +690,7 @@ public enum IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer`.
 public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceLifecycleWorkflowsContainer
+    public typealias Resource = IdentityGovernanceLifecycleWorkflowsContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1029,7 +1029,7 @@ extension IdentityGovernanceQuarantineType {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance`.
 public struct IdentityGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernance
+    public typealias Resource = IdentityGovernance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1171,7 +1171,7 @@ public enum IdentityGovernanceRunFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.run`.
 public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceRun
+    public typealias Resource = IdentityGovernanceRun
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1367,7 +1367,7 @@ public enum IdentityGovernanceTaskDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskDefinition`.
 public struct IdentityGovernanceTaskDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskDefinition
+    public typealias Resource = IdentityGovernanceTaskDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1426,7 +1426,7 @@ public enum IdentityGovernanceTaskProcessingResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult`.
 public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskProcessingResult
+    public typealias Resource = IdentityGovernanceTaskProcessingResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1519,7 +1519,7 @@ public enum IdentityGovernanceTaskReportFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport`.
 public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTaskReport
+    public typealias Resource = IdentityGovernanceTaskReport
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1636,7 +1636,7 @@ public enum IdentityGovernanceTaskReportSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.task`.
 public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceTask
+    public typealias Resource = IdentityGovernanceTask
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -159,7 +159,7 @@ public enum IdentityGovernanceUserProcessingResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult`.
 public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceUserProcessingResult
+    public typealias Resource = IdentityGovernanceUserProcessingResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -432,7 +432,7 @@ public enum IdentityGovernanceWorkflowBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase`.
 public struct IdentityGovernanceWorkflowBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowBase
+    public typealias Resource = IdentityGovernanceWorkflowBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -545,7 +545,7 @@ extension IdentityGovernanceWorkflowExecutionType {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow`.
 public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflow
+    public typealias Resource = IdentityGovernanceWorkflow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -837,7 +837,7 @@ public enum IdentityGovernanceWorkflowTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate`.
 public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowTemplate
+    public typealias Resource = IdentityGovernanceWorkflowTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -951,7 +951,7 @@ public enum IdentityGovernanceWorkflowVersionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion`.
 public struct IdentityGovernanceWorkflowVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityGovernanceWorkflowVersion
+    public typealias Resource = IdentityGovernanceWorkflowVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1100,7 +1100,7 @@ public enum IdentityProtectionRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityProtectionRoot`.
 public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProtectionRoot
+    public typealias Resource = IdentityProtectionRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1209,7 +1209,7 @@ public enum IdentityProviderBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityProviderBase`.
 public struct IdentityProviderBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProviderBase
+    public typealias Resource = IdentityProviderBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1240,7 +1240,7 @@ extension CollectionRequestBuilder where ItemBuilder == IdentityProviderBaseRequ
 ///
 /// - Remark: Generated from `microsoft.graph.identityProvider`.
 public struct IdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityProvider
+    public typealias Resource = IdentityProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1301,7 +1301,7 @@ public enum IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy`.
 public struct IdentitySecurityDefaultsEnforcementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentitySecurityDefaultsEnforcementPolicy
+    public typealias Resource = IdentitySecurityDefaultsEnforcementPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1564,7 +1564,7 @@ public enum IdentityUserFlowAttributeAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment`.
 public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlowAttributeAssignment
+    public typealias Resource = IdentityUserFlowAttributeAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1670,7 +1670,7 @@ extension IdentityUserFlowAttributeInputType {
 ///
 /// - Remark: Generated from `microsoft.graph.identityUserFlowAttribute`.
 public struct IdentityUserFlowAttributeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlowAttribute
+    public typealias Resource = IdentityUserFlowAttribute
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1707,7 +1707,7 @@ extension IdentityUserFlowAttributeType {
 ///
 /// - Remark: Generated from `microsoft.graph.identityUserFlow`.
 public struct IdentityUserFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityUserFlow
+    public typealias Resource = IdentityUserFlow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1745,7 +1745,7 @@ public enum IdentityVerifiedIdRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot`.
 public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdentityVerifiedIdRoot
+    public typealias Resource = IdentityVerifiedIdRoot
     public let client: ServiceClient
     public let path: ResourcePath
 

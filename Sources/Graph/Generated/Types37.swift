@@ -82,7 +82,7 @@ extension ImportedWindowsAutopilotDeviceIdentityImportStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity`.
 public struct ImportedWindowsAutopilotDeviceIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ImportedWindowsAutopilotDeviceIdentity
+    public typealias Resource = ImportedWindowsAutopilotDeviceIdentity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -189,7 +189,7 @@ public enum ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload`.
 public struct ImportedWindowsAutopilotDeviceIdentityUploadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ImportedWindowsAutopilotDeviceIdentityUpload
+    public typealias Resource = ImportedWindowsAutopilotDeviceIdentityUpload
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -463,7 +463,7 @@ public enum InferenceClassificationOverrideFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.inferenceClassificationOverride`.
 public struct InferenceClassificationOverrideRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InferenceClassificationOverride
+    public typealias Resource = InferenceClassificationOverride
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -482,7 +482,7 @@ public struct InferenceClassificationOverrideRequestBuilder: ModelRequestBuilder
 ///
 /// - Remark: Generated from `microsoft.graph.inferenceClassification`.
 public struct InferenceClassificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InferenceClassification
+    public typealias Resource = InferenceClassification
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -542,7 +542,7 @@ public enum InformationProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.informationProtection`.
 public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InformationProtection
+    public typealias Resource = InformationProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -624,7 +624,7 @@ public enum InheritablePermissionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.inheritablePermission`.
 public struct InheritablePermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InheritablePermission
+    public typealias Resource = InheritablePermission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -820,7 +820,7 @@ public enum InsightsSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.insightsSettings`.
 public struct InsightsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InsightsSettings
+    public typealias Resource = InsightsSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -984,7 +984,7 @@ public enum InternalDomainFederationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.internalDomainFederation`.
 public struct InternalDomainFederationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InternalDomainFederation
+    public typealias Resource = InternalDomainFederation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1052,7 +1052,7 @@ public enum InternetExplorerModeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.internetExplorerMode`.
 public struct InternetExplorerModeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InternetExplorerMode
+    public typealias Resource = InternetExplorerMode
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -107,7 +107,7 @@ public enum InvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.invitation`.
 public struct InvitationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Invitation
+    public typealias Resource = Invitation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -190,7 +190,7 @@ public enum InviteParticipantsOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.inviteParticipantsOperation`.
 public struct InviteParticipantsOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = InviteParticipantsOperation
+    public typealias Resource = InviteParticipantsOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -281,7 +281,7 @@ public enum IosCertificateProfileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosCertificateProfile`.
 public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosCertificateProfile
+    public typealias Resource = IosCertificateProfile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -443,7 +443,7 @@ public enum IosCompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy`.
 public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosCompliancePolicy
+    public typealias Resource = IosCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -595,7 +595,7 @@ public enum IosCustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration`.
 public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosCustomConfiguration
+    public typealias Resource = IosCustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -737,7 +737,7 @@ public enum IosDeviceFeaturesConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration`.
 public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosDeviceFeaturesConfiguration
+    public typealias Resource = IosDeviceFeaturesConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1147,7 +1147,7 @@ public enum IosGeneralDeviceConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration`.
 public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosGeneralDeviceConfiguration
+    public typealias Resource = IosGeneralDeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1441,7 +1441,7 @@ public enum IosLobAppProvisioningConfigurationAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosLobAppProvisioningConfigurationAssignment`.
 public struct IosLobAppProvisioningConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosLobAppProvisioningConfigurationAssignment
+    public typealias Resource = IosLobAppProvisioningConfigurationAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1463,7 +1463,7 @@ public struct IosLobAppProvisioningConfigurationAssignmentRequestBuilder: ModelR
 ///
 /// - Remark: Generated from `microsoft.graph.iosLobApp`.
 public struct IosLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosLobApp
+    public typealias Resource = IosLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1620,7 +1620,7 @@ public enum IosManagedAppProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosManagedAppProtection`.
 public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosManagedAppProtection
+    public typealias Resource = IosManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1746,7 +1746,7 @@ public enum IosManagedAppRegistrationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration`.
 public struct IosManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosManagedAppRegistration
+    public typealias Resource = IosManagedAppRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1886,7 +1886,7 @@ public enum IosMobileAppConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration`.
 public struct IosMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosMobileAppConfiguration
+    public typealias Resource = IosMobileAppConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2153,7 +2153,7 @@ public enum IosStoreAppAssignmentSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosStoreApp`.
 public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosStoreApp
+    public typealias Resource = IosStoreApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2253,7 +2253,7 @@ public enum IosUpdateConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration`.
 public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosUpdateConfiguration
+    public typealias Resource = IosUpdateConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2382,7 +2382,7 @@ public enum IosUpdateDeviceStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosUpdateDeviceStatus`.
 public struct IosUpdateDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosUpdateDeviceStatus
+    public typealias Resource = IosUpdateDeviceStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2560,7 +2560,7 @@ public enum IosVppAppAssignmentSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosVppApp`.
 public struct IosVppAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosVppApp
+    public typealias Resource = IosVppApp
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -95,7 +95,7 @@ public enum IosVppEBookAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosVppEBookAssignment`.
 public struct IosVppEBookAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosVppEBookAssignment
+    public typealias Resource = IosVppEBookAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -114,7 +114,7 @@ public struct IosVppEBookAssignmentRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.iosVppEBook`.
 public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosVppEBook
+    public typealias Resource = IosVppEBook
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -229,7 +229,7 @@ public enum IosiPadOSWebClipFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.iosiPadOSWebClip`.
 public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IosiPadOSWebClip
+    public typealias Resource = IosiPadOSWebClip
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -308,7 +308,7 @@ public enum IpNamedLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.ipNamedLocation`.
 public struct IpNamedLocationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IpNamedLocation
+    public typealias Resource = IpNamedLocation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -404,7 +404,7 @@ public enum ItemActivityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemActivity`.
 public struct ItemActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemActivity
+    public typealias Resource = ItemActivity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -472,7 +472,7 @@ public enum ItemActivityStatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemActivityStat`.
 public struct ItemActivityStatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemActivityStat
+    public typealias Resource = ItemActivityStat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -529,7 +529,7 @@ public enum ItemAnalyticsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemAnalytics`.
 public struct ItemAnalyticsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemAnalytics
+    public typealias Resource = ItemAnalytics
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -602,7 +602,7 @@ public enum ItemAttachmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemAttachment`.
 public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemAttachment
+    public typealias Resource = ItemAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -683,7 +683,7 @@ public enum ItemInsightsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemInsights`.
 public struct ItemInsightsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemInsights
+    public typealias Resource = ItemInsights
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -806,7 +806,7 @@ public enum ItemRetentionLabelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.itemRetentionLabel`.
 public struct ItemRetentionLabelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemRetentionLabel
+    public typealias Resource = ItemRetentionLabel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1021,7 +1021,7 @@ public enum LabelContentRightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.labelContentRight`.
 public struct LabelContentRightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LabelContentRight
+    public typealias Resource = LabelContentRight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1118,7 +1118,7 @@ public enum LandingPageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.landingPageDetail`.
 public struct LandingPageDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LandingPageDetail
+    public typealias Resource = LandingPageDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1137,7 +1137,7 @@ public struct LandingPageDetailRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.landingPage`.
 public struct LandingPageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LandingPage
+    public typealias Resource = LandingPage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1226,7 +1226,7 @@ public enum LearningAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.learningAssignment`.
 public struct LearningAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LearningAssignment
+    public typealias Resource = LearningAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1304,7 +1304,7 @@ public enum LearningContentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.learningContent`.
 public struct LearningContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LearningContent
+    public typealias Resource = LearningContent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1359,7 +1359,7 @@ public enum LearningCourseActivityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.learningCourseActivity`.
 public struct LearningCourseActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LearningCourseActivity
+    public typealias Resource = LearningCourseActivity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1419,7 +1419,7 @@ public enum LearningProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.learningProvider`.
 public struct LearningProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LearningProvider
+    public typealias Resource = LearningProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1493,7 +1493,7 @@ public enum LearningSelfInitiatedCourseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.learningSelfInitiatedCourse`.
 public struct LearningSelfInitiatedCourseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LearningSelfInitiatedCourse
+    public typealias Resource = LearningSelfInitiatedCourse
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint`.
 public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgentIdentityBlueprint
+    public typealias Resource = AgentIdentityBlueprint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -270,7 +270,7 @@ extension CollectionRequestBuilder where ItemBuilder == AgentIdentityBlueprintRe
 ///
 /// - Remark: Generated from `microsoft.graph.agentIdentity`.
 public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgentIdentity
+    public typealias Resource = AgentIdentity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -886,7 +886,7 @@ public enum AgentUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agentUser`.
 public struct AgentUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgentUser
+    public typealias Resource = AgentUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1678,7 +1678,7 @@ public enum AgreementAcceptanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agreementAcceptance`.
 public struct AgreementAcceptanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgreementAcceptance
+    public typealias Resource = AgreementAcceptance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1807,7 +1807,7 @@ public enum AgreementFileLocalizationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agreementFileLocalization`.
 public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgreementFileLocalization
+    public typealias Resource = AgreementFileLocalization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1871,7 +1871,7 @@ public enum AgreementFilePropertiesFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agreementFileProperties`.
 public struct AgreementFilePropertiesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgreementFileProperties
+    public typealias Resource = AgreementFileProperties
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1890,7 +1890,7 @@ public struct AgreementFilePropertiesRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.agreementFile`.
 public struct AgreementFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgreementFile
+    public typealias Resource = AgreementFile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1953,7 +1953,7 @@ public enum AgreementFileVersionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.agreementFileVersion`.
 public struct AgreementFileVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AgreementFileVersion
+    public typealias Resource = AgreementFileVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1972,7 +1972,7 @@ public struct AgreementFileVersionRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.agreement`.
 public struct AgreementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Agreement
+    public typealias Resource = Agreement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2173,7 +2173,7 @@ public struct AiInteractionHistoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.aiInteractionHistory`.
 public struct AiInteractionHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AiInteractionHistory
+    public typealias Resource = AiInteractionHistory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2291,7 +2291,7 @@ public enum AiInteractionPluginFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.aiInteraction`.
 public struct AiInteractionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AiInteraction
+    public typealias Resource = AiInteraction
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2343,7 +2343,7 @@ public enum AiOnlineMeetingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.aiOnlineMeeting`.
 public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AiOnlineMeeting
+    public typealias Resource = AiOnlineMeeting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2398,7 +2398,7 @@ public enum AiUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.aiUser`.
 public struct AiUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AiUser
+    public typealias Resource = AiUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2556,7 +2556,7 @@ public enum AkamaiWebApplicationFirewallProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider`.
 public struct AkamaiWebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AkamaiWebApplicationFirewallProvider
+    public typealias Resource = AkamaiWebApplicationFirewallProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2781,7 +2781,7 @@ public enum AlertHistoryStateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.alert`.
 public struct AlertRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Alert
+    public typealias Resource = Alert
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -41,7 +41,7 @@ public enum LevelMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.levelMap`.
 public struct LevelMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LevelMap
+    public typealias Resource = LevelMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -140,7 +140,7 @@ public enum LicenseDetailsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.licenseDetails`.
 public struct LicenseDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LicenseDetails
+    public typealias Resource = LicenseDetails
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -272,7 +272,7 @@ public enum LinkedResourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.linkedResource`.
 public struct LinkedResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LinkedResource
+    public typealias Resource = LinkedResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -443,7 +443,7 @@ public enum ListItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.listItem`.
 public struct ListItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListItem
+    public typealias Resource = ListItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -610,7 +610,7 @@ public enum ListItemVersionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.listItemVersion`.
 public struct ListItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListItemVersion
+    public typealias Resource = ListItemVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -642,7 +642,7 @@ public struct ListItemVersionRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.list`.
 public struct ListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = List
+    public typealias Resource = List
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -844,7 +844,7 @@ public enum LocalizedNotificationMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.localizedNotificationMessage`.
 public struct LocalizedNotificationMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LocalizedNotificationMessage
+    public typealias Resource = LocalizedNotificationMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1142,7 +1142,7 @@ public enum LoginPageLayoutConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.loginPage`.
 public struct LoginPageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LoginPage
+    public typealias Resource = LoginPage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1253,7 +1253,7 @@ public enum LongRunningOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.longRunningOperation`.
 public struct LongRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = LongRunningOperation
+    public typealias Resource = LongRunningOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1347,7 +1347,7 @@ public enum M365AppsInstallationOptionsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.m365AppsInstallationOptions`.
 public struct M365AppsInstallationOptionsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = M365AppsInstallationOptions
+    public typealias Resource = M365AppsInstallationOptions
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1448,7 +1448,7 @@ public enum MacOSCompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy`.
 public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSCompliancePolicy
+    public typealias Resource = MacOSCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1600,7 +1600,7 @@ public enum MacOSCustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration`.
 public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSCustomConfiguration
+    public typealias Resource = MacOSCustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1732,7 +1732,7 @@ public enum MacOSDeviceFeaturesConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration`.
 public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSDeviceFeaturesConfiguration
+    public typealias Resource = MacOSDeviceFeaturesConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1890,7 +1890,7 @@ public enum MacOSDmgAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSDmgApp`.
 public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSDmgApp
+    public typealias Resource = MacOSDmgApp
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration`.
 public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSGeneralDeviceConfiguration
+    public typealias Resource = MacOSGeneralDeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -190,7 +190,7 @@ public enum MacOSLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSLobApp`.
 public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSLobApp
+    public typealias Resource = MacOSLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -316,7 +316,7 @@ public enum MacOSMicrosoftDefenderAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSMicrosoftDefenderApp`.
 public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSMicrosoftDefenderApp
+    public typealias Resource = MacOSMicrosoftDefenderApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -418,7 +418,7 @@ public enum MacOSMicrosoftEdgeAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSMicrosoftEdgeApp`.
 public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSMicrosoftEdgeApp
+    public typealias Resource = MacOSMicrosoftEdgeApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -560,7 +560,7 @@ public enum MacOSOfficeSuiteAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.macOSOfficeSuiteApp`.
 public struct MacOSOfficeSuiteAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MacOSOfficeSuiteApp
+    public typealias Resource = MacOSOfficeSuiteApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -672,7 +672,7 @@ public enum MailAssessmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailAssessmentRequest`.
 public struct MailAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailAssessmentRequest
+    public typealias Resource = MailAssessmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -806,7 +806,7 @@ public enum MailFolderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailFolder`.
 public struct MailFolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailFolder
+    public typealias Resource = MailFolder
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -964,7 +964,7 @@ public enum MailSearchFolderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailSearchFolder`.
 public struct MailSearchFolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailSearchFolder
+    public typealias Resource = MailSearchFolder
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1249,7 +1249,7 @@ public enum MailboxFolderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxFolder`.
 public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxFolder
+    public typealias Resource = MailboxFolder
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1395,7 +1395,7 @@ public enum MailboxItemImportSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxItem`.
 public struct MailboxItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxItem
+    public typealias Resource = MailboxItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1489,7 +1489,7 @@ public enum MailboxProtectionRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionRule`.
 public struct MailboxProtectionRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxProtectionRule
+    public typealias Resource = MailboxProtectionRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1574,7 +1574,7 @@ public enum MailboxProtectionUnitFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionUnit`.
 public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxProtectionUnit
+    public typealias Resource = MailboxProtectionUnit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1652,7 +1652,7 @@ public enum MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxProtectionUnitsBulkAdditionJob`.
 public struct MailboxProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxProtectionUnitsBulkAdditionJob
+    public typealias Resource = MailboxProtectionUnitsBulkAdditionJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1674,7 +1674,7 @@ public struct MailboxProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestB
 ///
 /// - Remark: Generated from `microsoft.graph.mailbox`.
 public struct MailboxRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Mailbox
+    public typealias Resource = Mailbox
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1878,7 +1878,7 @@ public enum MailboxRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifact`.
 public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxRestoreArtifact
+    public typealias Resource = MailboxRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1954,7 +1954,7 @@ public enum MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest`.
 public struct MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailboxRestoreArtifactsBulkAdditionRequest
+    public typealias Resource = MailboxRestoreArtifactsBulkAdditionRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2089,7 +2089,7 @@ public enum MalwareStateForWindowsDeviceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.malwareStateForWindowsDevice`.
 public struct MalwareStateForWindowsDeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MalwareStateForWindowsDevice
+    public typealias Resource = MalwareStateForWindowsDevice
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2183,7 +2183,7 @@ public enum ManagedAndroidLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAndroidLobApp`.
 public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAndroidLobApp
+    public typealias Resource = ManagedAndroidLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2300,7 +2300,7 @@ public enum ManagedAndroidStoreAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAndroidStoreApp`.
 public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAndroidStoreApp
+    public typealias Resource = ManagedAndroidStoreApp
     public let client: ServiceClient
     public let path: ResourcePath
 

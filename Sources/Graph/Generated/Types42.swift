@@ -76,7 +76,7 @@ public enum ManagedAppConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppConfiguration`.
 public struct ManagedAppConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppConfiguration
+    public typealias Resource = ManagedAppConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -228,7 +228,7 @@ public enum ManagedAppOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppOperation`.
 public struct ManagedAppOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppOperation
+    public typealias Resource = ManagedAppOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -349,7 +349,7 @@ public enum ManagedAppPolicyDeploymentSummaryPerAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppPolicyDeploymentSummary`.
 public struct ManagedAppPolicyDeploymentSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppPolicyDeploymentSummary
+    public typealias Resource = ManagedAppPolicyDeploymentSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -371,7 +371,7 @@ public struct ManagedAppPolicyDeploymentSummaryRequestBuilder: ModelRequestBuild
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppPolicy`.
 public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppPolicy
+    public typealias Resource = ManagedAppPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -491,7 +491,7 @@ public enum ManagedAppProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppProtection`.
 public struct ManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppProtection
+    public typealias Resource = ManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -579,7 +579,7 @@ public enum ManagedAppRegistrationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppRegistration`.
 public struct ManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppRegistration
+    public typealias Resource = ManagedAppRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -635,7 +635,7 @@ extension CollectionRequestBuilder where ItemBuilder == ManagedAppRegistrationRe
 ///
 /// - Remark: Generated from `microsoft.graph.managedApp`.
 public struct ManagedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedApp
+    public typealias Resource = ManagedApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -728,7 +728,7 @@ public enum ManagedAppStatusRawFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppStatusRaw`.
 public struct ManagedAppStatusRawRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppStatusRaw
+    public typealias Resource = ManagedAppStatusRaw
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -747,7 +747,7 @@ public struct ManagedAppStatusRawRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.managedAppStatus`.
 public struct ManagedAppStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedAppStatus
+    public typealias Resource = ManagedAppStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1009,7 +1009,7 @@ public enum ManagedDeviceMobileAppConfigurationAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationAssignment`.
 public struct ManagedDeviceMobileAppConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfigurationAssignment
+    public typealias Resource = ManagedDeviceMobileAppConfigurationAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1069,7 +1069,7 @@ public enum ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus`.
 public struct ManagedDeviceMobileAppConfigurationDeviceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfigurationDeviceStatus
+    public typealias Resource = ManagedDeviceMobileAppConfigurationDeviceStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1129,7 +1129,7 @@ public enum ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary`.
 public struct ManagedDeviceMobileAppConfigurationDeviceSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfigurationDeviceSummary
+    public typealias Resource = ManagedDeviceMobileAppConfigurationDeviceSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1151,7 +1151,7 @@ public struct ManagedDeviceMobileAppConfigurationDeviceSummaryRequestBuilder: Mo
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration`.
 public struct ManagedDeviceMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfiguration
+    public typealias Resource = ManagedDeviceMobileAppConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1266,7 +1266,7 @@ public enum ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserStatus`.
 public struct ManagedDeviceMobileAppConfigurationUserStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfigurationUserStatus
+    public typealias Resource = ManagedDeviceMobileAppConfigurationUserStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1326,7 +1326,7 @@ public enum ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserSummary`.
 public struct ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceMobileAppConfigurationUserSummary
+    public typealias Resource = ManagedDeviceMobileAppConfigurationUserSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1379,7 +1379,7 @@ public enum ManagedDeviceOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDeviceOverview`.
 public struct ManagedDeviceOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDeviceOverview
+    public typealias Resource = ManagedDeviceOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1457,7 +1457,7 @@ extension ManagedDevicePartnerReportedHealthState {
 ///
 /// - Remark: Generated from `microsoft.graph.managedDevice`.
 public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedDevice
+    public typealias Resource = ManagedDevice
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1746,7 +1746,7 @@ public enum ManagedEBookAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedEBookAssignment`.
 public struct ManagedEBookAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedEBookAssignment
+    public typealias Resource = ManagedEBookAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1765,7 +1765,7 @@ public struct ManagedEBookAssignmentRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.managedEBook`.
 public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedEBook
+    public typealias Resource = ManagedEBook
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1901,7 +1901,7 @@ public enum ManagedIOSLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedIOSLobApp`.
 public struct ManagedIOSLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedIOSLobApp
+    public typealias Resource = ManagedIOSLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 

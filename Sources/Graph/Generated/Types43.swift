@@ -75,7 +75,7 @@ public enum ManagedIOSStoreAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedIOSStoreApp`.
 public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedIOSStoreApp
+    public typealias Resource = ManagedIOSStoreApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -142,7 +142,7 @@ public enum ManagedMobileAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedMobileApp`.
 public struct ManagedMobileAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedMobileApp
+    public typealias Resource = ManagedMobileApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -231,7 +231,7 @@ public enum ManagedMobileLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.managedMobileLobApp`.
 public struct ManagedMobileLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ManagedMobileLobApp
+    public typealias Resource = ManagedMobileLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -542,7 +542,7 @@ public enum MdmWindowsInformationProtectionPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy`.
 public struct MdmWindowsInformationProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MdmWindowsInformationProtectionPolicy
+    public typealias Resource = MdmWindowsInformationProtectionPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -979,7 +979,7 @@ public enum MeetingAttendanceReportFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.meetingAttendanceReport`.
 public struct MeetingAttendanceReportRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MeetingAttendanceReport
+    public typealias Resource = MeetingAttendanceReport
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -47,7 +47,7 @@ public enum MembershipOutlierInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`.
 public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MembershipOutlierInsight
+    public typealias Resource = MembershipOutlierInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -274,7 +274,7 @@ public enum MessagePinnedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.message`.
 public struct MessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Message
+    public typealias Resource = Message
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -609,7 +609,7 @@ public enum MessageRulePredicatesFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.messageRule`.
 public struct MessageRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MessageRule
+    public typealias Resource = MessageRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -681,7 +681,7 @@ public enum MessageTracingRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.messageTracingRoot`.
 public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MessageTracingRoot
+    public typealias Resource = MessageTracingRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -788,7 +788,7 @@ public enum MicrosoftAccountUserConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember`.
 public struct MicrosoftAccountUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAccountUserConversationMember
+    public typealias Resource = MicrosoftAccountUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -906,7 +906,7 @@ public enum MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: Field
 ///
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration`.
 public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethodConfiguration
+    public typealias Resource = MicrosoftAuthenticatorAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -943,7 +943,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationRequestBuil
 ///
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod`.
 public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethod
+    public typealias Resource = MicrosoftAuthenticatorAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1008,7 +1008,7 @@ public enum MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget`.
 public struct MicrosoftAuthenticatorAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftAuthenticatorAuthenticationMethodTarget
+    public typealias Resource = MicrosoftAuthenticatorAuthenticationMethodTarget
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1269,7 +1269,7 @@ public struct MicrosoftStoreForBusinessAppAssignmentSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp`.
 public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MicrosoftStoreForBusinessApp
+    public typealias Resource = MicrosoftStoreForBusinessApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1578,7 +1578,7 @@ public enum MobileAppAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppAssignment`.
 public struct MobileAppAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppAssignment
+    public typealias Resource = MobileAppAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1649,7 +1649,7 @@ public enum MobileAppCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppCategory`.
 public struct MobileAppCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppCategory
+    public typealias Resource = MobileAppCategory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1735,7 +1735,7 @@ public enum MobileAppContentFileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppContentFile`.
 public struct MobileAppContentFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppContentFile
+    public typealias Resource = MobileAppContentFile
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -67,7 +67,7 @@ extension MobileAppContentFileUploadState {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppContent`.
 public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppContent
+    public typealias Resource = MobileAppContent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -201,7 +201,7 @@ public enum MobileAppRelationshipFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppRelationship`.
 public struct MobileAppRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppRelationship
+    public typealias Resource = MobileAppRelationship
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -220,7 +220,7 @@ public struct MobileAppRelationshipRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileApp`.
 public struct MobileAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileApp
+    public typealias Resource = MobileApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -285,7 +285,7 @@ public enum MobileAppTroubleshootingEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent`.
 public struct MobileAppTroubleshootingEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileAppTroubleshootingEvent
+    public typealias Resource = MobileAppTroubleshootingEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -338,7 +338,7 @@ public struct MobileContainedAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileContainedApp`.
 public struct MobileContainedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileContainedApp
+    public typealias Resource = MobileContainedApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -431,7 +431,7 @@ public enum MobileLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileLobApp`.
 public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileLobApp
+    public typealias Resource = MobileLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -536,7 +536,7 @@ public enum MobileThreatDefenseConnectorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.mobileThreatDefenseConnector`.
 public struct MobileThreatDefenseConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MobileThreatDefenseConnector
+    public typealias Resource = MobileThreatDefenseConnector
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -754,7 +754,7 @@ public enum MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate`.
 public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationIdentitySyncPolicyTemplate
+    public typealias Resource = MultiTenantOrganizationIdentitySyncPolicyTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -814,7 +814,7 @@ public enum MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestRecord`.
 public struct MultiTenantOrganizationJoinRequestRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationJoinRequestRecord
+    public typealias Resource = MultiTenantOrganizationJoinRequestRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -924,7 +924,7 @@ extension MultiTenantOrganizationMemberProcessingStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember`.
 public struct MultiTenantOrganizationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationMember
+    public typealias Resource = MultiTenantOrganizationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1149,7 +1149,7 @@ public enum MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet 
 ///
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate`.
 public struct MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganizationPartnerConfigurationTemplate
+    public typealias Resource = MultiTenantOrganizationPartnerConfigurationTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1179,7 +1179,7 @@ public struct MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder:
 ///
 /// - Remark: Generated from `microsoft.graph.multiTenantOrganization`.
 public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiTenantOrganization
+    public typealias Resource = MultiTenantOrganization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1254,7 +1254,7 @@ public enum MultiValueLegacyExtendedPropertyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.multiValueLegacyExtendedProperty`.
 public struct MultiValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MultiValueLegacyExtendedProperty
+    public typealias Resource = MultiValueLegacyExtendedProperty
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1318,7 +1318,7 @@ public enum MuteParticipantOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.muteParticipantOperation`.
 public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MuteParticipantOperation
+    public typealias Resource = MuteParticipantOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1367,7 +1367,7 @@ public enum NamedLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.namedLocation`.
 public struct NamedLocationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = NamedLocation
+    public typealias Resource = NamedLocation
     public let client: ServiceClient
     public let path: ResourcePath
 

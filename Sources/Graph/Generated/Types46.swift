@@ -123,7 +123,7 @@ public enum NotebookLinksFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.notebook`.
 public struct NotebookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Notebook
+    public typealias Resource = Notebook
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -305,7 +305,7 @@ public enum NotificationMessageTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.notificationMessageTemplate`.
 public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = NotificationMessageTemplate
+    public typealias Resource = NotificationMessageTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -503,7 +503,7 @@ public enum OAuth2PermissionGrantFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant`.
 public struct OAuth2PermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OAuth2PermissionGrant
+    public typealias Resource = OAuth2PermissionGrant
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -873,7 +873,7 @@ public enum OfferShiftRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.offerShiftRequest`.
 public struct OfferShiftRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OfferShiftRequest
+    public typealias Resource = OfferShiftRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -945,7 +945,7 @@ public enum OfficeGraphInsightsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.officeGraphInsights`.
 public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OfficeGraphInsights
+    public typealias Resource = OfficeGraphInsights
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1093,7 +1093,7 @@ public enum OidcIdentityProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.oidcIdentityProvider`.
 public struct OidcIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OidcIdentityProvider
+    public typealias Resource = OidcIdentityProvider
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionListener`.
 public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionListener
+    public typealias Resource = OnAttributeCollectionListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -86,7 +86,7 @@ public enum OnAttributeCollectionStartCustomExtensionHandlerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtension`.
 public struct OnAttributeCollectionStartCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionStartCustomExtension
+    public typealias Resource = OnAttributeCollectionStartCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -201,7 +201,7 @@ public enum OnAttributeCollectionStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartListener`.
 public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionStartListener
+    public typealias Resource = OnAttributeCollectionStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -283,7 +283,7 @@ public enum OnAttributeCollectionSubmitCustomExtensionHandlerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtension`.
 public struct OnAttributeCollectionSubmitCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionSubmitCustomExtension
+    public typealias Resource = OnAttributeCollectionSubmitCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -398,7 +398,7 @@ public enum OnAttributeCollectionSubmitListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitListener`.
 public struct OnAttributeCollectionSubmitListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAttributeCollectionSubmitListener
+    public typealias Resource = OnAttributeCollectionSubmitListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -496,7 +496,7 @@ public enum OnAuthenticationMethodLoadStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartListener`.
 public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnAuthenticationMethodLoadStartListener
+    public typealias Resource = OnAuthenticationMethodLoadStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -547,7 +547,7 @@ public enum OnEmailOtpSendListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onEmailOtpSendListener`.
 public struct OnEmailOtpSendListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnEmailOtpSendListener
+    public typealias Resource = OnEmailOtpSendListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -639,7 +639,7 @@ public enum OnFraudProtectionLoadStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartListener`.
 public struct OnFraudProtectionLoadStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnFraudProtectionLoadStartListener
+    public typealias Resource = OnFraudProtectionLoadStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -734,7 +734,7 @@ public enum OnInteractiveAuthFlowStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartListener`.
 public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnInteractiveAuthFlowStartListener
+    public typealias Resource = OnInteractiveAuthFlowStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -811,7 +811,7 @@ public enum OnOtpSendCustomExtensionHandlerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension`.
 public struct OnOtpSendCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnOtpSendCustomExtension
+    public typealias Resource = OnOtpSendCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -956,7 +956,7 @@ public enum OnPasswordSubmitCustomExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension`.
 public struct OnPasswordSubmitCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPasswordSubmitCustomExtension
+    public typealias Resource = OnPasswordSubmitCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1071,7 +1071,7 @@ public enum OnPasswordSubmitListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onPasswordSubmitListener`.
 public struct OnPasswordSubmitListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPasswordSubmitListener
+    public typealias Resource = OnPasswordSubmitListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1142,7 +1142,7 @@ public enum OnPremisesConditionalAccessSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onPremisesConditionalAccessSettings`.
 public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesConditionalAccessSettings
+    public typealias Resource = OnPremisesConditionalAccessSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1289,7 +1289,7 @@ public enum OnPremisesDirectorySynchronizationFeatureFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronization`.
 public struct OnPremisesDirectorySynchronizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesDirectorySynchronization
+    public typealias Resource = OnPremisesDirectorySynchronization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1402,7 +1402,7 @@ public enum OnPremisesSyncBehaviorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onPremisesSyncBehavior`.
 public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnPremisesSyncBehavior
+    public typealias Resource = OnPremisesSyncBehavior
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtension`.
 public struct OnTokenIssuanceStartCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnTokenIssuanceStartCustomExtension
+    public typealias Resource = OnTokenIssuanceStartCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -123,7 +123,7 @@ public enum OnTokenIssuanceStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartListener`.
 public struct OnTokenIssuanceStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnTokenIssuanceStartListener
+    public typealias Resource = OnTokenIssuanceStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -235,7 +235,7 @@ public enum OnUserCreateStartListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onUserCreateStartListener`.
 public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnUserCreateStartListener
+    public typealias Resource = OnUserCreateStartListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -314,7 +314,7 @@ public enum OnVerifiedIdClaimValidationCustomExtensionHandlerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtension`.
 public struct OnVerifiedIdClaimValidationCustomExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnVerifiedIdClaimValidationCustomExtension
+    public typealias Resource = OnVerifiedIdClaimValidationCustomExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -429,7 +429,7 @@ public enum OnVerifiedIdClaimValidationListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationListener`.
 public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnVerifiedIdClaimValidationListener
+    public typealias Resource = OnVerifiedIdClaimValidationListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -488,7 +488,7 @@ public enum OneDriveForBusinessBrowseSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession`.
 public struct OneDriveForBusinessBrowseSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessBrowseSession
+    public typealias Resource = OneDriveForBusinessBrowseSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -591,7 +591,7 @@ public enum OneDriveForBusinessProtectionPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy`.
 public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessProtectionPolicy
+    public typealias Resource = OneDriveForBusinessProtectionPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -704,7 +704,7 @@ public enum OneDriveForBusinessRestoreSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession`.
 public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OneDriveForBusinessRestoreSession
+    public typealias Resource = OneDriveForBusinessRestoreSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -821,7 +821,7 @@ public enum OnenoteEntityBaseModelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`.
 public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityBaseModel
+    public typealias Resource = OnenoteEntityBaseModel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -876,7 +876,7 @@ public enum OnenoteEntityHierarchyModelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel`.
 public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityHierarchyModel
+    public typealias Resource = OnenoteEntityHierarchyModel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -915,7 +915,7 @@ public enum OnenoteEntitySchemaObjectModelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`.
 public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntitySchemaObjectModel
+    public typealias Resource = OnenoteEntitySchemaObjectModel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -985,7 +985,7 @@ public enum OnenoteOperationErrorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteOperation`.
 public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteOperation
+    public typealias Resource = OnenoteOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1087,7 +1087,7 @@ public struct OnenotePagePreviewLinksFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenotePage`.
 public struct OnenotePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenotePage
+    public typealias Resource = OnenotePage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1219,7 +1219,7 @@ extension OnenotePatchInsertPosition {
 ///
 /// - Remark: Generated from `microsoft.graph.onenote`.
 public struct OnenoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Onenote
+    public typealias Resource = Onenote
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1296,7 +1296,7 @@ public enum OnenoteResourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteResource`.
 public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteResource
+    public typealias Resource = OnenoteResource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1365,7 +1365,7 @@ public enum OnenoteSectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteSection`.
 public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteSection
+    public typealias Resource = OnenoteSection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1690,7 +1690,7 @@ public enum OnlineMeetingBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onlineMeetingBase`.
 public struct OnlineMeetingBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeetingBase
+    public typealias Resource = OnlineMeetingBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1776,7 +1776,7 @@ public enum OnlineMeetingEngagementConversationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation`.
 public struct OnlineMeetingEngagementConversationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeetingEngagementConversation
+    public typealias Resource = OnlineMeetingEngagementConversation
     public let client: ServiceClient
     public let path: ResourcePath
 

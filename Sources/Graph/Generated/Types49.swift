@@ -82,7 +82,7 @@ extension OnlineMeetingProviderType {
 ///
 /// - Remark: Generated from `microsoft.graph.onlineMeeting`.
 public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnlineMeeting
+    public typealias Resource = OnlineMeeting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -470,7 +470,7 @@ public enum OpenShiftChangeRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.openShiftChangeRequest`.
 public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenShiftChangeRequest
+    public typealias Resource = OpenShiftChangeRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -550,7 +550,7 @@ public enum OpenShiftItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.openShift`.
 public struct OpenShiftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenShift
+    public typealias Resource = OpenShift
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -596,7 +596,7 @@ public enum OpenTypeExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.openTypeExtension`.
 public struct OpenTypeExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenTypeExtension
+    public typealias Resource = OpenTypeExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -698,7 +698,7 @@ public enum OperationErrorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.operation`.
 public struct OperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Operation
+    public typealias Resource = Operation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -863,7 +863,7 @@ public enum OrgContactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.orgContact`.
 public struct OrgContactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrgContact
+    public typealias Resource = OrgContact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1102,7 +1102,7 @@ public enum OrganizationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.organization`.
 public struct OrganizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Organization
+    public typealias Resource = Organization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1405,7 +1405,7 @@ public enum OrganizationalBrandingLocalizationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.organizationalBrandingLocalization`.
 public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBrandingLocalization
+    public typealias Resource = OrganizationalBrandingLocalization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1536,7 +1536,7 @@ public enum OrganizationalBrandingPropertiesFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.organizationalBrandingProperties`.
 public struct OrganizationalBrandingPropertiesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBrandingProperties
+    public typealias Resource = OrganizationalBrandingProperties
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1592,7 +1592,7 @@ public struct OrganizationalBrandingPropertiesRequestBuilder: ModelRequestBuilde
 ///
 /// - Remark: Generated from `microsoft.graph.organizationalBranding`.
 public struct OrganizationalBrandingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OrganizationalBranding
+    public typealias Resource = OrganizationalBranding
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1859,7 +1859,7 @@ public enum OutlookCalendarFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.calendar`.
 public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookCalendar
+    public typealias Resource = OutlookCalendar
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1994,7 +1994,7 @@ public enum OutlookCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.outlookCategory`.
 public struct OutlookCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookCategory
+    public typealias Resource = OutlookCategory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2073,7 +2073,7 @@ public enum OutlookItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.outlookItem`.
 public struct OutlookItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookItem
+    public typealias Resource = OutlookItem
     public let client: ServiceClient
     public let path: ResourcePath
 

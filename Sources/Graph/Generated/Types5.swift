@@ -231,7 +231,7 @@ public enum AllowedValueFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.allowedValue`.
 public struct AllowedValueRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AllowedValue
+    public typealias Resource = AllowedValue
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -398,7 +398,7 @@ public enum AndroidCompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy`.
 public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidCompliancePolicy
+    public typealias Resource = AndroidCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -546,7 +546,7 @@ public enum AndroidCustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration`.
 public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidCustomConfiguration
+    public typealias Resource = AndroidCustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -774,7 +774,7 @@ public enum AndroidGeneralDeviceConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration`.
 public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidGeneralDeviceConfiguration
+    public typealias Resource = AndroidGeneralDeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -930,7 +930,7 @@ public enum AndroidLobAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidLobApp`.
 public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidLobApp
+    public typealias Resource = AndroidLobApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1093,7 +1093,7 @@ public enum AndroidManagedAppProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection`.
 public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidManagedAppProtection
+    public typealias Resource = AndroidManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1219,7 +1219,7 @@ public enum AndroidManagedAppRegistrationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration`.
 public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidManagedAppRegistration
+    public typealias Resource = AndroidManagedAppRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1443,7 +1443,7 @@ public enum AndroidStoreAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidStoreApp`.
 public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidStoreApp
+    public typealias Resource = AndroidStoreApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1583,7 +1583,7 @@ public enum AndroidWorkProfileCompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy`.
 public struct AndroidWorkProfileCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidWorkProfileCompliancePolicy
+    public typealias Resource = AndroidWorkProfileCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1752,7 +1752,7 @@ public enum AndroidWorkProfileCustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration`.
 public struct AndroidWorkProfileCustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidWorkProfileCustomConfiguration
+    public typealias Resource = AndroidWorkProfileCustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1980,7 +1980,7 @@ public enum AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration`.
 public struct AndroidWorkProfileGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AndroidWorkProfileGeneralDeviceConfiguration
+    public typealias Resource = AndroidWorkProfileGeneralDeviceConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2131,7 +2131,7 @@ public enum AnonymousGuestConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember`.
 public struct AnonymousGuestConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AnonymousGuestConversationMember
+    public typealias Resource = AnonymousGuestConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2260,7 +2260,7 @@ public enum AppCatalogsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appCatalogs`.
 public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppCatalogs
+    public typealias Resource = AppCatalogs
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2331,7 +2331,7 @@ public enum AppConsentApprovalRouteFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute`.
 public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppConsentApprovalRoute
+    public typealias Resource = AppConsentApprovalRoute
     public let client: ServiceClient
     public let path: ResourcePath
 

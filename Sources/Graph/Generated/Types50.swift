@@ -27,7 +27,7 @@ public enum OutlookUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.outlookUser`.
 public struct OutlookUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OutlookUser
+    public typealias Resource = OutlookUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -118,7 +118,7 @@ public enum OwnerlessGroupPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.ownerlessGroupPolicy`.
 public struct OwnerlessGroupPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OwnerlessGroupPolicy
+    public typealias Resource = OwnerlessGroupPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -426,7 +426,7 @@ public enum ParticipantJoiningNotificationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.participantJoiningNotification`.
 public struct ParticipantJoiningNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ParticipantJoiningNotification
+    public typealias Resource = ParticipantJoiningNotification
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -490,7 +490,7 @@ public enum ParticipantLeftNotificationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.participantLeftNotification`.
 public struct ParticipantLeftNotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ParticipantLeftNotification
+    public typealias Resource = ParticipantLeftNotification
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -515,7 +515,7 @@ public struct ParticipantLeftNotificationRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.participant`.
 public struct ParticipantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Participant
+    public typealias Resource = Participant
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -681,7 +681,7 @@ public enum PartnersBillingAzureUsageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage`.
 public struct PartnersBillingAzureUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingAzureUsage
+    public typealias Resource = PartnersBillingAzureUsage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -737,7 +737,7 @@ public struct PartnersBillingBilledReconciliationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.billedReconciliation`.
 public struct PartnersBillingBilledReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilledReconciliation
+    public typealias Resource = PartnersBillingBilledReconciliation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -801,7 +801,7 @@ public struct PartnersBillingBilledUsageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.billedUsage`.
 public struct PartnersBillingBilledUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilledUsage
+    public typealias Resource = PartnersBillingBilledUsage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -915,7 +915,7 @@ public enum PartnersBillingBillingReconciliationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation`.
 public struct PartnersBillingBillingReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBillingReconciliation
+    public typealias Resource = PartnersBillingBillingReconciliation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -949,7 +949,7 @@ public struct PartnersBillingBillingReconciliationRequestBuilder: ModelRequestBu
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.billing`.
 public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingBilling
+    public typealias Resource = PartnersBillingBilling
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1041,7 +1041,7 @@ public enum PartnersBillingExportSuccessOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation`.
 public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingExportSuccessOperation
+    public typealias Resource = PartnersBillingExportSuccessOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1097,7 +1097,7 @@ public enum PartnersBillingFailedOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.failedOperation`.
 public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingFailedOperation
+    public typealias Resource = PartnersBillingFailedOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1157,7 +1157,7 @@ public enum PartnersBillingManifestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.manifest`.
 public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingManifest
+    public typealias Resource = PartnersBillingManifest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1208,7 +1208,7 @@ public enum PartnersBillingOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.operation`.
 public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingOperation
+    public typealias Resource = PartnersBillingOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1254,7 +1254,7 @@ public enum PartnersBillingRunningOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.runningOperation`.
 public struct PartnersBillingRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingRunningOperation
+    public typealias Resource = PartnersBillingRunningOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1295,7 +1295,7 @@ public struct PartnersBillingUnbilledReconciliationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledReconciliation`.
 public struct PartnersBillingUnbilledReconciliationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingUnbilledReconciliation
+    public typealias Resource = PartnersBillingUnbilledReconciliation
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.partners.billing.unbilledUsage`.
 public struct PartnersBillingUnbilledUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PartnersBillingUnbilledUsage
+    public typealias Resource = PartnersBillingUnbilledUsage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -53,7 +53,7 @@ public struct PartnersBillingUnbilledUsageRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.partners`.
 public struct PartnersRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Partners
+    public typealias Resource = Partners
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -105,7 +105,7 @@ public enum PasskeyAuthenticationMethodTargetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.passkeyAuthenticationMethodTarget`.
 public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasskeyAuthenticationMethodTarget
+    public typealias Resource = PasskeyAuthenticationMethodTarget
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -156,7 +156,7 @@ public enum PasskeyProfileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.passkeyProfile`.
 public struct PasskeyProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasskeyProfile
+    public typealias Resource = PasskeyProfile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -226,7 +226,7 @@ public enum PasswordAuthenticationMethodFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod`.
 public struct PasswordAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PasswordAuthenticationMethod
+    public typealias Resource = PasswordAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -716,7 +716,7 @@ extension PayloadIndustry {
 ///
 /// - Remark: Generated from `microsoft.graph.payload`.
 public struct PayloadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Payload
+    public typealias Resource = Payload
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -926,7 +926,7 @@ public enum PeopleAdminSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.peopleAdminSettings`.
 public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PeopleAdminSettings
+    public typealias Resource = PeopleAdminSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1079,7 +1079,7 @@ public enum PermissionGrantConditionSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.permissionGrantConditionSet`.
 public struct PermissionGrantConditionSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PermissionGrantConditionSet
+    public typealias Resource = PermissionGrantConditionSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1131,7 +1131,7 @@ public enum PermissionGrantPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy`.
 public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PermissionGrantPolicy
+    public typealias Resource = PermissionGrantPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1269,7 +1269,7 @@ extension CollectionRequestBuilder where ItemBuilder == PermissionGrantPolicyReq
 ///
 /// - Remark: Generated from `microsoft.graph.permission`.
 public struct PermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Permission
+    public typealias Resource = Permission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1468,7 +1468,7 @@ public enum PersonOrGroupColumnFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.person`.
 public struct PersonRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Person
+    public typealias Resource = Person
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1556,7 +1556,7 @@ public enum PhoneAuthenticationMethodFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod`.
 public struct PhoneAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PhoneAuthenticationMethod
+    public typealias Resource = PhoneAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1674,7 +1674,7 @@ public enum PhoneUserConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.phoneUserConversationMember`.
 public struct PhoneUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PhoneUserConversationMember
+    public typealias Resource = PhoneUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -139,7 +139,7 @@ public enum PinnedChatMessageInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo`.
 public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PinnedChatMessageInfo
+    public typealias Resource = PinnedChatMessageInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -291,7 +291,7 @@ public struct PlaceModeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.place`.
 public struct PlaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Place
+    public typealias Resource = Place
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -409,7 +409,7 @@ public enum PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerAssignedToTaskBoardTaskFormat`.
 public struct PlannerAssignedToTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerAssignedToTaskBoardTaskFormat
+    public typealias Resource = PlannerAssignedToTaskBoardTaskFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -496,7 +496,7 @@ public enum PlannerBucketFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerBucket`.
 public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerBucket
+    public typealias Resource = PlannerBucket
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -541,7 +541,7 @@ public enum PlannerBucketTaskBoardTaskFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerBucketTaskBoardTaskFormat`.
 public struct PlannerBucketTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerBucketTaskBoardTaskFormat
+    public typealias Resource = PlannerBucketTaskBoardTaskFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -753,7 +753,7 @@ public enum PlannerGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerGroup`.
 public struct PlannerGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerGroup
+    public typealias Resource = PlannerGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -878,7 +878,7 @@ public enum PlannerPlanDetailsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerPlanDetails`.
 public struct PlannerPlanDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerPlanDetails
+    public typealias Resource = PlannerPlanDetails
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -897,7 +897,7 @@ public struct PlannerPlanDetailsRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerPlan`.
 public struct PlannerPlanRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerPlan
+    public typealias Resource = PlannerPlan
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -973,7 +973,7 @@ public enum PlannerProgressTaskBoardTaskFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerProgressTaskBoardTaskFormat`.
 public struct PlannerProgressTaskBoardTaskFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerProgressTaskBoardTaskFormat
+    public typealias Resource = PlannerProgressTaskBoardTaskFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -995,7 +995,7 @@ public struct PlannerProgressTaskBoardTaskFormatRequestBuilder: ModelRequestBuil
 ///
 /// - Remark: Generated from `microsoft.graph.planner`.
 public struct PlannerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Planner
+    public typealias Resource = Planner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1140,7 +1140,7 @@ public enum PlannerTaskDetailsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerTaskDetails`.
 public struct PlannerTaskDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerTaskDetails
+    public typealias Resource = PlannerTaskDetails
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1159,7 +1159,7 @@ public struct PlannerTaskDetailsRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerTask`.
 public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerTask
+    public typealias Resource = PlannerTask
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1242,7 +1242,7 @@ public struct PlannerUserIdsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.plannerUser`.
 public struct PlannerUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlannerUser
+    public typealias Resource = PlannerUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1312,7 +1312,7 @@ public enum PlatformCredentialAuthenticationMethodFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod`.
 public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlatformCredentialAuthenticationMethod
+    public typealias Resource = PlatformCredentialAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 

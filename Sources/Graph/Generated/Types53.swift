@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.playPromptOperation`.
 public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PlayPromptOperation
+    public typealias Resource = PlayPromptOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -65,7 +65,7 @@ public enum PolicyBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.policyBase`.
 public struct PolicyBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyBase
+    public typealias Resource = PolicyBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -228,7 +228,7 @@ public struct PolicyDeletableItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.policyDeletableItem`.
 public struct PolicyDeletableItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyDeletableItem
+    public typealias Resource = PolicyDeletableItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -459,7 +459,7 @@ public enum PolicyRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.policyRoot`.
 public struct PolicyRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyRoot
+    public typealias Resource = PolicyRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -701,7 +701,7 @@ public enum PolicyTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.policyTemplate`.
 public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PolicyTemplate
+    public typealias Resource = PolicyTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -888,7 +888,7 @@ public enum PostFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.post`.
 public struct PostRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Post
+    public typealias Resource = Post
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1065,7 +1065,7 @@ public enum PresenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.presence`.
 public struct PresenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Presence
+    public typealias Resource = Presence
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1331,7 +1331,7 @@ public enum PrintConnectorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printConnector`.
 public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintConnector
+    public typealias Resource = PrintConnector
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1381,7 +1381,7 @@ public enum PrintDocumentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printDocument`.
 public struct PrintDocumentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintDocument
+    public typealias Resource = PrintDocument
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1809,7 +1809,7 @@ extension PrintJobProcessingState {
 ///
 /// - Remark: Generated from `microsoft.graph.printJob`.
 public struct PrintJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintJob
+    public typealias Resource = PrintJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2040,7 +2040,7 @@ extension PrintOperationProcessingState {
 ///
 /// - Remark: Generated from `microsoft.graph.printOperation`.
 public struct PrintOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintOperation
+    public typealias Resource = PrintOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

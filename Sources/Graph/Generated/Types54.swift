@@ -68,7 +68,7 @@ extension PrintQuality {
 ///
 /// - Remark: Generated from `microsoft.graph.print`.
 public struct PrintRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Print
+    public typealias Resource = Print
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -186,7 +186,7 @@ public enum PrintServiceEndpointFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printServiceEndpoint`.
 public struct PrintServiceEndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintServiceEndpoint
+    public typealias Resource = PrintServiceEndpoint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -205,7 +205,7 @@ public struct PrintServiceEndpointRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.printService`.
 public struct PrintServiceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintService
+    public typealias Resource = PrintService
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -315,7 +315,7 @@ public enum PrintTaskDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printTaskDefinition`.
 public struct PrintTaskDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTaskDefinition
+    public typealias Resource = PrintTaskDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -363,7 +363,7 @@ extension PrintTaskProcessingState {
 ///
 /// - Remark: Generated from `microsoft.graph.printTask`.
 public struct PrintTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTask
+    public typealias Resource = PrintTask
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -430,7 +430,7 @@ public enum PrintTaskTriggerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printTaskTrigger`.
 public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintTaskTrigger
+    public typealias Resource = PrintTaskTrigger
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -550,7 +550,7 @@ public enum PrintUsageByPrinterFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printUsageByPrinter`.
 public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsageByPrinter
+    public typealias Resource = PrintUsageByPrinter
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -614,7 +614,7 @@ public enum PrintUsageByUserFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printUsageByUser`.
 public struct PrintUsageByUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsageByUser
+    public typealias Resource = PrintUsageByUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -633,7 +633,7 @@ public struct PrintUsageByUserRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.printUsage`.
 public struct PrintUsageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrintUsage
+    public typealias Resource = PrintUsage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -749,7 +749,7 @@ public enum PrinterBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printerBase`.
 public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterBase
+    public typealias Resource = PrinterBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -876,7 +876,7 @@ public enum PrinterCreateOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printerCreateOperation`.
 public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterCreateOperation
+    public typealias Resource = PrinterCreateOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3564,7 +3564,7 @@ extension PrinterProcessingStateDetail {
 ///
 /// - Remark: Generated from `microsoft.graph.printer`.
 public struct PrinterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Printer
+    public typealias Resource = Printer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3697,7 +3697,7 @@ public enum PrinterShareFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.printerShare`.
 public struct PrinterShareRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrinterShare
+    public typealias Resource = PrinterShare
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3815,7 +3815,7 @@ public enum PrivacyProfileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privacy`.
 public struct PrivacyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Privacy
+    public typealias Resource = Privacy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3980,7 +3980,7 @@ public enum PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance`.
 public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentScheduleInstance
+    public typealias Resource = PrivilegedAccessGroupAssignmentScheduleInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4105,7 +4105,7 @@ public enum PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule`.
 public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentSchedule
+    public typealias Resource = PrivilegedAccessGroupAssignmentSchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -4161,7 +4161,7 @@ extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupAss
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest`.
 public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupAssignmentScheduleRequest
+    public typealias Resource = PrivilegedAccessGroupAssignmentScheduleRequest
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -114,7 +114,7 @@ public enum PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance`.
 public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilityScheduleInstance
+    public typealias Resource = PrivilegedAccessGroupEligibilityScheduleInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -228,7 +228,7 @@ public enum PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule`.
 public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilitySchedule
+    public typealias Resource = PrivilegedAccessGroupEligibilitySchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -279,7 +279,7 @@ extension CollectionRequestBuilder where ItemBuilder == PrivilegedAccessGroupEli
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest`.
 public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroupEligibilityScheduleRequest
+    public typealias Resource = PrivilegedAccessGroupEligibilityScheduleRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -375,7 +375,7 @@ extension PrivilegedAccessGroupRelationships {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup`.
 public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessGroup
+    public typealias Resource = PrivilegedAccessGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -494,7 +494,7 @@ public enum PrivilegedAccessRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessRoot`.
 public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessRoot
+    public typealias Resource = PrivilegedAccessRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -576,7 +576,7 @@ public enum PrivilegedAccessScheduleInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleInstance`.
 public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessScheduleInstance
+    public typealias Resource = PrivilegedAccessScheduleInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -644,7 +644,7 @@ public enum PrivilegedAccessScheduleRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessSchedule`.
 public struct PrivilegedAccessScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessSchedule
+    public typealias Resource = PrivilegedAccessSchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -663,7 +663,7 @@ public struct PrivilegedAccessScheduleRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleRequest`.
 public struct PrivilegedAccessScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PrivilegedAccessScheduleRequest
+    public typealias Resource = PrivilegedAccessScheduleRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1055,7 +1055,7 @@ public enum ProfileCardPropertyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.profileCardProperty`.
 public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfileCardProperty
+    public typealias Resource = ProfileCardProperty
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1091,7 +1091,7 @@ public enum ProfilePhotoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.profilePhoto`.
 public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfilePhoto
+    public typealias Resource = ProfilePhoto
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1135,7 +1135,7 @@ public enum ProfilePropertySettingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.profilePropertySetting`.
 public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfilePropertySetting
+    public typealias Resource = ProfilePropertySetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1201,7 +1201,7 @@ public enum ProfileSourceLocalizationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.profileSource`.
 public struct ProfileSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProfileSource
+    public typealias Resource = ProfileSource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1280,7 +1280,7 @@ public enum PronounsSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.pronounsSettings`.
 public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PronounsSettings
+    public typealias Resource = PronounsSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1408,7 +1408,7 @@ public enum ProtectionPolicyBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.protectionPolicyBase`.
 public struct ProtectionPolicyBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionPolicyBase
+    public typealias Resource = ProtectionPolicyBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1504,7 +1504,7 @@ public enum ProtectionRuleBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.protectionRuleBase`.
 public struct ProtectionRuleBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionRuleBase
+    public typealias Resource = ProtectionRuleBase
     public let client: ServiceClient
     public let path: ResourcePath
 

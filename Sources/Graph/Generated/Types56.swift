@@ -86,7 +86,7 @@ public enum ProtectionUnitBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.protectionUnitBase`.
 public struct ProtectionUnitBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionUnitBase
+    public typealias Resource = ProtectionUnitBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -204,7 +204,7 @@ public enum ProtectionUnitsBulkJobBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobBase`.
 public struct ProtectionUnitsBulkJobBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProtectionUnitsBulkJobBase
+    public typealias Resource = ProtectionUnitsBulkJobBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -427,7 +427,7 @@ public enum ProvisioningObjectSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`.
 public struct ProvisioningObjectSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ProvisioningObjectSummary
+    public typealias Resource = ProvisioningObjectSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -738,7 +738,7 @@ public enum PublicKeyInfrastructureRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot`.
 public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PublicKeyInfrastructureRoot
+    public typealias Resource = PublicKeyInfrastructureRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -912,7 +912,7 @@ public enum QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration`.
 public struct QrCodePinAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCodePinAuthenticationMethodConfiguration
+    public typealias Resource = QrCodePinAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -940,7 +940,7 @@ public struct QrCodePinAuthenticationMethodConfigurationRequestBuilder: ModelReq
 ///
 /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod`.
 public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCodePinAuthenticationMethod
+    public typealias Resource = QrCodePinAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -983,7 +983,7 @@ public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.qrCode`.
 public struct QrCodeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrCode
+    public typealias Resource = QrCode
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1029,7 +1029,7 @@ public enum QrPinFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.qrPin`.
 public struct QrPinRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QrPin
+    public typealias Resource = QrPin
     public let client: ServiceClient
     public let path: ResourcePath
 

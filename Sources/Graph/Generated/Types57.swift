@@ -348,7 +348,7 @@ public enum RbacApplicationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.rbacApplication`.
 public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RbacApplication
+    public typealias Resource = RbacApplication
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -537,7 +537,7 @@ public enum ReadingAssignmentSubmissionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.readingAssignmentSubmission`.
 public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReadingAssignmentSubmission
+    public typealias Resource = ReadingAssignmentSubmission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -595,7 +595,7 @@ public enum ReadingCoachPassageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.readingCoachPassage`.
 public struct ReadingCoachPassageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReadingCoachPassage
+    public typealias Resource = ReadingCoachPassage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -768,7 +768,7 @@ public enum RecordOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.recordOperation`.
 public struct RecordOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecordOperation
+    public typealias Resource = RecordOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1028,7 +1028,7 @@ public enum RecycleBinItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.recycleBinItem`.
 public struct RecycleBinItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecycleBinItem
+    public typealias Resource = RecycleBinItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1060,7 +1060,7 @@ public struct RecycleBinItemRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.recycleBin`.
 public struct RecycleBinRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RecycleBin
+    public typealias Resource = RecycleBin
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1161,7 +1161,7 @@ public enum ReferenceAttachmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.referenceAttachment`.
 public struct ReferenceAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReferenceAttachment
+    public typealias Resource = ReferenceAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1255,7 +1255,7 @@ public enum ReflectCheckInResponseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.reflectCheckInResponse`.
 public struct ReflectCheckInResponseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReflectCheckInResponse
+    public typealias Resource = ReflectCheckInResponse
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.relyingPartyDetailedSummary`.
 public struct RelyingPartyDetailedSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RelyingPartyDetailedSummary
+    public typealias Resource = RelyingPartyDetailedSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -120,7 +120,7 @@ public enum RemoteAssistancePartnerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.remoteAssistancePartner`.
 public struct RemoteAssistancePartnerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteAssistancePartner
+    public typealias Resource = RemoteAssistancePartner
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -184,7 +184,7 @@ public enum RemoteDesktopSecurityConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration`.
 public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteDesktopSecurityConfiguration
+    public typealias Resource = RemoteDesktopSecurityConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -338,7 +338,7 @@ public enum RemoteTenantGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.remoteTenantGroup`.
 public struct RemoteTenantGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RemoteTenantGroup
+    public typealias Resource = RemoteTenantGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -561,7 +561,7 @@ public enum ReportRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.reportRoot`.
 public struct ReportRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReportRoot
+    public typealias Resource = ReportRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1969,7 +1969,7 @@ public enum ReportsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.reportsRoot`.
 public struct ReportsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ReportsRoot
+    public typealias Resource = ReportsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2059,7 +2059,7 @@ public enum RequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.request`.
 public struct RequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Request
+    public typealias Resource = Request
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2225,7 +2225,7 @@ public enum ResellerDelegatedAdminRelationshipFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship`.
 public struct ResellerDelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResellerDelegatedAdminRelationship
+    public typealias Resource = ResellerDelegatedAdminRelationship
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2497,7 +2497,7 @@ public enum ResourceOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.resourceOperation`.
 public struct ResourceOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResourceOperation
+    public typealias Resource = ResourceOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2609,7 +2609,7 @@ public enum ResourceSpecificPermissionGrantFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant`.
 public struct ResourceSpecificPermissionGrantRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ResourceSpecificPermissionGrant
+    public typealias Resource = ResourceSpecificPermissionGrant
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -110,7 +110,7 @@ public enum RestoreArtifactBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.restoreArtifactBase`.
 public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreArtifactBase
+    public typealias Resource = RestoreArtifactBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -185,7 +185,7 @@ public enum RestoreArtifactsBulkRequestBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestBase`.
 public struct RestoreArtifactsBulkRequestBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreArtifactsBulkRequestBase
+    public typealias Resource = RestoreArtifactsBulkRequestBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -289,7 +289,7 @@ extension RestorePointPreference {
 ///
 /// - Remark: Generated from `microsoft.graph.restorePoint`.
 public struct RestorePointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestorePoint
+    public typealias Resource = RestorePoint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -464,7 +464,7 @@ public enum RestoreSessionBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.restoreSessionBase`.
 public struct RestoreSessionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RestoreSessionBase
+    public typealias Resource = RestoreSessionBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -855,7 +855,7 @@ public enum RichLongRunningOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.richLongRunningOperation`.
 public struct RichLongRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RichLongRunningOperation
+    public typealias Resource = RichLongRunningOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1007,7 +1007,7 @@ public enum RiskDetectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.riskDetection`.
 public struct RiskDetectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskDetection
+    public typealias Resource = RiskDetection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1155,7 +1155,7 @@ public enum RiskPreventionContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.riskPreventionContainer`.
 public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskPreventionContainer
+    public typealias Resource = RiskPreventionContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1365,7 +1365,7 @@ public enum RiskyServicePrincipalHistoryItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem`.
 public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyServicePrincipalHistoryItem
+    public typealias Resource = RiskyServicePrincipalHistoryItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1417,7 +1417,7 @@ extension CollectionRequestBuilder where ItemBuilder == RiskyServicePrincipalHis
 ///
 /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal`.
 public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyServicePrincipal
+    public typealias Resource = RiskyServicePrincipal
     public let client: ServiceClient
     public let path: ResourcePath
 

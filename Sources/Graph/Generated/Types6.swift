@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.appConsentRequest`.
 public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppConsentRequest
+    public typealias Resource = AppConsentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -292,7 +292,7 @@ public enum AppLogCollectionRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appLogCollectionRequest`.
 public struct AppLogCollectionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppLogCollectionRequest
+    public typealias Resource = AppLogCollectionRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -460,7 +460,7 @@ public struct AppManagementPolicyActorExemptionsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appManagementPolicy`.
 public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppManagementPolicy
+    public typealias Resource = AppManagementPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -697,7 +697,7 @@ public enum AppRoleAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appRoleAssignment`.
 public struct AppRoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppRoleAssignment
+    public typealias Resource = AppRoleAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -838,7 +838,7 @@ public enum AppScopeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appScope`.
 public struct AppScopeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppScope
+    public typealias Resource = AppScope
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -905,7 +905,7 @@ public enum AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase`.
 public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppleDeviceFeaturesConfigurationBase
+    public typealias Resource = AppleDeviceFeaturesConfigurationBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1023,7 +1023,7 @@ public enum AppleManagedIdentityProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider`.
 public struct AppleManagedIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AppleManagedIdentityProvider
+    public typealias Resource = AppleManagedIdentityProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1093,7 +1093,7 @@ public enum ApplePushNotificationCertificateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.applePushNotificationCertificate`.
 public struct ApplePushNotificationCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApplePushNotificationCertificate
+    public typealias Resource = ApplePushNotificationCertificate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1403,7 +1403,7 @@ public enum ApplicationLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.application`.
 public struct ApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Application
+    public typealias Resource = Application
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2046,7 +2046,7 @@ public enum ApplicationTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.applicationTemplate`.
 public struct ApplicationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApplicationTemplate
+    public typealias Resource = ApplicationTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -97,7 +97,7 @@ public enum RiskyUserHistoryItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem`.
 public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyUserHistoryItem
+    public typealias Resource = RiskyUserHistoryItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -159,7 +159,7 @@ extension CollectionRequestBuilder where ItemBuilder == RiskyUserHistoryItemRequ
 ///
 /// - Remark: Generated from `microsoft.graph.riskyUser`.
 public struct RiskyUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RiskyUser
+    public typealias Resource = RiskyUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -253,7 +253,7 @@ public enum RoleAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.roleAssignment`.
 public struct RoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleAssignment
+    public typealias Resource = RoleAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -366,7 +366,7 @@ public enum RoleDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.roleDefinition`.
 public struct RoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleDefinition
+    public typealias Resource = RoleDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -464,7 +464,7 @@ public enum RoleManagementFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.roleManagement`.
 public struct RoleManagementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoleManagement
+    public typealias Resource = RoleManagement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -646,7 +646,7 @@ public enum RoomListFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.roomList`.
 public struct RoomListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RoomList
+    public typealias Resource = RoomList
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -695,7 +695,7 @@ public struct RoomListRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.room`.
 public struct RoomRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Room
+    public typealias Resource = Room
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1009,7 +1009,7 @@ public enum SamlOrWsFedExternalDomainFederationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation`.
 public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SamlOrWsFedExternalDomainFederation
+    public typealias Resource = SamlOrWsFedExternalDomainFederation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1082,7 +1082,7 @@ public enum SamlOrWsFedProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider`.
 public struct SamlOrWsFedProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SamlOrWsFedProvider
+    public typealias Resource = SamlOrWsFedProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1278,7 +1278,7 @@ extension ScheduleChangeRequestActor {
 ///
 /// - Remark: Generated from `microsoft.graph.scheduleChangeRequest`.
 public struct ScheduleChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ScheduleChangeRequest
+    public typealias Resource = ScheduleChangeRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1582,7 +1582,7 @@ extension ScheduleRequestActions {
 ///
 /// - Remark: Generated from `microsoft.graph.schedule`.
 public struct ScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Schedule
+    public typealias Resource = Schedule
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.schedulingGroup`.
 public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SchedulingGroup
+    public typealias Resource = SchedulingGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -68,7 +68,7 @@ public enum SchemaExtensionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.schemaExtension`.
 public struct SchemaExtensionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SchemaExtension
+    public typealias Resource = SchemaExtension
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -185,7 +185,7 @@ public enum ScopedRoleMembershipFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.scopedRoleMembership`.
 public struct ScopedRoleMembershipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ScopedRoleMembership
+    public typealias Resource = ScopedRoleMembership
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -279,7 +279,7 @@ public enum SearchAcronymFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.search.acronym`.
 public struct SearchAcronymRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchAcronym
+    public typealias Resource = SearchAcronym
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -493,7 +493,7 @@ public enum SearchBookmarkFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.search.bookmark`.
 public struct SearchBookmarkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchBookmark
+    public typealias Resource = SearchBookmark
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -579,7 +579,7 @@ public enum SearchEntityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.searchEntity`.
 public struct SearchEntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchEntity
+    public typealias Resource = SearchEntity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -776,7 +776,7 @@ public enum SearchQnaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.search.qna`.
 public struct SearchQnaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchQna
+    public typealias Resource = SearchQna
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -949,7 +949,7 @@ public enum SearchSearchAnswerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.search.searchAnswer`.
 public struct SearchSearchAnswerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SearchSearchAnswer
+    public typealias Resource = SearchSearchAnswer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1079,7 +1079,7 @@ public enum SectionGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sectionGroup`.
 public struct SectionGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SectionGroup
+    public typealias Resource = SectionGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1156,7 +1156,7 @@ public enum SectionMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sectionMap`.
 public struct SectionMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SectionMap
+    public typealias Resource = SectionMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1173,7 +1173,7 @@ public struct SectionMapRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.section`.
 public struct SectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Section
+    public typealias Resource = Section
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1308,7 +1308,7 @@ public enum SecureScoreControlProfileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.secureScoreControlProfile`.
 public struct SecureScoreControlProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecureScoreControlProfile
+    public typealias Resource = SecureScoreControlProfile
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.secureScore`.
 public struct SecureScoreRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecureScore
+    public typealias Resource = SecureScore
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1193,7 +1193,7 @@ public enum SecurityAlertEvidenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.alert`.
 public struct SecurityAlertRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAlert
+    public typealias Resource = SecurityAlert
     public let client: ServiceClient
     public let path: ResourcePath
 

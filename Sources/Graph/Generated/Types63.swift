@@ -60,7 +60,7 @@ public enum SecurityAnalyzedEmailRecipientDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.analyzedEmail`.
 public struct SecurityAnalyzedEmailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAnalyzedEmail
+    public typealias Resource = SecurityAnalyzedEmail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -343,7 +343,7 @@ public enum SecurityArticleIndicatorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.articleIndicator`.
 public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArticleIndicator
+    public typealias Resource = SecurityArticleIndicator
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -368,7 +368,7 @@ public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.security.article`.
 public struct SecurityArticleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArticle
+    public typealias Resource = SecurityArticle
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -429,7 +429,7 @@ public struct SecurityArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.artifact`.
 public struct SecurityArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityArtifact
+    public typealias Resource = SecurityArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -530,7 +530,7 @@ public enum SecurityAuditCoreRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.auditCoreRoot`.
 public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditCoreRoot
+    public typealias Resource = SecurityAuditCoreRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1033,7 +1033,7 @@ public enum SecurityAuditLogQueryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.auditLogQuery`.
 public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditLogQuery
+    public typealias Resource = SecurityAuditLogQuery
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1149,7 +1149,7 @@ public enum SecurityAuditLogRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.auditLogRecord`.
 public struct SecurityAuditLogRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuditLogRecord
+    public typealias Resource = SecurityAuditLogRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2743,7 +2743,7 @@ public enum SecurityAuthorityTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.authorityTemplate`.
 public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAuthorityTemplate
+    public typealias Resource = SecurityAuthorityTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2779,7 +2779,7 @@ public enum SecurityAutoAuditingConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.autoAuditingConfiguration`.
 public struct SecurityAutoAuditingConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityAutoAuditingConfiguration
+    public typealias Resource = SecurityAutoAuditingConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -3281,7 +3281,7 @@ public enum SecurityCaseOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.caseOperation`.
 public struct SecurityCaseOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCaseOperation
+    public typealias Resource = SecurityCaseOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -40,7 +40,7 @@ extension SecurityCaseOperationStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.security.case`.
 public struct SecurityCaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCase
+    public typealias Resource = SecurityCase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -124,7 +124,7 @@ public enum SecurityCasesRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.casesRoot`.
 public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCasesRoot
+    public typealias Resource = SecurityCasesRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -183,7 +183,7 @@ public enum SecurityCategoryTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.categoryTemplate`.
 public struct SecurityCategoryTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCategoryTemplate
+    public typealias Resource = SecurityCategoryTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -474,7 +474,7 @@ public enum SecurityCitationTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.citationTemplate`.
 public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCitationTemplate
+    public typealias Resource = SecurityCitationTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -734,7 +734,7 @@ public enum SecurityCollaborationRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.collaborationRoot`.
 public struct SecurityCollaborationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityCollaborationRoot
+    public typealias Resource = SecurityCollaborationRoot
     public let client: ServiceClient
     public let path: ResourcePath
 

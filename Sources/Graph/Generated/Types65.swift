@@ -843,7 +843,7 @@ public enum SecurityDataSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.dataSet`.
 public struct SecurityDataSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSet
+    public typealias Resource = SecurityDataSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -952,7 +952,7 @@ public enum SecurityDataSourceContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.dataSourceContainer`.
 public struct SecurityDataSourceContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSourceContainer
+    public typealias Resource = SecurityDataSourceContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1016,7 +1016,7 @@ extension SecurityDataSourceHoldStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.security.dataSource`.
 public struct SecurityDataSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDataSource
+    public typealias Resource = SecurityDataSource
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.security.departmentTemplate`.
 public struct SecurityDepartmentTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDepartmentTemplate
+    public typealias Resource = SecurityDepartmentTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -636,7 +636,7 @@ public enum SecurityDispositionReviewStageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.dispositionReviewStage`.
 public struct SecurityDispositionReviewStageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityDispositionReviewStage
+    public typealias Resource = SecurityDispositionReviewStage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -960,7 +960,7 @@ public enum SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation`.
 public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryAddToReviewSetOperation
+    public typealias Resource = SecurityEdiscoveryAddToReviewSetOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1077,7 +1077,7 @@ public enum SecurityEdiscoveryCaseMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseMember`.
 public struct SecurityEdiscoveryCaseMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCaseMember
+    public typealias Resource = SecurityEdiscoveryCaseMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1096,7 +1096,7 @@ public struct SecurityEdiscoveryCaseMemberRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase`.
 public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCase
+    public typealias Resource = SecurityEdiscoveryCase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1221,7 +1221,7 @@ public enum SecurityEdiscoveryCaseSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings`.
 public struct SecurityEdiscoveryCaseSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCaseSettings
+    public typealias Resource = SecurityEdiscoveryCaseSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1298,7 +1298,7 @@ public enum SecurityEdiscoveryCustodianFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian`.
 public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryCustodian
+    public typealias Resource = SecurityEdiscoveryCustodian
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1460,7 +1460,7 @@ public enum SecurityEdiscoveryEstimateOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation`.
 public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryEstimateOperation
+    public typealias Resource = SecurityEdiscoveryEstimateOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1536,7 +1536,7 @@ public enum SecurityEdiscoveryExportOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation`.
 public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryExportOperation
+    public typealias Resource = SecurityEdiscoveryExportOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1605,7 +1605,7 @@ public enum SecurityEdiscoveryHoldOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldOperation`.
 public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryHoldOperation
+    public typealias Resource = SecurityEdiscoveryHoldOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1662,7 +1662,7 @@ public enum SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldPolicySyncOperation`.
 public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryHoldPolicySyncOperation
+    public typealias Resource = SecurityEdiscoveryHoldPolicySyncOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1719,7 +1719,7 @@ public enum SecurityEdiscoveryIndexOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryIndexOperation`.
 public struct SecurityEdiscoveryIndexOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryIndexOperation
+    public typealias Resource = SecurityEdiscoveryIndexOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -48,7 +48,7 @@ public enum SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource`.
 public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryNoncustodialDataSource
+    public typealias Resource = SecurityEdiscoveryNoncustodialDataSource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -172,7 +172,7 @@ public enum SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryPurgeDataOperation`.
 public struct SecurityEdiscoveryPurgeDataOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryPurgeDataOperation
+    public typealias Resource = SecurityEdiscoveryPurgeDataOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -262,7 +262,7 @@ public enum SecurityEdiscoveryReviewSetQueryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery`.
 public struct SecurityEdiscoveryReviewSetQueryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewSetQuery
+    public typealias Resource = SecurityEdiscoveryReviewSetQuery
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -318,7 +318,7 @@ public struct SecurityEdiscoveryReviewSetQueryRequestBuilder: ModelRequestBuilde
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet`.
 public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewSet
+    public typealias Resource = SecurityEdiscoveryReviewSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -423,7 +423,7 @@ public enum SecurityEdiscoveryReviewTagFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag`.
 public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryReviewTag
+    public typealias Resource = SecurityEdiscoveryReviewTag
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -588,7 +588,7 @@ public enum SecurityEdiscoverySearchExportOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation`.
 public struct SecurityEdiscoverySearchExportOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoverySearchExportOperation
+    public typealias Resource = SecurityEdiscoverySearchExportOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -613,7 +613,7 @@ public struct SecurityEdiscoverySearchExportOperationRequestBuilder: ModelReques
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch`.
 public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoverySearch
+    public typealias Resource = SecurityEdiscoverySearch
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -788,7 +788,7 @@ public enum SecurityEdiscoveryTagOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ediscoveryTagOperation`.
 public struct SecurityEdiscoveryTagOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityEdiscoveryTagOperation
+    public typealias Resource = SecurityEdiscoveryTagOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

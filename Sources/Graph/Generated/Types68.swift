@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor`.
 public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanDescriptor
+    public typealias Resource = SecurityFilePlanDescriptor
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -96,7 +96,7 @@ public enum SecurityFilePlanDescriptorTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorTemplate`.
 public struct SecurityFilePlanDescriptorTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanDescriptorTemplate
+    public typealias Resource = SecurityFilePlanDescriptorTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -166,7 +166,7 @@ public enum SecurityFilePlanReferenceTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.filePlanReferenceTemplate`.
 public struct SecurityFilePlanReferenceTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityFilePlanReferenceTemplate
+    public typealias Resource = SecurityFilePlanReferenceTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -499,7 +499,7 @@ public enum SecurityHealthIssueFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.healthIssue`.
 public struct SecurityHealthIssueRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHealthIssue
+    public typealias Resource = SecurityHealthIssue
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -684,7 +684,7 @@ public enum SecurityHostComponentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostComponent`.
 public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostComponent
+    public typealias Resource = SecurityHostComponent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -742,7 +742,7 @@ public enum SecurityHostCookieFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostCookie`.
 public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostCookie
+    public typealias Resource = SecurityHostCookie
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -843,7 +843,7 @@ public enum SecurityHostPairFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostPair`.
 public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPair
+    public typealias Resource = SecurityHostPair
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -990,7 +990,7 @@ extension SecurityHostPortProtocol {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostPort`.
 public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostPort
+    public typealias Resource = SecurityHostPort
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1087,7 +1087,7 @@ extension SecurityHostReputationClassification {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostReputation`.
 public struct SecurityHostReputationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostReputation
+    public typealias Resource = SecurityHostReputation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1152,7 +1152,7 @@ extension SecurityHostReputationRuleSeverity {
 ///
 /// - Remark: Generated from `microsoft.graph.security.host`.
 public struct SecurityHostRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHost
+    public typealias Resource = SecurityHost
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1303,7 +1303,7 @@ public enum SecurityHostSslCertificatePortFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostSslCertificate`.
 public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostSslCertificate
+    public typealias Resource = SecurityHostSslCertificate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1368,7 +1368,7 @@ public enum SecurityHostTrackerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostTracker`.
 public struct SecurityHostTrackerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostTracker
+    public typealias Resource = SecurityHostTracker
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1473,7 +1473,7 @@ public enum SecurityHostnameFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.hostname`.
 public struct SecurityHostnameRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityHostname
+    public typealias Resource = SecurityHostname
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -81,7 +81,7 @@ public enum SecurityIdentityAccountsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.identityAccounts`.
 public struct SecurityIdentityAccountsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIdentityAccounts
+    public typealias Resource = SecurityIdentityAccounts
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -162,7 +162,7 @@ public enum SecurityIdentityContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.identityContainer`.
 public struct SecurityIdentityContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIdentityContainer
+    public typealias Resource = SecurityIdentityContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -305,7 +305,7 @@ public enum SecurityIncidentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.incident`.
 public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIncident
+    public typealias Resource = SecurityIncident
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -414,7 +414,7 @@ public enum SecurityIndicatorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.indicator`.
 public struct SecurityIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIndicator
+    public typealias Resource = SecurityIndicator
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -692,7 +692,7 @@ public enum SecurityIntelligenceProfileIndicatorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator`.
 public struct SecurityIntelligenceProfileIndicatorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIntelligenceProfileIndicator
+    public typealias Resource = SecurityIntelligenceProfileIndicator
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -733,7 +733,7 @@ extension SecurityIntelligenceProfileKind {
 ///
 /// - Remark: Generated from `microsoft.graph.security.intelligenceProfile`.
 public struct SecurityIntelligenceProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIntelligenceProfile
+    public typealias Resource = SecurityIntelligenceProfile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1023,7 +1023,7 @@ public enum SecurityIpAddressFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.ipAddress`.
 public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityIpAddress
+    public typealias Resource = SecurityIpAddress
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1709,7 +1709,7 @@ public enum SecurityLabelsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.labelsRoot`.
 public struct SecurityLabelsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityLabelsRoot
+    public typealias Resource = SecurityLabelsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 

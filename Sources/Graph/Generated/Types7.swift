@@ -128,7 +128,7 @@ extension ApprovalFilterByCurrentUserOptions {
 ///
 /// - Remark: Generated from `microsoft.graph.approval`.
 public struct ApprovalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Approval
+    public typealias Resource = Approval
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -233,7 +233,7 @@ public enum ApprovalStageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.approvalStage`.
 public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApprovalStage
+    public typealias Resource = ApprovalStage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -267,7 +267,7 @@ public enum ApprovedClientAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.approvedClientApp`.
 public struct ApprovedClientAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ApprovedClientApp
+    public typealias Resource = ApprovedClientApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -436,7 +436,7 @@ public enum ArkoseFraudProtectionProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.arkoseFraudProtectionProvider`.
 public struct ArkoseFraudProtectionProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ArkoseFraudProtectionProvider
+    public typealias Resource = ArkoseFraudProtectionProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -746,7 +746,7 @@ public enum AssociatedTeamInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.associatedTeamInfo`.
 public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AssociatedTeamInfo
+    public typealias Resource = AssociatedTeamInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -872,7 +872,7 @@ public enum AttachmentBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attachmentBase`.
 public struct AttachmentBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttachmentBase
+    public typealias Resource = AttachmentBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -962,7 +962,7 @@ public enum AttachmentItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attachment`.
 public struct AttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Attachment
+    public typealias Resource = Attachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1017,7 +1017,7 @@ public enum AttachmentSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attachmentSession`.
 public struct AttachmentSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttachmentSession
+    public typealias Resource = AttachmentSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1094,7 +1094,7 @@ public enum AttackSimulationOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attackSimulationOperation`.
 public struct AttackSimulationOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttackSimulationOperation
+    public typealias Resource = AttackSimulationOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1190,7 +1190,7 @@ public enum AttackSimulationRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attackSimulationRoot`.
 public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttackSimulationRoot
+    public typealias Resource = AttackSimulationRoot
     public let client: ServiceClient
     public let path: ResourcePath
 

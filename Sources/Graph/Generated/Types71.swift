@@ -589,7 +589,7 @@ public enum SecurityNetworkAdapterFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.networkAdapter`.
 public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityNetworkAdapter
+    public typealias Resource = SecurityNetworkAdapter
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1227,7 +1227,7 @@ public enum SecurityPassiveDnsRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord`.
 public struct SecurityPassiveDnsRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityPassiveDnsRecord
+    public typealias Resource = SecurityPassiveDnsRecord
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -412,7 +412,7 @@ public struct SecurityReportsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.securityReportsRoot`.
 public struct SecurityReportsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityReportsRoot
+    public typealias Resource = SecurityReportsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -480,7 +480,7 @@ public struct SecurityReportsRootRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.security`.
 public struct SecurityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Security
+    public typealias Resource = Security
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -798,7 +798,7 @@ public enum SecurityRetentionEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.retentionEvent`.
 public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionEvent
+    public typealias Resource = SecurityRetentionEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -874,7 +874,7 @@ public enum SecurityRetentionEventTypeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.retentionEventType`.
 public struct SecurityRetentionEventTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionEventType
+    public typealias Resource = SecurityRetentionEventType
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -951,7 +951,7 @@ public enum SecurityRetentionLabelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.retentionLabel`.
 public struct SecurityRetentionLabelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityRetentionLabel
+    public typealias Resource = SecurityRetentionLabel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1298,7 +1298,7 @@ public struct SecuritySearchAuditRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.search`.
 public struct SecuritySearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySearch
+    public typealias Resource = SecuritySearch
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -289,7 +289,7 @@ public enum SecuritySensorCandidateActivationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationConfiguration`.
 public struct SecuritySensorCandidateActivationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensorCandidateActivationConfiguration
+    public typealias Resource = SecuritySensorCandidateActivationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -327,7 +327,7 @@ extension SecuritySensorCandidateActivationMode {
 ///
 /// - Remark: Generated from `microsoft.graph.security.sensorCandidate`.
 public struct SecuritySensorCandidateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensorCandidate
+    public typealias Resource = SecuritySensorCandidate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -403,7 +403,7 @@ extension SecuritySensorHealthStatus {
 ///
 /// - Remark: Generated from `microsoft.graph.security.sensor`.
 public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySensor
+    public typealias Resource = SecuritySensor
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -908,7 +908,7 @@ public enum SecuritySettingsContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.settingsContainer`.
 public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySettingsContainer
+    public typealias Resource = SecuritySettingsContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1246,7 +1246,7 @@ public enum SecuritySiteSourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.siteSource`.
 public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySiteSource
+    public typealias Resource = SecuritySiteSource
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -218,7 +218,7 @@ public enum SecuritySslCertificateEntityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.sslCertificate`.
 public struct SecuritySslCertificateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySslCertificate
+    public typealias Resource = SecuritySslCertificate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -337,7 +337,7 @@ public enum SecuritySubcategoryTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.subcategoryTemplate`.
 public struct SecuritySubcategoryTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySubcategoryTemplate
+    public typealias Resource = SecuritySubcategoryTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -375,7 +375,7 @@ public enum SecuritySubdomainFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.subdomain`.
 public struct SecuritySubdomainRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecuritySubdomain
+    public typealias Resource = SecuritySubdomain
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -550,7 +550,7 @@ public enum SecurityTagFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.tag`.
 public struct SecurityTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTag
+    public typealias Resource = SecurityTag
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1071,7 +1071,7 @@ public struct SecurityThreatIntelligenceObjectAuditRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.threatIntelligence`.
 public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityThreatIntelligence
+    public typealias Resource = SecurityThreatIntelligence
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1407,7 +1407,7 @@ public enum SecurityTriggerTypesRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot`.
 public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTriggerTypesRoot
+    public typealias Resource = SecurityTriggerTypesRoot
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.security.triggersRoot`.
 public struct SecurityTriggersRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityTriggersRoot
+    public typealias Resource = SecurityTriggersRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -74,7 +74,7 @@ public enum SecurityUnclassifiedArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.unclassifiedArtifact`.
 public struct SecurityUnclassifiedArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUnclassifiedArtifact
+    public typealias Resource = SecurityUnclassifiedArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -149,7 +149,7 @@ public enum SecurityUnifiedGroupSourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource`.
 public struct SecurityUnifiedGroupSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUnifiedGroupSource
+    public typealias Resource = SecurityUnifiedGroupSource
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -475,7 +475,7 @@ public enum SecurityUserEvidenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.user`.
 public struct SecurityUserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUser
+    public typealias Resource = SecurityUser
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -555,7 +555,7 @@ public enum SecurityUserSourceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.userSource`.
 public struct SecurityUserSourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityUserSource
+    public typealias Resource = SecurityUserSource
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -146,7 +146,7 @@ public enum SecurityVulnerabilityComponentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.vulnerabilityComponent`.
 public struct SecurityVulnerabilityComponentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityVulnerabilityComponent
+    public typealias Resource = SecurityVulnerabilityComponent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -165,7 +165,7 @@ public struct SecurityVulnerabilityComponentRequestBuilder: ModelRequestBuilder 
 ///
 /// - Remark: Generated from `microsoft.graph.security.vulnerability`.
 public struct SecurityVulnerabilityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityVulnerability
+    public typealias Resource = SecurityVulnerability
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -328,7 +328,7 @@ public enum SecurityWhoisBaseRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord`.
 public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisBaseRecord
+    public typealias Resource = SecurityWhoisBaseRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -471,7 +471,7 @@ public enum SecurityWhoisHistoryRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord`.
 public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisHistoryRecord
+    public typealias Resource = SecurityWhoisHistoryRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -579,7 +579,7 @@ public enum SecurityWhoisRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.security.whoisRecord`.
 public struct SecurityWhoisRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SecurityWhoisRecord
+    public typealias Resource = SecurityWhoisRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -826,7 +826,7 @@ public enum SendDtmfTonesOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sendDtmfTonesOperation`.
 public struct SendDtmfTonesOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SendDtmfTonesOperation
+    public typealias Resource = SendDtmfTonesOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -984,7 +984,7 @@ public enum SensitivityLabelInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sensitivityLabel`.
 public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SensitivityLabel
+    public typealias Resource = SensitivityLabel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1153,7 +1153,7 @@ public enum ServiceAnnouncementAttachmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncementAttachment`.
 public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncementAttachment
+    public typealias Resource = ServiceAnnouncementAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1211,7 +1211,7 @@ public enum ServiceAnnouncementBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncementBase`.
 public struct ServiceAnnouncementBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncementBase
+    public typealias Resource = ServiceAnnouncementBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1230,7 +1230,7 @@ public struct ServiceAnnouncementBaseRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceAnnouncement`.
 public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceAnnouncement
+    public typealias Resource = ServiceAnnouncement
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1305,7 +1305,7 @@ public enum ServiceAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceApp`.
 public struct ServiceAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceApp
+    public typealias Resource = ServiceApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1475,7 +1475,7 @@ public enum ServiceHealthIssuePostFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceHealthIssue`.
 public struct ServiceHealthIssueRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceHealthIssue
+    public typealias Resource = ServiceHealthIssue
     public let client: ServiceClient
     public let path: ResourcePath
 

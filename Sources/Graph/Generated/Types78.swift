@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.serviceHealth`.
 public struct ServiceHealthRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceHealth
+    public typealias Resource = ServiceHealth
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -332,7 +332,7 @@ public enum ServicePrincipalLockConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.servicePrincipal`.
 public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServicePrincipal
+    public typealias Resource = ServicePrincipal
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -700,7 +700,7 @@ public enum ServicePrincipalRiskDetectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.servicePrincipalRiskDetection`.
 public struct ServicePrincipalRiskDetectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServicePrincipalRiskDetection
+    public typealias Resource = ServicePrincipalRiskDetection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -762,7 +762,7 @@ public struct ServiceProviderConstraintsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceProviderConstraints`.
 public struct ServiceProviderConstraintsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceProviderConstraints
+    public typealias Resource = ServiceProviderConstraints
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -890,7 +890,7 @@ public enum ServiceStorageQuotaBreakdownFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceStorageQuotaBreakdown`.
 public struct ServiceStorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceStorageQuotaBreakdown
+    public typealias Resource = ServiceStorageQuotaBreakdown
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -980,7 +980,7 @@ public enum ServiceUpdateMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage`.
 public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ServiceUpdateMessage
+    public typealias Resource = ServiceUpdateMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1181,7 +1181,7 @@ public enum SettingStateDeviceSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.settingStateDeviceSummary`.
 public struct SettingStateDeviceSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SettingStateDeviceSummary
+    public typealias Resource = SettingStateDeviceSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1295,7 +1295,7 @@ public enum SharePointBrowseSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointBrowseSession`.
 public struct SharePointBrowseSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointBrowseSession
+    public typealias Resource = SharePointBrowseSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1425,7 +1425,7 @@ public enum SharePointGroupMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointGroupMember`.
 public struct SharePointGroupMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointGroupMember
+    public typealias Resource = SharePointGroupMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1444,7 +1444,7 @@ public struct SharePointGroupMemberRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointGroup`.
 public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointGroup
+    public typealias Resource = SharePointGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1583,7 +1583,7 @@ public enum SharePointMigrationEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationEvent`.
 public struct SharePointMigrationEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationEvent
+    public typealias Resource = SharePointMigrationEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1634,7 +1634,7 @@ public enum SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`.
 public struct SharePointMigrationFinishManifestFileUploadEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationFinishManifestFileUploadEvent
+    public typealias Resource = SharePointMigrationFinishManifestFileUploadEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1715,7 +1715,7 @@ public enum SharePointMigrationJobCancelledEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobCancelledEvent`.
 public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobCancelledEvent
+    public typealias Resource = SharePointMigrationJobCancelledEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1764,7 +1764,7 @@ public enum SharePointMigrationJobDeletedEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobDeletedEvent`.
 public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobDeletedEvent
+    public typealias Resource = SharePointMigrationJobDeletedEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1825,7 +1825,7 @@ public enum SharePointMigrationJobErrorEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorEvent`.
 public struct SharePointMigrationJobErrorEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobErrorEvent
+    public typealias Resource = SharePointMigrationJobErrorEvent
     public let client: ServiceClient
     public let path: ResourcePath
 

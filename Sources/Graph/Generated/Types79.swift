@@ -64,7 +64,7 @@ public enum SharePointMigrationJobPostponedEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobPostponedEvent`.
 public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobPostponedEvent
+    public typealias Resource = SharePointMigrationJobPostponedEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -147,7 +147,7 @@ public enum SharePointMigrationJobProgressEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobProgressEvent`.
 public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobProgressEvent
+    public typealias Resource = SharePointMigrationJobProgressEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -196,7 +196,7 @@ public enum SharePointMigrationJobQueuedEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobQueuedEvent`.
 public struct SharePointMigrationJobQueuedEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobQueuedEvent
+    public typealias Resource = SharePointMigrationJobQueuedEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -218,7 +218,7 @@ public struct SharePointMigrationJobQueuedEventRequestBuilder: ModelRequestBuild
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJob`.
 public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJob
+    public typealias Resource = SharePointMigrationJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -277,7 +277,7 @@ public enum SharePointMigrationJobStartEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointMigrationJobStartEvent`.
 public struct SharePointMigrationJobStartEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointMigrationJobStartEvent
+    public typealias Resource = SharePointMigrationJobStartEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -405,7 +405,7 @@ public enum SharePointProtectionPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy`.
 public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointProtectionPolicy
+    public typealias Resource = SharePointProtectionPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -518,7 +518,7 @@ public enum SharePointRestoreSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession`.
 public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharePointRestoreSession
+    public typealias Resource = SharePointRestoreSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -663,7 +663,7 @@ public enum SharedDriveItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharedDriveItem`.
 public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedDriveItem
+    public typealias Resource = SharedDriveItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -757,7 +757,7 @@ public enum SharedInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharedInsight`.
 public struct SharedInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedInsight
+    public typealias Resource = SharedInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -919,7 +919,7 @@ public enum SharedPCConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration`.
 public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedPCConfiguration
+    public typealias Resource = SharedPCConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1038,7 +1038,7 @@ public enum SharedWithChannelTeamInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo`.
 public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedWithChannelTeamInfo
+    public typealias Resource = SharedWithChannelTeamInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1122,7 +1122,7 @@ public enum SharepointIdsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharepoint`.
 public struct SharepointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Sharepoint
+    public typealias Resource = Sharepoint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1226,7 +1226,7 @@ public enum SharepointSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sharepointSettings`.
 public struct SharepointSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharepointSettings
+    public typealias Resource = SharepointSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1531,7 +1531,7 @@ public enum ShiftPreferencesFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.shiftPreferences`.
 public struct ShiftPreferencesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ShiftPreferences
+    public typealias Resource = ShiftPreferences
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1560,7 +1560,7 @@ public struct ShiftPreferencesRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.shift`.
 public struct ShiftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Shift
+    public typealias Resource = Shift
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -79,7 +79,7 @@ public enum AttendanceRecordFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attendanceRecord`.
 public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttendanceRecord
+    public typealias Resource = AttendanceRecord
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -408,7 +408,7 @@ public enum AttributeMappingFunctionSchemaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`.
 public struct AttributeMappingFunctionSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttributeMappingFunctionSchema
+    public typealias Resource = AttributeMappingFunctionSchema
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -533,7 +533,7 @@ public enum AttributeSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.attributeSet`.
 public struct AttributeSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AttributeSet
+    public typealias Resource = AttributeSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -679,7 +679,7 @@ public enum AudioRoutingGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.audioRoutingGroup`.
 public struct AudioRoutingGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AudioRoutingGroup
+    public typealias Resource = AudioRoutingGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -791,7 +791,7 @@ public enum AuditEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.auditEvent`.
 public struct AuditEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuditEvent
+    public typealias Resource = AuditEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -871,7 +871,7 @@ public enum AuditLogRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.auditLogRoot`.
 public struct AuditLogRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuditLogRoot
+    public typealias Resource = AuditLogRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1235,7 +1235,7 @@ public enum AuthenticationCombinationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`.
 public struct AuthenticationCombinationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationCombinationConfiguration
+    public typealias Resource = AuthenticationCombinationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -83,7 +83,7 @@ public enum SignInLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.signIn`.
 public struct SignInRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SignIn
+    public typealias Resource = SignIn
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -374,7 +374,7 @@ public enum SimulationAutomationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.simulationAutomation`.
 public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SimulationAutomation
+    public typealias Resource = SimulationAutomation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -431,7 +431,7 @@ public enum SimulationAutomationRunFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.simulationAutomationRun`.
 public struct SimulationAutomationRunRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SimulationAutomationRun
+    public typealias Resource = SimulationAutomationRun
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -638,7 +638,7 @@ public enum SimulationReportOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.simulation`.
 public struct SimulationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Simulation
+    public typealias Resource = Simulation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -760,7 +760,7 @@ public enum SingleValueLegacyExtendedPropertyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.singleValueLegacyExtendedProperty`.
 public struct SingleValueLegacyExtendedPropertyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SingleValueLegacyExtendedProperty
+    public typealias Resource = SingleValueLegacyExtendedProperty
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1025,7 +1025,7 @@ public enum SitePageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.sitePage`.
 public struct SitePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SitePage
+    public typealias Resource = SitePage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1130,7 +1130,7 @@ public enum SiteProtectionRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.siteProtectionRule`.
 public struct SiteProtectionRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionRule
+    public typealias Resource = SiteProtectionRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1215,7 +1215,7 @@ public enum SiteProtectionUnitFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.siteProtectionUnit`.
 public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnit
+    public typealias Resource = SiteProtectionUnit
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1292,7 +1292,7 @@ public enum SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`.
 public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteProtectionUnitsBulkAdditionJob
+    public typealias Resource = SiteProtectionUnitsBulkAdditionJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1314,7 +1314,7 @@ public struct SiteProtectionUnitsBulkAdditionJobRequestBuilder: ModelRequestBuil
 ///
 /// - Remark: Generated from `microsoft.graph.site`.
 public struct SiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Site
+    public typealias Resource = Site
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1560,7 +1560,7 @@ public enum SiteRestoreArtifactFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`.
 public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifact
+    public typealias Resource = SiteRestoreArtifact
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1635,7 +1635,7 @@ public enum SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`.
 public struct SiteRestoreArtifactsBulkAdditionRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SiteRestoreArtifactsBulkAdditionRequest
+    public typealias Resource = SiteRestoreArtifactsBulkAdditionRequest
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember`.
 public struct SkypeForBusinessUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SkypeForBusinessUserConversationMember
+    public typealias Resource = SkypeForBusinessUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -83,7 +83,7 @@ public enum SkypeUserConversationMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.skypeUserConversationMember`.
 public struct SkypeUserConversationMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SkypeUserConversationMember
+    public typealias Resource = SkypeUserConversationMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -159,7 +159,7 @@ public enum SmsAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration`.
 public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SmsAuthenticationMethodConfiguration
+    public typealias Resource = SmsAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -214,7 +214,7 @@ public enum SmsAuthenticationMethodTargetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodTarget`.
 public struct SmsAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SmsAuthenticationMethodTarget
+    public typealias Resource = SmsAuthenticationMethodTarget
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -291,7 +291,7 @@ public enum SocialIdentityProviderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.socialIdentityProvider`.
 public struct SocialIdentityProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SocialIdentityProvider
+    public typealias Resource = SocialIdentityProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -405,7 +405,7 @@ public enum SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration`.
 public struct SoftwareOathAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareOathAuthenticationMethodConfiguration
+    public typealias Resource = SoftwareOathAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -433,7 +433,7 @@ public struct SoftwareOathAuthenticationMethodConfigurationRequestBuilder: Model
 ///
 /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod`.
 public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareOathAuthenticationMethod
+    public typealias Resource = SoftwareOathAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -516,7 +516,7 @@ public enum SoftwareUpdateStatusSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.softwareUpdateStatusSummary`.
 public struct SoftwareUpdateStatusSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SoftwareUpdateStatusSummary
+    public typealias Resource = SoftwareUpdateStatusSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -564,7 +564,7 @@ public enum SolutionsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.solutionsRoot`.
 public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SolutionsRoot
+    public typealias Resource = SolutionsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -701,7 +701,7 @@ public enum SpeakerAssignmentSubmissionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.speakerAssignmentSubmission`.
 public struct SpeakerAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SpeakerAssignmentSubmission
+    public typealias Resource = SpeakerAssignmentSubmission
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -875,7 +875,7 @@ public enum StandardWebPartFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.standardWebPart`.
 public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StandardWebPart
+    public typealias Resource = StandardWebPart
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -931,7 +931,7 @@ public enum StartHoldMusicOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.startHoldMusicOperation`.
 public struct StartHoldMusicOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StartHoldMusicOperation
+    public typealias Resource = StartHoldMusicOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1013,7 +1013,7 @@ public enum StopHoldMusicOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.stopHoldMusicOperation`.
 public struct StopHoldMusicOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StopHoldMusicOperation
+    public typealias Resource = StopHoldMusicOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1098,7 +1098,7 @@ public enum StorageQuotaBreakdownFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.storageQuotaBreakdown`.
 public struct StorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StorageQuotaBreakdown
+    public typealias Resource = StorageQuotaBreakdown
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1117,7 +1117,7 @@ public struct StorageQuotaBreakdownRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.storage`.
 public struct StorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Storage
+    public typealias Resource = Storage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1166,7 +1166,7 @@ public enum StorageSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.storageSettings`.
 public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StorageSettings
+    public typealias Resource = StorageSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1304,7 +1304,7 @@ public enum StsPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.stsPolicy`.
 public struct StsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StsPolicy
+    public typealias Resource = StsPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 

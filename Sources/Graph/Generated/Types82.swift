@@ -172,7 +172,7 @@ public struct SubjectRightsRequestMailboxLocationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.subjectRightsRequest`.
 public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubjectRightsRequest
+    public typealias Resource = SubjectRightsRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -423,7 +423,7 @@ public enum SubscribeToToneOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.subscribeToToneOperation`.
 public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubscribeToToneOperation
+    public typealias Resource = SubscribeToToneOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -483,7 +483,7 @@ public enum SubscribedSkuFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.subscribedSku`.
 public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SubscribedSku
+    public typealias Resource = SubscribedSku
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -549,7 +549,7 @@ public enum SubscriptionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.subscription`.
 public struct SubscriptionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Subscription
+    public typealias Resource = Subscription
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -636,7 +636,7 @@ public enum SwapShiftsChangeRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest`.
 public struct SwapShiftsChangeRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SwapShiftsChangeRequest
+    public typealias Resource = SwapShiftsChangeRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -796,7 +796,7 @@ public enum SynchronizationJobApplicationParametersFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.synchronizationJob`.
 public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationJob
+    public typealias Resource = SynchronizationJob
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1110,7 +1110,7 @@ public enum SynchronizationQuarantineFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.synchronization`.
 public struct SynchronizationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Synchronization
+    public typealias Resource = Synchronization
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1259,7 +1259,7 @@ public enum SynchronizationSchemaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.synchronizationSchema`.
 public struct SynchronizationSchemaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationSchema
+    public typealias Resource = SynchronizationSchema
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1643,7 +1643,7 @@ public enum SynchronizationTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.synchronizationTemplate`.
 public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SynchronizationTemplate
+    public typealias Resource = SynchronizationTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -92,7 +92,7 @@ public enum TargetDeviceGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.targetDeviceGroup`.
 public struct TargetDeviceGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetDeviceGroup
+    public typealias Resource = TargetDeviceGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -269,7 +269,7 @@ public enum TargetedChatMessageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.targetedChatMessage`.
 public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedChatMessage
+    public typealias Resource = TargetedChatMessage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -406,7 +406,7 @@ public enum TargetedManagedAppConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration`.
 public struct TargetedManagedAppConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppConfiguration
+    public typealias Resource = TargetedManagedAppConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -514,7 +514,7 @@ public enum TargetedManagedAppPolicyAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppPolicyAssignment`.
 public struct TargetedManagedAppPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppPolicyAssignment
+    public typealias Resource = TargetedManagedAppPolicyAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -630,7 +630,7 @@ public enum TargetedManagedAppProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection`.
 public struct TargetedManagedAppProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TargetedManagedAppProtection
+    public typealias Resource = TargetedManagedAppProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -741,7 +741,7 @@ public enum TaskFileAttachmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.taskFileAttachment`.
 public struct TaskFileAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TaskFileAttachment
+    public typealias Resource = TaskFileAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1030,7 +1030,7 @@ public enum TeamInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamInfo`.
 public struct TeamInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamInfo
+    public typealias Resource = TeamInfo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1191,7 +1191,7 @@ public enum TeamRenamedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.team`.
 public struct TeamRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Team
+    public typealias Resource = Team
     public let client: ServiceClient
     public let path: ResourcePath
 

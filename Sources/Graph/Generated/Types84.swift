@@ -64,7 +64,7 @@ public enum TeamsAdministrationNumberAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment`.
 public struct TeamsAdministrationNumberAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationNumberAssignment
+    public typealias Resource = TeamsAdministrationNumberAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -279,7 +279,7 @@ public enum TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.policyIdentifierDetail`.
 public struct TeamsAdministrationPolicyIdentifierDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationPolicyIdentifierDetail
+    public typealias Resource = TeamsAdministrationPolicyIdentifierDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -363,7 +363,7 @@ public enum TeamsAdministrationTeamsAdminRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot`.
 public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsAdminRoot
+    public typealias Resource = TeamsAdministrationTeamsAdminRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -431,7 +431,7 @@ public enum TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment`.
 public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsPolicyAssignment
+    public typealias Resource = TeamsAdministrationTeamsPolicyAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -518,7 +518,7 @@ public enum TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment`.
 public struct TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsPolicyUserAssignment
+    public typealias Resource = TeamsAdministrationTeamsPolicyUserAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -608,7 +608,7 @@ public enum TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration`.
 public struct TeamsAdministrationTeamsUserConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTeamsUserConfiguration
+    public typealias Resource = TeamsAdministrationTeamsUserConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -690,7 +690,7 @@ public enum TeamsAdministrationTelephoneNumberLongRunningOperationDetailsFields:
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation`.
 public struct TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTelephoneNumberLongRunningOperation
+    public typealias Resource = TeamsAdministrationTelephoneNumberLongRunningOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -742,7 +742,7 @@ public enum TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot`.
 public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAdministrationTelephoneNumberManagementRoot
+    public typealias Resource = TeamsAdministrationTelephoneNumberManagementRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -874,7 +874,7 @@ public enum TeamsAppDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAppDefinition`.
 public struct TeamsAppDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppDefinition
+    public typealias Resource = TeamsAppDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -947,7 +947,7 @@ public enum TeamsAppInstallationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAppInstallation`.
 public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppInstallation
+    public typealias Resource = TeamsAppInstallation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1076,7 +1076,7 @@ public enum TeamsAppRemovedEventMessageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsApp`.
 public struct TeamsAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsApp
+    public typealias Resource = TeamsApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1166,7 +1166,7 @@ public enum TeamsAppSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAppSettings`.
 public struct TeamsAppSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAppSettings
+    public typealias Resource = TeamsAppSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1247,7 +1247,7 @@ public enum TeamsAsyncOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsAsyncOperation`.
 public struct TeamsAsyncOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsAsyncOperation
+    public typealias Resource = TeamsAsyncOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1412,7 +1412,7 @@ public enum TeamsTabConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsTab`.
 public struct TeamsTabRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsTab
+    public typealias Resource = TeamsTab
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1458,7 +1458,7 @@ public struct TeamsTemplateFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamsTemplate`.
 public struct TeamsTemplateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamsTemplate
+    public typealias Resource = TeamsTemplate
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -112,7 +112,7 @@ public struct TeamworkBotFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamworkBot`.
 public struct TeamworkBotRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkBot
+    public typealias Resource = TeamworkBot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -208,7 +208,7 @@ public enum TeamworkHostedContentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamworkHostedContent`.
 public struct TeamworkHostedContentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkHostedContent
+    public typealias Resource = TeamworkHostedContent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -276,7 +276,7 @@ public enum TeamworkOnlineMeetingInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamwork`.
 public struct TeamworkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Teamwork
+    public typealias Resource = Teamwork
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -428,7 +428,7 @@ public enum TeamworkTagMemberFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.teamworkTagMember`.
 public struct TeamworkTagMemberRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkTagMember
+    public typealias Resource = TeamworkTagMember
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -447,7 +447,7 @@ public struct TeamworkTagMemberRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.teamworkTag`.
 public struct TeamworkTagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TeamworkTag
+    public typealias Resource = TeamworkTag
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -986,7 +986,7 @@ public enum TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet
 ///
 /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration`.
 public struct TemporaryAccessPassAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TemporaryAccessPassAuthenticationMethodConfiguration
+    public typealias Resource = TemporaryAccessPassAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1014,7 +1014,7 @@ public struct TemporaryAccessPassAuthenticationMethodConfigurationRequestBuilder
 ///
 /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod`.
 public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TemporaryAccessPassAuthenticationMethod
+    public typealias Resource = TemporaryAccessPassAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1079,7 +1079,7 @@ public enum TenantAppManagementPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy`.
 public struct TenantAppManagementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantAppManagementPolicy
+    public typealias Resource = TenantAppManagementPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1230,7 +1230,7 @@ public enum TenantDataSecurityAndGovernanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance`.
 public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantDataSecurityAndGovernance
+    public typealias Resource = TenantDataSecurityAndGovernance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1326,7 +1326,7 @@ public struct TenantProtectionScopeContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tenantProtectionScopeContainer`.
 public struct TenantProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantProtectionScopeContainer
+    public typealias Resource = TenantProtectionScopeContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1395,7 +1395,7 @@ public enum TenantRelationshipFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tenantRelationship`.
 public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TenantRelationship
+    public typealias Resource = TenantRelationship
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1557,7 +1557,7 @@ public enum TermStoreGroupFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termStore.group`.
 public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreGroup
+    public typealias Resource = TermStoreGroup
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1664,7 +1664,7 @@ public enum TermStoreRelationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termStore.relation`.
 public struct TermStoreRelationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreRelation
+    public typealias Resource = TermStoreRelation
     public let client: ServiceClient
     public let path: ResourcePath
 

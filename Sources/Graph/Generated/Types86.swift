@@ -63,7 +63,7 @@ public enum TermStoreSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termStore.set`.
 public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreSet
+    public typealias Resource = TermStoreSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -139,7 +139,7 @@ public enum TermStoreStoreFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termStore.store`.
 public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreStore
+    public typealias Resource = TermStoreStore
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -232,7 +232,7 @@ extension TermStoreTermGroupScope {
 ///
 /// - Remark: Generated from `microsoft.graph.termStore.term`.
 public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermStoreTerm
+    public typealias Resource = TermStoreTerm
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -347,7 +347,7 @@ public enum TermsAndConditionsAcceptanceStatusFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus`.
 public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditionsAcceptanceStatus
+    public typealias Resource = TermsAndConditionsAcceptanceStatus
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -391,7 +391,7 @@ public enum TermsAndConditionsAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termsAndConditionsAssignment`.
 public struct TermsAndConditionsAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditionsAssignment
+    public typealias Resource = TermsAndConditionsAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -410,7 +410,7 @@ public struct TermsAndConditionsAssignmentRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.termsAndConditions`.
 public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsAndConditions
+    public typealias Resource = TermsAndConditions
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -490,7 +490,7 @@ public enum TermsOfUseContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.termsOfUseContainer`.
 public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TermsOfUseContainer
+    public typealias Resource = TermsOfUseContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -592,7 +592,7 @@ public enum TextWebPartFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.textWebPart`.
 public struct TextWebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TextWebPart
+    public typealias Resource = TextWebPart
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -684,7 +684,7 @@ public enum ThreatAssessmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.threatAssessmentRequest`.
 public struct ThreatAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThreatAssessmentRequest
+    public typealias Resource = ThreatAssessmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -755,7 +755,7 @@ public enum ThreatAssessmentResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.threatAssessmentResult`.
 public struct ThreatAssessmentResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThreatAssessmentResult
+    public typealias Resource = ThreatAssessmentResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -907,7 +907,7 @@ public enum ThumbnailSetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.thumbnailSet`.
 public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThumbnailSet
+    public typealias Resource = ThumbnailSet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1052,7 +1052,7 @@ public enum TimeCardEventFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.timeCard`.
 public struct TimeCardRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeCard
+    public typealias Resource = TimeCard
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1389,7 +1389,7 @@ extension TimeOffReasonIconType {
 ///
 /// - Remark: Generated from `microsoft.graph.timeOffReason`.
 public struct TimeOffReasonRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffReason
+    public typealias Resource = TimeOffReason
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.timeOff`.
 public struct TimeOffRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOff
+    public typealias Resource = TimeOff
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -33,7 +33,7 @@ public struct TimeOffRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.timeOffRequest`.
 public struct TimeOffRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TimeOffRequest
+    public typealias Resource = TimeOffRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -272,7 +272,7 @@ public enum TodoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.todo`.
 public struct TodoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Todo
+    public typealias Resource = Todo
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -399,7 +399,7 @@ public enum TodoTaskListFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.todoTaskList`.
 public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TodoTaskList
+    public typealias Resource = TodoTaskList
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -444,7 +444,7 @@ extension CollectionRequestBuilder where ItemBuilder == TodoTaskListRequestBuild
 ///
 /// - Remark: Generated from `microsoft.graph.todoTask`.
 public struct TodoTaskRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TodoTask
+    public typealias Resource = TodoTask
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -548,7 +548,7 @@ public enum TokenIssuancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy`.
 public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TokenIssuancePolicy
+    public typealias Resource = TokenIssuancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -742,7 +742,7 @@ public enum TokenLifetimePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy`.
 public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TokenLifetimePolicy
+    public typealias Resource = TokenLifetimePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1165,7 +1165,7 @@ public enum TrainingLanguageDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.trainingLanguageDetail`.
 public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TrainingLanguageDetail
+    public typealias Resource = TrainingLanguageDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1240,7 +1240,7 @@ public enum TrainingReminderNotificationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.training`.
 public struct TrainingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Training
+    public typealias Resource = Training
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1402,7 +1402,7 @@ public enum TrendingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.trending`.
 public struct TrendingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Trending
+    public typealias Resource = Trending
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1511,7 +1511,7 @@ public enum UnifiedRbacResourceActionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRbacResourceAction`.
 public struct UnifiedRbacResourceActionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRbacResourceAction
+    public typealias Resource = UnifiedRbacResourceAction
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1553,7 +1553,7 @@ public enum UnifiedRbacResourceNamespaceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace`.
 public struct UnifiedRbacResourceNamespaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRbacResourceNamespace
+    public typealias Resource = UnifiedRbacResourceNamespace
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1641,7 +1641,7 @@ public enum UnifiedRoleAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment`.
 public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignment
+    public typealias Resource = UnifiedRoleAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 

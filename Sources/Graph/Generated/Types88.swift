@@ -63,7 +63,7 @@ public enum UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance`.
 public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentScheduleInstance
+    public typealias Resource = UnifiedRoleAssignmentScheduleInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -198,7 +198,7 @@ public enum UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule`.
 public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentSchedule
+    public typealias Resource = UnifiedRoleAssignmentSchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -264,7 +264,7 @@ extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleAssignmentSch
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest`.
 public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleAssignmentScheduleRequest
+    public typealias Resource = UnifiedRoleAssignmentScheduleRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -383,7 +383,7 @@ public enum UnifiedRoleDefinitionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition`.
 public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleDefinition
+    public typealias Resource = UnifiedRoleDefinition
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -513,7 +513,7 @@ public enum UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance`.
 public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilityScheduleInstance
+    public typealias Resource = UnifiedRoleEligibilityScheduleInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -641,7 +641,7 @@ public enum UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule`.
 public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilitySchedule
+    public typealias Resource = UnifiedRoleEligibilitySchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -702,7 +702,7 @@ extension CollectionRequestBuilder where ItemBuilder == UnifiedRoleEligibilitySc
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest`.
 public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleEligibilityScheduleRequest
+    public typealias Resource = UnifiedRoleEligibilityScheduleRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -838,7 +838,7 @@ public enum UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyApprovalRule`.
 public struct UnifiedRoleManagementPolicyApprovalRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyApprovalRule
+    public typealias Resource = UnifiedRoleManagementPolicyApprovalRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -894,7 +894,7 @@ public enum UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment`.
 public struct UnifiedRoleManagementPolicyAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyAssignment
+    public typealias Resource = UnifiedRoleManagementPolicyAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -951,7 +951,7 @@ public enum UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule`.
 public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyAuthenticationContextRule
+    public typealias Resource = UnifiedRoleManagementPolicyAuthenticationContextRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -995,7 +995,7 @@ public enum UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyEnablementRule`.
 public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyEnablementRule
+    public typealias Resource = UnifiedRoleManagementPolicyEnablementRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1045,7 +1045,7 @@ public enum UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyExpirationRule`.
 public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyExpirationRule
+    public typealias Resource = UnifiedRoleManagementPolicyExpirationRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1102,7 +1102,7 @@ public enum UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyNotificationRule`.
 public struct UnifiedRoleManagementPolicyNotificationRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyNotificationRule
+    public typealias Resource = UnifiedRoleManagementPolicyNotificationRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1124,7 +1124,7 @@ public struct UnifiedRoleManagementPolicyNotificationRuleRequestBuilder: ModelRe
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy`.
 public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicy
+    public typealias Resource = UnifiedRoleManagementPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1186,7 +1186,7 @@ public enum UnifiedRoleManagementPolicyRuleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public struct UnifiedRoleManagementPolicyRuleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleManagementPolicyRule
+    public typealias Resource = UnifiedRoleManagementPolicyRule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1351,7 +1351,7 @@ public enum UnifiedRoleScheduleBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase`.
 public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleScheduleBase
+    public typealias Resource = UnifiedRoleScheduleBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1432,7 +1432,7 @@ public enum UnifiedRoleScheduleInstanceBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
 public struct UnifiedRoleScheduleInstanceBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedRoleScheduleInstanceBase
+    public typealias Resource = UnifiedRoleScheduleInstanceBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1550,7 +1550,7 @@ public enum UnifiedStorageQuotaFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unifiedStorageQuota`.
 public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnifiedStorageQuota
+    public typealias Resource = UnifiedStorageQuota
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1595,7 +1595,7 @@ public enum UnitMapFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unitMap`.
 public struct UnitMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnitMap
+    public typealias Resource = UnitMap
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1639,7 +1639,7 @@ public enum UnmuteParticipantOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.unmuteParticipantOperation`.
 public struct UnmuteParticipantOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UnmuteParticipantOperation
+    public typealias Resource = UnmuteParticipantOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1711,7 +1711,7 @@ public enum UpdateRecordingStatusOperationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.updateRecordingStatusOperation`.
 public struct UpdateRecordingStatusOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UpdateRecordingStatusOperation
+    public typealias Resource = UpdateRecordingStatusOperation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1856,7 +1856,7 @@ public enum UrlAssessmentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.urlAssessmentRequest`.
 public struct UrlAssessmentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UrlAssessmentRequest
+    public typealias Resource = UrlAssessmentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 

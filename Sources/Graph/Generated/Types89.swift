@@ -139,7 +139,7 @@ public enum UsageRightsIncludedFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.usageRightsIncluded`.
 public struct UsageRightsIncludedRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UsageRightsIncluded
+    public typealias Resource = UsageRightsIncluded
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -190,7 +190,7 @@ public enum UsedInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.usedInsight`.
 public struct UsedInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UsedInsight
+    public typealias Resource = UsedInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -627,7 +627,7 @@ public enum UserActivityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userActivity`.
 public struct UserActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserActivity
+    public typealias Resource = UserActivity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -800,7 +800,7 @@ public enum UserConsentRequestFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userConsentRequest`.
 public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserConsentRequest
+    public typealias Resource = UserConsentRequest
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -875,7 +875,7 @@ public enum UserDataSecurityAndGovernanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance`.
 public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserDataSecurityAndGovernance
+    public typealias Resource = UserDataSecurityAndGovernance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1001,7 +1001,7 @@ public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFie
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails
+    public typealias Resource = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1064,7 +1064,7 @@ public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFi
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
+    public typealias Resource = UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1129,7 +1129,7 @@ public enum UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: Fie
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion`.
 public struct UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion
+    public typealias Resource = UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1193,7 +1193,7 @@ public enum UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldS
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance`.
 public struct UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthApplicationPerformance
+    public typealias Resource = UserExperienceAnalyticsAppHealthApplicationPerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1251,7 +1251,7 @@ public enum UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldS
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance`.
 public struct UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDeviceModelPerformance
+    public typealias Resource = UserExperienceAnalyticsAppHealthDeviceModelPerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1358,7 +1358,7 @@ public enum UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: Fiel
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails`.
 public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDevicePerformanceDetails
+    public typealias Resource = UserExperienceAnalyticsAppHealthDevicePerformanceDetails
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1380,7 +1380,7 @@ public struct UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBui
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance`.
 public struct UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthDevicePerformance
+    public typealias Resource = UserExperienceAnalyticsAppHealthDevicePerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1436,7 +1436,7 @@ public enum UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance`.
 public struct UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsAppHealthOSVersionPerformance
+    public typealias Resource = UserExperienceAnalyticsAppHealthOSVersionPerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1530,7 +1530,7 @@ public enum UserExperienceAnalyticsBaselineFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline`.
 public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsBaseline
+    public typealias Resource = UserExperienceAnalyticsBaseline
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1620,7 +1620,7 @@ public enum UserExperienceAnalyticsCategoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory`.
 public struct UserExperienceAnalyticsCategoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsCategory
+    public typealias Resource = UserExperienceAnalyticsCategory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1760,7 +1760,7 @@ public enum UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDevicePerformance`.
 public struct UserExperienceAnalyticsDevicePerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDevicePerformance
+    public typealias Resource = UserExperienceAnalyticsDevicePerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1846,7 +1846,7 @@ public enum UserExperienceAnalyticsDeviceScoresFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceScores`.
 public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceScores
+    public typealias Resource = UserExperienceAnalyticsDeviceScores
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1923,7 +1923,7 @@ public enum UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupHistory`.
 public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupHistory
+    public typealias Resource = UserExperienceAnalyticsDeviceStartupHistory
     public let client: ServiceClient
     public let path: ResourcePath
 

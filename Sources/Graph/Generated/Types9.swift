@@ -28,7 +28,7 @@ public struct AuthenticationConditionApplicationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationConditionApplication`.
 public struct AuthenticationConditionApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationConditionApplication
+    public typealias Resource = AuthenticationConditionApplication
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -136,7 +136,7 @@ public enum AuthenticationContextClassReferenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`.
 public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationContextClassReference
+    public typealias Resource = AuthenticationContextClassReference
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -200,7 +200,7 @@ public enum AuthenticationEventListenerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationEventListener`.
 public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationEventListener
+    public typealias Resource = AuthenticationEventListener
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -249,7 +249,7 @@ public enum AuthenticationEventsFlowFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`.
 public struct AuthenticationEventsFlowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationEventsFlow
+    public typealias Resource = AuthenticationEventsFlow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -311,7 +311,7 @@ public enum AuthenticationFlowsPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`.
 public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationFlowsPolicy
+    public typealias Resource = AuthenticationFlowsPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -398,7 +398,7 @@ public enum AuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`.
 public struct AuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodConfiguration
+    public typealias Resource = AuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -515,7 +515,7 @@ public enum AuthenticationMethodModeDetailFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`.
 public struct AuthenticationMethodModeDetailRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodModeDetail
+    public typealias Resource = AuthenticationMethodModeDetail
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -625,7 +625,7 @@ extension AuthenticationMethodPlatform {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethod`.
 public struct AuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethod
+    public typealias Resource = AuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -734,7 +734,7 @@ public enum AuthenticationMethodTargetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`.
 public struct AuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodTarget
+    public typealias Resource = AuthenticationMethodTarget
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -831,7 +831,7 @@ extension AuthenticationMethodsPolicyMigrationState {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`.
 public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodsPolicy
+    public typealias Resource = AuthenticationMethodsPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -941,7 +941,7 @@ public enum AuthenticationMethodsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`.
 public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationMethodsRoot
+    public typealias Resource = AuthenticationMethodsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1062,7 +1062,7 @@ extension AuthenticationProtocol {
 ///
 /// - Remark: Generated from `microsoft.graph.authentication`.
 public struct AuthenticationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Authentication
+    public typealias Resource = Authentication
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1289,7 +1289,7 @@ public enum AuthenticationStrengthPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`.
 public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationStrengthPolicy
+    public typealias Resource = AuthenticationStrengthPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1410,7 +1410,7 @@ public enum AuthenticationStrengthRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`.
 public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthenticationStrengthRoot
+    public typealias Resource = AuthenticationStrengthRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1492,7 +1492,7 @@ public enum AuthoredNoteFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.authoredNote`.
 public struct AuthoredNoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = AuthoredNote
+    public typealias Resource = AuthoredNote
     public let client: ServiceClient
     public let path: ResourcePath
 

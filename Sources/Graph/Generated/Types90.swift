@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance`.
 public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupProcessPerformance
+    public typealias Resource = UserExperienceAnalyticsDeviceStartupProcessPerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -30,7 +30,7 @@ public struct UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuild
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcess`.
 public struct UserExperienceAnalyticsDeviceStartupProcessRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsDeviceStartupProcess
+    public typealias Resource = UserExperienceAnalyticsDeviceStartupProcess
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -189,7 +189,7 @@ public enum UserExperienceAnalyticsMetricHistoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetricHistory`.
 public struct UserExperienceAnalyticsMetricHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsMetricHistory
+    public typealias Resource = UserExperienceAnalyticsMetricHistory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -211,7 +211,7 @@ public struct UserExperienceAnalyticsMetricHistoryRequestBuilder: ModelRequestBu
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetric`.
 public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsMetric
+    public typealias Resource = UserExperienceAnalyticsMetric
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -269,7 +269,7 @@ public enum UserExperienceAnalyticsModelScoresFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsModelScores`.
 public struct UserExperienceAnalyticsModelScoresRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsModelScores
+    public typealias Resource = UserExperienceAnalyticsModelScores
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -351,7 +351,7 @@ public enum UserExperienceAnalyticsOverviewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOverview`.
 public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsOverview
+    public typealias Resource = UserExperienceAnalyticsOverview
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -387,7 +387,7 @@ public enum UserExperienceAnalyticsScoreHistoryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsScoreHistory`.
 public struct UserExperienceAnalyticsScoreHistoryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsScoreHistory
+    public typealias Resource = UserExperienceAnalyticsScoreHistory
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -576,7 +576,7 @@ public enum UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice`.
 public struct UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereDevice
+    public typealias Resource = UserExperienceAnalyticsWorkFromAnywhereDevice
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -694,7 +694,7 @@ public enum UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`.
 public struct UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric
+    public typealias Resource = UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -738,7 +738,7 @@ public enum UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric`.
 public struct UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereMetric
+    public typealias Resource = UserExperienceAnalyticsWorkFromAnywhereMetric
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -816,7 +816,7 @@ public enum UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: Field
 ///
 /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance`.
 public struct UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserExperienceAnalyticsWorkFromAnywhereModelPerformance
+    public typealias Resource = UserExperienceAnalyticsWorkFromAnywhereModelPerformance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -893,7 +893,7 @@ public enum UserFlowLanguageConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration`.
 public struct UserFlowLanguageConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserFlowLanguageConfiguration
+    public typealias Resource = UserFlowLanguageConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -950,7 +950,7 @@ public struct UserFlowLanguagePageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userFlowLanguagePage`.
 public struct UserFlowLanguagePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserFlowLanguagePage
+    public typealias Resource = UserFlowLanguagePage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1045,7 +1045,7 @@ public enum UserInsightsSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userInsightsSettings`.
 public struct UserInsightsSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserInsightsSettings
+    public typealias Resource = UserInsightsSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1097,7 +1097,7 @@ public enum UserInstallStateSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userInstallStateSummary`.
 public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserInstallStateSummary
+    public typealias Resource = UserInstallStateSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1234,7 +1234,7 @@ public struct UserProtectionScopeContainerFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userProtectionScopeContainer`.
 public struct UserProtectionScopeContainerRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserProtectionScopeContainer
+    public typealias Resource = UserProtectionScopeContainer
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1359,7 +1359,7 @@ public enum UserRegistrationDetailsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userRegistrationDetails`.
 public struct UserRegistrationDetailsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserRegistrationDetails
+    public typealias Resource = UserRegistrationDetails
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -34,7 +34,7 @@ public enum UserRegistrationMethodSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.user`.
 public struct UserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = User
+    public typealias Resource = User
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -767,7 +767,7 @@ public enum UserScopeTeamsAppInstallationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation`.
 public struct UserScopeTeamsAppInstallationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserScopeTeamsAppInstallation
+    public typealias Resource = UserScopeTeamsAppInstallation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -918,7 +918,7 @@ public enum UserSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userSettings`.
 public struct UserSettingsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSettings
+    public typealias Resource = UserSettings
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1026,7 +1026,7 @@ public enum UserSignInInsightFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userSignInInsight`.
 public struct UserSignInInsightRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSignInInsight
+    public typealias Resource = UserSignInInsight
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1146,7 +1146,7 @@ public enum UserSolutionRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userSolutionRoot`.
 public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserSolutionRoot
+    public typealias Resource = UserSolutionRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1192,7 +1192,7 @@ public enum UserStorageFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userStorage`.
 public struct UserStorageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserStorage
+    public typealias Resource = UserStorage
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1248,7 +1248,7 @@ public enum UserTeamworkFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.userTeamwork`.
 public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UserTeamwork
+    public typealias Resource = UserTeamwork
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1514,7 +1514,7 @@ public enum VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.verifiableCredentialAuthenticationMethodTarget`.
 public struct VerifiableCredentialAuthenticationMethodTargetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiableCredentialAuthenticationMethodTarget
+    public typealias Resource = VerifiableCredentialAuthenticationMethodTarget
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1568,7 +1568,7 @@ public enum VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldS
 ///
 /// - Remark: Generated from `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration`.
 public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiableCredentialsAuthenticationMethodConfiguration
+    public typealias Resource = VerifiableCredentialsAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1698,7 +1698,7 @@ public enum VerifiedIdProfileConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.verifiedIdProfile`.
 public struct VerifiedIdProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerifiedIdProfile
+    public typealias Resource = VerifiedIdProfile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1826,7 +1826,7 @@ public enum VerticalSectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.verticalSection`.
 public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VerticalSection
+    public typealias Resource = VerticalSection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1952,7 +1952,7 @@ public enum VirtualEndpointFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEndpoint`.
 public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEndpoint
+    public typealias Resource = VirtualEndpoint
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -65,7 +65,7 @@ public enum VirtualEventPresenterInfoFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventPresenter`.
 public struct VirtualEventPresenterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventPresenter
+    public typealias Resource = VirtualEventPresenter
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -169,7 +169,7 @@ public enum VirtualEventRegistrationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration`.
 public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationConfiguration
+    public typealias Resource = VirtualEventRegistrationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -227,7 +227,7 @@ public enum VirtualEventRegistrationCustomQuestionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationCustomQuestion`.
 public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationCustomQuestion
+    public typealias Resource = VirtualEventRegistrationCustomQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -318,7 +318,7 @@ extension VirtualEventRegistrationPredefinedQuestionLabel {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestion`.
 public struct VirtualEventRegistrationPredefinedQuestionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationPredefinedQuestion
+    public typealias Resource = VirtualEventRegistrationPredefinedQuestion
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -421,7 +421,7 @@ public enum VirtualEventRegistrationQuestionBaseFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionBase`.
 public struct VirtualEventRegistrationQuestionBaseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistrationQuestionBase
+    public typealias Resource = VirtualEventRegistrationQuestionBase
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -443,7 +443,7 @@ public struct VirtualEventRegistrationQuestionBaseRequestBuilder: ModelRequestBu
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventRegistration`.
 public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventRegistration
+    public typealias Resource = VirtualEventRegistration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -478,7 +478,7 @@ public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEvent`.
 public struct VirtualEventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEvent
+    public typealias Resource = VirtualEvent
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -637,7 +637,7 @@ public enum VirtualEventSessionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventSession`.
 public struct VirtualEventSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventSession
+    public typealias Resource = VirtualEventSession
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -795,7 +795,7 @@ public enum VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration`.
 public struct VirtualEventTownhallRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventTownhallRegistrationConfiguration
+    public typealias Resource = VirtualEventTownhallRegistrationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -823,7 +823,7 @@ public struct VirtualEventTownhallRegistrationConfigurationRequestBuilder: Model
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventTownhall`.
 public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventTownhall
+    public typealias Resource = VirtualEventTownhall
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1025,7 +1025,7 @@ public enum VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration`.
 public struct VirtualEventWebinarRegistrationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventWebinarRegistrationConfiguration
+    public typealias Resource = VirtualEventWebinarRegistrationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1053,7 +1053,7 @@ public struct VirtualEventWebinarRegistrationConfigurationRequestBuilder: ModelR
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventWebinar`.
 public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventWebinar
+    public typealias Resource = VirtualEventWebinar
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1194,7 +1194,7 @@ public enum VirtualEventsRootFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.virtualEventsRoot`.
 public struct VirtualEventsRootRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualEventsRoot
+    public typealias Resource = VirtualEventsRoot
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1312,7 +1312,7 @@ public enum VoiceAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration`.
 public struct VoiceAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VoiceAuthenticationMethodConfiguration
+    public typealias Resource = VoiceAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1439,7 +1439,7 @@ extension VppTokenAccountType {
 ///
 /// - Remark: Generated from `microsoft.graph.vppToken`.
 public struct VppTokenRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VppToken
+    public typealias Resource = VppToken
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1615,7 +1615,7 @@ public enum WebAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.webApp`.
 public struct WebAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApp
+    public typealias Resource = WebApp
     public let client: ServiceClient
     public let path: ResourcePath
 

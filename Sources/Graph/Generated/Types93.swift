@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider`.
 public struct WebApplicationFirewallProviderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApplicationFirewallProvider
+    public typealias Resource = WebApplicationFirewallProvider
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -94,7 +94,7 @@ public enum WebApplicationFirewallVerificationModelFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`.
 public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebApplicationFirewallVerificationModel
+    public typealias Resource = WebApplicationFirewallVerificationModel
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -294,7 +294,7 @@ public enum WebPartPositionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.webPart`.
 public struct WebPartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WebPart
+    public typealias Resource = WebPart
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -802,7 +802,7 @@ public enum WhatIfAnalysisResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.whatIfAnalysisResult`.
 public struct WhatIfAnalysisResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WhatIfAnalysisResult
+    public typealias Resource = WhatIfAnalysisResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1282,7 +1282,7 @@ extension Win32LobAppRegistryRuleOperationType {
 ///
 /// - Remark: Generated from `microsoft.graph.win32LobApp`.
 public struct Win32LobAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Win32LobApp
+    public typealias Resource = Win32LobApp
     public let client: ServiceClient
     public let path: ResourcePath
 

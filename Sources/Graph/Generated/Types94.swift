@@ -204,7 +204,7 @@ public enum Windows10CompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10CompliancePolicy`.
 public struct Windows10CompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10CompliancePolicy
+    public typealias Resource = Windows10CompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -352,7 +352,7 @@ public enum Windows10CustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10CustomConfiguration`.
 public struct Windows10CustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10CustomConfiguration
+    public typealias Resource = Windows10CustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -608,7 +608,7 @@ public enum Windows10EndpointProtectionConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10EndpointProtectionConfiguration`.
 public struct Windows10EndpointProtectionConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10EndpointProtectionConfiguration
+    public typealias Resource = Windows10EndpointProtectionConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -737,7 +737,7 @@ public enum Windows10EnrollmentCompletionPageConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10EnrollmentCompletionPageConfiguration`.
 public struct Windows10EnrollmentCompletionPageConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10EnrollmentCompletionPageConfiguration
+    public typealias Resource = Windows10EnrollmentCompletionPageConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -837,7 +837,7 @@ public enum Windows10EnterpriseModernAppManagementConfigurationFields: FieldSet 
 ///
 /// - Remark: Generated from `microsoft.graph.windows10EnterpriseModernAppManagementConfiguration`.
 public struct Windows10EnterpriseModernAppManagementConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10EnterpriseModernAppManagementConfiguration
+    public typealias Resource = Windows10EnterpriseModernAppManagementConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1380,7 +1380,7 @@ public enum Windows10GeneralConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10GeneralConfiguration`.
 public struct Windows10GeneralConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10GeneralConfiguration
+    public typealias Resource = Windows10GeneralConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1546,7 +1546,7 @@ public enum Windows10MobileCompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10MobileCompliancePolicy`.
 public struct Windows10MobileCompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10MobileCompliancePolicy
+    public typealias Resource = Windows10MobileCompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1723,7 +1723,7 @@ public enum Windows10SecureAssessmentConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10SecureAssessmentConfiguration`.
 public struct Windows10SecureAssessmentConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10SecureAssessmentConfiguration
+    public typealias Resource = Windows10SecureAssessmentConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1896,7 +1896,7 @@ public enum Windows10TeamGeneralConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows10TeamGeneralConfiguration`.
 public struct Windows10TeamGeneralConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows10TeamGeneralConfiguration
+    public typealias Resource = Windows10TeamGeneralConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2070,7 +2070,7 @@ public enum Windows81CompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows81CompliancePolicy`.
 public struct Windows81CompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows81CompliancePolicy
+    public typealias Resource = Windows81CompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2283,7 +2283,7 @@ public enum Windows81GeneralConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windows81GeneralConfiguration`.
 public struct Windows81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Windows81GeneralConfiguration
+    public typealias Resource = Windows81GeneralConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2466,7 +2466,7 @@ public struct WindowsAppXAppAssignmentSettingsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsAppX`.
 public struct WindowsAppXRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsAppX
+    public typealias Resource = WindowsAppX
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2614,7 +2614,7 @@ public struct WindowsAutopilotDeploymentProfileAssignmentFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeploymentProfileAssignment`.
 public struct WindowsAutopilotDeploymentProfileAssignmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsAutopilotDeploymentProfileAssignment
+    public typealias Resource = WindowsAutopilotDeploymentProfileAssignment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2636,7 +2636,7 @@ public struct WindowsAutopilotDeploymentProfileAssignmentRequestBuilder: ModelRe
 ///
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeploymentProfile`.
 public struct WindowsAutopilotDeploymentProfileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsAutopilotDeploymentProfile
+    public typealias Resource = WindowsAutopilotDeploymentProfile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2717,7 +2717,7 @@ public enum WindowsAutopilotDeviceIdentityFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsAutopilotDeviceIdentity`.
 public struct WindowsAutopilotDeviceIdentityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsAutopilotDeviceIdentity
+    public typealias Resource = WindowsAutopilotDeviceIdentity
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2846,7 +2846,7 @@ public enum WindowsDefenderAdvancedThreatProtectionConfigurationFields: FieldSet
 ///
 /// - Remark: Generated from `microsoft.graph.windowsDefenderAdvancedThreatProtectionConfiguration`.
 public struct WindowsDefenderAdvancedThreatProtectionConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsDefenderAdvancedThreatProtectionConfiguration
+    public typealias Resource = WindowsDefenderAdvancedThreatProtectionConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

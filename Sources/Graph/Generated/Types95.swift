@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.windowsDeviceMalwareState`.
 public struct WindowsDeviceMalwareStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsDeviceMalwareState
+    public typealias Resource = WindowsDeviceMalwareState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -142,7 +142,7 @@ public enum WindowsHelloForBusinessAuthenticationMethodFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsHelloForBusinessAuthenticationMethod`.
 public struct WindowsHelloForBusinessAuthenticationMethodRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsHelloForBusinessAuthenticationMethod
+    public typealias Resource = WindowsHelloForBusinessAuthenticationMethod
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -341,7 +341,7 @@ public enum WindowsInformationProtectionAppLearningSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionAppLearningSummary`.
 public struct WindowsInformationProtectionAppLearningSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsInformationProtectionAppLearningSummary
+    public typealias Resource = WindowsInformationProtectionAppLearningSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -393,7 +393,7 @@ public enum WindowsInformationProtectionAppLockerFileFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionAppLockerFile`.
 public struct WindowsInformationProtectionAppLockerFileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsInformationProtectionAppLockerFile
+    public typealias Resource = WindowsInformationProtectionAppLockerFile
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -544,7 +544,7 @@ public enum WindowsInformationProtectionNetworkLearningSummaryFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionNetworkLearningSummary`.
 public struct WindowsInformationProtectionNetworkLearningSummaryRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsInformationProtectionNetworkLearningSummary
+    public typealias Resource = WindowsInformationProtectionNetworkLearningSummary
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -692,7 +692,7 @@ public enum WindowsInformationProtectionPolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtectionPolicy`.
 public struct WindowsInformationProtectionPolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsInformationProtectionPolicy
+    public typealias Resource = WindowsInformationProtectionPolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -784,7 +784,7 @@ public enum WindowsInformationProtectionProxiedDomainCollectionFields: FieldSet 
 ///
 /// - Remark: Generated from `microsoft.graph.windowsInformationProtection`.
 public struct WindowsInformationProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsInformationProtection
+    public typealias Resource = WindowsInformationProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1174,7 +1174,7 @@ public enum WindowsMalwareInformationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsMalwareInformation`.
 public struct WindowsMalwareInformationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsMalwareInformation
+    public typealias Resource = WindowsMalwareInformation
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1491,7 +1491,7 @@ public enum WindowsMicrosoftEdgeAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsMicrosoftEdgeApp`.
 public struct WindowsMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsMicrosoftEdgeApp
+    public typealias Resource = WindowsMicrosoftEdgeApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1623,7 +1623,7 @@ public enum WindowsMobileMSIFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsMobileMSI`.
 public struct WindowsMobileMSIRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsMobileMSI
+    public typealias Resource = WindowsMobileMSI
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1745,7 +1745,7 @@ public enum WindowsPhone81CompliancePolicyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsPhone81CompliancePolicy`.
 public struct WindowsPhone81CompliancePolicyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsPhone81CompliancePolicy
+    public typealias Resource = WindowsPhone81CompliancePolicy
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1893,7 +1893,7 @@ public enum WindowsPhone81CustomConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsPhone81CustomConfiguration`.
 public struct WindowsPhone81CustomConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsPhone81CustomConfiguration
+    public typealias Resource = WindowsPhone81CustomConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2084,7 +2084,7 @@ public enum WindowsPhone81GeneralConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsPhone81GeneralConfiguration`.
 public struct WindowsPhone81GeneralConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsPhone81GeneralConfiguration
+    public typealias Resource = WindowsPhone81GeneralConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

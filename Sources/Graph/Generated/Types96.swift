@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.windowsProtectionState`.
 public struct WindowsProtectionStateRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsProtectionState
+    public typealias Resource = WindowsProtectionState
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -97,7 +97,7 @@ public enum WindowsSettingInstanceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsSettingInstance`.
 public struct WindowsSettingInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsSettingInstance
+    public typealias Resource = WindowsSettingInstance
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -116,7 +116,7 @@ public struct WindowsSettingInstanceRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsSetting`.
 public struct WindowsSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsSetting
+    public typealias Resource = WindowsSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -332,7 +332,7 @@ public enum WindowsUniversalAppXContainedAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsUniversalAppXContainedApp`.
 public struct WindowsUniversalAppXContainedAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsUniversalAppXContainedApp
+    public typealias Resource = WindowsUniversalAppXContainedApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -351,7 +351,7 @@ public struct WindowsUniversalAppXContainedAppRequestBuilder: ModelRequestBuilde
 ///
 /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX`.
 public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsUniversalAppX
+    public typealias Resource = WindowsUniversalAppX
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -546,7 +546,7 @@ public enum WindowsUpdateForBusinessConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration`.
 public struct WindowsUpdateForBusinessConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsUpdateForBusinessConfiguration
+    public typealias Resource = WindowsUpdateForBusinessConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -860,7 +860,7 @@ public enum WindowsWebAppFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.windowsWebApp`.
 public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WindowsWebApp
+    public typealias Resource = WindowsWebApp
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -935,7 +935,7 @@ public enum WorkHoursAndLocationsSettingFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workHoursAndLocationsSetting`.
 public struct WorkHoursAndLocationsSettingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkHoursAndLocationsSetting
+    public typealias Resource = WorkHoursAndLocationsSetting
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1076,7 +1076,7 @@ public enum WorkPlanOccurrenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workPlanOccurrence`.
 public struct WorkPlanOccurrenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkPlanOccurrence
+    public typealias Resource = WorkPlanOccurrence
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1147,7 +1147,7 @@ public enum WorkPlanRecurrenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workPlanRecurrence`.
 public struct WorkPlanRecurrenceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkPlanRecurrence
+    public typealias Resource = WorkPlanRecurrence
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1221,7 +1221,7 @@ public enum WorkbookApplicationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookApplication`.
 public struct WorkbookApplicationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookApplication
+    public typealias Resource = WorkbookApplication
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1320,7 +1320,7 @@ public enum WorkbookChartAreaFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAreaFormat`.
 public struct WorkbookChartAreaFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAreaFormat
+    public typealias Resource = WorkbookChartAreaFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1379,7 +1379,7 @@ public enum WorkbookChartAxesFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAxes`.
 public struct WorkbookChartAxesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAxes
+    public typealias Resource = WorkbookChartAxes
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1472,7 +1472,7 @@ public enum WorkbookChartAxisFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisFormat`.
 public struct WorkbookChartAxisFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAxisFormat
+    public typealias Resource = WorkbookChartAxisFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1502,7 +1502,7 @@ public struct WorkbookChartAxisFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAxis`.
 public struct WorkbookChartAxisRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAxis
+    public typealias Resource = WorkbookChartAxis
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1585,7 +1585,7 @@ public enum WorkbookChartAxisTitleFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitleFormat`.
 public struct WorkbookChartAxisTitleFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAxisTitleFormat
+    public typealias Resource = WorkbookChartAxisTitleFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1610,7 +1610,7 @@ public struct WorkbookChartAxisTitleFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitle`.
 public struct WorkbookChartAxisTitleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartAxisTitle
+    public typealias Resource = WorkbookChartAxisTitle
     public let client: ServiceClient
     public let path: ResourcePath
 

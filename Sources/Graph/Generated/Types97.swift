@@ -27,7 +27,7 @@ public enum WorkbookChartDataLabelFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartDataLabelFormat`.
 public struct WorkbookChartDataLabelFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartDataLabelFormat
+    public typealias Resource = WorkbookChartDataLabelFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -98,7 +98,7 @@ public enum WorkbookChartDataLabelsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartDataLabels`.
 public struct WorkbookChartDataLabelsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartDataLabels
+    public typealias Resource = WorkbookChartDataLabels
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -146,7 +146,7 @@ public struct WorkbookChartFillFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartFill`.
 public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartFill
+    public typealias Resource = WorkbookChartFill
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -217,7 +217,7 @@ public enum WorkbookChartFontFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartFont`.
 public struct WorkbookChartFontRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartFont
+    public typealias Resource = WorkbookChartFont
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -274,7 +274,7 @@ public enum WorkbookChartGridlinesFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartGridlinesFormat`.
 public struct WorkbookChartGridlinesFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartGridlinesFormat
+    public typealias Resource = WorkbookChartGridlinesFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -299,7 +299,7 @@ public struct WorkbookChartGridlinesFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartGridlines`.
 public struct WorkbookChartGridlinesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartGridlines
+    public typealias Resource = WorkbookChartGridlines
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -376,7 +376,7 @@ public enum WorkbookChartLegendFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartLegendFormat`.
 public struct WorkbookChartLegendFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartLegendFormat
+    public typealias Resource = WorkbookChartLegendFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -406,7 +406,7 @@ public struct WorkbookChartLegendFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartLegend`.
 public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartLegend
+    public typealias Resource = WorkbookChartLegend
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -448,7 +448,7 @@ public enum WorkbookChartLineFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartLineFormat`.
 public struct WorkbookChartLineFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartLineFormat
+    public typealias Resource = WorkbookChartLineFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -515,7 +515,7 @@ public enum WorkbookChartPointFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartPointFormat`.
 public struct WorkbookChartPointFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartPointFormat
+    public typealias Resource = WorkbookChartPointFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -540,7 +540,7 @@ public struct WorkbookChartPointFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartPoint`.
 public struct WorkbookChartPointRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartPoint
+    public typealias Resource = WorkbookChartPoint
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -586,7 +586,7 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookChartPointReques
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChart`.
 public struct WorkbookChartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChart
+    public typealias Resource = WorkbookChart
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -788,7 +788,7 @@ public enum WorkbookChartSeriesFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartSeriesFormat`.
 public struct WorkbookChartSeriesFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartSeriesFormat
+    public typealias Resource = WorkbookChartSeriesFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -818,7 +818,7 @@ public struct WorkbookChartSeriesFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartSeries`.
 public struct WorkbookChartSeriesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartSeries
+    public typealias Resource = WorkbookChartSeries
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -922,7 +922,7 @@ public enum WorkbookChartTitleFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartTitleFormat`.
 public struct WorkbookChartTitleFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartTitleFormat
+    public typealias Resource = WorkbookChartTitleFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -952,7 +952,7 @@ public struct WorkbookChartTitleFormatRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookChartTitle`.
 public struct WorkbookChartTitleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookChartTitle
+    public typealias Resource = WorkbookChartTitle
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1023,7 +1023,7 @@ public enum WorkbookCommentReplyFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookCommentReply`.
 public struct WorkbookCommentReplyRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookCommentReply
+    public typealias Resource = WorkbookCommentReply
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1042,7 +1042,7 @@ public struct WorkbookCommentReplyRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookComment`.
 public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookComment
+    public typealias Resource = WorkbookComment
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1137,7 +1137,7 @@ public enum WorkbookFilterDatetimeFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookFilter`.
 public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookFilter
+    public typealias Resource = WorkbookFilter
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1297,7 +1297,7 @@ public enum WorkbookFormatProtectionFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookFormatProtection`.
 public struct WorkbookFormatProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookFormatProtection
+    public typealias Resource = WorkbookFormatProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1333,7 +1333,7 @@ public enum WorkbookFunctionResultFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookFunctionResult`.
 public struct WorkbookFunctionResultRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookFunctionResult
+    public typealias Resource = WorkbookFunctionResult
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1373,7 +1373,7 @@ public struct WorkbookFunctionsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookFunctions`.
 public struct WorkbookFunctionsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookFunctions
+    public typealias Resource = WorkbookFunctions
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -6133,7 +6133,7 @@ public enum WorkbookNamedItemFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookNamedItem`.
 public struct WorkbookNamedItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookNamedItem
+    public typealias Resource = WorkbookNamedItem
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -6236,7 +6236,7 @@ public enum WorkbookOperationErrorFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookOperation`.
 public struct WorkbookOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookOperation
+    public typealias Resource = WorkbookOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

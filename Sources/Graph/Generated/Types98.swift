@@ -45,7 +45,7 @@ public enum WorkbookPivotTableFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookPivotTable`.
 public struct WorkbookPivotTableRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookPivotTable
+    public typealias Resource = WorkbookPivotTable
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -177,7 +177,7 @@ public enum WorkbookRangeBorderFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeBorder`.
 public struct WorkbookRangeBorderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeBorder
+    public typealias Resource = WorkbookRangeBorder
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -237,7 +237,7 @@ public enum WorkbookRangeFillFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeFill`.
 public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeFill
+    public typealias Resource = WorkbookRangeFill
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -299,7 +299,7 @@ public enum WorkbookRangeFontFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeFont`.
 public struct WorkbookRangeFontRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeFont
+    public typealias Resource = WorkbookRangeFont
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -359,7 +359,7 @@ public enum WorkbookRangeFormatFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeFormat`.
 public struct WorkbookRangeFormatRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeFormat
+    public typealias Resource = WorkbookRangeFormat
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -433,7 +433,7 @@ public struct WorkbookRangeReferenceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRange`.
 public struct WorkbookRangeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRange
+    public typealias Resource = WorkbookRange
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -749,7 +749,7 @@ public struct WorkbookRangeSortFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeSort`.
 public struct WorkbookRangeSortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeSort
+    public typealias Resource = WorkbookRangeSort
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -838,7 +838,7 @@ public enum WorkbookRangeViewFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookRangeView`.
 public struct WorkbookRangeViewRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookRangeView
+    public typealias Resource = WorkbookRangeView
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -887,7 +887,7 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookRangeViewRequest
 ///
 /// - Remark: Generated from `microsoft.graph.workbook`.
 public struct WorkbookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Workbook
+    public typealias Resource = Workbook
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1123,7 +1123,7 @@ public enum WorkbookTableColumnFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookTableColumn`.
 public struct WorkbookTableColumnRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookTableColumn
+    public typealias Resource = WorkbookTableColumn
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1209,7 +1209,7 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookTableColumnReque
 ///
 /// - Remark: Generated from `microsoft.graph.workbookTable`.
 public struct WorkbookTableRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookTable
+    public typealias Resource = WorkbookTable
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1349,7 +1349,7 @@ public enum WorkbookTableRowFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookTableRow`.
 public struct WorkbookTableRowRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookTableRow
+    public typealias Resource = WorkbookTableRow
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1437,7 +1437,7 @@ public enum WorkbookTableSortFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookTableSort`.
 public struct WorkbookTableSortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookTableSort
+    public typealias Resource = WorkbookTableSort
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1583,7 +1583,7 @@ public enum WorkbookWorksheetProtectionOptionsFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookWorksheetProtection`.
 public struct WorkbookWorksheetProtectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookWorksheetProtection
+    public typealias Resource = WorkbookWorksheetProtection
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1621,7 +1621,7 @@ public struct WorkbookWorksheetProtectionRequestBuilder: ModelRequestBuilder {
 ///
 /// - Remark: Generated from `microsoft.graph.workbookWorksheet`.
 public struct WorkbookWorksheetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkbookWorksheet
+    public typealias Resource = WorkbookWorksheet
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1808,7 +1808,7 @@ extension WorkforceIntegrationEncryptionProtocol {
 ///
 /// - Remark: Generated from `microsoft.graph.workforceIntegration`.
 public struct WorkforceIntegrationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkforceIntegration
+    public typealias Resource = WorkforceIntegration
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -1933,7 +1933,7 @@ public struct WorkingTimeScheduleFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workingTimeSchedule`.
 public struct WorkingTimeScheduleRequestBuilder: ModelRequestBuilder {
-    public typealias Model = WorkingTimeSchedule
+    public typealias Resource = WorkingTimeSchedule
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2021,7 +2021,7 @@ public enum WorkspaceFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.workspace`.
 public struct WorkspaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Workspace
+    public typealias Resource = Workspace
     public let client: ServiceClient
     public let path: ResourcePath
 
@@ -2114,7 +2114,7 @@ public enum X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.x509CertificateAuthenticationMethodConfiguration`.
 public struct X509CertificateAuthenticationMethodConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = X509CertificateAuthenticationMethodConfiguration
+    public typealias Resource = X509CertificateAuthenticationMethodConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -54,7 +54,7 @@ public enum X509CertificateCombinationConfigurationFields: FieldSet {
 ///
 /// - Remark: Generated from `microsoft.graph.x509CertificateCombinationConfiguration`.
 public struct X509CertificateCombinationConfigurationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = X509CertificateCombinationConfiguration
+    public typealias Resource = X509CertificateCombinationConfiguration
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.Draft`.
 public struct DraftRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Draft
+    public typealias Resource = Draft
     public let client: ServiceClient
     public let path: ResourcePath
 

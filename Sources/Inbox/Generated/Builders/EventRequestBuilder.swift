@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.Event`.
 public struct EventRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Event
+    public typealias Resource = Event
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.File`.
 public struct FileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = File
+    public typealias Resource = File
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.Calendar`.
 public struct MailCalendarRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailCalendar
+    public typealias Resource = MailCalendar
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.Thread`.
 public struct MailThreadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MailThread
+    public typealias Resource = MailThread
     public let client: ServiceClient
     public let path: ResourcePath
 

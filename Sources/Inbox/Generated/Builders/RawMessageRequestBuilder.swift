@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.RawMessage`.
 public struct RawMessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = RawMessage
+    public typealias Resource = RawMessage
     public let client: ServiceClient
     public let path: ResourcePath
 

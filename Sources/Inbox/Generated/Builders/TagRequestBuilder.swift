@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `inbox.Tag`.
 public struct TagRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Tag
+    public typealias Resource = Tag
     public let client: ServiceClient
     public let path: ResourcePath
 

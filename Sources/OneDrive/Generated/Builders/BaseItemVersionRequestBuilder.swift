@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.baseItemVersion`.
 public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItemVersion
+    public typealias Resource = BaseItemVersion
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.driveItem`.
 public struct DriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItem
+    public typealias Resource = DriveItem
     public let client: ServiceClient
     public let path: ResourcePath
 

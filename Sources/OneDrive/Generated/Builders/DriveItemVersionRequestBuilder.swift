@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.driveItemVersion`.
 public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItemVersion
+    public typealias Resource = DriveItemVersion
     public let client: ServiceClient
     public let path: ResourcePath
 

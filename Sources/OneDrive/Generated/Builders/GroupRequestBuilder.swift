@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.group`.
 public struct GroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Group
+    public typealias Resource = Group
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.permission`.
 public struct PermissionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Permission
+    public typealias Resource = Permission
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.sharedDriveItem`.
 public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedDriveItem
+    public typealias Resource = SharedDriveItem
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.site`.
 public struct SiteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Site
+    public typealias Resource = Site
     public let client: ServiceClient
     public let path: ResourcePath
 

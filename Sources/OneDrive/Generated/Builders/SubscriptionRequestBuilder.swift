@@ -9,7 +9,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.subscription`.
 public struct SubscriptionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Subscription
+    public typealias Resource = Subscription
     public let client: ServiceClient
     public let path: ResourcePath
 

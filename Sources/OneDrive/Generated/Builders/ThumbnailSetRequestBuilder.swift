@@ -9,7 +9,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.thumbnailSet`.
 public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThumbnailSet
+    public typealias Resource = ThumbnailSet
     public let client: ServiceClient
     public let path: ResourcePath
 

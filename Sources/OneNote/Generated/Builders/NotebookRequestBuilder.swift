@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.notebook`.
 public struct NotebookRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Notebook
+    public typealias Resource = Notebook
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`.
 public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityBaseModel
+    public typealias Resource = OnenoteEntityBaseModel
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`.
 public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntitySchemaObjectModel
+    public typealias Resource = OnenoteEntitySchemaObjectModel
     public let client: ServiceClient
     public let path: ResourcePath
 

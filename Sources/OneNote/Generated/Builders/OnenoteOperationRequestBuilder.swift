@@ -9,7 +9,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteOperation`.
 public struct OnenoteOperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteOperation
+    public typealias Resource = OnenoteOperation
     public let client: ServiceClient
     public let path: ResourcePath
 

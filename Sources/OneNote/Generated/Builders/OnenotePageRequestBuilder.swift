@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenotePage`.
 public struct OnenotePageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenotePage
+    public typealias Resource = OnenotePage
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteResource`.
 public struct OnenoteResourceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteResource
+    public typealias Resource = OnenoteResource
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.onenoteSection`.
 public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteSection
+    public typealias Resource = OnenoteSection
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.operation`.
 public struct OperationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Operation
+    public typealias Resource = Operation
     public let client: ServiceClient
     public let path: ResourcePath
 

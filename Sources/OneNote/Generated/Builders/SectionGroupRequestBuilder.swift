@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `microsoft.graph.sectionGroup`.
 public struct SectionGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SectionGroup
+    public typealias Resource = SectionGroup
     public let client: ServiceClient
     public let path: ResourcePath
 

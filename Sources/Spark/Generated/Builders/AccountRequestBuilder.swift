@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Account`.
 public struct AccountRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Account
+    public typealias Resource = Account
     public let client: ServiceClient
     public let path: ResourcePath
 

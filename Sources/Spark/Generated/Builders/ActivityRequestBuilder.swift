@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Activity`.
 public struct ActivityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Activity
+    public typealias Resource = Activity
     public let client: ServiceClient
     public let path: ResourcePath
 

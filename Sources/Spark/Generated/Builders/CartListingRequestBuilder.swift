@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.cartListing`.
 public struct CartListingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Listing
+    public typealias Resource = Listing
     public let client: ServiceClient
     public let path: ResourcePath
 

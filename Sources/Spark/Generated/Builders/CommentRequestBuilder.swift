@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Comment`.
 public struct CommentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Comment
+    public typealias Resource = Comment
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.contactNote`.
 public struct ContactNoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Note
+    public typealias Resource = Note
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.customField`.
 public struct CustomFieldMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = CustomFieldMap
+    public typealias Resource = CustomFieldMap
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.EmailLink`.
 public struct EmailLinkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = EmailLink
+    public typealias Resource = EmailLink
     public let client: ServiceClient
     public let path: ResourcePath
 

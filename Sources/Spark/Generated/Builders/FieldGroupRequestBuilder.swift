@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.fieldOrder`.
 public struct FieldGroupRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FieldGroup
+    public typealias Resource = FieldGroup
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.IdxLink`.
 public struct IdxLinkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = IdxLink
+    public typealias Resource = IdxLink
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.idx`.
 public struct IdxRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Idx
+    public typealias Resource = Idx
     public let client: ServiceClient
     public let path: ResourcePath
 

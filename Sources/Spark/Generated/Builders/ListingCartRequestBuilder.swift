@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.ListingCart`.
 public struct ListingCartRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListingCart
+    public typealias Resource = ListingCart
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.ListingDocument`.
 public struct ListingDocumentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListingDocument
+    public typealias Resource = ListingDocument
     public let client: ServiceClient
     public let path: ResourcePath
 

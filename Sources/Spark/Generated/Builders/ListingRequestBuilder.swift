@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Listing`.
 public struct ListingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Listing
+    public typealias Resource = Listing
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.ListingSort`.
 public struct ListingSortRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListingSort
+    public typealias Resource = ListingSort
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.NewsFeed`.
 public struct NewsFeedRequestBuilder: ModelRequestBuilder {
-    public typealias Model = NewsFeed
+    public typealias Resource = NewsFeed
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Notification`.
 public struct NotificationRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Notification
+    public typealias Resource = Notification
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.OpenHouse`.
 public struct OpenHouseRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OpenHouse
+    public typealias Resource = OpenHouse
     public let client: ServiceClient
     public let path: ResourcePath
 

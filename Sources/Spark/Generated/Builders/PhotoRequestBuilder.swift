@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Photo`.
 public struct PhotoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Photo
+    public typealias Resource = Photo
     public let client: ServiceClient
     public let path: ResourcePath
 

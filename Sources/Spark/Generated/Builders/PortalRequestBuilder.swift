@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.portal`.
 public struct PortalRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Portal
+    public typealias Resource = Portal
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.PropertyType`.
 public struct PropertyTypeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = PropertyType
+    public typealias Resource = PropertyType
     public let client: ServiceClient
     public let path: ResourcePath
 

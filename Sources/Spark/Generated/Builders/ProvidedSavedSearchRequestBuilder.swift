@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.providedSavedSearch`.
 public struct ProvidedSavedSearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SavedSearch
+    public typealias Resource = SavedSearch
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.QuickSearch`.
 public struct QuickSearchRequestBuilder: ModelRequestBuilder {
-    public typealias Model = QuickSearch
+    public typealias Resource = QuickSearch
     public let client: ServiceClient
     public let path: ResourcePath
 

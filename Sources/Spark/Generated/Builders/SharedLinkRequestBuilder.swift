@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.SharedLink`.
 public struct SharedLinkRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedLink
+    public typealias Resource = SharedLink
     public let client: ServiceClient
     public let path: ResourcePath
 

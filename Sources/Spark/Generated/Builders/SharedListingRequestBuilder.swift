@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.SharedListing`.
 public struct SharedListingRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SharedListing
+    public typealias Resource = SharedListing
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.standardField`.
 public struct StandardFieldMapRequestBuilder: ModelRequestBuilder {
-    public typealias Model = StandardFieldMap
+    public typealias Resource = StandardFieldMap
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.SystemInfo`.
 public struct SystemInfoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = SystemInfo
+    public typealias Resource = SystemInfo
     public let client: ServiceClient
     public let path: ResourcePath
 

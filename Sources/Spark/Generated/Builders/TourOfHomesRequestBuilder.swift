@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.TourOfHomes`.
 public struct TourOfHomesRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TourOfHomes
+    public typealias Resource = TourOfHomes
     public let client: ServiceClient
     public let path: ResourcePath
 

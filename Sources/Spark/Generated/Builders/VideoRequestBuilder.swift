@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.Video`.
 public struct VideoRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Video
+    public typealias Resource = Video
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `spark.VirtualTour`.
 public struct VirtualTourRequestBuilder: ModelRequestBuilder {
-    public typealias Model = VirtualTour
+    public typealias Resource = VirtualTour
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.attachment`.
 public struct AttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Attachment
+    public typealias Resource = Attachment
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.baseItem`.
 public struct BaseItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = BaseItem
+    public typealias Resource = BaseItem
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.driveItem`.
 public struct DriveItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DriveItem
+    public typealias Resource = DriveItem
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.drive`.
 public struct DriveRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Drive
+    public typealias Resource = Drive
     public let client: ServiceClient
     public let path: ResourcePath
 

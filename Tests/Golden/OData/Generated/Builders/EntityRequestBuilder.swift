@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.entity`.
 public struct EntityRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Entity
+    public typealias Resource = Entity
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.fileAttachment`.
 public struct FileAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = FileAttachment
+    public typealias Resource = FileAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.itemAttachment`.
 public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ItemAttachment
+    public typealias Resource = ItemAttachment
     public let client: ServiceClient
     public let path: ResourcePath
 

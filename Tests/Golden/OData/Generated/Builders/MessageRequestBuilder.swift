@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.message`.
 public struct MessageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Message
+    public typealias Resource = Message
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel`.
 public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
-    public typealias Model = OnenoteEntityHierarchyModel
+    public typealias Resource = OnenoteEntityHierarchyModel
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.onenote`.
 public struct OnenoteRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Onenote
+    public typealias Resource = Onenote
     public let client: ServiceClient
     public let path: ResourcePath
 

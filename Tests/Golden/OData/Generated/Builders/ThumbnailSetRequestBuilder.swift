@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.thumbnailSet`.
 public struct ThumbnailSetRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ThumbnailSet
+    public typealias Resource = ThumbnailSet
     public let client: ServiceClient
     public let path: ResourcePath
 

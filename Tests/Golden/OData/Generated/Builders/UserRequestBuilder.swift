@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.drive.user`.
 public struct UserRequestBuilder: ModelRequestBuilder {
-    public typealias Model = User
+    public typealias Resource = User
     public let client: ServiceClient
     public let path: ResourcePath
 

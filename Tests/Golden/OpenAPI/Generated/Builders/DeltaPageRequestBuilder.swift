@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.mail.delta`.
 public struct DeltaPageRequestBuilder: ModelRequestBuilder {
-    public typealias Model = DeltaPage
+    public typealias Resource = DeltaPage
     public let client: ServiceClient
     public let path: ResourcePath
 

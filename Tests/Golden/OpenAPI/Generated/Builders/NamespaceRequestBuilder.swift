@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.mail.Namespace`.
 public struct NamespaceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Namespace
+    public typealias Resource = Namespace
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `sample.mail.Thread`.
 public struct ThreadRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Thread
+    public typealias Resource = Thread
     public let client: ServiceClient
     public let path: ResourcePath
 

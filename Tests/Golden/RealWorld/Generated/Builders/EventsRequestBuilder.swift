@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.Events`.
 public struct EventsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Events
+    public typealias Resource = Events
     public let client: ServiceClient
     public let path: ResourcePath
 

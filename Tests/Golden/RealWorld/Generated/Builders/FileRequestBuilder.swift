@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.File`.
 public struct FileRequestBuilder: ModelRequestBuilder {
-    public typealias Model = File
+    public typealias Resource = File
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.Folder`.
 public struct FolderRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Folder
+    public typealias Resource = Folder
     public let client: ServiceClient
     public let path: ResourcePath
 

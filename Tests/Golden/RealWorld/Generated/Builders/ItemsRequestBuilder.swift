@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.Items`.
 public struct ItemsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Items
+    public typealias Resource = Items
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.MetadataInstanceMetadataInstance`.
 public struct MetadataInstanceMetadataInstanceRequestBuilder: ModelRequestBuilder {
-    public typealias Model = MetadataInstance
+    public typealias Resource = MetadataInstance
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `storage.UploadSession`.
 public struct UploadSessionRequestBuilder: ModelRequestBuilder {
-    public typealias Model = UploadSession
+    public typealias Resource = UploadSession
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `shapes.Contact`.
 public struct ContactRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Contact
+    public typealias Resource = Contact
     public let client: ServiceClient
     public let path: ResourcePath
 

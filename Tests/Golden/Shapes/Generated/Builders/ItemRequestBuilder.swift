@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `shapes.Item`.
 public struct ItemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Item
+    public typealias Resource = Item
     public let client: ServiceClient
     public let path: ResourcePath
 

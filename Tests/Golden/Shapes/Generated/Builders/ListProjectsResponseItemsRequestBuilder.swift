@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `shapes.project`.
 public struct ListProjectsResponseItemsRequestBuilder: ModelRequestBuilder {
-    public typealias Model = ListProjectsResponseItems
+    public typealias Resource = ListProjectsResponseItems
     public let client: ServiceClient
     public let path: ResourcePath
 

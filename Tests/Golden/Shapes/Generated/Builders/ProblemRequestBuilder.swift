@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `shapes.Problem`.
 public struct ProblemRequestBuilder: ModelRequestBuilder {
-    public typealias Model = Problem
+    public typealias Resource = Problem
     public let client: ServiceClient
     public let path: ResourcePath
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// - Remark: Generated from `shapes.TreeNode`.
 public struct TreeNodeRequestBuilder: ModelRequestBuilder {
-    public typealias Model = TreeNode
+    public typealias Resource = TreeNode
     public let client: ServiceClient
     public let path: ResourcePath
 
