@@ -8,9 +8,9 @@ enum InboxSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: objects, filter indexes, sync state, outbox") { db in
             // Every kind: the lossless JSON beside the namespace.
-            for kind in InboxObjectKind.allCases where kind != .thread && kind != .message && kind != .draft {
+            for table in ["namespaces", "contacts", "tags", "files", "calendars", "events"] {
                 try db.execute(
-                    sql: "CREATE TABLE \(kind.table) (id TEXT PRIMARY KEY, namespace_id TEXT, json TEXT NOT NULL)")
+                    sql: "CREATE TABLE \(table) (id TEXT PRIMARY KEY, namespace_id TEXT, json TEXT NOT NULL)")
             }
             // Threads and messages also keep what filters and sort orders read. Text that filters compare is
             // stored lowercased: the service compares without case.
@@ -58,7 +58,7 @@ enum InboxSchema {
             for row in try Row.fetchAll(db, sql: "SELECT id, json FROM threads") {
                 try db.execute(
                     sql: "UPDATE threads SET revision = ? WHERE id = ?",
-                    arguments: [InboxRows.revision(of: row["json"]), row["id"] as String])
+                    arguments: [AsShipped.fingerprint(of: row["json"]), row["id"] as String])
             }
             // A view reads ids and revisions in its order from the index alone.
             try db.execute(
@@ -94,7 +94,7 @@ enum InboxSchema {
                 try db.execute(
                     sql: "UPDATE messages SET subject_key = ?, revision = ? WHERE id = ?",
                     arguments: [
-                        InboxRows.folded(object?["subject"]), InboxRows.revision(of: json), row["id"] as String,
+                        AsShipped.folded(object?["subject"]), AsShipped.fingerprint(of: json), row["id"] as String,
                     ])
             }
             // A message view reads ids and revisions newest first from the index alone.
@@ -103,4 +103,22 @@ enum InboxSchema {
         }
         return migrator
     }()
+
+    /// What the migrations compute, as it was when they shipped. A migration calls nothing live (`InboxRows`,
+    /// `InboxObjectKind`): it must write the same rows whatever that code becomes. When the live code changes what
+    /// it computes, a new migration recomputes the stored values (`MigrationTests` compares the two).
+    private enum AsShipped {
+        /// v2 and v5: a row's revision, the 64-bit FNV-1a hash of its JSON.
+        static func fingerprint(of json: String) -> Int64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in json.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0100_0000_01b3
+            }
+            return Int64(bitPattern: hash)
+        }
+
+        /// v5: text as filters compare it, without case.
+        static func folded(_ value: JSONValue?) -> String? { value?.scalarText?.lowercased() }
+    }
 }

@@ -10,8 +10,9 @@ import Inbox
 /// Every change (a delta round, a fetched page, a local write) is one transaction, so a crash leaves the file at
 /// the last committed change and nothing in between.
 public final class InboxStore: Sendable {
-    /// The database, for views and tests that read it directly.
-    public let database: DatabasePool
+    /// The database, for this package's tests and benchmarks. Writes go through the store's own methods, which
+    /// keep the index rows in step with the JSON; readers outside the package get `read(_:)`.
+    package let database: DatabasePool
     public let path: String
 
     /// Opens (or creates) the store at `path` and brings its schema up to date.
@@ -22,6 +23,12 @@ public final class InboxStore: Sendable {
         configuration.busyMode = .timeout(10)
         database = try DatabasePool(path: path, configuration: configuration)
         try InboxSchema.migrator.migrate(database)
+    }
+
+    /// Reads the file directly, for queries the store has no method for: a read-only transaction, so nothing read
+    /// here can put the tables out of step.
+    public func read<Value>(_ body: (Database) throws -> Value) throws -> Value {
+        try database.read(body)
     }
 
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file.

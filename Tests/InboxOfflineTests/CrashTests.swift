@@ -141,7 +141,7 @@ import Testing
 
     /// No index row is missing or repeated: each table's rows are exactly what the cached JSON implies.
     func expectIndexRowsMatchJSON(_ store: InboxStore) throws {
-        try store.database.read { db in
+        try store.read { db in
             var expectedTags = 0
             for json in try String.fetchAll(db, sql: "SELECT json FROM threads") {
                 let tags = (try JSONValue.parse(json))["tags"]?.arrayValue ?? []

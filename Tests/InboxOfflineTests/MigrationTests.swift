@@ -46,6 +46,11 @@ import Testing
         #expect(messages.map(\.id) == ["m1"])
         var messageView = store.messageView(namespace: "ns").makeAsyncIterator()
         #expect(try await messageView.next()?.rows == [ViewRow(id: "m1", revision: InboxRows.revision(of: message))])
+        // Every kind has its table: the first migration names them itself rather than asking the live code.
+        let tables = try store.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        #expect(Set(InboxObjectKind.allCases.map(\.table)).isSubset(of: Set(tables)))
         // Opening again runs nothing twice.
         #expect(throws: Never.self) { _ = try InboxStore(path: path) }
     }
