@@ -139,7 +139,9 @@ public struct Field<Value: JSONConvertible>: Sendable, AnyField {
     /// Set by the service (OpenAPI `readOnly`): read from answers, left out of the request bodies a client sends.
     public let isReadOnly: Bool
 
-    @_spi(Generated)
+    /// A field named `name` on the wire. Generated tables declare theirs; an app may add one for a member the spec
+    /// does not declare, as a computed property of the table: `var custom: Field<String> { Field("custom") }`, then
+    /// `item.custom`.
     public init(_ name: String, loose: Bool = false, readOnly: Bool = false) {
         self.name = name
         self.isLoose = loose
