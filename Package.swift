@@ -233,7 +233,7 @@ let package = Package(
             .executableTarget(
                 name: "inbox-offline-bench",
                 dependencies: [
-                    "InboxOffline", "BinderyMock", "Inbox", "BinderyRuntime",
+                    "InboxOffline", "InboxMock", "BinderyMock", "Inbox", "BinderyRuntime",
                     .product(name: "GRDB", package: "GRDB.swift"),
                 ],
                 path: "Benchmarks/InboxOffline"

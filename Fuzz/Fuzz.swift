@@ -76,10 +76,10 @@ func fuzzModels(_ bytes: [UInt8]) {
     }
 }
 
-func decode<Model: JSONModel>(_ type: Model.Type, _ bytes: [UInt8]) {
+func decode<Decoded: JSONModel>(_ type: Decoded.Type, _ bytes: [UInt8]) {
     // Bindery's drop-in `Decoder` parses the same way, so it reads exactly what the model's own decoding does.
-    let direct = try? Model(jsonBytes: bytes)
-    let viaDecoder = try? BinderyJSONDecoder().decode(Model.self, fromBytes: bytes)
+    let direct = try? Decoded(jsonBytes: bytes)
+    let viaDecoder = try? BinderyJSONDecoder().decode(Decoded.self, fromBytes: bytes)
     require(viaDecoder == direct, "\(type): BinderyJSONDecoder disagrees with the model's own decoding")
     // And its encoder writes a model exactly as the runtime's writer does.
     if let direct {
@@ -87,12 +87,12 @@ func decode<Model: JSONModel>(_ type: Model.Type, _ bytes: [UInt8]) {
         require(written.map(Array.init) == JSONValue.object(direct.storage).serialized(), "\(type): BinderyJSONEncoder")
     }
     // Foundation's decoder, through the bridge that asks for each field's kind: any outcome but a crash.
-    _ = try? JSONDecoder().decode(Model.self, from: Data(bytes))
+    _ = try? JSONDecoder().decode(Decoded.self, from: Data(bytes))
     do {
-        let model = try Model(jsonBytes: bytes)
+        let model = try Decoded(jsonBytes: bytes)
         // What decoded encodes, and decodes again to the same model.
         let encoded = try JSONEncoder().encode(model)
-        let again = try Model(jsonBytes: Array(encoded))
+        let again = try Decoded(jsonBytes: Array(encoded))
         require(again == model, "\(type) changed in a round trip")
     } catch let error as ModelDecodingError {
         _ = error.description

@@ -3,6 +3,7 @@ import BinderyRuntime
 import Foundation
 import GRDB
 import Inbox
+import InboxMock
 import InboxOffline
 import Synchronization
 
@@ -10,16 +11,13 @@ import Synchronization
 // (items/s, peak memory), then how soon a live view over those threads, and one over those messages, shows a delta
 // round. Prints `key=value` lines for the script.
 //
-// The mock speaks Inbox from the generated descriptor with the runtime's cursor operations, so the benchmark
+// The mock is Inbox's own (`InboxMock`: its filters, order and namespace-scoped cursor delta), so the benchmark
 // does not build the other services' mocks (Graph among them) in release.
 
 let threadCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
 let rounds = 30
 let namespace = "ns"
-let service = MockService(
-    InboxService.descriptor,
-    operations: ["inbox.delta/getLatestCursor": .latestCursor, "inbox.delta/listChanges": .cursorDelta])
-let mock = try await MockServer(service)
+let mock = try await MockServer(.inbox)
 let threads = ["n", namespace, "threads"]
 let messages = ["n", namespace, "messages"]
 for index in 0..<threadCount {
@@ -97,8 +95,8 @@ final class CommitClock: TransactionObserver, @unchecked Sendable {
 let clock = CommitClock()
 store.database.writeWithoutTransaction { db in db.add(transactionObserver: clock, extent: .databaseLifetime) }
 
-func measure<Model: JSONModel>(
-    _ view: LiveView<Model>, changing collection: [String], key: @escaping (Int) -> String
+func measure<Item: JSONModel>(
+    _ view: LiveView<Item>, changing collection: [String], key: @escaping (Int) -> String
 ) async throws -> (rounds: [Double], views: [Double]) {
     let arrivals = Mutex<[ContinuousClock.Instant]>([])
     let viewer = Task {

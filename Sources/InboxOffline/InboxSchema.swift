@@ -104,8 +104,8 @@ enum InboxSchema {
         return migrator
     }()
 
-    /// What the migrations compute, as it was when they shipped. A migration calls nothing live (`InboxRows`,
-    /// `InboxObjectKind`): it must write the same rows whatever that code becomes. When the live code changes what
+    /// What the migrations compute, as it was when they shipped. A migration calls none of the store's own code
+    /// (`InboxRows`, `InboxObjectKind`) beyond parsing JSON: it must write the same rows whatever that code becomes. When the live code changes what
     /// it computes, a new migration recomputes the stored values (`MigrationTests` compares the two).
     private enum AsShipped {
         /// v2 and v5: a row's revision, the 64-bit FNV-1a hash of its JSON.
@@ -118,7 +118,13 @@ enum InboxSchema {
             return Int64(bitPattern: hash)
         }
 
-        /// v5: text as filters compare it, without case.
-        static func folded(_ value: JSONValue?) -> String? { value?.scalarText?.lowercased() }
+        /// v5: text as filters compare it, without case: a string as it is, a number as its text, lowercased.
+        static func folded(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text)?: text.lowercased()
+            case .number(let number)?: number.text.lowercased()
+            default: nil
+            }
+        }
     }
 }

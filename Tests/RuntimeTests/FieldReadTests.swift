@@ -129,7 +129,24 @@ extension TrackedFields {
     var unlisted: Field<Tracked> { Field("unlisted") }
 }
 
+/// A table that holds an optional field: its members are no longer a `Field` stride apart, so it is refused.
+private struct OptionalFieldTable: Sendable {
+    let name: Field<String>?
+    let size: Field<Int64>
+
+    init() {
+        name = Field("name")
+        size = Field("size")
+    }
+}
+
 @Suite(.serialized) struct FieldReadTests {
+    @Test func aTableOfAnythingButFieldsIsRefused() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ModelSchema("test.optional", fields: OptionalFieldTable())
+        }
+    }
+
     @Test func readsAndWritesGoToEachFieldsOwnMember() throws {
         var note = try Model<NoteFields>(
             jsonBytes: Array(

@@ -109,7 +109,9 @@ public protocol FieldSet: Sendable {
     /// tuple of them, which compiles to no function per field.
     associatedtype Table = Self
     /// The one table, which property access reads field names from. Generated tables take the default: the
-    /// copy their schema was built from.
+    /// copy their schema was built from. Reads of stored fields use the schema's names, found by the table's type:
+    /// a hand-written table must build its schema from its own `all`, since two values of one table type (two
+    /// tuple tables of the same labels and types are one type) cannot be told apart.
     static var all: Table { get }
     /// A `static let`: a schema is built by reflecting on the table, once; built anew on every access, every
     /// property read would pay for that (a test checks every generated type).
@@ -150,6 +152,11 @@ public struct Field<Value: JSONConvertible>: Sendable, AnyField {
 
     public var kind: FieldKind { Value.fieldKind }
 }
+
+/// Only `Field`: what a table may hold, so that every member is a `Field` stride from the next.
+protocol TableField {}
+
+extension Field: TableField {}
 
 /// A field with its value type erased, for schema tables.
 public protocol AnyField: Sendable {

@@ -54,9 +54,12 @@ public final class ModelSchema: Sendable {
         // Reflection runs once per type, when the schema is first used; generated code stays a plain table.
         let mirror = Mirror(reflecting: fields)
         let declared = mirror.children.compactMap { $0.value as? any AnyField }
-        // Anything else (a value that is not a table, a member that is not a `Field`) would leave fields unread.
+        // Anything else (a value that is not a table, a member that is not a `Field`: an optional one, another
+        // `AnyField`) would leave fields unread or put them at offsets a read would take for another field.
         precondition(
-            [.struct, .tuple].contains(mirror.displayStyle) && declared.count == mirror.children.count,
+            [.struct, .tuple].contains(mirror.displayStyle)
+                && mirror.children.allSatisfy { type(of: $0.value) is any TableField.Type }
+                && declared.count == mirror.children.count,
             "the table of \(typeName) must be a struct or tuple of `Field`s")
         self.typeName = typeName
         self.base = base
