@@ -101,7 +101,7 @@ func decode<Decoded: JSONModel>(_ type: Decoded.Type, _ bytes: [UInt8]) {
     }
 }
 
-/// Every dialect's error parser on any body, with any `Retry-After` and request id.
+/// The error parser, by every shape, on any body, with any `Retry-After` and request id.
 func fuzzErrors(_ bytes: [UInt8]) {
     var headers = HTTPFields()
     if let line = bytes.split(separator: 0x0A).first, let text = String(validating: line, as: UTF8.self) {
@@ -110,8 +110,8 @@ func fuzzErrors(_ bytes: [UInt8]) {
     }
     for status in [400, 429] {
         let response = APIResponse(status: .init(code: status), headers: headers, body: bytes)
-        for dialect in [ServiceConventions.ErrorDialect.odata, .spark, .inbox, .nylas] {
-            let error = ErrorParser.parse(response, dialect: dialect)
+        for shape in [.odata, .common, SparkClient.conventions.errors, InboxClient.conventions.errors] {
+            let error = ErrorParser.parse(response, shape: shape)
             require(error.status == status, "the status was lost")
             _ = error.description
         }

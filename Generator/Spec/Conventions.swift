@@ -6,12 +6,12 @@ public struct Conventions: Equatable, Sendable {
     public var envelope: Envelope
     public var paging: PagingDialect
     public var delta: DeltaDialect?
-    public var errors: ErrorDialect
+    public var errors: ErrorShape
     /// Query options the service understands in the OData way (`$select`, `$expand`, ...), if any.
     public var queryOptions: QueryOptionStyle
 
     public init(
-        envelope: Envelope, paging: PagingDialect, delta: DeltaDialect? = nil, errors: ErrorDialect,
+        envelope: Envelope, paging: PagingDialect, delta: DeltaDialect? = nil, errors: ErrorShape,
         queryOptions: QueryOptionStyle
     ) {
         self.envelope = envelope
@@ -64,19 +64,48 @@ public enum DeltaDialect: Hashable, Sendable {
     case cursor(requestParameter: String, startField: String, endField: String)
 }
 
-/// The shape of error bodies.
-public enum ErrorDialect: String, Hashable, Sendable {
-    /// `{"error": {"code", "message", "innerError"}}` (and legacy OneNote `@api.url`).
-    case odata
-    /// `{"D": {"Success": false, "Code", "Message", "Details"}}`.
-    case spark
-    /// `{"type", "message"}`.
-    case inbox
-    /// `{"request_id", "error": {"type", "message", "provider_error"}}`.
-    case nylas
-    /// What public APIs commonly send: RFC 7807 problem details, `{"message"}`, `{"error": {"message"}}`, OAuth's
-    /// `{"error", "error_description"}`, `{"errors": [...]}`. The default for OpenAPI specs.
-    case generic
+/// Where a service's error bodies keep their parts, as JSON paths. A part may have several paths: the first one
+/// present in a body wins. The runtime reads bodies by these paths; it names no service.
+public struct ErrorShape: Hashable, Sendable {
+    public var code: [[String]]
+    public var message: [[String]]
+    public var details: [[String]]
+    public var requestID: [[String]]
+    public var date: [[String]]
+    public var helpURL: [[String]]
+
+    public init(
+        code: [[String]] = [], message: [[String]] = [], details: [[String]] = [], requestID: [[String]] = [],
+        date: [[String]] = [], helpURL: [[String]] = []
+    ) {
+        self.code = code
+        self.message = message
+        self.details = details
+        self.requestID = requestID
+        self.date = date
+        self.helpURL = helpURL
+    }
+
+    /// No paths: the runtime reads what public APIs commonly send (RFC 7807 problem details, `{"message"}`,
+    /// `{"error": {"message"}}`, OAuth's `{"error", "error_description"}`, `{"errors": [...]}`). The default for
+    /// OpenAPI specs.
+    public static let common = ErrorShape()
+
+    /// `{"error": {"code", "message", "innerError": {"request-id", "date"}}}`; older bodies say `innererror`, and
+    /// legacy OneNote adds `@api.url`. The runtime's `ErrorShape.odata` must say the same (a test compares them).
+    public static let odata = ErrorShape(
+        code: [["error", "code"]], message: [["error", "message"]],
+        details: [["error", "innerError"], ["error", "innererror"]],
+        requestID: [["error", "innerError", "request-id"], ["error", "innererror", "request-id"]],
+        date: [["error", "innerError", "date"], ["error", "innererror", "date"]], helpURL: [["error", "@api.url"]])
+
+    /// The parts in the order the runtime's initializer takes them, by their argument names.
+    public var parts: [(name: String, paths: [[String]])] {
+        [
+            ("code", code), ("message", message), ("details", details), ("requestID", requestID), ("date", date),
+            ("helpURL", helpURL),
+        ]
+    }
 }
 
 public enum QueryOptionStyle: String, Hashable, Sendable {

@@ -148,10 +148,13 @@ struct Validate: ParsableCommand {
     }
 
     static func describe(_ report: ErrorBodyReport) -> String {
+        // The code's place says which shape was expected: `error.code`, `D.Code`, or the common ones.
+        let codePaths = report.shape.code.map { $0.joined(separator: ".") }
+        let type = "type: error (code at \(codePaths.isEmpty ? "a common place" : codePaths.joined(separator: " or ")))"
         guard report.isRecognized else {
-            return "type: error (\(report.dialect))\nrecognized: no, the body does not have the service's error shape"
+            return type + "\nrecognized: no, the body does not have the service's error shape"
         }
-        var lines = ["type: error (\(report.dialect))", "recognized: yes", "code: \(report.code ?? "")"]
+        var lines = [type, "recognized: yes", "code: \(report.code ?? "")"]
         lines.append("message: \(report.message ?? "")")
         if let requestID = report.requestID { lines.append("request id: \(requestID)") }
         return lines.joined(separator: "\n")

@@ -453,20 +453,17 @@ public final class MockServer: Sendable {
         errorResponse(401, code: service.errorCodes.expired.code, message: service.errorCodes.expired.message)
     }
 
-    // MARK: Dialect
+    // MARK: Service shapes
 
-    /// An error body as the service writes one.
+    /// An error body as the service writes one: the service's own `errorBody`, else its parts placed at the first
+    /// path of each in the conventions' error shape, else (a shape with no paths) RFC 7807 problem details, as most
+    /// public APIs answer.
     public func errorResponse(_ status: Int, code: String, message: String) -> MockResponse {
-        switch service.conventions.errors {
-        case .spark:
-            let number = Int(code).map { JSONValue.number(JSONNumber($0)) } ?? .string(code)
-            return MockResponse(
-                status: status, json: ["D": ["Success": false, "Code": number, "Message": .string(message)]])
-        case .inbox, .nylas:
-            let type = status == 404 ? "not_found_error" : (status >= 500 ? "api_error" : "invalid_request_error")
-            return MockResponse(status: status, json: ["type": .string(type), "message": .string(message)])
-        case .generic:
-            // RFC 7807 problem details, as most public APIs without a dialect of their own answer.
+        if let errorBody = service.errorBody {
+            return MockResponse(status: status, json: errorBody(status, code, message))
+        }
+        let shape = service.conventions.errors
+        guard shape != .common else {
             var response = MockResponse(
                 status: status,
                 json: [
@@ -476,19 +473,14 @@ public final class MockServer: Sendable {
             response.headers.removeAll { $0.0.lowercased() == "content-type" }
             response.headers.append(("Content-Type", "application/problem+json"))
             return response
-        case .odata:
-            return MockResponse(
-                status: status,
-                json: [
-                    "error": [
-                        "code": .string(code), "message": .string(message),
-                        "innerError": [
-                            "date": .string(Self.isoDate(Date())),
-                            "request-id": .string(UUID().uuidString.lowercased()),
-                        ],
-                    ]
-                ])
         }
+        var body = JSONValue.object([:])
+        let parts: [([[String]], JSONValue)] = [
+            (shape.code, .string(code)), (shape.message, .string(message)),
+            (shape.date, .string(Self.isoDate(Date()))), (shape.requestID, .string(UUID().uuidString.lowercased())),
+        ]
+        for (paths, value) in parts { if let path = paths.first { body = body.setting(value, at: path[...]) } }
+        return MockResponse(status: status, json: body)
     }
 
     /// One object as the service answers it (Spark: `{"D": {"Success": true, "Results": [object]}}`).
@@ -568,5 +560,15 @@ public enum MockFault: Sendable, Hashable {
                 return nil
             }
         }
+    }
+}
+
+extension JSONValue {
+    /// This value with `value` at `path`, objects made on the way where there are none.
+    fileprivate func setting(_ value: JSONValue, at path: ArraySlice<String>) -> JSONValue {
+        guard let key = path.first else { return value }
+        var object = objectValue ?? [:]
+        object[key] = (object[key] ?? .object([:])).setting(value, at: path.dropFirst())
+        return .object(object)
     }
 }

@@ -39,6 +39,9 @@ public struct MockService: Sendable {
     public var recordMember: String?
     /// The error codes the service gives the mock's own refusals.
     public var errorCodes: MockErrorCodes
+    /// The body of an error, where the service writes more than its conventions' error shape says (Spark's
+    /// `"Success": false` and numeric codes); nil to place the code and message at the shape's paths.
+    public var errorBody: (@Sendable (_ status: Int, _ code: String, _ message: String) -> JSONValue)?
     /// The body of a write that answers success with a status other than 204 (Spark's `{"D":{"Success":true}}`).
     public var successBody: JSONObject
     /// How a request carries a token, for the generated calls the conformance suite replays and for the `curl`
@@ -61,7 +64,9 @@ public struct MockService: Sendable {
         uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false,
         versionMembers: [String: String] = [:], gatheringCollections: Set<[String]> = [],
         queryOptions: QueryOptionNames = .odata, parameterFilter: (@Sendable (MockListing) -> [MockItem])? = nil,
-        recordMember: String? = nil, errorCodes: MockErrorCodes = .odata, successBody: JSONObject = [:],
+        recordMember: String? = nil, errorCodes: MockErrorCodes = .odata,
+        errorBody: (@Sendable (_ status: Int, _ code: String, _ message: String) -> JSONValue)? = nil,
+        successBody: JSONObject = [:],
         authorization: AuthorizationScheme = .bearer,
         cursorDeltaScope: @escaping @Sendable ([String]) -> [String] = {
             _ in []
@@ -71,6 +76,7 @@ public struct MockService: Sendable {
         self.parameterFilter = parameterFilter
         self.recordMember = recordMember
         self.errorCodes = errorCodes
+        self.errorBody = errorBody
         self.successBody = successBody
         self.authorization = authorization
         self.cursorDeltaScope = cursorDeltaScope

@@ -140,7 +140,7 @@ struct OpenAPISampleTests {
                 == Conventions(
                     envelope: .none, paging: .offset(offsetParameter: "offset", limitParameter: "limit"),
                     delta: .cursor(requestParameter: "cursor", startField: "cursor_start", endField: "cursor_end"),
-                    errors: .inbox, queryOptions: .declared))
+                    errors: ErrorShape(code: [["type"]], message: [["message"]]), queryOptions: .declared))
     }
 
     @Test func readsTheSampleWithoutAWarning() throws {
@@ -491,7 +491,7 @@ struct OpenAPIPathTests {
           "envelope": {"results": ["D", "Results"], "request": ["D"]},
           "paging": {"style": "pageNumber", "page": "_page", "size": "_limit", "extraQuery": {"_pagination": "1"},
                      "totalPages": ["D", "Pagination", "TotalPages"]},
-          "errors": "spark"
+          "errors": {"code": ["D", "Code"], "message": ["D", "Message"], "details": ["D", "Details"]}
         },
         "paths": {
           "/listings": {
@@ -529,7 +529,9 @@ struct OpenAPIPathTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let spec = try #require(result.spec)
         #expect(spec.conventions.envelope == .wrapped(resultsPath: ["D", "Results"], requestPath: ["D"]))
-        #expect(spec.conventions.errors == .spark)
+        #expect(
+            spec.conventions.errors
+                == ErrorShape(code: [["D", "Code"]], message: [["D", "Message"]], details: [["D", "Details"]]))
         #expect(
             spec.conventions.paging
                 == .pageNumber(
@@ -565,7 +567,9 @@ struct OpenAPIPathTests {
               "envelope": {"results": ["data"]},
               "paging": {"style": "cursor", "field": "next_cursor", "parameter": "page_token"},
               "delta": {"style": "odata", "token": "token"},
-              "errors": "nylas", "queryOptions": "odata"
+              "errors": {"code": [["error", "type"], ["error", "code"]], "message": ["error", "message"],
+                         "requestID": ["request_id"]},
+              "queryOptions": "odata"
             },
             "paths": {
               "/grants/{grant_id}/messages": {
@@ -599,7 +603,13 @@ struct OpenAPIPathTests {
         let spec = try #require(result.spec)
         #expect(spec.conventions.paging == .cursor(responsePath: ["next_cursor"], requestParameter: "page_token"))
         #expect(spec.conventions.delta == .odata(tokenParameter: "token"))
-        #expect(spec.conventions.errors == .nylas && spec.conventions.queryOptions == .odata)
+        // One path, or several tried in order.
+        #expect(
+            spec.conventions.errors
+                == ErrorShape(
+                    code: [["error", "type"], ["error", "code"]], message: [["error", "message"]],
+                    requestID: [["request_id"]]))
+        #expect(spec.conventions.queryOptions == .odata)
         #expect(spec.conventions.envelope == .wrapped(resultsPath: ["data"], requestPath: []))
         // Grants and messages are named from their segments (the items are inline).
         let message = try #require(spec.resource("message"))
@@ -1151,7 +1161,23 @@ struct OpenAPIErrorTests {
             errors(result.diagnostics) == [
                 "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions)",
                 "inline.json:7:13: error: x-bindery-conventions.paging needs \"limit\"",
-                "inline.json:5:13: error: x-bindery-conventions.errors must be one of \"spark\", \"inbox\", \"nylas\", \"odata\", \"generic\", found \"graph\"",
+                "inline.json:5:13: error: x-bindery-conventions.errors must be \"odata\", \"common\" or an object of paths, found \"graph\"",
+            ])
+    }
+
+    @Test func reportsBadErrorShapes() {
+        let text = document(
+            """
+            "x-bindery-conventions": {
+              "errors": {"code": "D.Code", "mesage": ["D", "Message"]}
+            }
+            """)
+        let result = read(text)
+        #expect(result.spec == nil)
+        #expect(
+            errors(result.diagnostics) == [
+                "inline.json:5:42: error: x-bindery-conventions.errors: unknown key 'mesage' (expected one of: code, message, details, requestID, date, helpURL)",
+                "inline.json:5:22: error: x-bindery-conventions.errors.code must be a non-empty array of member names, found \"D.Code\"",
             ])
     }
 

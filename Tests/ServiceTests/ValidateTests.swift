@@ -177,7 +177,7 @@ import Testing
                     {"error":{"code":"itemNotFound","message":"The resource could not be found.",
                      "innerError":{"date":"2026-11-25T03:00:00","request-id":"b2c1"}}}
                     """#.utf8))
-        #expect(graph.isRecognized && graph.dialect == "odata")
+        #expect(graph.isRecognized && graph.shape == .odata)
         #expect(graph.code == "itemNotFound" && graph.message == "The resource could not be found.")
         #expect(graph.requestID == "b2c1")
 

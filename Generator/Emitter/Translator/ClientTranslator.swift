@@ -200,7 +200,7 @@ struct ClientTranslator {
                             .init("end", .string(end)),
                         ])))
         }
-        arguments.append(.init("errors", .raw(".\(conventions.errors.rawValue)")))
+        arguments.append(.init("errors", ConventionExpressions.errors(conventions.errors)))
         return .call("ServiceConventions", arguments)
     }
 }

@@ -54,6 +54,15 @@ enum ConventionExpressions {
         return .call("ServiceConventions.Listing", arguments)
     }
 
+    /// `.common`, or `ServiceConventions.ErrorShape(code: [["D", "Code"]], ...)` with the parts that have paths.
+    static func errors(_ shape: ErrorShape) -> Expression {
+        if shape == .common { return .raw(".common") }
+        let arguments = shape.parts.filter { !$0.paths.isEmpty }.map {
+            Expression.Argument($0.name, .array($0.paths.map(strings)))
+        }
+        return .call("ServiceConventions.ErrorShape", arguments)
+    }
+
     static func strings(_ items: [String]) -> Expression {
         .array(items.map(Expression.string))
     }

@@ -38,7 +38,7 @@ struct OpenAPIExtensionReader {
     /// Reads `x-bindery-conventions`; every key is optional.
     func conventions(_ node: OpenAPINode?) -> Conventions {
         var conventions = Conventions(
-            envelope: .none, paging: .none, delta: nil, errors: .generic, queryOptions: .declared)
+            envelope: .none, paging: .none, delta: nil, errors: .common, queryOptions: .declared)
         guard let node else { return conventions }
         let name = "x-bindery-conventions"
         guard requireObject(node, name) else { return conventions }
@@ -52,11 +52,7 @@ struct OpenAPIExtensionReader {
         if let deltaNode = node["delta"] {
             conventions.delta = delta(deltaNode, name: "\(name).delta")
         }
-        if let errorsNode = node["errors"],
-            let errors = keyword(
-                errorsNode, "\(name).errors", as: ErrorDialect.self,
-                choices: ["spark", "inbox", "nylas", "odata", "generic"])
-        {
+        if let errorsNode = node["errors"], let errors = errorShape(errorsNode, name: "\(name).errors") {
             conventions.errors = errors
         }
         if let optionsNode = node["queryOptions"],
@@ -66,6 +62,43 @@ struct OpenAPIExtensionReader {
             conventions.queryOptions = options
         }
         return conventions
+    }
+
+    /// `"odata"`, `"common"`, or where each part sits: `{"code": ["D", "Code"], "message": ["D", "Message"]}`, a
+    /// part's value one path or a list of paths tried in order.
+    func errorShape(_ node: OpenAPINode, name: String) -> ErrorShape? {
+        switch node.string {
+        case "odata": return .odata
+        case "common": return .common
+        case nil where node.isObject: break
+        default:
+            context.error(
+                "\(name) must be \"odata\", \"common\" or an object of paths, found \(describe(node))", at: node)
+            return nil
+        }
+        let parts = ["code", "message", "details", "requestID", "date", "helpURL"]
+        checkKeys(node, name, allowed: parts)
+        var paths: [String: [[String]]] = [:]
+        for part in parts {
+            guard let value = node[part] else { continue }
+            let partName = "\(name).\(part)"
+            // One path is an array of names; several are an array of such arrays.
+            if let elements = value.elements, elements.first?.elements != nil {
+                let list = elements.compactMap { path($0, partName) }
+                guard list.count == elements.count else { return nil }
+                paths[part] = list
+            } else {
+                guard let one = path(value, partName) else { return nil }
+                paths[part] = [one]
+            }
+        }
+        guard paths["code"] != nil, paths["message"] != nil else {
+            context.error("\(name) needs \"code\" and \"message\"", at: node)
+            return nil
+        }
+        return ErrorShape(
+            code: paths["code"] ?? [], message: paths["message"] ?? [], details: paths["details"] ?? [],
+            requestID: paths["requestID"] ?? [], date: paths["date"] ?? [], helpURL: paths["helpURL"] ?? [])
     }
 
     /// `{"results": ["D", "Results"], "request": ["D"]}`, or the string `"none"`.

@@ -1,13 +1,13 @@
 import Foundation
 import HTTPTypes
 
-/// Reads an error response in each service's dialect into one `BinderyError`.
+/// Reads an error response into one `BinderyError`, by the paths of the service's error shape.
 ///
-/// A body that matches no dialect (an HTML error page, an empty or truncated body) still gives an API
+/// A body that matches no shape (an HTML error page, an empty or truncated body) still gives an API
 /// error with the status and the raw body; it never crashes and never hides the status.
 enum ErrorParser {
-    static func parse(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
-        var error = read(response, dialect: dialect)
+    static func parse(_ response: APIResponse, shape: ServiceConventions.ErrorShape) -> BinderyError {
+        var error = read(response, shape: shape)
         if !response.credentialsSent.isEmpty {
             error.message = Redaction.text(error.message, hiding: response.credentialsSent)
             error.serviceCode = error.serviceCode.map { Redaction.text($0, hiding: response.credentialsSent) }
@@ -15,7 +15,7 @@ enum ErrorParser {
         return error
     }
 
-    private static func read(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
+    private static func read(_ response: APIResponse, shape: ServiceConventions.ErrorShape) -> BinderyError {
         let status = response.status.code
         var error = BinderyError(
             kind: .api, message: "HTTP \(status) \(response.status.reasonPhrase)", status: status,
@@ -26,35 +26,20 @@ enum ErrorParser {
             if !response.body.isEmpty { error.message += " (the body is not JSON: \(Self.preview(response.body)))" }
             return error
         }
-        switch dialect {
-        case .odata:
-            // `{"error": {"code", "message", "innerError": {"date", "request-id"}}}`; older bodies say
-            // `innererror` and may nest it; legacy OneNote adds `@api.url`.
-            let body = root["error"]
-            error.serviceCode = body?["code"]?.scalarText
-            error.message = body?["message"]?.scalarText ?? error.message
-            error.helpURL = body?["@api.url"]?.stringValue
-            if let inner = body?["innerError"] ?? body?["innererror"] {
-                error.details = inner
-                error.requestID = inner["request-id"]?.stringValue ?? error.requestID
-                error.date = inner["date"]?.stringValue ?? error.date
-            }
-        case .spark:
-            let body = root["D"]
-            error.serviceCode = body?["Code"]?.scalarText
-            error.message = body?["Message"]?.scalarText ?? error.message
-            error.details = body?["Details"]
-        case .inbox:
-            error.serviceCode = root["type"]?.scalarText
-            error.message = root["message"]?.scalarText ?? error.message
-        case .nylas:
-            error.serviceCode = root["error"]?["type"]?.scalarText
-            error.message = root["error"]?["message"]?.scalarText ?? error.message
-            error.details = root["error"]?["provider_error"]
-            error.requestID = root["request_id"]?.stringValue ?? error.requestID
-        case .generic:
+        guard shape != .common else {
             readCommonShapes(root, into: &error)
+            return error
         }
+        /// The first of a part's paths that holds a value.
+        func first(_ paths: [[String]]) -> JSONValue? {
+            paths.lazy.compactMap { root.value(at: $0) }.first { $0 != .null }
+        }
+        error.serviceCode = first(shape.code)?.scalarText
+        error.message = first(shape.message)?.scalarText ?? error.message
+        error.details = first(shape.details)
+        error.requestID = first(shape.requestID)?.stringValue ?? error.requestID
+        error.date = first(shape.date)?.stringValue ?? error.date
+        error.helpURL = first(shape.helpURL)?.stringValue
         return error
     }
 
@@ -115,9 +100,9 @@ extension JSONValue {
 }
 
 extension BinderyError {
-    /// The error an unsuccessful response means, read in the service's dialect (for calls made outside a
+    /// The error an unsuccessful response means, read by the service's error shape (for calls made outside a
     /// `ServiceClient`, such as a sign-in request).
-    public static func api(_ response: APIResponse, dialect: ServiceConventions.ErrorDialect) -> BinderyError {
-        ErrorParser.parse(response, dialect: dialect)
+    public static func api(_ response: APIResponse, shape: ServiceConventions.ErrorShape) -> BinderyError {
+        ErrorParser.parse(response, shape: shape)
     }
 }

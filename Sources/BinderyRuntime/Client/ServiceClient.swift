@@ -69,7 +69,7 @@ public struct ServiceClient: Sendable {
             throw BinderyError.system(error)
         }
         guard response.status.kind == .successful else {
-            throw ErrorParser.parse(response, dialect: conventions.errors)
+            throw ErrorParser.parse(response, shape: conventions.errors)
         }
         return response
     }

@@ -46,12 +46,42 @@ public struct ServiceConventions: Sendable {
         case cursor(parameter: String, start: String, end: String, events: String = "deltas")
     }
 
-    public enum ErrorDialect: String, Sendable {
-        case odata, spark, inbox, nylas
-        /// Whatever a public API commonly sends: RFC 7807 problem details (`type`, `title`, `status`, `detail`),
-        /// `{"message", "code"}`, `{"error": {"message", "code"}}`, OAuth's `{"error", "error_description"}`, or
-        /// `{"errors": [{"message"}]}`. The default for an OpenAPI spec that names no dialect.
-        case generic
+    /// Where a service's error bodies keep their parts, as JSON paths from the generated conventions. A part may
+    /// have several paths: the first one present in a body wins.
+    public struct ErrorShape: Hashable, Sendable {
+        public var code: [[String]]
+        public var message: [[String]]
+        /// The member kept whole as `BinderyError.details`.
+        public var details: [[String]]
+        public var requestID: [[String]]
+        public var date: [[String]]
+        public var helpURL: [[String]]
+
+        public init(
+            code: [[String]] = [], message: [[String]] = [], details: [[String]] = [], requestID: [[String]] = [],
+            date: [[String]] = [], helpURL: [[String]] = []
+        ) {
+            self.code = code
+            self.message = message
+            self.details = details
+            self.requestID = requestID
+            self.date = date
+            self.helpURL = helpURL
+        }
+
+        /// No paths: whatever a public API commonly sends is read, the most specific shape first:
+        /// `{"error": {"code" or "type", "message", "details"}}`, OAuth's `{"error", "error_description"}`, RFC 7807
+        /// problem details (`type`, `title`, `status`, `detail`), `{"message", "code"}`, `{"errors": [{"message"}]}`.
+        public static let common = ErrorShape()
+
+        /// OData v4: `{"error": {"code", "message", "innerError": {"request-id", "date"}}}`; older bodies say
+        /// `innererror`, and legacy OneNote adds `@api.url`. Generated OData modules say the same (a test compares).
+        public static let odata = ErrorShape(
+            code: [["error", "code"]], message: [["error", "message"]],
+            details: [["error", "innerError"], ["error", "innererror"]],
+            requestID: [["error", "innerError", "request-id"], ["error", "innererror", "request-id"]],
+            date: [["error", "innerError", "date"], ["error", "innererror", "date"]],
+            helpURL: [["error", "@api.url"]])
     }
 
     /// One collection's own list shape and paging, where it lists differently from the rest of its service (an
@@ -72,11 +102,11 @@ public struct ServiceConventions: Sendable {
     /// Request bodies are wrapped in an object at this path (Spark: `["D"]`).
     public var requestEnvelope: [String]
     public var delta: Delta
-    public var errors: ErrorDialect
+    public var errors: ErrorShape
 
     public init(
         listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], delta: Delta = .odata,
-        errors: ErrorDialect
+        errors: ErrorShape
     ) {
         self.listShape = listShape
         self.paging = paging
@@ -103,7 +133,7 @@ public struct ServiceConventions: Sendable {
             throw BinderyError.invalidResponse("the response has no \"\(outer)\" envelope", response: response)
         }
         if envelope["Success"]?.boolValue == false {
-            var error = ErrorParser.parse(response, dialect: errors)
+            var error = ErrorParser.parse(response, shape: errors)
             error.message = error.serviceCode == nil ? "the service reported Success: false" : error.message
             throw error
         }

@@ -30,7 +30,7 @@ public struct BatchAnswer: Sendable {
 
     /// The step's failure in the service's error dialect, or nil when it succeeded.
     public var error: BinderyError? {
-        succeeded ? nil : ErrorParser.parse(response, dialect: client.conventions.errors)
+        succeeded ? nil : ErrorParser.parse(response, shape: client.conventions.errors)
     }
 
     /// The step's body as a model; the step's own error when it failed.

@@ -273,22 +273,22 @@ extension ModelSchema {
 /// What `bindery validate --error` says of a captured error body: whether it has the service's error shape, and
 /// what the client reads from it.
 public struct ErrorBodyReport: Sendable {
-    /// The service's error dialect (`odata`: `{"error": {"code", "message", "innerError"}}`, `spark`: `D.Code`, …).
-    public var dialect: String
+    /// Where the service keeps an error's parts.
+    public var shape: ServiceConventions.ErrorShape
     public var code: String?
     public var message: String?
     public var requestID: String?
 
-    /// The body has the dialect's shape: it carries the service's error code.
+    /// The body has the service's error shape: it carries the service's error code.
     public var isRecognized: Bool { code != nil }
 }
 
 extension PayloadValidator {
     /// Reads `bytes` as the service's error body, exactly as a client reads a failed response.
     public func validateError(_ bytes: [UInt8]) -> ErrorBodyReport {
-        let error = BinderyError.api(APIResponse(status: .badRequest, body: bytes), dialect: conventions.errors)
+        let error = BinderyError.api(APIResponse(status: .badRequest, body: bytes), shape: conventions.errors)
         return ErrorBodyReport(
-            dialect: conventions.errors.rawValue, code: error.serviceCode,
+            shape: conventions.errors, code: error.serviceCode,
             message: error.serviceCode == nil ? nil : error.message, requestID: error.requestID)
     }
 }

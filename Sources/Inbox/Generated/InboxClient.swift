@@ -23,7 +23,7 @@ public struct InboxClient: RequestBuilder {
         paging: .offset(offset: "offset", limit: "limit", defaultLimit: 100),
         requestEnvelope: [],
         delta: .cursor(parameter: "cursor", start: "cursor_start", end: "cursor_end"),
-        errors: .inbox
+        errors: ServiceConventions.ErrorShape(code: [["type"]], message: [["message"]])
     )
 
     /// What this resource answers, for the module's route table.

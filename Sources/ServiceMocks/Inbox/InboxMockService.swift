@@ -1,3 +1,4 @@
+import BinderyJSON
 import BinderyMock
 import Foundation
 import Inbox
@@ -23,6 +24,11 @@ extension MockService {
             expired: ("invalid_request_error", "Access token has expired or is not yet valid."),
             badQuery: "invalid_request_error", notAnObject: "invalid_request_error",
             invalidBody: "invalid_request_error"),
+        errorBody: { status, _, message in
+            // Inbox's error type says what kind of failure it was, not which.
+            let type = status == 404 ? "not_found_error" : (status >= 500 ? "api_error" : "invalid_request_error")
+            return ["type": .string(type), "message": .string(message)]
+        },
         authorization: .basicUser, cursorDeltaScope: InboxPaths.namespace)
 }
 

@@ -1,3 +1,4 @@
+import BinderyJSON
 import BinderyMock
 import Foundation
 import Spark
@@ -20,6 +21,11 @@ extension MockService {
         errorCodes: MockErrorCodes(
             missingCredentials: "1000", expired: ("1020", "Session token has expired"), badQuery: "1053",
             notAnObject: "1035", invalidBody: "1040"),
+        errorBody: { _, code, message in
+            // Spark's codes are numbers, and every answer says whether it succeeded.
+            let number = Int(code).map { JSONValue.number(JSONNumber($0)) } ?? .string(code)
+            return ["D": ["Success": false, "Code": number, "Message": .string(message)]]
+        },
         successBody: ["D": ["Success": true]], authorization: .oauth)
 }
 

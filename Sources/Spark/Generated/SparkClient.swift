@@ -29,7 +29,11 @@ public struct SparkClient: RequestBuilder {
             totalPages: ["D", "Pagination", "TotalPages"]
         ),
         requestEnvelope: ["D"],
-        errors: .spark
+        errors: ServiceConventions.ErrorShape(
+            code: [["D", "Code"]],
+            message: [["D", "Message"]],
+            details: [["D", "Details"]]
+        )
     )
 
     /// What this resource answers, for the module's route table.

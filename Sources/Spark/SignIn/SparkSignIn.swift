@@ -236,7 +236,7 @@ public final class SparkAPIKeySession: AuthProvider {
         guard response.status.kind == .successful else {
             // The session signature opens sessions for as long as the key lives: a server that echoes it in
             // its message ("Invalid ApiSig …") must not put it into the error's description.
-            var error = BinderyError.api(response, dialect: .spark)
+            var error = BinderyError.api(response, shape: SparkClient.conventions.errors)
             error.message = Redaction.text(error.message, hiding: [sessionSignature()])
             throw error
         }

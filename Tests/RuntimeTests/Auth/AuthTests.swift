@@ -296,7 +296,7 @@ import Testing
             paging: .pageNumber(
                 page: "_page", size: "_limit", extraQuery: [("_pagination", "1")],
                 totalPages: ["D", "Pagination", "TotalPages"]),
-            requestEnvelope: ["D"], errors: .spark)
+            requestEnvelope: ["D"], errors: SparkClient.conventions.errors)
         let auth = SparkAPIKeySession(
             apiKey: "key", secret: "secret", apiBase: api.baseURL, transport: loopbackTransport())
         let client = GoldenOpenAPIClient(

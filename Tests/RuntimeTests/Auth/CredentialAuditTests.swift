@@ -376,7 +376,7 @@ final class CredentialAudit: Sendable {
         audit.record(value: auth)
         let client = ServiceClient(
             baseURL: server.baseURL, transport: loopbackTransport(), middleware: audit.middleware(auth: auth),
-            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: .inbox))
+            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: InboxClient.conventions.errors))
         let response = try await client.send(APIRequest(method: .get, path: ResourcePath("n")))
         #expect(try response.json().arrayValue?.first?["id"] == "ns1")
 
@@ -384,7 +384,7 @@ final class CredentialAudit: Sendable {
         audit.secret(Data("\(Self.marker)revoked-inbox-token:".utf8).base64EncodedString())
         let refusing = ServiceClient(
             baseURL: server.baseURL, transport: loopbackTransport(), middleware: audit.middleware(auth: wrong),
-            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: .inbox))
+            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: InboxClient.conventions.errors))
         let refused = await audit.failure {
             _ = try await refusing.send(APIRequest(method: .get, path: ResourcePath("n")))
         }

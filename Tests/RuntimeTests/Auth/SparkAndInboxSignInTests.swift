@@ -58,7 +58,7 @@ import Testing
         let client = ServiceClient(
             baseURL: server.baseURL, transport: loopbackTransport(),
             middleware: [AuthMiddleware(InboxSignIn.auth(token: "inbox-token"))],
-            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: .inbox))
+            conventions: ServiceConventions(listShape: .bare, paging: .none, errors: InboxClient.conventions.errors))
         let response = try await client.send(APIRequest(method: .get, path: ResourcePath("n")))
         #expect(try response.json().arrayValue?.first?["id"] == "ns1")
     }

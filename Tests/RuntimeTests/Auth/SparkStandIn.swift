@@ -158,7 +158,8 @@ final class SparkStandIn: Sendable {
         ServiceClient(
             baseURL: baseURL, transport: loopbackTransport(), middleware: middleware,
             conventions: ServiceConventions(
-                listShape: .wrapped(["D", "Results"]), paging: .none, requestEnvelope: ["D"], errors: .spark),
+                listShape: .wrapped(["D", "Results"]), paging: .none, requestEnvelope: ["D"],
+                errors: SparkClient.conventions.errors),
             defaultHeaders: SparkSignIn.headers(userAgent: "BinderyTests"))
     }
 

@@ -2,6 +2,8 @@ import BinderyRuntime
 import Foundation
 import GoldenOData
 import GoldenOpenAPI
+import Inbox
+import Spark
 import Synchronization
 import Testing
 
@@ -17,14 +19,14 @@ import Testing
                 conventions: conventions, defaultHeaders: headers))
     }
 
-    /// Sends `GET /me` to a server that answers with `reply`, in `dialect`, and returns the error.
-    func error(for reply: LoopbackServer.Reply, dialect: ServiceConventions.ErrorDialect = .odata) async throws
+    /// Sends `GET /me` to a server that answers with `reply`, read by `shape`, and returns the error.
+    func error(for reply: LoopbackServer.Reply, shape: ServiceConventions.ErrorShape = .odata) async throws
         -> BinderyError?
     {
         let server = try await LoopbackServer(["GET /me": { _ in reply }])
         defer { Task { await server.stop() } }
         var conventions = GoldenODataClient.conventions
-        conventions.errors = dialect
+        conventions.errors = shape
         let client = graph(server, conventions: conventions)
         return await #expect(throws: BinderyError.self) { _ = try await client.me.request().get() }
     }
@@ -57,14 +59,14 @@ import Testing
             ),
         ]
         for (body, code, message) in cases {
-            let error = try await error(for: .init(status: 400, json: body), dialect: .generic)
+            let error = try await error(for: .init(status: 400, json: body), shape: .common)
             #expect(error?.kind == .api && error?.status == 400)
             #expect(error?.serviceCode == code, "\(body)")
             #expect(error?.message == message, "\(body)")
             #expect(error?.body == Array(body.utf8), "the raw body is kept")
         }
         let problem = try await error(
-            for: .init(status: 403, json: #"{"title":"Forbidden","detail":"No.","balance":30}"#), dialect: .generic)
+            for: .init(status: 403, json: #"{"title":"Forbidden","detail":"No.","balance":30}"#), shape: .common)
         #expect(problem?.details?["balance"] == 30, "a problem's own members are its details")
     }
 
@@ -138,30 +140,49 @@ import Testing
         #expect(onenote?.helpURL == "http://aka.ms/onenote-errors#C10004")
     }
 
-    @Test func sparkInboxAndNylasDialects() async throws {
+    /// The shapes generated OData modules declare are the runtime's own: the generator and the runtime agree.
+    @Test func generatedODataConventionsAreTheRuntimes() {
+        #expect(GoldenODataClient.conventions.errors == ServiceConventions.odata.errors)
+        #expect(GoldenODataClient.conventions.errors == ServiceConventions.ErrorShape.odata)
+        guard case .nextLink(let path) = GoldenODataClient.conventions.paging else {
+            Issue.record("OData pages by next link")
+            return
+        }
+        #expect(path == ["@odata.nextLink"])
+    }
+
+    /// Error shapes as the specs declare them: each part at its paths, the first present wins.
+    @Test func errorsReadAtTheShapesPaths() async throws {
         let spark = try await error(
             for: .init(
                 status: 400,
                 json:
                     #"{"D":{"Success":false,"Code":1053,"Message":"Invalid parameter","Details":[{"_limit":"must be at most 25"}]}}"#
-            ), dialect: .spark)
+            ), shape: SparkClient.conventions.errors)
         #expect(spark?.serviceCode == "1053")
         #expect(spark?.message == "Invalid parameter")
         #expect(spark?.details?.arrayValue?.first?["_limit"] == "must be at most 25")
         let inbox = try await error(
             for: .init(status: 400, json: #"{"type":"invalid_request_error","message":"Missing namespace"}"#),
-            dialect: .inbox)
+            shape: InboxClient.conventions.errors)
         #expect(inbox?.serviceCode == "invalid_request_error")
         #expect(inbox?.message == "Missing namespace")
-        let nylas = try await error(
+        // Nylas v3, as a spec of its own would declare it, with a second place for the code.
+        let nylas = ServiceConventions.ErrorShape(
+            code: [["error", "type"], ["error", "code"]], message: [["error", "message"]],
+            details: [["error", "provider_error"]], requestID: [["request_id"]])
+        let unauthorized = try await error(
             for: .init(
                 status: 401,
                 json:
                     #"{"request_id":"n-7","error":{"type":"unauthorized","message":"Unauthorized","provider_error":{"error":"expired"}}}"#
-            ), dialect: .nylas)
-        #expect(nylas?.serviceCode == "unauthorized")
-        #expect(nylas?.requestID == "n-7")
-        #expect(nylas?.details?["error"] == "expired")
+            ), shape: nylas)
+        #expect(unauthorized?.serviceCode == "unauthorized")
+        #expect(unauthorized?.requestID == "n-7")
+        #expect(unauthorized?.details?["error"] == "expired")
+        let coded = try await error(
+            for: .init(status: 400, json: #"{"error":{"code":"bad","type":null,"message":"No."}}"#), shape: nylas)
+        #expect(coded?.serviceCode == "bad" && coded?.message == "No.")
     }
 
     @Test func surprisingBodiesGiveTypedErrors() async throws {
@@ -188,7 +209,7 @@ import Testing
             listShape: .wrapped(["D", "Results"]),
             paging: .pageNumber(
                 page: "_page", size: "_limit", extraQuery: [], totalPages: ["D", "Pagination", "TotalPages"]),
-            requestEnvelope: ["D"], errors: .spark)
+            requestEnvelope: ["D"], errors: SparkClient.conventions.errors)
         for (body, kind) in [
             (#"{"Results":[]}"#, BinderyError.Kind.invalidResponse), (#"{"D":{"Success":false}}"#, .api),
         ] {

@@ -2,6 +2,7 @@ import BinderyRuntime
 import Foundation
 import GoldenOData
 import GoldenOpenAPI
+import Spark
 import Testing
 
 /// Paging and delta in every dialect, end to end: generated builders → middleware → the real
@@ -61,7 +62,7 @@ import Testing
             paging: .pageNumber(
                 page: "_page", size: "_limit", extraQuery: [("_pagination", "1")],
                 totalPages: ["D", "Pagination", "TotalPages"]),
-            requestEnvelope: ["D"], errors: .spark)
+            requestEnvelope: ["D"], errors: SparkClient.conventions.errors)
         let client = client(server, spark)
         var ids: [String] = []
         for try await thread in client.n("ns").threads.request().query("_limit", "10").all() {
@@ -103,7 +104,7 @@ import Testing
         defer { Task { await server.stop() } }
         let nylas = ServiceConventions(
             listShape: .wrapped(["data"]), paging: .cursor(path: ["next_cursor"], parameter: "page_token"),
-            errors: .nylas)
+            errors: .init(code: [["error", "type"]], message: [["error", "message"]]))
         #expect(try await ids(client(server, nylas)) == (1...23).map(String.init))
         #expect(server.requests.map { $0.queryValue("page_token") } == [nil, "10", "20"])
     }

@@ -18,7 +18,14 @@ public struct GoldenODataClient: RequestBuilder {
         listShape: .odata,
         paging: .nextLink(path: ["@odata.nextLink"]),
         requestEnvelope: [],
-        errors: .odata
+        errors: ServiceConventions.ErrorShape(
+            code: [["error", "code"]],
+            message: [["error", "message"]],
+            details: [["error", "innerError"], ["error", "innererror"]],
+            requestID: [["error", "innerError", "request-id"], ["error", "innererror", "request-id"]],
+            date: [["error", "innerError", "date"], ["error", "innererror", "date"]],
+            helpURL: [["error", "@api.url"]]
+        )
     )
 
     /// What this resource answers, for the module's route table.

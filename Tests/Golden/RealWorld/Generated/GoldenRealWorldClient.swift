@@ -34,7 +34,7 @@ public struct GoldenRealWorldClient: RequestBuilder {
         listShape: .bare,
         paging: .none,
         requestEnvelope: [],
-        errors: .generic
+        errors: .common
     )
 
     /// What this resource answers, for the module's route table.

@@ -21,7 +21,7 @@ public struct GoldenShapesClient: RequestBuilder {
         listShape: .bare,
         paging: .none,
         requestEnvelope: [],
-        errors: .generic
+        errors: .common
     )
 
     /// What this resource answers, for the module's route table.

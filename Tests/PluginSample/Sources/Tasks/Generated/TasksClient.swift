@@ -20,7 +20,7 @@ public struct TasksClient: RequestBuilder {
         listShape: .bare,
         paging: .none,
         requestEnvelope: [],
-        errors: .generic
+        errors: .common
     )
 
     /// What this resource answers, for the module's route table.
