@@ -14,15 +14,15 @@ enum InboxRows {
             try db.execute(
                 sql: """
                     INSERT INTO threads (id, namespace_id, subject_key, first_message_timestamp,
-                        last_message_timestamp, json, revision) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        last_message_timestamp, json, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET namespace_id = excluded.namespace_id,
                         subject_key = excluded.subject_key, first_message_timestamp = excluded.first_message_timestamp,
                         last_message_timestamp = excluded.last_message_timestamp, json = excluded.json,
-                        revision = excluded.revision
+                        fingerprint = excluded.fingerprint
                     """,
                 arguments: [
                     id, namespace, folded(object["subject"]), object["first_message_timestamp"]?.int64,
-                    object["last_message_timestamp"]?.int64, json, revision(of: json),
+                    object["last_message_timestamp"]?.int64, json, fingerprint(of: json),
                 ])
             try removeIndexRows(db, .thread, id: id)
             for tag in object["tags"]?.arrayValue ?? [] {
@@ -39,14 +39,15 @@ enum InboxRows {
             let thread = object["thread_id"]?.scalarText
             try db.execute(
                 sql: """
-                    INSERT INTO messages (id, namespace_id, thread_id, date, subject_key, json, revision)
+                    INSERT INTO messages (id, namespace_id, thread_id, date, subject_key, json, fingerprint)
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET namespace_id = excluded.namespace_id,
                         thread_id = excluded.thread_id, date = excluded.date, subject_key = excluded.subject_key,
-                        json = excluded.json, revision = excluded.revision
+                        json = excluded.json, fingerprint = excluded.fingerprint
                     """,
                 arguments: [
-                    id, namespace, thread, object["date"]?.int64, folded(object["subject"]), json, revision(of: json),
+                    id, namespace, thread, object["date"]?.int64, folded(object["subject"]), json,
+                    fingerprint(of: json),
                 ])
             try removeIndexRows(db, .message, id: id)
             for role in ["from", "to", "cc", "bcc"] {
@@ -98,9 +99,9 @@ enum InboxRows {
         }
     }
 
-    /// A fingerprint of a row's JSON (64-bit FNV-1a): equal JSON, equal revision, in every process, so saving the
+    /// A fingerprint of a row's JSON (64-bit FNV-1a): equal JSON, equal fingerprint, in every process, so saving the
     /// same object again leaves it as it was.
-    static func revision(of json: String) -> Int64 {
+    static func fingerprint(of json: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in json.utf8 {
             hash ^= UInt64(byte)

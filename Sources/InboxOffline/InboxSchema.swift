@@ -101,6 +101,14 @@ enum InboxSchema {
             try db.execute(
                 sql: "CREATE INDEX messages_by_date ON messages (namespace_id, date DESC, id, revision)")
         }
+        migrator.registerMigration("v6: the hash of a row's JSON is its fingerprint, not a revision") { db in
+            // A revision suggests a version that grows; the column holds an FNV-1a hash. The indexes follow.
+            try db.execute(
+                sql: """
+                    ALTER TABLE threads RENAME COLUMN revision TO fingerprint;
+                    ALTER TABLE messages RENAME COLUMN revision TO fingerprint;
+                    """)
+        }
         return migrator
     }()
 
@@ -108,7 +116,7 @@ enum InboxSchema {
     /// (`InboxRows`, `InboxObjectKind`) beyond parsing JSON: it must write the same rows whatever that code becomes. When the live code changes what
     /// it computes, a new migration recomputes the stored values (`MigrationTests` compares the two).
     private enum AsShipped {
-        /// v2 and v5: a row's revision, the 64-bit FNV-1a hash of its JSON.
+        /// v2 and v5: a row's revision (v6 calls it its fingerprint), the 64-bit FNV-1a hash of its JSON.
         static func fingerprint(of json: String) -> Int64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in json.utf8 {

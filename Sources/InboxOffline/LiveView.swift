@@ -71,14 +71,14 @@ public typealias ThreadView = LiveView<MailThread>
 /// A live list of messages.
 public typealias MessageView = LiveView<Message>
 
-/// One row a view shows: its id and the revision of its JSON (equal JSON, equal revision).
+/// One row a view shows: its id and the fingerprint of its JSON (equal JSON, equal fingerprint).
 public struct ViewRow: Hashable, Sendable {
     public var id: String
-    public var revision: Int64
+    public var fingerprint: Int64
 
-    public init(id: String, revision: Int64) {
+    public init(id: String, fingerprint: Int64) {
         self.id = id
-        self.revision = revision
+        self.fingerprint = fingerprint
     }
 }
 
@@ -86,7 +86,7 @@ public struct ViewRow: Hashable, Sendable {
 public struct ViewSnapshot<Item: JSONModel>: Sendable {
     /// The threads or messages, in the view's order.
     public var items: [Item]
-    /// Their ids and revisions, index for index.
+    /// Their ids and fingerprints, index for index.
     public var rows: [ViewRow]
     public var changes: ChangeSet
 }
@@ -134,7 +134,7 @@ public struct ChangeSet: Sendable, Hashable {
         for (index, before) in oldIndexOfNew.enumerated() {
             if before < 0 {
                 inserted.append(index)
-            } else if old[before].revision != new[index].revision {
+            } else if old[before].fingerprint != new[index].fingerprint {
                 updated.append(index)
             }
         }

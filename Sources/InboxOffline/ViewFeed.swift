@@ -64,7 +64,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
     private let continuation: AsyncThrowingStream<ViewUpdate, any Error>.Continuation
     let updates: AsyncThrowingStream<ViewUpdate, any Error>
 
-    /// The rows the view shows, as parallel arrays: their rowids (what SQLite reports), ids and revisions, and sort
+    /// The rows the view shows, as parallel arrays: their rowids (what SQLite reports), ids and fingerprints, and sort
     /// keys.
     private var rowIDs: [Int64] = []
     private var rows: [ViewRow] = []
@@ -134,7 +134,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
 
     // MARK: Updating
 
-    /// A row as read: rowid, id and revision, sort key, and its JSON when asked for.
+    /// A row as read: rowid, id and fingerprint, sort key, and its JSON when asked for.
     private struct Read {
         var rowID: Int64
         var row: ViewRow
@@ -142,16 +142,16 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
         var json: String?
     }
 
-    /// The columns every read selects: rowid, id, revision, then the sort key.
+    /// The columns every read selects: rowid, id, fingerprint, then the sort key.
     private func columns(json: Bool) -> String {
         let alias = table.alias
-        return (["rowid", "id", "revision"] + order.map(\.name) + (json ? ["json"] : [])).map { "\(alias).\($0)" }
+        return (["rowid", "id", "fingerprint"] + order.map(\.name) + (json ? ["json"] : [])).map { "\(alias).\($0)" }
             .joined(separator: ", ")
     }
 
     private func read(_ row: Row, json: Bool) -> Read {
         Read(
-            rowID: row[0], row: ViewRow(id: row[1], revision: row[2]),
+            rowID: row[0], row: ViewRow(id: row[1], fingerprint: row[2]),
             key: (0..<order.count).map { SortValue(row[3 + $0] as DatabaseValue) },
             json: json ? row[3 + order.count] : nil)
     }
@@ -171,9 +171,9 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
         for (index, row) in fresh.enumerated() {
             let before = oldIndex.removeValue(forKey: row.row.id)
             oldIndexOfNew.append(before ?? -1)
-            if let before, rows[before].revision != row.row.revision { updated.append(index) }
+            if let before, rows[before].fingerprint != row.row.fingerprint { updated.append(index) }
             if before == nil { inserted.append(index) }
-            sources.append(before.flatMap { rows[$0].revision == row.row.revision ? $0 : nil } ?? -1)
+            sources.append(before.flatMap { rows[$0].fingerprint == row.row.fingerprint ? $0 : nil } ?? -1)
         }
         let changes = ChangeSet(
             removed: oldIndex.values.sorted(), inserted: inserted, updated: updated, oldIndexOfNew: oldIndexOfNew)
@@ -232,7 +232,7 @@ final class ViewFeed: TransactionObserver, @unchecked Sendable {
         for (row, place) in zip(fresh, places) {
             let before = touchedByID[row.row.id]
             if before == nil { inserted.append(place) }
-            let same = before.map { rows[$0].revision == row.row.revision } ?? false
+            let same = before.map { rows[$0].fingerprint == row.row.fingerprint } ?? false
             if before != nil, !same { updated.append(place) }
             if let before, same {
                 inserting.append((place, .previous(before)))

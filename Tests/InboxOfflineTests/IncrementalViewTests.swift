@@ -119,10 +119,10 @@ struct Pair<Item: JSONModel>: ViewPair {
     mutating func check(round: Int) async throws -> Int {
         let query = filter.query(
             over: table, namespace: "ns", order: order,
-            selecting: ["id", "revision", "json"].map { "\(table.alias).\($0)" }.joined(separator: ", "))
+            selecting: ["id", "fingerprint", "json"].map { "\(table.alias).\($0)" }.joined(separator: ", "))
         let rows = try await store.database.read { db in
             try Row.fetchAll(db, sql: query.sql, arguments: query.arguments).map {
-                (row: ViewRow(id: $0[0], revision: $0[1]), json: $0[2] as String)
+                (row: ViewRow(id: $0[0], fingerprint: $0[1]), json: $0[2] as String)
             }
         }
         let answer = rows.map(\.row)

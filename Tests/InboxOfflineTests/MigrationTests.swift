@@ -8,7 +8,7 @@ import Testing
 /// A file written by an older version of the store opens in this one: its migrations run once, in order, and
 /// the rows it held are carried over.
 @Suite struct MigrationTests {
-    @Test func aVersionOneFileGainsRevisionsAndStillAnswers() async throws {
+    @Test func aVersionOneFileGainsFingerprintsAndStillAnswers() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-migration-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -16,7 +16,7 @@ import Testing
         let json = #"{"id":"t1","object":"thread","subject":"Old","last_message_timestamp":5,"tags":[]}"#
         let message = #"{"id":"m1","object":"message","thread_id":"t1","subject":"Ünïcode","date":4}"#
         do {
-            // What version one wrote: its schema, and a thread with no revision column.
+            // What version one wrote: its schema, and a thread with no revision (now fingerprint) column.
             let old = try DatabaseQueue(path: path)
             try InboxSchema.migrator.migrate(old, upTo: "v1: objects, filter indexes, sync state, outbox")
             try await old.write { db in
@@ -33,19 +33,20 @@ import Testing
         let store = try InboxStore(path: path)
         let applied = try await store.database.read { db in try InboxSchema.migrator.appliedIdentifiers(db) }
         #expect(applied.count == InboxSchema.migrator.migrations.count)
-        #expect(applied.count == 5)
-        let revision = try await store.database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT revision FROM threads WHERE id = 't1'")
+        #expect(applied.count == 6)
+        let fingerprint = try await store.database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT fingerprint FROM threads WHERE id = 't1'")
         }
-        #expect(revision == InboxRows.revision(of: json))
-        #expect(revision != 0)
+        #expect(fingerprint == InboxRows.fingerprint(of: json))
+        #expect(fingerprint != 0)
         var view = store.view(namespace: "ns").makeAsyncIterator()
         #expect(try await view.next()?.threads.map(\.subject) == ["Old"])
-        // Messages gained a folded subject and a revision: a subject filter and a message view find the old row.
+        // Messages gained a folded subject and a fingerprint: a subject filter and a message view find the old row.
         let messages = try store.messages(namespace: "ns", matching: InboxFilter(subject: "üNÏCODE"))
         #expect(messages.map(\.id) == ["m1"])
         var messageView = store.messageView(namespace: "ns").makeAsyncIterator()
-        #expect(try await messageView.next()?.rows == [ViewRow(id: "m1", revision: InboxRows.revision(of: message))])
+        #expect(
+            try await messageView.next()?.rows == [ViewRow(id: "m1", fingerprint: InboxRows.fingerprint(of: message))])
         // Every kind has its table: the first migration names them itself rather than asking the live code.
         let tables = try store.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")

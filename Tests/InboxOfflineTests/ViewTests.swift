@@ -94,19 +94,19 @@ import Testing
         var random = SeededRandom(seed: 5)
         for _ in 0..<300 {
             let old = (0..<Int.random(in: 0..<12, using: &random)).map {
-                ViewRow(id: "r\($0)", revision: Int64.random(in: 0..<2, using: &random))
+                ViewRow(id: "r\($0)", fingerprint: Int64.random(in: 0..<2, using: &random))
             }
             var new = old.filter { _ in Int.random(in: 0..<4, using: &random) != 0 }.shuffled(using: &random)
-            for index in new.indices where Bool.random(using: &random) { new[index].revision += 10 }
+            for index in new.indices where Bool.random(using: &random) { new[index].fingerprint += 10 }
             for extra in 0..<Int.random(in: 0..<3, using: &random) {
-                new.insert(ViewRow(id: "n\(extra)", revision: 0), at: Int.random(in: 0...new.count, using: &random))
+                new.insert(ViewRow(id: "n\(extra)", fingerprint: 0), at: Int.random(in: 0...new.count, using: &random))
             }
             let changes = ChangeSet(from: old, to: new)
             let newIDs: [String] = new.map(\.id)
             let rebuilt = Self.rebuilt(old.map(\.id), changes, insertedIDs: newIDs)
             #expect(rebuilt == newIDs)
-            let oldRevisions = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0.revision) })
-            let edited = new.filter { row in oldRevisions[row.id].map { $0 != row.revision } ?? false }.map(\.id)
+            let oldFingerprints = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0.fingerprint) })
+            let edited = new.filter { row in oldFingerprints[row.id].map { $0 != row.fingerprint } ?? false }.map(\.id)
             #expect(Set(changes.updated.map { new[$0].id }) == Set(edited))
         }
     }
