@@ -4,14 +4,14 @@
 /// (see `Docs/OpenAPIExtensions.md`).
 public struct Conventions: Equatable, Sendable {
     public var envelope: Envelope
-    public var paging: PagingDialect
-    public var delta: DeltaDialect?
+    public var paging: PagingStyle
+    public var delta: DeltaStyle?
     public var errors: ErrorShape
     /// Query options the service understands in the OData way (`$select`, `$expand`, ...), if any.
     public var queryOptions: QueryOptionStyle
 
     public init(
-        envelope: Envelope, paging: PagingDialect, delta: DeltaDialect? = nil, errors: ErrorShape,
+        envelope: Envelope, paging: PagingStyle, delta: DeltaStyle? = nil, errors: ErrorShape,
         queryOptions: QueryOptionStyle
     ) {
         self.envelope = envelope
@@ -36,7 +36,7 @@ public enum Envelope: Hashable, Sendable {
     case wrapped(resultsPath: [String], requestPath: [String])
 }
 
-public enum PagingDialect: Hashable, Sendable {
+public enum PagingStyle: Hashable, Sendable {
     /// The body carries the next page's URL at a JSON path (`["@odata.nextLink"]`, `["links", "next"]`).
     case nextLink(path: [String])
     /// Page number + page size, with a pagination block giving the total pages (Spark). Without a path to the
@@ -57,7 +57,7 @@ public enum PagingDialect: Hashable, Sendable {
     case none
 }
 
-public enum DeltaDialect: Hashable, Sendable {
+public enum DeltaStyle: Hashable, Sendable {
     /// OData delta: pages carry `@odata.nextLink`, the last one `@odata.deltaLink`; `tokenParameter` resumes.
     case odata(tokenParameter: String)
     /// A cursor loop that ends when `startField == endField` (Inbox).

@@ -197,13 +197,13 @@ public struct BodySpec: Equatable, Sendable {
 public struct ResponseSpec: Equatable, Sendable {
     /// The decoded type. For collections, `.collection(element)`: the emitter returns a page of elements.
     public var type: TypeRef?
-    /// Overrides the service's paging dialect for this operation.
-    public var paging: PagingDialect?
+    /// Overrides the service's paging style for this operation.
+    public var paging: PagingStyle?
     /// Where a list's items sit when this operation wraps them in an object of its own (`["data"]` of
     /// `{"data": [...], "has_more": true}`); nil for the service's usual list shape.
     public var itemsPath: [String]?
     /// Set when the operation is a delta query.
-    public var delta: DeltaDialect?
+    public var delta: DeltaStyle?
     /// Status codes the spec names as success.
     public var successCodes: [Int]
     /// A raw (non-JSON) body such as a file download.
@@ -222,7 +222,7 @@ public struct ResponseSpec: Equatable, Sendable {
     public var answers: [StatusAnswer] = []
 
     public init(
-        type: TypeRef?, paging: PagingDialect? = nil, delta: DeltaDialect? = nil, successCodes: [Int] = [200],
+        type: TypeRef?, paging: PagingStyle? = nil, delta: DeltaStyle? = nil, successCodes: [Int] = [200],
         isRawBody: Bool = false, example: JSONLiteral? = nil, payloadPath: [String]? = nil, monitor: TypeRef? = nil
     ) {
         self.type = type

@@ -55,7 +55,9 @@ struct Validate: ParsableCommand {
     var type: String?
 
     @Flag(
-        help: "FILE is an error body in the service's dialect (for OData services, --type odata.error says the same).")
+        help:
+            "FILE is an error body in the service's error shape (for OData services, --type odata.error says the same)."
+    )
     var error = false
 
     func run() throws {

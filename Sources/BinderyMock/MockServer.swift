@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// A stateful stand-in for one service on 127.0.0.1: its API from the generated route table, an in-memory
-/// store, the service's paging, query and error dialect, an identity provider, and faults on demand.
+/// store, the service's paging, query options and error shape, an identity provider, and faults on demand.
 ///
 /// ```swift
 /// let mock = try await MockServer(.oneDrive)

@@ -49,7 +49,7 @@ import Testing
         var query: [String] = []
         var collection = true
         var itemsPath: [String]?
-        var paging: PagingDialect?
+        var paging: PagingStyle?
         var testDescription: String { name }
     }
 
@@ -125,12 +125,12 @@ import Testing
         Row(
             name: "a collection's list with nothing that pages is one page",
             answer: #"{"type": "object", "properties": {"data": \#(things)}}"#, itemsPath: ["data"],
-            paging: PagingDialect.none),
+            paging: PagingStyle.none),
         Row(
             name: "two lists, one under a usual name",
             answer:
                 #"{"type": "object", "properties": {"order": {"type": "array", "items": {"type": "string"}}, "entries": \#(things)}}"#,
-            itemsPath: ["entries"], paging: PagingDialect.none),
+            itemsPath: ["entries"], paging: PagingStyle.none),
         Row(
             name: "outside a collection, a list that pages",
             answer:

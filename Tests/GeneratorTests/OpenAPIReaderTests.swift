@@ -1199,7 +1199,7 @@ struct OpenAPIErrorTests {
                 "inline.json:9:61: error: x-bindery-loose must be true or false, found \"yes\"",
                 "inline.json:8:70: error: x-bindery-key names 'missing', which is not a property of S",
                 "inline.json:6:32: error: x-bindery-resource must be a name such as \"thread\" (letters, digits, '_', '-'), found \"two words\"",
-                "inline.json:6:72: error: x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta",
+                "inline.json:6:72: error: x-bindery-delta: true needs a document delta style in x-bindery-conventions.delta",
             ])
         #expect(position(of: "\"missing\"", in: text) == "8:70")
         #expect(valuePosition(ofKey: "x-bindery-loose", in: text) == "9:61")

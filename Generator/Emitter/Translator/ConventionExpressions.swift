@@ -3,7 +3,7 @@ import BinderySpec
 /// The runtime's `ServiceConventions` values as Swift expressions: a service's paging, and one collection's own.
 enum ConventionExpressions {
     /// `.nextLink(path: ["@odata.nextLink"])`, `.cursor(path: ["next_cursor"], parameter: "page_token")`, ...
-    static func paging(_ paging: PagingDialect) -> Expression {
+    static func paging(_ paging: PagingStyle) -> Expression {
         switch paging {
         case .nextLink(let path):
             return .dot("nextLink", [.init("path", strings(path))])
@@ -49,7 +49,7 @@ enum ConventionExpressions {
         guard let response, response.itemsPath != nil || response.paging != nil else { return nil }
         var arguments: [Expression.Argument] = []
         if let items = response.itemsPath { arguments.append(.init("items", strings(items))) }
-        // Items in their own place page by the recognised dialect, or by none.
+        // Items in their own place page by the recognised style, or by none.
         arguments.append(.init("paging", paging(response.paging ?? .none)))
         return .call("ServiceConventions.Listing", arguments)
     }

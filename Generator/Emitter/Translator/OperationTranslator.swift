@@ -160,7 +160,7 @@ struct OperationTranslator {
         -> Parameters?
     {
         var specParameters = operation.parameters
-        // An OpenAPI operation in the OData delta dialect resumes from a token query parameter, declared or not.
+        // An OpenAPI operation in the OData delta style resumes from a token query parameter, declared or not.
         // CSDL functions say for themselves whether they take one (OneDrive's `delta(token=)` does, Outlook's
         // `messages/delta()` resumes from its delta link instead), so they are left as declared.
         if case .odata(let tokenParameter)? = operation.response?.delta, !usesODataSyntax,

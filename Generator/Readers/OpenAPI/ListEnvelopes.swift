@@ -32,7 +32,7 @@ struct ListEnvelopeRecognizer {
         var itemsMember: String
         var items: OpenAPINode?
         /// Relative to the payload, as the items are.
-        var paging: PagingDialect
+        var paging: PagingStyle
     }
 
     enum Outcome {
@@ -47,7 +47,7 @@ struct ListEnvelopeRecognizer {
         "data", "items", "results", "entries", "records", "values", "value", "elements",
     ]
 
-    func recognize(_ payload: OpenAPINode, queryParameters: [Parameter], explicitPaging: PagingDialect?) -> Outcome {
+    func recognize(_ payload: OpenAPINode, queryParameters: [Parameter], explicitPaging: PagingStyle?) -> Outcome {
         guard lookup.isObjectSchema(payload) else { return .notAList }
         let properties = lookup.allProperties(of: lookup.dereferenced(payload))
         let arrays = properties.filter { lookup.arrayShape(of: $0.node).isArray }
@@ -80,7 +80,7 @@ struct ListEnvelopeRecognizer {
 
     // MARK: Paging, strongest evidence first
 
-    private func paging(leaves: [Leaf], items: OpenAPINode, queryParameters: [Parameter]) -> PagingDialect? {
+    private func paging(leaves: [Leaf], items: OpenAPINode, queryParameters: [Parameter]) -> PagingStyle? {
         let hasMore = leaves.first { $0.isBool && Self.hasMoreWords.contains(Self.word($0.path.last ?? "")) }?.path
         let offset = queryParameters.first { $0.isInteger && Self.offsetWords.contains($0.word) }
         let size = queryParameters.first { $0.isInteger && Self.sizeWords.contains($0.word) }
@@ -232,9 +232,9 @@ struct ListEnvelopeRecognizer {
 
 /// What reading a response needs to tell a list: the paging in force, and what the operation says of its own list.
 struct ListReading {
-    var paging: PagingDialect
+    var paging: PagingStyle
     /// `x-bindery-paging`: the operation's own paging, which recognition does not replace.
-    var explicitPaging: PagingDialect?
+    var explicitPaging: PagingStyle?
     /// `x-bindery-paging`'s `items`: where the operation's list sits in its answer.
     var items: [String]?
     /// A GET's query parameters; nil where no list inside an object is looked for (other methods, variants).
@@ -248,7 +248,7 @@ struct ListCandidate {
     var isExplicit = false
     /// From the body's root, the service's envelope included.
     var itemsPath: [String]
-    var paging: PagingDialect
+    var paging: PagingStyle
     /// The name of an inline item schema.
     var nameHint: String
 
@@ -263,7 +263,7 @@ extension OpenAPIOperationReader {
     /// Keeps the list a GET's object answer holds, if any, for `adoptList`; or why there is none, for the warning.
     func noteListInside(
         _ payload: OpenAPINode, at prefix: [String], queryParameters: [ListEnvelopeRecognizer.Parameter],
-        explicitPaging: PagingDialect?, nameHint: String, into read: inout OpenAPIReadOperation
+        explicitPaging: PagingStyle?, nameHint: String, into read: inout OpenAPIReadOperation
     ) {
         let recognizer = ListEnvelopeRecognizer(lookup: schemas.lookup)
         switch recognizer.recognize(payload, queryParameters: queryParameters, explicitPaging: explicitPaging) {
@@ -298,9 +298,9 @@ extension OpenAPIOperationReader {
     }
 }
 
-extension PagingDialect {
+extension PagingStyle {
     /// The same paging with its response paths below `prefix` (the document's envelope).
-    func below(_ prefix: [String]) -> PagingDialect {
+    func below(_ prefix: [String]) -> PagingStyle {
         guard !prefix.isEmpty else { return self }
         switch self {
         case .nextLink(let path): return .nextLink(path: prefix + path)

@@ -129,7 +129,7 @@ struct OpenAPIExtensionReader {
 
     /// One of the paging shapes, selected by `style`. An operation's own paging (`items: true`) may also say where
     /// its list's items sit (`"items": ["data"]`).
-    func paging(_ node: OpenAPINode, name: String, items: Bool = false) -> (paging: PagingDialect, items: [String]?)? {
+    func paging(_ node: OpenAPINode, name: String, items: Bool = false) -> (paging: PagingStyle, items: [String]?)? {
         guard requireObject(node, name) else { return nil }
         let styles = "pageNumber, offset, cursor, afterLastItem, nextLink, none"
         guard let styleNode = node["style"] else {
@@ -147,7 +147,7 @@ struct OpenAPIExtensionReader {
         }
         /// The keys a style allows, besides `style` (and `items` on an operation).
         func allow(_ keys: String...) { checkKeys(node, name, allowed: ["style"] + (items ? ["items"] : []) + keys) }
-        let paging: PagingDialect
+        let paging: PagingStyle
         switch style {
         case "pageNumber":
             allow("page", "size", "extraQuery", "totalPages")
@@ -192,7 +192,7 @@ struct OpenAPIExtensionReader {
             paging = .nextLink(path: field)
         case "none":
             allow()
-            paging = PagingDialect.none
+            paging = PagingStyle.none
         default:
             context.error("\(name).style '\(style)' is not one of \(styles)", at: styleNode)
             return nil
@@ -215,7 +215,7 @@ struct OpenAPIExtensionReader {
     }
 
     /// One of the delta shapes, selected by `style`.
-    func delta(_ node: OpenAPINode, name: String) -> DeltaDialect? {
+    func delta(_ node: OpenAPINode, name: String) -> DeltaStyle? {
         guard requireObject(node, name) else { return nil }
         guard let styleNode = node["style"] else {
             context.error("\(name) needs \"style\": cursor or odata", at: node)
@@ -244,14 +244,14 @@ struct OpenAPIExtensionReader {
 
     // MARK: Per-object extensions
 
-    /// `x-bindery-delta` on an operation: `true` uses the document's delta dialect, `false` none, an object its own.
-    /// The outer optional is "not given"; the inner is the dialect.
-    func operationDelta(_ node: OpenAPINode, documentDelta: DeltaDialect?) -> DeltaDialect?? {
+    /// `x-bindery-delta` on an operation: `true` uses the document's delta style, `false` none, an object its own.
+    /// The outer optional is "not given"; the inner is the style.
+    func operationDelta(_ node: OpenAPINode, documentDelta: DeltaStyle?) -> DeltaStyle?? {
         if let flag = node.bool {
             guard flag else { return .some(nil) }
             guard let documentDelta else {
                 context.error(
-                    "x-bindery-delta: true needs a document delta dialect in x-bindery-conventions.delta", at: node)
+                    "x-bindery-delta: true needs a document delta style in x-bindery-conventions.delta", at: node)
                 return nil
             }
             return .some(documentDelta)
@@ -262,8 +262,8 @@ struct OpenAPIExtensionReader {
                 at: node)
             return nil
         }
-        guard let dialect = delta(node, name: "x-bindery-delta") else { return nil }
-        return .some(dialect)
+        guard let style = delta(node, name: "x-bindery-delta") else { return nil }
+        return .some(style)
     }
 
     /// One entry of `x-bindery-variants`: the fixed query (required, non-empty), the response schema of the

@@ -129,7 +129,7 @@ final class OpenAPIOperationReader {
             }
         }
 
-        var pagingOverride: PagingDialect?
+        var pagingOverride: PagingStyle?
         var list = ListReading(paging: conventions.paging)
         if let pagingNode = operation["x-bindery-paging"] {
             let read = extensions.paging(pagingNode, name: "x-bindery-paging", items: true)
@@ -142,7 +142,7 @@ final class OpenAPIOperationReader {
                 ListEnvelopeRecognizer.Parameter(name: $0.name, type: $0.spec.type, schema: $0.schema)
             }
         }
-        var deltaOverride: DeltaDialect??
+        var deltaOverride: DeltaStyle??
         if let deltaNode = operation["x-bindery-delta"] {
             deltaOverride = extensions.operationDelta(deltaNode, documentDelta: conventions.delta)
         }
@@ -198,7 +198,7 @@ final class OpenAPIOperationReader {
     /// `x-bindery-variants`: `{"count": {"query": {"view": "count"}, "response": {schema}, "results": [...]}}`.
     /// Each variant is the same request with fixed query parameters, whose answer has a shape of its own.
     private func readVariants(
-        _ node: OpenAPINode, of base: OpenAPIReadOperation, paging: PagingDialect, envelope: Envelope
+        _ node: OpenAPINode, of base: OpenAPIReadOperation, paging: PagingStyle, envelope: Envelope
     ) -> [OpenAPIReadOperation] {
         let name = "x-bindery-variants"
         guard node.isObject, !node.members.isEmpty else {

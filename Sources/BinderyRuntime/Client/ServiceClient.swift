@@ -48,7 +48,7 @@ public struct ServiceClient: Sendable {
     }
 
     /// Sends a request and returns the response when its status is a success; otherwise throws the
-    /// service's error, parsed in the service's dialect.
+    /// service's error, read by the service's error shape.
     public func send(_ request: APIRequest, options: TransferOptions = TransferOptions()) async throws(BinderyError)
         -> APIResponse
     {

@@ -23,12 +23,12 @@ public struct BatchAnswer: Sendable {
     public let response: APIResponse
     /// How many times the step was sent (more than once after 429, 503 or 504).
     public let attempts: Int
-    /// The client that sent the batch, which knows the service's envelope and error dialect.
+    /// The client that sent the batch, which knows the service's envelope and error shape.
     let client: ServiceClient
 
     public var succeeded: Bool { response.status.kind == .successful }
 
-    /// The step's failure in the service's error dialect, or nil when it succeeded.
+    /// The step's failure read by the service's error shape, or nil when it succeeded.
     public var error: BinderyError? {
         succeeded ? nil : ErrorParser.parse(response, shape: client.conventions.errors)
     }
