@@ -38,11 +38,20 @@ extension MockServer {
         return store.isCollection(located) ? located : path
     }
 
-    /// One page of `items` in the service's paging dialect.
+    /// One page of `items` in the service's paging style, or the other view of the listing the request asks for
+    /// (`MockService.listingView`).
     func page(_ items: [JSONObject], _ request: MockRequest, path: [String], extra: JSONObject = [:]) -> MockResponse {
+        let page = pageBody(items, request, extra: extra)
+        if let view = service.listingView, let answer = view(request, items.count, page) {
+            return MockResponse(json: answer)
+        }
+        return MockResponse(json: page)
+    }
+
+    private func pageBody(_ items: [JSONObject], _ request: MockRequest, extra: JSONObject) -> JSONValue {
         switch service.conventions.paging {
         case .pageNumber(let pageName, let sizeName, _, _):
-            let size = max(1, Int(sizeName.flatMap { request.queryValue($0) } ?? "") ?? 25)
+            let size = max(1, Int(sizeName.flatMap { request.queryValue($0) } ?? "") ?? service.pageSize)
             let current = max(1, Int(request.queryValue(pageName) ?? "") ?? 1)
             let slice = items.dropFirst((current - 1) * size).prefix(size)
             let totalPages = max(1, (items.count + size - 1) / size)
@@ -56,28 +65,22 @@ extension MockServer {
                 if case .wrapped(let path) = service.conventions.listShape { return path }
                 return ["D", "Results"]
             }()
-            // `_pagination=count`: the counts alone, without results.
-            if request.queryValue("_pagination") == "count", let outer = shape.first {
-                return MockResponse(json: [outer: ["Success": true, "Pagination": .object(pagination)]])
-            }
-            return MockResponse(json: Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers))
+            return Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers)
         case .offset(let offsetName, let limitName, let defaultLimit):
             let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
             let offset = max(0, Int(request.queryValue(offsetName) ?? "") ?? 0)
-            let slice = items.dropFirst(offset).prefix(limit)
-            // Inbox's views: `count` answers the number of matches, `ids` only their ids.
-            switch request.queryValue("view") {
-            case "count": return MockResponse(json: ["count": .number(JSONNumber(items.count))])
-            case "ids": return MockResponse(json: .array(slice.compactMap { $0[service.idMember] }))
-            default: return MockResponse(json: .array(slice.map { .object($0) }))
-            }
+            return .array(items.dropFirst(offset).prefix(limit).map { .object($0) })
         default:
-            return odataPage(items, request, onLastPage: extra)
+            return .object(odataPageBody(items, request, onLastPage: extra))
         }
     }
 
     /// `{"value": [...], "@odata.nextLink": "...?$skiptoken=N"}`; `$top` sets the page size.
     func odataPage(_ items: [JSONObject], _ request: MockRequest, onLastPage: JSONObject) -> MockResponse {
+        MockResponse(json: .object(odataPageBody(items, request, onLastPage: onLastPage)))
+    }
+
+    private func odataPageBody(_ items: [JSONObject], _ request: MockRequest, onLastPage: JSONObject) -> JSONObject {
         let size = max(1, Int(request.queryValue("$top") ?? "") ?? service.pageSize)
         let skip = max(0, Int(request.queryValue("$skiptoken") ?? "") ?? 0)
         var body = JSONObject()
@@ -87,7 +90,7 @@ extension MockServer {
         } else {
             for member in onLastPage { body[member.key] = member.value }
         }
-        return MockResponse(json: .object(body))
+        return body
     }
 
     /// The request's own URL with one query parameter set: next links and delta links.

@@ -34,6 +34,10 @@ public struct MockService: Sendable {
     /// How a listing is filtered when the service does not take a `$filter` expression (Inbox's parameters named
     /// after fields: `tag=inbox`, `any_email=a@b.c`); nil for a filter expression in `queryOptions.filter`.
     public var parameterFilter: (@Sendable (MockListing) -> [MockItem])?
+    /// What a listing answers when the request asks for another view of it than a page of items (Spark's
+    /// `_pagination=count`, Inbox's `view=count` and `view=ids`): given the request, how many items match and the
+    /// page the mock would answer, the body to answer instead, or nil for the page.
+    public var listingView: (@Sendable (_ request: MockRequest, _ matching: Int, _ page: JSONValue) -> JSONValue?)?
     /// The member that holds a record's fields, when records keep them apart from their own members (Spark's
     /// `StandardFields`): filters and sorts read them there, `$select` trims them there, and expansions go there.
     public var recordMember: String?
@@ -64,6 +68,7 @@ public struct MockService: Sendable {
         uploadedFileFacet: (@Sendable ([UInt8]) -> JSONObject)? = nil, redirectsContent: Bool = false,
         versionMembers: [String: String] = [:], gatheringCollections: Set<[String]> = [],
         queryOptions: QueryOptionNames = .odata, parameterFilter: (@Sendable (MockListing) -> [MockItem])? = nil,
+        listingView: (@Sendable (_ request: MockRequest, _ matching: Int, _ page: JSONValue) -> JSONValue?)? = nil,
         recordMember: String? = nil, errorCodes: MockErrorCodes = .odata,
         errorBody: (@Sendable (_ status: Int, _ code: String, _ message: String) -> JSONValue)? = nil,
         successBody: JSONObject = [:],
@@ -74,6 +79,7 @@ public struct MockService: Sendable {
     ) {
         self.queryOptions = queryOptions
         self.parameterFilter = parameterFilter
+        self.listingView = listingView
         self.recordMember = recordMember
         self.errorCodes = errorCodes
         self.errorBody = errorBody

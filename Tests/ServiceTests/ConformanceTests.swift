@@ -133,6 +133,16 @@ import Testing
         return (mock, SparkClient(userAgent: "Bindery tests", baseURL: mock.serviceURL, auth: session))
     }
 
+    /// `_pagination=count` against the mock: the counts of the listing the filter selects, without its results.
+    @Test func sparkCountsListingsOverHTTP() async throws {
+        let (mock, client) = try await Self.sparkWithListings(60)
+        defer { Task { await mock.stop() } }
+        let counts = try await client.listings.count(filter: "City Eq 'Fargo'").execute()
+        #expect(counts.totalRows == 60 && counts.totalPages == 3 && counts.pageSize == 25)
+        let none = try await client.listings.count(filter: "City Eq 'Minot'").execute()
+        #expect(none.totalRows == 0)
+    }
+
     @Test func sparkSessionExpiresMidSequenceAndIsRenewedOnce() async throws {
         let (mock, client) = try await Self.sparkWithListings(60)
         defer { Task { await mock.stop() } }

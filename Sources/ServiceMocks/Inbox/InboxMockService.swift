@@ -19,6 +19,14 @@ extension MockService {
             "inbox.delta/listChanges": .cursorDelta,
             "inbox.longpoll/waitForChanges": .longpoll,
         ], versionMembers: ["inbox.Draft": "version"], parameterFilter: InboxMatcher.filter,
+        listingView: { request, matching, page in
+            // `view=count` answers the number of matches, `view=ids` only the page's ids.
+            switch request.queryValue("view") {
+            case "count": ["count": .number(JSONNumber(matching))]
+            case "ids": .array((page.arrayValue ?? []).compactMap { $0["id"] })
+            default: nil
+            }
+        },
         errorCodes: MockErrorCodes(
             missingCredentials: "invalid_request_error",
             expired: ("invalid_request_error", "Access token has expired or is not yet valid."),

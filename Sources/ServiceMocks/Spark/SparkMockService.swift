@@ -17,6 +17,14 @@ extension MockService {
         ],
         signIn: SparkSignInMock(),
         queryOptions: QueryOptionNames(filter: "_filter", select: "_select", expand: "_expand", orderBy: "_orderby"),
+        listingView: { request, _, page in
+            // `_pagination=count`: the page's counts alone, without its results.
+            guard request.queryValue("_pagination") == "count", var envelope = page["D"]?.objectValue else {
+                return nil
+            }
+            envelope["Results"] = nil
+            return ["D": .object(envelope)]
+        },
         recordMember: "StandardFields",
         errorCodes: MockErrorCodes(
             missingCredentials: "1000", expired: ("1020", "Session token has expired"), badQuery: "1053",
