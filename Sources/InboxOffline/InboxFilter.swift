@@ -4,7 +4,8 @@ import Inbox
 
 /// Which threads or messages to show, written once and read two ways: as the Inbox API's query parameters
 /// (`request(in:)` for threads, `messagesRequest(in:)` for messages) and as a parameterised SQL query over the cache
-/// (`sql(namespace:order:)`, `messagesSQL(namespace:order:)`). The two give the same answer.
+/// (`sql(namespace:order:)`, `messagesSQL(namespace:order:)`). Both follow the API's rules (`InboxFilterRule`, which
+/// the mock follows too), so the two give the same answer.
 ///
 /// A struct rather than a walked `#Predicate`: the API filters only by a fixed set of parameters, all of which
 /// must match (no OR, no NOT, no arbitrary properties). A struct makes every filter the API cannot express
@@ -133,10 +134,8 @@ public struct InboxFilter: Sendable, Hashable {
         }
     }
 
-    public static let parameterNames = [
-        "subject", "any_email", "to", "from", "cc", "bcc", "tag", "thread_id", "filename", "last_message_before",
-        "last_message_after", "started_before", "started_after", "limit", "offset",
-    ]
+    /// The API's thread and message filters, then the page's `limit` and `offset`.
+    public static let parameterNames = InboxFilterRule.all.map(\.parameter) + ["limit", "offset"]
 
     // MARK: As SQL
 
@@ -181,64 +180,57 @@ public struct InboxFilter: Sendable, Hashable {
     }
 
     /// Whether the filter reads the other table than the one listed: a thread's addresses and file names are
-    /// those of its messages, a message's tag and times are its thread's.
+    /// those of its messages, a message's tag and times are its thread's (`InboxFilterRule`).
     func readsOtherTable(listing table: FilteredTable) -> Bool {
-        switch table {
-        case .threads: return [to, from, cc, bcc, filename].contains { $0 != nil }
-        case .messages:
-            return tag != nil
-                || [lastMessageBefore, lastMessageAfter, startedBefore, startedAfter].contains { $0 != nil }
-        }
+        rules.contains { rule, _ in rule.source(listingThreads: table == .threads) == .related }
     }
 
-    /// The WHERE conditions over `table`, one `?` per value.
+    /// The rules this filter sets, with their values as the API sends them.
+    private var rules: [(rule: InboxFilterRule, value: String)] {
+        parameters.compactMap { name, value in InboxFilterRule.named(name).map { ($0, value) } }
+    }
+
+    /// The WHERE conditions over `table`, one `?` per value: each rule the filter sets, as `InboxFilterRule` says.
     private func conditions(over table: FilteredTable, namespace: String) -> (
         [String], [(any DatabaseValueConvertible)?]
     ) {
-        let own = table.alias
         let isThread = table == .threads
-        var conditions = ["\(own).namespace_id = ?"]
+        var conditions = ["\(table.alias).namespace_id = ?"]
         var values: [(any DatabaseValueConvertible)?] = [namespace]
-        func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
-            guard let value else { return }
-            conditions.append(condition)
-            values.append(value)
-        }
-        // Addresses and file names belong to messages: a thread has those of its messages.
-        let owner = isThread ? "thread_id = t.id" : "message_id = m.id"
-        func addressed(_ role: String?, _ email: String?) {
-            let roleCondition = role.map { " AND a.role = '\($0)'" } ?? ""
-            add(
-                "EXISTS (SELECT 1 FROM message_addresses a WHERE a.\(owner)\(roleCondition) AND a.email = ?)",
-                email?.lowercased())
-        }
-        add("\(own).subject_key = ?", subject?.lowercased())
-        if isThread {
-            add(
-                "EXISTS (SELECT 1 FROM thread_participants p WHERE p.thread_id = t.id AND p.email = ?)",
-                anyEmail?.lowercased())
-        } else {
-            addressed(nil, anyEmail)
-        }
-        addressed("to", to)
-        addressed("from", from)
-        addressed("cc", cc)
-        addressed("bcc", bcc)
-        // Tags and times belong to threads: a message has those of its thread.
+        // Addresses and file names are kept per message; tags and times per thread.
+        let messageRows = isThread ? "thread_id = t.id" : "message_id = m.id"
         let thread = isThread ? "t.id" : "m.thread_id"
-        add("EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = \(thread) AND g.tag = ?)", tag?.lowercased())
-        add("\(thread) = ?", threadID)
-        add("EXISTS (SELECT 1 FROM message_files f WHERE f.\(owner) AND f.filename = ?)", filename?.lowercased())
-        let times: [(String, Int64?)] = [
-            ("last_message_timestamp < ?", lastMessageBefore), ("last_message_timestamp > ?", lastMessageAfter),
-            ("first_message_timestamp < ?", startedBefore), ("first_message_timestamp > ?", startedAfter),
-        ]
-        for (comparison, value) in times {
-            add(
-                isThread
-                    ? "t.\(comparison)"
-                    : "EXISTS (SELECT 1 FROM threads t WHERE t.id = m.thread_id AND t.\(comparison))",
-                value)
+        for (rule, value) in rules {
+            let related = rule.source(listingThreads: isThread) == .related
+            switch rule.comparison {
+            case .text(let member):
+                // The cache keeps a member's folded text in `<member>_key`.
+                conditions.append("\(table.alias).\(member)_key = ?")
+            case .address(nil) where isThread:
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM thread_participants p WHERE p.thread_id = t.id AND p.email = ?)")
+            case .address(let role):
+                let roleCondition = role.map { " AND a.role = '\($0)'" } ?? ""
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM message_addresses a WHERE a.\(messageRows)\(roleCondition) AND a.email = ?)")
+            case .tag:
+                conditions.append("EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = \(thread) AND g.tag = ?)")
+            case .thread:
+                conditions.append("\(thread) = ?")
+            case .filename:
+                conditions.append("EXISTS (SELECT 1 FROM message_files f WHERE f.\(messageRows) AND f.filename = ?)")
+            case .time(let member, let before):
+                let comparison = "\(member) \(before ? "<" : ">") ?"
+                conditions.append(
+                    related
+                        ? "EXISTS (SELECT 1 FROM threads t WHERE t.id = m.thread_id AND t.\(comparison))"
+                        : "\(table.alias).\(comparison)")
+            }
+            switch rule.comparison {
+            case .time: values.append(Int64(value))
+            case .thread: values.append(value)
+            default: values.append(value.lowercased())
+            }
         }
         return (conditions, values)
     }

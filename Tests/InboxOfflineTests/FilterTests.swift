@@ -25,6 +25,19 @@ import Testing
         }
     }
 
+    /// The filter's fields and the API's rules are the same set: every rule can be set and comes back as its
+    /// parameter, so no rule is missing from the cache's SQL.
+    @Test func everyRuleIsAFilterField() throws {
+        for rule in InboxFilterRule.all {
+            let filter = try InboxFilter(parameters: [(rule.parameter, "1")])
+            #expect(filter.parameters.map(\.name) == [rule.parameter])
+            #expect(
+                filter.sql(namespace: "ns").sql.filter { $0 == "?" }.count == 2,
+                "\(rule.parameter): the namespace and its value")
+        }
+        #expect(InboxFilter.parameterNames.count == InboxFilterRule.all.count + 2)
+    }
+
     /// Seeds the mock, syncs, then compares the server's and the cache's ids for 150 random filters.
     static func agreeOnRandomFilters(
         threads: Int, seed: UInt64, filterSeed: UInt64,

@@ -1,11 +1,12 @@
 import BinderyJSON
 import BinderyMock
 import Foundation
+import Inbox
 
-/// How the Inbox service filters a listing: every parameter must match, text compares without case, times are
-/// Unix seconds and exclusive. A thread matches `to`, `from`, `cc`, `bcc` and `filename` through its messages; a
-/// message matches `tag` and the four times through its thread (messages carry no tags, and the times are named
-/// after the thread's: its last message, when it started).
+/// How the Inbox service filters a listing, by the API's rules (`InboxFilterRule`, which the offline cache's SQL
+/// reads too): a thread matches `to`, `from`, `cc`, `bcc` and `filename` through its messages, a message matches
+/// `tag` and the four times through its thread. Other listings (drafts, files, …) compare their own members, and
+/// their times are their `date`.
 struct InboxMatcher {
     let store: MockStore
     /// The listed collection (`n/{ns}/threads`): its namespace holds the messages thread filters read.
@@ -15,40 +16,36 @@ struct InboxMatcher {
         let wanted = value.lowercased()
         let isThread = collection.last == "threads"
         let isMessage = collection.last == "messages"
-        switch name {
-        case "tag":
-            let tagged = isMessage ? thread(of: object) : object
-            return (tagged?["tags"]?.arrayValue ?? []).contains { tag in
-                Self.folded(tag["id"]) == wanted || Self.folded(tag["name"]) == wanted
+        guard let rule = InboxFilterRule.named(name) else {
+            // `in`: a folder, label or tag by id or name; any other parameter names a member.
+            guard name == "in" else { return Self.folded(object[name]) == wanted }
+            return ["folders", "labels", "tags"].contains { Self.tagged(object[$0], wanted) }
+        }
+        if rule.comparison == .filename, collection.last == "files" { return Self.folded(object["filename"]) == wanted }
+        let related = (isThread || isMessage) && rule.source(listingThreads: isThread) == .related
+        let holders = related ? (isThread ? messages(of: object) : thread(of: object).map { [$0] } ?? []) : [object]
+        // Whether the objects compared are threads: a thread's own values, or a message's thread's.
+        let holdersAreThreads = isThread != related
+        return holders.contains { holder in
+            switch rule.comparison {
+            case .text(let member):
+                return Self.folded(holder[member]) == wanted
+            case .address(let role?):
+                return Self.addresses(holder[role]).contains(wanted)
+            case .address(nil):
+                let members = holdersAreThreads ? ["participants"] : ["from", "to", "cc", "bcc"]
+                return members.contains { Self.addresses(holder[$0]).contains(wanted) }
+            case .tag:
+                return Self.tagged(holder["tags"], wanted)
+            case .thread:
+                return (holdersAreThreads ? holder["id"] : holder["thread_id"])?.scalarText == value
+            case .filename:
+                return (holder["files"]?.arrayValue ?? []).contains { Self.folded($0["filename"]) == wanted }
+            case .time(let member, let before):
+                let time = Self.number(holder[isThread || isMessage ? member : "date"])
+                guard let limit = Double(value), let time else { return false }
+                return before ? time < limit : time > limit
             }
-        case "any_email":
-            let members = isThread ? ["participants"] : ["from", "to", "cc", "bcc"]
-            return members.contains { Self.addresses(object[$0]).contains(wanted) }
-        case "to", "from", "cc", "bcc":
-            return messages(of: object).contains { Self.addresses($0[name]).contains(wanted) }
-        case "filename":
-            if !isThread, collection.last == "files" { return Self.folded(object["filename"]) == wanted }
-            return messages(of: object).contains { message in
-                (message["files"]?.arrayValue ?? []).contains { Self.folded($0["filename"]) == wanted }
-            }
-        case "thread_id":
-            return (isThread ? object["id"] : object["thread_id"])?.scalarText == value
-        case "last_message_before", "last_message_after", "started_before", "started_after":
-            let member = name.hasPrefix("started") ? "first_message_timestamp" : "last_message_timestamp"
-            let dated = isMessage ? thread(of: object) : object
-            guard let limit = Double(value), let time = Self.number(dated?[isThread || isMessage ? member : "date"])
-            else {
-                return false
-            }
-            return name.hasSuffix("before") ? time < limit : time > limit
-        case "in":
-            return ["folders", "labels", "tags"].contains { member in
-                (object[member]?.arrayValue ?? []).contains {
-                    Self.folded($0["id"]) == wanted || Self.folded($0["name"]) == wanted
-                }
-            }
-        default:
-            return Self.folded(object[name]) == wanted
         }
     }
 
@@ -84,6 +81,11 @@ struct InboxMatcher {
     }
 
     private static func folded(_ value: JSONValue?) -> String? { value?.scalarText?.lowercased() }
+
+    /// Whether a list of tags (or folders, labels) holds one by id or by name.
+    private static func tagged(_ list: JSONValue?, _ wanted: String) -> Bool {
+        (list?.arrayValue ?? []).contains { folded($0["id"]) == wanted || folded($0["name"]) == wanted }
+    }
 
     private static func addresses(_ value: JSONValue?) -> Set<String> {
         Set((value?.arrayValue ?? []).compactMap { folded($0["email"]) })
