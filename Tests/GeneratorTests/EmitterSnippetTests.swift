@@ -69,7 +69,14 @@ import Testing
         #expect(small.count == threshold + 2)
         #expect(small.contains("Models/Kind0.swift"))
         let large = files(types: threshold + 1)
-        #expect(large.sorted() == ["ContosoClient.swift", "ContosoService.swift"] + (1...4).map { "Types\($0).swift" })
+        // Four files, each named by the first and last type it holds, in name order.
+        let names = (0...threshold).map { "Kind\($0)" }.sorted()
+        let perFile = (names.count + 3) / 4
+        let grouped = stride(from: 0, to: names.count, by: perFile).map {
+            "\(names[$0])-\(names[min($0 + perFile, names.count) - 1]).swift"
+        }
+        #expect(grouped.count == 4 && grouped.first?.hasPrefix("Kind0-") == true)
+        #expect(large.sorted() == ["ContosoClient.swift", "ContosoService.swift"] + grouped.sorted())
     }
 
     /// The default field tables follow the spec's size too: structs up to the threshold, tuples above.
