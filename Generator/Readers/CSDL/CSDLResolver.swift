@@ -1,3 +1,6 @@
+// Over 500 lines on purpose: the resolver is one pass over one set of tables (names, annotations, types,
+// operations), each part a MARK section; split, each part would need the others' private tables.
+
 import BinderySpec
 
 /// An action or function with every type resolved.

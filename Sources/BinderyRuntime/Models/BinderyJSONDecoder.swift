@@ -1,3 +1,6 @@
+// Over 500 lines on purpose: the decoder and its keyed, unkeyed and single-value containers share private
+// state (the coding-path links, the value decoder) and read best side by side.
+
 import BinderyJSON
 import Foundation
 
