@@ -60,6 +60,11 @@ struct Validate: ParsableCommand {
     )
     var error = false
 
+    @Option(
+        name: .customLong("batch-request"),
+        help: "With a $batch answer: the batch request that was sent, which says what operation each step is.")
+    var batchRequest: String?
+
     func run() throws {
         let service = try MockService.chosen(service).descriptor
         let validator = PayloadValidator(service)
@@ -100,6 +105,10 @@ struct Validate: ParsableCommand {
                 return
             }
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
+            if method == .post, path.split(separator: "/").last == "$batch" {
+                try Self.validateBatch(file: arguments[2], request: batchRequest, validator)
+                return
+            }
             // The query picks among operations that share a URL (`view=count`, `_pagination=count`).
             let query = (URLComponents(string: arguments[1])?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
             guard let method, let shape = validator.response(method: method, path: path, query: query) else {
@@ -128,6 +137,36 @@ struct Validate: ParsableCommand {
         print("checked as: \(chosen)")
         print(Self.describe(report))
         if !report.isValid { throw ExitCode.failure }
+    }
+
+    /// Checks a `$batch` answer step by step, each against the operation its request named.
+    static func validateBatch(file: String, request: String?, _ validator: PayloadValidator) throws {
+        func read(_ path: String) throws -> [UInt8] {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read \(path)")
+            }
+            return Array(bytes)
+        }
+        let report = try validator.validateBatch(read(file), request: request.map(read))
+        print(describe(report))
+        if !report.isValid { throw ExitCode.failure }
+    }
+
+    static func describe(_ report: BatchReport) -> String {
+        if let failure = report.failure { return "checked as: $batch\nerror: \(failure)" }
+        var lines = ["checked as: $batch (\(report.steps.count) steps)"]
+        for step in report.steps {
+            lines.append("step \(step.id): \(step.status)" + (step.request.map { " for \($0)" } ?? ""))
+            let details: String
+            switch step.outcome {
+            case .payload(let operation, let payload): details = "checked as: \(operation)\n" + describe(payload)
+            case .error(let error): details = describe(error)
+            case .noContent(let operation): details = "checked as: \(operation)\ntype: no content"
+            case .problem(let problem): details = "error: \(problem)"
+            }
+            lines += details.split(separator: "\n").map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Checks a storage host's answer against the requests the spec declares there, and says which one fits.

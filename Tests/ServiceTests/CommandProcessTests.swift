@@ -62,4 +62,27 @@ import Testing
         #expect(unknown.status != 0)
         #expect(unknown.errors.contains("has no operation for GET"), "\(unknown.errors)")
     }
+
+    /// `$batch`: each step against its request's operation, given the batch request that was sent.
+    @Test func validateChecksABatchAnswerStepByStep() async throws {
+        let request = try Self.file(
+            #"{"requests":[{"id":"a","method":"GET","url":"/me"},{"id":"b","method":"POST","url":"/me/sendMail"}]}"#)
+        let answer = try Self.file(
+            #"{"responses":[{"id":"a","status":200,"body":{"id":"u1","displayName":"Ann"}},{"id":"b","status":202}]}"#)
+        let wrong = try Self.file(#"{"responses":[{"id":"a","status":200,"body":{"id":"u1","accountEnabled":"yes"}}]}"#)
+        defer { for url in [request, answer, wrong] { try? FileManager.default.removeItem(at: url) } }
+        let batch = "https://graph.microsoft.com/v1.0/$batch"
+
+        let valid = try await Self.run([
+            "validate", "graph", "POST", batch, answer.path, "--batch-request", request.path,
+        ])
+        #expect(valid.status == 0, "\(valid.output)\(valid.errors)")
+        #expect(valid.output.contains("checked as: $batch (2 steps)"), "\(valid.output)")
+        #expect(valid.output.contains("step b: 202 for POST /me/sendMail"), "\(valid.output)")
+        let invalid = try await Self.run([
+            "validate", "graph", "POST", batch, wrong.path, "--batch-request", request.path,
+        ])
+        #expect(invalid.status == 1)
+        #expect(invalid.output.contains("accountEnabled"), "\(invalid.output)")
+    }
 }

@@ -165,6 +165,60 @@ import Testing
         let wrong = inbox.validate(bytes(#"{"id":"e","when":{"object":"datespan","start_date":"soon"}}"#), as: event)
         #expect(wrong.failure?.jsonPath == "$.when.start_date")
     }
+
+    /// A `$batch` answer, step by step: each body against the operation its request named, a failed step as an
+    /// error body, a step without a body where the operation answers none.
+    @Test func batchAnswersAreCheckedStepByStep() throws {
+        let request = bytes(
+            #"""
+            {"requests": [
+              {"id": "1", "method": "GET", "url": "/me/drive/root?$select=id,name"},
+              {"id": "2", "method": "GET", "url": "/me/drive/items/A1/children"},
+              {"id": "3", "method": "DELETE", "url": "/me/drive/items/A2"},
+              {"id": "4", "method": "GET", "url": "/me/drive/items/A3"}
+            ]}
+            """#)
+        let answer = #"""
+            {"responses": [
+              {"id": "1", "status": 200, "body": {"id": "root", "name": "root", "x_new": 1}},
+              {"id": "2", "status": 200, "body": {"value": [{"id": "c1", "parentReference": {"driveId": BAD}}]}},
+              {"id": "3", "status": 204},
+              {"id": "4", "status": 404, "body": {"error": {"code": "itemNotFound", "message": "No item."}}}
+            ]}
+            """#
+        let good = onedrive.validateBatch(
+            bytes(answer.replacingOccurrences(of: "BAD", with: #""d1""#)), request: request)
+        #expect(good.isValid && good.failure == nil && good.steps.count == 4)
+        #expect(
+            good.steps.map { $0.request } == [
+                "GET /me/drive/root?$select=id,name", "GET /me/drive/items/A1/children", "DELETE /me/drive/items/A2",
+                "GET /me/drive/items/A3",
+            ])
+        guard case .payload(let operation, let root) = good.steps[0].outcome else {
+            Issue.record("step 1 is a payload: \(good.steps[0].outcome)")
+            return
+        }
+        #expect(operation.contains("driveItem") && root.unknownFields == ["$.x_new"])
+        guard case .noContent = good.steps[2].outcome, case .error(let missing) = good.steps[3].outcome else {
+            Issue.record("steps 3 and 4: \(good.steps[2].outcome), \(good.steps[3].outcome)")
+            return
+        }
+        #expect(missing.code == "itemNotFound")
+
+        // A step whose body is not what its operation answers fails the whole answer, at its path.
+        let bad = onedrive.validateBatch(bytes(answer.replacingOccurrences(of: "BAD", with: "7")), request: request)
+        #expect(!bad.isValid)
+        guard case .payload(_, let children) = bad.steps[1].outcome else {
+            Issue.record("step 2 is a payload: \(bad.steps[1].outcome)")
+            return
+        }
+        #expect(children.failure?.jsonPath == "$.value[0].parentReference.driveId")
+
+        // Without the request, a successful step cannot be placed; an answer that is not a batch is refused.
+        let unplaced = onedrive.validateBatch(bytes(answer.replacingOccurrences(of: "BAD", with: "7")), request: nil)
+        #expect(!unplaced.isValid)
+        #expect(onedrive.validateBatch(bytes(#"{"value": []}"#), request: nil).failure != nil)
+    }
 }
 
 /// `bindery validate --error`: an error body is read in the service's dialect, as a client reads a failed response.

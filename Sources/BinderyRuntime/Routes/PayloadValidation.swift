@@ -292,3 +292,112 @@ extension PayloadValidator {
             message: error.serviceCode == nil ? nil : error.message, requestID: error.requestID)
     }
 }
+
+/// What `bindery validate` says of a `$batch` answer: each step's answer checked against the operation its request
+/// named (found by the step's `id` in the batch request), or as an error body when its status is not a success.
+public struct BatchReport: Sendable {
+    public struct Step: Sendable {
+        public var id: String
+        public var status: Int
+        /// `GET /me/drive/root`: the step's request, when the batch request names it.
+        public var request: String?
+        public var outcome: Outcome
+    }
+
+    public enum Outcome: Sendable {
+        /// The step's body checked against its operation's answer.
+        case payload(operation: String, PayloadReport)
+        /// A failed step's body, read as the client reads a failed response.
+        case error(ErrorBodyReport)
+        /// An operation that answers no body, and the step carries none.
+        case noContent(operation: String)
+        /// What is wrong with the step itself: no request of its id, no operation for its URL, a body where none is
+        /// declared, a body that is not JSON.
+        case problem(String)
+    }
+
+    public var steps: [Step]
+    /// What is wrong with the answer as a whole (not JSON, no `responses` array), or nil.
+    public var failure: String?
+
+    public var isValid: Bool {
+        failure == nil
+            && steps.allSatisfy { step in
+                switch step.outcome {
+                case .payload(_, let report): report.isValid
+                case .error(let report): report.isRecognized
+                case .noContent: true
+                case .problem: false
+                }
+            }
+    }
+}
+
+extension PayloadValidator {
+    /// Checks a `$batch` answer (`{"responses": [{"id", "status", "body"}...]}`) step by step. `request` is the batch
+    /// request that was sent (`{"requests": [{"id", "method", "url"}...]}`): it says which operation each step is;
+    /// without it, a successful step's body cannot be checked and is reported as a problem.
+    public func validateBatch(_ answer: [UInt8], request: [UInt8]?) -> BatchReport {
+        guard let root = try? JSONValue.parse(answer), case .array(let responses)? = root["responses"] else {
+            return BatchReport(steps: [], failure: "a $batch answer is an object with a \"responses\" array")
+        }
+        var requests: [String: (method: String, url: String)] = [:]
+        if let request {
+            guard let sent = try? JSONValue.parse(request), case .array(let steps)? = sent["requests"] else {
+                return BatchReport(steps: [], failure: "a $batch request is an object with a \"requests\" array")
+            }
+            for step in steps {
+                if let id = step["id"]?.scalarText, let url = step["url"]?.stringValue {
+                    requests[id] = ((step["method"]?.stringValue ?? "GET").uppercased(), url)
+                }
+            }
+        }
+        let steps = responses.map { response -> BatchReport.Step in
+            let id = response["id"]?.scalarText ?? "?"
+            let status = Int(response["status"]?.scalarText ?? "") ?? 0
+            let sent = requests[id]
+            var step = BatchReport.Step(
+                id: id, status: status, request: sent.map { "\($0.method) \($0.url)" }, outcome: .problem(""))
+            step.outcome = outcome(of: response, status: status, sent: sent, checkingRequests: request != nil)
+            return step
+        }
+        return BatchReport(steps: steps, failure: nil)
+    }
+
+    private func outcome(
+        of answer: JSONValue, status: Int, sent: (method: String, url: String)?, checkingRequests: Bool
+    ) -> BatchReport.Outcome {
+        let body = answer["body"]
+        let bytes = body.map { $0.serialized() } ?? []
+        guard (200..<300).contains(status) else {
+            guard body != nil else { return .problem("status \(status) without an error body") }
+            return .error(validateError(bytes))
+        }
+        guard let sent else {
+            return .problem(checkingRequests ? "the batch request has no step of this id" : "no batch request given")
+        }
+        // A step's URL is relative to the service root: `/me/drive/root?$select=id` or `me/drive/root`.
+        let relative = sent.url.hasPrefix("/") ? sent.url : "/" + sent.url
+        guard let components = URLComponents(string: relative), URL(string: sent.url)?.scheme == nil else {
+            return .problem("a step's URL is relative to the service root, not \(sent.url)")
+        }
+        let query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        guard let method = HTTPRequest.Method(sent.method),
+            let shape = response(method: method, path: components.percentEncodedPath, query: query)
+        else {
+            return .problem("the service has no operation for \(sent.method) \(components.percentEncodedPath)")
+        }
+        // 204 says there is no body, whatever the operation may answer (a DELETE, or an update without a return).
+        if status == 204, body == nil || body == .null { return .noContent(operation: shape.name) }
+        guard let kind = shape.kind else {
+            return body == nil || body == .null
+                ? .noContent(operation: shape.name) : .problem("\(shape.name) answers no body, but the step has one")
+        }
+        guard let body, body.objectValue != nil || body.arrayValue != nil else {
+            return .problem("the body is not JSON (a base64-encoded body is not checked)")
+        }
+        return .payload(
+            operation: shape.name,
+            validate(bytes, as: kind, enveloped: shape.isEnveloped, payloadPath: shape.payloadPath))
+    }
+}
