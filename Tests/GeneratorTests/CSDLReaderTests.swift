@@ -38,18 +38,12 @@ private func errors(_ diagnostics: [Diagnostic]) -> [String] {
 }
 
 extension ServiceSpec {
-    fileprivate func structure(_ name: String) -> StructureSpec? {
+    fileprivate func structure(qualified name: String) -> StructureSpec? {
         structures.first { $0.name.description == name }
     }
 
-    fileprivate func resource(_ name: String) -> ResourceSpec? {
+    fileprivate func resource(qualified name: String) -> ResourceSpec? {
         resources.first { $0.name.description == name }
-    }
-}
-
-extension StructureSpec {
-    fileprivate func property(_ name: String) -> PropertySpec? {
-        properties.first { $0.name == name }
     }
 }
 
@@ -83,13 +77,13 @@ struct CSDLSampleTests {
 
     @Test func readsPropertiesWithTypesAndNullability() throws {
         let spec = try readSample()
-        let quota = try #require(spec.structure("sample.drive.quota"))
+        let quota = try #require(spec.structure(qualified: "sample.drive.quota"))
         #expect(quota.property("total")?.type == .primitive(.int64))
         #expect(quota.property("total")?.isNullable == false)
         #expect(quota.property("remaining")?.isNullable == true)
         #expect(quota.property("used")?.isReadOnly == false)
 
-        let driveItem = try #require(spec.structure("sample.drive.driveItem"))
+        let driveItem = try #require(spec.structure(qualified: "sample.drive.driveItem"))
         #expect(
             driveItem.properties.map(\.name) == [
                 "size", "cTag", "folder", "file", "deleted", "parentReference", "sharingCapabilities", "takenDate",
@@ -102,27 +96,27 @@ struct CSDLSampleTests {
             driveItem.property("sharingCapabilities")?.type == .named(QualifiedName("sample.drive.sharingCapabilities"))
         )
 
-        let workingHours = try #require(spec.structure("sample.drive.workingHours"))
+        let workingHours = try #require(spec.structure(qualified: "sample.drive.workingHours"))
         #expect(workingHours.property("startTime")?.type == .primitive(.timeOfDay))
         #expect(workingHours.property("daysOfWeek")?.type == .collection(.primitive(.string)))
 
-        let fileAttachment = try #require(spec.structure("sample.drive.fileAttachment"))
+        let fileAttachment = try #require(spec.structure(qualified: "sample.drive.fileAttachment"))
         #expect(fileAttachment.property("contentBytes")?.type == .primitive(.binary))
-        let message = try #require(spec.structure("sample.drive.message"))
+        let message = try #require(spec.structure(qualified: "sample.drive.message"))
         #expect(message.property("categories")?.isNullable == false)
         #expect(message.property("importance")?.type == .named(QualifiedName("sample.drive.importance")))
     }
 
     @Test func readsInheritanceAndTypeFlags() throws {
         let spec = try readSample()
-        let entity = try #require(spec.structure("sample.drive.entity"))
+        let entity = try #require(spec.structure(qualified: "sample.drive.entity"))
         #expect(entity.isAbstract)
         #expect(entity.baseType == nil)
         #expect(entity.key == ["id"])
-        let baseItem = try #require(spec.structure("sample.drive.baseItem"))
+        let baseItem = try #require(spec.structure(qualified: "sample.drive.baseItem"))
         #expect(baseItem.baseType == QualifiedName("sample.drive.entity"))
         #expect(baseItem.key.isEmpty)
-        let driveItem = try #require(spec.structure("sample.drive.driveItem"))
+        let driveItem = try #require(spec.structure(qualified: "sample.drive.driveItem"))
         #expect(driveItem.baseType == QualifiedName("sample.drive.baseItem"))
         #expect(driveItem.hasStream)
         #expect(!driveItem.isAbstract)
@@ -130,24 +124,24 @@ struct CSDLSampleTests {
         #expect(driveItem.navigationProperties.first?.containsTarget == true)
         #expect(
             driveItem.navigationProperties.first?.type == .collection(.named(QualifiedName("sample.drive.driveItem"))))
-        #expect(spec.structure("sample.drive.identity")?.isOpen == true)
-        #expect(spec.structure("sample.drive.identitySet")?.isOpen == false)
-        #expect(spec.structure("sample.drive.user")?.isOpen == true)
+        #expect(spec.structure(qualified: "sample.drive.identity")?.isOpen == true)
+        #expect(spec.structure(qualified: "sample.drive.identitySet")?.isOpen == false)
+        #expect(spec.structure(qualified: "sample.drive.user")?.isOpen == true)
         #expect(
-            spec.structure("sample.drive.onenoteSection")?.baseType
+            spec.structure(qualified: "sample.drive.onenoteSection")?.baseType
                 == QualifiedName("sample.drive.onenoteEntityHierarchyModel"))
         #expect(
-            spec.structure("sample.drive.onenoteEntityHierarchyModel")?.baseType
+            spec.structure(qualified: "sample.drive.onenoteEntityHierarchyModel")?.baseType
                 == QualifiedName("sample.drive.onenoteEntityBaseModel"))
     }
 
     @Test func appliesInlineAndOutOfLineAnnotations() throws {
         let spec = try readSample()
-        let baseItem = try #require(spec.structure("sample.drive.baseItem"))
+        let baseItem = try #require(spec.structure(qualified: "sample.drive.baseItem"))
         #expect(baseItem.property("description")?.doc.summary == "Provides a user-visible description of the item.")
         #expect(baseItem.property("name")?.doc.isEmpty == true)
 
-        let driveItem = try #require(spec.structure("sample.drive.driveItem"))
+        let driveItem = try #require(spec.structure(qualified: "sample.drive.driveItem"))
         // `&amp;` is decoded, and the description inside the ChangeTracking record does not leak out.
         #expect(driveItem.doc.summary == "Files & folders stored in a drive.")
         #expect(driveItem.doc.details == "Every file system object in OneDrive is returned as a driveItem.")
@@ -155,19 +149,19 @@ struct CSDLSampleTests {
         #expect(driveItem.property("cTag")?.doc.summary == "An eTag for the content of the item.")
         #expect(driveItem.property("size")?.isReadOnly == false)
         // `Core.Immutable` without `Bool` means true.
-        #expect(spec.structure("sample.drive.entity")?.property("id")?.isReadOnly == true)
+        #expect(spec.structure(qualified: "sample.drive.entity")?.property("id")?.isReadOnly == true)
     }
 
     @Test func recordsSourceLocations() throws {
         let spec = try readSample()
-        let quota = try #require(spec.structure("sample.drive.quota"))
+        let quota = try #require(spec.structure(qualified: "sample.drive.quota"))
         #expect(quota.location == SourceLocation(file: "spec.csdl.xml", line: 57, column: 7))
         #expect(quota.property("total")?.location == SourceLocation(file: "spec.csdl.xml", line: 58, column: 9))
     }
 
     @Test func buildsEntityResourcesWithInheritedNavigation() throws {
         let spec = try readSample()
-        let driveItem = try #require(spec.resource("sample.drive.driveItem"))
+        let driveItem = try #require(spec.resource(qualified: "sample.drive.driveItem"))
         #expect(driveItem.model == .named(QualifiedName("sample.drive.driveItem")))
         // `createdByUser` comes from baseItem.
         #expect(driveItem.children.map(\.name) == ["createdByUser", "children", "thumbnails"])
@@ -180,15 +174,15 @@ struct CSDLSampleTests {
         #expect(thumbnails.isCollection)
         #expect(thumbnails.keyName == "thumbnailSet-id")
 
-        let sectionGroup = try #require(spec.resource("sample.drive.sectionGroup"))
+        let sectionGroup = try #require(spec.resource(qualified: "sample.drive.sectionGroup"))
         #expect(sectionGroup.children.map(\.name) == ["sections", "parentNotebook"])
-        #expect(spec.resource("sample.drive.itemAttachment")?.children.map(\.name) == ["item"])
-        #expect(spec.resource("sample.drive.quota") == nil)
+        #expect(spec.resource(qualified: "sample.drive.itemAttachment")?.children.map(\.name) == ["item"])
+        #expect(spec.resource(qualified: "sample.drive.quota") == nil)
     }
 
     @Test func buildsCrudAndBoundOperations() throws {
         let spec = try readSample()
-        let driveItem = try #require(spec.resource("sample.drive.driveItem"))
+        let driveItem = try #require(spec.resource(qualified: "sample.drive.driveItem"))
         let model = TypeRef.named(QualifiedName("sample.drive.driveItem"))
         #expect(
             driveItem.operations.map(\.name) == ["get", "update", "delete", "search", "copy", "createUploadSession"])
@@ -227,18 +221,22 @@ struct CSDLSampleTests {
         #expect(upload.parameters.first?.isRequired == false)
         #expect(upload.response?.type == .named(QualifiedName("sample.drive.uploadSession")))
 
-        let send = try #require(spec.resource("sample.drive.message")?.operations.first { $0.name == "send" })
+        let send = try #require(
+            spec.resource(qualified: "sample.drive.message")?.operations.first { $0.name == "send" })
         #expect(send.parameters.isEmpty)
         #expect(send.response?.type == nil)
-        #expect(spec.resource("sample.drive.drive")?.operations.map(\.name) == ["get", "update", "delete", "recent"])
+        #expect(
+            spec.resource(qualified: "sample.drive.drive")?.operations.map(\.name) == [
+                "get", "update", "delete", "recent",
+            ])
     }
 
     @Test func readsCapabilityRestrictionsAndAliases() throws {
         let spec = try readSample()
         // Bindery.Alias: another name of a type, another URL segment of an operation.
-        #expect(spec.structure("sample.drive.driveItem")?.aliases == ["oneDrive.item"])
+        #expect(spec.structure(qualified: "sample.drive.driveItem")?.aliases == ["oneDrive.item"])
         // Bindery.StorageOperation: requests to the URL a payload carries, with what they answer.
-        let storage = spec.structure("sample.drive.uploadSession")?.storageOperations ?? []
+        let storage = spec.structure(qualified: "sample.drive.uploadSession")?.storageOperations ?? []
         #expect(storage.map(\.name) == ["uploadRange", "uploadLastRange", "cancelUpload"])
         #expect(storage.map(\.method) == [.put, .put, .delete])
         #expect(storage.first?.urlMember == "uploadUrl")
@@ -247,7 +245,8 @@ struct CSDLSampleTests {
                 .named(QualifiedName("sample.drive.uploadSession")), .named(QualifiedName("sample.drive.driveItem")),
                 nil,
             ])
-        let copy = try #require(spec.resource("sample.drive.driveItem")?.operations.first { $0.name == "copy" })
+        let copy = try #require(
+            spec.resource(qualified: "sample.drive.driveItem")?.operations.first { $0.name == "copy" })
         #expect(copy.segmentAliases == ["action.copy"])
         // An <Annotations> block may target an action overload, by its binding parameter's type.
         #expect(copy.doc.summary == "Copies the item; an overload is named by its parameter types.")
@@ -255,35 +254,40 @@ struct CSDLSampleTests {
         #expect(copy.response?.monitor == .named(QualifiedName("sample.drive.asyncJobStatus")))
         #expect(copy.response?.successCodes == [202] && copy.response?.type == nil)
         // An entity set that refuses inserts; an explicit `true` leaves updates allowed.
-        let root = try #require(spec.resource("sample.drive.DriveService"))
+        let root = try #require(spec.resource(qualified: "sample.drive.DriveService"))
         let drives = try #require(root.children.first { $0.name == "drives" })
         #expect(drives.restrictions == Restrictions(insertable: false))
         // A navigation property's own restriction, inline.
         let thumbnails = try #require(
-            spec.resource("sample.drive.driveItem")?.children.first { $0.name == "thumbnails" })
+            spec.resource(qualified: "sample.drive.driveItem")?.children.first { $0.name == "thumbnails" })
         #expect(thumbnails.restrictions == Restrictions(insertable: false))
         // A type's restriction holds on every step that reaches it; a record member that is not the
         // restriction's own (`Description`) changes nothing.
-        #expect(spec.structure("sample.drive.notebook")?.restrictions == Restrictions(deletable: false))
+        #expect(spec.structure(qualified: "sample.drive.notebook")?.restrictions == Restrictions(deletable: false))
         let toNotebook = spec.resources.flatMap(\.children).filter {
             $0.target == QualifiedName("sample.drive.notebook")
         }
         #expect(toNotebook.count >= 2)
         #expect(toNotebook.allSatisfy { $0.restrictions == Restrictions(deletable: false) })
         // Refused on every step that leads there: not an operation of the service.
-        let notebook = try #require(spec.resource("sample.drive.notebook"))
+        let notebook = try #require(spec.resource(qualified: "sample.drive.notebook"))
         #expect(notebook.operations.map(\.name).contains("delete") == false)
         #expect(notebook.operations.map(\.name).contains("update"))
         // `drives` is the only collection of drives, `thumbnails` the only one of thumbnail sets.
-        #expect(spec.resource("sample.drive.drive")?.collectionOperations.map(\.name).contains("create") == false)
         #expect(
-            spec.resource("sample.drive.thumbnailSet")?.collectionOperations.map(\.name).contains("create") == false)
-        #expect(spec.resource("sample.drive.driveItem")?.collectionOperations.map(\.name).contains("create") == true)
+            spec.resource(qualified: "sample.drive.drive")?.collectionOperations.map(\.name).contains("create") == false
+        )
+        #expect(
+            spec.resource(qualified: "sample.drive.thumbnailSet")?.collectionOperations.map(\.name).contains("create")
+                == false)
+        #expect(
+            spec.resource(qualified: "sample.drive.driveItem")?.collectionOperations.map(\.name).contains("create")
+                == true)
     }
 
     @Test func buildsCollectionOperationsWithDeltaAndOverloads() throws {
         let spec = try readSample()
-        let driveItem = try #require(spec.resource("sample.drive.driveItem"))
+        let driveItem = try #require(spec.resource(qualified: "sample.drive.driveItem"))
         let model = TypeRef.named(QualifiedName("sample.drive.driveItem"))
         // Three delta declarations reach driveItem; the inherited one repeats `delta()` and is dropped, and
         // the overload with fewer parameters comes first.
@@ -302,17 +306,17 @@ struct CSDLSampleTests {
         #expect(delta.response?.type == .collection(model))
 
         // The drive inherits only the delta bound to baseItem (and `drives`, its only collection, refuses inserts).
-        let drive = try #require(spec.resource("sample.drive.drive"))
+        let drive = try #require(spec.resource(qualified: "sample.drive.drive"))
         #expect(drive.collectionOperations.map(\.name) == ["list", "delta"])
         #expect(
             drive.collectionOperations.last?.response?.type
                 == .collection(.named(QualifiedName("sample.drive.baseItem"))))
-        #expect(spec.resource("sample.drive.user")?.collectionOperations.map(\.name) == ["list", "create"])
+        #expect(spec.resource(qualified: "sample.drive.user")?.collectionOperations.map(\.name) == ["list", "create"])
     }
 
     @Test func buildsTheRootResource() throws {
         let spec = try readSample()
-        let root = try #require(spec.resource("sample.drive.DriveService"))
+        let root = try #require(spec.resource(qualified: "sample.drive.DriveService"))
         #expect(root.model == nil)
         #expect(root.children.map(\.name) == ["drives", "users", "me", "drive"])
         #expect(root.children.map(\.isCollection) == [true, true, false, false])
@@ -517,7 +521,7 @@ struct CSDLBadInputTests {
                 "inline.xml:3:1: warning: the document declares no EntityContainer; the root resource 'test.Service' is empty",
             ])
         let spec = try #require(result.spec)
-        let contact = try #require(spec.structure("test.contact"))
+        let contact = try #require(spec.structure(qualified: "test.contact"))
         #expect(contact.properties.map(\.type) == [.primitive(.string), .primitive(.untyped)])
         #expect(spec.rootResource == QualifiedName("test.Service"))
         #expect(spec.resources.map(\.name) == [QualifiedName("test.Service")])
@@ -560,7 +564,7 @@ struct CSDLBadInputTests {
             <ComplexType Name="after"><Property Name="kept" Type="Edm.String" /></ComplexType>
             """)
         let spec = try #require(result.spec)
-        #expect(spec.structure("test.after")?.properties.map(\.name) == ["kept"])
+        #expect(spec.structure(qualified: "test.after")?.properties.map(\.name) == ["kept"])
 
         let broken = readInline(skipped + "\n<ComplexType Name=\"x\">\n</Broken>")
         #expect(broken.spec == nil)
@@ -615,13 +619,15 @@ struct CSDLBadInputTests {
         let spec = try #require(result.spec)
         #expect(spec.primaryNamespace == "one.main")
         // `Vocabulary` is the document's own alias of Org.OData.Core.V1.
-        #expect(spec.structure("one.main.root")?.property("id")?.doc.summary == "Key.")
+        #expect(spec.structure(qualified: "one.main.root")?.property("id")?.doc.summary == "Key.")
         #expect(spec.rootResource == QualifiedName("one.main.Service"))
         #expect(
-            spec.structure("one.main.security.incident")?.property("alerts")?.type
+            spec.structure(qualified: "one.main.security.incident")?.property("alerts")?.type
                 == .collection(.named(QualifiedName("one.main.alert"))))
-        #expect(spec.resource("one.main.alert")?.children.first?.target == QualifiedName("one.main.security.incident"))
-        let incident = try #require(spec.resource("one.main.security.incident"))
+        #expect(
+            spec.resource(qualified: "one.main.alert")?.children.first?.target
+                == QualifiedName("one.main.security.incident"))
+        let incident = try #require(spec.resource(qualified: "one.main.security.incident"))
         #expect(incident.collectionOperations.last?.pathSuffix == ["one.main.security.delta"])
     }
 }
@@ -678,13 +684,13 @@ struct CSDLGraphTests {
         #expect(spec.structures.filter { $0.kind == .entity }.count == 1_182)
         #expect(spec.structures.filter { $0.kind == .complex }.count == 1_781)
         #expect(spec.enums.count == 861)
-        let root = try #require(spec.resource(spec.rootResource.description))
+        let root = try #require(spec.resource(qualified: spec.rootResource.description))
         #expect(spec.rootResource == QualifiedName("microsoft.graph.GraphService"))
         #expect(root.children.count == 70)
         let me = try #require(root.children.first { $0.name == "me" })
         #expect(me.target == QualifiedName("microsoft.graph.user"))
         #expect(!me.isCollection)
-        let driveItem = try #require(spec.resource("microsoft.graph.driveItem"))
+        let driveItem = try #require(spec.resource(qualified: "microsoft.graph.driveItem"))
         #expect(driveItem.children.contains { $0.name == "children" && $0.isCollection })
         // Graph binds driveItem's delta to one item (`/drives/{id}/root/delta`), not to the collection;
         // Collection(user) has one, inherited delta overloads on Collection(directoryObject) aside.
@@ -693,11 +699,13 @@ struct CSDLGraphTests {
         #expect(itemDelta.allSatisfy { $0.response?.delta == .odata(tokenParameter: "token") })
         let copy = try #require(driveItem.operations.first { $0.name == "copy" })
         #expect(copy.parameters.map(\.isRequired) == [true, true, false, false])
-        let user = try #require(spec.resource("microsoft.graph.user"))
+        let user = try #require(spec.resource(qualified: "microsoft.graph.user"))
         let userDelta = try #require(user.collectionOperations.first { $0.pathSuffix == ["microsoft.graph.delta"] })
         #expect(userDelta.response?.type == .collection(.named(QualifiedName("microsoft.graph.user"))))
         #expect(userDelta.response?.delta == .odata(tokenParameter: "token"))
         // self.alert in the security schema resolves to its full name.
-        #expect(spec.structure("microsoft.graph.security.alert")?.baseType == QualifiedName("microsoft.graph.entity"))
+        #expect(
+            spec.structure(qualified: "microsoft.graph.security.alert")?.baseType
+                == QualifiedName("microsoft.graph.entity"))
     }
 }
