@@ -27,3 +27,13 @@ extension ResourceSpec {
         collectionOperations.first { $0.name == name }
     }
 }
+
+extension ServiceSpec {
+    func structure(qualified name: String) -> StructureSpec? {
+        structures.first { $0.name.description == name }
+    }
+
+    func resource(qualified name: String) -> ResourceSpec? {
+        resources.first { $0.name.description == name }
+    }
+}
