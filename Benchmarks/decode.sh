@@ -99,11 +99,11 @@ times its size. Peak: $reset_note.
 
 What the figures say (\`perf record\` of \`decode-bench profile page|record|read|encode\`, 2026-11-25 to 28):
 
-- Page: validation walks a payload's members and finds each declared field by hash (it used to search the object
-  for each of a driveItem's 36 fields), builds a JSON path only while a failure unwinds, and reaches nested types'
-  schemas by reference. The parser builds containers on shared stacks copied out at exactly their size, keeps long
-  member names once per document, and decodes ASCII text without the generic validating initializer. What is
-  left is mostly the tree itself: a \`String\` per key and value, and freeing them.
+- Page: validation walks a payload's members and finds each declared field by hash, builds a JSON path only while
+  a failure unwinds, and reaches nested types' schemas by reference. The parser builds containers on shared stacks
+  copied out at exactly their size, keeps long member names once per document, and decodes ASCII text without the
+  generic validating initializer. What is left is mostly the tree itself: a \`String\` per key and value, and
+  freeing them.
 - Cache record through \`JSONDecoder\`: Foundation gives a \`Decodable\` no access to the bytes under it, so a
   model inside a user's type is rebuilt value by value through its containers. The bridge asks for each declared
   field's kind first, through that kind's own \`decodeIfPresent\` overload (the generic one makes Foundation test
@@ -118,12 +118,9 @@ What the figures say (\`perf record\` of \`decode-bench profile page|record|read
   lengths first, and converts it where it lies; nothing is kept, so a model costs no memory beyond its members and
   no read can go stale. What a list screen pays is the first row of this pair: decoding dominates, and reading
   the 8 properties of every item adds about 4% to it. Repeated reads convert again (a date is parsed on every
-  read): the "again" row, about 70 ns a read, is a report, not a target. Until 2026-11-27 models kept each value
-  they converted, in slots allocated on the first read (about 6 ns a repeated read, 1,152 bytes of heap per
-  driveItem read, a first read twice as slow, and the hardest code in the runtime to review); the team chose the
-  end to end over repeated reads and removed it. What is left per read (\`perf\` of \`profile read\`): about
-  40% retains and releases (the schema, its field list, the field's name, a nested model's members), a fifth the
-  member scan, and the date parse.
+  read): the "again" row, about 70 ns a read, is a report, not a target. What is left per read (\`perf\` of
+  \`profile read\`): about 40% retains and releases (the schema, its field list, the field's name, a nested
+  model's members), a fifth the member scan, and the date parse.
 - Encoding: mostly \`JSONValue.writeString\` appending byte by byte.
 <!-- decode:end -->
 MD

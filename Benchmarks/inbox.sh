@@ -38,11 +38,7 @@ After each commit that touched its table, a view re-reads only the touched rows 
 commit), removes them from its rows and inserts those that still match where the sort key puts them; untouched
 rows keep their place and their decoded models. Its latency grows with the size of the change, not with the rows
 it shows, bar a scan of rowids, moving array elements and one pass over integers for the moves. It re-runs its
-whole query only when the touched rows cannot tell what changed (see \`ViewFeed\`). Before this, the view re-read
-and diffed all its rows after every commit: 9.1 / 12.4 ms for the thread view, measured from sync returning, on an
-idle machine. On a machine loaded by other work (load average about 4.5 on 2 cores), two runs alternating the old
-and the new build with the timing above gave 21.0 and 19.3 ms median for the old thread view (21.3 and 18.1 ms for
-messages) against 0.26 and 0.24 ms (0.23 and 0.27 ms) for the new.
+whole query only when the touched rows cannot tell what changed (see \`ViewFeed\`).
 <!-- inbox:end -->
 MD
 )
