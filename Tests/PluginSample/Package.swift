@@ -45,12 +45,14 @@ let package = Package(
         // full spec (which the test copies in), generated at build time.
         generated("GraphMail"),
         generated("GraphFiles"),
-        // A service module of Bindery's own beside them.
+        // A service module of Bindery's own beside them, and the mocks the article "Using Bindery in an app" tests with.
         .executableTarget(
             name: "plugin-sample",
             dependencies: [
                 "Library", "Weather", "Tasks", "GraphMail", "GraphFiles",
                 .product(name: "OneDrive", package: binderyPackage),
+                .product(name: "OneDriveMock", package: binderyPackage),
+                .product(name: "BinderyMock", package: binderyPackage),
             ],
             swiftSettings: approachable),
     ],

@@ -3,8 +3,8 @@ import Testing
 
 /// Both SwiftPM plugins as a user's package meets them: Tests/PluginSample, copied and pointed at this checkout,
 /// is built in a nested `swift build` (the build-tool plugin generates four of its modules, two of them the README's
-/// recipes for a part of Microsoft Graph), its executable calls the generated builders and Bindery's OneDrive module,
-/// and the command plugin regenerates its checked-in module. Every target of the sample builds with Swift 6.2's
+/// recipes for a part of Microsoft Graph), its executable calls the generated builders, then OneDrive and a generated part of Graph against mocks on
+/// 127.0.0.1 as the DocC article "Using Bindery in an app" has them, and the command plugin regenerates its checked-in module. Every target of the sample builds with Swift 6.2's
 /// approachable concurrency (main-actor default isolation, `NonisolatedNonsendingByDefault`,
 /// `InferIsolatedConformances`), as an app's code does, and the build must print no warning.
 ///
@@ -36,7 +36,7 @@ import Testing
                 Tasks: created t3, 1 open
                 GraphMail: Inbox, 3 unread of 12
                 GraphFiles: Plans (folder), cabin.jpg (file)
-                OneDrive: root holds 7
+                OneDrive: Notes holds ["hello.txt"], a missing item is 404 itemNotFound
 
                 """)
 

@@ -1,13 +1,18 @@
+import BinderyMock
 import BinderyRuntime
 import Foundation
 import GraphFiles
 import GraphMail
 import Library
 import OneDrive
+import OneDriveMock
 import Tasks
 import Weather
 
-/// Answers from canned JSON bodies, keyed by method and path, so the sample runs without a network.
+// The generated clients of this package, then OneDrive and a part of Graph as the DocC article "Using Bindery in
+// an app" has them: each against a mock on 127.0.0.1, over HTTP, through the same transport as an app.
+
+/// Answers from canned JSON bodies, keyed by method and path, so the generated clients run without a network.
 struct CannedTransport: HTTPTransport {
     let answers: [String: String]
 
@@ -34,12 +39,8 @@ let transport = CannedTransport(answers: [
     "POST /tasks": #"{"id":"t3","title":"Return Dune","done":false}"#,
     "GET /tasks": #"[{"id":"t1","title":"Buy milk","done":true},{"id":"t3","title":"Return Dune","done":false}]"#,
     // GraphMail and GraphFiles: parts of Microsoft Graph chosen by `include`, generated at build time.
-    "GET /v1.0/me/mailFolders/inbox":
-        #"{"id":"AQMkAD","displayName":"Inbox","unreadItemCount":3,"totalItemCount":12,"childFolderCount":0}"#,
     "GET /v1.0/me/drive/root/children":
         #"{"value":[{"id":"01A","name":"Plans","folder":{"childCount":2}},{"id":"01B","name":"cabin.jpg","size":912}]}"#,
-    // OneDrive: Bindery's own service module.
-    "GET /v1.0/drive/root": #"{"id":"root","name":"root","folder":{"childCount":7}}"#,
 ])
 
 // Any failure is printed and exits 1, for the plugin test to report.
@@ -63,14 +64,35 @@ do {
     let open = try await tasks.listTasks().get().value.filter(\.isOpen)
     print("Tasks: created \(created.id ?? "?"), \(open.count) open")
 
-    let inbox = try await GraphMailClient(transport: transport).me.mailFolders("inbox").request().get()
+    // A client generated from your own spec gets a mock from its descriptor alone.
+    let mailMock = try await MockServer(MockService(GraphMailService.descriptor))
+    mailMock.store.insert(
+        ["id": "inbox", "displayName": "Inbox", "unreadItemCount": 3, "totalItemCount": 12],
+        into: ["me", "mailFolders"])
+    let mail = GraphMailClient(baseURL: mailMock.serviceURL, auth: StaticTokenAuth(mailMock.identity.acceptedToken))
+    let inbox = try await mail.me.mailFolders("inbox").request().get()
     print("GraphMail: \(inbox.summary)")
+    await mailMock.stop()
 
     let children = try await GraphFilesClient(transport: transport).me.drive.root.children.request().get().value
     print("GraphFiles: " + children.map { "\($0.name ?? "?") (\($0.kind))" }.joined(separator: ", "))
 
-    let root = try await OneDriveClient(transport: transport).drive.root.request().get()
-    print("OneDrive: \(root.name ?? "?") holds \(root.folder?.childCount ?? 0)")
+    // OneDrive with its own mock (the OneDriveMock product): an upload by path creates the folder on the way.
+    let driveMock = try await MockServer(.oneDrive)
+    driveMock.store.set(["id": "root", "name": "root", "folder": ["childCount": 0]], at: ["drive", "root"])
+    let drive = OneDriveClient(baseURL: driveMock.serviceURL, auth: StaticTokenAuth(driveMock.identity.acceptedToken))
+    try await drive.drive.root.item(atPath: "Notes/hello.txt").content.upload(.bytes(Array("hello".utf8)))
+    let notes = try await drive.drive.root.item(atPath: "Notes").children.request().get().value
+    var missing = "found"
+    do {
+        _ = try await drive.drive.items("no-such-id").request().get()
+    } catch {
+        // Not `catch where`: Swift 6.3.1 crashes compiling one after an async call with typed throws.
+        guard error.kind == .api else { throw error }
+        missing = "\(error.status ?? 0) \(error.serviceCode ?? "")"
+    }
+    print("OneDrive: Notes holds \(notes.map { $0.name ?? "?" }), a missing item is \(missing)")
+    await driveMock.stop()
 } catch {
     FileHandle.standardError.write(Data("plugin-sample: \(error)\n".utf8))
     exit(1)
