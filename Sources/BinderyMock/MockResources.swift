@@ -31,11 +31,13 @@ extension MockServer {
     }
 
     /// `path`, or the same collection below where its owner is stored: `items/{id}/children` lists the children
-    /// of the item listed at `root/children/{id}`.
+    /// of the item listed at `root/children/{id}`, and a create there adds to them, even while there are none.
     func locateCollection(_ path: [String]) -> [String] {
         guard !store.isCollection(path), path.count >= 2, let name = path.last else { return path }
-        let located = store.locate(Array(path.dropLast())) + [name]
-        return store.isCollection(located) ? located : path
+        let owner = Array(path.dropLast())
+        let located = store.locate(owner)
+        let ownerIsElsewhere = located != owner && store.object(at: located) != nil
+        return store.isCollection(located + [name]) || ownerIsElsewhere ? located + [name] : path
     }
 
     /// One page of `items` in the service's paging style, or the other view of the listing the request asks for
@@ -144,7 +146,11 @@ extension MockServer {
         }
         if let refusal = invalidBody(object, resource: resource) { return refusal }
         if let version = service.versionMembers[resource.name] { object[version] = 0 }
-        let collection = locateCollection(path)
+        var collection = locateCollection(path)
+        if let placement = service.createPlacements[path] {
+            collection = placement.collection
+            for member in placement.setting { object[member.key] = member.value }
+        }
         // OneDrive's `@microsoft.graph.conflictBehavior` on a create: an instruction, never stored.
         let behavior = object[Self.conflictBehavior]?.stringValue
         object[Self.conflictBehavior] = nil

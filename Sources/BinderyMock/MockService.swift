@@ -29,6 +29,9 @@ public struct MockService: Sendable {
     /// Collections that list, besides their own items, every item of a collection of the same name below their
     /// owner: Graph's `me/messages` is every message of every mail folder.
     public var gatheringCollections: Set<[String]>
+    /// Collections whose creates the service keeps elsewhere, by the path a create is sent to: Graph keeps a
+    /// message POSTed to `me/messages` in Drafts, as a draft. Empty unless a service sets it.
+    public var createPlacements: [[String]: CreatePlacement] = [:]
     /// The names of the query options a listing reads: OData's `$filter`, `$select`, … by default.
     public var queryOptions: QueryOptionNames
     /// How a listing is filtered when the service does not take a `$filter` expression (Inbox's parameters named
@@ -54,6 +57,16 @@ public struct MockService: Sendable {
     /// The part of the store a cursor delta reports changes of, by the delta's resource path (Inbox: its
     /// namespace, `n/{ns}`); the whole store by default.
     public var cursorDeltaScope: @Sendable ([String]) -> [String]
+
+    /// Where a create is kept, and the members the service sets on it whatever the body says.
+    public struct CreatePlacement: Sendable {
+        public var collection: [String]
+        public var setting: JSONObject
+
+        public init(collection: [String], setting: JSONObject = [:]) {
+            (self.collection, self.setting) = (collection, setting)
+        }
+    }
 
     public enum DeletionMarker: Sendable {
         /// Graph: `"@removed": {"reason": "deleted"}`.

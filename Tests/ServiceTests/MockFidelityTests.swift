@@ -8,10 +8,30 @@ import Testing
 
 /// The mock does what the services' documentation says for the calls users make first, over HTTP through the
 /// generated clients: uploads by path create the file and the folders on the way, `conflictBehavior` decides a
-/// create that meets a name already taken (and is never stored), and Graph's `me/messages` is every folder's mail.
+/// create that meets a name already taken (and is never stored), a create below a parent by id lands in that
+/// folder; Graph's `me/messages` is every folder's mail, a message created there is a draft in Drafts until it is
+/// sent, a move changes its folder and its id, a change made through `me/messages` is the folder's message
+/// changed, and `$select` trims a single message.
 @Suite struct MockFidelityTests {
     static func oneDrive(_ mock: MockServer) -> OneDriveClient {
         OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+    }
+
+    static func graph(_ mock: MockServer) -> GraphClient {
+        GraphClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+    }
+
+    /// Two messages in the inbox: `m1` unread, `m2` read.
+    static func seedInbox(_ mock: MockServer) {
+        for (key, subject, isRead) in [("m1", "Quarterly report", false), ("m2", "Lunch?", true)] {
+            mock.store.insert(
+                ["subject": .string(subject), "isRead": .bool(isRead), "isDraft": false],
+                into: ["me", "mailFolders", "inbox", "messages"], key: key)
+        }
+    }
+
+    static func subjects(in folder: String, _ graph: GraphClient) async throws -> [String] {
+        try await graph.me.mailFolders(folder).messages.request().get().value.compactMap(\.subject).sorted()
     }
 
     /// The names in the root folder, in order.
@@ -106,5 +126,80 @@ import Testing
         // One of them by id, wherever it is stored.
         let one = try await graph.me.messages("m1").request().get()
         #expect(one.subject == "Quarterly report")
+    }
+
+    /// `POST /me/messages` creates a draft in Drafts; `send` moves it to Sent Items, no longer a draft, under the
+    /// same id; a message that is not a draft cannot be sent.
+    @Test func aMessageCreatedInTheMailboxIsADraftUntilItIsSent() async throws {
+        let mock = try await MockServer(.graph)
+        defer { Task { await mock.stop() } }
+        let graph = Self.graph(mock)
+        var message = Message()
+        message.subject = "Minutes"
+        let draft = try await graph.me.messages.request().add(message)
+        let id = try #require(draft.id)
+        #expect(draft.isDraft == true)
+        #expect(try await Self.subjects(in: "drafts", graph) == ["Minutes"])
+        #expect(try await graph.me.messages.request().get().value.map(\.id) == [id])
+
+        try await graph.me.messages(id).send().execute()
+        #expect(try await Self.subjects(in: "drafts", graph) == [])
+        let sent = try #require(try await graph.me.mailFolders("sentitems").messages.request().get().value.first)
+        #expect(sent.id == id && sent.isDraft == false && sent.sentDateTime != nil)
+
+        let again = await #expect(throws: BinderyError.self) { try await graph.me.messages(id).send().execute() }
+        #expect(again?.status == 400 && again?.serviceCode == "ErrorInvalidOperation")
+    }
+
+    /// `move` takes a message to a folder named by id or well-known name (in any case) and gives it a new id; the
+    /// old id is gone, and a folder that does not exist is a 404.
+    @Test func movingAMessageChangesItsFolderAndItsId() async throws {
+        let mock = try await MockServer(.graph)
+        defer { Task { await mock.stop() } }
+        let graph = Self.graph(mock)
+        Self.seedInbox(mock)
+        let moved = try await graph.me.messages("m1").move(destinationId: "DeletedItems").execute()
+        #expect(moved.subject == "Quarterly report" && moved.id != nil && moved.id != "m1")
+        #expect(try await Self.subjects(in: "inbox", graph) == ["Lunch?"])
+        #expect(try await Self.subjects(in: "deleteditems", graph) == ["Quarterly report"])
+        let gone = await #expect(throws: BinderyError.self) { _ = try await graph.me.messages("m1").request().get() }
+        #expect(gone?.status == 404)
+
+        let nowhere = await #expect(throws: BinderyError.self) {
+            _ = try await graph.me.messages("m2").move(destinationId: "no-such-folder").execute()
+        }
+        #expect(nowhere?.status == 404 && nowhere?.serviceCode == "ErrorItemNotFound")
+        #expect(try await Self.subjects(in: "inbox", graph) == ["Lunch?"])
+    }
+
+    /// Marking a message read through `me/messages/{id}` changes the message its folder lists, and `$select`
+    /// answers the selected members and the id, nothing else.
+    @Test func aChangeThroughMeMessagesIsTheFoldersMessageAndSelectTrimsIt() async throws {
+        let mock = try await MockServer(.graph)
+        defer { Task { await mock.stop() } }
+        let graph = Self.graph(mock)
+        Self.seedInbox(mock)
+        var changes = Message()
+        changes.isRead = true
+        _ = try await graph.me.messages("m1").request().update(changes)
+        let inbox = try await graph.me.mailFolders("inbox").messages.request().get().value
+        #expect(inbox.allSatisfy { $0.isRead == true } && inbox.count == 2)
+
+        let selected = try await graph.me.messages("m1").request().select("subject").get()
+        #expect(selected.subject == "Quarterly report" && selected.id == "m1")
+        #expect(selected.isRead == nil && selected.isDraft == nil)
+    }
+
+    /// A folder created below a parent addressed by id is that folder's child, found by path.
+    @Test func aCreateBelowAParentByIdLandsInThatFolder() async throws {
+        let mock = try await MockServer(.oneDrive)
+        defer { Task { await mock.stop() } }
+        let client = Self.oneDrive(mock)
+        let parent = try await client.me.drive.root.children.request().add(.folder(named: "Projects"))
+        let parentID = try #require(parent.id)
+        let child = try await client.me.drive.items(parentID).children.request().add(.folder(named: "Bindery"))
+        let found = try await client.me.drive.root.item(atPath: "Projects/Bindery").request().get()
+        #expect(found.id == child.id && found.isFolder)
+        #expect(try await Self.rootNames(client) == ["Projects"])
     }
 }
