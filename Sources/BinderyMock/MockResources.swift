@@ -35,9 +35,9 @@ extension MockServer {
     func locateCollection(_ path: [String]) -> [String] {
         guard !store.isCollection(path), path.count >= 2, let name = path.last else { return path }
         let owner = Array(path.dropLast())
+        // `locate` answers another path only when the owner is stored there.
         let located = store.locate(owner)
-        let ownerIsElsewhere = located != owner && store.object(at: located) != nil
-        return store.isCollection(located + [name]) || ownerIsElsewhere ? located + [name] : path
+        return located != owner ? located + [name] : path
     }
 
     /// One page of `items` in the service's paging style, or the other view of the listing the request asks for

@@ -103,13 +103,8 @@ import Testing
     @Test func meMessagesIsEveryFolderAndHoldsWhatWasSent() async throws {
         let mock = try await MockServer(.graph)
         defer { Task { await mock.stop() } }
-        let graph = GraphClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
-        for (key, subject, isRead) in [("m1", "Quarterly report", false), ("m2", "Lunch?", true)] {
-            mock.store.insert(
-                ["subject": .string(subject), "isRead": .bool(isRead)],
-                into: ["me", "mailFolders", "inbox", "messages"],
-                key: key)
-        }
+        let graph = Self.graph(mock)
+        Self.seedInbox(mock)
         var message = Message()
         message.subject = "Hello from Bindery"
         var recipient = Recipient()

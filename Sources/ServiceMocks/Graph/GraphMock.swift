@@ -7,15 +7,11 @@ extension MockOperation {
     /// it matches parameter names without regard to case: the documentation writes `message` and `saveToSentItems`,
     /// `$metadata` (and so the generated client) `Message` and `SaveToSentItems`.
     static let sendMail = MockOperation { call in
-        guard case .object(var message)? = call.parameter("message") else {
+        guard case .object(let message)? = call.parameter("message") else {
             return call.server.errorResponse(400, code: "ErrorInvalidRequest", message: "the body needs a message")
         }
-        // As the service keeps a sent message: read, not a draft, with the time it left.
-        message["isRead"] = true
-        message["isDraft"] = false
-        message["sentDateTime"] = .string(ISO8601DateFormatter().string(from: Date()))
         if call.parameter("saveToSentItems") != .bool(false) {
-            call.store.insert(message, into: ["me", "mailFolders", "sentitems", "messages"])
+            call.store.insert(sent(message), into: ["me", "mailFolders", "sentitems", "messages"])
         }
         return .empty(202)
     }
@@ -23,17 +19,13 @@ extension MockOperation {
     /// `POST …/messages/{id}/send`: the draft leaves its folder for Sent Items, no longer a draft, with the time it
     /// left; 202. A message that is not a draft any more cannot be sent again.
     static let sendDraft = MockOperation { call in
-        guard let (path, stored) = call.storedMessage() else { return call.messageNotFound() }
-        var message = stored
+        guard let (path, message) = call.storedMessage() else { return call.messageNotFound() }
         guard message["isDraft"] != .bool(false) else {
             return call.server.errorResponse(
                 400, code: "ErrorInvalidOperation", message: "only a draft can be sent")
         }
-        message["isDraft"] = false
-        message["isRead"] = true
-        message["sentDateTime"] = .string(ISO8601DateFormatter().string(from: Date()))
         _ = call.store.remove(at: path)
-        call.store.insert(message, into: call.mailFolder("sentitems"), key: path.last)
+        call.store.insert(sent(message), into: call.mailFolder("sentitems"), key: path.last)
         return .empty(202)
     }
 
@@ -58,6 +50,15 @@ extension MockOperation {
         let stored = call.store.insert(moved, into: folder)
         return call.server.single(stored.object, status: 201)
     }
+}
+
+/// A message as the service keeps it once sent: read, not a draft, with the time it left.
+private func sent(_ message: JSONObject) -> JSONObject {
+    var sent = message
+    sent["isRead"] = true
+    sent["isDraft"] = false
+    sent["sentDateTime"] = .string(MockServer.isoDate(Date()))
+    return sent
 }
 
 extension MockCall {
