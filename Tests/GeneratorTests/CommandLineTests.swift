@@ -21,19 +21,8 @@ import Testing
         status: Int32, output: String
     ) {
         guard let tool else { throw TestFailure("bindery-gen is not built beside the tests") }
-        return try await offThePool {
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let run = try await ChildProcess.run(tool, arguments, environment: environment, mergingErrors: true)
+        return (run.ending.status, run.output)
     }
 
     static func temporaryFolder() throws -> URL {

@@ -45,14 +45,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Box.swift")
         try rendered.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-parse", file.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        await process.exited()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(message)")
+        let swiftc = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-parse", file.path])
+        #expect(swiftc.ending == .exited(0), "\(swiftc.errors)")
     }
 }

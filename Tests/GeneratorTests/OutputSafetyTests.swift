@@ -106,13 +106,8 @@ import Testing
         for delay in [nil, 3.0, 8.0] as [Double?] {
             try? FileManager.default.removeItem(at: work)
             try FileManager.default.copyItem(at: pristine, to: work)
-            let process = Process()
             let tool = try #require(CommandLineTests.tool, "bindery-gen must be built beside the tests")
-            process.executableURL = tool
-            process.arguments = graph
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(tool, graph)
             // Waited on a thread of its own, not with Task.sleep: with the whole suite on two cores a sleeping task
             // can wait seconds for a thread of the shared pool, and the staging window would pass unseen.
             let staging = work.appendingPathComponent(".Generated.bindery-new").path
@@ -124,10 +119,10 @@ import Testing
                     usleep(20_000)
                 }
                 let running = process.isRunning
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.signal(SIGKILL)
                 return running
             }
+            _ = await process.ended()
             let state = try Self.snapshot(work)
             let committed = FileManager.default.fileExists(atPath: work.path + "/.Generated.bindery-journal")
             if delay == nil { #expect(killedMidRun && !committed, "the first kill must land while staging") }

@@ -1,7 +1,7 @@
 import BinderyMock
 import Foundation
 import InboxOffline
-import Synchronization
+import TestSupport
 import Testing
 
 /// `bindery inbox sync` fills a file from the mock; `bindery inbox list` answers from the file alone.
@@ -56,23 +56,8 @@ import Testing
 
     /// Runs `bindery` without blocking a thread of the shared pool while it works (other suites run meanwhile).
     func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = Self.tool
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = Mutex(Data())
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            output.withLock { $0.append(data) }
-        }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-        return (status, String(decoding: output.withLock { $0 } + rest, as: UTF8.self))
+        let tool = try #require(Self.tool, "bindery must be built beside the tests")
+        let run = try await ChildProcess.run(tool, arguments, mergingErrors: true)
+        return (run.ending.status, run.output)
     }
 }

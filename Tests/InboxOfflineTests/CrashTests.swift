@@ -4,7 +4,6 @@ import Foundation
 import GRDB
 import Inbox
 import InboxOffline
-import Synchronization
 import TestSupport
 import Testing
 
@@ -115,28 +114,21 @@ import Testing
     func runAndKill(
         _ mode: String, _ fixture: OfflineFixture, afterLines: Int, extraDelay: Duration = .zero
     ) async throws -> Bool {
-        let process = Process()
-        process.executableURL = Self.worker
-        process.arguments = [
-            mode, fixture.databasePath, fixture.mock.serviceURL.absoluteString, fixture.mock.identity.acceptedToken,
-            OfflineFixture.namespace,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let lines = Mutex(0)
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text.filter { $0 == "\n" }.count }
-        }
-        try process.run()
-        while process.isRunning, lines.withLock({ $0 }) < afterLines + 1 {
+        let worker = try #require(Self.worker, "inbox-offline-worker must be built beside the tests")
+        let output = try Capture()
+        let process = try ChildProcess(
+            worker,
+            [
+                mode, fixture.databasePath, fixture.mock.serviceURL.absoluteString,
+                fixture.mock.identity.acceptedToken, OfflineFixture.namespace,
+            ],
+            output: .capture(output))
+        while process.isRunning, output.bytes.count(where: { $0 == UInt8(ascii: "\n") }) < afterLines + 1 {
             try await Task.sleep(for: .milliseconds(1))
         }
         try await Task.sleep(for: extraDelay)
-        kill(process.processIdentifier, SIGKILL)
-        await process.exited()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        return process.terminationReason == .uncaughtSignal
+        process.signal(SIGKILL)
+        return await process.ended() == .signalled(SIGKILL)
     }
 
     /// No index row is missing or repeated: each table's rows are exactly what the cached JSON implies.

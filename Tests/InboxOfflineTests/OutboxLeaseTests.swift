@@ -2,7 +2,6 @@ import BinderyRuntime
 import Foundation
 import Inbox
 import InboxOffline
-import Synchronization
 import TestSupport
 import Testing
 
@@ -12,29 +11,18 @@ import Testing
 // wait a minute or more for a thread before its first line runs.
 @Suite(.timeLimit(.minutes(5))) struct OutboxLeaseTests {
     /// Starts `inbox-offline-worker replay` with a one-second lease; returns the process and its output so far.
-    static func replay(_ fixture: OfflineFixture) throws -> (Process, Output) {
-        let process = Process()
+    static func replay(_ fixture: OfflineFixture) throws -> (ChildProcess, Capture) {
         let worker = try #require(CrashTests.worker, "inbox-offline-worker must be built beside the tests")
-        process.executableURL = worker
-        process.arguments = [
-            "replay", fixture.databasePath, fixture.mock.serviceURL.absoluteString, fixture.mock.identity.acceptedToken,
-            OfflineFixture.namespace,
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["LEASE_SECONDS": "1"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let output = Output()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0 += text }
-        }
-        try process.run()
+        let output = try Capture()
+        let process = try ChildProcess(
+            worker,
+            [
+                "replay", fixture.databasePath, fixture.mock.serviceURL.absoluteString,
+                fixture.mock.identity.acceptedToken, OfflineFixture.namespace,
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["LEASE_SECONDS": "1"]) { $1 },
+            output: .capture(output))
         return (process, output)
-    }
-
-    final class Output: Sendable {
-        let text = Mutex("")
-        var value: String { text.withLock { $0 } }
     }
 
     @Test func aSendThatOutlastsTheLeaseIsSentOnceThoughASecondProcessReplays() async throws {
@@ -58,11 +46,12 @@ import Testing
         // Past the lease's second: without renewal the second process would take the queue here.
         try await Task.sleep(for: .milliseconds(1_800))
         let (second, secondOutput) = try Self.replay(fixture)
-        await second.exited()
-        await first.exited()
-        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
-        #expect(secondOutput.value.contains("replayed 0 busy"), "\(secondOutput.value)")
-        #expect(firstOutput.value.contains("replayed 1"), "\(firstOutput.value)")
+        #expect(await second.ended() == .exited(0))
+        #expect(await first.ended() == .exited(0))
+        await secondOutput.finished()
+        await firstOutput.finished()
+        #expect(secondOutput.text.contains("replayed 0 busy"), "\(secondOutput.text)")
+        #expect(firstOutput.text.contains("replayed 1"), "\(firstOutput.text)")
         let sends = fixture.mock.requests.filter { $0.path.hasSuffix("/send") }.count
         #expect(sends == 1, "one send request for one queued send")
         #expect(try outbox.pending().isEmpty)

@@ -1,6 +1,7 @@
 import BinderyMock
 import BinderyServiceMocks
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ import Testing
     struct Run {
         let mock: MockServer
         let terminal: PseudoTerminal
-        let process: Process
+        let process: ChildProcess
         /// The terminal's settings before the program started.
         let before: termios
 
@@ -69,17 +70,17 @@ import Testing
     }
 
     /// Waits for the program to end and returns its exit status.
-    func exitStatus(_ process: Process) async throws -> Int32 {
+    func exitStatus(_ process: ChildProcess) async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
-                process.terminate()
+                process.signal(SIGKILL)
                 Issue.record("the picker did not exit")
                 break
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return process.terminationStatus
+        return await process.ended().status
     }
 
     /// The program left the alternate screen after it last entered it, showed the cursor, and put the terminal's
@@ -127,7 +128,7 @@ import Testing
 
         // A smaller window: the program hears of it and draws to the new size.
         terminal.setWindowSize(columns: 50, rows: 12)
-        kill(process.processIdentifier, SIGWINCH)
+        process.signal(SIGWINCH)
         screen = try await terminal.waitFor("the screen redrawn 50 wide") {
             $0.rows.contains(String(repeating: "─", count: 50)) && $0.rows[11].hasPrefix("↑↓/jk move")
         }
@@ -189,7 +190,7 @@ import Testing
         defer { run.close() }
         let (terminal, process) = (run.terminal, run.process)
         try await terminal.waitFor("the notebooks") { $0.contains("> Work/") }
-        if how == "Ctrl-C" { terminal.type("\u{03}") } else { kill(process.processIdentifier, SIGTERM) }
+        if how == "Ctrl-C" { terminal.type("\u{03}") } else { process.signal(SIGTERM) }
         #expect(try await exitStatus(process) == status)
         try await terminal.waitFor("the normal screen") { !$0.isAlternate }
         expectRestored(terminal, as: run.before)
@@ -201,19 +202,18 @@ import Testing
         defer { Task { await mock.stop() } }
         /// Runs the picker with pipes for its standard streams: `answers` typed, then the input closed.
         func pick(answering answers: String) async throws -> (status: Int32, output: String, prompts: String) {
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = Self.arguments(mock, json: true)
-            let (input, output, prompts) = (Pipe(), Pipe(), Pipe())
-            (process.standardInput, process.standardOutput, process.standardError) = (input, output, prompts)
-            try process.run()
-            input.fileHandleForWriting.write(Data(answers.utf8))
-            try input.fileHandleForWriting.close()
+            let input = try makePipe()
+            let (output, prompts) = (try Capture(), try Capture())
+            let process = try ChildProcess(
+                tool, Self.arguments(mock, json: true), input: .descriptor(input.read), output: .capture(output),
+                errors: .capture(prompts))
+            close(input.read)
+            writeAll(Array(answers.utf8), to: input.write)
+            close(input.write)
             let status = try await exitStatus(process)
-            let text = { (pipe: Pipe) in
-                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            }
-            return (status, text(output), text(prompts))
+            await output.finished()
+            await prompts.finished()
+            return (status, output.text, prompts.text)
         }
 
         // Work, then Projects, then a search whose second hit is picked.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -43,15 +44,10 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Runs `executable` with the secondary side as its standard input, output and error.
-    func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let handle = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
-        (process.standardInput, process.standardOutput, process.standardError) = (handle, handle, handle)
-        try process.run()
-        return process
+    func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> ChildProcess {
+        try ChildProcess(
+            executable, arguments, environment: environment, input: .descriptor(secondary),
+            output: .descriptor(secondary), errors: .descriptor(secondary))
     }
 
     /// Types `text` as one write, as a terminal sends a key (an arrow's whole escape sequence at once).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Both SwiftPM plugins as a user's package meets them: Tests/PluginSample, copied and pointed at this checkout,
@@ -122,29 +123,20 @@ import Testing
         var output: String { stdout + stderr }
     }
 
-    /// Runs a program to the end or the deadline; its streams go to files, so a chatty build never blocks on a pipe.
+    /// Runs a program to the end or the deadline; its streams are read as they come, so a chatty build never
+    /// blocks on a pipe.
     static func run(_ executable: URL, _ arguments: [String], minutes: Int) async throws -> Outcome {
-        let logs = work.appendingPathComponent("logs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: logs) }
-        let (out, err) = (logs.appendingPathComponent("stdout"), logs.appendingPathComponent("stderr"))
-        for file in [out, err] { try Data().write(to: file) }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = package
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        let (out, err) = (try Capture(), try Capture())
+        let process = try ChildProcess(
+            executable, arguments, directory: package, output: .capture(out), errors: .capture(err))
         let deadline = ContinuousClock.now + .seconds(minutes * 60)
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
         let timedOut = process.isRunning
-        if timedOut { process.terminate() }
-        process.waitUntilExit()
-        var outcome = Outcome(
-            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        if timedOut { process.signal(SIGTERM) }
+        let ending = await process.ended()
+        await out.finished()
+        await err.finished()
+        var outcome = Outcome(status: ending.status, stdout: out.text, stderr: err.text)
         if timedOut {
             outcome.status = -1
             outcome.stderr +=

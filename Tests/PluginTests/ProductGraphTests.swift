@@ -40,21 +40,12 @@ import Testing
             .deletingLastPathComponent()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch folder of its own: the package's `.build` is locked by the `swift test` running this.
-        process.arguments = [
-            "swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package",
-        ]
-        let output = scratch.appendingPathExtension("json")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        await process.exited()
-        try #require(process.terminationStatus == 0, "swift package dump-package failed")
-        return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: output))
+        let dump = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"])
+        try #require(dump.ending == .exited(0), "swift package dump-package failed: \(dump.errors)")
+        return try JSONDecoder().decode(Manifest.self, from: Data(dump.output.utf8))
     }
 
     /// Every target `name` needs, itself included.

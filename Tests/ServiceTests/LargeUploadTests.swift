@@ -124,22 +124,20 @@ import Testing
         let file = try TestFile(bytes: 24 * Self.unit + 99)
         // Slow ranges, so that the process is still uploading when it is killed.
         mock.inject(.slow(.milliseconds(100)), count: 10_000, pathContains: "/_upload/")
-        let process = Process()
-        process.executableURL = MockCommandTests.tool
-        process.arguments = [
-            "onedrive", "upload", file.path, "--to", "clip.bin", "--state", file.state, "--chunk-size",
-            String(Self.unit), "--base-url", mock.serviceURL.absoluteString, "--token", mock.identity.acceptedToken,
-        ]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let tool = try #require(MockCommandTests.tool)
+        let process = try ChildProcess(
+            tool,
+            [
+                "onedrive", "upload", file.path, "--to", "clip.bin", "--state", file.state, "--chunk-size",
+                String(Self.unit), "--base-url", mock.serviceURL.absoluteString, "--token",
+                mock.identity.acceptedToken,
+            ])
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline, (UploadState.load(from: file.state)?.nextByte ?? 0) < 3 * Self.unit {
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(process.processIdentifier, SIGKILL)
-        await process.exited()
-        #expect(process.terminationReason == .uncaughtSignal)
+        process.signal(SIGKILL)
+        #expect(await process.ended() == .signalled(SIGKILL))
         mock.clearFaults()
 
         let saved = try #require(UploadState.load(from: file.state))

@@ -2,6 +2,7 @@ import BinderyRuntime
 import Foundation
 import OneDrive
 import Synchronization
+import TestSupport
 import Testing
 
 /// `bindery mock` as a script runs it: its output is a pipe, and the script waits for the URL and the token before
@@ -19,24 +20,17 @@ import Testing
     }()
 
     /// A running `bindery mock` and everything it has printed so far.
-    final class Launched {
-        final class Output: Sendable { let text = Mutex("") }
-        let process = Process()
-        let pipe = Pipe()
-        let output = Output()
+    final class Launched: Sendable {
+        let process: ChildProcess
+        let output: Capture
 
         init(_ arguments: [String]) throws {
-            process.executableURL = MockCommandTests.tool
-            process.arguments = arguments
-            process.standardOutput = pipe
-            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-                let data = handle.availableData
-                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-            try process.run()
+            let tool = try #require(MockCommandTests.tool, "bindery must be built beside the tests")
+            output = try Capture()
+            process = try ChildProcess(tool, arguments, output: .capture(output))
         }
 
-        var text: String { output.text.withLock { $0 } }
+        var text: String { output.text }
 
         /// Waits for the whole banner (it ends with the line on stopping). Generous: under a loaded machine (the
         /// whole suite runs in parallel) the mock may take a while to start.
@@ -48,11 +42,8 @@ import Testing
             return text
         }
 
-        func stop() {
-            process.terminate()
-            process.waitUntilExit()
-            pipe.fileHandleForReading.readabilityHandler = nil
-        }
+        /// Asks the mock to stop; the child's own thread reaps it, so nothing here blocks.
+        func stop() { process.signal(SIGTERM) }
     }
 
     @Test

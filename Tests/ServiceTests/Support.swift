@@ -2,6 +2,7 @@ import BinderyRuntime
 import Foundation
 import HTTPTypes
 import Synchronization
+import TestSupport
 
 /// Answers each request with the next scripted reply and keeps what was sent: these tests check the requests
 /// the generated builders make and the decoding of real-shaped answers. The same clients are proven end to end
@@ -59,28 +60,6 @@ func roundTrips(_ model: some JSONModel, _ wire: String) throws -> Bool {
 /// thread per core, and a command that talks to a mock in this process needs one free to be answered.
 func runToEnd(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String)
 {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let (output, errors) = (Pipe(), Pipe())
-    (process.standardOutput, process.standardError) = (output, errors)
-    let collected = Mutex((output: Data(), errors: Data()))
-    output.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        collected.withLock { $0.output.append(data) }
-    }
-    errors.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        collected.withLock { $0.errors.append(data) }
-    }
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
-    output.fileHandleForReading.readabilityHandler = nil
-    errors.fileHandleForReading.readabilityHandler = nil
-    // What the handlers had not been given yet: the process has exited, so these reads end at once.
-    let rest = (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
-    let text = collected.withLock { ($0.output + rest.0, $0.errors + rest.1) }
-    return (status, String(decoding: text.0, as: UTF8.self), String(decoding: text.1, as: UTF8.self))
+    let run = try await ChildProcess.run(executable, arguments)
+    return (run.ending.status, run.output, run.errors)
 }

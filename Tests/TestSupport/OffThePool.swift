@@ -17,10 +17,3 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -
         Thread { continuation.resume(returning: work()) }.start()
     }
 }
-
-extension Process {
-    /// Waits for the process to end without holding a thread of the shared pool.
-    public func exited() async {
-        await offThePool { [self] in waitUntilExit() }
-    }
-}

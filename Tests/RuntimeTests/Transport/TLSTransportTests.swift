@@ -17,7 +17,7 @@
         final class TLSServer: Sendable {
             let folder: URL
             let port: Int
-            let process: Process
+            let process: ChildProcess
 
             /// Makes the certificates and starts nginx on a thread of its own (both block for seconds).
             static func start() async throws -> TLSServer { try await offThePool { try TLSServer() } }
@@ -64,11 +64,7 @@
                     }
                     """
                 try Data(configuration.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
-                process = Process()
-                process.executableURL = URL(fileURLWithPath: nginx)
-                process.arguments = ["-p", dir, "-c", "\(dir)/nginx.conf"]
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                process = try ChildProcess(URL(fileURLWithPath: nginx), ["-p", dir, "-c", "\(dir)/nginx.conf"])
                 // Ready when it accepts connections.
                 let deadline = Date(timeIntervalSinceNow: 20)
                 while !Self.accepts(port: port) {
@@ -82,8 +78,8 @@
             }
 
             func stop() {
-                process.terminate()
-                process.waitUntilExit()
+                process.signal(SIGTERM)
+                _ = process.waitUntilEnded()
                 try? FileManager.default.removeItem(at: folder)
             }
 
@@ -94,14 +90,8 @@
             }
 
             static func shell(_ script: String) throws {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", script]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else { throw TestFailure("openssl failed: is it installed?") }
+                let ending = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script]).waitUntilEnded()
+                guard ending == .exited(0) else { throw TestFailure("openssl failed: is it installed?") }
             }
 
             /// A port the kernel just gave out on 127.0.0.1.

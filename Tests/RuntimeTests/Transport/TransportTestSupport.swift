@@ -1,6 +1,7 @@
 import BinderyRuntime
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -164,22 +165,16 @@ enum ResidentMemory {
 
 /// `bytes` compressed by the system's gzip, as a server would send them with `Content-Encoding: gzip`.
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-c", "-n"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    // Write on another thread: gzip's output could fill the pipe while we are still writing its input.
-    let writer = Thread {
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-    }
-    writer.start()
-    let compressed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw TestFailure("gzip exited with \(process.terminationStatus)") }
-    return Array(compressed)
+    let (input, output) = (try makePipe(), try Capture())
+    let process = try ChildProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-c", "-n"], input: .descriptor(input.read),
+        output: .capture(output))
+    close(input.read)
+    // Written while the capture reads: gzip's output could fill the pipe while we are still writing its input.
+    writeAll(bytes, to: input.write)
+    close(input.write)
+    let ending = process.waitUntilEnded()
+    guard ending == .exited(0) else { throw TestFailure("gzip exited with \(ending)") }
+    output.waitUntilFinished()
+    return output.bytes
 }
