@@ -1,5 +1,10 @@
 # Bindery: every task a developer or CI runs. `make help` lists them.
 SWIFT ?= swift
+# At most 32 tests at once (Swift Testing reads this). Every suite runs in one process, a mock is two FlyingFox servers,
+# and each server keeps a Dispatch worker thread blocked in epoll_wait while it runs: unbounded, the suites held all
+# 255 of Linux's Dispatch threads, and URLSession, which needs some of its own, stalled until its requests timed out.
+# Bounded, the loopback suites also finish sooner (a minute rather than five on two cores).
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 32
 GEN := .build/debug/bindery-gen
 
 # Each generated module: spec → output folder (settings in bindery.json beside the spec).
