@@ -29,7 +29,7 @@ struct FullScreenPicker {
     }
 
     func run() async throws -> PickOutcome {
-        let (signals, sources) = Terminal.signals([SIGWINCH, SIGINT, SIGTERM, SIGHUP])
+        let (signals, stopSignals) = Terminal.signals([SIGWINCH, SIGINT, SIGTERM, SIGHUP])
         try terminal.enter()
         defer { terminal.restore() }
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -51,7 +51,7 @@ struct FullScreenPicker {
         ]
         defer {
             for feeder in feeders { feeder.cancel() }
-            for source in sources { source.cancel() }
+            stopSignals()
         }
 
         let size = terminal.size

@@ -89,18 +89,67 @@ final class Terminal: @unchecked Sendable {
         return stream
     }
 
-    /// Signals as events: resizes, and the ones that must end the program with the terminal restored.
-    static func signals(_ numbers: [Int32]) -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
+    /// Signals as events: resizes, and the ones that must end the program with the terminal restored; `stop`
+    /// puts the signals' previous actions back.
+    ///
+    /// A handler of our own writes each signal's number into a pipe that a thread reads. Dispatch's signal sources
+    /// on Linux read a signalfd, which sees a signal only while every thread blocks it: in a program started from a
+    /// shell (nothing blocked) the kernel handed SIGTERM to a thread that did not block it, where it was ignored.
+    static func signals(_ numbers: [Int32]) -> (events: AsyncStream<Int32>, stop: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = numbers.map { number -> any DispatchSourceSignal in
-            // Dispatch delivers the signal only once its default action is off.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            continuation.finish()
+            return (stream, {})
         }
-        return (stream, sources)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        signalPipe = writeEnd
+        Thread {
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1, number != 0 else { break }  // 0: stopped
+                continuation.yield(Int32(number))
+            }
+            continuation.finish()
+            _ = close(readEnd)
+        }
+        .start()
+        var previous: [(Int32, sigaction)] = []
+        for number in numbers {
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = { number in Terminal.signalArrived(number) }
+            #else
+                action.__sigaction_u.__sa_handler = { number in Terminal.signalArrived(number) }
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            var old = sigaction()
+            sigaction(number, &action, &old)
+            previous.append((number, old))
+        }
+        let saved = previous
+        return (
+            stream,
+            {
+                for (number, action) in saved {
+                    var action = action
+                    sigaction(number, &action, nil)
+                }
+                writeByte(0, to: writeEnd)
+                _ = close(writeEnd)
+            }
+        )
+    }
+
+    /// The write end of the signal pipe, read by the handler: only async-signal-safe calls happen there.
+    nonisolated(unsafe) private static var signalPipe: Int32 = -1
+
+    private static func signalArrived(_ number: Int32) {
+        writeByte(UInt8(truncatingIfNeeded: number), to: signalPipe)
     }
 
     enum Escape {
@@ -115,6 +164,13 @@ final class Terminal: @unchecked Sendable {
         static func style(_ number: Int) -> String { "\u{1B}[\(number)m" }
         static let (reset, bold, dim, inverse, red) = (style(0), style(1), style(2), style(7), style(31))
     }
+}
+
+/// One byte to a descriptor with write(2), which is async-signal-safe (outside `Terminal`, whose own `write` would
+/// shadow it).
+private func writeByte(_ byte: UInt8, to descriptor: Int32) {
+    var byte = byte
+    _ = write(descriptor, &byte, 1)
 }
 
 struct TerminalError: Error, CustomStringConvertible {
