@@ -52,22 +52,28 @@ extension MockServer {
 
     private func pageBody(_ items: [JSONObject], _ request: MockRequest, extra: JSONObject) -> JSONValue {
         switch service.conventions.paging {
-        case .pageNumber(let pageName, let sizeName, _, _):
+        case .pageNumber(let pageName, let sizeName, _, let totalPagesPath):
             let size = max(1, Int(sizeName.flatMap { request.queryValue($0) } ?? "") ?? service.pageSize)
             let current = max(1, Int(request.queryValue(pageName) ?? "") ?? 1)
             let slice = items.dropFirst((current - 1) * size).prefix(size)
-            let totalPages = max(1, (items.count + size - 1) / size)
-            let pagination: JSONObject = [
-                "TotalRows": .number(JSONNumber(items.count)), "PageSize": .number(JSONNumber(size)),
-                "TotalPages": .number(JSONNumber(totalPages)), "CurrentPage": .number(JSONNumber(current)),
-            ]
-            var extraMembers = extra
-            extraMembers["Pagination"] = .object(pagination)
-            let shape: [String] = {
-                if case .wrapped(let path) = service.conventions.listShape { return path }
-                return ["D", "Results"]
-            }()
-            return Self.envelope(shape, results: slice.map { .object($0) }, extra: extraMembers)
+            let shape: [String] =
+                switch service.conventions.listShape {
+                case .wrapped(let path): path
+                case .odata: ["value"]
+                case .bare: []
+                }
+            // What the service says of the page's place (Spark's `Pagination`), or at least the count of pages
+            // where the conventions read it.
+            let place = PagePlace(items: items.count, size: size, page: current)
+            guard let summary = service.pageSummary else {
+                let body = wrapped(shape, results: slice.map { .object($0) }, extra: extra)
+                // A bare array has no room for it: the client reads a short page as the last.
+                return totalPagesPath.isEmpty || shape.isEmpty
+                    ? body : body.setting(.number(JSONNumber(place.pages)), at: totalPagesPath[...])
+            }
+            var members = extra
+            for member in summary(place) { members[member.key] = member.value }
+            return wrapped(shape, results: slice.map { .object($0) }, extra: members)
         case .offset(let offsetName, let limitName, let defaultLimit):
             let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
             let offset = max(0, Int(request.queryValue(offsetName) ?? "") ?? 0)

@@ -35,18 +35,19 @@ extension MockServer {
     /// One object as the service answers it (Spark: `{"D": {"Success": true, "Results": [object]}}`).
     public func single(_ object: JSONObject, status: Int = 200) -> MockResponse {
         if case .wrapped(let path) = service.conventions.listShape {
-            return MockResponse(status: status, json: Self.envelope(path, results: [.object(object)], extra: [:]))
+            return MockResponse(status: status, json: wrapped(path, results: [.object(object)], extra: [:]))
         }
         return MockResponse(status: status, json: .object(object))
     }
 
-    static func envelope(_ path: [String], results: [JSONValue], extra: JSONObject) -> JSONValue {
-        guard let outer = path.first else { return .array(results) }
-        var inner = JSONObject()
-        inner["Success"] = true
-        inner[path.last ?? "Results"] = .array(results)
-        for member in extra { inner[member.key] = member.value }
-        return .object([outer: .object(inner)])
+    /// `results` at `path` (`["D", "Results"]`) inside the service's success body, so that an answer says it
+    /// succeeded as the service's do (Spark's `"Success": true` beside the results), with `extra` beside them; the
+    /// bare array when `path` is empty.
+    func wrapped(_ path: [String], results: [JSONValue], extra: JSONObject) -> JSONValue {
+        guard !path.isEmpty else { return .array(results) }
+        var body = JSONValue.object(service.successBody).setting(.array(results), at: path[...])
+        for member in extra { body = body.setting(member.value, at: (path.dropLast() + [member.key])[...]) }
+        return body
     }
 
     /// `2026-11-24T18:43:58Z`: how the services write a date.
@@ -76,7 +77,7 @@ extension MockServer {
 
 extension JSONValue {
     /// This value with `value` at `path`, objects made on the way where there are none.
-    fileprivate func setting(_ value: JSONValue, at path: ArraySlice<String>) -> JSONValue {
+    func setting(_ value: JSONValue, at path: ArraySlice<String>) -> JSONValue {
         guard let key = path.first else { return value }
         var object = objectValue ?? [:]
         object[key] = (object[key] ?? .object([:])).setting(value, at: path.dropFirst())

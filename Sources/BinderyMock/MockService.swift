@@ -51,6 +51,9 @@ public struct MockService: Sendable {
     public var errorBody: (@Sendable (_ status: Int, _ code: String, _ message: String) -> JSONValue)?
     /// The body of a write that answers success with a status other than 204 (Spark's `{"D":{"Success":true}}`).
     public var successBody: JSONObject
+    /// The members a page-number page carries about its place among the pages, beside its results (Spark's
+    /// `Pagination`); nil to write only the count of pages, where the conventions read it.
+    public var pageSummary: (@Sendable (PagePlace) -> JSONObject)?
     /// How a request carries a token, for the generated calls the conformance suite replays and for the `curl`
     /// commands the banner prints.
     public var authorization: AuthorizationScheme
@@ -84,7 +87,7 @@ public struct MockService: Sendable {
         listingView: (@Sendable (_ request: MockRequest, _ matching: Int, _ page: JSONValue) -> JSONValue?)? = nil,
         recordMember: String? = nil, errorCodes: MockErrorCodes = .odata,
         errorBody: (@Sendable (_ status: Int, _ code: String, _ message: String) -> JSONValue)? = nil,
-        successBody: JSONObject = [:],
+        successBody: JSONObject = [:], pageSummary: (@Sendable (PagePlace) -> JSONObject)? = nil,
         authorization: AuthorizationScheme = .bearer,
         cursorDeltaScope: @escaping @Sendable ([String]) -> [String] = {
             _ in []
@@ -97,6 +100,7 @@ public struct MockService: Sendable {
         self.errorCodes = errorCodes
         self.errorBody = errorBody
         self.successBody = successBody
+        self.pageSummary = pageSummary
         self.authorization = authorization
         self.cursorDeltaScope = cursorDeltaScope
         self.versionMembers = versionMembers
@@ -116,6 +120,16 @@ public struct MockService: Sendable {
     public var conventions: ServiceConventions { descriptor.conventions }
     /// The path of the API below the server's root: `["v1.0"]` for Graph, `["v1"]` for Spark, `[]` for Inbox.
     public var basePath: [String] { descriptor.basePath }
+}
+
+/// Where a page-number page sits: how many items the listing has, how many a page holds, and which page it is.
+public struct PagePlace: Sendable {
+    public var items: Int, size: Int, page: Int
+
+    public init(items: Int, size: Int, page: Int) { (self.items, self.size, self.page) = (items, size, page) }
+
+    /// The count of pages: one at least, for an empty listing.
+    public var pages: Int { max(1, (items + size - 1) / size) }
 }
 
 /// The names of the query options a listing reads.

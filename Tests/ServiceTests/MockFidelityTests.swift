@@ -3,7 +3,9 @@ import BinderyRuntime
 import BinderyServiceMocks
 import Foundation
 import Graph
+import HTTPTypes
 import OneDrive
+import Spark
 import Testing
 
 /// The mock does what the services' documentation says for the calls users make first, over HTTP through the
@@ -11,7 +13,7 @@ import Testing
 /// create that meets a name already taken (and is never stored), a create below a parent by id lands in that
 /// folder; Graph's `me/messages` is every folder's mail, a message created there is a draft in Drafts until it is
 /// sent, a move changes its folder and its id, a change made through `me/messages` is the folder's message
-/// changed, and `$select` trims a single message.
+/// changed, and `$select` trims a single message. A page-number page says where it is, the service's way.
 @Suite struct MockFidelityTests {
     static func oneDrive(_ mock: MockServer) -> OneDriveClient {
         OneDriveClient(baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
@@ -196,5 +198,47 @@ import Testing
         let found = try await client.me.drive.root.item(atPath: "Projects/Bindery").request().get()
         #expect(found.id == child.id && found.isFolder)
         #expect(try await Self.rootNames(client) == ["Projects"])
+    }
+
+    /// A page-number page says where it is: Spark's own `Pagination` beside `"Success": true`, or, for a service
+    /// that gives the mock no summary, only the count of pages where the conventions read it; the typed client
+    /// pages to the end either way.
+    @Test(arguments: [true, false])
+    func aPageNumberPageSaysWhereItIs(withSummary: Bool) async throws {
+        var service = MockService.spark
+        if !withSummary { service.pageSummary = nil }
+        let mock = try await MockServer(service)
+        defer { Task { await mock.stop() } }
+        for index in 1...7 {
+            mock.store.insert(
+                ["StandardFields": ["ListPrice": .number(JSONNumber(index))]], into: ["listings"], idMember: "Id")
+        }
+        let client = SparkClient(
+            userAgent: "Bindery tests", baseURL: mock.serviceURL,
+            auth: StaticTokenAuth(mock.identity.acceptedToken, scheme: .oauth))
+
+        var prices: [Double] = []
+        for try await listing in client.listings.list(orderby: "ListPrice", limit: 3).all() {
+            prices.append(try #require(listing.standardFields?.listPrice))
+        }
+        #expect(prices == [1, 2, 3, 4, 5, 6, 7])
+        #expect(mock.requests.count == 3, "three pages, and no request past the last")
+
+        let second = try #require(await Self.rawGet(mock, "listings?_limit=3&_page=2"))
+        #expect(second["D"]?["Success"] == true)
+        #expect(second["D"]?["Results"]?.arrayValue?.count == 3)
+        let expected: JSONValue =
+            withSummary
+            ? ["TotalRows": 7, "PageSize": 3, "TotalPages": 3, "CurrentPage": 2] : ["TotalPages": 3]
+        #expect(second["D"]?["Pagination"] == expected)
+    }
+
+    /// The body of a GET as the wire has it, over the runtime's own transport.
+    static func rawGet(_ mock: MockServer, _ path: String) async throws -> JSONValue? {
+        let url = try #require(URL(string: mock.serviceURL.absoluteString + "/" + path))
+        var head = HTTPRequest(method: .get, url: url)
+        head.headerFields[.authorization] = "OAuth \(mock.identity.acceptedToken)"
+        let response = try await DefaultTransport.shared.send(TransportRequest(head))
+        return try JSONValue.parse(response.body)
     }
 }

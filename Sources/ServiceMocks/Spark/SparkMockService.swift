@@ -34,7 +34,16 @@ extension MockService {
             let number = Int(code).map { JSONValue.number(JSONNumber($0)) } ?? .string(code)
             return ["D": ["Success": false, "Code": number, "Message": .string(message)]]
         },
-        successBody: ["D": ["Success": true]], authorization: .oauth)
+        successBody: ["D": ["Success": true]],
+        pageSummary: { place in
+            [
+                "Pagination": [
+                    "TotalRows": .number(JSONNumber(place.items)), "PageSize": .number(JSONNumber(place.size)),
+                    "TotalPages": .number(JSONNumber(place.pages)), "CurrentPage": .number(JSONNumber(place.page)),
+                ]
+            ]
+        },
+        authorization: .oauth)
 }
 
 extension MockSample {
