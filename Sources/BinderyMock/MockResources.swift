@@ -62,18 +62,15 @@ extension MockServer {
                 case .odata: ["value"]
                 case .bare: []
                 }
-            // What the service says of the page's place (Spark's `Pagination`), or at least the count of pages
-            // where the conventions read it.
+            // What the service says of the page's place (Spark's `Pagination`), beside the results.
             let place = PagePlace(items: items.count, size: size, page: current)
-            guard let summary = service.pageSummary else {
-                let body = wrapped(shape, results: slice.map { .object($0) }, extra: extra)
-                // A bare array has no room for it: the client reads a short page as the last.
-                return totalPagesPath.isEmpty || shape.isEmpty
-                    ? body : body.setting(.number(JSONNumber(place.pages)), at: totalPagesPath[...])
-            }
             var members = extra
-            for member in summary(place) { members[member.key] = member.value }
-            return wrapped(shape, results: slice.map { .object($0) }, extra: members)
+            for member in service.pageSummary?(place) ?? [:] { members[member.key] = member.value }
+            let body = wrapped(shape, results: slice.map { .object($0) }, extra: members)
+            // Without one, at least the count of pages where the conventions read it; a bare array has no room for
+            // it, and the client reads a short page as the last.
+            guard service.pageSummary == nil, !totalPagesPath.isEmpty, !shape.isEmpty else { return body }
+            return body.setting(.number(JSONNumber(place.pages)), at: totalPagesPath[...])
         case .offset(let offsetName, let limitName, let defaultLimit):
             let limit = min(1000, max(0, Int(request.queryValue(limitName) ?? "") ?? defaultLimit))
             let offset = max(0, Int(request.queryValue(offsetName) ?? "") ?? 0)

@@ -44,7 +44,7 @@ public final class ChildProcess: Sendable {
     }
 
     public let pid: pid_t
-    private let state = Mutex<(ending: Ending?, waiting: [@Sendable (Ending) -> Void])>((nil, []))
+    private let ending = Once<Ending>()
 
     public init(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
@@ -78,49 +78,31 @@ public final class ChildProcess: Sendable {
         self.pid = pid
 
         Thread { [self] in
-            var status: Int32 = 0
-            while waitpid(self.pid, &status, 0) < 0, errno == EINTR {}
-            // The layout of wait(2)'s status: a signal in the low 7 bits, or the exit status in the next byte.
-            let ending: Ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
-            let waiting = self.state.withLock { state in
-                state.ending = ending
-                defer { state.waiting = [] }
-                return state.waiting
+            // Waits without reaping, then reaps under `ending`'s lock: `signal` never meets a reaped pid that the
+            // system may have given to another process.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+            ending.set {
+                var status: Int32 = 0
+                while waitpid(self.pid, &status, 0) < 0, errno == EINTR {}
+                // wait(2)'s status: a signal in the low 7 bits, or the exit status in the next byte.
+                return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
             }
-            for action in waiting { action(ending) }
         }
         .start()
     }
 
-    public var isRunning: Bool { state.withLock { $0.ending == nil } }
+    public var isRunning: Bool { ending.value == nil }
 
     /// Waits for the child to end.
-    public func ended() async -> Ending {
-        await withCheckedContinuation { continuation in whenEnded { continuation.resume(returning: $0) } }
-    }
+    public func ended() async -> Ending { await ending.wait() }
 
     /// Blocks the calling thread until the child ends: only for code already off the shared pool (`offThePool`).
-    public func waitUntilEnded() -> Ending {
-        let ended = DispatchSemaphore(value: 0)
-        whenEnded { _ in ended.signal() }
-        ended.wait()
-        return state.withLock { $0.ending! }
-    }
-
-    private func whenEnded(_ action: @escaping @Sendable (Ending) -> Void) {
-        let ending = state.withLock { state in
-            if state.ending == nil { state.waiting.append(action) }
-            return state.ending
-        }
-        if let ending { action(ending) }
-    }
+    public func waitUntilEnded() -> Ending { ending.waitBlocking() }
 
     /// Sends `signal` (SIGTERM unless told) if the child is still running.
     public func signal(_ signal: Int32 = SIGTERM) {
-        state.withLock { state in
-            // Under the lock: the waiting thread cannot reap the child, and its pid be reused, meanwhile.
-            if state.ending == nil { _ = kill(pid, signal) }
-        }
+        ending.unlessSet { _ = kill(pid, signal) }
     }
 
     /// Starts `executable`, waits for it to end, and returns how it ended with what it wrote to standard output
@@ -146,36 +128,23 @@ public final class ChildProcess: Sendable {
 public final class Capture: Sendable {
     fileprivate let childEnd: Int32
     private let readEnd: Int32
-    private let state = Mutex<(bytes: [UInt8], closed: Bool, waiting: [@Sendable () -> Void])>(([], false, []))
+    private let received = Mutex<[UInt8]>([])
+    private let closed = Once<Void>()
 
     public init() throws {
         (readEnd, childEnd) = try makePipe()
     }
 
     /// What arrived so far (all of it, after `finished()`).
-    public var bytes: [UInt8] { state.withLock { $0.bytes } }
+    public var bytes: [UInt8] { received.withLock { $0 } }
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Waits until the child (and any child of its that kept the stream) has closed it.
-    public func finished() async {
-        await withCheckedContinuation { continuation in whenFinished { continuation.resume() } }
-    }
+    public func finished() async { await closed.wait() }
 
     /// `finished()` for code already off the shared pool.
-    public func waitUntilFinished() {
-        let finished = DispatchSemaphore(value: 0)
-        whenFinished { finished.signal() }
-        finished.wait()
-    }
-
-    private func whenFinished(_ action: @escaping @Sendable () -> Void) {
-        let closed = state.withLock { state in
-            if !state.closed { state.waiting.append(action) }
-            return state.closed
-        }
-        if closed { action() }
-    }
+    public func waitUntilFinished() { closed.waitBlocking() }
 
     /// Closes the test's copy of the child's end (or the end never comes) and starts reading.
     fileprivate func childStarted() {
@@ -186,17 +155,54 @@ public final class Capture: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
-                self.state.withLock { $0.bytes += buffer[0..<count] }
+                self.received.withLock { $0 += buffer[0..<count] }
             }
             _ = close(readEnd)
-            let waiting = self.state.withLock { state in
-                state.closed = true
-                defer { state.waiting = [] }
-                return state.waiting
-            }
-            for action in waiting { action() }
+            closed.set {}
         }
         .start()
+    }
+}
+
+/// A value that arrives once (a child's ending, a stream's end), awaited or waited for by any number of callers.
+final class Once<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiting: [@Sendable (Value) -> Void])>((nil, []))
+
+    var value: Value? { state.withLock { $0.value } }
+
+    /// Sets the value `make` gives, under the lock that `unlessSet` takes, and resumes every waiter.
+    func set(_ make: () -> Value) {
+        let (value, waiting) = state.withLock { state in
+            let value = make()
+            defer { state = (value, []) }
+            return (value, state.waiting)
+        }
+        for action in waiting { action(value) }
+    }
+
+    /// Runs `body` while the value is not set, and keeps it from being set meanwhile.
+    func unlessSet(_ body: () -> Void) {
+        state.withLock { if $0.value == nil { body() } }
+    }
+
+    func wait() async -> Value {
+        await withCheckedContinuation { continuation in whenSet { continuation.resume(returning: $0) } }
+    }
+
+    /// `wait()` blocking the calling thread: only for code already off the shared pool.
+    func waitBlocking() -> Value {
+        let set = DispatchSemaphore(value: 0)
+        whenSet { _ in set.signal() }
+        set.wait()
+        return value!
+    }
+
+    private func whenSet(_ action: @escaping @Sendable (Value) -> Void) {
+        let value = state.withLock { state in
+            if state.value == nil { state.waiting.append(action) }
+            return state.value
+        }
+        if let value { action(value) }
     }
 }
 
