@@ -51,7 +51,10 @@ def snippets(path):
             end = index + 1
             while end < len(lines) and lines[end].strip() != "```":
                 end += 1
-            found.append((index + 2, lines[index + 1:end], directive, argument))
+            body = lines[index + 1:end]
+            # A block inside a list item is indented with it: read it as written at the margin.
+            indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
+            found.append((index + 2, [line[indent:] for line in body], directive, argument))
             index = end
         index += 1
     return found

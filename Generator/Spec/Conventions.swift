@@ -9,16 +9,20 @@ public struct Conventions: Equatable, Sendable {
     public var errors: ErrorShape
     /// Query options the service understands in the OData way (`$select`, `$expand`, ...), if any.
     public var queryOptions: QueryOptionStyle
+    /// The query parameter that asks for some fields only, where it is not `$select` (Spark's `_select`): what a
+    /// typed `select(\.a, \.b)` sends.
+    public var selectParameter: String?
 
     public init(
         envelope: Envelope, paging: PagingStyle, delta: DeltaStyle? = nil, errors: ErrorShape,
-        queryOptions: QueryOptionStyle
+        queryOptions: QueryOptionStyle, selectParameter: String? = nil
     ) {
         self.envelope = envelope
         self.paging = paging
         self.delta = delta
         self.errors = errors
         self.queryOptions = queryOptions
+        self.selectParameter = selectParameter
     }
 
     /// OData v4 as Microsoft Graph, OneDrive and OneNote speak it.

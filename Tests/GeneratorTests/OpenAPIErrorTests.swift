@@ -206,16 +206,18 @@ struct OpenAPIErrorTests {
             "x-bindery-conventions": {
               "errors": "graph",
               "pagination": {"style": "none"},
-              "paging": {"style": "offset", "offset": "offset"}
+              "paging": {"style": "offset", "offset": "offset"},
+              "select": 12
             }
             """)
         let result = readOpenAPI(text)
         #expect(result.spec == nil)
         #expect(
             openAPIErrors(result.diagnostics) == [
-                "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions)",
+                "inline.json:6:17: error: x-bindery-conventions: unknown key 'pagination' (expected one of: envelope, paging, delta, errors, queryOptions, select)",
                 "inline.json:7:13: error: x-bindery-conventions.paging needs \"limit\"",
                 "inline.json:5:13: error: x-bindery-conventions.errors must be \"odata\", \"common\" or an object of paths, found \"graph\"",
+                "inline.json:8:13: error: x-bindery-conventions.select must be the name of a query parameter, found a number",
             ])
     }
 

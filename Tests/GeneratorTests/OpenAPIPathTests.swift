@@ -92,7 +92,8 @@ struct OpenAPIPathTests {
               "delta": {"style": "odata", "token": "token"},
               "errors": {"code": [["error", "type"], ["error", "code"]], "message": ["error", "message"],
                          "requestID": ["request_id"]},
-              "queryOptions": "odata"
+              "queryOptions": "odata",
+              "select": "fields"
             },
             "paths": {
               "/grants/{grant_id}/messages": {
@@ -133,6 +134,7 @@ struct OpenAPIPathTests {
                     code: [["error", "type"], ["error", "code"]], message: [["error", "message"]],
                     requestID: [["request_id"]]))
         #expect(spec.conventions.queryOptions == .odata)
+        #expect(spec.conventions.selectParameter == "fields")
         #expect(spec.conventions.envelope == .wrapped(resultsPath: ["data"], requestPath: []))
         // Grants and messages are named from their segments (the items are inline).
         let message = try #require(spec.resource("message"))

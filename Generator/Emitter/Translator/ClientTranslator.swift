@@ -201,6 +201,9 @@ struct ClientTranslator {
                         ])))
         }
         arguments.append(.init("errors", ConventionExpressions.errors(conventions.errors)))
+        if let select = conventions.selectParameter, select != "$select" {
+            arguments.append(.init("selectParameter", .string(select)))
+        }
         return .call("ServiceConventions", arguments)
     }
 }

@@ -42,7 +42,7 @@ struct OpenAPIExtensionReader {
         guard let node else { return conventions }
         let name = "x-bindery-conventions"
         guard requireObject(node, name) else { return conventions }
-        checkKeys(node, name, allowed: ["envelope", "paging", "delta", "errors", "queryOptions"])
+        checkKeys(node, name, allowed: ["envelope", "paging", "delta", "errors", "queryOptions", "select"])
         if let envelopeNode = node["envelope"], let envelope = envelope(envelopeNode) {
             conventions.envelope = envelope
         }
@@ -60,6 +60,15 @@ struct OpenAPIExtensionReader {
                 optionsNode, "\(name).queryOptions", as: QueryOptionStyle.self, choices: ["odata", "declared"])
         {
             conventions.queryOptions = options
+        }
+        if let selectNode = node["select"] {
+            guard let parameter = selectNode.string, !parameter.isEmpty else {
+                context.error(
+                    "\(name).select must be the name of a query parameter, found \(describe(selectNode))",
+                    at: selectNode)
+                return conventions
+            }
+            conventions.selectParameter = parameter
         }
         return conventions
     }

@@ -103,16 +103,19 @@ public struct ServiceConventions: Sendable {
     public var requestEnvelope: [String]
     public var delta: Delta
     public var errors: ErrorShape
+    /// The query parameter that asks for some fields only, which a typed `select(\.a, \.b)` sends (Spark: `_select`).
+    public var selectParameter: String
 
     public init(
         listShape: ListShape, paging: Paging, requestEnvelope: [String] = [], delta: Delta = .odata,
-        errors: ErrorShape
+        errors: ErrorShape, selectParameter: String = "$select"
     ) {
         self.listShape = listShape
         self.paging = paging
         self.requestEnvelope = requestEnvelope
         self.delta = delta
         self.errors = errors
+        self.selectParameter = selectParameter
     }
 
     public static let odata = ServiceConventions(

@@ -1,8 +1,25 @@
 import Foundation
 import HTTPTypes
 
+/// A request that lists a collection, and so takes OData's list options (`query`, `header` and `expand` come from
+/// `AdjustableRequest`).
+public protocol CollectionQuery: AdjustableRequest {}
+
+extension CollectionQuery {
+    /// `$filter`, an OData expression such as `name eq 'a''b'` (quote string literals with `ODataLiteral`).
+    public func filter(_ expression: String) -> Self { query("$filter", expression) }
+    /// `$orderby`, e.g. `orderBy("name desc")`.
+    public func orderBy(_ properties: String...) -> Self { query("$orderby", properties.joined(separator: ",")) }
+    /// `$top`: the page size the server should use (it may send fewer).
+    public func top(_ count: Int) -> Self { query("$top", String(count)) }
+    public func skip(_ count: Int) -> Self { query("$skip", String(count)) }
+    /// `$count=true`: the total is returned as `@odata.count` in the page's `additionalData`.
+    public func count(_ include: Bool = true) -> Self { query("$count", include ? "true" : nil) }
+    public func search(_ text: String) -> Self { query("$search", text) }
+}
+
 /// Lists a collection one page at a time, in whichever paging dialect the service speaks.
-public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
+public struct CollectionRequest<Element: JSONModel>: CollectionQuery, SelectableRequest {
     public let client: ServiceClient
     public var request: APIRequest
     /// How this collection lists, where it differs from its service's conventions; nil where it does not.
@@ -16,19 +33,6 @@ public struct CollectionRequest<Element: JSONModel>: AdjustableRequest {
 
     /// The paging this collection follows: its own, or its service's.
     var paging: ServiceConventions.Paging { listing?.paging ?? client.conventions.paging }
-
-    // MARK: Query options (query, header, select and expand come from AdjustableRequest)
-
-    /// `$filter`, an OData expression such as `name eq 'a''b'` (quote string literals with `ODataLiteral`).
-    public func filter(_ expression: String) -> Self { query("$filter", expression) }
-    /// `$orderby`, e.g. `orderBy("name desc")`.
-    public func orderBy(_ properties: String...) -> Self { query("$orderby", properties.joined(separator: ",")) }
-    /// `$top`: the page size the server should use (it may send fewer).
-    public func top(_ count: Int) -> Self { query("$top", String(count)) }
-    public func skip(_ count: Int) -> Self { query("$skip", String(count)) }
-    /// `$count=true`: the total is returned as `@odata.count` in the page's `additionalData`.
-    public func count(_ include: Bool = true) -> Self { query("$count", include ? "true" : nil) }
-    public func search(_ text: String) -> Self { query("$search", text) }
 
     // MARK: Reading
 

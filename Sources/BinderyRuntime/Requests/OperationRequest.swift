@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// A request for an action or function (`copy`, `sendMail`, `send`, `generate_cursor`): built by a generated
 /// method, inspectable before it is sent, sent by `execute()`.
-public struct OperationRequest<Output: Sendable>: AdjustableRequest {
+public struct OperationRequest<Output: Sendable>: SelectableRequest {
     public let client: ServiceClient
     public var request: APIRequest
     let decoder: ResponseDecoder<Output>

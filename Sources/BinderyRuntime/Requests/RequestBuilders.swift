@@ -71,14 +71,22 @@ extension AdjustableRequest {
         return copy
     }
 
-    /// `$select`: only these properties are returned.
-    public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
     /// `$expand`: related entities returned inline, e.g. `expand("thumbnails")` or `expand("children($top=5)")`.
     public func expand(_ properties: String...) -> Self { query("$expand", properties.joined(separator: ",")) }
     /// `$expand` with options per property: `expand("sections", Expansion("sectionGroups").allLevels())`.
     public func expand(_ items: Expansion...) -> Self {
         query("$expand", items.map(\.description).joined(separator: ","))
     }
+}
+
+/// A request whose answer can be trimmed to fields named as strings. A typed selection
+/// (`select(\.subject, \.from)`) is not one: its fields are its type, chosen all at once.
+public protocol SelectableRequest: AdjustableRequest {}
+
+extension SelectableRequest {
+    /// `$select`: only these properties are returned; the others read as nil. `select(\.a, \.b)` makes the
+    /// selection the result's type instead.
+    public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
 }
 
 /// One `$expand` item and the options that apply inside it, as OData writes them:
@@ -117,7 +125,7 @@ public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 }
 
 /// Reads, updates or deletes one entity.
-public struct EntityRequest<Resource: JSONModel>: AdjustableRequest {
+public struct EntityRequest<Resource: JSONModel>: SelectableRequest {
     public let client: ServiceClient
     /// The GET request as it will be sent; `update` and `delete` reuse its path and headers.
     public var request: APIRequest

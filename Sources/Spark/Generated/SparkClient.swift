@@ -33,7 +33,8 @@ public struct SparkClient: RequestBuilder {
             code: [["D", "Code"]],
             message: [["D", "Message"]],
             details: [["D", "Details"]]
-        )
+        ),
+        selectParameter: "_select"
     )
 
     /// What this resource answers, for the module's route table.
