@@ -26,7 +26,7 @@ help:
 	@echo "make conformance  replay every operation's fixture over HTTP against the mock server; coverage per service"
 	@echo "make gen        regenerate every module from its spec"
 	@echo "make check-gen  fail if checked-in generated code differs from what the specs produce"
-	@echo "make check-snippets  compile every Swift snippet in README.md and the DocC catalogs (after make test)"
+	@echo "make check-snippets  compile every Swift snippet in README.md, Docs/ and the DocC catalogs (after make test)"
 	@echo "make build      build everything"
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports, the Inbox offline store, OneDrive transfers and decoding (writes BENCHMARKS.md)"
@@ -66,7 +66,7 @@ gen: $(GEN)
 	  $(call fixtures,$(word 2,$(subst :, ,$(pair)))) || exit 1;)
 	@$(SAMPLE_GEN)
 
-# Every Swift snippet in README.md and the DocC catalogs, compiled (to SIL) against the built modules (after make test).
+# Every Swift snippet in README.md, Docs/ and the DocC catalogs, compiled (to SIL) against the built modules (after make test).
 check-snippets:
 	scripts/check-snippets.py
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compiles every Swift snippet in README.md and the DocC catalogs against the built modules.
+"""Compiles every Swift snippet in README.md, Docs/ and the DocC catalogs against the built modules.
 
 `make check-snippets` (CI runs it after the tests, which build the modules): each ```swift block becomes a file of
 its own, and `swiftc -emit-sil` compiles it with the package's modules (as far as the mandatory passes: a
@@ -10,6 +10,7 @@ A block is the body of an `async throws` function, after its own imports, unless
 `@Test func`, a type), which stay at the top of the file. An HTML comment on the line before a block says what the
 prose around it provides:
     <!-- snippet given: session: TokenSession, url: URL -->   parameters of the function, for names the block uses
+    <!-- snippet given: client: C | imports Module -->        ... and modules the block uses without showing their import
     <!-- snippet continues -->                                the block goes on from the one before it (same function)
     <!-- snippet manifest -->                                 Package.swift content: inside `Package(name:...)`
 Every block is checked; there is no way to skip one.
@@ -27,6 +28,9 @@ DECLARATION = re.compile(r"^(@|(public |private |fileprivate |internal |final )*
 
 def docs():
     yield "README.md"
+    for name in sorted(os.listdir(os.path.join(ROOT, "Docs"))):
+        if name.endswith(".md"):
+            yield os.path.join("Docs", name)
     sources = os.path.join(ROOT, "Sources")
     for module in sorted(os.listdir(sources)):
         catalog = os.path.join(sources, module, module + ".docc")
@@ -77,6 +81,10 @@ def units(path):
     for unit in made:
         text, mapping = [], {}
         imports = {"Foundation", "BinderyRuntime"} if unit["directive"] != "manifest" else set()
+        # `given: client: Client | imports Module`: a module the prose names without showing its import.
+        if " | imports " in unit["argument"]:
+            unit["argument"], hidden = unit["argument"].split(" | imports ", 1)
+            imports.update(hidden.split())
         if module_of(path) and unit["directive"] != "manifest":
             imports.add(module_of(path))
         code = []
@@ -159,7 +167,7 @@ def main():
                         print(f"{path}:{first}: error: {message[0] if message else 'swiftc failed'}", file=sys.stderr)
     if failures:
         sys.exit(f"check-snippets: {failures} of {checked} snippets do not compile")
-    print(f"check-snippets: all {checked} Swift snippets in README.md and the DocC catalogs compile.")
+    print(f"check-snippets: all {checked} Swift snippets in README.md, Docs/ and the DocC catalogs compile.")
 
 
 if __name__ == "__main__":
