@@ -72,7 +72,13 @@ struct BinderyGen: ParsableCommand {
 
         let (read, diagnostics) = SpecReader.read(path: spec)
         Self.print(diagnostics)
-        guard let spec = read, !diagnostics.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
+        guard var spec = read, !diagnostics.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
+        if let descriptions = configuration.descriptions {
+            let (documented, found) = SpecReader.read(path: descriptions)
+            Self.print(found)
+            guard let documented, !found.contains(where: { $0.severity == .error }) else { throw ExitCode.failure }
+            spec = spec.documented(from: documented).spec
+        }
         let readTime = clock.now - start
 
         let pruned = spec.pruned(include: configuration.include, exclude: configuration.exclude)
@@ -142,6 +148,10 @@ struct BinderyGen: ParsableCommand {
         Self.print(diagnostics)
         guard var configuration = read else { throw ExitCode.failure }
         if let module { configuration.moduleName = module }
+        if let descriptions = configuration.descriptions, !descriptions.hasPrefix("/") {
+            configuration.descriptions = ((path as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent(descriptions)
+        }
         return configuration
     }
 

@@ -14,7 +14,7 @@ public enum ConfigReader {
     /// The keys of `bindery.json`, as written in the file (the README's configuration table lists the same).
     public enum Key: String, CaseIterable, Sendable {
         case moduleName, baseURL, alternativeBaseURLs, clientName, accessLevel, include, exclude, nameOverrides
-        case layout, fileCount, fieldTables, referenceURL
+        case layout, fileCount, fieldTables, referenceURL, descriptions
     }
 
     /// Reads the file at `path`; diagnostics name it `displayPath ?? path`. The configuration is nil after an error.
@@ -113,6 +113,14 @@ private struct Reading {
                             "referenceURL must contain {name}, where the type's name goes",
                             at: location(of: pointer))
                     }
+                }
+            case .descriptions:
+                if let path = value.stringValue, !path.isEmpty {
+                    config.descriptions = path
+                } else {
+                    diagnostics.error(
+                        "descriptions must be the path of a spec document, not \(value.described)",
+                        at: location(of: pointer))
                 }
             case .fileCount:
                 if let count = value.numberValue?.intValue, count >= 1 {

@@ -58,12 +58,16 @@ public struct GeneratorConfig: Equatable, Sendable {
     /// The service's reference page for a type, linked from the type's documentation: `{name}` is the type's name
     /// in lower case, after its namespace below the main one joined with `-` (`driveitem`, `security-alert`).
     public var referenceURL: String?
+    /// A second document of the same service (the official `$metadata`, say) whose documentation fills in what the
+    /// spec leaves undocumented, matched by qualified name: the checked-in spec can stay facts-only while a user's
+    /// build shows the service's own descriptions. A path relative to the configuration file.
+    public var descriptions: String?
 
     public init(
         moduleName: String, baseURL: String? = nil, alternativeBaseURLs: [String: String] = [:],
         clientName: String? = nil, accessLevel: AccessLevel = .public, include: [String] = [], exclude: [String] = [],
         nameOverrides: [String: String] = [:], layout: Layout = .automatic, fileCount: Int = 100,
-        fieldTables: FieldTables = .automatic, referenceURL: String? = nil
+        fieldTables: FieldTables = .automatic, referenceURL: String? = nil, descriptions: String? = nil
     ) {
         self.moduleName = moduleName
         self.baseURL = baseURL
@@ -77,5 +81,6 @@ public struct GeneratorConfig: Equatable, Sendable {
         self.fileCount = fileCount
         self.fieldTables = fieldTables
         self.referenceURL = referenceURL
+        self.descriptions = descriptions
     }
 }

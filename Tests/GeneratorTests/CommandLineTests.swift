@@ -92,4 +92,51 @@ import Testing
         #expect(!drift.output.contains("Mine.swift"))
         #expect(FileManager.default.fileExists(atPath: stray.path))
     }
+
+    /// `descriptions` in bindery.json: a facts-only spec takes its doc comments from the service's own metadata,
+    /// matched by name; what the spec documents itself wins, and a descriptions file that cannot be read is an
+    /// error that writes nothing.
+    @Test func descriptionsDocumentAFactsOnlySpec() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("Generated")
+        let spec = folder.appendingPathComponent("thing.xml")
+        let description = #"<Annotation Term="Org.OData.Core.V1.Description" String="%@"/>"#
+        func documented(_ text: String) -> String { description.replacingOccurrences(of: "%@", with: text) }
+        try Data(
+            Self.goodSpec.replacingOccurrences(
+                of: #"<Property Name="id" Type="Edm.String"/>"#,
+                with: #"<Property Name="id" Type="Edm.String"><Annotation Term="Org.OData.Core.V1.Description" "#
+                    + #"String="The spec's own words."/></Property><Property Name="label" Type="Edm.String"/>"#
+            ).utf8
+        ).write(to: spec)
+        let metadata = Self.goodSpec.replacingOccurrences(
+            of: #"<Key><PropertyRef Name="id"/></Key><Property Name="id" Type="Edm.String"/>"#,
+            with: #"<Key><PropertyRef Name="id"/></Key>"# + documented("A thing the service keeps.")
+                + #"<Property Name="id" Type="Edm.String">"# + documented("The metadata's words.") + "</Property>"
+                + #"<Property Name="label" Type="Edm.String">"# + documented("What people call it.") + "</Property>"
+        ).replacingOccurrences(
+            of: #"<EntityContainer"#,
+            with: #"<EntityType Name="unrelated"><Property Name="x" Type="Edm.String"/></EntityType><EntityContainer"#)
+        try Data(metadata.utf8).write(to: folder.appendingPathComponent("metadata.xml"))
+        try Data(#"{"moduleName": "Things", "descriptions": "metadata.xml"}"#.utf8)
+            .write(to: folder.appendingPathComponent("bindery.json"))
+
+        let run = try await Self.run([spec.path, "--output", output.path])
+        #expect(run.status == 0, "\(run.output)")
+        let thing = try String(contentsOf: output.appendingPathComponent("Models/Thing.swift"), encoding: .utf8)
+        #expect(thing.contains("/// A thing the service keeps."))
+        #expect(thing.contains("/// What people call it."))
+        #expect(thing.contains("/// The spec's own words."))
+        #expect(!thing.contains("The metadata's words."))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("Models/Unrelated.swift").path))
+
+        // Without the file: an error, and the output as it was.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("metadata.xml"))
+        try FileManager.default.removeItem(at: output)
+        let missing = try await Self.run([spec.path, "--output", output.path])
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("metadata.xml") && missing.output.contains("error:"), "\(missing.output)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }

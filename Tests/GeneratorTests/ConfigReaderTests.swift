@@ -26,7 +26,8 @@ import Testing
               "layout": "grouped",
               "fileCount": 4,
               "fieldTables": "tuples",
-              "referenceURL": "https://example.com/docs/{name}"
+              "referenceURL": "https://example.com/docs/{name}",
+              "descriptions": "metadata.xml"
             }
             """)
         #expect(diagnostics == [])
@@ -37,7 +38,8 @@ import Testing
                     alternativeBaseURLs: ["consumer": "https://consumer.example.com/v1"], clientName: "FilesAPI",
                     accessLevel: .internal, include: ["files.*"], exclude: ["files.secret"],
                     nameOverrides: ["files.item": "FileItem", "files.item/size": "byteCount"], layout: .grouped,
-                    fileCount: 4, fieldTables: .tuples, referenceURL: "https://example.com/docs/{name}"))
+                    fileCount: 4, fieldTables: .tuples, referenceURL: "https://example.com/docs/{name}",
+                    descriptions: "metadata.xml"))
     }
 
     @Test func defaultsAreThoseOfTheREADME() {
@@ -99,6 +101,10 @@ import Testing
         (
             "{\"moduleName\": \"A\", \"referenceURL\": \"https://x.org/docs\"}",
             "bindery.json:1:37: error: referenceURL must contain {name}, where the type's name goes"
+        ),
+        (
+            "{\"moduleName\": \"A\", \"descriptions\": true}",
+            "bindery.json:1:37: error: descriptions must be the path of a spec document, not true"
         ),
         ("{\"moduleName\": \"A\",}", "bindery.json:1:20: error:"),
     ])
