@@ -26,7 +26,7 @@ public struct Selection<Resource: JSONModel, Row: Sendable>: Sendable {
 
     /// The member that holds a key: the declared field called `id` or `Id`, as services name their keys.
     var idMember: String? {
-        Resource.schema.fields.first { $0.name == "id" || $0.name == "Id" }?.name
+        ["id", "Id"].first { Resource.schema.fieldIndex[$0] != nil }
     }
 }
 
