@@ -6,6 +6,7 @@ import MicrosoftIdentity
 import OneNote
 import OneNotePicker
 import Synchronization
+import TestSupport
 import Testing
 
 /// The headless picker over real HTTP against the OneNote mock on 127.0.0.1.
@@ -198,14 +199,14 @@ import Testing
         #expect(api == .injected(403, code: "accessDenied", requestID: api.requestID))
         #expect(api.requestID != nil)
 
-        // Nothing listens on a stopped mock's port: the connection is refused before any API answers.
-        let stopped = try await MockServer(.oneNote)
-        let closedURL = stopped.serviceURL
-        await stopped.stop()
+        // Nothing listens on the port: the connection is refused before any API answers.
+        let refusing = try RefusingPort()
         let client = OneNoteClient(
-            baseURL: closedURL, auth: StaticTokenAuth("unused"), middleware: [HeadersMiddleware()])
+            baseURL: refusing.url.appendingPathComponent("v1.0"), auth: StaticTokenAuth("unused"),
+            middleware: [HeadersMiddleware()])
         let offline = OneNotePicker(client: client)
         let system = try await offline.failure()
+        withExtendedLifetime(refusing) {}
         #expect(!system.isAPIError)
         guard case .system(let cause) = system else { return }
         #expect(cause.kind == .connection)

@@ -61,13 +61,6 @@ final class RawSocketServer: Sendable {
 
     var isStopped: Bool { state.withLock { $0.stopped } }
 
-    /// A port on 127.0.0.1 with nothing listening on it (bound once, then released).
-    static func closedPort() throws -> UInt16 {
-        let server = try RawSocketServer { _ in }
-        server.stop()
-        return server.port
-    }
-
     private func acceptLoop(_ handler: @escaping @Sendable (RawConnection) -> Void) {
         while true {
             let descriptor = accept(listener, nil, nil)

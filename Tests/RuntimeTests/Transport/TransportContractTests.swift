@@ -147,10 +147,12 @@ struct TransportContractTests {
 
     @Test(arguments: TransportKind.allCases)
     func refusedConnection(_ kind: TransportKind) async throws {
-        let port = try RawSocketServer.closedPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let error = await binderyError {
             _ = try await kind.make().send(transportRequest(.get, URL(string: "http://127.0.0.1:\(port)/")!))
         }
+        withExtendedLifetime(refusing) {}
         #expect(error?.kind == .connection)
         #if canImport(CCurl)
             if kind == .curl {
