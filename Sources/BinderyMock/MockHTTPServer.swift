@@ -49,9 +49,24 @@ final class MockHTTPServer: Sendable {
         }
     }
 
+    /// Closes the port, then waits at most a few seconds for the connections to end. FlyingFox's own stop can wait
+    /// for ever (its socket pool sleeps in `epoll_wait` with no event left to wake it); seen in CI as tests that
+    /// stalled for minutes on `await mock.stop()` until a debugger's attach woke the process.
     func stop() async {
-        await server.stop(timeout: 1)
-        task.cancel()
+        let (server, task) = (self.server, self.task)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = ResumeOnce(continuation)
+            Task {
+                await server.stop(timeout: 1)
+                task.cancel()
+                resume()
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(5))
+                task.cancel()
+                resume()
+            }
+        }
     }
 
     private static func encode(_ response: MockResponse) -> HTTPResponse {
@@ -119,4 +134,13 @@ private struct BrokenBytes: AsyncBufferedSequence, Sendable {
             return remaining
         }
     }
+}
+
+/// Resumes a continuation the first time it is called, whichever of several tasks calls it first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
+
+    func callAsFunction() { continuation.withLock { $0.take() }?.resume() }
 }
