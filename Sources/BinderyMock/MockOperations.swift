@@ -103,6 +103,8 @@ extension MockServer {
             request.queryValue("$deltatoken") ?? request.queryValue("token")
             ?? Self.functionToken(request.segments.last)
         let prefix = call.resourcePath
+        // Items are shaped by `$select` and `$expand` as in a list. Removals are too: the strict reading, under
+        // which a OneDrive client that leaves `deleted` out of its `$select` cannot see what was removed.
         var items: [JSONObject] = []
         if let token, let after = deltaSequence(token) {
             var latest: [String: MockStore.Change] = [:]
@@ -114,8 +116,9 @@ extension MockServer {
             }
             for id in order {
                 guard let change = latest[id] else { continue }
-                if change.kind != .deleted, let object = store.object(at: change.collection + [change.key]) {
-                    items.append(object)
+                let path = change.collection + [change.key]
+                if change.kind != .deleted, let object = store.object(at: path) {
+                    items.append(shape(object, at: path, request, service.queryOptions))
                 } else {
                     var tombstone = JSONObject()
                     tombstone[service.idMember] = .string(change.key)
@@ -123,14 +126,16 @@ extension MockServer {
                     case .removedAnnotation: tombstone["@removed"] = ["reason": "deleted"]
                     case .deletedFacet: tombstone["deleted"] = ["state": "deleted"]
                     }
-                    items.append(tombstone)
+                    items.append(shape(tombstone, at: path, request, service.queryOptions))
                 }
             }
         } else if token != nil {
             return errorResponse(
                 410, code: "resyncRequired", message: "the delta token is not valid; start again without one")
         } else {
-            items = store.allItems(below: prefix).map(\.object)
+            items = store.allItems(below: prefix).map {
+                shape($0.object, at: $0.collection + [$0.key], request, service.queryOptions)
+            }
         }
         let deltaLink = link(
             request, replacing: "$deltatoken", with: String(store.latestSequence), dropping: ["$skiptoken", "token"])

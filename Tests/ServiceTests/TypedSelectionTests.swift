@@ -57,6 +57,7 @@ import Testing
             #expect(sent.query.first { $0.name == "$select" }?.value == "subject,from,receivedDateTime")
         }
         let untyped = try await Self.graph(mock).me.messages.request().select("subject").get()
+        #expect(untyped.value.count == 3)
         #expect(untyped.value.allSatisfy { $0.subject != nil && $0.isRead == nil })
     }
 
@@ -111,18 +112,30 @@ import Testing
         let sent = try #require(mock.requests.last)
         #expect(sent.query.first { $0.name == "$expand" }?.value == "children($select=name)")
 
-        // A delta round of rows, with its token; the next round reports a removal as one.
+        // A delta round of rows, with its token, over pages of one item each.
         var token: String?
-        var names: [String?] = []
-        for try await page in client.drive.root.delta().select(\.name, \.size).pages() {
-            names += page.value.map(\.values.0)
+        var rows: [(String?, Int64?)] = []
+        for try await page in client.drive.root.delta().select(\.name, \.size).top(1).pages() {
+            rows += page.value.map(\.values)
             token = page.deltaToken ?? token
         }
-        #expect(names.contains("Reports"))
+        #expect(rows.map(\.0) == ["Reports", "q3.xlsx"])
+        #expect(rows.last?.1 == 2048)
+        // Every page asked for the selection, and for the `deleted` facet that marks a removal, which the mock
+        // trims like any member that was not selected.
+        let rounds = mock.requests.filter { $0.path.hasSuffix("/delta()") }
+        #expect(rounds.count == 2)
+        #expect(rounds.allSatisfy { $0.query.contains { $0.name == "$select" && $0.value == "name,size,deleted" } })
+
+        // The next round reports the removal as an item that says so, beside its key.
         try await client.drive.items("F1").request().delete()
-        let changes = try await client.drive.root.delta(token: try #require(token)).select(\.name).get()
-        #expect(changes.value.contains { $0.id == "F1" && $0.isDeletedInDelta })
-        #expect(changes.deltaToken != nil)
+        var changes: [Selected<String?>] = []
+        for try await item in client.drive.root.delta(token: try #require(token)).select(\.name).items() {
+            changes.append(item)
+        }
+        #expect(changes.count == 1)
+        #expect(changes.first?.id == "F1" && changes.first?.isDeletedInDelta == true)
+        #expect(changes.first?.values == nil)
     }
 
     @Test func sparkSelectsAListingsStandardFieldsWithItsOwnParameter() async throws {
@@ -154,7 +167,14 @@ import Testing
         let page = try await request.get()
         #expect(page.value.first?.id?.isEmpty == false)
         let untyped = try await client.listings.list(select: "ListPrice").get()
+        #expect(untyped.value.count == 2)
         #expect(
             untyped.value.allSatisfy { $0.standardFields?.streetName == nil && $0.standardFields?.listPrice != nil })
+
+        // The untyped `select` on any request speaks the service's parameter too.
+        let city = try await client.listings.list().select("City").get()
+        #expect(city.value.map { $0.standardFields?.city } == ["Fargo", "Moorhead"])
+        #expect(city.value.allSatisfy { $0.standardFields?.listPrice == nil })
+        #expect(mock.requests.last?.query.contains { $0.name == "_select" && $0.value == "City" } == true)
     }
 }

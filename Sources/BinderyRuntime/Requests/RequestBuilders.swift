@@ -81,12 +81,16 @@ extension AdjustableRequest {
 
 /// A request whose answer can be trimmed to fields named as strings. A typed selection
 /// (`select(\.subject, \.from)`) is not one: its fields are its type, chosen all at once.
-public protocol SelectableRequest: AdjustableRequest {}
+public protocol SelectableRequest: AdjustableRequest {
+    var client: ServiceClient { get }
+}
 
 extension SelectableRequest {
-    /// `$select`: only these properties are returned; the others read as nil. `select(\.a, \.b)` makes the
-    /// selection the result's type instead.
-    public func select(_ properties: String...) -> Self { query("$select", properties.joined(separator: ",")) }
+    /// `$select` (or the service's own parameter, Spark's `_select`): only these properties are returned; the
+    /// others read as nil. `select(\.a, \.b)` makes the selection the result's type instead.
+    public func select(_ properties: String...) -> Self {
+        query(client.conventions.selectParameter, properties.joined(separator: ","))
+    }
 }
 
 /// One `$expand` item and the options that apply inside it, as OData writes them:

@@ -28,6 +28,15 @@ public struct Selection<Resource: JSONModel, Row: Sendable>: Sendable {
     var idMember: String? {
         ["id", "Id"].first { Resource.schema.fieldIndex[$0] != nil }
     }
+
+    /// The names a request sends. A delta request also asks for OneDrive's `deleted` facet where the model
+    /// declares it, because a removal the service trimmed away could not be told from an item with no values.
+    func names(for request: APIRequest) -> [String] {
+        let isDelta = request.path.encodedSegments.last?.hasPrefix("delta") == true
+        guard isDelta, record == nil, Resource.schema.fieldIndex["deleted"] != nil, !names.contains("deleted")
+        else { return names }
+        return names + ["deleted"]
+    }
 }
 
 /// The selection of `fields` of `Fields`' table, read as one optional per field.
@@ -59,7 +68,14 @@ public struct Selected<Row: Sendable>: Sendable {
 
     init<Resource: JSONModel>(_ item: Resource, _ selection: Selection<Resource, Row>) {
         values = selection.row(of: item)
-        id = selection.idMember.flatMap { item.storage[$0]?.stringValue }
+        // Keys are strings in every service here; a numeric one (a loose Spark `Id`) reads as its digits.
+        id = selection.idMember.flatMap { member in
+            switch item.storage[member] {
+            case .string(let text)?: text
+            case .number(let number)?: number.text
+            default: nil
+            }
+        }
         etag = item.storage["@odata.etag"]?.stringValue
         isDeletedInDelta = item.isDeletedInDelta
     }
@@ -82,8 +98,8 @@ extension CollectionRequest {
         _ fields: repeat KeyPath<RecordFields.Table, Field<each Value>>,
         in record: KeyPath<Fields.Table, Field<Model<RecordFields>>>
     ) -> SelectedCollectionRequest<Element, (repeat (each Value)?)> where Element == Model<Fields> {
-        let member = Model<Fields>.declaredField(record).name
-        return SelectedCollectionRequest(self, selection(repeat each fields, of: RecordFields.self, in: member))
+        SelectedCollectionRequest(
+            self, selection(repeat each fields, of: RecordFields.self, in: Model<Fields>.declaredField(record).name))
     }
 }
 
@@ -95,28 +111,41 @@ extension EntityRequest {
     ) -> SelectedEntityRequest<Resource, (repeat (each Value)?)> where Resource == Model<Fields> {
         SelectedEntityRequest(self, selection(repeat each fields, of: Fields.self, in: nil))
     }
+
+    /// Asks for fields of a record the entity holds: `listing.request().select(\.listPrice, in: \.standardFields)`.
+    public func select<Fields: FieldSet, RecordFields: FieldSet, each Value: JSONConvertible>(
+        _ fields: repeat KeyPath<RecordFields.Table, Field<each Value>>,
+        in record: KeyPath<Fields.Table, Field<Model<RecordFields>>>
+    ) -> SelectedEntityRequest<Resource, (repeat (each Value)?)> where Resource == Model<Fields> {
+        SelectedEntityRequest(
+            self, selection(repeat each fields, of: RecordFields.self, in: Model<Fields>.declaredField(record).name))
+    }
 }
 
 // MARK: Requests
 
-extension AdjustableRequest {
-    /// A copy that asks for these fields only, under the service's select parameter (`$select`, Spark's `_select`).
-    fileprivate func asking(for names: [String], client: ServiceClient) -> Self {
-        query(client.conventions.selectParameter, names.joined(separator: ","))
+extension SelectableRequest {
+    /// A copy that asks for the selection's fields only, under the service's select parameter.
+    fileprivate func asking<Resource, Row>(for selection: Selection<Resource, Row>) -> Self {
+        select(selection.names(for: request).joined(separator: ","))
     }
 }
 
-/// A collection request with a typed selection: `get()` a page, or iterate `pages()` or `all()` rows.
+/// A collection request with a typed selection: `get()` a page, or iterate `pages()`, `items()` or `all()` rows.
 ///
-/// Filter, order, expand and page options apply as on `CollectionRequest`. To read an expanded property, select it
-/// too: OData returns it either way, and only a selected field has a place in the row.
+/// Order, expand and page options apply as on `CollectionRequest` (`filter`, `top`, `count` and `search` are OData's
+/// and go out under those names). To read an expanded property, select it too: OData returns it either way, and only
+/// a selected field has a place in the row. `query(_:_:)` and the `request` setter reach the request as sent: setting
+/// the select parameter there changes what the service returns, not the row's type.
+///
+/// Next and delta links are followed as the service wrote them; OData services carry `$select` in them.
 public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: CollectionQuery {
     /// The same request without the types: what is sent, and how pages are read.
     public private(set) var untyped: CollectionRequest<Resource>
     public let selection: Selection<Resource, Row>
 
     init(_ untyped: CollectionRequest<Resource>, _ selection: Selection<Resource, Row>) {
-        self.untyped = untyped.asking(for: selection.names, client: untyped.client)
+        self.untyped = untyped.request.absoluteURL == nil ? untyped.asking(for: selection) : untyped
         self.selection = selection
     }
 
@@ -135,9 +164,23 @@ public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: Col
         SelectedPageSequence(pages: untyped.pages(), selection: selection)
     }
 
-    /// Every item's row across all pages: `for try await (subject, from) in request.all()`.
-    public func all() -> SelectedRowSequence<Resource, Row> {
-        SelectedRowSequence(items: untyped.all(), selection: selection)
+    /// Every item's row across all pages: `for try await (subject, from) in request.all()`. In a delta round a
+    /// removal is a row too, of nils; iterate `items()` to tell it by `isDeletedInDelta`.
+    public func all() -> SelectedItemSequence<Resource, Row> {
+        SelectedItemSequence(items: untyped.all()) { [selection] in selection.row(of: $0) }
+    }
+
+    /// Every item across all pages, with its key, etag and delta removal beside its row.
+    public func items() -> SelectedItemSequence<Resource, Selected<Row>> {
+        SelectedItemSequence(items: untyped.all()) { [selection] in Selected($0, selection) }
+    }
+
+    /// The same selection continued from a next link the service handed out elsewhere (an expanded collection's
+    /// `children@odata.nextLink`); the link is followed as written.
+    public func following(_ nextLink: URL) -> Self {
+        var copy = self
+        copy.untyped = untyped.following(nextLink)
+        return copy
     }
 }
 
@@ -147,7 +190,7 @@ public struct SelectedEntityRequest<Resource: JSONModel, Row: Sendable>: Adjusta
     public let selection: Selection<Resource, Row>
 
     init(_ untyped: EntityRequest<Resource>, _ selection: Selection<Resource, Row>) {
-        self.untyped = untyped.asking(for: selection.names, client: untyped.client)
+        self.untyped = untyped.asking(for: selection)
         self.selection = selection
     }
 
@@ -206,22 +249,21 @@ public struct SelectedPageSequence<Resource: JSONModel, Row: Sendable>: AsyncSeq
     }
 }
 
-/// Every item's row across the pages of a typed selection.
-public struct SelectedRowSequence<Resource: JSONModel, Row: Sendable>: AsyncSequence, Sendable {
+/// The items of a typed selection across its pages, each read as a row or as a `Selected` row.
+public struct SelectedItemSequence<Resource: JSONModel, Element: Sendable>: AsyncSequence, Sendable {
     let items: ItemSequence<Resource>
-    let selection: Selection<Resource, Row>
+    let read: @Sendable (Resource) -> Element
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(items: items.makeAsyncIterator(), selection: selection)
+        AsyncIterator(items: items.makeAsyncIterator(), read: read)
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var items: ItemSequence<Resource>.AsyncIterator
-        let selection: Selection<Resource, Row>
+        let read: @Sendable (Resource) -> Element
 
-        public mutating func next() async throws -> Row? {
-            guard let item = try await items.next() else { return nil }
-            return selection.row(of: item)
+        public mutating func next() async throws -> Element? {
+            try await items.next().map(read)
         }
     }
 }
