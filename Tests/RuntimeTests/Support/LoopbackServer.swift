@@ -3,6 +3,7 @@
 import FlyingFox
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A real HTTP server on 127.0.0.1 with a free port, started and stopped by each test.
 final class LoopbackServer: Sendable {
@@ -93,8 +94,10 @@ final class LoopbackServer: Sendable {
         }
     }
 
+    /// Stops the server, waiting at most five seconds for FlyingFox to let go.
     func stop() async {
-        await server.stop()
+        let (server, task) = (self.server, self.task)
+        await awaitAtMost(.seconds(5)) { await server.stop(timeout: 1) }
         task.cancel()
     }
 

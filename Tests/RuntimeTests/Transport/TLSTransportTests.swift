@@ -41,7 +41,30 @@
                     openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile ext.cnf
                     openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.pem -days 2 -subj '/CN=Someone Else'
                     """)
-                port = try Self.freePort()
+                // A free port is released before nginx binds it, so another process can take it meanwhile:
+                // then nginx stops at once with "Address already in use", and it is started again on another.
+                var attempt = 0
+                while true {
+                    attempt += 1
+                    let port = try Self.freePort()
+                    let process = try Self.startNginx(nginx, in: folder, port: port)
+                    switch Self.awaitListening(process, port: port, folder: folder) {
+                    case .listening:
+                        (self.port, self.process) = (port, process)
+                        return
+                    case .portTaken where attempt < 5:
+                        continue
+                    case .portTaken, .failed:
+                        let log =
+                            (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                        process.signal(SIGTERM)
+                        throw TestFailure("nginx did not start: \(log)")
+                    }
+                }
+            }
+
+            static func startNginx(_ nginx: String, in folder: URL, port: Int) throws -> ChildProcess {
+                let dir = folder.path
                 let configuration = """
                     daemon off;
                     pid \(dir)/nginx.pid;
@@ -64,17 +87,25 @@
                     }
                     """
                 try Data(configuration.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
-                process = try ChildProcess(URL(fileURLWithPath: nginx), ["-p", dir, "-c", "\(dir)/nginx.conf"])
-                // Ready when it accepts connections.
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent("error.log"))
+                return try ChildProcess(URL(fileURLWithPath: nginx), ["-p", dir, "-c", "\(dir)/nginx.conf"])
+            }
+
+            enum Start { case listening, portTaken, failed }
+
+            /// Ready when it accepts connections; if it ended, whether its port was taken.
+            static func awaitListening(_ process: ChildProcess, port: Int, folder: URL) -> Start {
                 let deadline = Date(timeIntervalSinceNow: 20)
-                while !Self.accepts(port: port) {
-                    guard process.isRunning, Date() < deadline else {
+                while !accepts(port: port) {
+                    guard process.isRunning else {
                         let log =
                             (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                        throw TestFailure("nginx did not start: \(log)")
+                        return log.contains("Address already in use") ? .portTaken : .failed
                     }
+                    guard Date() < deadline else { return .failed }
                     Thread.sleep(forTimeInterval: 0.05)
                 }
+                return .listening
             }
 
             func stop() {
