@@ -1,5 +1,5 @@
 import BinderyJSON
-import BinderyRuntime
+@_spi(Generated) import BinderyRuntime
 import Foundation
 import Synchronization
 
@@ -364,23 +364,10 @@ public final class MockServer: Sendable {
             if behaviour?.requiresAuthorization ?? true, let refusal = authorize(request) { return refusal }
             let resourcePath = Array(path.dropLast(operation.segments.count))
             let call = MockCall(
-                request: request, server: self, resourcePath: resourcePath, operation: operation,
+                request: request, server: self, resourcePath: resourcePath, resource: resource, operation: operation,
                 body: requestBody(request), addressed: addressed, key: key)
             if let behaviour { return await behaviour.handle(call) }
-            // An operation on the resource's own URL (Spark's `searchListings`, Inbox's `listThreads` with their
-            // filters) is a read or write of that collection or item with parameters.
-            if operation.segments.isEmpty {
-                switch (method, operation.onCollection) {
-                case (.get, true): return list(request, at: path)
-                case (.post, true): return create(request, in: path, resource: resource)
-                case (.get, false): return read(request, at: path)
-                case (.put, false), (.patch, false):
-                    return update(request, at: path, resource: resource, replacing: false)
-                case (.delete, false): return delete(at: path, resource: resource)
-                default: break
-                }
-            }
-            return cannedAnswer(key, for: call)
+            return standardAnswer(call)
         }
         if let refusal = authorize(request) { return refusal }
         if isRefused {
@@ -389,9 +376,19 @@ public final class MockServer: Sendable {
         }
         switch match {
         case .collection(let resource, _)?:
-            if method == .post { return create(request, in: path, resource: resource) }
+            if method == .post {
+                if let written = await writeBehaviour(request, method, at: path, of: resource, onCollection: true) {
+                    return written
+                }
+                return create(request, in: path, resource: resource)
+            }
             if method == .get { return list(request, at: path) }
         case .item(let resource, _)?:
+            if method != .get,
+                let written = await writeBehaviour(request, method, at: path, of: resource, onCollection: false)
+            {
+                return written
+            }
             switch method {
             case .get: return read(request, at: path)
             case .patch, .put: return update(request, at: path, resource: resource, replacing: method == .put)
@@ -410,6 +407,41 @@ public final class MockServer: Sendable {
         return errorResponse(
             404, code: "itemNotFound",
             message: "\(request.method) \(request.path) is not an operation of \(service.name)")
+    }
+
+    /// The service's behaviour for a plain write, `"inbox.Draft/POST"` (a create in the collection) or
+    /// `"spark.cartListing/DELETE"` (an item's delete), as a call whose standard answer is the write itself.
+    private func writeBehaviour(
+        _ request: MockRequest, _ method: HTTPRequest.Method, at path: [String], of resource: ResourceRoute,
+        onCollection: Bool
+    ) async -> MockResponse? {
+        let key = "\(resource.name)/\(method.rawValue)"
+        guard let behaviour = service.operations[key] else { return nil }
+        let write = ResourceRoute.Operation(method.rawValue, method, path: "", onCollection: onCollection)
+        var call = MockCall(
+            request: request, server: self, resourcePath: path, resource: resource, operation: write,
+            body: requestBody(request), key: key)
+        call.replaces = method == .put && !onCollection
+        return await behaviour.handle(call)
+    }
+
+    /// An operation without a behaviour of its own. One on its resource's own URL (Spark's `searchListings`,
+    /// Inbox's `listThreads` with their filters) is a read or write of that collection or item with parameters;
+    /// any other answers its fixture.
+    func standardAnswer(_ call: MockCall) -> MockResponse {
+        let (request, path, resource) = (call.request, call.resourcePath, call.resource)
+        if call.operation.segments.isEmpty, let method = HTTPRequest.Method(rawValue: request.method.uppercased()) {
+            switch (method, call.operation.onCollection) {
+            case (.get, true): return list(request, at: path)
+            case (.post, true): return create(request, in: path, resource: resource)
+            case (.get, false): return read(request, at: path)
+            case (.put, false), (.patch, false):
+                return update(request, at: path, resource: resource, replacing: call.replaces)
+            case (.delete, false): return delete(at: path, resource: resource)
+            default: break
+            }
+        }
+        return cannedAnswer(call.key, for: call)
     }
 
     /// The request body without the service's envelope (`{"D": …}` for Spark).

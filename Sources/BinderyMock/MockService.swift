@@ -13,7 +13,9 @@ public struct MockService: Sendable {
     public var deletionMarker: DeletionMarker
     /// Items in a page when the request does not say.
     public var pageSize: Int
-    /// Operations with behaviour, by `"<resource>/<operation>"` (`"microsoft.graph.driveItem/delta"`).
+    /// Operations with behaviour, by `"<resource>/<operation>"` (`"microsoft.graph.driveItem/delta"`), and plain
+    /// writes with behaviour by `"<resource>/<METHOD>"`: `"inbox.Draft/POST"` creates in the collection,
+    /// `"spark.cartListing/DELETE"` deletes an item.
     public var operations: [String: MockOperation]
     /// Sign-in the provider does its own way (Spark's OpenID and signed sessions), added to the server's identity.
     public var signIn: (any MockSignInExtension)?
@@ -211,6 +213,8 @@ public struct MockCall: Sendable {
     public let server: MockServer
     /// The path of the resource the operation is bound to, below the service root.
     public let resourcePath: [String]
+    /// The kind of resource the operation is bound to.
+    public let resource: ResourceRoute
     public let operation: ResourceRoute.Operation
     /// The request body with the service's envelope taken off.
     public let body: JSONValue?
@@ -219,6 +223,13 @@ public struct MockCall: Sendable {
     public var addressed: (parent: [String], name: String)? = nil
     /// `"<resource>/<operation>"`, as `MockService.operations` names it.
     var key: String = ""
+    /// A plain PUT on an item: its standard answer replaces the item rather than merging into it.
+    var replaces = false
 
     public var store: MockStore { server.store }
+
+    /// What the mock answers without this call's behaviour: an operation on its resource's own URL reads or
+    /// writes that collection or item (a behaviour that adds to a create or an update starts here); any
+    /// other answers its fixture.
+    public func standardAnswer() -> MockResponse { server.standardAnswer(self) }
 }

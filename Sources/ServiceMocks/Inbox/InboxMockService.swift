@@ -10,7 +10,11 @@ extension MockService {
         InboxService.descriptor,
         operations: [
             "inbox.Namespace/send": .inboxSend,
+            "inbox.Draft/POST": .inboxCreateDraft,
             "inbox.Draft/deleteDraft": .inboxDeleteDraft,
+            "inbox.Message/update": .inboxUpdateMessage,
+            "inbox.Tag/createTag": .inboxCreateTag,
+            "inbox.Tag/rename": .inboxRenameTag,
             "inbox.Thread/updateTags": .inboxUpdateTags,
             "inbox.File/upload": .inboxUpload,
             "inbox.File/download": .inboxDownload,

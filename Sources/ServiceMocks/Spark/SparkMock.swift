@@ -191,3 +191,110 @@ extension MockOperation {
             call.server.identity.spark.openSession(call.request, server: call.server)
         })
 }
+
+/// Spark's writes: creates that take a list, a cart's listings and a listing's private note.
+extension MockOperation {
+    /// Creates every item of the request's list (`{"D": {"Contacts": [...]}}` for `member` "Contacts"), each
+    /// with a new 26-digit id, and answers 201 with where each one lives: `[{"ResourceUri": "/v1/contacts/…"}]`.
+    static func sparkCreateEach(_ member: String) -> MockOperation {
+        MockOperation { call in
+            guard let items = call.body?[member]?.arrayValue, !items.isEmpty,
+                items.allSatisfy({ $0.objectValue != nil })
+            else {
+                return call.server.errorResponse(
+                    400, code: "1050", message: "\(member) is required: a list of the items to create")
+            }
+            var created: [JSONValue] = []
+            for case .object(var item) in items {
+                let id = SparkIDs.next()
+                let uri = call.request.path + "/" + id
+                item["ResourceUri"] = .string(uri)
+                // A cart counts the listings it holds.
+                if let listings = item["ListingIds"]?.arrayValue {
+                    item["ListingCount"] = .number(JSONNumber(listings.count))
+                }
+                call.store.insert(item, into: call.resourcePath, key: id, idMember: "Id")
+                created.append(["ResourceUri": .string(uri)])
+            }
+            return sparkResults(created, status: 201)
+        }
+    }
+
+    /// `POST /listingcarts/{Id} {"ListingIds"}`: the cart's listings are a set; `ListingCount` follows them.
+    static let sparkAddCartListings = MockOperation { call in
+        let cart = call.store.locate(call.resourcePath)
+        let adding = call.body?["ListingIds"]?.arrayValue?.compactMap(\.text) ?? []
+        guard let updated = setCartListings(at: cart, call.store, { ids in ids += adding.filter { !ids.contains($0) } })
+        else { return call.server.errorResponse(404, code: "itemNotFound", message: "no such listing cart") }
+        return call.server.single(updated)
+    }
+
+    /// `DELETE /listingcarts/{Id}/listings/{ListingId}`: takes one listing out of the cart.
+    static let sparkRemoveCartListing = MockOperation { call in
+        let cart = call.store.locate(Array(call.resourcePath.dropLast(2)))
+        let listing = call.resourcePath.last ?? ""
+        guard let updated = setCartListings(at: cart, call.store, { $0.removeAll { $0 == listing } }) else {
+            return call.server.errorResponse(404, code: "itemNotFound", message: "no such listing cart")
+        }
+        return sparkResults([["ListingCount": updated["ListingCount"] ?? 0]])
+    }
+
+    /// The cart at `path` with its `ListingIds` changed and counted; nil when there is no cart.
+    private static func setCartListings(at path: [String], _ store: MockStore, _ change: (inout [String]) -> Void)
+        -> JSONObject?
+    {
+        guard let cart = store.object(at: path) else { return nil }
+        var ids = cart["ListingIds"]?.arrayValue?.compactMap(\.text) ?? []
+        change(&ids)
+        return store.update(
+            at: path,
+            merging: ["ListingIds": .array(ids.map { .string($0) }), "ListingCount": .number(JSONNumber(ids.count))])
+    }
+
+    /// `PUT /listings/{Id}/my/notes {"Note"}`: the user's one note on the listing, replaced on every save.
+    static let sparkSaveMyNotes = MockOperation { call in
+        guard let text = call.body?["Note"]?.text else {
+            return call.server.errorResponse(400, code: "1050", message: "Note is required")
+        }
+        let notes = call.resourcePath + ["notes"]
+        for key in call.store.keys(in: notes) { call.store.remove(at: notes + [key]) }
+        let note: JSONObject = ["Note": .string(text), "ResourceUri": .string(call.request.path)]
+        call.store.insert(note, into: notes, key: "my", idMember: "Id")
+        return sparkResults([.object(note)])
+    }
+
+    /// `GET /listings/{Id}/my/notes`: the note, or no results when there is none.
+    static let sparkMyNotes = MockOperation { call in
+        let notes = call.store.items(in: call.resourcePath + ["notes"]).map { item in
+            var note = item.object
+            note["Id"] = nil
+            return JSONValue.object(note)
+        }
+        return sparkResults(notes)
+    }
+
+    /// `DELETE /listings/{Id}/my/notes`.
+    static let sparkDeleteMyNotes = MockOperation { call in
+        let notes = call.resourcePath + ["notes"]
+        for key in call.store.keys(in: notes) { call.store.remove(at: notes + [key]) }
+        return sparkResults([])
+    }
+
+    /// A successful answer with these results: `{"D": {"Success": true, "Results": [...]}}`.
+    static func sparkResults(_ results: [JSONValue], status: Int = 200) -> MockResponse {
+        MockResponse(status: status, json: ["D": ["Success": true, "Results": .array(results)]])
+    }
+}
+
+/// Spark's ids: 26 digits, the time of creation to the second and then digits that tell apart what was made in it
+/// (`20100815220615294367000000`).
+enum SparkIDs {
+    static func next() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMddHHmmss"
+        let distinct = String(UInt64.random(in: 0..<1_000_000_000_000))
+        return formatter.string(from: Date()) + String(repeating: "0", count: 12 - distinct.count) + distinct
+    }
+}
