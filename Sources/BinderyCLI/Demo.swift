@@ -98,7 +98,7 @@ struct Demo: AsyncParsableCommand {
         message.subject = "Hello from Bindery"
         message.body = body
         message.toRecipients = [recipient]
-        try await client.me.sendMail(message: message, saveToSentItems: true).execute()
+        try await client.me.sendMail(message: message, saveToSentItems: true).send()
         print("  sent \"Hello from Bindery\" to adele@contoso.example (202 Accepted)")
         if let mock = session.mock {
             print(
@@ -338,13 +338,13 @@ struct Demo: AsyncParsableCommand {
             auth: InboxSignIn.auth(token: token ?? mock!.identity.acceptedToken), middleware: Bindery.http)
         let space = client.namespaces(namespace)
         // `view=count`: the server counts; nothing is listed.
-        let unread = try await space.threads.count(tag: "unread").execute()
+        let unread = try await space.threads.count(tag: "unread").send()
         print("  \(unread.count ?? 0) unread threads (view=count)")
         for try await thread in space.threads.list(tag: "unread").all() {
             print("  unread: \(thread.subject ?? "?")")
         }
         if mock != nil {
-            let sent = try await space.send(draftID: "draft-1", version: 0).execute()
+            let sent = try await space.send(draftID: "draft-1", version: 0).send()
             print("  sent draft-1 as message \(sent.id ?? "?"): \"\(sent.subject ?? "?")\"")
         }
         await mock?.stop()

@@ -40,15 +40,27 @@ extension MockOperation {
     /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
     public static let uploadSession = MockOperation { call in call.server.startUpload(call) }
 
-    /// OneDrive `copy`: the copy is made at once and the answer is 202 with a monitor URL that reports it done.
+    /// OneDrive `copy`: the copy is made at once, in the folder `parentReference` names by id (beside the
+    /// original without one), and the answer is 202 with a monitor URL that reports it done.
     public static let copy = MockOperation { call in
-        guard let source = call.store.object(at: call.resourcePath) else {
+        let sourcePath = call.store.locate(call.resourcePath)
+        guard let source = call.store.object(at: sourcePath) else {
             return call.server.errorResponse(404, code: "itemNotFound", message: "nothing to copy")
         }
         var copy = source
         copy["id"] = nil
         if let name = call.body?["name"]?.stringValue { copy["name"] = .string(name) }
-        let parent = Array(call.resourcePath.dropLast())
+        var parent = Array(sourcePath.dropLast())
+        if let folderID = call.body?["parentReference"]?["id"]?.stringValue {
+            // An item by id wherever it is listed (`drive/items/{id}`), or the drive's own `root`.
+            let drive = sourcePath.lastIndex(of: "drive").map { Array(sourcePath[...$0]) } ?? []
+            let byID = call.store.locate(drive + ["items", folderID])
+            guard let folder = [byID, drive + [folderID]].first(where: { call.store.object(at: $0) != nil }) else {
+                return call.server.errorResponse(
+                    404, code: "itemNotFound", message: "no folder \(folderID) to copy into")
+            }
+            parent = folder + ["children"]
+        }
         let stored = call.store.insert(copy, into: parent.isEmpty ? ["copies"] : parent)
         let monitor = call.server.origin(of: call.request) + "/\(MockServer.monitorSegment)/\(stored.key)"
         return MockResponse(status: 202, headers: [("Location", monitor)])

@@ -218,11 +218,11 @@ public struct InboxOutbox: Sendable {
             changes.addTags = payload["add_tags"]?.arrayValue?.compactMap(\.stringValue)
             changes.removeTags = payload["remove_tags"]?.arrayValue?.compactMap(\.stringValue)
             // Adding and removing tags is idempotent: repeating it after a crash is harmless.
-            let thread = try await namespace.threads(write.targetID).updateTags(changes).execute()
+            let thread = try await namespace.threads(write.targetID).updateTags(changes).send()
             try await finish(write, saving: thread.storage, as: .thread)
         case .deleteDraft:
             switch await Self.attempt({ () async throws(BinderyError) in
-                try await draft.delete(version: version ?? 0).execute()
+                try await draft.delete(version: version ?? 0).send()
             }) {
             case .success: break
             case .failure(let error) where error.status == 404: break  // Already gone: what the write wanted.
@@ -240,7 +240,7 @@ public struct InboxOutbox: Sendable {
             }
             try await markInFlight(write)
             switch await Self.attempt({ () async throws(BinderyError) in
-                try await namespace.send(draftID: write.targetID, version: version ?? 0).execute()
+                try await namespace.send(draftID: write.targetID, version: version ?? 0).send()
             }) {
             case .success(let message): try await finish(write, saving: message.storage, as: .message)
             case .failure(let error) where error.status == 409: return try await conflict(write, &report)

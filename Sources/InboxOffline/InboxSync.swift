@@ -39,7 +39,7 @@ public struct InboxSync: Sendable {
         }
         if !state.fetched {
             // The cursor comes first: changes made while the pages are fetched are replayed after them.
-            let latest = try await namespace.delta.getLatestCursor().execute().cursor
+            let latest = try await namespace.delta.getLatestCursor().send().cursor
             let cursor = state.cursor ?? latest
             try await store.database.write { [namespaceID] db in
                 try SyncState.write(db, namespace: namespaceID, cursor: cursor, fetched: false)
@@ -53,7 +53,7 @@ public struct InboxSync: Sendable {
             count += try await fetchEverything(from: resume) { objects, phase in
                 progress?(Progress(phase: phase, objects: objects))
             }
-            if try await namespace.delta.getLatestCursor().execute().cursor != cursor {
+            if try await namespace.delta.getLatestCursor().send().cursor != cursor {
                 count += try await fetchSlipped()
             }
             try await store.database.write { [namespaceID] db in
@@ -169,10 +169,10 @@ public struct InboxSync: Sendable {
         let threads = namespace.threads
         let messages = namespace.messages
         let slippedThreads = try await missing(.thread) { limit, offset in
-            try await threads.ids(limit: limit, offset: offset).execute()
+            try await threads.ids(limit: limit, offset: offset).send()
         }
         let slippedMessages = try await missing(.message) { limit, offset in
-            try await messages.ids(limit: limit, offset: offset).execute()
+            try await messages.ids(limit: limit, offset: offset).send()
         }
         var objects: [(InboxObjectKind, JSONObject)] = []
         for id in slippedThreads {

@@ -81,7 +81,7 @@ extension DriveItemRequestBuilder {
     /// Starts a server-side copy and returns the monitor to poll: the generated `copy(parentReference:name:)`
     /// (the spec marks it `Bindery.Monitor`), sent.
     public func startCopy(to parent: ItemReference, name: String? = nil) async throws(BinderyError) -> CopyMonitor {
-        try await copy(parentReference: parent, name: name).execute()
+        try await copy(parentReference: parent, name: name).send()
     }
 }
 

@@ -91,6 +91,6 @@ extension RequestBuilder {
     fileprivate func single<Element: JSONModel>(_ request: APIRequest, as type: Element.Type) async throws(BinderyError)
         -> Element
     {
-        try await OperationRequest(client: client, request: request, decoder: .model(Element.self)).execute()
+        try await OperationRequest(client: client, request: request, decoder: .model(Element.self)).send()
     }
 }

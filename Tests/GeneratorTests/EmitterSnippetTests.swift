@@ -399,11 +399,10 @@ import Testing
                             _ = try await ContosoClient(client: client).items("id-1").request().get()
                         },
                         "item/preview": { client, arguments in
-                            _ = try await ContosoClient(client: client).items("id-1").preview(page: arguments("page")).execute()
+                            _ = try await ContosoClient(client: client).items("id-1").preview(page: arguments("page")).send()
                         },
                         "item/rename": { client, arguments in
-                            _ = try await ContosoClient(client: client).items("id-1")
-                                .rename(name: arguments.bodyMember("name")).execute()
+                            _ = try await ContosoClient(client: client).items("id-1").rename(name: arguments.bodyMember("name")).send()
                         },
                     ]
                 }

@@ -155,13 +155,13 @@ import Testing
                 ))
 
         let long = client.call("drives", [.init(.string("drive-id-1"))]).dot("root")
-            .call("copy", [.init("parentReference", .raw(#"arguments.bodyMember("parentReference")"#))]).call("execute")
+            .call("copy", [.init("parentReference", .raw(#"arguments.bodyMember("parentReference")"#))]).call("send")
         #expect(
             Self.render(.keyword("try await", long))
                 == Self.boxed(
                     """
                     public static let name = try await ContosoClient(client: client).drives("drive-id-1").root
-                        .copy(parentReference: arguments.bodyMember("parentReference")).execute()
+                        .copy(parentReference: arguments.bodyMember("parentReference")).send()
                     """))
     }
 

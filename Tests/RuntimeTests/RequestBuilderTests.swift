@@ -59,7 +59,7 @@ import Testing
         let copy = graph.drive.items("i1").copy(parentReference: reference, name: "Copy.txt")
         #expect(copy.request.method == .post)
         #expect(url(copy.request) == "https://graph.example.com/v1.0/drive/items/i1/copy")
-        try await graph.sendFeedback(text: "great").execute()
+        try await graph.sendFeedback(text: "great").send()
         #expect(transport.requests.first?.method == .post)
         #expect(transport.bodies.first == #"{"text":"great"}"#)
         #expect(transport.requests.first?.headerFields[.contentType] == "application/json")
@@ -73,14 +73,14 @@ import Testing
             .init(body: #"{"status":"completed","resourceId":"NEW"}"#),
             .init(status: 202, body: ""),
         ])
-        let monitor = try await graph.drive.items("i1").copy(parentReference: ItemReference()).execute()
+        let monitor = try await graph.drive.items("i1").copy(parentReference: ItemReference()).send()
         #expect(monitor.url.absoluteString == "https://monitor.example.net/jobs/7")
         let done = try await monitor.waitForCompletion(pollingEvery: .zero)
         #expect(done.resourceId == "NEW")
         #expect(transport.requests.count == 3)
         // Accepted without a Location: a typed error, not a monitor of nothing.
         await #expect(throws: BinderyError.self) {
-            _ = try await graph.drive.items("i1").copy(parentReference: ItemReference()).execute()
+            _ = try await graph.drive.items("i1").copy(parentReference: ItemReference()).send()
         }
     }
 

@@ -43,7 +43,7 @@ import Testing
             // Leaves out the `name` the fixture's body carries.
             "driveItem/copy": { client, arguments in
                 _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                    .copy(parentReference: arguments.bodyMember("parentReference")).execute()
+                    .copy(parentReference: arguments.bodyMember("parentReference")).send()
             },
             // Adds a query option the fixture does not have.
             "driveItem/search": { client, arguments in
@@ -137,9 +137,9 @@ import Testing
     @Test func sparkCountsListingsOverHTTP() async throws {
         let (mock, client) = try await Self.sparkWithListings(60)
         defer { Task { await mock.stop() } }
-        let counts = try await client.listings.count(filter: "City Eq 'Fargo'").execute()
+        let counts = try await client.listings.count(filter: "City Eq 'Fargo'").send()
         #expect(counts.totalRows == 60 && counts.totalPages == 3 && counts.pageSize == 25)
-        let none = try await client.listings.count(filter: "City Eq 'Minot'").execute()
+        let none = try await client.listings.count(filter: "City Eq 'Minot'").send()
         #expect(none.totalRows == 0)
     }
 
@@ -205,11 +205,11 @@ import Testing
         let namespace = ["n", "ns-1"]
         mock.store.set(["id": "ns-1", "object": "namespace"], at: namespace)
         let client = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
-        let cursor = try await client.namespaces("ns-1").delta.getLatestCursor().execute()
+        let cursor = try await client.namespaces("ns-1").delta.getLatestCursor().send()
 
         mock.store.insert(
             ["object": "draft", "subject": "Quarterly numbers", "version": 0], into: namespace + ["drafts"], key: "d-1")
-        _ = try await client.namespaces("ns-1").send(draftID: "d-1", version: 0).execute()
+        _ = try await client.namespaces("ns-1").send(draftID: "d-1", version: 0).send()
 
         var events: [String] = []
         for try await round in client.namespaces("ns-1").delta.listChanges(cursor: try #require(cursor.cursor))
@@ -220,13 +220,13 @@ import Testing
         #expect(events == ["create draft", "delete draft", "create message"])
 
         // A longpoll returns as soon as something changes.
-        let latest = try #require(try await client.namespaces("ns-1").delta.getLatestCursor().execute().cursor)
+        let latest = try #require(try await client.namespaces("ns-1").delta.getLatestCursor().send().cursor)
         Task {
             try await Task.sleep(for: .milliseconds(300))
             mock.store.insert(["object": "tag", "name": "urgent"], into: namespace + ["tags"])
         }
         let woke = try await client.namespaces("ns-1").delta.longpoll.waitForChanges(cursor: latest, timeout: 10)
-            .execute()
+            .send()
         #expect(woke.deltas?.map { $0.object } == ["tag"])
     }
 }

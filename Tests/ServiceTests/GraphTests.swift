@@ -23,7 +23,7 @@ import Testing
         address.address = "alex@contoso.com"
         to.emailAddress = address
         message.toRecipients = [to]
-        try await graph.me.sendMail(message: message, saveToSentItems: true).execute()
+        try await graph.me.sendMail(message: message, saveToSentItems: true).send()
         let sent = try #require(transport.last)
         #expect(sent.head.method == .post)
         #expect(sent.url == "https://graph.microsoft.com/v1.0/me/sendMail")

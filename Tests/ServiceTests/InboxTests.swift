@@ -53,8 +53,8 @@ import Testing
         let inbox = InboxClient(baseURL: mock.serviceURL, auth: InboxSignIn.auth(token: mock.identity.acceptedToken))
         let space = inbox.namespaces("ns")
         let listed = try await space.threads.list(tag: "unread").all().reduce(into: []) { $0.append($1.id) }
-        let count = try await space.threads.count(tag: "unread").execute()
-        let ids = try await space.threads.ids(tag: "unread").execute()
+        let count = try await space.threads.count(tag: "unread").send()
+        let ids = try await space.threads.ids(tag: "unread").send()
         let expanded = try await space.threads.expanded(tag: "unread").get()
         await mock.stop()
         #expect(listed.count == 3)
@@ -74,15 +74,15 @@ import Testing
         var changes = TagChanges()
         changes.addTags = ["important"]
         changes.removeTags = ["unread"]
-        _ = try await inbox.namespaces("ns").threads("t1").updateTags(changes).execute()
+        _ = try await inbox.namespaces("ns").threads("t1").updateTags(changes).send()
         #expect(transport.sent[0].head.method == .put)
         #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/threads/t1")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"add_tags":["important"],"remove_tags":["unread"]}"#)))
-        let sent = try await inbox.namespaces("ns").send(draftID: "d1", version: 2).execute()
+        let sent = try await inbox.namespaces("ns").send(draftID: "d1", version: 2).send()
         #expect(transport.sent[1].url == "https://api.inboxapp.com/n/ns/send")
         #expect(transport.sent[1].bodyJSON == (try json(#"{"draft_id":"d1","version":2}"#)))
         #expect(sent.id == "m1")
-        try await inbox.namespaces("ns").drafts("d1").delete(version: 3).execute()
+        try await inbox.namespaces("ns").drafts("d1").delete(version: 3).send()
         #expect(transport.sent[2].head.method == .delete)
         #expect(transport.sent[2].url == "https://api.inboxapp.com/n/ns/drafts/d1")
         #expect(transport.sent[2].bodyJSON == (try json(#"{"version":3}"#)))
@@ -95,12 +95,12 @@ import Testing
         ])
         let files = try await inbox.namespaces("ns").files.upload(
             .file(bytes("abc"), filename: "a.txt", contentType: "text/plain")
-        ).execute()
+        ).send()
         let upload = try #require(transport.sent.first)
         #expect(upload.head.headerFields[.contentType]?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(upload.bodyText?.contains("name=\"file\"; filename=\"a.txt\"") == true)
         #expect(files.first?.size == 3)
-        #expect(try await inbox.namespaces("ns").files("f1").download().execute() == bytes("abc"))
+        #expect(try await inbox.namespaces("ns").files("f1").download().send() == bytes("abc"))
         #expect(transport.sent[1].url == "https://api.inboxapp.com/n/ns/files/f1/download")
     }
 
@@ -115,7 +115,7 @@ import Testing
         ])
         var start = CursorStart()
         start.start = 1_398_291_521
-        let cursor = try await inbox.namespaces("ns").delta.generateCursor(start).execute()
+        let cursor = try await inbox.namespaces("ns").delta.generateCursor(start).send()
         #expect(transport.sent[0].url == "https://api.inboxapp.com/n/ns/delta/generate_cursor")
         var events: [DeltaEvent] = []
         for try await round in inbox.namespaces("ns").delta.listChanges(
@@ -164,7 +164,7 @@ import Testing
             .init(status: 409, body: #"{"type":"invalid_request_error","message":"Draft version is stale"}"#)
         ])
         do {
-            _ = try await inbox.namespaces("ns").send(draftID: "d1", version: 1).execute()
+            _ = try await inbox.namespaces("ns").send(draftID: "d1", version: 1).send()
             Issue.record("a 409 must throw")
         } catch {
             #expect(error.status == 409 && error.serviceCode == "invalid_request_error")

@@ -114,7 +114,7 @@ import Testing
         address.address = "adele@contoso.example"
         recipient.emailAddress = address
         message.toRecipients = [recipient]
-        try await graph.me.sendMail(message: message, saveToSentItems: true).execute()
+        try await graph.me.sendMail(message: message, saveToSentItems: true).send()
 
         let all = try await graph.me.messages.request().get().value.compactMap(\.subject).sorted()
         #expect(all == ["Hello from Bindery", "Lunch?", "Quarterly report"])
@@ -139,12 +139,12 @@ import Testing
         #expect(try await Self.subjects(in: "drafts", graph) == ["Minutes"])
         #expect(try await graph.me.messages.request().get().value.map(\.id) == [id])
 
-        try await graph.me.messages(id).send().execute()
+        try await graph.me.messages(id).send().send()
         #expect(try await Self.subjects(in: "drafts", graph) == [])
         let sent = try #require(try await graph.me.mailFolders("sentitems").messages.request().get().value.first)
         #expect(sent.id == id && sent.isDraft == false && sent.sentDateTime != nil)
 
-        let again = await #expect(throws: BinderyError.self) { try await graph.me.messages(id).send().execute() }
+        let again = await #expect(throws: BinderyError.self) { try await graph.me.messages(id).send().send() }
         #expect(again?.status == 400 && again?.serviceCode == "ErrorInvalidOperation")
     }
 
@@ -155,7 +155,7 @@ import Testing
         defer { Task { await mock.stop() } }
         let graph = Self.graph(mock)
         Self.seedInbox(mock)
-        let moved = try await graph.me.messages("m1").move(destinationId: "DeletedItems").execute()
+        let moved = try await graph.me.messages("m1").move(destinationId: "DeletedItems").send()
         #expect(moved.subject == "Quarterly report" && moved.id != nil && moved.id != "m1")
         #expect(try await Self.subjects(in: "inbox", graph) == ["Lunch?"])
         #expect(try await Self.subjects(in: "deleteditems", graph) == ["Quarterly report"])
@@ -163,7 +163,7 @@ import Testing
         #expect(gone?.status == 404)
 
         let nowhere = await #expect(throws: BinderyError.self) {
-            _ = try await graph.me.messages("m2").move(destinationId: "no-such-folder").execute()
+            _ = try await graph.me.messages("m2").move(destinationId: "no-such-folder").send()
         }
         #expect(nowhere?.status == 404 && nowhere?.serviceCode == "ErrorItemNotFound")
         #expect(try await Self.subjects(in: "inbox", graph) == ["Lunch?"])

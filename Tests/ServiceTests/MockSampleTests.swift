@@ -131,14 +131,14 @@ import Testing
         #expect(dinner.count == threads.first?.messageIds?.count)
         #expect(try await space.tags.list().get().value.contains { $0.name == "garden" })
         #expect(try await space.contacts.list().get().value.count == 3)
-        let attachment = try await space.files("sample-file-seeds").download().execute()
+        let attachment = try await space.files("sample-file-seeds").download().send()
         #expect(String(decoding: attachment, as: UTF8.self).contains("sweet peas"))
 
         let drafts = try await space.drafts.list().get().value
         let draft = try #require(drafts.first)
         #expect(drafts.count == 1)
         let sent = try await space.send(draftID: try #require(draft.id), version: try #require(draft.version))
-            .execute()
+            .send()
         #expect(sent.threadId == "sample-thread-seeds")
         #expect(try await space.drafts.list().get().value.isEmpty)
         #expect(try await space.messages.list(threadId: "sample-thread-seeds").get().value.count == 2)
@@ -165,7 +165,7 @@ import Testing
         // Sent mail lands in the sample's Sent Items, found by its well-known name.
         var message = Message()
         message.subject = "Agenda attached"
-        try await client.me.sendMail(message: message, saveToSentItems: true).execute()
+        try await client.me.sendMail(message: message, saveToSentItems: true).send()
         let sentItems = try await client.me.mailFolders("sentitems").messages.request().get().value
         #expect(sentItems.map(\.subject) == ["Re: Quarterly figures", "Agenda attached"])
     }

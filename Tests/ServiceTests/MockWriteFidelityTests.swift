@@ -36,7 +36,7 @@ import Testing
             contact.displayName = name
             return contact
         }
-        let created = try await spark.contacts.createContacts(request).execute()
+        let created = try await spark.contacts.createContacts(request).send()
         #expect(created.count == 2)
         let listed = try await spark.contacts.list().get().value
         #expect(listed.compactMap(\.displayName).sorted() == ["Jane Buyer", "Joe Seller"])
@@ -59,13 +59,13 @@ import Testing
         cart.name = "Favourites"
         cart.listingIds = ["20060412165917817933000000"]
         carts.listingCarts = [cart]
-        let created = try await spark.listingCarts.createListingCarts(carts).execute()
+        let created = try await spark.listingCarts.createListingCarts(carts).send()
         let uri = try #require(created.first?.resourceUri)
         let id = String(try #require(uri.split(separator: "/").last))
 
         var more = ListingIdList()
         more.listingIds = ["20060412165917817933000000", "20100101000000000000000001"]
-        let added = try await spark.listingCarts(id).addCartListings(more).execute()
+        let added = try await spark.listingCarts(id).addCartListings(more).send()
         #expect(added.first?.listingIds == ["20060412165917817933000000", "20100101000000000000000001"])
         #expect(added.first?.listingCount == 2)
 
@@ -82,14 +82,14 @@ import Testing
         let listing = spark.listings("20060412165917817933000000")
         var note = Note()
         note.note = "Ask about the roof"
-        let saved = try await listing.my.saveMyNotes(note).execute()
+        let saved = try await listing.my.saveMyNotes(note).send()
         #expect(saved.first?.note == "Ask about the roof")
         note.note = "Roof redone in 2019"
-        _ = try await listing.my.saveMyNotes(note).execute()
+        _ = try await listing.my.saveMyNotes(note).send()
         let read = try await listing.my.getMyNotes().get().value
         #expect(read.map(\.note) == ["Roof redone in 2019"])
 
-        try await listing.my.deleteMyNotes().execute()
+        try await listing.my.deleteMyNotes().send()
         #expect(try await listing.my.getMyNotes().get().value.isEmpty)
     }
 
@@ -133,12 +133,12 @@ import Testing
         var read = MessageChanges()
         read.unread = false
 
-        let first = try await space.messages("a").update(read).execute()
+        let first = try await space.messages("a").update(read).send()
         #expect(first.unread == false)
         let thread = try await space.threads("t1").request().get()
         #expect(thread.tags?.compactMap(\.name) == ["inbox", "unread"], "b is still unread")
 
-        _ = try await space.messages("b").update(read).execute()
+        _ = try await space.messages("b").update(read).send()
         let done = try await space.threads("t1").request().get()
         #expect(done.tags?.compactMap(\.name) == ["inbox"])
         #expect(try await space.threads.list(tag: "unread").get().value.isEmpty)
@@ -152,20 +152,20 @@ import Testing
         let space = Self.inbox(mock)
         var name = TagName()
         name.name = "Receipts"
-        let tag = try await space.tags.createTag(name).execute()
+        let tag = try await space.tags.createTag(name).send()
         #expect(tag.name == "Receipts" && tag.object == "tag" && tag.namespaceId == "ns")
         let id = try #require(tag.id)
         #expect(id != "Receipts", "a user tag has an id of its own")
 
         name.name = "Invoices"
-        #expect(try await space.tags(id).rename(name).execute().name == "Invoices")
-        let refused = await #expect(throws: BinderyError.self) { try await space.tags("inbox").rename(name).execute() }
+        #expect(try await space.tags(id).rename(name).send().name == "Invoices")
+        let refused = await #expect(throws: BinderyError.self) { try await space.tags("inbox").rename(name).send() }
         #expect(refused?.status == 400)
         let names = try await space.tags.list().get().value.compactMap(\.name).sorted()
         #expect(names == ["Invoices", "inbox"])
 
         // A name already taken is refused too.
-        let taken = await #expect(throws: BinderyError.self) { try await space.tags.createTag(name).execute() }
+        let taken = await #expect(throws: BinderyError.self) { try await space.tags.createTag(name).send() }
         #expect(taken?.status == 400)
     }
 
@@ -182,7 +182,7 @@ import Testing
         var outgoing = Outgoing()
         outgoing.draftId = id
         outgoing.version = created.version
-        let sent = try await space.send(outgoing).execute()
+        let sent = try await space.send(outgoing).send()
         #expect(sent.object == "message" && sent.threadId == threadID)
 
         #expect(try await space.drafts.list().get().value.isEmpty)

@@ -133,7 +133,7 @@ import Testing
         properties.conflictBehavior = .replace
         properties.fileSize = 3_000_000_000
         let session = try await graph.me.drive.root.item(atPath: "big.bin").createUploadSession(item: properties)
-            .execute()
+            .send()
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/drive/root:/big.bin:/createUploadSession")
         #expect(
             transport.sent[0].bodyJSON
@@ -221,7 +221,7 @@ import Testing
             ),
         ])
         let item = graph.me.drive.items("I1")
-        let link = try await item.createLink(type: "view", scope: "anonymous").execute()
+        let link = try await item.createLink(type: "view", scope: "anonymous").send()
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/drive/items/I1/createLink")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"type":"view","scope":"anonymous"}"#)))
         #expect(link.link?.webUrl == "https://1drv.ms/u/s!AbC" && link.shareId == "s!AbC")
@@ -230,7 +230,7 @@ import Testing
         robin.email = "robin@contoso.com"
         let granted = try await item.invite(
             recipients: [robin], roles: ["write"], requireSignIn: true, sendInvitation: false
-        ).execute()
+        ).send()
         #expect(transport.sent[1].url == "https://graph.microsoft.com/v1.0/me/drive/items/I1/invite")
         #expect(
             transport.sent[1].bodyJSON

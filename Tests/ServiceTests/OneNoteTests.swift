@@ -34,12 +34,12 @@ import Testing
             ["target": "body", "action": "append", "content": "<p>Second</p>"],
             ["target": "body", "action": "prepend", "content": "<h1>Offer</h1>"],
         ]
-        try await onenote.pages("p1").content.patch(commands).execute()
+        try await onenote.pages("p1").content.patch(commands).send()
         let html = String(decoding: try await onenote.pages("p1").content.download(), as: UTF8.self)
         // A command the mock cannot apply is an API error, not a silent success.
         await #expect(throws: BinderyError.self) {
             try await onenote.pages("p1").content.patch(JSONValue.array([["target": "#p:{1}", "action": "replace"]]))
-                .execute()
+                .send()
         }
         let sent = mock.requests.first { $0.method == "PATCH" }
         await mock.stop()
@@ -137,7 +137,7 @@ import Testing
             ),
         ])
         // The copy is accepted (Bindery.Monitor): the call returns the monitor of its Location.
-        let monitor = try await onenote.sections("s-1").copyToNotebook(id: "nb-2", renameAs: "Copy").execute()
+        let monitor = try await onenote.sections("s-1").copyToNotebook(id: "nb-2", renameAs: "Copy").send()
         #expect(transport.sent[0].url == "https://graph.microsoft.com/v1.0/me/onenote/sections/s-1/copyToNotebook")
         #expect(transport.sent[0].bodyJSON == (try json(#"{"id":"nb-2","renameAs":"Copy"}"#)))
         #expect(monitor.url.absoluteString == "https://graph.microsoft.com/v1.0/me/onenote/operations/op-1")

@@ -27,14 +27,14 @@ import Testing
             .init(body: #"{"D":{"Success":true,"Pagination":{"TotalRows":"1234","PageSize":25,"TotalPages":50}}}"#),
             .init(body: #"{"D":{"Success":true,"Results":[]}}"#),
         ])
-        let counts = try await spark.listings.count(filter: "City Eq 'Fargo'").execute()
+        let counts = try await spark.listings.count(filter: "City Eq 'Fargo'").send()
         #expect(counts.totalRows == 1234)
         #expect(counts.totalPages == 50)
         let query = transport.last?.head.path?.split(separator: "?").last.map(String.init) ?? ""
         #expect(query.contains("_pagination=count") && query.contains("_filter=City%20Eq%20'Fargo'"))
         #expect(!query.contains("_pagination=1"))
         // An answer without the counts is a typed error, not a zero.
-        await #expect(throws: BinderyError.self) { try await spark.listings.count().execute() }
+        await #expect(throws: BinderyError.self) { try await spark.listings.count().send() }
     }
 
     @Test func searchesListingsWithSparkQLAndPagesByNumber() async throws {
@@ -96,7 +96,7 @@ import Testing
         contact.displayName = "Jane Buyer"
         contact.primaryEmail = "jane@example.com"
         contacts.contacts = [contact]
-        let created = try await spark.contacts.createContacts(contacts).execute()
+        let created = try await spark.contacts.createContacts(contacts).send()
         #expect(
             transport.sent[1].bodyJSON
                 == (try json(#"{"D":{"Contacts":[{"DisplayName":"Jane Buyer","PrimaryEmail":"jane@example.com"}]}}"#)))
@@ -109,7 +109,7 @@ import Testing
         var grant = TokenGrant()
         grant.grantType = .refreshToken
         grant.refreshToken = "r0"
-        let tokens = try await spark.oauth2.grantToken(grant).execute()
+        let tokens = try await spark.oauth2.grantToken(grant).send()
         #expect(transport.last?.url == "https://sparkapi.com/v1/oauth2/grant")
         #expect(transport.last?.bodyJSON == (try json(#"{"grant_type":"refresh_token","refresh_token":"r0"}"#)))
         #expect(tokens.accessToken == "a1" && tokens.expiresIn == 86400)

@@ -1,7 +1,7 @@
 import BinderySpec
 
 /// For every fixture, the call a user would write to reach its operation through the generated builders:
-/// `OneDriveClient(client: client).drives("drive-id-1").root.copy(parentReference: …).execute()`.
+/// `OneDriveClient(client: client).drives("drive-id-1").root.copy(parentReference: …).send()`.
 ///
 /// The conformance run (in `BinderyMock`) makes each call with the fixture's arguments and checks that the request
 /// the builders sent is the fixture's, so the builders, not a hand-made request, are what the suite proves.
@@ -62,7 +62,7 @@ struct ConformanceCallEmitter {
         return invocation(of: fixture, on: surface, builder: chain)
     }
 
-    /// `builder.request().get()`, `builder.copy(name: arguments("name")).execute()`…
+    /// `builder.request().get()`, `builder.copy(name: arguments("name")).send()`…
     private func invocation(of fixture: FixtureEmitter.Case, on surface: BuilderSurface, builder: Expression)
         -> Expression?
     {
@@ -103,6 +103,6 @@ struct ConformanceCallEmitter {
             }
             arguments.append(.init(argument.label == "_" ? nil : argument.label, .raw(value)))
         }
-        return builder.call(call.methodName, arguments).call(call.sendsWith)
+        return builder.call(call.methodName, arguments).call("send")
     }
 }

@@ -260,7 +260,7 @@ struct Printer {
     /// Breaks a chain into pieces that each start with a call, and puts as many pieces as fit on each line (lines
     /// after the first a level deeper). A property stays with the call before it (`.drives("id").root`), and so does
     /// a call after an argument-less one (`.request().get()`) and an argument-less call that ends the chain
-    /// (`.copy(…).execute()`). A piece too long for a line of its own breaks before each of its links, and a call
+    /// (`.copy(…).send()`). A piece too long for a line of its own breaks before each of its links, and a call
     /// still too long breaks its arguments.
     private mutating func chain(_ chain: Chain, prefix: String, suffix: String) {
         guard let base = chain.base.flat else {

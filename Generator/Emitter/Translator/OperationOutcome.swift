@@ -21,12 +21,6 @@ extension OperationTranslator {
         var type: SwiftType
         var statement: Statement
 
-        /// A `CollectionRequest`, sent with `get()` and paged; every other outcome is sent with `execute()`.
-        var isCollection: Bool {
-            if case .generic("CollectionRequest", _) = type { return true }
-            return false
-        }
-
         /// `OperationRequest<Type>`, decoding the answer with `decoder` (`.model(DriveItem.self)`, `.empty`).
         static func operationRequest(_ type: SwiftType, decoder: Expression) -> Outcome {
             Outcome(

@@ -3,7 +3,7 @@ import Foundation
 
 /// Actions, functions and other operations → builder methods that return a request value.
 ///
-/// Methods only build: `copy(name:)` returns an `OperationRequest` whose `execute()` sends it, and a function
+/// Methods only build: `copy(name:)` returns an `OperationRequest` whose `send()` sends it, and a function
 /// that returns a collection returns a `CollectionRequest`, so it pages like any other collection.
 struct OperationTranslator {
     let spec: ServiceSpec
@@ -69,8 +69,7 @@ struct OperationTranslator {
             methodName: methodName,
             arguments: signature.map {
                 ($0.parameter.label ?? $0.parameter.name, $0.source, $0.parameter.defaultValue != nil)
-            },
-            sendsWith: outcome.isCollection ? "get" : "execute")
+            })
         // The same call surface as a method already written: nothing is lost, and a call site reaches it through that one.
         if usedNames.contains(fullKey) { return Translation(declaration: nil, call: call) }
         guard !usedNames.contains(callKey) else {
@@ -292,7 +291,7 @@ struct OperationTranslator {
     }
 }
 
-/// How a call site invokes a generated operation method: `copy(parentReference: …, name: …).execute()`.
+/// How a call site invokes a generated operation method: `copy(parentReference: …, name: …).send()`.
 /// The conformance calls are written from it, so they call exactly what the builders declare.
 struct OperationCall {
     enum Source: Equatable {
@@ -307,8 +306,6 @@ struct OperationCall {
     var methodName: String
     /// In declaration order; the label is `_` for an unlabelled argument.
     var arguments: [(label: String, source: Source, isOptional: Bool)]
-    /// `execute` for an `OperationRequest`, `get` for a `CollectionRequest`.
-    var sendsWith: String
 }
 
 /// A path segment that mixes text and parameters (`thumbnail.{extension}`), split into its parts.

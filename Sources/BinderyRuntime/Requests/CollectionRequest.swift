@@ -19,7 +19,7 @@ extension CollectionQuery {
 }
 
 /// Lists a collection one page at a time, in whichever paging dialect the service speaks.
-public struct CollectionRequest<Element: JSONModel>: CollectionQuery, SelectableRequest {
+public struct CollectionRequest<Element: JSONModel>: CollectionQuery, SelectableRequest, SendingRequest {
     public let client: ServiceClient
     public var request: APIRequest
     /// How this collection lists, where it differs from its service's conventions; nil where it does not.
@@ -45,6 +45,9 @@ public struct CollectionRequest<Element: JSONModel>: CollectionQuery, Selectable
         let response = try await client.send(first)
         return try PageReader(client: client, request: first, listing: listing).read(response)
     }
+
+    /// Fetches one page: `get()` under the verb every request has.
+    public func send() async throws(BinderyError) -> Page<Element> { try await get() }
 
     /// Creates an item in the collection (POST) and returns it as the service stored it.
     @discardableResult

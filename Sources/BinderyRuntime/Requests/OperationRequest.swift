@@ -1,8 +1,8 @@
 import HTTPTypes
 
 /// A request for an action or function (`copy`, `sendMail`, `send`, `generate_cursor`): built by a generated
-/// method, inspectable before it is sent, sent by `execute()`.
-public struct OperationRequest<Output: Sendable>: SelectableRequest {
+/// method, inspectable before it is sent, sent by `send()`.
+public struct OperationRequest<Output: Sendable>: SendingRequest, SelectableRequest {
     public let client: ServiceClient
     public var request: APIRequest
     let decoder: ResponseDecoder<Output>
@@ -13,11 +13,16 @@ public struct OperationRequest<Output: Sendable>: SelectableRequest {
         self.decoder = decoder
     }
 
+    /// Sends the request and decodes its answer.
     @discardableResult
-    public func execute() async throws(BinderyError) -> Output {
+    public func send() async throws(BinderyError) -> Output {
         let response = try await client.send(request)
         return try decoder.decode(response, client)
     }
+
+    @available(*, deprecated, renamed: "send()", message: "every request is sent with send()")
+    @discardableResult
+    public func execute() async throws(BinderyError) -> Output { try await send() }
 }
 
 /// How an operation's response body becomes its output.

@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// A generated request builder for one resource: a client and a path, and members that lead on.
 ///
-/// Builders only compose paths; nothing is sent until a request's `get()`, `update(_:)`, `execute()`...
+/// Builders only compose paths; nothing is sent until a request's `send()` (or `get()`, `update(_:)`...).
 public protocol RequestBuilder: Sendable {
     var client: ServiceClient { get }
     var path: ResourcePath { get }
@@ -54,6 +54,14 @@ public struct CollectionRequestBuilder<ItemBuilder: ModelRequestBuilder>: Sendab
 public protocol AdjustableRequest: Sendable {
     /// The HTTP request as it will be sent.
     var request: APIRequest { get set }
+}
+
+/// A request that `send()` sends, whatever it is: an entity's read, a collection's first page, an action. One
+/// verb, so a call site does not change when a spec turns an operation into a pageable list.
+public protocol SendingRequest: AdjustableRequest {
+    associatedtype Answer: Sendable
+    /// Sends the request and reads its answer.
+    func send() async throws(BinderyError) -> Answer
 }
 
 extension AdjustableRequest {
@@ -129,7 +137,7 @@ public struct Expansion: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 }
 
 /// Reads, updates or deletes one entity.
-public struct EntityRequest<Resource: JSONModel>: SelectableRequest {
+public struct EntityRequest<Resource: JSONModel>: SendingRequest, SelectableRequest {
     public let client: ServiceClient
     /// The GET request as it will be sent; `update` and `delete` reuse its path and headers.
     public var request: APIRequest
@@ -139,10 +147,14 @@ public struct EntityRequest<Resource: JSONModel>: SelectableRequest {
         self.request = request
     }
 
+    /// Reads the entity.
     public func get() async throws(BinderyError) -> Resource {
         let response = try await client.send(request)
         return try client.decodeModel(Resource.self, from: response)
     }
+
+    /// Reads the entity: `get()` under the verb every request has.
+    public func send() async throws(BinderyError) -> Resource { try await get() }
 
     /// Sends `changes` as a PATCH: only the members set on it (start from an empty model, or use
     /// `changes(since:)`), explicit nulls included. Returns the updated entity, or nil when the service

@@ -139,7 +139,7 @@ extension SelectableRequest {
 /// the select parameter there changes what the service returns, not the row's type.
 ///
 /// Next and delta links are followed as the service wrote them; OData services carry `$select` in them.
-public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: CollectionQuery {
+public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: CollectionQuery, SendingRequest {
     /// The same request without the types: what is sent, and how pages are read.
     public private(set) var untyped: CollectionRequest<Resource>
     public let selection: Selection<Resource, Row>
@@ -158,6 +158,9 @@ public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: Col
     public func get() async throws(BinderyError) -> SelectedPage<Resource, Row> {
         SelectedPage(try await untyped.get(), selection)
     }
+
+    /// Fetches one page: `get()` under the verb every request has.
+    public func send() async throws(BinderyError) -> SelectedPage<Resource, Row> { try await get() }
 
     /// Every page, fetched as the sequence is iterated.
     public func pages() -> SelectedPageSequence<Resource, Row> {
@@ -185,7 +188,7 @@ public struct SelectedCollectionRequest<Resource: JSONModel, Row: Sendable>: Col
 }
 
 /// An entity request with a typed selection.
-public struct SelectedEntityRequest<Resource: JSONModel, Row: Sendable>: AdjustableRequest {
+public struct SelectedEntityRequest<Resource: JSONModel, Row: Sendable>: SendingRequest {
     public private(set) var untyped: EntityRequest<Resource>
     public let selection: Selection<Resource, Row>
 
@@ -202,6 +205,9 @@ public struct SelectedEntityRequest<Resource: JSONModel, Row: Sendable>: Adjusta
     public func get() async throws(BinderyError) -> Selected<Row> {
         Selected(try await untyped.get(), selection)
     }
+
+    /// Reads the entity's selected fields: `get()` under the verb every request has.
+    public func send() async throws(BinderyError) -> Selected<Row> { try await get() }
 }
 
 // MARK: Pages

@@ -115,7 +115,7 @@ private struct LargeUpload {
         var properties = DriveItemUploadableProperties()
         properties.name = name
         properties.conflictBehavior = conflictBehavior
-        let session: UploadSession = try await destination.createUploadSession(item: properties).execute()
+        let session: UploadSession = try await destination.createUploadSession(item: properties).send()
         guard let text = session.uploadUrl, let url = URL(string: text) else {
             throw BinderyError.invalidResponse("the upload session has no uploadUrl", response: nil)
         }

@@ -74,9 +74,9 @@ import Testing
             }
         ])
         defer { Task { await server.stop() } }
-        let first = try await client(server).events.listEvents().execute()
+        let first = try await client(server).events.listEvents().send()
         #expect(first.nextStreamPosition == .integer(42))
-        let second = try await client(server).events.listEvents(streamPosition: "42").execute()
+        let second = try await client(server).events.listEvents(streamPosition: "42").send()
         #expect(second.nextStreamPosition == .string("now"))
         // Neither a string nor an integer: no member reads it, so decoding fails with the path.
         #expect(EventsNextStreamPosition(json: .bool(true)) == nil)
@@ -93,7 +93,7 @@ import Testing
         grant.grantType = .authorizationCode
         grant.code = "a b&c=d"
         grant.scope = ["read", "write"]
-        let token = try await client(server).oauth2.requestToken(grant).execute()
+        let token = try await client(server).oauth2.requestToken(grant).send()
         #expect(token.expiresIn == 3600)
         let sent = try #require(server.requests.first)
         #expect(sent.header("Content-Type") == "application/x-www-form-urlencoded")
@@ -115,11 +115,11 @@ import Testing
         ])
         defer { Task { await server.stop() } }
         let storage = client(server)
-        #expect(try await storage.reports.usageReport().execute() == csv)
-        try await storage.files("f1").addComment("Looks good ✓").execute()
-        let uploaded = try await storage.files("f1").uploadVersion(.bytes(png)).execute()
+        #expect(try await storage.reports.usageReport().send() == csv)
+        try await storage.files("f1").addComment("Looks good ✓").send()
+        let uploaded = try await storage.files("f1").uploadVersion(.bytes(png)).send()
         #expect(uploaded.size == Int64(png.count))
-        #expect(try await storage.files("f1").getThumbnail(extension: .png).execute() == .ok(png))
+        #expect(try await storage.files("f1").getThumbnail(extension: .png).send() == .ok(png))
 
         let comment = try #require(server.requests.first { $0.method == "POST" })
         #expect(comment.header("Content-Type") == "text/plain; charset=utf-8")
@@ -134,7 +134,7 @@ import Testing
         let transport = RecordingTransport { _, _ in APIResponse(status: .ok, body: [1]) }
         let storage = GoldenRealWorldClient(
             baseURL: URL(string: "https://storage.test")!, transport: transport, middleware: [])
-        _ = try await storage.files("f 1").getThumbnail(extension: "a/b").execute()
+        _ = try await storage.files("f 1").getThumbnail(extension: "a/b").send()
         #expect(transport.requests.first?.head.path == "/files/f%201/thumbnail.a%2Fb")
     }
 
@@ -149,9 +149,9 @@ import Testing
             "OPTIONS /files/f1": { _ in .init(status: 200) },
         ])
         defer { Task { await server.stop() } }
-        let file = try await client(server).files("f1").getSharedLink().execute()
+        let file = try await client(server).files("f1").getSharedLink().send()
         #expect(file.sharedLink?.url == "https://s/shared_link")
-        try await client(server).files("f1").checkUpload().execute()
+        try await client(server).files("f1").checkUpload().send()
         #expect(server.requests.map(\.method) == ["GET", "OPTIONS"])
     }
 
@@ -212,7 +212,7 @@ import Testing
         _ = try await client(server).files("f1").metadata("enterprise").templates("invoice").applyTemplate([
             "site": link
         ])
-        .execute()
+        .send()
         let applied = try #require(server.requests.last)
         #expect(try JSONValue.parse(applied.body) == ["site": ["url": "https://s/1"]])
         #expect(instance.additionalData["amount"] == "12")
@@ -262,7 +262,7 @@ import Testing
             attributes: attributes, file: MultipartFile(Array("hello".utf8), filename: "a.txt"),
             preview: MultipartFile([0x89, 0x50], filename: "a.png"), note: "first"
         )
-        .execute()
+        .send()
         #expect(file.id == "f9")
 
         let sent = try #require(server.requests.first)
@@ -302,23 +302,23 @@ import Testing
         ])
         defer { Task { await server.stop() } }
         let session = client(server).files.uploadSessions("s1")
-        #expect(try await session.commit().execute() == .accepted)
-        guard case .created(let file) = try await session.commit().execute() else {
+        #expect(try await session.commit().send() == .accepted)
+        guard case .created(let file) = try await session.commit().send() else {
             Issue.record("expected the file")
             return
         }
         #expect(file.size == 4)
-        #expect(try await session.commit().execute() == .created(File(storage: ["type": "file", "id": "f2"])))
+        #expect(try await session.commit().send() == .created(File(storage: ["type": "file", "id": "f2"])))
         let thumbnails = client(server).files("f1")
-        #expect(try await thumbnails.getThumbnail(extension: .png).execute() == .accepted)
-        #expect(try await thumbnails.getThumbnail(extension: .jpg).execute() == .ok(png))
+        #expect(try await thumbnails.getThumbnail(extension: .png).send() == .accepted)
+        #expect(try await thumbnails.getThumbnail(extension: .jpg).send() == .ok(png))
         // An error status is still an error, not an answer.
         let failing = try await LoopbackServer([
             "POST /files/upload_sessions/s1/commit": { _ in .init(status: 409, json: #"{"message": "busy"}"#) }
         ])
         defer { Task { await failing.stop() } }
         await #expect(throws: BinderyError.self) {
-            try await client(failing).files.uploadSessions("s1").commit().execute()
+            try await client(failing).files.uploadSessions("s1").commit().send()
         }
     }
 
@@ -327,7 +327,7 @@ import Testing
     @Test func operationsWhoseIdsSpellTheirPathAreNamedByTheirPlace() async throws {
         let server = try await LoopbackServer(["DELETE /folders/d1": { _ in .init(status: 204) }])
         defer { Task { await server.stop() } }
-        try await client(server).folders("d1").delete(recursive: true).execute()
+        try await client(server).folders("d1").delete(recursive: true).send()
         #expect(server.requests.first?.queryValue("recursive") == "true")
         let routes = GoldenRealWorldService.descriptor.routes
         guard

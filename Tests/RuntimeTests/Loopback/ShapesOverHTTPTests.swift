@@ -75,7 +75,7 @@ import Testing
         let value = JSONLike.map([
             "list": .jsonLikes([.string("a"), .number(1.5), .bool(true), .map(["deep": .jsonLikes([])])])
         ])
-        let stored = try await client(server).storeValue(value).execute()
+        let stored = try await client(server).storeValue(value).send()
         #expect(stored == value)
         let sent = try JSONValue.parse(try #require(server.requests.first).body)
         #expect(sent == ["list": ["a", .number(JSONNumber(1.5)), true, ["deep": []]]])
@@ -89,7 +89,7 @@ import Testing
             """#
         let server = try await LoopbackServer(["GET /entries": { _ in .init(json: body) }])
         defer { Task { await server.stop() } }
-        let entries = try await client(server).listEntries().execute()
+        let entries = try await client(server).listEntries().send()
         guard entries.count == 3, case ._11Option1Value(let file) = entries[0],
             case .folder(let folder) = entries[1],
             case .link(let link)? = folder.children?.first, case .other(let unknown) = entries[2]
@@ -153,12 +153,12 @@ import Testing
         defer { Task { await server.stop() } }
         var tree = TreeNode()
         tree.name = "oak"
-        guard case .created(let planted) = try await client(server).trees.create(tree).execute() else {
+        guard case .created(let planted) = try await client(server).trees.create(tree).send() else {
             Issue.record("expected .created")
             return
         }
         #expect(planted.name == "oak")
-        #expect(try await client(server).contacts.create(Contact()).execute() == .accepted)
+        #expect(try await client(server).contacts.create(Contact()).send() == .accepted)
     }
 
     /// A choice whose two object members both hold the choice: each level checks the member the payload fits

@@ -19,7 +19,7 @@ extension ConformanceCalls {
         },
         "accessPackage/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance
-                .catalogs("accessPackageCatalog-id-1").accessPackages.filterByCurrentUser(on: arguments("on")).get()
+                .catalogs("accessPackageCatalog-id-1").accessPackages.filterByCurrentUser(on: arguments("on")).send()
         },
         "accessPackage/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.catalogs("accessPackageCatalog-id-1")
@@ -27,7 +27,7 @@ extension ConformanceCalls {
         },
         "accessPackage/getApplicablePolicyRequirements": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.catalogs("accessPackageCatalog-id-1")
-                .accessPackages("accessPackage-id-1").getApplicablePolicyRequirements().execute()
+                .accessPackages("accessPackage-id-1").getApplicablePolicyRequirements().send()
         },
         "accessPackage/list": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance
@@ -39,7 +39,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignment/additionalAccess": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignments
-                .additionalAccess().get()
+                .additionalAccess().send()
         },
         "accessPackageAssignment/additionalAccess-get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignments
@@ -47,7 +47,7 @@ extension ConformanceCalls {
                     accessPackageId: arguments("accessPackageId"),
                     incompatibleAccessPackageId: arguments("incompatibleAccessPackageId")
                 )
-                .get()
+                .send()
         },
         "accessPackageAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignments
@@ -59,7 +59,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignment/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignments
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessPackageAssignment/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -71,7 +71,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignment/reprocess": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
-                .assignments("accessPackageAssignment-id-1").reprocess().execute()
+                .assignments("accessPackageAssignment-id-1").reprocess().send()
         },
         "accessPackageAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -99,7 +99,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignmentRequest/cancel": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
-                .assignmentRequests("accessPackageAssignmentRequest-id-1").cancel().execute()
+                .assignmentRequests("accessPackageAssignmentRequest-id-1").cancel().send()
         },
         "accessPackageAssignmentRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignmentRequests
@@ -111,7 +111,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignmentRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.assignmentRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessPackageAssignmentRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -123,7 +123,7 @@ extension ConformanceCalls {
         },
         "accessPackageAssignmentRequest/reprocess": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
-                .assignmentRequests("accessPackageAssignmentRequest-id-1").reprocess().execute()
+                .assignmentRequests("accessPackageAssignmentRequest-id-1").reprocess().send()
         },
         "accessPackageAssignmentRequest/resume": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -133,7 +133,7 @@ extension ConformanceCalls {
                     type: arguments.bodyMember("type"),
                     data: arguments.bodyMember("data")
                 )
-                .execute()
+                .send()
         },
         "accessPackageAssignmentRequest/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -198,7 +198,7 @@ extension ConformanceCalls {
         },
         "accessPackageResource/refresh": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.catalogs("accessPackageCatalog-id-1")
-                .resources("accessPackageResource-id-1").refresh().execute()
+                .resources("accessPackageResource-id-1").refresh().send()
         },
         "accessPackageResource/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.catalogs("accessPackageCatalog-id-1")
@@ -333,7 +333,7 @@ extension ConformanceCalls {
         },
         "accessPackageSuggestion/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.accessPackageSuggestions
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessPackageSuggestion/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -379,7 +379,7 @@ extension ConformanceCalls {
         "accessReviewHistoryInstance/generateDownloadUri": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .historyDefinitions("accessReviewHistoryDefinition-id-1").instances("accessReviewHistoryInstance-id-1")
-                .generateDownloadUri().execute()
+                .generateDownloadUri().send()
         },
         "accessReviewHistoryInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -398,12 +398,12 @@ extension ConformanceCalls {
         "accessReviewInstance/acceptRecommendations": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .acceptRecommendations().execute()
+                .acceptRecommendations().send()
         },
         "accessReviewInstance/applyDecisions": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .applyDecisions().execute()
+                .applyDecisions().send()
         },
         "accessReviewInstance/batchRecordDecisions": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -414,7 +414,7 @@ extension ConformanceCalls {
                     principalId: arguments.bodyMember("principalId"),
                     resourceId: arguments.bodyMember("resourceId")
                 )
-                .execute()
+                .send()
         },
         "accessReviewInstance/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -428,7 +428,7 @@ extension ConformanceCalls {
         "accessReviewInstance/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessReviewInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -442,17 +442,16 @@ extension ConformanceCalls {
         "accessReviewInstance/resetDecisions": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .resetDecisions().execute()
+                .resetDecisions().send()
         },
         "accessReviewInstance/sendReminder": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .sendReminder().execute()
+                .sendReminder().send()
         },
         "accessReviewInstance/stop": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
-                .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .stop().execute()
+                .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1").stop().send()
         },
         "accessReviewInstance/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -472,7 +471,7 @@ extension ConformanceCalls {
         "accessReviewInstanceDecisionItem/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1").decisions
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessReviewInstanceDecisionItem/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -524,7 +523,7 @@ extension ConformanceCalls {
         },
         "accessReviewScheduleDefinition/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews.definitions
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessReviewScheduleDefinition/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -535,7 +534,7 @@ extension ConformanceCalls {
         },
         "accessReviewScheduleDefinition/stop": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
-                .definitions("accessReviewScheduleDefinition-id-1").stop().execute()
+                .definitions("accessReviewScheduleDefinition-id-1").stop().send()
         },
         "accessReviewScheduleDefinition/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -564,7 +563,7 @@ extension ConformanceCalls {
         "accessReviewStage/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1").stages
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "accessReviewStage/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -579,7 +578,7 @@ extension ConformanceCalls {
         "accessReviewStage/stop": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
                 .definitions("accessReviewScheduleDefinition-id-1").instances("accessReviewInstance-id-1")
-                .stages("accessReviewStage-id-1").stop().execute()
+                .stages("accessReviewStage-id-1").stop().send()
         },
         "accessReviewStage/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.accessReviews
@@ -616,12 +615,12 @@ extension ConformanceCalls {
         "activityBasedTimeoutPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies
                 .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "activityBasedTimeoutPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies
                 .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "activityBasedTimeoutPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies
@@ -632,7 +631,7 @@ extension ConformanceCalls {
                 .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1").request().delete()
         },
         "activityBasedTimeoutPolicy/delta": { client, arguments in
-            _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies.delta().get()
+            _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies.delta().send()
         },
         "activityBasedTimeoutPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).policies
@@ -641,28 +640,28 @@ extension ConformanceCalls {
         "activityBasedTimeoutPolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "activityBasedTimeoutPolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "activityBasedTimeoutPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies
                 .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "activityBasedTimeoutPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies
                 .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "activityBasedTimeoutPolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).policies.activityBasedTimeoutPolicies.request().get()
         },
         "activityBasedTimeoutPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).policies
-                .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1").restore().execute()
+                .activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id-1").restore().send()
         },
         "activityBasedTimeoutPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies
@@ -676,7 +675,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "activityHistoryItem/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").activities("userActivity-id-1").historyItems
@@ -714,7 +713,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "adhocCall/getAllTranscripts": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls
@@ -723,7 +722,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "adhocCall/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls.request().get()
@@ -771,11 +770,11 @@ extension ConformanceCalls {
         },
         "administrativeUnit/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "administrativeUnit/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "administrativeUnit/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits.request().add(arguments.body())
@@ -785,7 +784,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "administrativeUnit/delta": { client, arguments in
-            _ = try await GraphClient(client: client).directory.administrativeUnits.delta().get()
+            _ = try await GraphClient(client: client).directory.administrativeUnits.delta().send()
         },
         "administrativeUnit/get": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
@@ -794,26 +793,26 @@ extension ConformanceCalls {
         "administrativeUnit/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "administrativeUnit/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "administrativeUnit/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "administrativeUnit/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "administrativeUnit/list": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits.request().get()
         },
         "administrativeUnit/restore": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "administrativeUnit/update": { client, arguments in
             _ = try await GraphClient(client: client).directory.administrativeUnits("administrativeUnit-id-1")
@@ -827,7 +826,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "agreement/create": { client, arguments in
             _ = try await GraphClient(client: client).agreements.request().add(arguments.body())
@@ -917,7 +916,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).copilot.interactionHistory.request().get()
         },
         "aiInteractionHistory/getAllEnterpriseInteractions": { client, arguments in
-            _ = try await GraphClient(client: client).copilot.interactionHistory.getAllEnterpriseInteractions().get()
+            _ = try await GraphClient(client: client).copilot.interactionHistory.getAllEnterpriseInteractions().send()
         },
         "aiInteractionHistory/update": { client, arguments in
             _ = try await GraphClient(client: client).copilot.interactionHistory.request().update(arguments.body())
@@ -985,7 +984,7 @@ extension ConformanceCalls {
                     alertComment: arguments.bodyMember("alertComment"),
                     newCorrelationReasons: arguments.bodyMember("newCorrelationReasons")
                 )
-                .execute()
+                .send()
         },
         "alert/update": { client, arguments in
             _ = try await GraphClient(client: client).security.alerts("alert-id-1").request().update(arguments.body())
@@ -1043,7 +1042,7 @@ extension ConformanceCalls {
                     remediateSendersCopy: arguments.bodyMember("remediateSendersCopy"),
                     analyzedEmails: arguments.bodyMember("analyzedEmails")
                 )
-                .execute()
+                .send()
         },
         "analyzedEmail/update": { client, arguments in
             _ = try await GraphClient(client: client).security.collaboration.analyzedEmails("analyzedEmail-id-1")
@@ -1052,7 +1051,7 @@ extension ConformanceCalls {
         "androidManagedAppProtection/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .androidManagedAppProtections("androidManagedAppProtection-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "androidManagedAppProtection/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.androidManagedAppProtections
@@ -1072,13 +1071,13 @@ extension ConformanceCalls {
         "androidManagedAppProtection/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .androidManagedAppProtections("androidManagedAppProtection-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "androidManagedAppProtection/targetApps-post": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .androidManagedAppProtections("androidManagedAppProtection-id-1")
                 .targetApps(apps: arguments.bodyMember("apps"), appGroupType: arguments.bodyMember("appGroupType"))
-                .execute()
+                .send()
         },
         "androidManagedAppProtection/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -1112,7 +1111,7 @@ extension ConformanceCalls {
         },
         "appConsentRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.appConsent.appConsentRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "appConsentRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.appConsent
@@ -1133,7 +1132,7 @@ extension ConformanceCalls {
         "appLogCollectionRequest/createDownloadUrl": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
                 .mobileAppTroubleshootingEvents("mobileAppTroubleshootingEvent-id-1")
-                .appLogCollectionRequests("appLogCollectionRequest-id-1").createDownloadUrl().execute()
+                .appLogCollectionRequests("appLogCollectionRequest-id-1").createDownloadUrl().send()
         },
         "appLogCollectionRequest/delete": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -1158,12 +1157,12 @@ extension ConformanceCalls {
         "appManagementPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .appManagementPolicies("appManagementPolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "appManagementPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .appManagementPolicies("appManagementPolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "appManagementPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").appManagementPolicies
@@ -1175,7 +1174,7 @@ extension ConformanceCalls {
         },
         "appManagementPolicy/delta": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").appManagementPolicies
-                .delta().get()
+                .delta().send()
         },
         "appManagementPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -1184,21 +1183,21 @@ extension ConformanceCalls {
         "appManagementPolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").appManagementPolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "appManagementPolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").appManagementPolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "appManagementPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .appManagementPolicies("appManagementPolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "appManagementPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .appManagementPolicies("appManagementPolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "appManagementPolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").appManagementPolicies
@@ -1206,7 +1205,7 @@ extension ConformanceCalls {
         },
         "appManagementPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .appManagementPolicies("appManagementPolicy-id-1").restore().execute()
+                .appManagementPolicies("appManagementPolicy-id-1").restore().send()
         },
         "appManagementPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -1220,15 +1219,15 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "appRoleAssignment/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "appRoleAssignment/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "appRoleAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments
@@ -1239,7 +1238,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "appRoleAssignment/delta": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments.delta().get()
+            _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments.delta().send()
         },
         "appRoleAssignment/get": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
@@ -1248,26 +1247,26 @@ extension ConformanceCalls {
         "appRoleAssignment/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "appRoleAssignment/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "appRoleAssignment/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "appRoleAssignment/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "appRoleAssignment/list": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments.request().get()
         },
         "appRoleAssignment/restore": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "appRoleAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").appRoleAssignments("appRoleAssignment-id-1")
@@ -1281,7 +1280,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "appScope/delete": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -1302,7 +1301,7 @@ extension ConformanceCalls {
         "applePushNotificationCertificate/downloadApplePushNotificationCertificateSigningRequest":
             { client, arguments in
                 _ = try await GraphClient(client: client).deviceManagement.applePushNotificationCertificate
-                    .downloadApplePushNotificationCertificateSigningRequest().execute()
+                    .downloadApplePushNotificationCertificateSigningRequest().send()
             },
         "applePushNotificationCertificate/get": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.applePushNotificationCertificate.request().get()
@@ -1318,19 +1317,19 @@ extension ConformanceCalls {
                     passwordCredential: arguments.bodyMember("passwordCredential"),
                     proof: arguments.bodyMember("proof")
                 )
-                .execute()
+                .send()
         },
         "application/addPassword": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .addPassword(passwordCredential: arguments.bodyMember("passwordCredential")).execute()
+                .addPassword(passwordCredential: arguments.bodyMember("passwordCredential")).send()
         },
         "application/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "application/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "application/create": { client, arguments in
             _ = try await GraphClient(client: client).applications.request().add(arguments.body())
@@ -1339,7 +1338,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).applications("application-id-1").request().delete()
         },
         "application/delta": { client, arguments in
-            _ = try await GraphClient(client: client).applications.delta().get()
+            _ = try await GraphClient(client: client).applications.delta().send()
         },
         "application/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").request().get()
@@ -1347,41 +1346,40 @@ extension ConformanceCalls {
         "application/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "application/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "application/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "application/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "application/list": { client, arguments in
             _ = try await GraphClient(client: client).applications.request().get()
         },
         "application/removeKey": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .removeKey(keyId: arguments.bodyMember("keyId"), proof: arguments.bodyMember("proof")).execute()
+                .removeKey(keyId: arguments.bodyMember("keyId"), proof: arguments.bodyMember("proof")).send()
         },
         "application/removePassword": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .removePassword(keyId: arguments.bodyMember("keyId")).execute()
+                .removePassword(keyId: arguments.bodyMember("keyId")).send()
         },
         "application/restore": { client, arguments in
-            _ = try await GraphClient(client: client).applications("application-id-1").restore().execute()
+            _ = try await GraphClient(client: client).applications("application-id-1").restore().send()
         },
         "application/setVerifiedPublisher": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .setVerifiedPublisher(verifiedPublisherId: arguments.bodyMember("verifiedPublisherId")).execute()
+                .setVerifiedPublisher(verifiedPublisherId: arguments.bodyMember("verifiedPublisherId")).send()
         },
         "application/unsetVerifiedPublisher": { client, arguments in
-            _ = try await GraphClient(client: client).applications("application-id-1")
-                .unsetVerifiedPublisher().execute()
+            _ = try await GraphClient(client: client).applications("application-id-1").unsetVerifiedPublisher().send()
         },
         "application/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -1395,7 +1393,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "applicationTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).applicationTemplates("applicationTemplate-id-1").request().get()
@@ -1406,7 +1404,7 @@ extension ConformanceCalls {
                     displayName: arguments.bodyMember("displayName"),
                     serviceManagementReference: arguments.bodyMember("serviceManagementReference")
                 )
-                .execute()
+                .send()
         },
         "applicationTemplate/list": { client, arguments in
             _ = try await GraphClient(client: client).applicationTemplates.request().get()
@@ -1423,7 +1421,7 @@ extension ConformanceCalls {
         "approval/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client)
                 .identityGovernance.entitlementManagement.accessPackageAssignmentApprovals
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "approval/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -1558,7 +1556,7 @@ extension ConformanceCalls {
         },
         "attachment/createUploadSession": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1").attachments
-                .createUploadSession(attachmentItem: arguments.bodyMember("AttachmentItem")).execute()
+                .createUploadSession(attachmentItem: arguments.bodyMember("AttachmentItem")).send()
         },
         "attachment/delete": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
@@ -1579,7 +1577,7 @@ extension ConformanceCalls {
         "attachmentBase/createUploadSession": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
                 .tasks("todoTask-id-1").attachments
-                .createUploadSession(attachmentInfo: arguments.bodyMember("attachmentInfo")).execute()
+                .createUploadSession(attachmentInfo: arguments.bodyMember("attachmentInfo")).send()
         },
         "attachmentBase/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
@@ -1733,10 +1731,10 @@ extension ConformanceCalls {
         },
         "auditEvent/getAuditActivityTypes": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.auditEvents
-                .getAuditActivityTypes(category: arguments("category")).execute()
+                .getAuditActivityTypes(category: arguments("category")).send()
         },
         "auditEvent/getAuditCategories": { client, arguments in
-            _ = try await GraphClient(client: client).deviceManagement.auditEvents.getAuditCategories().execute()
+            _ = try await GraphClient(client: client).deviceManagement.auditEvents.getAuditCategories().send()
         },
         "auditEvent/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.auditEvents.request().get()
@@ -1892,7 +1890,7 @@ extension ConformanceCalls {
         "authenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .methods("authenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "authenticationMethod/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -1957,7 +1955,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).reports.authenticationMethods.request().update(arguments.body())
         },
         "authenticationMethodsRoot/usersRegisteredByFeature": { client, arguments in
-            _ = try await GraphClient(client: client).reports.authenticationMethods.usersRegisteredByFeature().execute()
+            _ = try await GraphClient(client: client).reports.authenticationMethods.usersRegisteredByFeature().send()
         },
         "authenticationMethodsRoot/usersRegisteredByFeature-get": { client, arguments in
             _ = try await GraphClient(client: client).reports.authenticationMethods
@@ -1965,10 +1963,10 @@ extension ConformanceCalls {
                     includedUserTypes: arguments("includedUserTypes"),
                     includedUserRoles: arguments("includedUserRoles")
                 )
-                .execute()
+                .send()
         },
         "authenticationMethodsRoot/usersRegisteredByMethod": { client, arguments in
-            _ = try await GraphClient(client: client).reports.authenticationMethods.usersRegisteredByMethod().execute()
+            _ = try await GraphClient(client: client).reports.authenticationMethods.usersRegisteredByMethod().send()
         },
         "authenticationMethodsRoot/usersRegisteredByMethod-get": { client, arguments in
             _ = try await GraphClient(client: client).reports.authenticationMethods
@@ -1976,7 +1974,7 @@ extension ConformanceCalls {
                     includedUserTypes: arguments("includedUserTypes"),
                     includedUserRoles: arguments("includedUserRoles")
                 )
-                .execute()
+                .send()
         },
         "authenticationStrengthPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).policies.authenticationStrengthPolicies
@@ -2000,11 +1998,11 @@ extension ConformanceCalls {
         "authenticationStrengthPolicy/updateAllowedCombinations": { client, arguments in
             _ = try await GraphClient(client: client).policies
                 .authenticationStrengthPolicies("authenticationStrengthPolicy-id-1")
-                .updateAllowedCombinations(allowedCombinations: arguments.bodyMember("allowedCombinations")).execute()
+                .updateAllowedCombinations(allowedCombinations: arguments.bodyMember("allowedCombinations")).send()
         },
         "authenticationStrengthPolicy/usage": { client, arguments in
             _ = try await GraphClient(client: client).policies
-                .authenticationStrengthPolicies("authenticationStrengthPolicy-id-1").usage().execute()
+                .authenticationStrengthPolicies("authenticationStrengthPolicy-id-1").usage().send()
         },
         "authenticationStrengthRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.authenticationStrength
@@ -2057,11 +2055,11 @@ extension ConformanceCalls {
         },
         "authorizationPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "authorizationPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "authorizationPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy.request().delete()
@@ -2071,14 +2069,14 @@ extension ConformanceCalls {
         },
         "authorizationPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "authorizationPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "authorizationPolicy/restore": { client, arguments in
-            _ = try await GraphClient(client: client).policies.authorizationPolicy.restore().execute()
+            _ = try await GraphClient(client: client).policies.authorizationPolicy.restore().send()
         },
         "authorizationPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.authorizationPolicy.request().update(arguments.body())
@@ -2146,7 +2144,7 @@ extension ConformanceCalls {
         },
         "backupRestoreRoot/enable": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .enable(appOwnerTenantId: arguments.bodyMember("appOwnerTenantId")).execute()
+                .enable(appOwnerTenantId: arguments.bodyMember("appOwnerTenantId")).send()
         },
         "backupRestoreRoot/get": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.request().get()
@@ -2195,7 +2193,7 @@ extension ConformanceCalls {
                     invoiceId: arguments.bodyMember("invoiceId"),
                     attributeSet: arguments.bodyMember("attributeSet")
                 )
-                .execute()
+                .send()
         },
         "billedReconciliation/get": { client, arguments in
             _ = try await GraphClient(client: client).reports.partners.billing.reconciliation.billed.request().get()
@@ -2213,7 +2211,7 @@ extension ConformanceCalls {
                     invoiceId: arguments.bodyMember("invoiceId"),
                     attributeSet: arguments.bodyMember("attributeSet")
                 )
-                .execute()
+                .send()
         },
         "billedUsage/get": { client, arguments in
             _ = try await GraphClient(client: client).reports.partners.billing.usage.billed.request().get()
@@ -2254,7 +2252,7 @@ extension ConformanceCalls {
         "bookingAppointment/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1")
                 .appointments("bookingAppointment-id-1")
-                .cancel(cancellationMessage: arguments.bodyMember("cancellationMessage")).execute()
+                .cancel(cancellationMessage: arguments.bodyMember("cancellationMessage")).send()
         },
         "bookingAppointment/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1").appointments
@@ -2294,18 +2292,18 @@ extension ConformanceCalls {
                     startDateTime: arguments.bodyMember("startDateTime"),
                     endDateTime: arguments.bodyMember("endDateTime")
                 )
-                .execute()
+                .send()
         },
         "bookingBusiness/list": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses.request().get()
         },
         "bookingBusiness/publish": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1")
-                .publish().execute()
+                .publish().send()
         },
         "bookingBusiness/unpublish": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1")
-                .unpublish().execute()
+                .unpublish().send()
         },
         "bookingBusiness/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.bookingBusinesses("bookingBusiness-id-1")
@@ -2427,7 +2425,7 @@ extension ConformanceCalls {
         },
         "browseSessionBase/browse": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.browseSessions("browseSessionBase-id-1")
-                .browse(nextFetchToken: arguments("nextFetchToken")).get()
+                .browse(nextFetchToken: arguments("nextFetchToken")).send()
         },
         "browseSessionBase/browse-post": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.browseSessions("browseSessionBase-id-1")
@@ -2437,7 +2435,7 @@ extension ConformanceCalls {
                     filter: arguments.bodyMember("filter"),
                     orderBy: arguments.bodyMember("orderBy")
                 )
-                .execute()
+                .send()
         },
         "browseSessionBase/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.browseSessions
@@ -2520,7 +2518,7 @@ extension ConformanceCalls {
                     sites: arguments.bodyMember("sites"),
                     sharedCookies: arguments.bodyMember("sharedCookies")
                 )
-                .execute()
+                .send()
         },
         "browserSiteList/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.edge.internetExplorerMode.siteLists("browserSiteList-id-1")
@@ -2550,7 +2548,7 @@ extension ConformanceCalls {
         },
         "calendar/allowedCalendarSharingRoles": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendar
-                .allowedCalendarSharingRoles(user: arguments("User")).execute()
+                .allowedCalendarSharingRoles(user: arguments("User")).send()
         },
         "calendar/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").calendars.request().add(arguments.body())
@@ -2569,13 +2567,13 @@ extension ConformanceCalls {
                     startTime: arguments.bodyMember("StartTime"),
                     availabilityViewInterval: arguments.bodyMember("AvailabilityViewInterval")
                 )
-                .execute()
+                .send()
         },
         "calendar/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").calendars.request().get()
         },
         "calendar/permanentDelete": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendar.permanentDelete().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").calendar.permanentDelete().send()
         },
         "calendar/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").calendar.request().update(arguments.body())
@@ -2619,7 +2617,7 @@ extension ConformanceCalls {
         },
         "call/addLargeGalleryView": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .addLargeGalleryView(clientContext: arguments.bodyMember("clientContext")).execute()
+                .addLargeGalleryView(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "call/answer": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2630,15 +2628,15 @@ extension ConformanceCalls {
                     participantCapacity: arguments.bodyMember("participantCapacity"),
                     callOptions: arguments.bodyMember("callOptions")
                 )
-                .execute()
+                .send()
         },
         "call/cancelMediaProcessing": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .cancelMediaProcessing(clientContext: arguments.bodyMember("clientContext")).execute()
+                .cancelMediaProcessing(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "call/changeScreenSharingRole": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .changeScreenSharingRole(role: arguments.bodyMember("role")).execute()
+                .changeScreenSharingRole(role: arguments.bodyMember("role")).send()
         },
         "call/create": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls.request().add(arguments.body())
@@ -2650,18 +2648,18 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).communications.calls("call-id-1").request().get()
         },
         "call/keepAlive": { client, arguments in
-            _ = try await GraphClient(client: client).communications.calls("call-id-1").keepAlive().execute()
+            _ = try await GraphClient(client: client).communications.calls("call-id-1").keepAlive().send()
         },
         "call/list": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls.request().get()
         },
         "call/logTeleconferenceDeviceQuality": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls
-                .logTeleconferenceDeviceQuality(quality: arguments.bodyMember("quality")).execute()
+                .logTeleconferenceDeviceQuality(quality: arguments.bodyMember("quality")).send()
         },
         "call/mute": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .mute(clientContext: arguments.bodyMember("clientContext")).execute()
+                .mute(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "call/playPrompt": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2669,7 +2667,7 @@ extension ConformanceCalls {
                     prompts: arguments.bodyMember("prompts"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "call/recordResponse": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2683,7 +2681,7 @@ extension ConformanceCalls {
                     stopTones: arguments.bodyMember("stopTones"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "call/redirect": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2692,12 +2690,11 @@ extension ConformanceCalls {
                     timeout: arguments.bodyMember("timeout"),
                     callbackUri: arguments.bodyMember("callbackUri")
                 )
-                .execute()
+                .send()
         },
         "call/reject": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .reject(reason: arguments.bodyMember("reason"), callbackUri: arguments.bodyMember("callbackUri"))
-                .execute()
+                .reject(reason: arguments.bodyMember("reason"), callbackUri: arguments.bodyMember("callbackUri")).send()
         },
         "call/sendDtmfTones": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2706,11 +2703,11 @@ extension ConformanceCalls {
                     delayBetweenTonesMs: arguments.bodyMember("delayBetweenTonesMs"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "call/subscribeToTone": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .subscribeToTone(clientContext: arguments.bodyMember("clientContext")).execute()
+                .subscribeToTone(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "call/transfer": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2718,11 +2715,11 @@ extension ConformanceCalls {
                     transferTarget: arguments.bodyMember("transferTarget"),
                     transferee: arguments.bodyMember("transferee")
                 )
-                .execute()
+                .send()
         },
         "call/unmute": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
-                .unmute(clientContext: arguments.bodyMember("clientContext")).execute()
+                .unmute(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "call/update": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1")
@@ -2734,7 +2731,7 @@ extension ConformanceCalls {
                     status: arguments.bodyMember("status"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "callAiInsight/create": { client, arguments in
             _ = try await GraphClient(client: client).copilot.users("aiUser-id-1")
@@ -2769,11 +2766,11 @@ extension ConformanceCalls {
         "callRecord/getDirectRoutingCalls": { client, arguments in
             _ = try await GraphClient(client: client).communications.callRecords
                 .getDirectRoutingCalls(fromDateTime: arguments("fromDateTime"), toDateTime: arguments("toDateTime"))
-                .get()
+                .send()
         },
         "callRecord/getPstnCalls": { client, arguments in
             _ = try await GraphClient(client: client).communications.callRecords
-                .getPstnCalls(fromDateTime: arguments("fromDateTime"), toDateTime: arguments("toDateTime")).get()
+                .getPstnCalls(fromDateTime: arguments("fromDateTime"), toDateTime: arguments("toDateTime")).send()
         },
         "callRecord/list": { client, arguments in
             _ = try await GraphClient(client: client).communications.callRecords.request().get()
@@ -2792,7 +2789,7 @@ extension ConformanceCalls {
         },
         "callRecording/delta": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls("adhocCall-id-1").recordings
-                .delta().get()
+                .delta().send()
         },
         "callRecording/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls("adhocCall-id-1")
@@ -2816,7 +2813,7 @@ extension ConformanceCalls {
         },
         "callTranscript/delta": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls("adhocCall-id-1").transcripts
-                .delta().get()
+                .delta().send()
         },
         "callTranscript/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").adhocCalls("adhocCall-id-1")
@@ -2881,13 +2878,13 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
                 .certificateAuthorities("certificateAuthorityDetail-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "certificateAuthorityDetail/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
                 .certificateAuthorities("certificateAuthorityDetail-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "certificateAuthorityDetail/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -2901,7 +2898,8 @@ extension ConformanceCalls {
         },
         "certificateAuthorityDetail/delta": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
-                .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").certificateAuthorities.delta().get()
+                .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").certificateAuthorities
+                .delta().send()
         },
         "certificateAuthorityDetail/get": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -2912,24 +2910,24 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").certificateAuthorities
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "certificateAuthorityDetail/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").certificateAuthorities
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "certificateAuthorityDetail/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
                 .certificateAuthorities("certificateAuthorityDetail-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "certificateAuthorityDetail/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
                 .certificateAuthorities("certificateAuthorityDetail-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "certificateAuthorityDetail/list": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -2939,7 +2937,7 @@ extension ConformanceCalls {
         "certificateAuthorityDetail/restore": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
-                .certificateAuthorities("certificateAuthorityDetail-id-1").restore().execute()
+                .certificateAuthorities("certificateAuthorityDetail-id-1").restore().send()
         },
         "certificateAuthorityDetail/update": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -2955,7 +2953,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "certificateBasedAuthConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).certificateBasedAuthConfiguration.request().add(arguments.body())
@@ -2979,12 +2977,12 @@ extension ConformanceCalls {
         "certificateBasedAuthPki/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "certificateBasedAuthPki/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "certificateBasedAuthPki/create": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -2996,7 +2994,7 @@ extension ConformanceCalls {
         },
         "certificateBasedAuthPki/delta": { client, arguments in
             _ = try await GraphClient(client: client)
-                .directory.publicKeyInfrastructure.certificateBasedAuthConfigurations.delta().get()
+                .directory.publicKeyInfrastructure.certificateBasedAuthConfigurations.delta().send()
         },
         "certificateBasedAuthPki/get": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -3006,22 +3004,22 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client)
                 .directory.publicKeyInfrastructure.certificateBasedAuthConfigurations
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "certificateBasedAuthPki/getByIds": { client, arguments in
             _ = try await GraphClient(client: client)
                 .directory.publicKeyInfrastructure.certificateBasedAuthConfigurations
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "certificateBasedAuthPki/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "certificateBasedAuthPki/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
                 .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "certificateBasedAuthPki/list": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -3029,7 +3027,7 @@ extension ConformanceCalls {
         },
         "certificateBasedAuthPki/restore": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
-                .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").restore().execute()
+                .certificateBasedAuthConfigurations("certificateBasedAuthPki-id-1").restore().send()
         },
         "certificateBasedAuthPki/update": { client, arguments in
             _ = try await GraphClient(client: client).directory.publicKeyInfrastructure
@@ -3042,7 +3040,7 @@ extension ConformanceCalls {
                     uploadUrl: arguments.bodyMember("uploadUrl"),
                     sha256FileHash: arguments.bodyMember("sha256FileHash")
                 )
-                .execute()
+                .send()
         },
         "certificateBasedAuthPki/validateProperties": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -3053,16 +3051,16 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "channel/archive": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
                 .archive(shouldSetSpoSiteReadOnlyForMembers: arguments.bodyMember("shouldSetSpoSiteReadOnlyForMembers"))
-                .execute()
+                .send()
         },
         "channel/completeMigration": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
-                .completeMigration().execute()
+                .completeMigration().send()
         },
         "channel/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels.request().add(arguments.body())
@@ -3077,43 +3075,42 @@ extension ConformanceCalls {
                     tenantId: arguments("tenantId"),
                     userPrincipalName: arguments("userPrincipalName")
                 )
-                .execute()
+                .send()
         },
         "channel/get": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1").request().get()
         },
         "channel/getAllMessages": { client, arguments in
-            _ = try await GraphClient(client: client).teams("team-id-1").allChannels.getAllMessages().get()
+            _ = try await GraphClient(client: client).teams("team-id-1").allChannels.getAllMessages().send()
         },
         "channel/getAllRetainedMessages": { client, arguments in
-            _ = try await GraphClient(client: client).teams("team-id-1").allChannels.getAllRetainedMessages().get()
+            _ = try await GraphClient(client: client).teams("team-id-1").allChannels.getAllRetainedMessages().send()
         },
         "channel/list": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels.request().get()
         },
         "channel/provisionEmail": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
-                .provisionEmail().execute()
+                .provisionEmail().send()
         },
         "channel/removeEmail": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
-                .removeEmail().execute()
+                .removeEmail().send()
         },
         "channel/startMigration": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
                 .startMigration(conversationCreationDateTime: arguments.bodyMember("conversationCreationDateTime"))
-                .execute()
+                .send()
         },
         "channel/unarchive": { client, arguments in
-            _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
-                .unarchive().execute()
+            _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1").unarchive().send()
         },
         "channel/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").allChannels("channel-id-1")
                 .request().update(arguments.body())
         },
         "chat/completeMigration": { client, arguments in
-            _ = try await GraphClient(client: client).chats("chat-id-1").completeMigration().execute()
+            _ = try await GraphClient(client: client).chats("chat-id-1").completeMigration().send()
         },
         "chat/create": { client, arguments in
             _ = try await GraphClient(client: client).chats.request().add(arguments.body())
@@ -3125,21 +3122,21 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).chats("chat-id-1").request().get()
         },
         "chat/getAllMessages": { client, arguments in
-            _ = try await GraphClient(client: client).chats.getAllMessages().get()
+            _ = try await GraphClient(client: client).chats.getAllMessages().send()
         },
         "chat/getAllRetainedMessages": { client, arguments in
-            _ = try await GraphClient(client: client).chats.getAllRetainedMessages().get()
+            _ = try await GraphClient(client: client).chats.getAllRetainedMessages().send()
         },
         "chat/hideForUser": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
-                .hideForUser(user: arguments.bodyMember("user")).execute()
+                .hideForUser(user: arguments.bodyMember("user")).send()
         },
         "chat/list": { client, arguments in
             _ = try await GraphClient(client: client).chats.request().get()
         },
         "chat/markChatReadForUser": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
-                .markChatReadForUser(user: arguments.bodyMember("user")).execute()
+                .markChatReadForUser(user: arguments.bodyMember("user")).send()
         },
         "chat/markChatUnreadForUser": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
@@ -3147,11 +3144,11 @@ extension ConformanceCalls {
                     user: arguments.bodyMember("user"),
                     lastMessageReadDateTime: arguments.bodyMember("lastMessageReadDateTime")
                 )
-                .execute()
+                .send()
         },
         "chat/removeAllAccessForUser": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
-                .removeAllAccessForUser(user: arguments.bodyMember("user")).execute()
+                .removeAllAccessForUser(user: arguments.bodyMember("user")).send()
         },
         "chat/sendActivityNotification": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
@@ -3165,16 +3162,16 @@ extension ConformanceCalls {
                     recipient: arguments.bodyMember("recipient"),
                     iconId: arguments.bodyMember("iconId")
                 )
-                .execute()
+                .send()
         },
         "chat/startMigration": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
                 .startMigration(conversationCreationDateTime: arguments.bodyMember("conversationCreationDateTime"))
-                .execute()
+                .send()
         },
         "chat/unhideForUser": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1")
-                .unhideForUser(user: arguments.bodyMember("user")).execute()
+                .unhideForUser(user: arguments.bodyMember("user")).send()
         },
         "chat/update": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").request().update(arguments.body())
@@ -3186,7 +3183,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1").request().delete()
         },
         "chatMessage/delta": { client, arguments in
-            _ = try await GraphClient(client: client).chats("chat-id-1").messages.delta().get()
+            _ = try await GraphClient(client: client).chats("chat-id-1").messages.delta().send()
         },
         "chatMessage/get": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1").request().get()
@@ -3200,23 +3197,23 @@ extension ConformanceCalls {
                     messageIds: arguments.bodyMember("messageIds"),
                     replyMessage: arguments.bodyMember("replyMessage")
                 )
-                .execute()
+                .send()
         },
         "chatMessage/setReaction": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1")
-                .setReaction(reactionType: arguments.bodyMember("reactionType")).execute()
+                .setReaction(reactionType: arguments.bodyMember("reactionType")).send()
         },
         "chatMessage/softDelete": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1")
-                .softDelete().execute()
+                .softDelete().send()
         },
         "chatMessage/undoSoftDelete": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1")
-                .undoSoftDelete().execute()
+                .undoSoftDelete().send()
         },
         "chatMessage/unsetReaction": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1")
-                .unsetReaction(reactionType: arguments.bodyMember("reactionType")).execute()
+                .unsetReaction(reactionType: arguments.bodyMember("reactionType")).send()
         },
         "chatMessage/update": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").messages("chatMessage-id-1")
@@ -3309,12 +3306,12 @@ extension ConformanceCalls {
         "claimsMappingPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .claimsMappingPolicies("claimsMappingPolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "claimsMappingPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .claimsMappingPolicies("claimsMappingPolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "claimsMappingPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").claimsMappingPolicies
@@ -3326,7 +3323,7 @@ extension ConformanceCalls {
         },
         "claimsMappingPolicy/delta": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").claimsMappingPolicies
-                .delta().get()
+                .delta().send()
         },
         "claimsMappingPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -3335,21 +3332,21 @@ extension ConformanceCalls {
         "claimsMappingPolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").claimsMappingPolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "claimsMappingPolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").claimsMappingPolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "claimsMappingPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .claimsMappingPolicies("claimsMappingPolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "claimsMappingPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .claimsMappingPolicies("claimsMappingPolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "claimsMappingPolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").claimsMappingPolicies
@@ -3357,7 +3354,7 @@ extension ConformanceCalls {
         },
         "claimsMappingPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .claimsMappingPolicies("claimsMappingPolicy-id-1").restore().execute()
+                .claimsMappingPolicies("claimsMappingPolicy-id-1").restore().send()
         },
         "claimsMappingPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -3371,7 +3368,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "cloudClipboardItem/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudClipboard.items
@@ -3409,11 +3406,11 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).communications.request().get()
         },
         "cloudCommunications/getAllOnlineMeetingMessages": { client, arguments in
-            _ = try await GraphClient(client: client).communications.getAllOnlineMeetingMessages().get()
+            _ = try await GraphClient(client: client).communications.getAllOnlineMeetingMessages().send()
         },
         "cloudCommunications/getPresencesByUserId": { client, arguments in
             _ = try await GraphClient(client: client).communications
-                .getPresencesByUserId(ids: arguments.bodyMember("ids")).execute()
+                .getPresencesByUserId(ids: arguments.bodyMember("ids")).send()
         },
         "cloudCommunications/update": { client, arguments in
             _ = try await GraphClient(client: client).communications.request().update(arguments.body())
@@ -3426,7 +3423,7 @@ extension ConformanceCalls {
         },
         "cloudPC/endGracePeriod": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .endGracePeriod().execute()
+                .endGracePeriod().send()
         },
         "cloudPC/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1").request().get()
@@ -3435,11 +3432,11 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs.request().get()
         },
         "cloudPC/reboot": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1").reboot().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1").reboot().send()
         },
         "cloudPC/rename": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .rename(displayName: arguments.bodyMember("displayName")).execute()
+                .rename(displayName: arguments.bodyMember("displayName")).send()
         },
         "cloudPC/reprovision": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
@@ -3447,23 +3444,22 @@ extension ConformanceCalls {
                     userAccountType: arguments.bodyMember("userAccountType"),
                     osVersion: arguments.bodyMember("osVersion")
                 )
-                .execute()
+                .send()
         },
         "cloudPC/resize": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .resize(targetServicePlanId: arguments.bodyMember("targetServicePlanId")).execute()
+                .resize(targetServicePlanId: arguments.bodyMember("targetServicePlanId")).send()
         },
         "cloudPC/restore": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .restore(cloudPcSnapshotId: arguments.bodyMember("cloudPcSnapshotId")).execute()
+                .restore(cloudPcSnapshotId: arguments.bodyMember("cloudPcSnapshotId")).send()
         },
         "cloudPC/retrieveCloudPcLaunchDetail": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .retrieveCloudPcLaunchDetail().execute()
+                .retrieveCloudPcLaunchDetail().send()
         },
         "cloudPC/troubleshoot": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
-                .troubleshoot().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1").troubleshoot().send()
         },
         "cloudPC/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").cloudPCs("cloudPC-id-1")
@@ -3483,7 +3479,7 @@ extension ConformanceCalls {
         },
         "cloudPcAuditEvent/getAuditActivityTypes": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.auditEvents
-                .getAuditActivityTypes().execute()
+                .getAuditActivityTypes().send()
         },
         "cloudPcAuditEvent/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.auditEvents.request().get()
@@ -3506,7 +3502,7 @@ extension ConformanceCalls {
         },
         "cloudPcDeviceImage/getSourceImages": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.deviceImages
-                .getSourceImages().get()
+                .getSourceImages().send()
         },
         "cloudPcDeviceImage/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.deviceImages.request().get()
@@ -3552,7 +3548,7 @@ extension ConformanceCalls {
         },
         "cloudPcOnPremisesConnection/runHealthChecks": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
-                .onPremisesConnections("cloudPcOnPremisesConnection-id-1").runHealthChecks().execute()
+                .onPremisesConnections("cloudPcOnPremisesConnection-id-1").runHealthChecks().send()
         },
         "cloudPcOnPremisesConnection/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
@@ -3561,12 +3557,12 @@ extension ConformanceCalls {
         "cloudPcOnPremisesConnection/updateAdDomainPassword": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
                 .onPremisesConnections("cloudPcOnPremisesConnection-id-1")
-                .updateAdDomainPassword(adDomainPassword: arguments.bodyMember("adDomainPassword")).execute()
+                .updateAdDomainPassword(adDomainPassword: arguments.bodyMember("adDomainPassword")).send()
         },
         "cloudPcProvisioningPolicy/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
                 .provisioningPolicies("cloudPcProvisioningPolicy-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "cloudPcProvisioningPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.provisioningPolicies
@@ -3629,7 +3625,7 @@ extension ConformanceCalls {
                     skip: arguments.bodyMember("skip"),
                     top: arguments.bodyMember("top")
                 )
-                .execute()
+                .send()
         },
         "cloudPcReport/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.report
@@ -3644,8 +3640,7 @@ extension ConformanceCalls {
         },
         "cloudPcUserSetting/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint
-                .userSettings("cloudPcUserSetting-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .userSettings("cloudPcUserSetting-id-1").assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "cloudPcUserSetting/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.virtualEndpoint.userSettings
@@ -3834,7 +3829,7 @@ extension ConformanceCalls {
         },
         "conditionalAccessPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).policies.conditionalAccessPolicies("conditionalAccessPolicy-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "conditionalAccessPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.conditionalAccessPolicies("conditionalAccessPolicy-id-1")
@@ -3848,7 +3843,7 @@ extension ConformanceCalls {
                     signInConditions: arguments.bodyMember("signInConditions"),
                     appliedPoliciesOnly: arguments.bodyMember("appliedPoliciesOnly")
                 )
-                .execute()
+                .send()
         },
         "conditionalAccessRoot/get": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.request().get()
@@ -3871,7 +3866,7 @@ extension ConformanceCalls {
                     description: arguments.bodyMember("description"),
                     resources: arguments.bodyMember("resources")
                 )
-                .execute()
+                .send()
         },
         "configurationBaseline/delete": { client, arguments in
             _ = try await GraphClient(client: client).admin.configurationManagement
@@ -4023,7 +4018,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").contacts("contact-id-1").request().delete()
         },
         "contact/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").contacts.delta().get()
+            _ = try await GraphClient(client: client).users("user-id-1").contacts.delta().send()
         },
         "contact/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contacts("contact-id-1").request().get()
@@ -4033,7 +4028,7 @@ extension ConformanceCalls {
         },
         "contact/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contacts("contact-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "contact/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contacts("contact-id-1")
@@ -4047,7 +4042,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "contactFolder/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").contactFolders.delta().get()
+            _ = try await GraphClient(client: client).users("user-id-1").contactFolders.delta().send()
         },
         "contactFolder/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contactFolders("contactFolder-id-1")
@@ -4058,7 +4053,7 @@ extension ConformanceCalls {
         },
         "contactFolder/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contactFolders("contactFolder-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "contactFolder/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").contactFolders("contactFolder-id-1")
@@ -4107,11 +4102,11 @@ extension ConformanceCalls {
         },
         "contentType/addCopy": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes
-                .addCopy(contentType: arguments.bodyMember("contentType")).execute()
+                .addCopy(contentType: arguments.bodyMember("contentType")).send()
         },
         "contentType/addCopyFromContentTypeHub": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes
-                .addCopyFromContentTypeHub(contentTypeId: arguments.bodyMember("contentTypeId")).execute()
+                .addCopyFromContentTypeHub(contentTypeId: arguments.bodyMember("contentTypeId")).send()
         },
         "contentType/associateWithHubSites": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
@@ -4119,7 +4114,7 @@ extension ConformanceCalls {
                     hubSiteUrls: arguments.bodyMember("hubSiteUrls"),
                     propagateToExistingLists: arguments.bodyMember("propagateToExistingLists")
                 )
-                .execute()
+                .send()
         },
         "contentType/copyToDefaultContentLocation": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
@@ -4127,7 +4122,7 @@ extension ConformanceCalls {
                     sourceFile: arguments.bodyMember("sourceFile"),
                     destinationFileName: arguments.bodyMember("destinationFileName")
                 )
-                .execute()
+                .send()
         },
         "contentType/create": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes.request().add(arguments.body())
@@ -4142,22 +4137,22 @@ extension ConformanceCalls {
         },
         "contentType/getCompatibleHubContentTypes": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes
-                .getCompatibleHubContentTypes().get()
+                .getCompatibleHubContentTypes().send()
         },
         "contentType/isPublished": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
-                .isPublished().execute()
+                .isPublished().send()
         },
         "contentType/list": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes.request().get()
         },
         "contentType/publish": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
-                .publish().execute()
+                .publish().send()
         },
         "contentType/unpublish": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
-                .unpublish().execute()
+                .unpublish().send()
         },
         "contentType/update": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").contentTypes("contentType-id-1")
@@ -4165,11 +4160,11 @@ extension ConformanceCalls {
         },
         "contract/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "contract/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "contract/create": { client, arguments in
             _ = try await GraphClient(client: client).contracts.request().add(arguments.body())
@@ -4178,7 +4173,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).contracts("contract-id-1").request().delete()
         },
         "contract/delta": { client, arguments in
-            _ = try await GraphClient(client: client).contracts.delta().get()
+            _ = try await GraphClient(client: client).contracts.delta().send()
         },
         "contract/get": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1").request().get()
@@ -4186,25 +4181,25 @@ extension ConformanceCalls {
         "contract/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).contracts
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "contract/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).contracts
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "contract/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "contract/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "contract/list": { client, arguments in
             _ = try await GraphClient(client: client).contracts.request().get()
         },
         "contract/restore": { client, arguments in
-            _ = try await GraphClient(client: client).contracts("contract-id-1").restore().execute()
+            _ = try await GraphClient(client: client).contracts("contract-id-1").restore().send()
         },
         "contract/update": { client, arguments in
             _ = try await GraphClient(client: client).contracts("contract-id-1").request().update(arguments.body())
@@ -4217,7 +4212,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "controlConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement.controlConfigurations
@@ -4255,7 +4250,7 @@ extension ConformanceCalls {
         },
         "conversationMember/add": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").members
-                .add(values: arguments.bodyMember("values")).execute()
+                .add(values: arguments.bodyMember("values")).send()
         },
         "conversationMember/create": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").members.request().add(arguments.body())
@@ -4273,7 +4268,7 @@ extension ConformanceCalls {
         },
         "conversationMember/remove": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").members
-                .remove(values: arguments.bodyMember("values")).execute()
+                .remove(values: arguments.bodyMember("values")).send()
         },
         "conversationMember/update": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").members("conversationMember-id-1")
@@ -4295,7 +4290,7 @@ extension ConformanceCalls {
         },
         "conversationThread/reply": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
-                .reply(post: arguments.bodyMember("Post")).execute()
+                .reply(post: arguments.bodyMember("Post")).send()
         },
         "conversationThread/update": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
@@ -4353,15 +4348,15 @@ extension ConformanceCalls {
         },
         "copilotReportRoot/getMicrosoft365CopilotUsageUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).copilot.reports
-                .getMicrosoft365CopilotUsageUserDetail(period: arguments("period")).execute()
+                .getMicrosoft365CopilotUsageUserDetail(period: arguments("period")).send()
         },
         "copilotReportRoot/getMicrosoft365CopilotUserCountSummary": { client, arguments in
             _ = try await GraphClient(client: client).copilot.reports
-                .getMicrosoft365CopilotUserCountSummary(period: arguments("period")).execute()
+                .getMicrosoft365CopilotUserCountSummary(period: arguments("period")).send()
         },
         "copilotReportRoot/getMicrosoft365CopilotUserCountTrend": { client, arguments in
             _ = try await GraphClient(client: client).copilot.reports
-                .getMicrosoft365CopilotUserCountTrend(period: arguments("period")).execute()
+                .getMicrosoft365CopilotUserCountTrend(period: arguments("period")).send()
         },
         "copilotReportRoot/update": { client, arguments in
             _ = try await GraphClient(client: client).copilot.reports.request().update(arguments.body())
@@ -4382,18 +4377,18 @@ extension ConformanceCalls {
                     maximumNumberOfResults: arguments.bodyMember("maximumNumberOfResults"),
                     dataSourceConfiguration: arguments.bodyMember("dataSourceConfiguration")
                 )
-                .execute()
+                .send()
         },
         "copilotRoot/update": { client, arguments in
             _ = try await GraphClient(client: client).copilot.request().update(arguments.body())
         },
         "crossTenantAccessPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "crossTenantAccessPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "crossTenantAccessPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.request().delete()
@@ -4403,14 +4398,14 @@ extension ConformanceCalls {
         },
         "crossTenantAccessPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "crossTenantAccessPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "crossTenantAccessPolicy/restore": { client, arguments in
-            _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.restore().execute()
+            _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.restore().send()
         },
         "crossTenantAccessPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy
@@ -4424,7 +4419,7 @@ extension ConformanceCalls {
         },
         "crossTenantAccessPolicyConfigurationDefault/resetToSystemDefault": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.`default`
-                .resetToSystemDefault().execute()
+                .resetToSystemDefault().send()
         },
         "crossTenantAccessPolicyConfigurationDefault/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.crossTenantAccessPolicy.`default`
@@ -4484,7 +4479,7 @@ extension ConformanceCalls {
         "customAuthenticationExtension/validateAuthenticationConfiguration": { client, arguments in
             _ = try await GraphClient(client: client).identity
                 .customAuthenticationExtensions("customAuthenticationExtension-id-1")
-                .validateAuthenticationConfiguration().execute()
+                .validateAuthenticationConfiguration().send()
         },
         "customAuthenticationExtension/validateAuthenticationConfiguration-post": { client, arguments in
             _ = try await GraphClient(client: client).identity.customAuthenticationExtensions
@@ -4492,7 +4487,7 @@ extension ConformanceCalls {
                     endpointConfiguration: arguments.bodyMember("endpointConfiguration"),
                     authenticationConfiguration: arguments.bodyMember("authenticationConfiguration")
                 )
-                .execute()
+                .send()
         },
         "customCalloutExtension/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance
@@ -4565,7 +4560,7 @@ extension ConformanceCalls {
         "customDataProvidedResourceUploadSession/uploadFile": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.catalogs("accessPackageCatalog-id-1")
                 .resources("accessPackageResource-id-1").uploadSessions("customDataProvidedResourceUploadSession-id-1")
-                .uploadFile().execute()
+                .uploadFile().send()
         },
         "customExtensionStageSetting/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.entitlementManagement
@@ -4686,7 +4681,7 @@ extension ConformanceCalls {
         },
         "dayNote/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.dayNotes("dayNote-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "dayNote/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.dayNotes("dayNote-id-1")
@@ -4710,7 +4705,7 @@ extension ConformanceCalls {
         "defaultManagedAppProtection/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .defaultManagedAppProtections("defaultManagedAppProtection-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "defaultManagedAppProtection/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -4885,7 +4880,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).teamwork.deletedChats.request().get()
         },
         "deletedChat/undoDelete": { client, arguments in
-            _ = try await GraphClient(client: client).teamwork.deletedChats("deletedChat-id-1").undoDelete().execute()
+            _ = try await GraphClient(client: client).teamwork.deletedChats("deletedChat-id-1").undoDelete().send()
         },
         "deletedChat/update": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.deletedChats("deletedChat-id-1")
@@ -4908,7 +4903,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).teamwork.deletedTeams("deletedTeam-id-1").request().get()
         },
         "deletedTeam/getAllMessages": { client, arguments in
-            _ = try await GraphClient(client: client).teamwork.deletedTeams.getAllMessages().get()
+            _ = try await GraphClient(client: client).teamwork.deletedTeams.getAllMessages().send()
         },
         "deletedTeam/list": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.deletedTeams.request().get()
@@ -4954,11 +4949,11 @@ extension ConformanceCalls {
         },
         "device/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "device/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "device/create": { client, arguments in
             _ = try await GraphClient(client: client).devices.request().add(arguments.body())
@@ -4967,7 +4962,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).devices("device-id-1").request().delete()
         },
         "device/delta": { client, arguments in
-            _ = try await GraphClient(client: client).devices.delta().get()
+            _ = try await GraphClient(client: client).devices.delta().send()
         },
         "device/get": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1").request().get()
@@ -4975,25 +4970,25 @@ extension ConformanceCalls {
         "device/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).devices
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "device/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).devices
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "device/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "device/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "device/list": { client, arguments in
             _ = try await GraphClient(client: client).devices.request().get()
         },
         "device/restore": { client, arguments in
-            _ = try await GraphClient(client: client).devices("device-id-1").restore().execute()
+            _ = try await GraphClient(client: client).devices("device-id-1").restore().send()
         },
         "device/update": { client, arguments in
             _ = try await GraphClient(client: client).devices("device-id-1").request().update(arguments.body())
@@ -5006,7 +5001,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "deviceAndAppManagementRoleAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.roleAssignments.request().add(arguments.body())
@@ -5033,7 +5028,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).deviceAppManagement.request().get()
         },
         "deviceAppManagement/syncMicrosoftStoreForBusinessApps": { client, arguments in
-            _ = try await GraphClient(client: client).deviceAppManagement.syncMicrosoftStoreForBusinessApps().execute()
+            _ = try await GraphClient(client: client).deviceAppManagement.syncMicrosoftStoreForBusinessApps().send()
         },
         "deviceAppManagement/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.request().update(arguments.body())
@@ -5125,7 +5120,7 @@ extension ConformanceCalls {
         "deviceCompliancePolicy/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
                 .deviceCompliancePolicies("deviceCompliancePolicy-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "deviceCompliancePolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceCompliancePolicies
@@ -5149,7 +5144,7 @@ extension ConformanceCalls {
                     deviceComplianceScheduledActionForRules:
                         arguments.bodyMember("deviceComplianceScheduledActionForRules")
                 )
-                .execute()
+                .send()
         },
         "deviceCompliancePolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -5321,7 +5316,7 @@ extension ConformanceCalls {
         },
         "deviceConfiguration/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceConfigurations("deviceConfiguration-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "deviceConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceConfigurations
@@ -5337,7 +5332,7 @@ extension ConformanceCalls {
         },
         "deviceConfiguration/getOmaSettingPlainTextValue": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceConfigurations("deviceConfiguration-id-1")
-                .getOmaSettingPlainTextValue(secretReferenceValueId: arguments("secretReferenceValueId")).execute()
+                .getOmaSettingPlainTextValue(secretReferenceValueId: arguments("secretReferenceValueId")).send()
         },
         "deviceConfiguration/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceConfigurations.request().get()
@@ -5467,7 +5462,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).deviceManagement
                 .deviceEnrollmentConfigurations("deviceEnrollmentConfiguration-id-1")
                 .assign(enrollmentConfigurationAssignments: arguments.bodyMember("enrollmentConfigurationAssignments"))
-                .execute()
+                .send()
         },
         "deviceEnrollmentConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.deviceEnrollmentConfigurations
@@ -5487,7 +5482,7 @@ extension ConformanceCalls {
         "deviceEnrollmentConfiguration/setPriority": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
                 .deviceEnrollmentConfigurations("deviceEnrollmentConfiguration-id-1")
-                .setPriority(priority: arguments.bodyMember("priority")).execute()
+                .setPriority(priority: arguments.bodyMember("priority")).send()
         },
         "deviceEnrollmentConfiguration/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -5537,7 +5532,7 @@ extension ConformanceCalls {
         },
         "deviceLogCollectionResponse/createDownloadUrl": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .logCollectionRequests("deviceLogCollectionResponse-id-1").createDownloadUrl().execute()
+                .logCollectionRequests("deviceLogCollectionResponse-id-1").createDownloadUrl().send()
         },
         "deviceLogCollectionResponse/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
@@ -5563,18 +5558,18 @@ extension ConformanceCalls {
         },
         "deviceManagement/getEffectivePermissions": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .getEffectivePermissions(scope: arguments("scope")).get()
+                .getEffectivePermissions(scope: arguments("scope")).send()
         },
         "deviceManagement/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.request().update(arguments.body())
         },
         "deviceManagement/userExperienceAnalyticsSummarizeWorkFromAnywhereDevices": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .userExperienceAnalyticsSummarizeWorkFromAnywhereDevices().execute()
+                .userExperienceAnalyticsSummarizeWorkFromAnywhereDevices().send()
         },
         "deviceManagement/verifyWindowsEnrollmentAutoDiscovery": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .verifyWindowsEnrollmentAutoDiscovery(domainName: arguments("domainName")).execute()
+                .verifyWindowsEnrollmentAutoDiscovery(domainName: arguments("domainName")).send()
         },
         "deviceManagementExchangeConnector/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.exchangeConnectors
@@ -5594,7 +5589,7 @@ extension ConformanceCalls {
         "deviceManagementExchangeConnector/sync": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
                 .exchangeConnectors("deviceManagementExchangeConnector-id-1")
-                .sync(syncType: arguments.bodyMember("syncType")).execute()
+                .sync(syncType: arguments.bodyMember("syncType")).send()
         },
         "deviceManagementExchangeConnector/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -5636,7 +5631,7 @@ extension ConformanceCalls {
         },
         "deviceManagementPartner/terminate": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .deviceManagementPartners("deviceManagementPartner-id-1").terminate().execute()
+                .deviceManagementPartners("deviceManagementPartner-id-1").terminate().send()
         },
         "deviceManagementPartner/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -5659,7 +5654,7 @@ extension ConformanceCalls {
                     skip: arguments.bodyMember("skip"),
                     top: arguments.bodyMember("top")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getCompliancePolicyNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5674,7 +5669,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getCompliancePolicyNonComplianceSummaryReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5689,7 +5684,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getComplianceSettingNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5704,7 +5699,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getConfigurationPolicyNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5719,7 +5714,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getConfigurationPolicyNonComplianceSummaryReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5734,7 +5729,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getConfigurationSettingNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5749,7 +5744,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getDeviceManagementIntentPerSettingContributingProfiles": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5764,7 +5759,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getDeviceManagementIntentSettingsReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5779,7 +5774,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getDeviceNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5794,7 +5789,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getDevicesWithoutCompliancePolicyReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5809,7 +5804,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getHistoricalReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5823,7 +5818,7 @@ extension ConformanceCalls {
                     top: arguments.bodyMember("top"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getNoncompliantDevicesAndSettingsReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5838,7 +5833,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getPolicyNonComplianceMetadata": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5853,7 +5848,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getPolicyNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5868,7 +5863,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getPolicyNonComplianceSummaryReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5883,7 +5878,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getReportFilters": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5898,7 +5893,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/getSettingNonComplianceReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5913,7 +5908,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/retrieveDeviceAppInstallationStatusReport": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports
@@ -5928,7 +5923,7 @@ extension ConformanceCalls {
                     sessionId: arguments.bodyMember("sessionId"),
                     filter: arguments.bodyMember("filter")
                 )
-                .execute()
+                .send()
         },
         "deviceManagementReports/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.reports.request().update(arguments.body())
@@ -5993,7 +5988,7 @@ extension ConformanceCalls {
         },
         "directoryDefinition/discover": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").schema.directories("directoryDefinition-id-1").discover().execute()
+                .jobs("synchronizationJob-id-1").schema.directories("directoryDefinition-id-1").discover().send()
         },
         "directoryDefinition/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -6010,11 +6005,11 @@ extension ConformanceCalls {
         },
         "directoryObject/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "directoryObject/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "directoryObject/create": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects.request().add(arguments.body())
@@ -6023,7 +6018,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1").request().delete()
         },
         "directoryObject/delta": { client, arguments in
-            _ = try await GraphClient(client: client).directoryObjects.delta().get()
+            _ = try await GraphClient(client: client).directoryObjects.delta().send()
         },
         "directoryObject/get": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1").request().get()
@@ -6031,25 +6026,25 @@ extension ConformanceCalls {
         "directoryObject/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "directoryObject/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "directoryObject/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryObject/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryObject/list": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects.request().get()
         },
         "directoryObject/restore": { client, arguments in
-            _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1").restore().execute()
+            _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1").restore().send()
         },
         "directoryObject/update": { client, arguments in
             _ = try await GraphClient(client: client).directoryObjects("directoryObject-id-1")
@@ -6063,15 +6058,15 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "directoryRole/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "directoryRole/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "directoryRole/create": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles.request().add(arguments.body())
@@ -6080,7 +6075,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1").request().delete()
         },
         "directoryRole/delta": { client, arguments in
-            _ = try await GraphClient(client: client).directoryRoles.delta().get()
+            _ = try await GraphClient(client: client).directoryRoles.delta().send()
         },
         "directoryRole/get": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1").request().get()
@@ -6088,25 +6083,25 @@ extension ConformanceCalls {
         "directoryRole/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "directoryRole/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "directoryRole/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryRole/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryRole/list": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles.request().get()
         },
         "directoryRole/restore": { client, arguments in
-            _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1").restore().execute()
+            _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1").restore().send()
         },
         "directoryRole/update": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoles("directoryRole-id-1")
@@ -6120,15 +6115,15 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "directoryRoleTemplate/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "directoryRoleTemplate/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "directoryRoleTemplate/create": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates.request().add(arguments.body())
@@ -6138,7 +6133,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "directoryRoleTemplate/delta": { client, arguments in
-            _ = try await GraphClient(client: client).directoryRoleTemplates.delta().get()
+            _ = try await GraphClient(client: client).directoryRoleTemplates.delta().send()
         },
         "directoryRoleTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
@@ -6147,26 +6142,26 @@ extension ConformanceCalls {
         "directoryRoleTemplate/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "directoryRoleTemplate/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "directoryRoleTemplate/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryRoleTemplate/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "directoryRoleTemplate/list": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates.request().get()
         },
         "directoryRoleTemplate/restore": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "directoryRoleTemplate/update": { client, arguments in
             _ = try await GraphClient(client: client).directoryRoleTemplates("directoryRoleTemplate-id-1")
@@ -6180,7 +6175,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "dispositionReviewStage/create": { client, arguments in
             _ = try await GraphClient(client: client).security.labels
@@ -6220,11 +6215,11 @@ extension ConformanceCalls {
         },
         "documentSetVersion/restore": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
-                .documentSetVersions("documentSetVersion-id-1").restore().execute()
+                .documentSetVersions("documentSetVersion-id-1").restore().send()
         },
         "documentSetVersion/restoreVersion": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
-                .documentSetVersions("documentSetVersion-id-1").restoreVersion().execute()
+                .documentSetVersions("documentSetVersion-id-1").restoreVersion().send()
         },
         "documentSetVersion/update": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
@@ -6238,7 +6233,7 @@ extension ConformanceCalls {
         },
         "domain/forceDelete": { client, arguments in
             _ = try await GraphClient(client: client).domains("domain-id-1")
-                .forceDelete(disableUserAccounts: arguments.bodyMember("disableUserAccounts")).execute()
+                .forceDelete(disableUserAccounts: arguments.bodyMember("disableUserAccounts")).send()
         },
         "domain/get": { client, arguments in
             _ = try await GraphClient(client: client).domains("domain-id-1").request().get()
@@ -6247,13 +6242,13 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).domains.request().get()
         },
         "domain/promote": { client, arguments in
-            _ = try await GraphClient(client: client).domains("domain-id-1").promote().execute()
+            _ = try await GraphClient(client: client).domains("domain-id-1").promote().send()
         },
         "domain/update": { client, arguments in
             _ = try await GraphClient(client: client).domains("domain-id-1").request().update(arguments.body())
         },
         "domain/verify": { client, arguments in
-            _ = try await GraphClient(client: client).domains("domain-id-1").verify().execute()
+            _ = try await GraphClient(client: client).domains("domain-id-1").verify().send()
         },
         "domainDnsRecord/create": { client, arguments in
             _ = try await GraphClient(client: client).domainDnsRecords.request().add(arguments.body())
@@ -6284,13 +6279,13 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).drives.request().get()
         },
         "drive/recent": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").recent().get()
+            _ = try await GraphClient(client: client).drives("drive-id-1").recent().send()
         },
         "drive/search": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").search(q: arguments("q")).get()
+            _ = try await GraphClient(client: client).drives("drive-id-1").search(q: arguments("q")).send()
         },
         "drive/sharedWithMe": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").sharedWithMe().get()
+            _ = try await GraphClient(client: client).drives("drive-id-1").sharedWithMe().send()
         },
         "drive/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").request().update(arguments.body())
@@ -6302,16 +6297,14 @@ extension ConformanceCalls {
                     assignmentMethod: arguments.bodyMember("assignmentMethod"),
                     justificationText: arguments.bodyMember("justificationText")
                 )
-                .execute()
+                .send()
         },
         "driveItem/checkin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .checkin(checkInAs: arguments.bodyMember("checkInAs"), comment: arguments.bodyMember("comment"))
-                .execute()
+                .checkin(checkInAs: arguments.bodyMember("checkInAs"), comment: arguments.bodyMember("comment")).send()
         },
         "driveItem/checkout": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .checkout().execute()
+            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").checkout().send()
         },
         "driveItem/copy": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
@@ -6321,7 +6314,7 @@ extension ConformanceCalls {
                     childrenOnly: arguments.bodyMember("childrenOnly"),
                     includeAllVersionHistory: arguments.bodyMember("includeAllVersionHistory")
                 )
-                .execute()
+                .send()
         },
         "driveItem/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles.request().add(arguments.body())
@@ -6338,39 +6331,39 @@ extension ConformanceCalls {
                     retainInheritedPermissions: arguments.bodyMember("retainInheritedPermissions"),
                     sendNotification: arguments.bodyMember("sendNotification")
                 )
-                .execute()
+                .send()
         },
         "driveItem/createUploadSession": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .createUploadSession(item: arguments.bodyMember("item")).execute()
+                .createUploadSession(item: arguments.bodyMember("item")).send()
         },
         "driveItem/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").request().delete()
         },
         "driveItem/delta": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").delta().get()
+            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").delta().send()
         },
         "driveItem/delta-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .delta(token: arguments("token")).get()
+                .delta(token: arguments("token")).send()
         },
         "driveItem/discardCheckout": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .discardCheckout().execute()
+                .discardCheckout().send()
         },
         "driveItem/extractSensitivityLabels": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .extractSensitivityLabels().execute()
+                .extractSensitivityLabels().send()
         },
         "driveItem/follow": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").follow().execute()
+            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").follow().send()
         },
         "driveItem/get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").request().get()
         },
         "driveItem/getActivitiesByInterval": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .getActivitiesByInterval().get()
+                .getActivitiesByInterval().send()
         },
         "driveItem/getActivitiesByInterval-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
@@ -6379,7 +6372,7 @@ extension ConformanceCalls {
                     endDateTime: arguments("endDateTime"),
                     interval: arguments("interval")
                 )
-                .get()
+                .send()
         },
         "driveItem/invite": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
@@ -6393,31 +6386,30 @@ extension ConformanceCalls {
                     expirationDateTime: arguments.bodyMember("expirationDateTime"),
                     password: arguments.bodyMember("password")
                 )
-                .execute()
+                .send()
         },
         "driveItem/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles.request().get()
         },
         "driveItem/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "driveItem/preview": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .preview(page: arguments.bodyMember("page"), zoom: arguments.bodyMember("zoom")).execute()
+                .preview(page: arguments.bodyMember("page"), zoom: arguments.bodyMember("zoom")).send()
         },
         "driveItem/restore": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
                 .restore(parentReference: arguments.bodyMember("parentReference"), name: arguments.bodyMember("name"))
-                .execute()
+                .send()
         },
         "driveItem/search": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .search(q: arguments("q")).get()
+                .search(q: arguments("q")).send()
         },
         "driveItem/unfollow": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .unfollow().execute()
+            _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").unfollow().send()
         },
         "driveItem/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
@@ -6429,7 +6421,7 @@ extension ConformanceCalls {
                     challengeToken: arguments.bodyMember("challengeToken"),
                     password: arguments.bodyMember("password")
                 )
-                .execute()
+                .send()
         },
         "driveItemVersion/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").versions
@@ -6449,7 +6441,7 @@ extension ConformanceCalls {
         },
         "driveItemVersion/restoreVersion": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
-                .versions("driveItemVersion-id-1").restoreVersion().execute()
+                .versions("driveItemVersion-id-1").restoreVersion().send()
         },
         "driveItemVersion/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1")
@@ -6465,7 +6457,7 @@ extension ConformanceCalls {
         },
         "driveProtectionRule/deleteAndUnprotect": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .driveInclusionRules("driveProtectionRule-id-1").deleteAndUnprotect().execute()
+                .driveInclusionRules("driveProtectionRule-id-1").deleteAndUnprotect().send()
         },
         "driveProtectionRule/get": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -6476,7 +6468,7 @@ extension ConformanceCalls {
         },
         "driveProtectionRule/run": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .driveInclusionRules("driveProtectionRule-id-1").run().execute()
+                .driveInclusionRules("driveProtectionRule-id-1").run().send()
         },
         "driveProtectionRule/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -6484,7 +6476,7 @@ extension ConformanceCalls {
         },
         "driveProtectionUnit/cancelOffboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .driveProtectionUnits("driveProtectionUnit-id-1").cancelOffboard().execute()
+                .driveProtectionUnits("driveProtectionUnit-id-1").cancelOffboard().send()
         },
         "driveProtectionUnit/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.driveProtectionUnits
@@ -6503,7 +6495,7 @@ extension ConformanceCalls {
         },
         "driveProtectionUnit/offboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .driveProtectionUnits("driveProtectionUnit-id-1").offboard().execute()
+                .driveProtectionUnits("driveProtectionUnit-id-1").offboard().send()
         },
         "driveProtectionUnit/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -6618,7 +6610,7 @@ extension ConformanceCalls {
         },
         "ediscoveryCase/close": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .close().execute()
+                .close().send()
         },
         "ediscoveryCase/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases.request().add(arguments.body())
@@ -6636,7 +6628,7 @@ extension ConformanceCalls {
         },
         "ediscoveryCase/reopen": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .reopen().execute()
+                .reopen().send()
         },
         "ediscoveryCase/update": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6672,7 +6664,7 @@ extension ConformanceCalls {
         },
         "ediscoveryCaseSettings/resetToDefault": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").settings
-                .resetToDefault().execute()
+                .resetToDefault().send()
         },
         "ediscoveryCaseSettings/update": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").settings
@@ -6680,15 +6672,15 @@ extension ConformanceCalls {
         },
         "ediscoveryCustodian/activate": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .custodians("ediscoveryCustodian-id-1").activate().execute()
+                .custodians("ediscoveryCustodian-id-1").activate().send()
         },
         "ediscoveryCustodian/applyHold": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .custodians("ediscoveryCustodian-id-1").applyHold().execute()
+                .custodians("ediscoveryCustodian-id-1").applyHold().send()
         },
         "ediscoveryCustodian/applyHold-post": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").custodians
-                .applyHold(ids: arguments.bodyMember("ids")).execute()
+                .applyHold(ids: arguments.bodyMember("ids")).send()
         },
         "ediscoveryCustodian/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").custodians
@@ -6708,15 +6700,15 @@ extension ConformanceCalls {
         },
         "ediscoveryCustodian/release": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .custodians("ediscoveryCustodian-id-1").release().execute()
+                .custodians("ediscoveryCustodian-id-1").release().send()
         },
         "ediscoveryCustodian/removeHold": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .custodians("ediscoveryCustodian-id-1").removeHold().execute()
+                .custodians("ediscoveryCustodian-id-1").removeHold().send()
         },
         "ediscoveryCustodian/removeHold-post": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").custodians
-                .removeHold(ids: arguments.bodyMember("ids")).execute()
+                .removeHold(ids: arguments.bodyMember("ids")).send()
         },
         "ediscoveryCustodian/update": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6724,7 +6716,7 @@ extension ConformanceCalls {
         },
         "ediscoveryCustodian/updateIndex": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .custodians("ediscoveryCustodian-id-1").updateIndex().execute()
+                .custodians("ediscoveryCustodian-id-1").updateIndex().send()
         },
         "ediscoveryEstimateOperation/delete": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6752,12 +6744,12 @@ extension ConformanceCalls {
         },
         "ediscoveryNoncustodialDataSource/applyHold": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").applyHold().execute()
+                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").applyHold().send()
         },
         "ediscoveryNoncustodialDataSource/applyHold-post": { client, arguments in
             _ = try await GraphClient(client: client).security.cases
                 .ediscoveryCases("ediscoveryCase-id-1").noncustodialDataSources
-                .applyHold(ids: arguments.bodyMember("ids")).execute()
+                .applyHold(ids: arguments.bodyMember("ids")).send()
         },
         "ediscoveryNoncustodialDataSource/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases
@@ -6777,16 +6769,16 @@ extension ConformanceCalls {
         },
         "ediscoveryNoncustodialDataSource/release": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").release().execute()
+                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").release().send()
         },
         "ediscoveryNoncustodialDataSource/removeHold": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").removeHold().execute()
+                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").removeHold().send()
         },
         "ediscoveryNoncustodialDataSource/removeHold-post": { client, arguments in
             _ = try await GraphClient(client: client).security.cases
                 .ediscoveryCases("ediscoveryCase-id-1").noncustodialDataSources
-                .removeHold(ids: arguments.bodyMember("ids")).execute()
+                .removeHold(ids: arguments.bodyMember("ids")).send()
         },
         "ediscoveryNoncustodialDataSource/update": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6794,7 +6786,7 @@ extension ConformanceCalls {
         },
         "ediscoveryNoncustodialDataSource/updateIndex": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").updateIndex().execute()
+                .noncustodialDataSources("ediscoveryNoncustodialDataSource-id-1").updateIndex().send()
         },
         "ediscoveryReviewSet/addToReviewSet": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6806,7 +6798,7 @@ extension ConformanceCalls {
                     cloudAttachmentVersion: arguments.bodyMember("cloudAttachmentVersion"),
                     documentVersion: arguments.bodyMember("documentVersion")
                 )
-                .execute()
+                .send()
         },
         "ediscoveryReviewSet/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").reviewSets
@@ -6825,7 +6817,7 @@ extension ConformanceCalls {
                     exportOptions: arguments.bodyMember("exportOptions"),
                     exportStructure: arguments.bodyMember("exportStructure")
                 )
-                .execute()
+                .send()
         },
         "ediscoveryReviewSet/get": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6846,7 +6838,7 @@ extension ConformanceCalls {
                     tagsToAdd: arguments.bodyMember("tagsToAdd"),
                     tagsToRemove: arguments.bodyMember("tagsToRemove")
                 )
-                .execute()
+                .send()
         },
         "ediscoveryReviewSetQuery/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6865,7 +6857,7 @@ extension ConformanceCalls {
                     exportOptions: arguments.bodyMember("exportOptions"),
                     exportStructure: arguments.bodyMember("exportStructure")
                 )
-                .execute()
+                .send()
         },
         "ediscoveryReviewSetQuery/get": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6882,7 +6874,7 @@ extension ConformanceCalls {
         },
         "ediscoveryReviewTag/asHierarchy": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").tags
-                .asHierarchy().get()
+                .asHierarchy().send()
         },
         "ediscoveryReviewTag/create": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1").tags
@@ -6914,7 +6906,7 @@ extension ConformanceCalls {
         },
         "ediscoverySearch/estimateStatistics": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
-                .searches("ediscoverySearch-id-1").estimateStatistics().execute()
+                .searches("ediscoverySearch-id-1").estimateStatistics().send()
         },
         "ediscoverySearch/exportReport": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6928,7 +6920,7 @@ extension ConformanceCalls {
                     cloudAttachmentVersion: arguments.bodyMember("cloudAttachmentVersion"),
                     documentVersion: arguments.bodyMember("documentVersion")
                 )
-                .execute()
+                .send()
         },
         "ediscoverySearch/exportResult": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6944,7 +6936,7 @@ extension ConformanceCalls {
                     cloudAttachmentVersion: arguments.bodyMember("cloudAttachmentVersion"),
                     documentVersion: arguments.bodyMember("documentVersion")
                 )
-                .execute()
+                .send()
         },
         "ediscoverySearch/get": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6958,7 +6950,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
                 .searches("ediscoverySearch-id-1")
                 .purgeData(purgeType: arguments.bodyMember("purgeType"), purgeAreas: arguments.bodyMember("purgeAreas"))
-                .execute()
+                .send()
         },
         "ediscoverySearch/update": { client, arguments in
             _ = try await GraphClient(client: client).security.cases.ediscoveryCases("ediscoveryCase-id-1")
@@ -6966,7 +6958,7 @@ extension ConformanceCalls {
         },
         "educationAssignment/activate": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").activate().execute()
+                .assignments("educationAssignment-id-1").activate().send()
         },
         "educationAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1").assignments
@@ -6974,14 +6966,15 @@ extension ConformanceCalls {
         },
         "educationAssignment/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").deactivate().execute()
+                .assignments("educationAssignment-id-1").deactivate().send()
         },
         "educationAssignment/delete": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
                 .assignments("educationAssignment-id-1").request().delete()
         },
         "educationAssignment/delta": { client, arguments in
-            _ = try await GraphClient(client: client).education.classes("educationClass-id-1").assignments.delta().get()
+            _ = try await GraphClient(client: client).education.classes("educationClass-id-1").assignments
+                .delta().send()
         },
         "educationAssignment/get": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -6993,15 +6986,15 @@ extension ConformanceCalls {
         },
         "educationAssignment/publish": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").publish().execute()
+                .assignments("educationAssignment-id-1").publish().send()
         },
         "educationAssignment/setUpFeedbackResourcesFolder": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").setUpFeedbackResourcesFolder().execute()
+                .assignments("educationAssignment-id-1").setUpFeedbackResourcesFolder().send()
         },
         "educationAssignment/setUpResourcesFolder": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").setUpResourcesFolder().execute()
+                .assignments("educationAssignment-id-1").setUpResourcesFolder().send()
         },
         "educationAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -7063,7 +7056,7 @@ extension ConformanceCalls {
         },
         "educationCategory/delta": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1").assignmentCategories
-                .delta().get()
+                .delta().send()
         },
         "educationCategory/get": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -7084,14 +7077,14 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1").request().delete()
         },
         "educationClass/delta": { client, arguments in
-            _ = try await GraphClient(client: client).education.classes.delta().get()
+            _ = try await GraphClient(client: client).education.classes.delta().send()
         },
         "educationClass/get": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1").request().get()
         },
         "educationClass/getRecentlyModifiedSubmissions": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .getRecentlyModifiedSubmissions().get()
+                .getRecentlyModifiedSubmissions().send()
         },
         "educationClass/list": { client, arguments in
             _ = try await GraphClient(client: client).education.classes.request().get()
@@ -7157,19 +7150,19 @@ extension ConformanceCalls {
         },
         "educationModule/pin": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .modules("educationModule-id-1").pin().execute()
+                .modules("educationModule-id-1").pin().send()
         },
         "educationModule/publish": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .modules("educationModule-id-1").publish().execute()
+                .modules("educationModule-id-1").publish().send()
         },
         "educationModule/setUpResourcesFolder": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .modules("educationModule-id-1").setUpResourcesFolder().execute()
+                .modules("educationModule-id-1").setUpResourcesFolder().send()
         },
         "educationModule/unpin": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .modules("educationModule-id-1").unpin().execute()
+                .modules("educationModule-id-1").unpin().send()
         },
         "educationModule/update": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -7253,7 +7246,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).education.schools("educationSchool-id-1").request().delete()
         },
         "educationSchool/delta": { client, arguments in
-            _ = try await GraphClient(client: client).education.schools.delta().get()
+            _ = try await GraphClient(client: client).education.schools.delta().send()
         },
         "educationSchool/get": { client, arguments in
             _ = try await GraphClient(client: client).education.schools("educationSchool-id-1").request().get()
@@ -7275,7 +7268,7 @@ extension ConformanceCalls {
         },
         "educationSubmission/excuse": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").excuse().execute()
+                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").excuse().send()
         },
         "educationSubmission/get": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -7287,24 +7280,24 @@ extension ConformanceCalls {
         },
         "educationSubmission/reassign": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").reassign().execute()
+                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").reassign().send()
         },
         "educationSubmission/return": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").`return`().execute()
+                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").`return`().send()
         },
         "educationSubmission/setUpResourcesFolder": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
                 .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1")
-                .setUpResourcesFolder().execute()
+                .setUpResourcesFolder().send()
         },
         "educationSubmission/submit": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").submit().execute()
+                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").submit().send()
         },
         "educationSubmission/unsubmit": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
-                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").unsubmit().execute()
+                .assignments("educationAssignment-id-1").submissions("educationSubmission-id-1").unsubmit().send()
         },
         "educationSubmission/update": { client, arguments in
             _ = try await GraphClient(client: client).education.classes("educationClass-id-1")
@@ -7343,7 +7336,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).education.me.request().delete()
         },
         "educationUser/delta": { client, arguments in
-            _ = try await GraphClient(client: client).education.users.delta().get()
+            _ = try await GraphClient(client: client).education.users.delta().send()
         },
         "educationUser/get": { client, arguments in
             _ = try await GraphClient(client: client).education.me.request().get()
@@ -7372,7 +7365,7 @@ extension ConformanceCalls {
         "emailAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .emailMethods("emailAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "emailAuthenticationMethod/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -7452,11 +7445,11 @@ extension ConformanceCalls {
         },
         "endpoint/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .endpoints("endpoint-id-1").checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .endpoints("endpoint-id-1").checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "endpoint/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .endpoints("endpoint-id-1").checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .endpoints("endpoint-id-1").checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "endpoint/create": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints
@@ -7467,7 +7460,8 @@ extension ConformanceCalls {
                 .endpoints("endpoint-id-1").request().delete()
         },
         "endpoint/delta": { client, arguments in
-            _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints.delta().get()
+            _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints
+                .delta().send()
         },
         "endpoint/get": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -7476,21 +7470,21 @@ extension ConformanceCalls {
         "endpoint/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "endpoint/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "endpoint/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .endpoints("endpoint-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "endpoint/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
                 .endpoints("endpoint-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "endpoint/list": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").endpoints
@@ -7498,7 +7492,7 @@ extension ConformanceCalls {
         },
         "endpoint/restore": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .endpoints("endpoint-id-1").restore().execute()
+                .endpoints("endpoint-id-1").restore().send()
         },
         "endpoint/update": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -7512,7 +7506,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "engagementAsyncOperation/create": { client, arguments in
             _ = try await GraphClient(client: client).employeeExperience.engagementAsyncOperations
@@ -7696,11 +7690,11 @@ extension ConformanceCalls {
         "event/accept": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
                 .accept(sendResponse: arguments.bodyMember("SendResponse"), comment: arguments.bodyMember("Comment"))
-                .execute()
+                .send()
         },
         "event/cancel": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
-                .cancel(comment: arguments.bodyMember("Comment")).execute()
+                .cancel(comment: arguments.bodyMember("Comment")).send()
         },
         "event/create": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").events.request().add(arguments.body())
@@ -7712,22 +7706,22 @@ extension ConformanceCalls {
                     sendResponse: arguments.bodyMember("SendResponse"),
                     comment: arguments.bodyMember("Comment")
                 )
-                .execute()
+                .send()
         },
         "event/delete": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").events("event-id-1").request().delete()
         },
         "event/delta": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").calendarView.delta().get()
+            _ = try await GraphClient(client: client).groups("group-id-1").calendarView.delta().send()
         },
         "event/dismissReminder": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
-                .dismissReminder().execute()
+                .dismissReminder().send()
         },
         "event/forward": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
                 .forward(toRecipients: arguments.bodyMember("ToRecipients"), comment: arguments.bodyMember("Comment"))
-                .execute()
+                .send()
         },
         "event/get": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1").request().get()
@@ -7737,11 +7731,11 @@ extension ConformanceCalls {
         },
         "event/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "event/snoozeReminder": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
-                .snoozeReminder(newReminderTime: arguments.bodyMember("NewReminderTime")).execute()
+                .snoozeReminder(newReminderTime: arguments.bodyMember("NewReminderTime")).send()
         },
         "event/tentativelyAccept": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").calendarView("event-id-1")
@@ -7750,7 +7744,7 @@ extension ConformanceCalls {
                     sendResponse: arguments.bodyMember("SendResponse"),
                     comment: arguments.bodyMember("Comment")
                 )
-                .execute()
+                .send()
         },
         "event/update": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").events("event-id-1")
@@ -7779,7 +7773,7 @@ extension ConformanceCalls {
         },
         "exchangeMessageTrace/getDetailsByRecipient": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.tracing.messageTraces("exchangeMessageTrace-id-1")
-                .getDetailsByRecipient(recipientAddress: arguments("recipientAddress")).get()
+                .getDetailsByRecipient(recipientAddress: arguments("recipientAddress")).send()
         },
         "exchangeMessageTrace/list": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.tracing.messageTraces.request().get()
@@ -7790,7 +7784,7 @@ extension ConformanceCalls {
         },
         "exchangeProtectionPolicy/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .exchangeProtectionPolicies("exchangeProtectionPolicy-id-1").activate().execute()
+                .exchangeProtectionPolicies("exchangeProtectionPolicy-id-1").activate().send()
         },
         "exchangeProtectionPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.exchangeProtectionPolicies
@@ -7798,7 +7792,7 @@ extension ConformanceCalls {
         },
         "exchangeProtectionPolicy/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .exchangeProtectionPolicies("exchangeProtectionPolicy-id-1").deactivate().execute()
+                .exchangeProtectionPolicies("exchangeProtectionPolicy-id-1").deactivate().send()
         },
         "exchangeProtectionPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -7817,7 +7811,7 @@ extension ConformanceCalls {
         },
         "exchangeRestoreSession/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .exchangeRestoreSessions("exchangeRestoreSession-id-1").activate().execute()
+                .exchangeRestoreSessions("exchangeRestoreSession-id-1").activate().send()
         },
         "exchangeRestoreSession/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.exchangeRestoreSessions
@@ -7862,12 +7856,12 @@ extension ConformanceCalls {
         "extensionProperty/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .extensionProperties("extensionProperty-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "extensionProperty/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .extensionProperties("extensionProperty-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "extensionProperty/create": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties
@@ -7878,7 +7872,8 @@ extension ConformanceCalls {
                 .extensionProperties("extensionProperty-id-1").request().delete()
         },
         "extensionProperty/delta": { client, arguments in
-            _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties.delta().get()
+            _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties
+                .delta().send()
         },
         "extensionProperty/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -7887,21 +7882,21 @@ extension ConformanceCalls {
         "extensionProperty/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "extensionProperty/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "extensionProperty/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .extensionProperties("extensionProperty-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "extensionProperty/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .extensionProperties("extensionProperty-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "extensionProperty/list": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").extensionProperties
@@ -7909,7 +7904,7 @@ extension ConformanceCalls {
         },
         "extensionProperty/restore": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .extensionProperties("extensionProperty-id-1").restore().execute()
+                .extensionProperties("extensionProperty-id-1").restore().send()
         },
         "extensionProperty/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -7923,7 +7918,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "external/delete": { client, arguments in
             _ = try await GraphClient(client: client).external.request().delete()
@@ -7973,7 +7968,7 @@ extension ConformanceCalls {
         "externalAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .externalAuthenticationMethods("externalAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "externalAuthenticationMethod/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -8016,7 +8011,7 @@ extension ConformanceCalls {
         },
         "externalItem/addActivities": { client, arguments in
             _ = try await GraphClient(client: client).connections("externalConnection-id-1").items("externalItem-id-1")
-                .addActivities(activities: arguments.bodyMember("activities")).execute()
+                .addActivities(activities: arguments.bodyMember("activities")).send()
         },
         "externalItem/create": { client, arguments in
             _ = try await GraphClient(client: client).connections("externalConnection-id-1").items
@@ -8077,11 +8072,11 @@ extension ConformanceCalls {
         },
         "federatedTokenValidationPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "federatedTokenValidationPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "federatedTokenValidationPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy.request().delete()
@@ -8091,14 +8086,14 @@ extension ConformanceCalls {
         },
         "federatedTokenValidationPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "federatedTokenValidationPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "federatedTokenValidationPolicy/restore": { client, arguments in
-            _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy.restore().execute()
+            _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy.restore().send()
         },
         "federatedTokenValidationPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.federatedTokenValidationPolicy
@@ -8106,7 +8101,7 @@ extension ConformanceCalls {
         },
         "fido2AuthenticationMethod/creationOptions": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication.fido2Methods
-                .creationOptions().execute()
+                .creationOptions().send()
         },
         "fido2AuthenticationMethod/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -8122,7 +8117,7 @@ extension ConformanceCalls {
         "fido2AuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .fido2Methods("fido2AuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "fieldValueSet/delete": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem.fields.request().delete()
@@ -8175,7 +8170,7 @@ extension ConformanceCalls {
         },
         "fileStorageContainer/activate": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .activate().execute()
+                .activate().send()
         },
         "fileStorageContainer/create": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers.request().add(arguments.body())
@@ -8193,23 +8188,23 @@ extension ConformanceCalls {
         },
         "fileStorageContainer/lock": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .lock(lockState: arguments.bodyMember("lockState")).execute()
+                .lock(lockState: arguments.bodyMember("lockState")).send()
         },
         "fileStorageContainer/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "fileStorageContainer/provisionMigrationContainers": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .provisionMigrationContainers().execute()
+                .provisionMigrationContainers().send()
         },
         "fileStorageContainer/restore": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "fileStorageContainer/unlock": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
-                .unlock().execute()
+                .unlock().send()
         },
         "fileStorageContainer/update": { client, arguments in
             _ = try await GraphClient(client: client).storage.fileStorage.containers("fileStorageContainer-id-1")
@@ -8416,7 +8411,7 @@ extension ConformanceCalls {
                 .granularSiteRestoreArtifacts("granularSiteRestoreArtifact-id-1").request().update(arguments.body())
         },
         "group/addFavorite": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").addFavorite().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").addFavorite().send()
         },
         "group/assignLicense": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1")
@@ -8424,18 +8419,18 @@ extension ConformanceCalls {
                     addLicenses: arguments.bodyMember("addLicenses"),
                     removeLicenses: arguments.bodyMember("removeLicenses")
                 )
-                .execute()
+                .send()
         },
         "group/checkGrantedPermissionsForApp": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").checkGrantedPermissionsForApp().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").checkGrantedPermissionsForApp().send()
         },
         "group/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "group/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "group/create": { client, arguments in
             _ = try await GraphClient(client: client).groups.request().add(arguments.body())
@@ -8452,7 +8447,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "group/delta": { client, arguments in
-            _ = try await GraphClient(client: client).groups.delta().get()
+            _ = try await GraphClient(client: client).groups.delta().send()
         },
         "group/get": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").request().get()
@@ -8463,19 +8458,19 @@ extension ConformanceCalls {
         "group/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).groups
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "group/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).groups
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "group/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "group/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "group/list": { client, arguments in
             _ = try await GraphClient(client: client).groups.request().get()
@@ -8484,25 +8479,25 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).sites("site-id-1").termStore.groups.request().get()
         },
         "group/removeFavorite": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").removeFavorite().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").removeFavorite().send()
         },
         "group/renew": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").renew().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").renew().send()
         },
         "group/resetUnseenCount": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").resetUnseenCount().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").resetUnseenCount().send()
         },
         "group/restore": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").restore().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").restore().send()
         },
         "group/retryServiceProvisioning": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").retryServiceProvisioning().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").retryServiceProvisioning().send()
         },
         "group/subscribeByMail": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").subscribeByMail().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").subscribeByMail().send()
         },
         "group/unsubscribeByMail": { client, arguments in
-            _ = try await GraphClient(client: client).groups("group-id-1").unsubscribeByMail().execute()
+            _ = try await GraphClient(client: client).groups("group-id-1").unsubscribeByMail().send()
         },
         "group/update": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").request().update(arguments.body())
@@ -8518,7 +8513,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "group/validateProperties-post": { client, arguments in
             _ = try await GraphClient(client: client).groups
@@ -8528,11 +8523,11 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "groupLifecyclePolicy/addGroup": { client, arguments in
             _ = try await GraphClient(client: client).groupLifecyclePolicies("groupLifecyclePolicy-id-1")
-                .addGroup(groupId: arguments.bodyMember("groupId")).execute()
+                .addGroup(groupId: arguments.bodyMember("groupId")).send()
         },
         "groupLifecyclePolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).groupLifecyclePolicies.request().add(arguments.body())
@@ -8550,7 +8545,7 @@ extension ConformanceCalls {
         },
         "groupLifecyclePolicy/removeGroup": { client, arguments in
             _ = try await GraphClient(client: client).groupLifecyclePolicies("groupLifecyclePolicy-id-1")
-                .removeGroup(groupId: arguments.bodyMember("groupId")).execute()
+                .removeGroup(groupId: arguments.bodyMember("groupId")).send()
         },
         "groupLifecyclePolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).groupLifecyclePolicies("groupLifecyclePolicy-id-1")
@@ -8574,11 +8569,11 @@ extension ConformanceCalls {
         },
         "groupSettingTemplate/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "groupSettingTemplate/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "groupSettingTemplate/create": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates.request().add(arguments.body())
@@ -8588,7 +8583,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "groupSettingTemplate/delta": { client, arguments in
-            _ = try await GraphClient(client: client).groupSettingTemplates.delta().get()
+            _ = try await GraphClient(client: client).groupSettingTemplates.delta().send()
         },
         "groupSettingTemplate/get": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1").request().get()
@@ -8596,26 +8591,26 @@ extension ConformanceCalls {
         "groupSettingTemplate/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "groupSettingTemplate/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "groupSettingTemplate/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "groupSettingTemplate/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "groupSettingTemplate/list": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates.request().get()
         },
         "groupSettingTemplate/restore": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "groupSettingTemplate/update": { client, arguments in
             _ = try await GraphClient(client: client).groupSettingTemplates("groupSettingTemplate-id-1")
@@ -8629,7 +8624,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "healthIssue/create": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.healthIssues.request().add(arguments.body())
@@ -8652,12 +8647,12 @@ extension ConformanceCalls {
         "homeRealmDiscoveryPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "homeRealmDiscoveryPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "homeRealmDiscoveryPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").homeRealmDiscoveryPolicies
@@ -8669,7 +8664,7 @@ extension ConformanceCalls {
         },
         "homeRealmDiscoveryPolicy/delta": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").homeRealmDiscoveryPolicies
-                .delta().get()
+                .delta().send()
         },
         "homeRealmDiscoveryPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -8678,21 +8673,21 @@ extension ConformanceCalls {
         "homeRealmDiscoveryPolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").homeRealmDiscoveryPolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "homeRealmDiscoveryPolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").homeRealmDiscoveryPolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "homeRealmDiscoveryPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "homeRealmDiscoveryPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "homeRealmDiscoveryPolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").homeRealmDiscoveryPolicies
@@ -8700,7 +8695,7 @@ extension ConformanceCalls {
         },
         "homeRealmDiscoveryPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1").restore().execute()
+                .homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id-1").restore().send()
         },
         "homeRealmDiscoveryPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -8714,7 +8709,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "host/create": { client, arguments in
             _ = try await GraphClient(client: client).security.threatIntelligence.hosts.request().add(arguments.body())
@@ -8897,7 +8892,7 @@ extension ConformanceCalls {
                     action: arguments.bodyMember("action"),
                     identityProvider: arguments.bodyMember("identityProvider")
                 )
-                .execute()
+                .send()
         },
         "identityAccounts/list": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.identityAccounts.request().get()
@@ -8930,7 +8925,7 @@ extension ConformanceCalls {
                     pkcs12Value: arguments.bodyMember("pkcs12Value"),
                     password: arguments.bodyMember("password")
                 )
-                .execute()
+                .send()
         },
         "identityContainer/delete": { client, arguments in
             _ = try await GraphClient(client: client).identity.request().delete()
@@ -8969,7 +8964,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).identityProtection.request().update(arguments.body())
         },
         "identityProvider/availableProviderTypes": { client, arguments in
-            _ = try await GraphClient(client: client).identityProviders.availableProviderTypes().execute()
+            _ = try await GraphClient(client: client).identityProviders.availableProviderTypes().send()
         },
         "identityProvider/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProviders.request().add(arguments.body())
@@ -8988,8 +8983,7 @@ extension ConformanceCalls {
                 .request().update(arguments.body())
         },
         "identityProviderBase/availableProviderTypes": { client, arguments in
-            _ = try await GraphClient(client: client).directory.federationConfigurations
-                .availableProviderTypes().execute()
+            _ = try await GraphClient(client: client).directory.federationConfigurations.availableProviderTypes().send()
         },
         "identityProviderBase/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.federationConfigurations.request().add(arguments.body())
@@ -9011,11 +9005,11 @@ extension ConformanceCalls {
         },
         "identitySecurityDefaultsEnforcementPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "identitySecurityDefaultsEnforcementPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "identitySecurityDefaultsEnforcementPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
@@ -9026,15 +9020,15 @@ extension ConformanceCalls {
         },
         "identitySecurityDefaultsEnforcementPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "identitySecurityDefaultsEnforcementPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "identitySecurityDefaultsEnforcementPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
-                .restore().execute()
+                .restore().send()
         },
         "identitySecurityDefaultsEnforcementPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.identitySecurityDefaultsEnforcementPolicy
@@ -9072,7 +9066,7 @@ extension ConformanceCalls {
         },
         "identityUserFlowAttributeAssignment/getOrder": { client, arguments in
             _ = try await GraphClient(client: client).identity
-                .b2xUserFlows("b2xIdentityUserFlow-id-1").userAttributeAssignments.getOrder().execute()
+                .b2xUserFlows("b2xIdentityUserFlow-id-1").userAttributeAssignments.getOrder().send()
         },
         "identityUserFlowAttributeAssignment/list": { client, arguments in
             _ = try await GraphClient(client: client).identity
@@ -9081,7 +9075,7 @@ extension ConformanceCalls {
         "identityUserFlowAttributeAssignment/setOrder": { client, arguments in
             _ = try await GraphClient(client: client).identity
                 .b2xUserFlows("b2xIdentityUserFlow-id-1").userAttributeAssignments
-                .setOrder(newAssignmentOrder: arguments.bodyMember("newAssignmentOrder")).execute()
+                .setOrder(newAssignmentOrder: arguments.bodyMember("newAssignmentOrder")).send()
         },
         "identityUserFlowAttributeAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).identity.b2xUserFlows("b2xIdentityUserFlow-id-1")
@@ -9115,7 +9109,7 @@ extension ConformanceCalls {
                     importedWindowsAutopilotDeviceIdentities:
                         arguments.bodyMember("importedWindowsAutopilotDeviceIdentities")
                 )
-                .execute()
+                .send()
         },
         "importedWindowsAutopilotDeviceIdentity/list": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.importedWindowsAutopilotDeviceIdentities
@@ -9145,7 +9139,7 @@ extension ConformanceCalls {
                     incidentComment: arguments.bodyMember("incidentComment"),
                     mergeReasons: arguments.bodyMember("mergeReasons")
                 )
-                .execute()
+                .send()
         },
         "incident/update": { client, arguments in
             _ = try await GraphClient(client: client).security.incidents("incident-id-1")
@@ -9199,7 +9193,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "insights/topWorkflowsProcessedSummary": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.insights
@@ -9207,7 +9201,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "insights/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.insights
@@ -9219,7 +9213,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .execute()
+                .send()
         },
         "insights/workflowsProcessedSummary": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.insights
@@ -9227,7 +9221,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .execute()
+                .send()
         },
         "insightsSettings/delete": { client, arguments in
             _ = try await GraphClient(client: client).admin.people.itemInsights.request().delete()
@@ -9279,7 +9273,7 @@ extension ConformanceCalls {
         },
         "internalDomainFederation/availableProviderTypes": { client, arguments in
             _ = try await GraphClient(client: client).domains("domain-id-1").federationConfiguration
-                .availableProviderTypes().execute()
+                .availableProviderTypes().send()
         },
         "internalDomainFederation/create": { client, arguments in
             _ = try await GraphClient(client: client).domains("domain-id-1").federationConfiguration
@@ -9327,7 +9321,7 @@ extension ConformanceCalls {
         "iosManagedAppProtection/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .iosManagedAppProtections("iosManagedAppProtection-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "iosManagedAppProtection/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.iosManagedAppProtections
@@ -9347,13 +9341,13 @@ extension ConformanceCalls {
         "iosManagedAppProtection/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .iosManagedAppProtections("iosManagedAppProtection-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "iosManagedAppProtection/targetApps-post": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .iosManagedAppProtections("iosManagedAppProtection-id-1")
                 .targetApps(apps: arguments.bodyMember("apps"), appGroupType: arguments.bodyMember("appGroupType"))
-                .execute()
+                .send()
         },
         "iosManagedAppProtection/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -9562,7 +9556,7 @@ extension ConformanceCalls {
         },
         "licenseDetails/getTeamsLicensingDetails": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").licenseDetails
-                .getTeamsLicensingDetails().execute()
+                .getTeamsLicensingDetails().send()
         },
         "licenseDetails/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").licenseDetails.request().get()
@@ -9638,24 +9632,24 @@ extension ConformanceCalls {
                     retainInheritedPermissions: arguments.bodyMember("retainInheritedPermissions"),
                     sendNotification: arguments.bodyMember("sendNotification")
                 )
-                .execute()
+                .send()
         },
         "listItem/delete": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem.request().delete()
         },
         "listItem/delta": { client, arguments in
-            _ = try await GraphClient(client: client).drives("drive-id-1").list.items.delta().get()
+            _ = try await GraphClient(client: client).drives("drive-id-1").list.items.delta().send()
         },
         "listItem/delta-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").list.items
-                .delta(token: arguments("token")).get()
+                .delta(token: arguments("token")).send()
         },
         "listItem/get": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem.request().get()
         },
         "listItem/getActivitiesByInterval": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
-                .getActivitiesByInterval().get()
+                .getActivitiesByInterval().send()
         },
         "listItem/getActivitiesByInterval-get": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
@@ -9664,7 +9658,7 @@ extension ConformanceCalls {
                     endDateTime: arguments("endDateTime"),
                     interval: arguments("interval")
                 )
-                .get()
+                .send()
         },
         "listItem/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").list.items.request().get()
@@ -9690,7 +9684,7 @@ extension ConformanceCalls {
         },
         "listItemVersion/restoreVersion": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
-                .versions("listItemVersion-id-1").restoreVersion().execute()
+                .versions("listItemVersion-id-1").restoreVersion().send()
         },
         "listItemVersion/update": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").listItem
@@ -9771,7 +9765,7 @@ extension ConformanceCalls {
         },
         "mailFolder/copy": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders("mailFolder-id-1")
-                .copy(destinationId: arguments.bodyMember("DestinationId")).execute()
+                .copy(destinationId: arguments.bodyMember("DestinationId")).send()
         },
         "mailFolder/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders.request().add(arguments.body())
@@ -9781,7 +9775,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "mailFolder/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").mailFolders.delta().get()
+            _ = try await GraphClient(client: client).users("user-id-1").mailFolders.delta().send()
         },
         "mailFolder/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders("mailFolder-id-1").request().get()
@@ -9791,11 +9785,11 @@ extension ConformanceCalls {
         },
         "mailFolder/move": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders("mailFolder-id-1")
-                .move(destinationId: arguments.bodyMember("DestinationId")).execute()
+                .move(destinationId: arguments.bodyMember("DestinationId")).send()
         },
         "mailFolder/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders("mailFolder-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "mailFolder/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").mailFolders("mailFolder-id-1")
@@ -9803,28 +9797,28 @@ extension ConformanceCalls {
         },
         "mailbox/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "mailbox/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "mailbox/create": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes.request().add(arguments.body())
         },
         "mailbox/createImportSession": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .createImportSession().execute()
+                .createImportSession().send()
         },
         "mailbox/delete": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").request().delete()
         },
         "mailbox/delta": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes.delta().get()
+            _ = try await GraphClient(client: client).admin.exchange.mailboxes.delta().send()
         },
         "mailbox/exportItems": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .exportItems(itemIds: arguments.bodyMember("ItemIds")).execute()
+                .exportItems(itemIds: arguments.bodyMember("ItemIds")).send()
         },
         "mailbox/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").request().get()
@@ -9832,25 +9826,25 @@ extension ConformanceCalls {
         "mailbox/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "mailbox/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "mailbox/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "mailbox/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "mailbox/list": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes.request().get()
         },
         "mailbox/restore": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").restore().execute()
+            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").restore().send()
         },
         "mailbox/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
@@ -9864,10 +9858,10 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "mailboxFolder/delta": { client, arguments in
-            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").folders.delta().get()
+            _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1").folders.delta().send()
         },
         "mailboxFolder/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
@@ -9878,7 +9872,7 @@ extension ConformanceCalls {
         },
         "mailboxItem/delta": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
-                .folders("mailboxFolder-id-1").items.delta().get()
+                .folders("mailboxFolder-id-1").items.delta().send()
         },
         "mailboxItem/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.exchange.mailboxes("mailbox-id-1")
@@ -9898,7 +9892,7 @@ extension ConformanceCalls {
         },
         "mailboxProtectionRule/deleteAndUnprotect": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .mailboxInclusionRules("mailboxProtectionRule-id-1").deleteAndUnprotect().execute()
+                .mailboxInclusionRules("mailboxProtectionRule-id-1").deleteAndUnprotect().send()
         },
         "mailboxProtectionRule/get": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -9909,7 +9903,7 @@ extension ConformanceCalls {
         },
         "mailboxProtectionRule/run": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .mailboxInclusionRules("mailboxProtectionRule-id-1").run().execute()
+                .mailboxInclusionRules("mailboxProtectionRule-id-1").run().send()
         },
         "mailboxProtectionRule/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -9917,7 +9911,7 @@ extension ConformanceCalls {
         },
         "mailboxProtectionUnit/cancelOffboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .mailboxProtectionUnits("mailboxProtectionUnit-id-1").cancelOffboard().execute()
+                .mailboxProtectionUnits("mailboxProtectionUnit-id-1").cancelOffboard().send()
         },
         "mailboxProtectionUnit/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.mailboxProtectionUnits
@@ -9936,7 +9930,7 @@ extension ConformanceCalls {
         },
         "mailboxProtectionUnit/offboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .mailboxProtectionUnits("mailboxProtectionUnit-id-1").offboard().execute()
+                .mailboxProtectionUnits("mailboxProtectionUnit-id-1").offboard().send()
         },
         "mailboxProtectionUnit/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -10079,7 +10073,7 @@ extension ConformanceCalls {
         },
         "managedAppPolicy/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.managedAppPolicies("managedAppPolicy-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "managedAppPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.managedAppPolicies("managedAppPolicy-id-1")
@@ -10112,7 +10106,7 @@ extension ConformanceCalls {
         },
         "managedAppRegistration/getUserIdsWithFlaggedAppRegistration": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedAppRegistrations
-                .getUserIdsWithFlaggedAppRegistration().execute()
+                .getUserIdsWithFlaggedAppRegistration().send()
         },
         "managedAppRegistration/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedAppRegistrations.request().get()
@@ -10142,11 +10136,11 @@ extension ConformanceCalls {
         },
         "managedDevice/bypassActivationLock": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .bypassActivationLock().execute()
+                .bypassActivationLock().send()
         },
         "managedDevice/cleanWindowsDevice": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .cleanWindowsDevice(keepUserData: arguments.bodyMember("keepUserData")).execute()
+                .cleanWindowsDevice(keepUserData: arguments.bodyMember("keepUserData")).send()
         },
         "managedDevice/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices.request().add(arguments.body())
@@ -10157,11 +10151,11 @@ extension ConformanceCalls {
         },
         "managedDevice/deleteUserFromSharedAppleDevice": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .deleteUserFromSharedAppleDevice(userPrincipalName: arguments.bodyMember("userPrincipalName")).execute()
+                .deleteUserFromSharedAppleDevice(userPrincipalName: arguments.bodyMember("userPrincipalName")).send()
         },
         "managedDevice/disableLostMode": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .disableLostMode().execute()
+                .disableLostMode().send()
         },
         "managedDevice/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
@@ -10172,43 +10166,43 @@ extension ConformanceCalls {
         },
         "managedDevice/locateDevice": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .locateDevice().execute()
+                .locateDevice().send()
         },
         "managedDevice/logoutSharedAppleDeviceActiveUser": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .logoutSharedAppleDeviceActiveUser().execute()
+                .logoutSharedAppleDeviceActiveUser().send()
         },
         "managedDevice/rebootNow": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .rebootNow().execute()
+                .rebootNow().send()
         },
         "managedDevice/recoverPasscode": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .recoverPasscode().execute()
+                .recoverPasscode().send()
         },
         "managedDevice/remoteLock": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .remoteLock().execute()
+                .remoteLock().send()
         },
         "managedDevice/requestRemoteAssistance": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .requestRemoteAssistance().execute()
+                .requestRemoteAssistance().send()
         },
         "managedDevice/resetPasscode": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .resetPasscode().execute()
+                .resetPasscode().send()
         },
         "managedDevice/retire": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .retire().execute()
+                .retire().send()
         },
         "managedDevice/shutDown": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .shutDown().execute()
+                .shutDown().send()
         },
         "managedDevice/syncDevice": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .syncDevice().execute()
+                .syncDevice().send()
         },
         "managedDevice/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
@@ -10220,15 +10214,15 @@ extension ConformanceCalls {
                     updateWindowsDeviceAccountActionParameter:
                         arguments.bodyMember("updateWindowsDeviceAccountActionParameter")
                 )
-                .execute()
+                .send()
         },
         "managedDevice/windowsDefenderScan": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .windowsDefenderScan(quickScan: arguments.bodyMember("quickScan")).execute()
+                .windowsDefenderScan(quickScan: arguments.bodyMember("quickScan")).send()
         },
         "managedDevice/windowsDefenderUpdateSignatures": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
-                .windowsDefenderUpdateSignatures().execute()
+                .windowsDefenderUpdateSignatures().send()
         },
         "managedDevice/wipe": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").managedDevices("managedDevice-id-1")
@@ -10238,12 +10232,12 @@ extension ConformanceCalls {
                     macOsUnlockCode: arguments.bodyMember("macOsUnlockCode"),
                     persistEsimDataPlan: arguments.bodyMember("persistEsimDataPlan")
                 )
-                .execute()
+                .send()
         },
         "managedDeviceMobileAppConfiguration/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .mobileAppConfigurations("managedDeviceMobileAppConfiguration-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "managedDeviceMobileAppConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.mobileAppConfigurations
@@ -10377,7 +10371,7 @@ extension ConformanceCalls {
         },
         "managedEBook/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.managedEBooks("managedEBook-id-1")
-                .assign(managedEBookAssignments: arguments.bodyMember("managedEBookAssignments")).execute()
+                .assign(managedEBookAssignments: arguments.bodyMember("managedEBookAssignments")).send()
         },
         "managedEBook/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.managedEBooks.request().add(arguments.body())
@@ -10461,7 +10455,7 @@ extension ConformanceCalls {
         "mdmWindowsInformationProtectionPolicy/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .mdmWindowsInformationProtectionPolicies("mdmWindowsInformationProtectionPolicy-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "mdmWindowsInformationProtectionPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.mdmWindowsInformationProtectionPolicies
@@ -10483,7 +10477,7 @@ extension ConformanceCalls {
         "mdmWindowsInformationProtectionPolicy/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .mdmWindowsInformationProtectionPolicies("mdmWindowsInformationProtectionPolicy-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "mdmWindowsInformationProtectionPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -10512,7 +10506,7 @@ extension ConformanceCalls {
         },
         "message/copy": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .copy(destinationId: arguments.bodyMember("DestinationId")).execute()
+                .copy(destinationId: arguments.bodyMember("DestinationId")).send()
         },
         "message/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages.request().add(arguments.body())
@@ -10524,23 +10518,22 @@ extension ConformanceCalls {
                     message: arguments.bodyMember("Message"),
                     comment: arguments.bodyMember("Comment")
                 )
-                .execute()
+                .send()
         },
         "message/createReply": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .createReply(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment"))
-                .execute()
+                .createReply(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment")).send()
         },
         "message/createReplyAll": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
                 .createReplyAll(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment"))
-                .execute()
+                .send()
         },
         "message/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1").request().delete()
         },
         "message/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").messages.delta().get()
+            _ = try await GraphClient(client: client).users("user-id-1").messages.delta().send()
         },
         "message/forward": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
@@ -10549,7 +10542,7 @@ extension ConformanceCalls {
                     message: arguments.bodyMember("Message"),
                     comment: arguments.bodyMember("Comment")
                 )
-                .execute()
+                .send()
         },
         "message/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1").request().get()
@@ -10559,22 +10552,22 @@ extension ConformanceCalls {
         },
         "message/move": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .move(destinationId: arguments.bodyMember("DestinationId")).execute()
+                .move(destinationId: arguments.bodyMember("DestinationId")).send()
         },
         "message/permanentDelete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .permanentDelete().execute()
+                .permanentDelete().send()
         },
         "message/reply": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .reply(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment")).execute()
+                .reply(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment")).send()
         },
         "message/replyAll": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
-                .replyAll(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment")).execute()
+                .replyAll(message: arguments.bodyMember("Message"), comment: arguments.bodyMember("Comment")).send()
         },
         "message/send": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1").send().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1").send().send()
         },
         "message/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").messages("message-id-1")
@@ -10624,11 +10617,11 @@ extension ConformanceCalls {
         "microsoftAuthenticatorAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .microsoftAuthenticatorMethods("microsoftAuthenticatorAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "mobileApp/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.mobileApps("mobileApp-id-1")
-                .assign(mobileAppAssignments: arguments.bodyMember("mobileAppAssignments")).execute()
+                .assign(mobileAppAssignments: arguments.bodyMember("mobileAppAssignments")).send()
         },
         "mobileApp/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.mobileApps.request().add(arguments.body())
@@ -10763,7 +10756,7 @@ extension ConformanceCalls {
         "multiTenantOrganizationIdentitySyncPolicyTemplate/resetToDefaultSettings": { client, arguments in
             _ = try await GraphClient(client: client)
                 .policies.crossTenantAccessPolicy.templates.multiTenantOrganizationIdentitySynchronization
-                .resetToDefaultSettings().execute()
+                .resetToDefaultSettings().send()
         },
         "multiTenantOrganizationIdentitySyncPolicyTemplate/update": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -10781,12 +10774,12 @@ extension ConformanceCalls {
         "multiTenantOrganizationMember/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
                 .tenants("multiTenantOrganizationMember-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "multiTenantOrganizationMember/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
                 .tenants("multiTenantOrganizationMember-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "multiTenantOrganizationMember/create": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants
@@ -10797,7 +10790,7 @@ extension ConformanceCalls {
                 .tenants("multiTenantOrganizationMember-id-1").request().delete()
         },
         "multiTenantOrganizationMember/delta": { client, arguments in
-            _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants.delta().get()
+            _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants.delta().send()
         },
         "multiTenantOrganizationMember/get": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
@@ -10806,21 +10799,21 @@ extension ConformanceCalls {
         "multiTenantOrganizationMember/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "multiTenantOrganizationMember/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "multiTenantOrganizationMember/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
                 .tenants("multiTenantOrganizationMember-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "multiTenantOrganizationMember/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
                 .tenants("multiTenantOrganizationMember-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "multiTenantOrganizationMember/list": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization.tenants
@@ -10828,7 +10821,7 @@ extension ConformanceCalls {
         },
         "multiTenantOrganizationMember/restore": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
-                .tenants("multiTenantOrganizationMember-id-1").restore().execute()
+                .tenants("multiTenantOrganizationMember-id-1").restore().send()
         },
         "multiTenantOrganizationMember/update": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.multiTenantOrganization
@@ -10842,7 +10835,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "multiTenantOrganizationPartnerConfigurationTemplate/delete": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -10856,7 +10849,7 @@ extension ConformanceCalls {
         "multiTenantOrganizationPartnerConfigurationTemplate/resetToDefaultSettings": { client, arguments in
             _ = try await GraphClient(client: client)
                 .policies.crossTenantAccessPolicy.templates.multiTenantOrganizationPartnerConfiguration
-                .resetToDefaultSettings().execute()
+                .resetToDefaultSettings().send()
         },
         "multiTenantOrganizationPartnerConfigurationTemplate/update": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -10901,7 +10894,7 @@ extension ConformanceCalls {
         },
         "namedLocation/restore": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.namedLocations("namedLocation-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "namedLocation/update": { client, arguments in
             _ = try await GraphClient(client: client).identity.conditionalAccess.namedLocations("namedLocation-id-1")
@@ -10916,7 +10909,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "notebook/create": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.notebooks
@@ -10932,11 +10925,11 @@ extension ConformanceCalls {
         },
         "notebook/getNotebookFromWebUrl": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.notebooks
-                .getNotebookFromWebUrl(webUrl: arguments.bodyMember("webUrl")).execute()
+                .getNotebookFromWebUrl(webUrl: arguments.bodyMember("webUrl")).send()
         },
         "notebook/getRecentNotebooks": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.notebooks
-                .getRecentNotebooks(includePersonalNotebooks: arguments("includePersonalNotebooks")).get()
+                .getRecentNotebooks(includePersonalNotebooks: arguments("includePersonalNotebooks")).send()
         },
         "notebook/list": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.notebooks.request().get()
@@ -10962,7 +10955,7 @@ extension ConformanceCalls {
         },
         "notificationMessageTemplate/sendTestMessage": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .notificationMessageTemplates("notificationMessageTemplate-id-1").sendTestMessage().execute()
+                .notificationMessageTemplates("notificationMessageTemplate-id-1").sendTestMessage().send()
         },
         "notificationMessageTemplate/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -10977,7 +10970,7 @@ extension ConformanceCalls {
                     assignmentCategory: arguments.bodyMember("assignmentCategory"),
                     locationId: arguments.bodyMember("locationId")
                 )
-                .execute()
+                .send()
         },
         "numberAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.telephoneNumberManagement.numberAssignments
@@ -11001,7 +10994,7 @@ extension ConformanceCalls {
                     telephoneNumber: arguments.bodyMember("telephoneNumber"),
                     numberType: arguments.bodyMember("numberType")
                 )
-                .execute()
+                .send()
         },
         "numberAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.telephoneNumberManagement
@@ -11015,7 +11008,7 @@ extension ConformanceCalls {
                     networkSiteId: arguments.bodyMember("networkSiteId"),
                     reverseNumberLookupOptions: arguments.bodyMember("reverseNumberLookupOptions")
                 )
-                .execute()
+                .send()
         },
         "oAuth2PermissionGrant/create": { client, arguments in
             _ = try await GraphClient(client: client).oauth2PermissionGrants.request().add(arguments.body())
@@ -11025,7 +11018,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "oAuth2PermissionGrant/delta": { client, arguments in
-            _ = try await GraphClient(client: client).oauth2PermissionGrants.delta().get()
+            _ = try await GraphClient(client: client).oauth2PermissionGrants.delta().send()
         },
         "oAuth2PermissionGrant/get": { client, arguments in
             _ = try await GraphClient(client: client).oauth2PermissionGrants("oAuth2PermissionGrant-id-1")
@@ -11040,8 +11033,7 @@ extension ConformanceCalls {
         },
         "offerShiftRequest/approve": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .offerShiftRequests("offerShiftRequest-id-1")
-                .approve(message: arguments.bodyMember("message")).execute()
+                .offerShiftRequests("offerShiftRequest-id-1").approve(message: arguments.bodyMember("message")).send()
         },
         "offerShiftRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.offerShiftRequests
@@ -11049,8 +11041,7 @@ extension ConformanceCalls {
         },
         "offerShiftRequest/decline": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .offerShiftRequests("offerShiftRequest-id-1")
-                .decline(message: arguments.bodyMember("message")).execute()
+                .offerShiftRequests("offerShiftRequest-id-1").decline(message: arguments.bodyMember("message")).send()
         },
         "offerShiftRequest/delete": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -11065,7 +11056,7 @@ extension ConformanceCalls {
         },
         "offerShiftRequest/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .offerShiftRequests("offerShiftRequest-id-1").stageForDeletion().execute()
+                .offerShiftRequests("offerShiftRequest-id-1").stageForDeletion().send()
         },
         "offerShiftRequest/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -11114,7 +11105,7 @@ extension ConformanceCalls {
         "oneDriveForBusinessBrowseSession/browse": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
                 .oneDriveForBusinessBrowseSessions("oneDriveForBusinessBrowseSession-id-1")
-                .browse(nextFetchToken: arguments("nextFetchToken")).get()
+                .browse(nextFetchToken: arguments("nextFetchToken")).send()
         },
         "oneDriveForBusinessBrowseSession/browse-post": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -11125,7 +11116,7 @@ extension ConformanceCalls {
                     filter: arguments.bodyMember("filter"),
                     orderBy: arguments.bodyMember("orderBy")
                 )
-                .execute()
+                .send()
         },
         "oneDriveForBusinessBrowseSession/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.oneDriveForBusinessBrowseSessions
@@ -11150,7 +11141,7 @@ extension ConformanceCalls {
         },
         "oneDriveForBusinessProtectionPolicy/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .oneDriveForBusinessProtectionPolicies("oneDriveForBusinessProtectionPolicy-id-1").activate().execute()
+                .oneDriveForBusinessProtectionPolicies("oneDriveForBusinessProtectionPolicy-id-1").activate().send()
         },
         "oneDriveForBusinessProtectionPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.oneDriveForBusinessProtectionPolicies
@@ -11158,8 +11149,7 @@ extension ConformanceCalls {
         },
         "oneDriveForBusinessProtectionPolicy/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .oneDriveForBusinessProtectionPolicies("oneDriveForBusinessProtectionPolicy-id-1")
-                .deactivate().execute()
+                .oneDriveForBusinessProtectionPolicies("oneDriveForBusinessProtectionPolicy-id-1").deactivate().send()
         },
         "oneDriveForBusinessProtectionPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -11180,7 +11170,7 @@ extension ConformanceCalls {
         },
         "oneDriveForBusinessRestoreSession/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .oneDriveForBusinessRestoreSessions("oneDriveForBusinessRestoreSession-id-1").activate().execute()
+                .oneDriveForBusinessRestoreSessions("oneDriveForBusinessRestoreSession-id-1").activate().send()
         },
         "oneDriveForBusinessRestoreSession/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.oneDriveForBusinessRestoreSessions
@@ -11239,7 +11229,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenotePage/create": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.pages.request().add(arguments.body())
@@ -11257,11 +11247,11 @@ extension ConformanceCalls {
         },
         "onenotePage/onenotePatchContent": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.pages("onenotePage-id-1")
-                .onenotePatchContent(commands: arguments.bodyMember("commands")).execute()
+                .onenotePatchContent(commands: arguments.bodyMember("commands")).send()
         },
         "onenotePage/preview": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.pages("onenotePage-id-1")
-                .preview().execute()
+                .preview().send()
         },
         "onenotePage/update": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.pages("onenotePage-id-1")
@@ -11295,7 +11285,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenoteSection/copyToSectionGroup": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.sections("onenoteSection-id-1")
@@ -11306,7 +11296,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenoteSection/create": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").onenote.sections
@@ -11340,7 +11330,7 @@ extension ConformanceCalls {
                     startDateTime: arguments.bodyMember("startDateTime"),
                     subject: arguments.bodyMember("subject")
                 )
-                .execute()
+                .send()
         },
         "onlineMeeting/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings("onlineMeeting-id-1")
@@ -11357,7 +11347,7 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "onlineMeeting/getAllTranscripts": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings
@@ -11366,11 +11356,11 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "onlineMeeting/getVirtualAppointmentJoinWebUrl": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings("onlineMeeting-id-1")
-                .getVirtualAppointmentJoinWebUrl().execute()
+                .getVirtualAppointmentJoinWebUrl().send()
         },
         "onlineMeeting/list": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings.request().get()
@@ -11381,7 +11371,7 @@ extension ConformanceCalls {
                     remindBeforeTimeInMinutesType: arguments.bodyMember("remindBeforeTimeInMinutesType"),
                     attendees: arguments.bodyMember("attendees")
                 )
-                .execute()
+                .send()
         },
         "onlineMeeting/sendVirtualAppointmentSms": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings("onlineMeeting-id-1")
@@ -11389,7 +11379,7 @@ extension ConformanceCalls {
                     messageType: arguments.bodyMember("messageType"),
                     attendees: arguments.bodyMember("attendees")
                 )
-                .execute()
+                .send()
         },
         "onlineMeeting/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").onlineMeetings("onlineMeeting-id-1")
@@ -11432,7 +11422,7 @@ extension ConformanceCalls {
         },
         "openShift/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.openShifts("openShift-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "openShift/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.openShifts("openShift-id-1")
@@ -11441,7 +11431,7 @@ extension ConformanceCalls {
         "openShiftChangeRequest/approve": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
                 .openShiftChangeRequests("openShiftChangeRequest-id-1")
-                .approve(message: arguments.bodyMember("message")).execute()
+                .approve(message: arguments.bodyMember("message")).send()
         },
         "openShiftChangeRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.openShiftChangeRequests
@@ -11450,7 +11440,7 @@ extension ConformanceCalls {
         "openShiftChangeRequest/decline": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
                 .openShiftChangeRequests("openShiftChangeRequest-id-1")
-                .decline(message: arguments.bodyMember("message")).execute()
+                .decline(message: arguments.bodyMember("message")).send()
         },
         "openShiftChangeRequest/delete": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -11466,7 +11456,7 @@ extension ConformanceCalls {
         },
         "openShiftChangeRequest/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .openShiftChangeRequests("openShiftChangeRequest-id-1").stageForDeletion().execute()
+                .openShiftChangeRequests("openShiftChangeRequest-id-1").stageForDeletion().send()
         },
         "openShiftChangeRequest/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -11493,11 +11483,11 @@ extension ConformanceCalls {
         },
         "orgContact/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "orgContact/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "orgContact/create": { client, arguments in
             _ = try await GraphClient(client: client).contacts.request().add(arguments.body())
@@ -11506,7 +11496,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).contacts("orgContact-id-1").request().delete()
         },
         "orgContact/delta": { client, arguments in
-            _ = try await GraphClient(client: client).contacts.delta().get()
+            _ = try await GraphClient(client: client).contacts.delta().send()
         },
         "orgContact/get": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1").request().get()
@@ -11514,28 +11504,28 @@ extension ConformanceCalls {
         "orgContact/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).contacts
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "orgContact/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).contacts
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "orgContact/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "orgContact/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "orgContact/list": { client, arguments in
             _ = try await GraphClient(client: client).contacts.request().get()
         },
         "orgContact/restore": { client, arguments in
-            _ = try await GraphClient(client: client).contacts("orgContact-id-1").restore().execute()
+            _ = try await GraphClient(client: client).contacts("orgContact-id-1").restore().send()
         },
         "orgContact/retryServiceProvisioning": { client, arguments in
-            _ = try await GraphClient(client: client).contacts("orgContact-id-1").retryServiceProvisioning().execute()
+            _ = try await GraphClient(client: client).contacts("orgContact-id-1").retryServiceProvisioning().send()
         },
         "orgContact/update": { client, arguments in
             _ = try await GraphClient(client: client).contacts("orgContact-id-1").request().update(arguments.body())
@@ -11548,15 +11538,15 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "organization/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "organization/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "organization/create": { client, arguments in
             _ = try await GraphClient(client: client).organization.request().add(arguments.body())
@@ -11565,7 +11555,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).organization("organization-id-1").request().delete()
         },
         "organization/delta": { client, arguments in
-            _ = try await GraphClient(client: client).organization.delta().get()
+            _ = try await GraphClient(client: client).organization.delta().send()
         },
         "organization/get": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1").request().get()
@@ -11573,29 +11563,29 @@ extension ConformanceCalls {
         "organization/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).organization
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "organization/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).organization
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "organization/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "organization/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "organization/list": { client, arguments in
             _ = try await GraphClient(client: client).organization.request().get()
         },
         "organization/restore": { client, arguments in
-            _ = try await GraphClient(client: client).organization("organization-id-1").restore().execute()
+            _ = try await GraphClient(client: client).organization("organization-id-1").restore().send()
         },
         "organization/setMobileDeviceManagementAuthority": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
-                .setMobileDeviceManagementAuthority().execute()
+                .setMobileDeviceManagementAuthority().send()
         },
         "organization/update": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1")
@@ -11609,7 +11599,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "organizationalBranding/delete": { client, arguments in
             _ = try await GraphClient(client: client).organization("organization-id-1").branding.request().delete()
@@ -11676,14 +11666,14 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").outlook.request().get()
         },
         "outlookUser/supportedLanguages": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").outlook.supportedLanguages().get()
+            _ = try await GraphClient(client: client).users("user-id-1").outlook.supportedLanguages().send()
         },
         "outlookUser/supportedTimeZones": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").outlook.supportedTimeZones().get()
+            _ = try await GraphClient(client: client).users("user-id-1").outlook.supportedTimeZones().send()
         },
         "outlookUser/supportedTimeZones-get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").outlook
-                .supportedTimeZones(timeZoneStandard: arguments("TimeZoneStandard")).get()
+                .supportedTimeZones(timeZoneStandard: arguments("TimeZoneStandard")).send()
         },
         "ownerlessGroupPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).policies.ownerlessGroupPolicy.request().get()
@@ -11721,7 +11711,7 @@ extension ConformanceCalls {
                     participants: arguments.bodyMember("participants"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "participant/list": { client, arguments in
             _ = try await GraphClient(client: client).communications.callRecords("callRecord-id-1").participantsV2
@@ -11732,7 +11722,7 @@ extension ConformanceCalls {
         },
         "participant/mute": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1").participants("participant-id-1")
-                .mute(clientContext: arguments.bodyMember("clientContext")).execute()
+                .mute(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "participant/startHoldMusic": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1").participants("participant-id-1")
@@ -11740,11 +11730,11 @@ extension ConformanceCalls {
                     customPrompt: arguments.bodyMember("customPrompt"),
                     clientContext: arguments.bodyMember("clientContext")
                 )
-                .execute()
+                .send()
         },
         "participant/stopHoldMusic": { client, arguments in
             _ = try await GraphClient(client: client).communications.calls("call-id-1").participants("participant-id-1")
-                .stopHoldMusic(clientContext: arguments.bodyMember("clientContext")).execute()
+                .stopHoldMusic(clientContext: arguments.bodyMember("clientContext")).send()
         },
         "participant/update": { client, arguments in
             _ = try await GraphClient(client: client).communications.callRecords("callRecord-id-1")
@@ -11796,7 +11786,7 @@ extension ConformanceCalls {
         "passwordAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .passwordMethods("passwordAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "payload/create": { client, arguments in
             _ = try await GraphClient(client: client).security.attackSimulation.payloads.request().add(arguments.body())
@@ -11829,7 +11819,7 @@ extension ConformanceCalls {
         },
         "permission/grant": { client, arguments in
             _ = try await GraphClient(client: client).shares("sharedDriveItem-id-1").permission
-                .grant(roles: arguments.bodyMember("roles"), recipients: arguments.bodyMember("recipients")).execute()
+                .grant(roles: arguments.bodyMember("roles"), recipients: arguments.bodyMember("recipients")).send()
         },
         "permission/list": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").permissions.request().get()
@@ -11860,11 +11850,11 @@ extension ConformanceCalls {
         },
         "permissionGrantPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "permissionGrantPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "permissionGrantPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies.request().add(arguments.body())
@@ -11874,7 +11864,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "permissionGrantPolicy/delta": { client, arguments in
-            _ = try await GraphClient(client: client).policies.permissionGrantPolicies.delta().get()
+            _ = try await GraphClient(client: client).policies.permissionGrantPolicies.delta().send()
         },
         "permissionGrantPolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
@@ -11883,26 +11873,26 @@ extension ConformanceCalls {
         "permissionGrantPolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "permissionGrantPolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "permissionGrantPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "permissionGrantPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "permissionGrantPolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies.request().get()
         },
         "permissionGrantPolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "permissionGrantPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.permissionGrantPolicies("permissionGrantPolicy-id-1")
@@ -11916,7 +11906,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "person/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").people("person-id-1").request().get()
@@ -11934,11 +11924,11 @@ extension ConformanceCalls {
         },
         "phoneAuthenticationMethod/disableSmsSignIn": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .phoneMethods("phoneAuthenticationMethod-id-1").disableSmsSignIn().execute()
+                .phoneMethods("phoneAuthenticationMethod-id-1").disableSmsSignIn().send()
         },
         "phoneAuthenticationMethod/enableSmsSignIn": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
-                .phoneMethods("phoneAuthenticationMethod-id-1").enableSmsSignIn().execute()
+                .phoneMethods("phoneAuthenticationMethod-id-1").enableSmsSignIn().send()
         },
         "phoneAuthenticationMethod/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -11950,7 +11940,7 @@ extension ConformanceCalls {
         "phoneAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .phoneMethods("phoneAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "phoneAuthenticationMethod/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
@@ -11981,7 +11971,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).places("place-id-1").request().delete()
         },
         "place/descendants": { client, arguments in
-            _ = try await GraphClient(client: client).places("place-id-1").descendants().get()
+            _ = try await GraphClient(client: client).places("place-id-1").descendants().send()
         },
         "place/get": { client, arguments in
             _ = try await GraphClient(client: client).places("place-id-1").request().get()
@@ -12138,7 +12128,7 @@ extension ConformanceCalls {
         "platformCredentialAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .platformCredentialMethods("platformCredentialAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "policyRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.request().delete()
@@ -12163,7 +12153,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
                 .posts("post-id-1")
                 .forward(comment: arguments.bodyMember("Comment"), toRecipients: arguments.bodyMember("ToRecipients"))
-                .execute()
+                .send()
         },
         "post/get": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
@@ -12175,20 +12165,20 @@ extension ConformanceCalls {
         },
         "post/reply": { client, arguments in
             _ = try await GraphClient(client: client).groups("group-id-1").threads("conversationThread-id-1")
-                .posts("post-id-1").reply(post: arguments.bodyMember("Post")).execute()
+                .posts("post-id-1").reply(post: arguments.bodyMember("Post")).send()
         },
         "presence/clearAutomaticLocation": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").presence.clearAutomaticLocation().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").presence.clearAutomaticLocation().send()
         },
         "presence/clearLocation": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").presence.clearLocation().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").presence.clearLocation().send()
         },
         "presence/clearPresence": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence
-                .clearPresence(sessionId: arguments.bodyMember("sessionId")).execute()
+                .clearPresence(sessionId: arguments.bodyMember("sessionId")).send()
         },
         "presence/clearUserPreferredPresence": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").presence.clearUserPreferredPresence().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").presence.clearUserPreferredPresence().send()
         },
         "presence/create": { client, arguments in
             _ = try await GraphClient(client: client).communications.presences.request().add(arguments.body())
@@ -12208,7 +12198,7 @@ extension ConformanceCalls {
                     workLocationType: arguments.bodyMember("workLocationType"),
                     placeId: arguments.bodyMember("placeId")
                 )
-                .execute()
+                .send()
         },
         "presence/setManualLocation": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence
@@ -12216,7 +12206,7 @@ extension ConformanceCalls {
                     workLocationType: arguments.bodyMember("workLocationType"),
                     placeId: arguments.bodyMember("placeId")
                 )
-                .execute()
+                .send()
         },
         "presence/setPresence": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence
@@ -12226,11 +12216,11 @@ extension ConformanceCalls {
                     activity: arguments.bodyMember("activity"),
                     expirationDuration: arguments.bodyMember("expirationDuration")
                 )
-                .execute()
+                .send()
         },
         "presence/setStatusMessage": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence
-                .setStatusMessage(statusMessage: arguments.bodyMember("statusMessage")).execute()
+                .setStatusMessage(statusMessage: arguments.bodyMember("statusMessage")).send()
         },
         "presence/setUserPreferredPresence": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence
@@ -12239,7 +12229,7 @@ extension ConformanceCalls {
                     activity: arguments.bodyMember("activity"),
                     expirationDuration: arguments.bodyMember("expirationDuration")
                 )
-                .execute()
+                .send()
         },
         "presence/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").presence.request().update(arguments.body())
@@ -12276,7 +12266,7 @@ extension ConformanceCalls {
         "printDocument/createUploadSession": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
                 .documents("printDocument-id-1")
-                .createUploadSession(properties: arguments.bodyMember("properties")).execute()
+                .createUploadSession(properties: arguments.bodyMember("properties")).send()
         },
         "printDocument/delete": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
@@ -12296,11 +12286,11 @@ extension ConformanceCalls {
         },
         "printJob/abort": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
-                .abort(reason: arguments.bodyMember("reason")).execute()
+                .abort(reason: arguments.bodyMember("reason")).send()
         },
         "printJob/cancel": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
-                .cancel().execute()
+                .cancel().send()
         },
         "printJob/create": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs
@@ -12323,11 +12313,11 @@ extension ConformanceCalls {
                     destinationPrinterId: arguments.bodyMember("destinationPrinterId"),
                     configuration: arguments.bodyMember("configuration")
                 )
-                .execute()
+                .send()
         },
         "printJob/start": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
-                .start().execute()
+                .start().send()
         },
         "printJob/update": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").jobs("printJob-id-1")
@@ -12490,7 +12480,7 @@ extension ConformanceCalls {
                     certificateSigningRequest: arguments.bodyMember("certificateSigningRequest"),
                     connectorId: arguments.bodyMember("connectorId")
                 )
-                .execute()
+                .send()
         },
         "printer/delete": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").request().delete()
@@ -12502,7 +12492,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).print.printers.request().get()
         },
         "printer/restoreFactoryDefaults": { client, arguments in
-            _ = try await GraphClient(client: client).print.printers("printer-id-1").restoreFactoryDefaults().execute()
+            _ = try await GraphClient(client: client).print.printers("printer-id-1").restoreFactoryDefaults().send()
         },
         "printer/update": { client, arguments in
             _ = try await GraphClient(client: client).print.printers("printer-id-1").request().update(arguments.body())
@@ -12552,7 +12542,7 @@ extension ConformanceCalls {
         },
         "privilegedAccessGroupAssignmentSchedule/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group.assignmentSchedules
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupAssignmentSchedule/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12577,7 +12567,7 @@ extension ConformanceCalls {
         "privilegedAccessGroupAssignmentScheduleInstance/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client)
                 .identityGovernance.privilegedAccess.group.assignmentScheduleInstances
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupAssignmentScheduleInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12594,7 +12584,7 @@ extension ConformanceCalls {
         },
         "privilegedAccessGroupAssignmentScheduleRequest/cancel": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
-                .assignmentScheduleRequests("privilegedAccessGroupAssignmentScheduleRequest-id-1").cancel().execute()
+                .assignmentScheduleRequests("privilegedAccessGroupAssignmentScheduleRequest-id-1").cancel().send()
         },
         "privilegedAccessGroupAssignmentScheduleRequest/create": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -12607,7 +12597,7 @@ extension ConformanceCalls {
         "privilegedAccessGroupAssignmentScheduleRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client)
                 .identityGovernance.privilegedAccess.group.assignmentScheduleRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupAssignmentScheduleRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12632,7 +12622,7 @@ extension ConformanceCalls {
         },
         "privilegedAccessGroupEligibilitySchedule/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group.eligibilitySchedules
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupEligibilitySchedule/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12659,7 +12649,7 @@ extension ConformanceCalls {
         "privilegedAccessGroupEligibilityScheduleInstance/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client)
                 .identityGovernance.privilegedAccess.group.eligibilityScheduleInstances
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupEligibilityScheduleInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12676,7 +12666,7 @@ extension ConformanceCalls {
         },
         "privilegedAccessGroupEligibilityScheduleRequest/cancel": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
-                .eligibilityScheduleRequests("privilegedAccessGroupEligibilityScheduleRequest-id-1").cancel().execute()
+                .eligibilityScheduleRequests("privilegedAccessGroupEligibilityScheduleRequest-id-1").cancel().send()
         },
         "privilegedAccessGroupEligibilityScheduleRequest/create": { client, arguments in
             _ = try await GraphClient(client: client)
@@ -12689,7 +12679,7 @@ extension ConformanceCalls {
         "privilegedAccessGroupEligibilityScheduleRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client)
                 .identityGovernance.privilegedAccess.group.eligibilityScheduleRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "privilegedAccessGroupEligibilityScheduleRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.privilegedAccess.group
@@ -12788,7 +12778,7 @@ extension ConformanceCalls {
         },
         "protectionPolicyBase/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .protectionPolicies("protectionPolicyBase-id-1").activate().execute()
+                .protectionPolicies("protectionPolicyBase-id-1").activate().send()
         },
         "protectionPolicyBase/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.protectionPolicies
@@ -12796,7 +12786,7 @@ extension ConformanceCalls {
         },
         "protectionPolicyBase/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .protectionPolicies("protectionPolicyBase-id-1").deactivate().execute()
+                .protectionPolicies("protectionPolicyBase-id-1").deactivate().send()
         },
         "protectionPolicyBase/delete": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -12815,7 +12805,7 @@ extension ConformanceCalls {
         },
         "protectionUnitBase/cancelOffboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.protectionUnits("protectionUnitBase-id-1")
-                .cancelOffboard().execute()
+                .cancelOffboard().send()
         },
         "protectionUnitBase/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.protectionUnits
@@ -12834,7 +12824,7 @@ extension ConformanceCalls {
         },
         "protectionUnitBase/offboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.protectionUnits("protectionUnitBase-id-1")
-                .offboard().execute()
+                .offboard().send()
         },
         "protectionUnitBase/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.protectionUnits("protectionUnitBase-id-1")
@@ -12941,7 +12931,7 @@ extension ConformanceCalls {
         },
         "recoveryJob/cancel": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1")
-                .recoveryJobs("recoveryJob-id-1").cancel().execute()
+                .recoveryJobs("recoveryJob-id-1").cancel().send()
         },
         "recoveryJob/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1").recoveryJobs
@@ -12957,7 +12947,7 @@ extension ConformanceCalls {
         },
         "recoveryJob/getFailedChanges": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1")
-                .recoveryJobs("recoveryJob-id-1").getFailedChanges().get()
+                .recoveryJobs("recoveryJob-id-1").getFailedChanges().send()
         },
         "recoveryJob/list": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1").recoveryJobs
@@ -12968,7 +12958,7 @@ extension ConformanceCalls {
                 .recoveryJobs("recoveryJob-id-1").request().update(arguments.body())
         },
         "recoveryJobBase/cancel": { client, arguments in
-            _ = try await GraphClient(client: client).directory.recovery.jobs("recoveryJobBase-id-1").cancel().execute()
+            _ = try await GraphClient(client: client).directory.recovery.jobs("recoveryJobBase-id-1").cancel().send()
         },
         "recoveryJobBase/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.jobs.request().add(arguments.body())
@@ -12988,7 +12978,7 @@ extension ConformanceCalls {
         },
         "recoveryPreviewJob/cancel": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1")
-                .recoveryPreviewJobs("recoveryPreviewJob-id-1").cancel().execute()
+                .recoveryPreviewJobs("recoveryPreviewJob-id-1").cancel().send()
         },
         "recoveryPreviewJob/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1").recoveryPreviewJobs
@@ -13004,7 +12994,7 @@ extension ConformanceCalls {
         },
         "recoveryPreviewJob/getChanges": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1")
-                .recoveryPreviewJobs("recoveryPreviewJob-id-1").getChanges().get()
+                .recoveryPreviewJobs("recoveryPreviewJob-id-1").getChanges().send()
         },
         "recoveryPreviewJob/list": { client, arguments in
             _ = try await GraphClient(client: client).directory.recovery.snapshots("snapshot-id-1").recoveryPreviewJobs
@@ -13088,7 +13078,7 @@ extension ConformanceCalls {
         },
         "remoteAssistancePartner/beginOnboarding": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .remoteAssistancePartners("remoteAssistancePartner-id-1").beginOnboarding().execute()
+                .remoteAssistancePartners("remoteAssistancePartner-id-1").beginOnboarding().send()
         },
         "remoteAssistancePartner/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.remoteAssistancePartners
@@ -13100,7 +13090,7 @@ extension ConformanceCalls {
         },
         "remoteAssistancePartner/disconnect": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .remoteAssistancePartners("remoteAssistancePartner-id-1").disconnect().execute()
+                .remoteAssistancePartners("remoteAssistancePartner-id-1").disconnect().send()
         },
         "remoteAssistancePartner/get": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -13128,11 +13118,11 @@ extension ConformanceCalls {
         },
         "remoteTenantGroup/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "remoteTenantGroup/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "remoteTenantGroup/create": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups.request().add(arguments.body())
@@ -13142,7 +13132,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "remoteTenantGroup/delta": { client, arguments in
-            _ = try await GraphClient(client: client).directory.remoteTenantGroups.delta().get()
+            _ = try await GraphClient(client: client).directory.remoteTenantGroups.delta().send()
         },
         "remoteTenantGroup/get": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
@@ -13151,26 +13141,26 @@ extension ConformanceCalls {
         "remoteTenantGroup/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "remoteTenantGroup/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "remoteTenantGroup/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "remoteTenantGroup/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "remoteTenantGroup/list": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups.request().get()
         },
         "remoteTenantGroup/restore": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "remoteTenantGroup/update": { client, arguments in
             _ = try await GraphClient(client: client).directory.remoteTenantGroups("remoteTenantGroup-id-1")
@@ -13184,55 +13174,52 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "reportRoot/delete": { client, arguments in
             _ = try await GraphClient(client: client).reports.request().delete()
         },
         "reportRoot/deviceConfigurationDeviceActivity": { client, arguments in
-            _ = try await GraphClient(client: client).reports.deviceConfigurationDeviceActivity().execute()
+            _ = try await GraphClient(client: client).reports.deviceConfigurationDeviceActivity().send()
         },
         "reportRoot/deviceConfigurationUserActivity": { client, arguments in
-            _ = try await GraphClient(client: client).reports.deviceConfigurationUserActivity().execute()
+            _ = try await GraphClient(client: client).reports.deviceConfigurationUserActivity().send()
         },
         "reportRoot/get": { client, arguments in
             _ = try await GraphClient(client: client).reports.request().get()
         },
         "reportRoot/getEmailActivityCounts": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getEmailActivityCounts(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getEmailActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getEmailActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailActivityUserCounts(period: arguments("period")).execute()
+                .getEmailActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getEmailActivityUserDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getEmailActivityUserDetail(date: arguments("date")).execute()
+            _ = try await GraphClient(client: client).reports.getEmailActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getEmailActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailActivityUserDetail(period: arguments("period")).execute()
+                .getEmailActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getEmailAppUsageAppsUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailAppUsageAppsUserCounts(period: arguments("period")).execute()
+                .getEmailAppUsageAppsUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getEmailAppUsageUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailAppUsageUserCounts(period: arguments("period")).execute()
+                .getEmailAppUsageUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getEmailAppUsageUserDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getEmailAppUsageUserDetail(date: arguments("date")).execute()
+            _ = try await GraphClient(client: client).reports.getEmailAppUsageUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getEmailAppUsageUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailAppUsageUserDetail(period: arguments("period")).execute()
+                .getEmailAppUsageUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getEmailAppUsageVersionsUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getEmailAppUsageVersionsUserCounts(period: arguments("period")).execute()
+                .getEmailAppUsageVersionsUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getGroupArchivedPrintJobs": { client, arguments in
             _ = try await GraphClient(client: client).reports
@@ -13241,123 +13228,119 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "reportRoot/getM365AppPlatformUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getM365AppPlatformUserCounts(period: arguments("period")).execute()
+                .getM365AppPlatformUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getM365AppUserCounts": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getM365AppUserCounts(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getM365AppUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getM365AppUserDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports.getM365AppUserDetail(date: arguments("date")).execute()
+            _ = try await GraphClient(client: client).reports.getM365AppUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getM365AppUserDetail-get": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getM365AppUserDetail(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getM365AppUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getMailboxUsageDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getMailboxUsageDetail(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getMailboxUsageDetail(period: arguments("period")).send()
         },
         "reportRoot/getMailboxUsageMailboxCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getMailboxUsageMailboxCounts(period: arguments("period")).execute()
+                .getMailboxUsageMailboxCounts(period: arguments("period")).send()
         },
         "reportRoot/getMailboxUsageQuotaStatusMailboxCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getMailboxUsageQuotaStatusMailboxCounts(period: arguments("period")).execute()
+                .getMailboxUsageQuotaStatusMailboxCounts(period: arguments("period")).send()
         },
         "reportRoot/getMailboxUsageStorage": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getMailboxUsageStorage(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getMailboxUsageStorage(period: arguments("period")).send()
         },
         "reportRoot/getOffice365ActivationCounts": { client, arguments in
-            _ = try await GraphClient(client: client).reports.getOffice365ActivationCounts().execute()
+            _ = try await GraphClient(client: client).reports.getOffice365ActivationCounts().send()
         },
         "reportRoot/getOffice365ActivationsUserCounts": { client, arguments in
-            _ = try await GraphClient(client: client).reports.getOffice365ActivationsUserCounts().execute()
+            _ = try await GraphClient(client: client).reports.getOffice365ActivationsUserCounts().send()
         },
         "reportRoot/getOffice365ActivationsUserDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports.getOffice365ActivationsUserDetail().execute()
+            _ = try await GraphClient(client: client).reports.getOffice365ActivationsUserDetail().send()
         },
         "reportRoot/getOffice365ActiveUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365ActiveUserCounts(period: arguments("period")).execute()
+                .getOffice365ActiveUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getOffice365ActiveUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365ActiveUserDetail(date: arguments("date")).execute()
+                .getOffice365ActiveUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getOffice365ActiveUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365ActiveUserDetail(period: arguments("period")).execute()
+                .getOffice365ActiveUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getOffice365GroupsActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityCounts(period: arguments("period")).execute()
+                .getOffice365GroupsActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getOffice365GroupsActivityDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityDetail(date: arguments("date")).execute()
+                .getOffice365GroupsActivityDetail(date: arguments("date")).send()
         },
         "reportRoot/getOffice365GroupsActivityDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityDetail(period: arguments("period")).execute()
+                .getOffice365GroupsActivityDetail(period: arguments("period")).send()
         },
         "reportRoot/getOffice365GroupsActivityFileCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityFileCounts(period: arguments("period")).execute()
+                .getOffice365GroupsActivityFileCounts(period: arguments("period")).send()
         },
         "reportRoot/getOffice365GroupsActivityGroupCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityGroupCounts(period: arguments("period")).execute()
+                .getOffice365GroupsActivityGroupCounts(period: arguments("period")).send()
         },
         "reportRoot/getOffice365GroupsActivityStorage": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365GroupsActivityStorage(period: arguments("period")).execute()
+                .getOffice365GroupsActivityStorage(period: arguments("period")).send()
         },
         "reportRoot/getOffice365ServicesUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOffice365ServicesUserCounts(period: arguments("period")).execute()
+                .getOffice365ServicesUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveActivityFileCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveActivityFileCounts(period: arguments("period")).execute()
+                .getOneDriveActivityFileCounts(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveActivityUserCounts(period: arguments("period")).execute()
+                .getOneDriveActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveActivityUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveActivityUserDetail(date: arguments("date")).execute()
+                .getOneDriveActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getOneDriveActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveActivityUserDetail(period: arguments("period")).execute()
+                .getOneDriveActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveUsageAccountCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveUsageAccountCounts(period: arguments("period")).execute()
+                .getOneDriveUsageAccountCounts(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveUsageAccountDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveUsageAccountDetail(date: arguments("date")).execute()
+                .getOneDriveUsageAccountDetail(date: arguments("date")).send()
         },
         "reportRoot/getOneDriveUsageAccountDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveUsageAccountDetail(period: arguments("period")).execute()
+                .getOneDriveUsageAccountDetail(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveUsageFileCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveUsageFileCounts(period: arguments("period")).execute()
+                .getOneDriveUsageFileCounts(period: arguments("period")).send()
         },
         "reportRoot/getOneDriveUsageStorage": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getOneDriveUsageStorage(period: arguments("period")).execute()
+                .getOneDriveUsageStorage(period: arguments("period")).send()
         },
         "reportRoot/getPrinterArchivedPrintJobs": { client, arguments in
             _ = try await GraphClient(client: client).reports
@@ -13366,174 +13349,173 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "reportRoot/getRelyingPartyDetailedSummary": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getRelyingPartyDetailedSummary(period: arguments("period")).get()
+                .getRelyingPartyDetailedSummary(period: arguments("period")).send()
         },
         "reportRoot/getSharePointActivityFileCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointActivityFileCounts(period: arguments("period")).execute()
+                .getSharePointActivityFileCounts(period: arguments("period")).send()
         },
         "reportRoot/getSharePointActivityPages": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointActivityPages(period: arguments("period")).execute()
+                .getSharePointActivityPages(period: arguments("period")).send()
         },
         "reportRoot/getSharePointActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointActivityUserCounts(period: arguments("period")).execute()
+                .getSharePointActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSharePointActivityUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointActivityUserDetail(date: arguments("date")).execute()
+                .getSharePointActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getSharePointActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointActivityUserDetail(period: arguments("period")).execute()
+                .getSharePointActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getSharePointSiteUsageDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsageDetail(date: arguments("date")).execute()
+                .getSharePointSiteUsageDetail(date: arguments("date")).send()
         },
         "reportRoot/getSharePointSiteUsageDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsageDetail(period: arguments("period")).execute()
+                .getSharePointSiteUsageDetail(period: arguments("period")).send()
         },
         "reportRoot/getSharePointSiteUsageFileCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsageFileCounts(period: arguments("period")).execute()
+                .getSharePointSiteUsageFileCounts(period: arguments("period")).send()
         },
         "reportRoot/getSharePointSiteUsagePages": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsagePages(period: arguments("period")).execute()
+                .getSharePointSiteUsagePages(period: arguments("period")).send()
         },
         "reportRoot/getSharePointSiteUsageSiteCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsageSiteCounts(period: arguments("period")).execute()
+                .getSharePointSiteUsageSiteCounts(period: arguments("period")).send()
         },
         "reportRoot/getSharePointSiteUsageStorage": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSharePointSiteUsageStorage(period: arguments("period")).execute()
+                .getSharePointSiteUsageStorage(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessActivityCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessActivityUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessActivityUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessActivityUserDetail(date: arguments("date")).execute()
+                .getSkypeForBusinessActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getSkypeForBusinessActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessActivityUserDetail(period: arguments("period")).execute()
+                .getSkypeForBusinessActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessDeviceUsageDistributionUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessDeviceUsageDistributionUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessDeviceUsageDistributionUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessDeviceUsageUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessDeviceUsageUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessDeviceUsageUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessDeviceUsageUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessDeviceUsageUserDetail(date: arguments("date")).execute()
+                .getSkypeForBusinessDeviceUsageUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getSkypeForBusinessDeviceUsageUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessDeviceUsageUserDetail(period: arguments("period")).execute()
+                .getSkypeForBusinessDeviceUsageUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessOrganizerActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessOrganizerActivityCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessOrganizerActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessOrganizerActivityMinuteCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessOrganizerActivityMinuteCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessOrganizerActivityMinuteCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessOrganizerActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessOrganizerActivityUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessOrganizerActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessParticipantActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessParticipantActivityCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessParticipantActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessParticipantActivityMinuteCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessParticipantActivityMinuteCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessParticipantActivityMinuteCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessParticipantActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessParticipantActivityUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessParticipantActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessPeerToPeerActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessPeerToPeerActivityCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessPeerToPeerActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessPeerToPeerActivityMinuteCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessPeerToPeerActivityMinuteCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessPeerToPeerActivityMinuteCounts(period: arguments("period")).send()
         },
         "reportRoot/getSkypeForBusinessPeerToPeerActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getSkypeForBusinessPeerToPeerActivityUserCounts(period: arguments("period")).execute()
+                .getSkypeForBusinessPeerToPeerActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsDeviceUsageDistributionUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsDeviceUsageDistributionUserCounts(period: arguments("period")).execute()
+                .getTeamsDeviceUsageDistributionUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsDeviceUsageUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsDeviceUsageUserCounts(period: arguments("period")).execute()
+                .getTeamsDeviceUsageUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsDeviceUsageUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsDeviceUsageUserDetail(date: arguments("date")).execute()
+                .getTeamsDeviceUsageUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getTeamsDeviceUsageUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsDeviceUsageUserDetail(period: arguments("period")).execute()
+                .getTeamsDeviceUsageUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getTeamsTeamActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsTeamActivityCounts(period: arguments("period")).execute()
+                .getTeamsTeamActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsTeamActivityDetail": { client, arguments in
-            _ = try await GraphClient(client: client).reports
-                .getTeamsTeamActivityDetail(date: arguments("date")).execute()
+            _ = try await GraphClient(client: client).reports.getTeamsTeamActivityDetail(date: arguments("date")).send()
         },
         "reportRoot/getTeamsTeamActivityDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsTeamActivityDetail(period: arguments("period")).execute()
+                .getTeamsTeamActivityDetail(period: arguments("period")).send()
         },
         "reportRoot/getTeamsTeamActivityDistributionCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsTeamActivityDistributionCounts(period: arguments("period")).execute()
+                .getTeamsTeamActivityDistributionCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsTeamCounts": { client, arguments in
-            _ = try await GraphClient(client: client).reports.getTeamsTeamCounts(period: arguments("period")).execute()
+            _ = try await GraphClient(client: client).reports.getTeamsTeamCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsUserActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsUserActivityCounts(period: arguments("period")).execute()
+                .getTeamsUserActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsUserActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsUserActivityUserCounts(period: arguments("period")).execute()
+                .getTeamsUserActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getTeamsUserActivityUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsUserActivityUserDetail(date: arguments("date")).execute()
+                .getTeamsUserActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getTeamsUserActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getTeamsUserActivityUserDetail(period: arguments("period")).execute()
+                .getTeamsUserActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getUserArchivedPrintJobs": { client, arguments in
             _ = try await GraphClient(client: client).reports
@@ -13542,58 +13524,58 @@ extension ConformanceCalls {
                     startDateTime: arguments("startDateTime"),
                     endDateTime: arguments("endDateTime")
                 )
-                .get()
+                .send()
         },
         "reportRoot/getYammerActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerActivityCounts(period: arguments("period")).execute()
+                .getYammerActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getYammerActivityUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerActivityUserCounts(period: arguments("period")).execute()
+                .getYammerActivityUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getYammerActivityUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerActivityUserDetail(date: arguments("date")).execute()
+                .getYammerActivityUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getYammerActivityUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerActivityUserDetail(period: arguments("period")).execute()
+                .getYammerActivityUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getYammerDeviceUsageDistributionUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerDeviceUsageDistributionUserCounts(period: arguments("period")).execute()
+                .getYammerDeviceUsageDistributionUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getYammerDeviceUsageUserCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerDeviceUsageUserCounts(period: arguments("period")).execute()
+                .getYammerDeviceUsageUserCounts(period: arguments("period")).send()
         },
         "reportRoot/getYammerDeviceUsageUserDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerDeviceUsageUserDetail(date: arguments("date")).execute()
+                .getYammerDeviceUsageUserDetail(date: arguments("date")).send()
         },
         "reportRoot/getYammerDeviceUsageUserDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerDeviceUsageUserDetail(period: arguments("period")).execute()
+                .getYammerDeviceUsageUserDetail(period: arguments("period")).send()
         },
         "reportRoot/getYammerGroupsActivityCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerGroupsActivityCounts(period: arguments("period")).execute()
+                .getYammerGroupsActivityCounts(period: arguments("period")).send()
         },
         "reportRoot/getYammerGroupsActivityDetail": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerGroupsActivityDetail(date: arguments("date")).execute()
+                .getYammerGroupsActivityDetail(date: arguments("date")).send()
         },
         "reportRoot/getYammerGroupsActivityDetail-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerGroupsActivityDetail(period: arguments("period")).execute()
+                .getYammerGroupsActivityDetail(period: arguments("period")).send()
         },
         "reportRoot/getYammerGroupsActivityGroupCounts": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .getYammerGroupsActivityGroupCounts(period: arguments("period")).execute()
+                .getYammerGroupsActivityGroupCounts(period: arguments("period")).send()
         },
         "reportRoot/managedDeviceEnrollmentFailureDetails": { client, arguments in
-            _ = try await GraphClient(client: client).reports.managedDeviceEnrollmentFailureDetails().execute()
+            _ = try await GraphClient(client: client).reports.managedDeviceEnrollmentFailureDetails().send()
         },
         "reportRoot/managedDeviceEnrollmentFailureDetails-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
@@ -13603,14 +13585,14 @@ extension ConformanceCalls {
                     filter: arguments("filter"),
                     skipToken: arguments("skipToken")
                 )
-                .execute()
+                .send()
         },
         "reportRoot/managedDeviceEnrollmentTopFailures": { client, arguments in
-            _ = try await GraphClient(client: client).reports.managedDeviceEnrollmentTopFailures().execute()
+            _ = try await GraphClient(client: client).reports.managedDeviceEnrollmentTopFailures().send()
         },
         "reportRoot/managedDeviceEnrollmentTopFailures-get": { client, arguments in
             _ = try await GraphClient(client: client).reports
-                .managedDeviceEnrollmentTopFailures(period: arguments("period")).execute()
+                .managedDeviceEnrollmentTopFailures(period: arguments("period")).send()
         },
         "reportRoot/update": { client, arguments in
             _ = try await GraphClient(client: client).reports.request().update(arguments.body())
@@ -13645,11 +13627,11 @@ extension ConformanceCalls {
         },
         "resourceSpecificPermissionGrant/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "resourceSpecificPermissionGrant/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "resourceSpecificPermissionGrant/create": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants.request().add(arguments.body())
@@ -13659,7 +13641,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "resourceSpecificPermissionGrant/delta": { client, arguments in
-            _ = try await GraphClient(client: client).permissionGrants.delta().get()
+            _ = try await GraphClient(client: client).permissionGrants.delta().send()
         },
         "resourceSpecificPermissionGrant/get": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
@@ -13668,26 +13650,26 @@ extension ConformanceCalls {
         "resourceSpecificPermissionGrant/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "resourceSpecificPermissionGrant/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "resourceSpecificPermissionGrant/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "resourceSpecificPermissionGrant/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "resourceSpecificPermissionGrant/list": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants.request().get()
         },
         "resourceSpecificPermissionGrant/restore": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "resourceSpecificPermissionGrant/update": { client, arguments in
             _ = try await GraphClient(client: client).permissionGrants("resourceSpecificPermissionGrant-id-1")
@@ -13701,7 +13683,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "restorePoint/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.restorePoints
@@ -13727,7 +13709,7 @@ extension ConformanceCalls {
                     tags: arguments.bodyMember("tags"),
                     artifactQuery: arguments.bodyMember("artifactQuery")
                 )
-                .execute()
+                .send()
         },
         "restorePoint/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.restorePoints("restorePoint-id-1")
@@ -13735,7 +13717,7 @@ extension ConformanceCalls {
         },
         "restoreSessionBase/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.restoreSessions("restoreSessionBase-id-1")
-                .activate().execute()
+                .activate().send()
         },
         "restoreSessionBase/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.restoreSessions
@@ -13858,7 +13840,7 @@ extension ConformanceCalls {
         },
         "riskyServicePrincipal/confirmCompromised": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyServicePrincipals
-                .confirmCompromised(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).execute()
+                .confirmCompromised(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).send()
         },
         "riskyServicePrincipal/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyServicePrincipals
@@ -13870,7 +13852,7 @@ extension ConformanceCalls {
         },
         "riskyServicePrincipal/dismiss": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyServicePrincipals
-                .dismiss(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).execute()
+                .dismiss(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).send()
         },
         "riskyServicePrincipal/get": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection
@@ -13886,7 +13868,7 @@ extension ConformanceCalls {
         "riskyServicePrincipalHistoryItem/confirmCompromised": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection
                 .riskyServicePrincipals("riskyServicePrincipal-id-1").history
-                .confirmCompromised(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).execute()
+                .confirmCompromised(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).send()
         },
         "riskyServicePrincipalHistoryItem/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection
@@ -13900,7 +13882,7 @@ extension ConformanceCalls {
         "riskyServicePrincipalHistoryItem/dismiss": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection
                 .riskyServicePrincipals("riskyServicePrincipal-id-1").history
-                .dismiss(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).execute()
+                .dismiss(servicePrincipalIds: arguments.bodyMember("servicePrincipalIds")).send()
         },
         "riskyServicePrincipalHistoryItem/get": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection
@@ -13918,11 +13900,11 @@ extension ConformanceCalls {
         },
         "riskyUser/confirmCompromised": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers
-                .confirmCompromised(userIds: arguments.bodyMember("userIds")).execute()
+                .confirmCompromised(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUser/confirmSafe": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers
-                .confirmSafe(userIds: arguments.bodyMember("userIds")).execute()
+                .confirmSafe(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUser/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers.request().add(arguments.body())
@@ -13932,7 +13914,7 @@ extension ConformanceCalls {
         },
         "riskyUser/dismiss": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers
-                .dismiss(userIds: arguments.bodyMember("userIds")).execute()
+                .dismiss(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUser/get": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1").request().get()
@@ -13946,11 +13928,11 @@ extension ConformanceCalls {
         },
         "riskyUserHistoryItem/confirmCompromised": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1").history
-                .confirmCompromised(userIds: arguments.bodyMember("userIds")).execute()
+                .confirmCompromised(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUserHistoryItem/confirmSafe": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1").history
-                .confirmSafe(userIds: arguments.bodyMember("userIds")).execute()
+                .confirmSafe(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUserHistoryItem/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1").history
@@ -13962,7 +13944,7 @@ extension ConformanceCalls {
         },
         "riskyUserHistoryItem/dismiss": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1").history
-                .dismiss(userIds: arguments.bodyMember("userIds")).execute()
+                .dismiss(userIds: arguments.bodyMember("userIds")).send()
         },
         "riskyUserHistoryItem/get": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.riskyUsers("riskyUser-id-1")
@@ -14042,7 +14024,7 @@ extension ConformanceCalls {
         "run/summary": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflows("workflow-id-1").runs
-                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).execute()
+                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).send()
         },
         "run/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -14062,7 +14044,7 @@ extension ConformanceCalls {
                     startDateTime: arguments.bodyMember("startDateTime"),
                     endDateTime: arguments.bodyMember("endDateTime")
                 )
-                .execute()
+                .send()
         },
         "schedule/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.request().update(arguments.body())
@@ -14084,7 +14066,7 @@ extension ConformanceCalls {
         },
         "schedulingGroup/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .schedulingGroups("schedulingGroup-id-1").stageForDeletion().execute()
+                .schedulingGroups("schedulingGroup-id-1").stageForDeletion().send()
         },
         "schedulingGroup/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -14137,7 +14119,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).search.request().get()
         },
         "searchEntity/query": { client, arguments in
-            _ = try await GraphClient(client: client).search.query(requests: arguments.bodyMember("requests")).execute()
+            _ = try await GraphClient(client: client).search.query(requests: arguments.bodyMember("requests")).send()
         },
         "searchEntity/update": { client, arguments in
             _ = try await GraphClient(client: client).search.request().update(arguments.body())
@@ -14205,7 +14187,7 @@ extension ConformanceCalls {
         "security/runHuntingQuery": { client, arguments in
             _ = try await GraphClient(client: client).security
                 .runHuntingQuery(query: arguments.bodyMember("query"), timespan: arguments.bodyMember("timespan"))
-                .execute()
+                .send()
         },
         "security/update": { client, arguments in
             _ = try await GraphClient(client: client).security.request().update(arguments.body())
@@ -14217,13 +14199,14 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).reports.security.request().get()
         },
         "securityReportsRoot/getAttackSimulationRepeatOffenders": { client, arguments in
-            _ = try await GraphClient(client: client).reports.security.getAttackSimulationRepeatOffenders().get()
+            _ = try await GraphClient(client: client).reports.security.getAttackSimulationRepeatOffenders().send()
         },
         "securityReportsRoot/getAttackSimulationSimulationUserCoverage": { client, arguments in
-            _ = try await GraphClient(client: client).reports.security.getAttackSimulationSimulationUserCoverage().get()
+            _ = try await GraphClient(client: client).reports.security
+                .getAttackSimulationSimulationUserCoverage().send()
         },
         "securityReportsRoot/getAttackSimulationTrainingUserCoverage": { client, arguments in
-            _ = try await GraphClient(client: client).reports.security.getAttackSimulationTrainingUserCoverage().get()
+            _ = try await GraphClient(client: client).reports.security.getAttackSimulationTrainingUserCoverage().send()
         },
         "securityReportsRoot/update": { client, arguments in
             _ = try await GraphClient(client: client).reports.security.request().update(arguments.body())
@@ -14255,7 +14238,7 @@ extension ConformanceCalls {
                     locale: arguments("locale"),
                     contentFormats: arguments("contentFormats")
                 )
-                .execute()
+                .send()
         },
         "sensitivityLabel/computeRightsAndInheritance": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").dataSecurityAndGovernance.sensitivityLabels
@@ -14265,7 +14248,7 @@ extension ConformanceCalls {
                     protectedContents: arguments.bodyMember("protectedContents"),
                     supportedContentFormats: arguments.bodyMember("supportedContentFormats")
                 )
-                .execute()
+                .send()
         },
         "sensitivityLabel/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").dataSecurityAndGovernance.sensitivityLabels
@@ -14297,17 +14280,16 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).security.identities.sensors("sensor-id-1").request().get()
         },
         "sensor/getDeploymentAccessKey": { client, arguments in
-            _ = try await GraphClient(client: client).security.identities.sensors.getDeploymentAccessKey().execute()
+            _ = try await GraphClient(client: client).security.identities.sensors.getDeploymentAccessKey().send()
         },
         "sensor/getDeploymentPackageUri": { client, arguments in
-            _ = try await GraphClient(client: client).security.identities.sensors.getDeploymentPackageUri().execute()
+            _ = try await GraphClient(client: client).security.identities.sensors.getDeploymentPackageUri().send()
         },
         "sensor/list": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.sensors.request().get()
         },
         "sensor/regenerateDeploymentAccessKey": { client, arguments in
-            _ = try await GraphClient(client: client).security.identities.sensors
-                .regenerateDeploymentAccessKey().execute()
+            _ = try await GraphClient(client: client).security.identities.sensors.regenerateDeploymentAccessKey().send()
         },
         "sensor/update": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.sensors("sensor-id-1")
@@ -14315,7 +14297,7 @@ extension ConformanceCalls {
         },
         "sensorCandidate/activate": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.sensorCandidates
-                .activate(serverIds: arguments.bodyMember("serverIds")).execute()
+                .activate(serverIds: arguments.bodyMember("serverIds")).send()
         },
         "sensorCandidate/create": { client, arguments in
             _ = try await GraphClient(client: client).security.identities.sensorCandidates
@@ -14379,7 +14361,7 @@ extension ConformanceCalls {
         },
         "serviceApp/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.serviceApps("serviceApp-id-1")
-                .activate(effectiveDateTime: arguments.bodyMember("effectiveDateTime")).execute()
+                .activate(effectiveDateTime: arguments.bodyMember("effectiveDateTime")).send()
         },
         "serviceApp/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.serviceApps
@@ -14387,7 +14369,7 @@ extension ConformanceCalls {
         },
         "serviceApp/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.serviceApps("serviceApp-id-1")
-                .deactivate().execute()
+                .deactivate().send()
         },
         "serviceApp/delete": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.serviceApps("serviceApp-id-1")
@@ -14436,7 +14418,7 @@ extension ConformanceCalls {
         },
         "serviceHealthIssue/incidentReport": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.issues("serviceHealthIssue-id-1")
-                .incidentReport().execute()
+                .incidentReport().send()
         },
         "serviceHealthIssue/list": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.issues.request().get()
@@ -14452,11 +14434,11 @@ extension ConformanceCalls {
                     passwordCredential: arguments.bodyMember("passwordCredential"),
                     proof: arguments.bodyMember("proof")
                 )
-                .execute()
+                .send()
         },
         "servicePrincipal/addPassword": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .addPassword(passwordCredential: arguments.bodyMember("passwordCredential")).execute()
+                .addPassword(passwordCredential: arguments.bodyMember("passwordCredential")).send()
         },
         "servicePrincipal/addTokenSigningCertificate": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -14464,15 +14446,15 @@ extension ConformanceCalls {
                     displayName: arguments.bodyMember("displayName"),
                     endDateTime: arguments.bodyMember("endDateTime")
                 )
-                .execute()
+                .send()
         },
         "servicePrincipal/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "servicePrincipal/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "servicePrincipal/create": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals.request().add(arguments.body())
@@ -14481,7 +14463,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").request().delete()
         },
         "servicePrincipal/delta": { client, arguments in
-            _ = try await GraphClient(client: client).servicePrincipals.delta().get()
+            _ = try await GraphClient(client: client).servicePrincipals.delta().send()
         },
         "servicePrincipal/get": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").request().get()
@@ -14489,33 +14471,33 @@ extension ConformanceCalls {
         "servicePrincipal/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "servicePrincipal/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "servicePrincipal/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "servicePrincipal/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "servicePrincipal/list": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals.request().get()
         },
         "servicePrincipal/removeKey": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .removeKey(keyId: arguments.bodyMember("keyId"), proof: arguments.bodyMember("proof")).execute()
+                .removeKey(keyId: arguments.bodyMember("keyId"), proof: arguments.bodyMember("proof")).send()
         },
         "servicePrincipal/removePassword": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
-                .removePassword(keyId: arguments.bodyMember("keyId")).execute()
+                .removePassword(keyId: arguments.bodyMember("keyId")).send()
         },
         "servicePrincipal/restore": { client, arguments in
-            _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").restore().execute()
+            _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1").restore().send()
         },
         "servicePrincipal/update": { client, arguments in
             _ = try await GraphClient(client: client).servicePrincipals("servicePrincipal-id-1")
@@ -14529,7 +14511,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "servicePrincipalRiskDetection/create": { client, arguments in
             _ = try await GraphClient(client: client).identityProtection.servicePrincipalRiskDetections
@@ -14584,7 +14566,7 @@ extension ConformanceCalls {
         },
         "serviceUpdateMessage/archive": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .archive(messageIds: arguments.bodyMember("messageIds")).execute()
+                .archive(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/create": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages.request().add(arguments.body())
@@ -14595,7 +14577,7 @@ extension ConformanceCalls {
         },
         "serviceUpdateMessage/favorite": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .favorite(messageIds: arguments.bodyMember("messageIds")).execute()
+                .favorite(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/get": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages("serviceUpdateMessage-id-1")
@@ -14606,19 +14588,19 @@ extension ConformanceCalls {
         },
         "serviceUpdateMessage/markRead": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .markRead(messageIds: arguments.bodyMember("messageIds")).execute()
+                .markRead(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/markUnread": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .markUnread(messageIds: arguments.bodyMember("messageIds")).execute()
+                .markUnread(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/unarchive": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .unarchive(messageIds: arguments.bodyMember("messageIds")).execute()
+                .unarchive(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/unfavorite": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages
-                .unfavorite(messageIds: arguments.bodyMember("messageIds")).execute()
+                .unfavorite(messageIds: arguments.bodyMember("messageIds")).send()
         },
         "serviceUpdateMessage/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.serviceAnnouncement.messages("serviceUpdateMessage-id-1")
@@ -14696,7 +14678,7 @@ extension ConformanceCalls {
         "sharePointBrowseSession/browse": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
                 .sharePointBrowseSessions("sharePointBrowseSession-id-1")
-                .browse(nextFetchToken: arguments("nextFetchToken")).get()
+                .browse(nextFetchToken: arguments("nextFetchToken")).send()
         },
         "sharePointBrowseSession/browse-post": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -14707,7 +14689,7 @@ extension ConformanceCalls {
                     filter: arguments.bodyMember("filter"),
                     orderBy: arguments.bodyMember("orderBy")
                 )
-                .execute()
+                .send()
         },
         "sharePointBrowseSession/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.sharePointBrowseSessions
@@ -14814,7 +14796,7 @@ extension ConformanceCalls {
         },
         "sharePointProtectionPolicy/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .sharePointProtectionPolicies("sharePointProtectionPolicy-id-1").activate().execute()
+                .sharePointProtectionPolicies("sharePointProtectionPolicy-id-1").activate().send()
         },
         "sharePointProtectionPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.sharePointProtectionPolicies
@@ -14822,7 +14804,7 @@ extension ConformanceCalls {
         },
         "sharePointProtectionPolicy/deactivate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .sharePointProtectionPolicies("sharePointProtectionPolicy-id-1").deactivate().execute()
+                .sharePointProtectionPolicies("sharePointProtectionPolicy-id-1").deactivate().send()
         },
         "sharePointProtectionPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -14842,7 +14824,7 @@ extension ConformanceCalls {
         },
         "sharePointRestoreSession/activate": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .sharePointRestoreSessions("sharePointRestoreSession-id-1").activate().execute()
+                .sharePointRestoreSessions("sharePointRestoreSession-id-1").activate().send()
         },
         "sharePointRestoreSession/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.sharePointRestoreSessions
@@ -14949,7 +14931,7 @@ extension ConformanceCalls {
         },
         "shift/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.shifts("shift-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "shift/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.shifts("shift-id-1")
@@ -14963,7 +14945,7 @@ extension ConformanceCalls {
         },
         "shiftPreferences/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.shiftPreferences
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "shiftPreferences/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.shiftPreferences
@@ -14971,11 +14953,11 @@ extension ConformanceCalls {
         },
         "signIn/confirmCompromised": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.signIns
-                .confirmCompromised(requestIds: arguments.bodyMember("requestIds")).execute()
+                .confirmCompromised(requestIds: arguments.bodyMember("requestIds")).send()
         },
         "signIn/confirmSafe": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.signIns
-                .confirmSafe(requestIds: arguments.bodyMember("requestIds")).execute()
+                .confirmSafe(requestIds: arguments.bodyMember("requestIds")).send()
         },
         "signIn/create": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.signIns.request().add(arguments.body())
@@ -14985,7 +14967,7 @@ extension ConformanceCalls {
         },
         "signIn/dismiss": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.signIns
-                .dismiss(requestIds: arguments.bodyMember("requestIds")).execute()
+                .dismiss(requestIds: arguments.bodyMember("requestIds")).send()
         },
         "signIn/get": { client, arguments in
             _ = try await GraphClient(client: client).auditLogs.signIns("signIn-id-1").request().get()
@@ -15079,16 +15061,16 @@ extension ConformanceCalls {
                 .request().update(arguments.body())
         },
         "site/add": { client, arguments in
-            _ = try await GraphClient(client: client).sites.add(value: arguments.bodyMember("value")).execute()
+            _ = try await GraphClient(client: client).sites.add(value: arguments.bodyMember("value")).send()
         },
         "site/delta": { client, arguments in
-            _ = try await GraphClient(client: client).sites.delta().get()
+            _ = try await GraphClient(client: client).sites.delta().send()
         },
         "site/get": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").request().get()
         },
         "site/getActivitiesByInterval": { client, arguments in
-            _ = try await GraphClient(client: client).sites("site-id-1").getActivitiesByInterval().get()
+            _ = try await GraphClient(client: client).sites("site-id-1").getActivitiesByInterval().send()
         },
         "site/getActivitiesByInterval-get": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1")
@@ -15097,24 +15079,23 @@ extension ConformanceCalls {
                     endDateTime: arguments("endDateTime"),
                     interval: arguments("interval")
                 )
-                .get()
+                .send()
         },
         "site/getAllSites": { client, arguments in
-            _ = try await GraphClient(client: client).sites.getAllSites().get()
+            _ = try await GraphClient(client: client).sites.getAllSites().send()
         },
         "site/getApplicableContentTypesForList": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1")
-                .getApplicableContentTypesForList(listId: arguments("listId")).get()
+                .getApplicableContentTypesForList(listId: arguments("listId")).send()
         },
         "site/getByPath": { client, arguments in
-            _ = try await GraphClient(client: client).sites("site-id-1")
-                .getByPath(pathValue: arguments("path")).execute()
+            _ = try await GraphClient(client: client).sites("site-id-1").getByPath(pathValue: arguments("path")).send()
         },
         "site/list": { client, arguments in
             _ = try await GraphClient(client: client).sites.request().get()
         },
         "site/remove": { client, arguments in
-            _ = try await GraphClient(client: client).sites.remove(value: arguments.bodyMember("value")).execute()
+            _ = try await GraphClient(client: client).sites.remove(value: arguments.bodyMember("value")).send()
         },
         "site/update": { client, arguments in
             _ = try await GraphClient(client: client).sites("site-id-1").request().update(arguments.body())
@@ -15129,7 +15110,7 @@ extension ConformanceCalls {
         },
         "siteProtectionRule/deleteAndUnprotect": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .siteInclusionRules("siteProtectionRule-id-1").deleteAndUnprotect().execute()
+                .siteInclusionRules("siteProtectionRule-id-1").deleteAndUnprotect().send()
         },
         "siteProtectionRule/get": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -15140,7 +15121,7 @@ extension ConformanceCalls {
         },
         "siteProtectionRule/run": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .siteInclusionRules("siteProtectionRule-id-1").run().execute()
+                .siteInclusionRules("siteProtectionRule-id-1").run().send()
         },
         "siteProtectionRule/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -15148,7 +15129,7 @@ extension ConformanceCalls {
         },
         "siteProtectionUnit/cancelOffboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .siteProtectionUnits("siteProtectionUnit-id-1").cancelOffboard().execute()
+                .siteProtectionUnits("siteProtectionUnit-id-1").cancelOffboard().send()
         },
         "siteProtectionUnit/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore.siteProtectionUnits
@@ -15167,7 +15148,7 @@ extension ConformanceCalls {
         },
         "siteProtectionUnit/offboard": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
-                .siteProtectionUnits("siteProtectionUnit-id-1").offboard().execute()
+                .siteProtectionUnits("siteProtectionUnit-id-1").offboard().send()
         },
         "siteProtectionUnit/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.backupRestore
@@ -15298,7 +15279,7 @@ extension ConformanceCalls {
         "softwareOathAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .softwareOathMethods("softwareOathAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "softwareUpdateStatusSummary/delete": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.softwareUpdateStatusSummary.request().delete()
@@ -15442,11 +15423,11 @@ extension ConformanceCalls {
         },
         "subjectRightsRequest/getFinalAttachment": { client, arguments in
             _ = try await GraphClient(client: client).privacy.subjectRightsRequests("subjectRightsRequest-id-1")
-                .getFinalAttachment().execute()
+                .getFinalAttachment().send()
         },
         "subjectRightsRequest/getFinalReport": { client, arguments in
             _ = try await GraphClient(client: client).privacy.subjectRightsRequests("subjectRightsRequest-id-1")
-                .getFinalReport().execute()
+                .getFinalReport().send()
         },
         "subjectRightsRequest/list": { client, arguments in
             _ = try await GraphClient(client: client).privacy.subjectRightsRequests.request().get()
@@ -15484,7 +15465,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).subscriptions.request().get()
         },
         "subscription/reauthorize": { client, arguments in
-            _ = try await GraphClient(client: client).subscriptions("subscription-id-1").reauthorize().execute()
+            _ = try await GraphClient(client: client).subscriptions("subscription-id-1").reauthorize().send()
         },
         "subscription/update": { client, arguments in
             _ = try await GraphClient(client: client).subscriptions("subscription-id-1")
@@ -15493,7 +15474,7 @@ extension ConformanceCalls {
         "swapShiftsChangeRequest/approve": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
                 .swapShiftsChangeRequests("swapShiftsChangeRequest-id-1")
-                .approve(message: arguments.bodyMember("message")).execute()
+                .approve(message: arguments.bodyMember("message")).send()
         },
         "swapShiftsChangeRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.swapShiftsChangeRequests
@@ -15502,7 +15483,7 @@ extension ConformanceCalls {
         "swapShiftsChangeRequest/decline": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
                 .swapShiftsChangeRequests("swapShiftsChangeRequest-id-1")
-                .decline(message: arguments.bodyMember("message")).execute()
+                .decline(message: arguments.bodyMember("message")).send()
         },
         "swapShiftsChangeRequest/delete": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -15518,7 +15499,7 @@ extension ConformanceCalls {
         },
         "swapShiftsChangeRequest/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
-                .swapShiftsChangeRequests("swapShiftsChangeRequest-id-1").stageForDeletion().execute()
+                .swapShiftsChangeRequests("swapShiftsChangeRequest-id-1").stageForDeletion().send()
         },
         "swapShiftsChangeRequest/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule
@@ -15526,7 +15507,7 @@ extension ConformanceCalls {
         },
         "synchronization/acquireAccessToken": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .acquireAccessToken(credentials: arguments.bodyMember("credentials")).execute()
+                .acquireAccessToken(credentials: arguments.bodyMember("credentials")).send()
         },
         "synchronization/delete": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -15557,20 +15538,20 @@ extension ConformanceCalls {
         },
         "synchronizationJob/pause": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").pause().execute()
+                .jobs("synchronizationJob-id-1").pause().send()
         },
         "synchronizationJob/provisionOnDemand": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
                 .jobs("synchronizationJob-id-1")
-                .provisionOnDemand(parameters: arguments.bodyMember("parameters")).execute()
+                .provisionOnDemand(parameters: arguments.bodyMember("parameters")).send()
         },
         "synchronizationJob/restart": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").restart(criteria: arguments.bodyMember("criteria")).execute()
+                .jobs("synchronizationJob-id-1").restart(criteria: arguments.bodyMember("criteria")).send()
         },
         "synchronizationJob/start": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").start().execute()
+                .jobs("synchronizationJob-id-1").start().send()
         },
         "synchronizationJob/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -15585,7 +15566,7 @@ extension ConformanceCalls {
                     useSavedCredentials: arguments.bodyMember("useSavedCredentials"),
                     credentials: arguments.bodyMember("credentials")
                 )
-                .execute()
+                .send()
         },
         "synchronizationJob/validateCredentials-post": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization.jobs
@@ -15595,7 +15576,7 @@ extension ConformanceCalls {
                     useSavedCredentials: arguments.bodyMember("useSavedCredentials"),
                     credentials: arguments.bodyMember("credentials")
                 )
-                .execute()
+                .send()
         },
         "synchronizationSchema/delete": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -15603,11 +15584,11 @@ extension ConformanceCalls {
         },
         "synchronizationSchema/filterOperators": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").schema.filterOperators().get()
+                .jobs("synchronizationJob-id-1").schema.filterOperators().send()
         },
         "synchronizationSchema/functions": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
-                .jobs("synchronizationJob-id-1").schema.functions().get()
+                .jobs("synchronizationJob-id-1").schema.functions().send()
         },
         "synchronizationSchema/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -15621,7 +15602,7 @@ extension ConformanceCalls {
                     testInputObject: arguments.bodyMember("testInputObject"),
                     targetAttributeDefinition: arguments.bodyMember("targetAttributeDefinition")
                 )
-                .execute()
+                .send()
         },
         "synchronizationSchema/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").synchronization
@@ -15681,7 +15662,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "targetedChatMessage/delta": { client, arguments in
-            _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages.delta().get()
+            _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages.delta().send()
         },
         "targetedChatMessage/get": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
@@ -15696,23 +15677,23 @@ extension ConformanceCalls {
                     messageIds: arguments.bodyMember("messageIds"),
                     replyMessage: arguments.bodyMember("replyMessage")
                 )
-                .execute()
+                .send()
         },
         "targetedChatMessage/setReaction": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
-                .setReaction(reactionType: arguments.bodyMember("reactionType")).execute()
+                .setReaction(reactionType: arguments.bodyMember("reactionType")).send()
         },
         "targetedChatMessage/softDelete": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
-                .softDelete().execute()
+                .softDelete().send()
         },
         "targetedChatMessage/undoSoftDelete": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
-                .undoSoftDelete().execute()
+                .undoSoftDelete().send()
         },
         "targetedChatMessage/unsetReaction": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
-                .unsetReaction(reactionType: arguments.bodyMember("reactionType")).execute()
+                .unsetReaction(reactionType: arguments.bodyMember("reactionType")).send()
         },
         "targetedChatMessage/update": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").targetedMessages("targetedChatMessage-id-1")
@@ -15721,7 +15702,7 @@ extension ConformanceCalls {
         "targetedManagedAppConfiguration/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .targetedManagedAppConfigurations("targetedManagedAppConfiguration-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "targetedManagedAppConfiguration/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.targetedManagedAppConfigurations
@@ -15742,13 +15723,13 @@ extension ConformanceCalls {
         "targetedManagedAppConfiguration/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .targetedManagedAppConfigurations("targetedManagedAppConfiguration-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "targetedManagedAppConfiguration/targetApps-post": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .targetedManagedAppConfigurations("targetedManagedAppConfiguration-id-1")
                 .targetApps(apps: arguments.bodyMember("apps"), appGroupType: arguments.bodyMember("appGroupType"))
-                .execute()
+                .send()
         },
         "targetedManagedAppConfiguration/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -15827,7 +15808,7 @@ extension ConformanceCalls {
                     type: arguments.bodyMember("type"),
                     data: arguments.bodyMember("data")
                 )
-                .execute()
+                .send()
         },
         "taskReport/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -15840,12 +15821,12 @@ extension ConformanceCalls {
         "taskReport/summary": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflows("workflow-id-1").taskReports
-                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).execute()
+                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).send()
         },
         "team/archive": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1")
                 .archive(shouldSetSpoSiteReadOnlyForMembers: arguments.bodyMember("shouldSetSpoSiteReadOnlyForMembers"))
-                .execute()
+                .send()
         },
         "team/clone": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1")
@@ -15857,10 +15838,10 @@ extension ConformanceCalls {
                     visibility: arguments.bodyMember("visibility"),
                     partsToClone: arguments.bodyMember("partsToClone")
                 )
-                .execute()
+                .send()
         },
         "team/completeMigration": { client, arguments in
-            _ = try await GraphClient(client: client).teams("team-id-1").completeMigration().execute()
+            _ = try await GraphClient(client: client).teams("team-id-1").completeMigration().send()
         },
         "team/create": { client, arguments in
             _ = try await GraphClient(client: client).teams.request().add(arguments.body())
@@ -15872,7 +15853,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).teams("team-id-1").request().get()
         },
         "team/getAllMessages": { client, arguments in
-            _ = try await GraphClient(client: client).teams.getAllMessages().get()
+            _ = try await GraphClient(client: client).teams.getAllMessages().send()
         },
         "team/list": { client, arguments in
             _ = try await GraphClient(client: client).teams.request().get()
@@ -15889,10 +15870,10 @@ extension ConformanceCalls {
                     recipient: arguments.bodyMember("recipient"),
                     iconId: arguments.bodyMember("iconId")
                 )
-                .execute()
+                .send()
         },
         "team/unarchive": { client, arguments in
-            _ = try await GraphClient(client: client).teams("team-id-1").unarchive().execute()
+            _ = try await GraphClient(client: client).teams("team-id-1").unarchive().send()
         },
         "team/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").request().update(arguments.body())
@@ -15962,7 +15943,7 @@ extension ConformanceCalls {
         },
         "teamsAppInstallation/upgrade": { client, arguments in
             _ = try await GraphClient(client: client).chats("chat-id-1").installedApps("teamsAppInstallation-id-1")
-                .upgrade(consentedPermissionSet: arguments.bodyMember("consentedPermissionSet")).execute()
+                .upgrade(consentedPermissionSet: arguments.bodyMember("consentedPermissionSet")).send()
         },
         "teamsAppSettings/delete": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.teamsAppSettings.request().delete()
@@ -15999,14 +15980,14 @@ extension ConformanceCalls {
         },
         "teamsPolicyAssignment/getPolicyId": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy
-                .getPolicyId(type: arguments("type"), name: arguments("name")).get()
+                .getPolicyId(type: arguments("type"), name: arguments("name")).send()
         },
         "teamsPolicyAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy.request().update(arguments.body())
         },
         "teamsPolicyUserAssignment/assign": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy.userAssignments
-                .assign(value: arguments.bodyMember("value")).execute()
+                .assign(value: arguments.bodyMember("value")).send()
         },
         "teamsPolicyUserAssignment/create": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy.userAssignments.request().add(arguments.body())
@@ -16024,7 +16005,7 @@ extension ConformanceCalls {
         },
         "teamsPolicyUserAssignment/unassign": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy.userAssignments
-                .unassign(value: arguments.bodyMember("value")).execute()
+                .unassign(value: arguments.bodyMember("value")).send()
         },
         "teamsPolicyUserAssignment/update": { client, arguments in
             _ = try await GraphClient(client: client).admin.teams.policy
@@ -16098,7 +16079,7 @@ extension ConformanceCalls {
                     recipients: arguments.bodyMember("recipients"),
                     iconId: arguments.bodyMember("iconId")
                 )
-                .execute()
+                .send()
         },
         "teamwork/update": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.request().update(arguments.body())
@@ -16199,15 +16180,15 @@ extension ConformanceCalls {
         "temporaryAccessPassAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "tenantAppManagementPolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "tenantAppManagementPolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "tenantAppManagementPolicy/delete": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy.request().delete()
@@ -16217,14 +16198,14 @@ extension ConformanceCalls {
         },
         "tenantAppManagementPolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tenantAppManagementPolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tenantAppManagementPolicy/restore": { client, arguments in
-            _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy.restore().execute()
+            _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy.restore().send()
         },
         "tenantAppManagementPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).policies.defaultAppManagementPolicy
@@ -16238,7 +16219,7 @@ extension ConformanceCalls {
         },
         "tenantDataSecurityAndGovernance/processContentAsync": { client, arguments in
             _ = try await GraphClient(client: client).security.dataSecurityAndGovernance
-                .processContentAsync(processContentRequests: arguments.bodyMember("processContentRequests")).execute()
+                .processContentAsync(processContentRequests: arguments.bodyMember("processContentRequests")).send()
         },
         "tenantDataSecurityAndGovernance/update": { client, arguments in
             _ = try await GraphClient(client: client).security.dataSecurityAndGovernance
@@ -16253,7 +16234,7 @@ extension ConformanceCalls {
                     deviceMetadata: arguments.bodyMember("deviceMetadata"),
                     integratedAppMetadata: arguments.bodyMember("integratedAppMetadata")
                 )
-                .execute()
+                .send()
         },
         "tenantProtectionScopeContainer/delete": { client, arguments in
             _ = try await GraphClient(client: client).security.dataSecurityAndGovernance.protectionScopes
@@ -16272,11 +16253,11 @@ extension ConformanceCalls {
         },
         "tenantRelationship/findTenantInformationByDomainName": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships
-                .findTenantInformationByDomainName(domainName: arguments("domainName")).execute()
+                .findTenantInformationByDomainName(domainName: arguments("domainName")).send()
         },
         "tenantRelationship/findTenantInformationByTenantId": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships
-                .findTenantInformationByTenantId(tenantId: arguments("tenantId")).execute()
+                .findTenantInformationByTenantId(tenantId: arguments("tenantId")).send()
         },
         "tenantRelationship/get": { client, arguments in
             _ = try await GraphClient(client: client).tenantRelationships.request().get()
@@ -16450,7 +16431,7 @@ extension ConformanceCalls {
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId"),
                     notes: arguments.bodyMember("notes")
                 )
-                .execute()
+                .send()
         },
         "timeCard/clockOut": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
@@ -16458,11 +16439,11 @@ extension ConformanceCalls {
                     isAtApprovedLocation: arguments.bodyMember("isAtApprovedLocation"),
                     notes: arguments.bodyMember("notes")
                 )
-                .execute()
+                .send()
         },
         "timeCard/confirm": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
-                .confirm().execute()
+                .confirm().send()
         },
         "timeCard/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards
@@ -16478,7 +16459,7 @@ extension ConformanceCalls {
                     isAtApprovedLocation: arguments.bodyMember("isAtApprovedLocation"),
                     notes: arguments.bodyMember("notes")
                 )
-                .execute()
+                .send()
         },
         "timeCard/get": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
@@ -16489,7 +16470,7 @@ extension ConformanceCalls {
         },
         "timeCard/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "timeCard/startBreak": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
@@ -16497,7 +16478,7 @@ extension ConformanceCalls {
                     isAtApprovedLocation: arguments.bodyMember("isAtApprovedLocation"),
                     notes: arguments.bodyMember("notes")
                 )
-                .execute()
+                .send()
         },
         "timeCard/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeCards("timeCard-id-1")
@@ -16520,7 +16501,7 @@ extension ConformanceCalls {
         },
         "timeOff/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timesOff("timeOff-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "timeOff/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timesOff("timeOff-id-1")
@@ -16543,7 +16524,7 @@ extension ConformanceCalls {
         },
         "timeOffReason/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffReasons("timeOffReason-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "timeOffReason/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffReasons("timeOffReason-id-1")
@@ -16551,7 +16532,7 @@ extension ConformanceCalls {
         },
         "timeOffRequest/approve": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests("timeOffRequest-id-1")
-                .approve(message: arguments.bodyMember("message")).execute()
+                .approve(message: arguments.bodyMember("message")).send()
         },
         "timeOffRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests
@@ -16559,7 +16540,7 @@ extension ConformanceCalls {
         },
         "timeOffRequest/decline": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests("timeOffRequest-id-1")
-                .decline(message: arguments.bodyMember("message")).execute()
+                .decline(message: arguments.bodyMember("message")).send()
         },
         "timeOffRequest/delete": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests("timeOffRequest-id-1")
@@ -16574,7 +16555,7 @@ extension ConformanceCalls {
         },
         "timeOffRequest/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests("timeOffRequest-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "timeOffRequest/update": { client, arguments in
             _ = try await GraphClient(client: client).teams("team-id-1").schedule.timeOffRequests("timeOffRequest-id-1")
@@ -16599,7 +16580,7 @@ extension ConformanceCalls {
         },
         "todoTask/delta": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1").tasks
-                .delta().get()
+                .delta().send()
         },
         "todoTask/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1")
@@ -16621,7 +16602,7 @@ extension ConformanceCalls {
                 .request().delete()
         },
         "todoTaskList/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").todo.lists.delta().get()
+            _ = try await GraphClient(client: client).users("user-id-1").todo.lists.delta().send()
         },
         "todoTaskList/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").todo.lists("todoTaskList-id-1").request().get()
@@ -16636,12 +16617,12 @@ extension ConformanceCalls {
         "tokenIssuancePolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenIssuancePolicies("tokenIssuancePolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "tokenIssuancePolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenIssuancePolicies("tokenIssuancePolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "tokenIssuancePolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenIssuancePolicies
@@ -16653,7 +16634,7 @@ extension ConformanceCalls {
         },
         "tokenIssuancePolicy/delta": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenIssuancePolicies
-                .delta().get()
+                .delta().send()
         },
         "tokenIssuancePolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -16662,21 +16643,21 @@ extension ConformanceCalls {
         "tokenIssuancePolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenIssuancePolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "tokenIssuancePolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenIssuancePolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "tokenIssuancePolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenIssuancePolicies("tokenIssuancePolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tokenIssuancePolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenIssuancePolicies("tokenIssuancePolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tokenIssuancePolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenIssuancePolicies
@@ -16684,7 +16665,7 @@ extension ConformanceCalls {
         },
         "tokenIssuancePolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .tokenIssuancePolicies("tokenIssuancePolicy-id-1").restore().execute()
+                .tokenIssuancePolicies("tokenIssuancePolicy-id-1").restore().send()
         },
         "tokenIssuancePolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -16698,17 +16679,17 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "tokenLifetimePolicy/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenLifetimePolicies("tokenLifetimePolicy-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "tokenLifetimePolicy/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenLifetimePolicies("tokenLifetimePolicy-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "tokenLifetimePolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenLifetimePolicies
@@ -16720,7 +16701,7 @@ extension ConformanceCalls {
         },
         "tokenLifetimePolicy/delta": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenLifetimePolicies
-                .delta().get()
+                .delta().send()
         },
         "tokenLifetimePolicy/get": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -16729,21 +16710,21 @@ extension ConformanceCalls {
         "tokenLifetimePolicy/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenLifetimePolicies
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "tokenLifetimePolicy/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenLifetimePolicies
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "tokenLifetimePolicy/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenLifetimePolicies("tokenLifetimePolicy-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tokenLifetimePolicy/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
                 .tokenLifetimePolicies("tokenLifetimePolicy-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "tokenLifetimePolicy/list": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1").tokenLifetimePolicies
@@ -16751,7 +16732,7 @@ extension ConformanceCalls {
         },
         "tokenLifetimePolicy/restore": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
-                .tokenLifetimePolicies("tokenLifetimePolicy-id-1").restore().execute()
+                .tokenLifetimePolicies("tokenLifetimePolicy-id-1").restore().send()
         },
         "tokenLifetimePolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).applications("application-id-1")
@@ -16765,7 +16746,7 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "training/create": { client, arguments in
             _ = try await GraphClient(client: client).security.attackSimulation.trainings
@@ -16854,7 +16835,7 @@ extension ConformanceCalls {
                     billingPeriod: arguments.bodyMember("billingPeriod"),
                     attributeSet: arguments.bodyMember("attributeSet")
                 )
-                .execute()
+                .send()
         },
         "unbilledReconciliation/get": { client, arguments in
             _ = try await GraphClient(client: client).reports.partners.billing.reconciliation.unbilled.request().get()
@@ -16873,7 +16854,7 @@ extension ConformanceCalls {
                     billingPeriod: arguments.bodyMember("billingPeriod"),
                     attributeSet: arguments.bodyMember("attributeSet")
                 )
-                .execute()
+                .send()
         },
         "unbilledUsage/get": { client, arguments in
             _ = try await GraphClient(client: client).reports.partners.billing.usage.unbilled.request().get()
@@ -16975,7 +16956,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleAssignmentSchedule/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleAssignmentSchedules
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleAssignmentSchedule/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -16998,7 +16979,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleAssignmentScheduleInstance/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleAssignmentScheduleInstances
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleAssignmentScheduleInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -17015,7 +16996,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleAssignmentScheduleRequest/cancel": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
-                .roleAssignmentScheduleRequests("unifiedRoleAssignmentScheduleRequest-id-1").cancel().execute()
+                .roleAssignmentScheduleRequests("unifiedRoleAssignmentScheduleRequest-id-1").cancel().send()
         },
         "unifiedRoleAssignmentScheduleRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleAssignmentScheduleRequests
@@ -17027,7 +17008,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleAssignmentScheduleRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleAssignmentScheduleRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleAssignmentScheduleRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -17071,7 +17052,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleEligibilitySchedule/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleEligibilitySchedules
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleEligibilitySchedule/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -17094,7 +17075,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleEligibilityScheduleInstance/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleEligibilityScheduleInstances
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleEligibilityScheduleInstance/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -17111,7 +17092,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleEligibilityScheduleRequest/cancel": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
-                .roleEligibilityScheduleRequests("unifiedRoleEligibilityScheduleRequest-id-1").cancel().execute()
+                .roleEligibilityScheduleRequests("unifiedRoleEligibilityScheduleRequest-id-1").cancel().send()
         },
         "unifiedRoleEligibilityScheduleRequest/create": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleEligibilityScheduleRequests
@@ -17123,7 +17104,7 @@ extension ConformanceCalls {
         },
         "unifiedRoleEligibilityScheduleRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory.roleEligibilityScheduleRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "unifiedRoleEligibilityScheduleRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).roleManagement.directory
@@ -17245,7 +17226,7 @@ extension ConformanceCalls {
                     addLicenses: arguments.bodyMember("addLicenses"),
                     removeLicenses: arguments.bodyMember("removeLicenses")
                 )
-                .execute()
+                .send()
         },
         "user/changePassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -17253,15 +17234,15 @@ extension ConformanceCalls {
                     currentPassword: arguments.bodyMember("currentPassword"),
                     newPassword: arguments.bodyMember("newPassword")
                 )
-                .execute()
+                .send()
         },
         "user/checkMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).execute()
+                .checkMemberGroups(groupIds: arguments.bodyMember("groupIds")).send()
         },
         "user/checkMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .checkMemberObjects(ids: arguments.bodyMember("ids")).execute()
+                .checkMemberObjects(ids: arguments.bodyMember("ids")).send()
         },
         "user/create": { client, arguments in
             _ = try await GraphClient(client: client).users.request().add(arguments.body())
@@ -17270,18 +17251,18 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").request().delete()
         },
         "user/delta": { client, arguments in
-            _ = try await GraphClient(client: client).users.delta().get()
+            _ = try await GraphClient(client: client).users.delta().send()
         },
         "user/exportDeviceAndAppManagementData": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").exportDeviceAndAppManagementData().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").exportDeviceAndAppManagementData().send()
         },
         "user/exportDeviceAndAppManagementData-get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .exportDeviceAndAppManagementData(skip: arguments("skip"), top: arguments("top")).execute()
+                .exportDeviceAndAppManagementData(skip: arguments("skip"), top: arguments("top")).send()
         },
         "user/exportPersonalData": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .exportPersonalData(storageLocation: arguments.bodyMember("storageLocation")).execute()
+                .exportPersonalData(storageLocation: arguments.bodyMember("storageLocation")).send()
         },
         "user/findMeetingTimes": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -17295,7 +17276,7 @@ extension ConformanceCalls {
                     returnSuggestionReasons: arguments.bodyMember("returnSuggestionReasons"),
                     minimumAttendeePercentage: arguments.bodyMember("minimumAttendeePercentage")
                 )
-                .execute()
+                .send()
         },
         "user/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").request().get()
@@ -17303,11 +17284,11 @@ extension ConformanceCalls {
         "user/getAvailableExtensionProperties": { client, arguments in
             _ = try await GraphClient(client: client).users
                 .getAvailableExtensionProperties(isSyncedFromOnPremises: arguments.bodyMember("isSyncedFromOnPremises"))
-                .execute()
+                .send()
         },
         "user/getByIds": { client, arguments in
             _ = try await GraphClient(client: client).users
-                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).execute()
+                .getByIds(ids: arguments.bodyMember("ids"), types: arguments.bodyMember("types")).send()
         },
         "user/getMailTips": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -17315,46 +17296,46 @@ extension ConformanceCalls {
                     emailAddresses: arguments.bodyMember("EmailAddresses"),
                     mailTipsOptions: arguments.bodyMember("MailTipsOptions")
                 )
-                .execute()
+                .send()
         },
         "user/getManagedAppDiagnosticStatuses": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").getManagedAppDiagnosticStatuses().get()
+            _ = try await GraphClient(client: client).users("user-id-1").getManagedAppDiagnosticStatuses().send()
         },
         "user/getManagedAppPolicies": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").getManagedAppPolicies().get()
+            _ = try await GraphClient(client: client).users("user-id-1").getManagedAppPolicies().send()
         },
         "user/getManagedDevicesWithAppFailures": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").getManagedDevicesWithAppFailures().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").getManagedDevicesWithAppFailures().send()
         },
         "user/getMemberGroups": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberGroups(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "user/getMemberObjects": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).execute()
+                .getMemberObjects(securityEnabledOnly: arguments.bodyMember("securityEnabledOnly")).send()
         },
         "user/list": { client, arguments in
             _ = try await GraphClient(client: client).users.request().get()
         },
         "user/reminderView": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .reminderView(startDateTime: arguments("StartDateTime"), endDateTime: arguments("EndDateTime")).get()
+                .reminderView(startDateTime: arguments("StartDateTime"), endDateTime: arguments("EndDateTime")).send()
         },
         "user/removeAllDevicesFromManagement": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").removeAllDevicesFromManagement().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").removeAllDevicesFromManagement().send()
         },
         "user/reprocessLicenseAssignment": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").reprocessLicenseAssignment().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").reprocessLicenseAssignment().send()
         },
         "user/restore": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").restore().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").restore().send()
         },
         "user/retryServiceProvisioning": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").retryServiceProvisioning().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").retryServiceProvisioning().send()
         },
         "user/revokeSignInSessions": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").revokeSignInSessions().execute()
+            _ = try await GraphClient(client: client).users("user-id-1").revokeSignInSessions().send()
         },
         "user/sendMail": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -17362,7 +17343,7 @@ extension ConformanceCalls {
                     message: arguments.bodyMember("Message"),
                     saveToSentItems: arguments.bodyMember("SaveToSentItems")
                 )
-                .execute()
+                .send()
         },
         "user/translateExchangeIds": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -17371,7 +17352,7 @@ extension ConformanceCalls {
                     targetIdType: arguments.bodyMember("TargetIdType"),
                     sourceIdType: arguments.bodyMember("SourceIdType")
                 )
-                .execute()
+                .send()
         },
         "user/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").request().update(arguments.body())
@@ -17384,11 +17365,11 @@ extension ConformanceCalls {
                     mailNickname: arguments.bodyMember("mailNickname"),
                     onBehalfOfUserId: arguments.bodyMember("onBehalfOfUserId")
                 )
-                .execute()
+                .send()
         },
         "user/wipeManagedAppRegistrationsByDeviceTag": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
-                .wipeManagedAppRegistrationsByDeviceTag(deviceTag: arguments.bodyMember("deviceTag")).execute()
+                .wipeManagedAppRegistrationsByDeviceTag(deviceTag: arguments.bodyMember("deviceTag")).send()
         },
         "userActivity/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").activities.request().add(arguments.body())
@@ -17404,7 +17385,7 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).users("user-id-1").activities.request().get()
         },
         "userActivity/recent": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").activities.recent().get()
+            _ = try await GraphClient(client: client).users("user-id-1").activities.recent().send()
         },
         "userActivity/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").activities("userActivity-id-1")
@@ -17422,7 +17403,7 @@ extension ConformanceCalls {
         "userConsentRequest/filterByCurrentUser": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.appConsent
                 .appConsentRequests("appConsentRequest-id-1").userConsentRequests
-                .filterByCurrentUser(on: arguments("on")).get()
+                .filterByCurrentUser(on: arguments("on")).send()
         },
         "userConsentRequest/get": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.appConsent
@@ -17446,7 +17427,7 @@ extension ConformanceCalls {
         },
         "userDataSecurityAndGovernance/processContent": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").dataSecurityAndGovernance
-                .processContent(contentToProcess: arguments.bodyMember("contentToProcess")).execute()
+                .processContent(contentToProcess: arguments.bodyMember("contentToProcess")).send()
         },
         "userDataSecurityAndGovernance/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").dataSecurityAndGovernance
@@ -17749,7 +17730,7 @@ extension ConformanceCalls {
         },
         "userExperienceAnalyticsDevicePerformance/summarizeDevicePerformanceDevices": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.userExperienceAnalyticsDevicePerformance
-                .summarizeDevicePerformanceDevices(summarizeBy: arguments("summarizeBy")).get()
+                .summarizeDevicePerformanceDevices(summarizeBy: arguments("summarizeBy")).send()
         },
         "userExperienceAnalyticsDevicePerformance/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -18129,7 +18110,7 @@ extension ConformanceCalls {
         "userProcessingResult/summary": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows
                 .workflows("workflow-id-1").executionScope
-                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).execute()
+                .summary(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).send()
         },
         "userProcessingResult/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -18144,7 +18125,7 @@ extension ConformanceCalls {
                     deviceMetadata: arguments.bodyMember("deviceMetadata"),
                     integratedAppMetadata: arguments.bodyMember("integratedAppMetadata")
                 )
-                .execute()
+                .send()
         },
         "userProtectionScopeContainer/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").dataSecurityAndGovernance.protectionScopes
@@ -18200,7 +18181,7 @@ extension ConformanceCalls {
         "userScopeTeamsAppInstallation/upgrade": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").teamwork
                 .installedApps("userScopeTeamsAppInstallation-id-1")
-                .upgrade(consentedPermissionSet: arguments.bodyMember("consentedPermissionSet")).execute()
+                .upgrade(consentedPermissionSet: arguments.bodyMember("consentedPermissionSet")).send()
         },
         "userSettings/delete": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.request().delete()
@@ -18261,16 +18242,17 @@ extension ConformanceCalls {
                     channelId: arguments.bodyMember("channelId"),
                     messageId: arguments.bodyMember("messageId")
                 )
-                .execute()
+                .send()
         },
         "userTeamwork/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").teamwork.request().get()
         },
         "userTeamwork/getAllRetainedTargetedMessages": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").teamwork.getAllRetainedTargetedMessages().get()
+            _ = try await GraphClient(client: client).users("user-id-1").teamwork
+                .getAllRetainedTargetedMessages().send()
         },
         "userTeamwork/getAllTargetedMessages": { client, arguments in
-            _ = try await GraphClient(client: client).users("user-id-1").teamwork.getAllTargetedMessages().get()
+            _ = try await GraphClient(client: client).users("user-id-1").teamwork.getAllTargetedMessages().send()
         },
         "userTeamwork/sendActivityNotification": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").teamwork
@@ -18283,7 +18265,7 @@ extension ConformanceCalls {
                     templateParameters: arguments.bodyMember("templateParameters"),
                     iconId: arguments.bodyMember("iconId")
                 )
-                .execute()
+                .send()
         },
         "userTeamwork/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").teamwork.request().update(arguments.body())
@@ -18318,7 +18300,7 @@ extension ConformanceCalls {
         },
         "virtualEvent/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.events("virtualEvent-id-1")
-                .cancel().execute()
+                .cancel().send()
         },
         "virtualEvent/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.events.request().add(arguments.body())
@@ -18336,11 +18318,11 @@ extension ConformanceCalls {
         },
         "virtualEvent/publish": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.events("virtualEvent-id-1")
-                .publish().execute()
+                .publish().send()
         },
         "virtualEvent/setExternalEventInformation": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.events("virtualEvent-id-1")
-                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).execute()
+                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).send()
         },
         "virtualEvent/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.events("virtualEvent-id-1")
@@ -18368,7 +18350,7 @@ extension ConformanceCalls {
         },
         "virtualEventRegistration/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls("virtualEventTownhall-id-1")
-                .registrations("virtualEventRegistration-id-1").cancel().execute()
+                .registrations("virtualEventRegistration-id-1").cancel().send()
         },
         "virtualEventRegistration/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents
@@ -18436,7 +18418,7 @@ extension ConformanceCalls {
         },
         "virtualEventTownhall/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls("virtualEventTownhall-id-1")
-                .cancel().execute()
+                .cancel().send()
         },
         "virtualEventTownhall/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls.request().add(arguments.body())
@@ -18451,22 +18433,22 @@ extension ConformanceCalls {
         },
         "virtualEventTownhall/getByUserIdAndRole": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls
-                .getByUserIdAndRole(userId: arguments("userId"), role: arguments("role")).get()
+                .getByUserIdAndRole(userId: arguments("userId"), role: arguments("role")).send()
         },
         "virtualEventTownhall/getByUserRole": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls
-                .getByUserRole(role: arguments("role")).get()
+                .getByUserRole(role: arguments("role")).send()
         },
         "virtualEventTownhall/list": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls.request().get()
         },
         "virtualEventTownhall/publish": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls("virtualEventTownhall-id-1")
-                .publish().execute()
+                .publish().send()
         },
         "virtualEventTownhall/setExternalEventInformation": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls("virtualEventTownhall-id-1")
-                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).execute()
+                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).send()
         },
         "virtualEventTownhall/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.townhalls("virtualEventTownhall-id-1")
@@ -18486,7 +18468,7 @@ extension ConformanceCalls {
         },
         "virtualEventWebinar/cancel": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars("virtualEventWebinar-id-1")
-                .cancel().execute()
+                .cancel().send()
         },
         "virtualEventWebinar/create": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars.request().add(arguments.body())
@@ -18501,22 +18483,22 @@ extension ConformanceCalls {
         },
         "virtualEventWebinar/getByUserIdAndRole": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars
-                .getByUserIdAndRole(userId: arguments("userId"), role: arguments("role")).get()
+                .getByUserIdAndRole(userId: arguments("userId"), role: arguments("role")).send()
         },
         "virtualEventWebinar/getByUserRole": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars
-                .getByUserRole(role: arguments("role")).get()
+                .getByUserRole(role: arguments("role")).send()
         },
         "virtualEventWebinar/list": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars.request().get()
         },
         "virtualEventWebinar/publish": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars("virtualEventWebinar-id-1")
-                .publish().execute()
+                .publish().send()
         },
         "virtualEventWebinar/setExternalEventInformation": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars("virtualEventWebinar-id-1")
-                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).execute()
+                .setExternalEventInformation(externalEventId: arguments.bodyMember("externalEventId")).send()
         },
         "virtualEventWebinar/update": { client, arguments in
             _ = try await GraphClient(client: client).solutions.virtualEvents.webinars("virtualEventWebinar-id-1")
@@ -18557,7 +18539,7 @@ extension ConformanceCalls {
         },
         "vppToken/syncLicenses": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.vppTokens("vppToken-id-1")
-                .syncLicenses().execute()
+                .syncLicenses().send()
         },
         "vppToken/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.vppTokens("vppToken-id-1")
@@ -18626,7 +18608,7 @@ extension ConformanceCalls {
         "webApplicationFirewallProvider/verify": { client, arguments in
             _ = try await GraphClient(client: client).identity.riskPrevention
                 .webApplicationFirewallProviders("webApplicationFirewallProvider-id-1")
-                .verify(hostName: arguments.bodyMember("hostName")).execute()
+                .verify(hostName: arguments.bodyMember("hostName")).send()
         },
         "webApplicationFirewallVerificationModel/create": { client, arguments in
             _ = try await GraphClient(client: client).identity.riskPrevention.webApplicationFirewallVerifications
@@ -18694,7 +18676,7 @@ extension ConformanceCalls {
                     userPrincipalName: arguments.bodyMember("userPrincipalName"),
                     addressableUserName: arguments.bodyMember("addressableUserName")
                 )
-                .execute()
+                .send()
         },
         "windowsAutopilotDeviceIdentity/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.windowsAutopilotDeviceIdentities
@@ -18713,8 +18695,7 @@ extension ConformanceCalls {
         },
         "windowsAutopilotDeviceIdentity/unassignUserFromDevice": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
-                .windowsAutopilotDeviceIdentities("windowsAutopilotDeviceIdentity-id-1")
-                .unassignUserFromDevice().execute()
+                .windowsAutopilotDeviceIdentities("windowsAutopilotDeviceIdentity-id-1").unassignUserFromDevice().send()
         },
         "windowsAutopilotDeviceIdentity/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement
@@ -18730,7 +18711,7 @@ extension ConformanceCalls {
                     groupTag: arguments.bodyMember("groupTag"),
                     displayName: arguments.bodyMember("displayName")
                 )
-                .execute()
+                .send()
         },
         "windowsDeviceMalwareState/create": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1")
@@ -18771,7 +18752,7 @@ extension ConformanceCalls {
         "windowsHelloForBusinessAuthenticationMethod/resetPassword": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").authentication
                 .windowsHelloForBusinessMethods("windowsHelloForBusinessAuthenticationMethod-id-1")
-                .resetPassword(newPassword: arguments.bodyMember("newPassword")).execute()
+                .resetPassword(newPassword: arguments.bodyMember("newPassword")).send()
         },
         "windowsInformationProtectionAppLearningSummary/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceManagement.windowsInformationProtectionAppLearningSummaries
@@ -18854,7 +18835,7 @@ extension ConformanceCalls {
         "windowsInformationProtectionPolicy/assign": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .windowsInformationProtectionPolicies("windowsInformationProtectionPolicy-id-1")
-                .assign(assignments: arguments.bodyMember("assignments")).execute()
+                .assign(assignments: arguments.bodyMember("assignments")).send()
         },
         "windowsInformationProtectionPolicy/create": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement.windowsInformationProtectionPolicies
@@ -18875,7 +18856,7 @@ extension ConformanceCalls {
         "windowsInformationProtectionPolicy/targetApps": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
                 .windowsInformationProtectionPolicies("windowsInformationProtectionPolicy-id-1")
-                .targetApps(apps: arguments.bodyMember("apps")).execute()
+                .targetApps(apps: arguments.bodyMember("apps")).send()
         },
         "windowsInformationProtectionPolicy/update": { client, arguments in
             _ = try await GraphClient(client: client).deviceAppManagement
@@ -18957,7 +18938,8 @@ extension ConformanceCalls {
         },
         "workHoursAndLocationsSetting/occurrencesView": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.workHoursAndLocations
-                .occurrencesView(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime")).get()
+                .occurrencesView(startDateTime: arguments("startDateTime"), endDateTime: arguments("endDateTime"))
+                .send()
         },
         "workHoursAndLocationsSetting/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.workHoursAndLocations
@@ -18986,7 +18968,7 @@ extension ConformanceCalls {
                     workLocationType: arguments.bodyMember("workLocationType"),
                     placeId: arguments.bodyMember("placeId")
                 )
-                .execute()
+                .send()
         },
         "workPlanOccurrence/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").settings.workHoursAndLocations
@@ -19014,11 +18996,11 @@ extension ConformanceCalls {
         },
         "workbook/closeSession": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .closeSession().execute()
+                .closeSession().send()
         },
         "workbook/createSession": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .createSession(persistChanges: arguments.bodyMember("persistChanges")).execute()
+                .createSession(persistChanges: arguments.bodyMember("persistChanges")).send()
         },
         "workbook/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19030,15 +19012,15 @@ extension ConformanceCalls {
         },
         "workbook/refreshSession": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .refreshSession().execute()
+                .refreshSession().send()
         },
         "workbook/sessionInfoResource": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .sessionInfoResource(key: arguments("key")).execute()
+                .sessionInfoResource(key: arguments("key")).send()
         },
         "workbook/tableRowOperationResult": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tableRowOperationResult(key: arguments("key")).execute()
+                .tableRowOperationResult(key: arguments("key")).send()
         },
         "workbook/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19047,7 +19029,7 @@ extension ConformanceCalls {
         "workbookApplication/calculate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1")
                 .bundles("driveItem-id-1").workbook.application
-                .calculate(calculationType: arguments.bodyMember("calculationType")).execute()
+                .calculate(calculationType: arguments.bodyMember("calculationType")).send()
         },
         "workbookApplication/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1")
@@ -19069,11 +19051,11 @@ extension ConformanceCalls {
                     sourceData: arguments.bodyMember("sourceData"),
                     seriesBy: arguments.bodyMember("seriesBy")
                 )
-                .execute()
+                .send()
         },
         "workbookChart/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts.count().execute()
+                .worksheets("workbookWorksheet-id-1").charts.count().send()
         },
         "workbookChart/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19089,31 +19071,31 @@ extension ConformanceCalls {
         },
         "workbookChart/image": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").image().execute()
+                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").image().send()
         },
         "workbookChart/image-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
-                .image(width: arguments("width")).execute()
+                .image(width: arguments("width")).send()
         },
         "workbookChart/image-width-height": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
-                .image(width: arguments("width"), height: arguments("height")).execute()
+                .image(width: arguments("width"), height: arguments("height")).send()
         },
         "workbookChart/image-width-height-fittingMode": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
                 .image(width: arguments("width"), height: arguments("height"), fittingMode: arguments("fittingMode"))
-                .execute()
+                .send()
         },
         "workbookChart/item": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts.item(name: arguments("name")).execute()
+                .worksheets("workbookWorksheet-id-1").charts.item(name: arguments("name")).send()
         },
         "workbookChart/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts.itemAt(index: arguments("index")).execute()
+                .worksheets("workbookWorksheet-id-1").charts.itemAt(index: arguments("index")).send()
         },
         "workbookChart/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19123,13 +19105,13 @@ extension ConformanceCalls {
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
                 .setData(sourceData: arguments.bodyMember("sourceData"), seriesBy: arguments.bodyMember("seriesBy"))
-                .execute()
+                .send()
         },
         "workbookChart/setPosition": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
                 .setPosition(startCell: arguments.bodyMember("startCell"), endCell: arguments.bodyMember("endCell"))
-                .execute()
+                .send()
         },
         "workbookChart/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19247,7 +19229,7 @@ extension ConformanceCalls {
         },
         "workbookChartFill/clear": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").format.fill.clear().execute()
+                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").format.fill.clear().send()
         },
         "workbookChartFill/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19260,7 +19242,7 @@ extension ConformanceCalls {
         "workbookChartFill/setSolidColor": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").format.fill
-                .setSolidColor(color: arguments.bodyMember("color")).execute()
+                .setSolidColor(color: arguments.bodyMember("color")).send()
         },
         "workbookChartFill/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19339,7 +19321,7 @@ extension ConformanceCalls {
         "workbookChartLineFormat/clear": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
-                .series("workbookChartSeries-id-1").format.line.clear().execute()
+                .series("workbookChartSeries-id-1").format.line.clear().send()
         },
         "workbookChartLineFormat/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19359,7 +19341,7 @@ extension ConformanceCalls {
         "workbookChartPoint/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
-                .series("workbookChartSeries-id-1").points.count().execute()
+                .series("workbookChartSeries-id-1").points.count().send()
         },
         "workbookChartPoint/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19379,7 +19361,7 @@ extension ConformanceCalls {
         "workbookChartPoint/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1")
-                .series("workbookChartSeries-id-1").points.itemAt(index: arguments("index")).execute()
+                .series("workbookChartSeries-id-1").points.itemAt(index: arguments("index")).send()
         },
         "workbookChartPoint/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19408,7 +19390,7 @@ extension ConformanceCalls {
         },
         "workbookChartSeries/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").series.count().execute()
+                .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").series.count().send()
         },
         "workbookChartSeries/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19428,7 +19410,7 @@ extension ConformanceCalls {
         "workbookChartSeries/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").charts("workbookChart-id-1").series
-                .itemAt(index: arguments("index")).execute()
+                .itemAt(index: arguments("index")).send()
         },
         "workbookChartSeries/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19524,22 +19506,22 @@ extension ConformanceCalls {
         "workbookFilter/apply": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .apply(criteria: arguments.bodyMember("criteria")).execute()
+                .apply(criteria: arguments.bodyMember("criteria")).send()
         },
         "workbookFilter/applyBottomItemsFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyBottomItemsFilter(count: arguments.bodyMember("count")).execute()
+                .applyBottomItemsFilter(count: arguments.bodyMember("count")).send()
         },
         "workbookFilter/applyBottomPercentFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyBottomPercentFilter(percent: arguments.bodyMember("percent")).execute()
+                .applyBottomPercentFilter(percent: arguments.bodyMember("percent")).send()
         },
         "workbookFilter/applyCellColorFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyCellColorFilter(color: arguments.bodyMember("color")).execute()
+                .applyCellColorFilter(color: arguments.bodyMember("color")).send()
         },
         "workbookFilter/applyCustomFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19549,41 +19531,41 @@ extension ConformanceCalls {
                     criteria2: arguments.bodyMember("criteria2"),
                     oper: arguments.bodyMember("oper")
                 )
-                .execute()
+                .send()
         },
         "workbookFilter/applyDynamicFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyDynamicFilter(criteria: arguments.bodyMember("criteria")).execute()
+                .applyDynamicFilter(criteria: arguments.bodyMember("criteria")).send()
         },
         "workbookFilter/applyFontColorFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyFontColorFilter(color: arguments.bodyMember("color")).execute()
+                .applyFontColorFilter(color: arguments.bodyMember("color")).send()
         },
         "workbookFilter/applyIconFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyIconFilter(icon: arguments.bodyMember("icon")).execute()
+                .applyIconFilter(icon: arguments.bodyMember("icon")).send()
         },
         "workbookFilter/applyTopItemsFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyTopItemsFilter(count: arguments.bodyMember("count")).execute()
+                .applyTopItemsFilter(count: arguments.bodyMember("count")).send()
         },
         "workbookFilter/applyTopPercentFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyTopPercentFilter(percent: arguments.bodyMember("percent")).execute()
+                .applyTopPercentFilter(percent: arguments.bodyMember("percent")).send()
         },
         "workbookFilter/applyValuesFilter": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter
-                .applyValuesFilter(values: arguments.bodyMember("values")).execute()
+                .applyValuesFilter(values: arguments.bodyMember("values")).send()
         },
         "workbookFilter/clear": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter.clear().execute()
+                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").filter.clear().send()
         },
         "workbookFilter/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -19600,7 +19582,7 @@ extension ConformanceCalls {
         },
         "workbookFunctions/abs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .abs(number: arguments.bodyMember("number")).execute()
+                .abs(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/accrInt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19614,7 +19596,7 @@ extension ConformanceCalls {
                     basis: arguments.bodyMember("basis"),
                     calcMethod: arguments.bodyMember("calcMethod")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/accrIntM": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19625,23 +19607,23 @@ extension ConformanceCalls {
                     par: arguments.bodyMember("par"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/acos": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .acos(number: arguments.bodyMember("number")).execute()
+                .acos(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/acosh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .acosh(number: arguments.bodyMember("number")).execute()
+                .acosh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/acot": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .acot(number: arguments.bodyMember("number")).execute()
+                .acot(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/acoth": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .acoth(number: arguments.bodyMember("number")).execute()
+                .acoth(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/amorDegrc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19654,7 +19636,7 @@ extension ConformanceCalls {
                     rate: arguments.bodyMember("rate"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/amorLinc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19667,55 +19649,55 @@ extension ConformanceCalls {
                     rate: arguments.bodyMember("rate"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/and": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .and(values: arguments.bodyMember("values")).execute()
+                .and(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/arabic": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .arabic(text: arguments.bodyMember("text")).execute()
+                .arabic(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/areas": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .areas(reference: arguments.bodyMember("reference")).execute()
+                .areas(reference: arguments.bodyMember("reference")).send()
         },
         "workbookFunctions/asc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .asc(text: arguments.bodyMember("text")).execute()
+                .asc(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/asin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .asin(number: arguments.bodyMember("number")).execute()
+                .asin(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/asinh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .asinh(number: arguments.bodyMember("number")).execute()
+                .asinh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/atan": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .atan(number: arguments.bodyMember("number")).execute()
+                .atan(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/atan2": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .atan2(xNum: arguments.bodyMember("xNum"), yNum: arguments.bodyMember("yNum")).execute()
+                .atan2(xNum: arguments.bodyMember("xNum"), yNum: arguments.bodyMember("yNum")).send()
         },
         "workbookFunctions/atanh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .atanh(number: arguments.bodyMember("number")).execute()
+                .atanh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/aveDev": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .aveDev(values: arguments.bodyMember("values")).execute()
+                .aveDev(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/average": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .average(values: arguments.bodyMember("values")).execute()
+                .average(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/averageA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .averageA(values: arguments.bodyMember("values")).execute()
+                .averageA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/averageIf": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19724,16 +19706,16 @@ extension ConformanceCalls {
                     criteria: arguments.bodyMember("criteria"),
                     averageRange: arguments.bodyMember("averageRange")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/averageIfs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .averageIfs(averageRange: arguments.bodyMember("averageRange"), values: arguments.bodyMember("values"))
-                .execute()
+                .send()
         },
         "workbookFunctions/bahtText": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bahtText(number: arguments.bodyMember("number")).execute()
+                .bahtText(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/base": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19742,23 +19724,23 @@ extension ConformanceCalls {
                     radix: arguments.bodyMember("radix"),
                     minLength: arguments.bodyMember("minLength")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/besselI": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .besselI(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).execute()
+                .besselI(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).send()
         },
         "workbookFunctions/besselJ": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .besselJ(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).execute()
+                .besselJ(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).send()
         },
         "workbookFunctions/besselK": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .besselK(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).execute()
+                .besselK(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).send()
         },
         "workbookFunctions/besselY": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .besselY(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).execute()
+                .besselY(x: arguments.bodyMember("x"), n: arguments.bodyMember("n")).send()
         },
         "workbookFunctions/beta_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19770,7 +19752,7 @@ extension ConformanceCalls {
                     a: arguments.bodyMember("A"),
                     b: arguments.bodyMember("B")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/beta_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19781,19 +19763,19 @@ extension ConformanceCalls {
                     a: arguments.bodyMember("A"),
                     b: arguments.bodyMember("B")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/bin2Dec": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bin2Dec(number: arguments.bodyMember("number")).execute()
+                .bin2Dec(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/bin2Hex": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bin2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .bin2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/bin2Oct": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bin2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .bin2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/binom_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19803,7 +19785,7 @@ extension ConformanceCalls {
                     probabilityS: arguments.bodyMember("probabilityS"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/binom_Dist_Range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19813,7 +19795,7 @@ extension ConformanceCalls {
                     numberS: arguments.bodyMember("numberS"),
                     numberS2: arguments.bodyMember("numberS2")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/binom_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19822,29 +19804,29 @@ extension ConformanceCalls {
                     probabilityS: arguments.bodyMember("probabilityS"),
                     alpha: arguments.bodyMember("alpha")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/bitand": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bitand(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).execute()
+                .bitand(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).send()
         },
         "workbookFunctions/bitlshift": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .bitlshift(number: arguments.bodyMember("number"), shiftAmount: arguments.bodyMember("shiftAmount"))
-                .execute()
+                .send()
         },
         "workbookFunctions/bitor": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bitor(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).execute()
+                .bitor(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).send()
         },
         "workbookFunctions/bitrshift": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .bitrshift(number: arguments.bodyMember("number"), shiftAmount: arguments.bodyMember("shiftAmount"))
-                .execute()
+                .send()
         },
         "workbookFunctions/bitxor": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .bitxor(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).execute()
+                .bitxor(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).send()
         },
         "workbookFunctions/ceiling_Math": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19853,7 +19835,7 @@ extension ConformanceCalls {
                     significance: arguments.bodyMember("significance"),
                     mode: arguments.bodyMember("mode")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/ceiling_Precise": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19861,11 +19843,11 @@ extension ConformanceCalls {
                     number: arguments.bodyMember("number"),
                     significance: arguments.bodyMember("significance")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/char": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .char(number: arguments.bodyMember("number")).execute()
+                .char(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/chiSq_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19874,11 +19856,11 @@ extension ConformanceCalls {
                     degFreedom: arguments.bodyMember("degFreedom"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/chiSq_Dist_RT": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .chiSqDistRT(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).execute()
+                .chiSqDistRT(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).send()
         },
         "workbookFunctions/chiSq_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19886,7 +19868,7 @@ extension ConformanceCalls {
                     probability: arguments.bodyMember("probability"),
                     degFreedom: arguments.bodyMember("degFreedom")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/chiSq_Inv_RT": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19894,33 +19876,33 @@ extension ConformanceCalls {
                     probability: arguments.bodyMember("probability"),
                     degFreedom: arguments.bodyMember("degFreedom")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/choose": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .choose(indexNum: arguments.bodyMember("indexNum"), values: arguments.bodyMember("values")).execute()
+                .choose(indexNum: arguments.bodyMember("indexNum"), values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/clean": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .clean(text: arguments.bodyMember("text")).execute()
+                .clean(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/code": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .code(text: arguments.bodyMember("text")).execute()
+                .code(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/columns": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .columns(array: arguments.bodyMember("array")).execute()
+                .columns(array: arguments.bodyMember("array")).send()
         },
         "workbookFunctions/combin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .combin(number: arguments.bodyMember("number"), numberChosen: arguments.bodyMember("numberChosen"))
-                .execute()
+                .send()
         },
         "workbookFunctions/combina": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .combina(number: arguments.bodyMember("number"), numberChosen: arguments.bodyMember("numberChosen"))
-                .execute()
+                .send()
         },
         "workbookFunctions/complex": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19929,11 +19911,11 @@ extension ConformanceCalls {
                     iNum: arguments.bodyMember("iNum"),
                     suffix: arguments.bodyMember("suffix")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/concatenate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .concatenate(values: arguments.bodyMember("values")).execute()
+                .concatenate(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/confidence_Norm": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19942,7 +19924,7 @@ extension ConformanceCalls {
                     standardDev: arguments.bodyMember("standardDev"),
                     size: arguments.bodyMember("size")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/confidence_T": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19951,7 +19933,7 @@ extension ConformanceCalls {
                     standardDev: arguments.bodyMember("standardDev"),
                     size: arguments.bodyMember("size")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/convert": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -19960,43 +19942,43 @@ extension ConformanceCalls {
                     fromUnit: arguments.bodyMember("fromUnit"),
                     toUnit: arguments.bodyMember("toUnit")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/cos": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .cos(number: arguments.bodyMember("number")).execute()
+                .cos(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/cosh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .cosh(number: arguments.bodyMember("number")).execute()
+                .cosh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/cot": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .cot(number: arguments.bodyMember("number")).execute()
+                .cot(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/coth": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .coth(number: arguments.bodyMember("number")).execute()
+                .coth(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .count(values: arguments.bodyMember("values")).execute()
+                .count(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/countA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .countA(values: arguments.bodyMember("values")).execute()
+                .countA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/countBlank": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .countBlank(range: arguments.bodyMember("range")).execute()
+                .countBlank(range: arguments.bodyMember("range")).send()
         },
         "workbookFunctions/countIf": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .countIf(range: arguments.bodyMember("range"), criteria: arguments.bodyMember("criteria")).execute()
+                .countIf(range: arguments.bodyMember("range"), criteria: arguments.bodyMember("criteria")).send()
         },
         "workbookFunctions/countIfs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .countIfs(values: arguments.bodyMember("values")).execute()
+                .countIfs(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/coupDayBs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20006,7 +19988,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/coupDays": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20016,7 +19998,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/coupDaysNc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20026,7 +20008,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/coupNcd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20036,7 +20018,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/coupNum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20046,7 +20028,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/coupPcd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20056,15 +20038,15 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/csc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .csc(number: arguments.bodyMember("number")).execute()
+                .csc(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/csch": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .csch(number: arguments.bodyMember("number")).execute()
+                .csch(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/cumIPmt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20076,7 +20058,7 @@ extension ConformanceCalls {
                     endPeriod: arguments.bodyMember("endPeriod"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/cumPrinc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20088,7 +20070,7 @@ extension ConformanceCalls {
                     endPeriod: arguments.bodyMember("endPeriod"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/date": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20097,11 +20079,11 @@ extension ConformanceCalls {
                     month: arguments.bodyMember("month"),
                     day: arguments.bodyMember("day")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/datevalue": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .datevalue(dateText: arguments.bodyMember("dateText")).execute()
+                .datevalue(dateText: arguments.bodyMember("dateText")).send()
         },
         "workbookFunctions/daverage": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20110,15 +20092,15 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/day": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .day(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .day(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/days": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .days(endDate: arguments.bodyMember("endDate"), startDate: arguments.bodyMember("startDate")).execute()
+                .days(endDate: arguments.bodyMember("endDate"), startDate: arguments.bodyMember("startDate")).send()
         },
         "workbookFunctions/days360": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20127,7 +20109,7 @@ extension ConformanceCalls {
                     endDate: arguments.bodyMember("endDate"),
                     method: arguments.bodyMember("method")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/db": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20138,11 +20120,11 @@ extension ConformanceCalls {
                     period: arguments.bodyMember("period"),
                     month: arguments.bodyMember("month")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dbcs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .dbcs(text: arguments.bodyMember("text")).execute()
+                .dbcs(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/dcount": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20151,7 +20133,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dcountA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20160,7 +20142,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/ddb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20171,27 +20153,27 @@ extension ConformanceCalls {
                     period: arguments.bodyMember("period"),
                     factor: arguments.bodyMember("factor")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dec2Bin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .dec2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .dec2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/dec2Hex": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .dec2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .dec2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/dec2Oct": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .dec2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .dec2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/decimal": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .decimal(number: arguments.bodyMember("number"), radix: arguments.bodyMember("radix")).execute()
+                .decimal(number: arguments.bodyMember("number"), radix: arguments.bodyMember("radix")).send()
         },
         "workbookFunctions/degrees": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .degrees(angle: arguments.bodyMember("angle")).execute()
+                .degrees(angle: arguments.bodyMember("angle")).send()
         },
         "workbookFunctions/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20199,11 +20181,11 @@ extension ConformanceCalls {
         },
         "workbookFunctions/delta": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .delta(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).execute()
+                .delta(number1: arguments.bodyMember("number1"), number2: arguments.bodyMember("number2")).send()
         },
         "workbookFunctions/devSq": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .devSq(values: arguments.bodyMember("values")).execute()
+                .devSq(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/dget": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20212,7 +20194,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/disc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20223,7 +20205,7 @@ extension ConformanceCalls {
                     redemption: arguments.bodyMember("redemption"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dmax": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20232,7 +20214,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dmin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20241,11 +20223,11 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dollar": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .dollar(number: arguments.bodyMember("number"), decimals: arguments.bodyMember("decimals")).execute()
+                .dollar(number: arguments.bodyMember("number"), decimals: arguments.bodyMember("decimals")).send()
         },
         "workbookFunctions/dollarDe": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20253,7 +20235,7 @@ extension ConformanceCalls {
                     fractionalDollar: arguments.bodyMember("fractionalDollar"),
                     fraction: arguments.bodyMember("fraction")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dollarFr": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20261,7 +20243,7 @@ extension ConformanceCalls {
                     decimalDollar: arguments.bodyMember("decimalDollar"),
                     fraction: arguments.bodyMember("fraction")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dproduct": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20270,7 +20252,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dstDev": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20279,7 +20261,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dstDevP": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20288,7 +20270,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dsum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20297,7 +20279,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/duration": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20309,7 +20291,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dvar": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20318,7 +20300,7 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/dvarP": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20327,58 +20309,57 @@ extension ConformanceCalls {
                     field: arguments.bodyMember("field"),
                     criteria: arguments.bodyMember("criteria")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/ecma_Ceiling": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .ecmaCeiling(number: arguments.bodyMember("number"), significance: arguments.bodyMember("significance"))
-                .execute()
+                .send()
         },
         "workbookFunctions/edate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .edate(startDate: arguments.bodyMember("startDate"), months: arguments.bodyMember("months")).execute()
+                .edate(startDate: arguments.bodyMember("startDate"), months: arguments.bodyMember("months")).send()
         },
         "workbookFunctions/effect": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .effect(nominalRate: arguments.bodyMember("nominalRate"), npery: arguments.bodyMember("npery"))
-                .execute()
+                .effect(nominalRate: arguments.bodyMember("nominalRate"), npery: arguments.bodyMember("npery")).send()
         },
         "workbookFunctions/eoMonth": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .eoMonth(startDate: arguments.bodyMember("startDate"), months: arguments.bodyMember("months")).execute()
+                .eoMonth(startDate: arguments.bodyMember("startDate"), months: arguments.bodyMember("months")).send()
         },
         "workbookFunctions/erf": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .erf(lowerLimit: arguments.bodyMember("lowerLimit"), upperLimit: arguments.bodyMember("upperLimit"))
-                .execute()
+                .send()
         },
         "workbookFunctions/erfC": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .erfC(x: arguments.bodyMember("x")).execute()
+                .erfC(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/erfC_Precise": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .erfCPrecise(x: arguments.bodyMember("X")).execute()
+                .erfCPrecise(x: arguments.bodyMember("X")).send()
         },
         "workbookFunctions/erf_Precise": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .erfPrecise(x: arguments.bodyMember("X")).execute()
+                .erfPrecise(x: arguments.bodyMember("X")).send()
         },
         "workbookFunctions/error_Type": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .errorType(errorVal: arguments.bodyMember("errorVal")).execute()
+                .errorType(errorVal: arguments.bodyMember("errorVal")).send()
         },
         "workbookFunctions/even": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .even(number: arguments.bodyMember("number")).execute()
+                .even(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/exact": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .exact(text1: arguments.bodyMember("text1"), text2: arguments.bodyMember("text2")).execute()
+                .exact(text1: arguments.bodyMember("text1"), text2: arguments.bodyMember("text2")).send()
         },
         "workbookFunctions/exp": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .exp(number: arguments.bodyMember("number")).execute()
+                .exp(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/expon_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20387,7 +20368,7 @@ extension ConformanceCalls {
                     lambda: arguments.bodyMember("lambda"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/f_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20397,7 +20378,7 @@ extension ConformanceCalls {
                     degFreedom2: arguments.bodyMember("degFreedom2"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/f_Dist_RT": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20406,7 +20387,7 @@ extension ConformanceCalls {
                     degFreedom1: arguments.bodyMember("degFreedom1"),
                     degFreedom2: arguments.bodyMember("degFreedom2")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/f_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20415,7 +20396,7 @@ extension ConformanceCalls {
                     degFreedom1: arguments.bodyMember("degFreedom1"),
                     degFreedom2: arguments.bodyMember("degFreedom2")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/f_Inv_RT": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20424,19 +20405,19 @@ extension ConformanceCalls {
                     degFreedom1: arguments.bodyMember("degFreedom1"),
                     degFreedom2: arguments.bodyMember("degFreedom2")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/fact": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .fact(number: arguments.bodyMember("number")).execute()
+                .fact(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/factDouble": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .factDouble(number: arguments.bodyMember("number")).execute()
+                .factDouble(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/false": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .`false`().execute()
+                .`false`().send()
         },
         "workbookFunctions/find": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20445,7 +20426,7 @@ extension ConformanceCalls {
                     withinText: arguments.bodyMember("withinText"),
                     startNum: arguments.bodyMember("startNum")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/findB": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20454,15 +20435,15 @@ extension ConformanceCalls {
                     withinText: arguments.bodyMember("withinText"),
                     startNum: arguments.bodyMember("startNum")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/fisher": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .fisher(x: arguments.bodyMember("x")).execute()
+                .fisher(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/fisherInv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .fisherInv(y: arguments.bodyMember("y")).execute()
+                .fisherInv(y: arguments.bodyMember("y")).send()
         },
         "workbookFunctions/fixed": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20471,7 +20452,7 @@ extension ConformanceCalls {
                     decimals: arguments.bodyMember("decimals"),
                     noCommas: arguments.bodyMember("noCommas")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/floor_Math": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20480,7 +20461,7 @@ extension ConformanceCalls {
                     significance: arguments.bodyMember("significance"),
                     mode: arguments.bodyMember("mode")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/floor_Precise": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20488,7 +20469,7 @@ extension ConformanceCalls {
                     number: arguments.bodyMember("number"),
                     significance: arguments.bodyMember("significance")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/fv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20499,24 +20480,24 @@ extension ConformanceCalls {
                     pv: arguments.bodyMember("pv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/fvschedule": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .fvschedule(principal: arguments.bodyMember("principal"), schedule: arguments.bodyMember("schedule"))
-                .execute()
+                .send()
         },
         "workbookFunctions/gamma": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .gamma(x: arguments.bodyMember("x")).execute()
+                .gamma(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/gammaLn": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .gammaLn(x: arguments.bodyMember("x")).execute()
+                .gammaLn(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/gammaLn_Precise": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .gammaLnPrecise(x: arguments.bodyMember("x")).execute()
+                .gammaLnPrecise(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/gamma_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20526,7 +20507,7 @@ extension ConformanceCalls {
                     beta: arguments.bodyMember("beta"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/gamma_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20535,23 +20516,23 @@ extension ConformanceCalls {
                     alpha: arguments.bodyMember("alpha"),
                     beta: arguments.bodyMember("beta")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/gauss": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .gauss(x: arguments.bodyMember("x")).execute()
+                .gauss(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/gcd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .gcd(values: arguments.bodyMember("values")).execute()
+                .gcd(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/geStep": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .geStep(number: arguments.bodyMember("number"), step: arguments.bodyMember("step")).execute()
+                .geStep(number: arguments.bodyMember("number"), step: arguments.bodyMember("step")).send()
         },
         "workbookFunctions/geoMean": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .geoMean(values: arguments.bodyMember("values")).execute()
+                .geoMean(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20559,19 +20540,19 @@ extension ConformanceCalls {
         },
         "workbookFunctions/harMean": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .harMean(values: arguments.bodyMember("values")).execute()
+                .harMean(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/hex2Bin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .hex2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .hex2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/hex2Dec": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .hex2Dec(number: arguments.bodyMember("number")).execute()
+                .hex2Dec(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/hex2Oct": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .hex2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .hex2Oct(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/hlookup": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20581,11 +20562,11 @@ extension ConformanceCalls {
                     rowIndexNum: arguments.bodyMember("rowIndexNum"),
                     rangeLookup: arguments.bodyMember("rangeLookup")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/hour": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .hour(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .hour(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/hypGeom_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20596,7 +20577,7 @@ extension ConformanceCalls {
                     numberPop: arguments.bodyMember("numberPop"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/hyperlink": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20604,7 +20585,7 @@ extension ConformanceCalls {
                     linkLocation: arguments.bodyMember("linkLocation"),
                     friendlyName: arguments.bodyMember("friendlyName")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/if": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20613,111 +20594,111 @@ extension ConformanceCalls {
                     valueIfTrue: arguments.bodyMember("valueIfTrue"),
                     valueIfFalse: arguments.bodyMember("valueIfFalse")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/imAbs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imAbs(inumber: arguments.bodyMember("inumber")).execute()
+                .imAbs(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imArgument": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imArgument(inumber: arguments.bodyMember("inumber")).execute()
+                .imArgument(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imConjugate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imConjugate(inumber: arguments.bodyMember("inumber")).execute()
+                .imConjugate(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imCos": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imCos(inumber: arguments.bodyMember("inumber")).execute()
+                .imCos(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imCosh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imCosh(inumber: arguments.bodyMember("inumber")).execute()
+                .imCosh(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imCot": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imCot(inumber: arguments.bodyMember("inumber")).execute()
+                .imCot(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imCsc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imCsc(inumber: arguments.bodyMember("inumber")).execute()
+                .imCsc(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imCsch": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imCsch(inumber: arguments.bodyMember("inumber")).execute()
+                .imCsch(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imDiv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imDiv(inumber1: arguments.bodyMember("inumber1"), inumber2: arguments.bodyMember("inumber2")).execute()
+                .imDiv(inumber1: arguments.bodyMember("inumber1"), inumber2: arguments.bodyMember("inumber2")).send()
         },
         "workbookFunctions/imExp": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imExp(inumber: arguments.bodyMember("inumber")).execute()
+                .imExp(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imLn": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imLn(inumber: arguments.bodyMember("inumber")).execute()
+                .imLn(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imLog10": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imLog10(inumber: arguments.bodyMember("inumber")).execute()
+                .imLog10(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imLog2": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imLog2(inumber: arguments.bodyMember("inumber")).execute()
+                .imLog2(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imPower": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imPower(inumber: arguments.bodyMember("inumber"), number: arguments.bodyMember("number")).execute()
+                .imPower(inumber: arguments.bodyMember("inumber"), number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/imProduct": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imProduct(values: arguments.bodyMember("values")).execute()
+                .imProduct(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/imReal": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imReal(inumber: arguments.bodyMember("inumber")).execute()
+                .imReal(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSec": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSec(inumber: arguments.bodyMember("inumber")).execute()
+                .imSec(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSech": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSech(inumber: arguments.bodyMember("inumber")).execute()
+                .imSech(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSin(inumber: arguments.bodyMember("inumber")).execute()
+                .imSin(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSinh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSinh(inumber: arguments.bodyMember("inumber")).execute()
+                .imSinh(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSqrt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSqrt(inumber: arguments.bodyMember("inumber")).execute()
+                .imSqrt(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imSub": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSub(inumber1: arguments.bodyMember("inumber1"), inumber2: arguments.bodyMember("inumber2")).execute()
+                .imSub(inumber1: arguments.bodyMember("inumber1"), inumber2: arguments.bodyMember("inumber2")).send()
         },
         "workbookFunctions/imSum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imSum(values: arguments.bodyMember("values")).execute()
+                .imSum(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/imTan": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imTan(inumber: arguments.bodyMember("inumber")).execute()
+                .imTan(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/imaginary": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .imaginary(inumber: arguments.bodyMember("inumber")).execute()
+                .imaginary(inumber: arguments.bodyMember("inumber")).send()
         },
         "workbookFunctions/int": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .int(number: arguments.bodyMember("number")).execute()
+                .int(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/intRate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20728,7 +20709,7 @@ extension ConformanceCalls {
                     redemption: arguments.bodyMember("redemption"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/ipmt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20740,60 +20721,60 @@ extension ConformanceCalls {
                     fv: arguments.bodyMember("fv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/irr": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .irr(values: arguments.bodyMember("values"), guess: arguments.bodyMember("guess")).execute()
+                .irr(values: arguments.bodyMember("values"), guess: arguments.bodyMember("guess")).send()
         },
         "workbookFunctions/isErr": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isErr(value: arguments.bodyMember("value")).execute()
+                .isErr(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isError": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isError(value: arguments.bodyMember("value")).execute()
+                .isError(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isEven": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isEven(number: arguments.bodyMember("number")).execute()
+                .isEven(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/isFormula": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isFormula(reference: arguments.bodyMember("reference")).execute()
+                .isFormula(reference: arguments.bodyMember("reference")).send()
         },
         "workbookFunctions/isLogical": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isLogical(value: arguments.bodyMember("value")).execute()
+                .isLogical(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isNA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isNA(value: arguments.bodyMember("value")).execute()
+                .isNA(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isNonText": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isNonText(value: arguments.bodyMember("value")).execute()
+                .isNonText(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isNumber": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isNumber(value: arguments.bodyMember("value")).execute()
+                .isNumber(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isOdd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isOdd(number: arguments.bodyMember("number")).execute()
+                .isOdd(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/isText": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isText(value: arguments.bodyMember("value")).execute()
+                .isText(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/isoWeekNum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isoWeekNum(date: arguments.bodyMember("date")).execute()
+                .isoWeekNum(date: arguments.bodyMember("date")).send()
         },
         "workbookFunctions/iso_Ceiling": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .isoCeiling(number: arguments.bodyMember("number"), significance: arguments.bodyMember("significance"))
-                .execute()
+                .send()
         },
         "workbookFunctions/ispmt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20803,51 +20784,51 @@ extension ConformanceCalls {
                     nper: arguments.bodyMember("nper"),
                     pv: arguments.bodyMember("pv")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/isref": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .isref(value: arguments.bodyMember("value")).execute()
+                .isref(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/kurt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .kurt(values: arguments.bodyMember("values")).execute()
+                .kurt(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/large": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .large(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).execute()
+                .large(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).send()
         },
         "workbookFunctions/lcm": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .lcm(values: arguments.bodyMember("values")).execute()
+                .lcm(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/left": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .left(text: arguments.bodyMember("text"), numChars: arguments.bodyMember("numChars")).execute()
+                .left(text: arguments.bodyMember("text"), numChars: arguments.bodyMember("numChars")).send()
         },
         "workbookFunctions/leftb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .leftb(text: arguments.bodyMember("text"), numBytes: arguments.bodyMember("numBytes")).execute()
+                .leftb(text: arguments.bodyMember("text"), numBytes: arguments.bodyMember("numBytes")).send()
         },
         "workbookFunctions/len": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .len(text: arguments.bodyMember("text")).execute()
+                .len(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/lenb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .lenb(text: arguments.bodyMember("text")).execute()
+                .lenb(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/ln": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .ln(number: arguments.bodyMember("number")).execute()
+                .ln(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/log": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .log(number: arguments.bodyMember("number"), base: arguments.bodyMember("base")).execute()
+                .log(number: arguments.bodyMember("number"), base: arguments.bodyMember("base")).send()
         },
         "workbookFunctions/log10": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .log10(number: arguments.bodyMember("number")).execute()
+                .log10(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/logNorm_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20857,7 +20838,7 @@ extension ConformanceCalls {
                     standardDev: arguments.bodyMember("standardDev"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/logNorm_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20866,7 +20847,7 @@ extension ConformanceCalls {
                     mean: arguments.bodyMember("mean"),
                     standardDev: arguments.bodyMember("standardDev")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/lookup": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20875,11 +20856,11 @@ extension ConformanceCalls {
                     lookupVector: arguments.bodyMember("lookupVector"),
                     resultVector: arguments.bodyMember("resultVector")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/lower": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .lower(text: arguments.bodyMember("text")).execute()
+                .lower(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/match": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20888,15 +20869,15 @@ extension ConformanceCalls {
                     lookupArray: arguments.bodyMember("lookupArray"),
                     matchType: arguments.bodyMember("matchType")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/max": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .max(values: arguments.bodyMember("values")).execute()
+                .max(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/maxA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .maxA(values: arguments.bodyMember("values")).execute()
+                .maxA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/mduration": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20908,11 +20889,11 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/median": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .median(values: arguments.bodyMember("values")).execute()
+                .median(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/mid": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20921,7 +20902,7 @@ extension ConformanceCalls {
                     startNum: arguments.bodyMember("startNum"),
                     numChars: arguments.bodyMember("numChars")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/midb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20930,19 +20911,19 @@ extension ConformanceCalls {
                     startNum: arguments.bodyMember("startNum"),
                     numBytes: arguments.bodyMember("numBytes")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/min": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .min(values: arguments.bodyMember("values")).execute()
+                .min(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/minA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .minA(values: arguments.bodyMember("values")).execute()
+                .minA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/minute": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .minute(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .minute(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/mirr": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20951,31 +20932,31 @@ extension ConformanceCalls {
                     financeRate: arguments.bodyMember("financeRate"),
                     reinvestRate: arguments.bodyMember("reinvestRate")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/mod": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .mod(number: arguments.bodyMember("number"), divisor: arguments.bodyMember("divisor")).execute()
+                .mod(number: arguments.bodyMember("number"), divisor: arguments.bodyMember("divisor")).send()
         },
         "workbookFunctions/month": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .month(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .month(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/mround": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .mround(number: arguments.bodyMember("number"), multiple: arguments.bodyMember("multiple")).execute()
+                .mround(number: arguments.bodyMember("number"), multiple: arguments.bodyMember("multiple")).send()
         },
         "workbookFunctions/multiNomial": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .multiNomial(values: arguments.bodyMember("values")).execute()
+                .multiNomial(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/n": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .n(value: arguments.bodyMember("value")).execute()
+                .n(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/na": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .na().execute()
+                .na().send()
         },
         "workbookFunctions/negBinom_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20985,7 +20966,7 @@ extension ConformanceCalls {
                     probabilityS: arguments.bodyMember("probabilityS"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/networkDays": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -20994,7 +20975,7 @@ extension ConformanceCalls {
                     endDate: arguments.bodyMember("endDate"),
                     holidays: arguments.bodyMember("holidays")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/networkDays_Intl": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21004,11 +20985,11 @@ extension ConformanceCalls {
                     weekend: arguments.bodyMember("weekend"),
                     holidays: arguments.bodyMember("holidays")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/nominal": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .nominal(effectRate: arguments.bodyMember("effectRate"), npery: arguments.bodyMember("npery")).execute()
+                .nominal(effectRate: arguments.bodyMember("effectRate"), npery: arguments.bodyMember("npery")).send()
         },
         "workbookFunctions/norm_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21018,7 +20999,7 @@ extension ConformanceCalls {
                     standardDev: arguments.bodyMember("standardDev"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/norm_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21027,23 +21008,23 @@ extension ConformanceCalls {
                     mean: arguments.bodyMember("mean"),
                     standardDev: arguments.bodyMember("standardDev")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/norm_S_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .normSDist(z: arguments.bodyMember("z"), cumulative: arguments.bodyMember("cumulative")).execute()
+                .normSDist(z: arguments.bodyMember("z"), cumulative: arguments.bodyMember("cumulative")).send()
         },
         "workbookFunctions/norm_S_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .normSInv(probability: arguments.bodyMember("probability")).execute()
+                .normSInv(probability: arguments.bodyMember("probability")).send()
         },
         "workbookFunctions/not": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .not(logical: arguments.bodyMember("logical")).execute()
+                .not(logical: arguments.bodyMember("logical")).send()
         },
         "workbookFunctions/now": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .now().execute()
+                .now().send()
         },
         "workbookFunctions/nper": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21054,11 +21035,11 @@ extension ConformanceCalls {
                     fv: arguments.bodyMember("fv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/npv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .npv(rate: arguments.bodyMember("rate"), values: arguments.bodyMember("values")).execute()
+                .npv(rate: arguments.bodyMember("rate"), values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/numberValue": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21067,23 +21048,23 @@ extension ConformanceCalls {
                     decimalSeparator: arguments.bodyMember("decimalSeparator"),
                     groupSeparator: arguments.bodyMember("groupSeparator")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/oct2Bin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .oct2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .oct2Bin(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/oct2Dec": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .oct2Dec(number: arguments.bodyMember("number")).execute()
+                .oct2Dec(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/oct2Hex": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .oct2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).execute()
+                .oct2Hex(number: arguments.bodyMember("number"), places: arguments.bodyMember("places")).send()
         },
         "workbookFunctions/odd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .odd(number: arguments.bodyMember("number")).execute()
+                .odd(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/oddFPrice": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21098,7 +21079,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/oddFYield": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21113,7 +21094,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/oddLPrice": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21127,7 +21108,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/oddLYield": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21141,11 +21122,11 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/or": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .or(values: arguments.bodyMember("values")).execute()
+                .or(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/pduration": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21154,7 +21135,7 @@ extension ConformanceCalls {
                     pv: arguments.bodyMember("pv"),
                     fv: arguments.bodyMember("fv")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/percentRank_Exc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21163,7 +21144,7 @@ extension ConformanceCalls {
                     x: arguments.bodyMember("x"),
                     significance: arguments.bodyMember("significance")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/percentRank_Inc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21172,20 +21153,20 @@ extension ConformanceCalls {
                     x: arguments.bodyMember("x"),
                     significance: arguments.bodyMember("significance")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/percentile_Exc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .percentileExc(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).execute()
+                .percentileExc(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).send()
         },
         "workbookFunctions/percentile_Inc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .percentileInc(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).execute()
+                .percentileInc(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).send()
         },
         "workbookFunctions/permut": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .permut(number: arguments.bodyMember("number"), numberChosen: arguments.bodyMember("numberChosen"))
-                .execute()
+                .send()
         },
         "workbookFunctions/permutationa": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21193,15 +21174,15 @@ extension ConformanceCalls {
                     number: arguments.bodyMember("number"),
                     numberChosen: arguments.bodyMember("numberChosen")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/phi": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .phi(x: arguments.bodyMember("x")).execute()
+                .phi(x: arguments.bodyMember("x")).send()
         },
         "workbookFunctions/pi": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .pi().execute()
+                .pi().send()
         },
         "workbookFunctions/pmt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21212,7 +21193,7 @@ extension ConformanceCalls {
                     fv: arguments.bodyMember("fv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/poisson_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21221,11 +21202,11 @@ extension ConformanceCalls {
                     mean: arguments.bodyMember("mean"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/power": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .power(number: arguments.bodyMember("number"), power: arguments.bodyMember("power")).execute()
+                .power(number: arguments.bodyMember("number"), power: arguments.bodyMember("power")).send()
         },
         "workbookFunctions/ppmt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21237,7 +21218,7 @@ extension ConformanceCalls {
                     fv: arguments.bodyMember("fv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/price": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21250,7 +21231,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/priceDisc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21261,7 +21242,7 @@ extension ConformanceCalls {
                     redemption: arguments.bodyMember("redemption"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/priceMat": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21273,15 +21254,15 @@ extension ConformanceCalls {
                     yld: arguments.bodyMember("yld"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/product": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .product(values: arguments.bodyMember("values")).execute()
+                .product(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/proper": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .proper(text: arguments.bodyMember("text")).execute()
+                .proper(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/pv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21292,15 +21273,15 @@ extension ConformanceCalls {
                     fv: arguments.bodyMember("fv"),
                     type: arguments.bodyMember("type")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/quartile_Exc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .quartileExc(array: arguments.bodyMember("array"), quart: arguments.bodyMember("quart")).execute()
+                .quartileExc(array: arguments.bodyMember("array"), quart: arguments.bodyMember("quart")).send()
         },
         "workbookFunctions/quartile_Inc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .quartileInc(array: arguments.bodyMember("array"), quart: arguments.bodyMember("quart")).execute()
+                .quartileInc(array: arguments.bodyMember("array"), quart: arguments.bodyMember("quart")).send()
         },
         "workbookFunctions/quotient": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21308,19 +21289,19 @@ extension ConformanceCalls {
                     numerator: arguments.bodyMember("numerator"),
                     denominator: arguments.bodyMember("denominator")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/radians": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .radians(angle: arguments.bodyMember("angle")).execute()
+                .radians(angle: arguments.bodyMember("angle")).send()
         },
         "workbookFunctions/rand": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .rand().execute()
+                .rand().send()
         },
         "workbookFunctions/randBetween": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .randBetween(bottom: arguments.bodyMember("bottom"), top: arguments.bodyMember("top")).execute()
+                .randBetween(bottom: arguments.bodyMember("bottom"), top: arguments.bodyMember("top")).send()
         },
         "workbookFunctions/rank_Avg": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21329,7 +21310,7 @@ extension ConformanceCalls {
                     ref: arguments.bodyMember("ref"),
                     order: arguments.bodyMember("order")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/rank_Eq": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21338,7 +21319,7 @@ extension ConformanceCalls {
                     ref: arguments.bodyMember("ref"),
                     order: arguments.bodyMember("order")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/rate": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21350,7 +21331,7 @@ extension ConformanceCalls {
                     type: arguments.bodyMember("type"),
                     guess: arguments.bodyMember("guess")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/received": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21361,7 +21342,7 @@ extension ConformanceCalls {
                     discount: arguments.bodyMember("discount"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/replace": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21371,7 +21352,7 @@ extension ConformanceCalls {
                     numChars: arguments.bodyMember("numChars"),
                     newText: arguments.bodyMember("newText")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/replaceB": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21381,57 +21362,56 @@ extension ConformanceCalls {
                     numBytes: arguments.bodyMember("numBytes"),
                     newText: arguments.bodyMember("newText")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/rept": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .rept(text: arguments.bodyMember("text"), numberTimes: arguments.bodyMember("numberTimes")).execute()
+                .rept(text: arguments.bodyMember("text"), numberTimes: arguments.bodyMember("numberTimes")).send()
         },
         "workbookFunctions/right": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .right(text: arguments.bodyMember("text"), numChars: arguments.bodyMember("numChars")).execute()
+                .right(text: arguments.bodyMember("text"), numChars: arguments.bodyMember("numChars")).send()
         },
         "workbookFunctions/rightb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .rightb(text: arguments.bodyMember("text"), numBytes: arguments.bodyMember("numBytes")).execute()
+                .rightb(text: arguments.bodyMember("text"), numBytes: arguments.bodyMember("numBytes")).send()
         },
         "workbookFunctions/roman": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .roman(number: arguments.bodyMember("number"), form: arguments.bodyMember("form")).execute()
+                .roman(number: arguments.bodyMember("number"), form: arguments.bodyMember("form")).send()
         },
         "workbookFunctions/round": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .round(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).execute()
+                .round(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).send()
         },
         "workbookFunctions/roundDown": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .roundDown(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits"))
-                .execute()
+                .roundDown(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).send()
         },
         "workbookFunctions/roundUp": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .roundUp(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).execute()
+                .roundUp(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).send()
         },
         "workbookFunctions/rows": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .rows(array: arguments.bodyMember("array")).execute()
+                .rows(array: arguments.bodyMember("array")).send()
         },
         "workbookFunctions/rri": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .rri(nper: arguments.bodyMember("nper"), pv: arguments.bodyMember("pv"), fv: arguments.bodyMember("fv"))
-                .execute()
+                .send()
         },
         "workbookFunctions/sec": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sec(number: arguments.bodyMember("number")).execute()
+                .sec(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/sech": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sech(number: arguments.bodyMember("number")).execute()
+                .sech(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/second": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .second(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .second(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/seriesSum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21441,35 +21421,35 @@ extension ConformanceCalls {
                     m: arguments.bodyMember("m"),
                     coefficients: arguments.bodyMember("coefficients")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/sheet": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sheet(value: arguments.bodyMember("value")).execute()
+                .sheet(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/sheets": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sheets(reference: arguments.bodyMember("reference")).execute()
+                .sheets(reference: arguments.bodyMember("reference")).send()
         },
         "workbookFunctions/sign": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sign(number: arguments.bodyMember("number")).execute()
+                .sign(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/sin": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sin(number: arguments.bodyMember("number")).execute()
+                .sin(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/sinh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sinh(number: arguments.bodyMember("number")).execute()
+                .sinh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/skew": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .skew(values: arguments.bodyMember("values")).execute()
+                .skew(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/skew_p": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .skewP(values: arguments.bodyMember("values")).execute()
+                .skewP(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/sln": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21478,35 +21458,35 @@ extension ConformanceCalls {
                     salvage: arguments.bodyMember("salvage"),
                     life: arguments.bodyMember("life")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/small": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .small(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).execute()
+                .small(array: arguments.bodyMember("array"), k: arguments.bodyMember("k")).send()
         },
         "workbookFunctions/sqrt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sqrt(number: arguments.bodyMember("number")).execute()
+                .sqrt(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/sqrtPi": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sqrtPi(number: arguments.bodyMember("number")).execute()
+                .sqrtPi(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/stDevA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .stDevA(values: arguments.bodyMember("values")).execute()
+                .stDevA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/stDevPA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .stDevPA(values: arguments.bodyMember("values")).execute()
+                .stDevPA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/stDev_P": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .stDevP(values: arguments.bodyMember("values")).execute()
+                .stDevP(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/stDev_S": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .stDevS(values: arguments.bodyMember("values")).execute()
+                .stDevS(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/standardize": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21515,7 +21495,7 @@ extension ConformanceCalls {
                     mean: arguments.bodyMember("mean"),
                     standardDev: arguments.bodyMember("standardDev")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/substitute": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21525,16 +21505,16 @@ extension ConformanceCalls {
                     newText: arguments.bodyMember("newText"),
                     instanceNum: arguments.bodyMember("instanceNum")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/subtotal": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .subtotal(functionNum: arguments.bodyMember("functionNum"), values: arguments.bodyMember("values"))
-                .execute()
+                .send()
         },
         "workbookFunctions/sum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sum(values: arguments.bodyMember("values")).execute()
+                .sum(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/sumIf": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21543,15 +21523,15 @@ extension ConformanceCalls {
                     criteria: arguments.bodyMember("criteria"),
                     sumRange: arguments.bodyMember("sumRange")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/sumIfs": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sumIfs(sumRange: arguments.bodyMember("sumRange"), values: arguments.bodyMember("values")).execute()
+                .sumIfs(sumRange: arguments.bodyMember("sumRange"), values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/sumSq": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .sumSq(values: arguments.bodyMember("values")).execute()
+                .sumSq(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/syd": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21561,11 +21541,11 @@ extension ConformanceCalls {
                     life: arguments.bodyMember("life"),
                     per: arguments.bodyMember("per")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/t": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .t(value: arguments.bodyMember("value")).execute()
+                .t(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/t_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21574,20 +21554,20 @@ extension ConformanceCalls {
                     degFreedom: arguments.bodyMember("degFreedom"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/t_Dist_2T": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .tDist2T(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).execute()
+                .tDist2T(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).send()
         },
         "workbookFunctions/t_Dist_RT": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .tDistRT(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).execute()
+                .tDistRT(x: arguments.bodyMember("x"), degFreedom: arguments.bodyMember("degFreedom")).send()
         },
         "workbookFunctions/t_Inv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
                 .tInv(probability: arguments.bodyMember("probability"), degFreedom: arguments.bodyMember("degFreedom"))
-                .execute()
+                .send()
         },
         "workbookFunctions/t_Inv_2T": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21595,15 +21575,15 @@ extension ConformanceCalls {
                     probability: arguments.bodyMember("probability"),
                     degFreedom: arguments.bodyMember("degFreedom")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/tan": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .tan(number: arguments.bodyMember("number")).execute()
+                .tan(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/tanh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .tanh(number: arguments.bodyMember("number")).execute()
+                .tanh(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/tbillEq": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21612,7 +21592,7 @@ extension ConformanceCalls {
                     maturity: arguments.bodyMember("maturity"),
                     discount: arguments.bodyMember("discount")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/tbillPrice": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21621,7 +21601,7 @@ extension ConformanceCalls {
                     maturity: arguments.bodyMember("maturity"),
                     discount: arguments.bodyMember("discount")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/tbillYield": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21630,11 +21610,11 @@ extension ConformanceCalls {
                     maturity: arguments.bodyMember("maturity"),
                     pr: arguments.bodyMember("pr")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/text": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .text(value: arguments.bodyMember("value"), formatText: arguments.bodyMember("formatText")).execute()
+                .text(value: arguments.bodyMember("value"), formatText: arguments.bodyMember("formatText")).send()
         },
         "workbookFunctions/time": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21643,43 +21623,43 @@ extension ConformanceCalls {
                     minute: arguments.bodyMember("minute"),
                     second: arguments.bodyMember("second")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/timevalue": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .timevalue(timeText: arguments.bodyMember("timeText")).execute()
+                .timevalue(timeText: arguments.bodyMember("timeText")).send()
         },
         "workbookFunctions/today": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .today().execute()
+                .today().send()
         },
         "workbookFunctions/trim": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .trim(text: arguments.bodyMember("text")).execute()
+                .trim(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/trimMean": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .trimMean(array: arguments.bodyMember("array"), percent: arguments.bodyMember("percent")).execute()
+                .trimMean(array: arguments.bodyMember("array"), percent: arguments.bodyMember("percent")).send()
         },
         "workbookFunctions/true": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .`true`().execute()
+                .`true`().send()
         },
         "workbookFunctions/trunc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .trunc(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).execute()
+                .trunc(number: arguments.bodyMember("number"), numDigits: arguments.bodyMember("numDigits")).send()
         },
         "workbookFunctions/type": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .type(value: arguments.bodyMember("value")).execute()
+                .type(value: arguments.bodyMember("value")).send()
         },
         "workbookFunctions/unichar": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .unichar(number: arguments.bodyMember("number")).execute()
+                .unichar(number: arguments.bodyMember("number")).send()
         },
         "workbookFunctions/unicode": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .unicode(text: arguments.bodyMember("text")).execute()
+                .unicode(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21687,31 +21667,31 @@ extension ConformanceCalls {
         },
         "workbookFunctions/upper": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .upper(text: arguments.bodyMember("text")).execute()
+                .upper(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/usdollar": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .usdollar(number: arguments.bodyMember("number"), decimals: arguments.bodyMember("decimals")).execute()
+                .usdollar(number: arguments.bodyMember("number"), decimals: arguments.bodyMember("decimals")).send()
         },
         "workbookFunctions/value": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .value(text: arguments.bodyMember("text")).execute()
+                .value(text: arguments.bodyMember("text")).send()
         },
         "workbookFunctions/varA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .varA(values: arguments.bodyMember("values")).execute()
+                .varA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/varPA": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .varPA(values: arguments.bodyMember("values")).execute()
+                .varPA(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/var_P": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .varP(values: arguments.bodyMember("values")).execute()
+                .varP(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/var_S": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .varS(values: arguments.bodyMember("values")).execute()
+                .varS(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/vdb": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21724,7 +21704,7 @@ extension ConformanceCalls {
                     factor: arguments.bodyMember("factor"),
                     noSwitch: arguments.bodyMember("noSwitch")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/vlookup": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21734,7 +21714,7 @@ extension ConformanceCalls {
                     colIndexNum: arguments.bodyMember("colIndexNum"),
                     rangeLookup: arguments.bodyMember("rangeLookup")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/weekNum": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21742,7 +21722,7 @@ extension ConformanceCalls {
                     serialNumber: arguments.bodyMember("serialNumber"),
                     returnType: arguments.bodyMember("returnType")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/weekday": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21750,7 +21730,7 @@ extension ConformanceCalls {
                     serialNumber: arguments.bodyMember("serialNumber"),
                     returnType: arguments.bodyMember("returnType")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/weibull_Dist": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21760,7 +21740,7 @@ extension ConformanceCalls {
                     beta: arguments.bodyMember("beta"),
                     cumulative: arguments.bodyMember("cumulative")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/workDay": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21769,7 +21749,7 @@ extension ConformanceCalls {
                     days: arguments.bodyMember("days"),
                     holidays: arguments.bodyMember("holidays")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/workDay_Intl": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21779,7 +21759,7 @@ extension ConformanceCalls {
                     weekend: arguments.bodyMember("weekend"),
                     holidays: arguments.bodyMember("holidays")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/xirr": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21788,7 +21768,7 @@ extension ConformanceCalls {
                     dates: arguments.bodyMember("dates"),
                     guess: arguments.bodyMember("guess")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/xnpv": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21797,15 +21777,15 @@ extension ConformanceCalls {
                     values: arguments.bodyMember("values"),
                     dates: arguments.bodyMember("dates")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/xor": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .xor(values: arguments.bodyMember("values")).execute()
+                .xor(values: arguments.bodyMember("values")).send()
         },
         "workbookFunctions/year": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
-                .year(serialNumber: arguments.bodyMember("serialNumber")).execute()
+                .year(serialNumber: arguments.bodyMember("serialNumber")).send()
         },
         "workbookFunctions/yearFrac": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21814,7 +21794,7 @@ extension ConformanceCalls {
                     endDate: arguments.bodyMember("endDate"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/yield": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21827,7 +21807,7 @@ extension ConformanceCalls {
                     frequency: arguments.bodyMember("frequency"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/yieldDisc": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21838,7 +21818,7 @@ extension ConformanceCalls {
                     redemption: arguments.bodyMember("redemption"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/yieldMat": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21850,7 +21830,7 @@ extension ConformanceCalls {
                     pr: arguments.bodyMember("pr"),
                     basis: arguments.bodyMember("basis")
                 )
-                .execute()
+                .send()
         },
         "workbookFunctions/z_Test": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.functions
@@ -21859,7 +21839,7 @@ extension ConformanceCalls {
                     x: arguments.bodyMember("x"),
                     sigma: arguments.bodyMember("sigma")
                 )
-                .execute()
+                .send()
         },
         "workbookNamedItem/add": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.names
@@ -21868,7 +21848,7 @@ extension ConformanceCalls {
                     reference: arguments.bodyMember("reference"),
                     comment: arguments.bodyMember("comment")
                 )
-                .execute()
+                .send()
         },
         "workbookNamedItem/addFormulaLocal": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.names
@@ -21877,7 +21857,7 @@ extension ConformanceCalls {
                     formula: arguments.bodyMember("formula"),
                     comment: arguments.bodyMember("comment")
                 )
-                .execute()
+                .send()
         },
         "workbookNamedItem/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.names
@@ -21897,7 +21877,7 @@ extension ConformanceCalls {
         },
         "workbookNamedItem/range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .names("workbookNamedItem-id-1").range().execute()
+                .names("workbookNamedItem-id-1").range().send()
         },
         "workbookNamedItem/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -21941,11 +21921,11 @@ extension ConformanceCalls {
         },
         "workbookPivotTable/refresh": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").pivotTables("workbookPivotTable-id-1").refresh().execute()
+                .worksheets("workbookWorksheet-id-1").pivotTables("workbookPivotTable-id-1").refresh().send()
         },
         "workbookPivotTable/refreshAll": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").pivotTables.refreshAll().execute()
+                .worksheets("workbookWorksheet-id-1").pivotTables.refreshAll().send()
         },
         "workbookPivotTable/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -21954,19 +21934,19 @@ extension ConformanceCalls {
         },
         "workbookTable/add": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.tables
-                .add(address: arguments.bodyMember("address"), hasHeaders: arguments.bodyMember("hasHeaders")).execute()
+                .add(address: arguments.bodyMember("address"), hasHeaders: arguments.bodyMember("hasHeaders")).send()
         },
         "workbookTable/clearFilters": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").clearFilters().execute()
+                .tables("workbookTable-id-1").clearFilters().send()
         },
         "workbookTable/convertToRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").convertToRange().execute()
+                .tables("workbookTable-id-1").convertToRange().send()
         },
         "workbookTable/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.tables
-                .count().execute()
+                .count().send()
         },
         "workbookTable/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.tables
@@ -21974,7 +21954,7 @@ extension ConformanceCalls {
         },
         "workbookTable/dataBodyRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").dataBodyRange().execute()
+                .tables("workbookTable-id-1").dataBodyRange().send()
         },
         "workbookTable/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -21986,11 +21966,11 @@ extension ConformanceCalls {
         },
         "workbookTable/headerRowRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").headerRowRange().execute()
+                .tables("workbookTable-id-1").headerRowRange().send()
         },
         "workbookTable/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.tables
-                .itemAt(index: arguments("index")).execute()
+                .itemAt(index: arguments("index")).send()
         },
         "workbookTable/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.tables
@@ -21998,15 +21978,15 @@ extension ConformanceCalls {
         },
         "workbookTable/range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").range().execute()
+                .tables("workbookTable-id-1").range().send()
         },
         "workbookTable/reapplyFilters": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").reapplyFilters().execute()
+                .tables("workbookTable-id-1").reapplyFilters().send()
         },
         "workbookTable/totalRowRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").totalRowRange().execute()
+                .tables("workbookTable-id-1").totalRowRange().send()
         },
         "workbookTable/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22020,11 +22000,11 @@ extension ConformanceCalls {
                     values: arguments.bodyMember("values"),
                     name: arguments.bodyMember("name")
                 )
-                .execute()
+                .send()
         },
         "workbookTableColumn/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns.count().execute()
+                .tables("workbookTable-id-1").columns.count().send()
         },
         "workbookTableColumn/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22032,7 +22012,7 @@ extension ConformanceCalls {
         },
         "workbookTableColumn/dataBodyRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").dataBodyRange().execute()
+                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").dataBodyRange().send()
         },
         "workbookTableColumn/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22044,11 +22024,11 @@ extension ConformanceCalls {
         },
         "workbookTableColumn/headerRowRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").headerRowRange().execute()
+                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").headerRowRange().send()
         },
         "workbookTableColumn/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns.itemAt(index: arguments("index")).execute()
+                .tables("workbookTable-id-1").columns.itemAt(index: arguments("index")).send()
         },
         "workbookTableColumn/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22056,11 +22036,11 @@ extension ConformanceCalls {
         },
         "workbookTableColumn/range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").range().execute()
+                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").range().send()
         },
         "workbookTableColumn/totalRowRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").totalRowRange().execute()
+                .tables("workbookTable-id-1").columns("workbookTableColumn-id-1").totalRowRange().send()
         },
         "workbookTableColumn/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22069,11 +22049,11 @@ extension ConformanceCalls {
         "workbookTableRow/add": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .tables("workbookTable-id-1").rows
-                .add(index: arguments.bodyMember("index"), values: arguments.bodyMember("values")).execute()
+                .add(index: arguments.bodyMember("index"), values: arguments.bodyMember("values")).send()
         },
         "workbookTableRow/count": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").rows.count().execute()
+                .tables("workbookTable-id-1").rows.count().send()
         },
         "workbookTableRow/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22089,7 +22069,7 @@ extension ConformanceCalls {
         },
         "workbookTableRow/itemAt": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").rows.itemAt(index: arguments("index")).execute()
+                .tables("workbookTable-id-1").rows.itemAt(index: arguments("index")).send()
         },
         "workbookTableRow/list": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22097,7 +22077,7 @@ extension ConformanceCalls {
         },
         "workbookTableRow/range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").rows("workbookTableRow-id-1").range().execute()
+                .tables("workbookTable-id-1").rows("workbookTableRow-id-1").range().send()
         },
         "workbookTableRow/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22111,11 +22091,11 @@ extension ConformanceCalls {
                     matchCase: arguments.bodyMember("matchCase"),
                     method: arguments.bodyMember("method")
                 )
-                .execute()
+                .send()
         },
         "workbookTableSort/clear": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").sort.clear().execute()
+                .tables("workbookTable-id-1").sort.clear().send()
         },
         "workbookTableSort/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22127,7 +22107,7 @@ extension ConformanceCalls {
         },
         "workbookTableSort/reapply": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .tables("workbookTable-id-1").sort.reapply().execute()
+                .tables("workbookTable-id-1").sort.reapply().send()
         },
         "workbookTableSort/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22135,11 +22115,11 @@ extension ConformanceCalls {
         },
         "workbookWorksheet/add": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.worksheets
-                .add(name: arguments.bodyMember("name")).execute()
+                .add(name: arguments.bodyMember("name")).send()
         },
         "workbookWorksheet/cell": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").cell(row: arguments("row"), column: arguments("column")).execute()
+                .worksheets("workbookWorksheet-id-1").cell(row: arguments("row"), column: arguments("column")).send()
         },
         "workbookWorksheet/create": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook.worksheets
@@ -22159,11 +22139,11 @@ extension ConformanceCalls {
         },
         "workbookWorksheet/range": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").range().execute()
+                .worksheets("workbookWorksheet-id-1").range().send()
         },
         "workbookWorksheet/range-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").range(address: arguments("address")).execute()
+                .worksheets("workbookWorksheet-id-1").range(address: arguments("address")).send()
         },
         "workbookWorksheet/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22171,11 +22151,11 @@ extension ConformanceCalls {
         },
         "workbookWorksheet/usedRange": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").usedRange().execute()
+                .worksheets("workbookWorksheet-id-1").usedRange().send()
         },
         "workbookWorksheet/usedRange-get": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").usedRange(valuesOnly: arguments("valuesOnly")).execute()
+                .worksheets("workbookWorksheet-id-1").usedRange(valuesOnly: arguments("valuesOnly")).send()
         },
         "workbookWorksheetProtection/delete": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22188,11 +22168,11 @@ extension ConformanceCalls {
         "workbookWorksheetProtection/protect": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
                 .worksheets("workbookWorksheet-id-1").protection
-                .protect(options: arguments.bodyMember("options")).execute()
+                .protect(options: arguments.bodyMember("options")).send()
         },
         "workbookWorksheetProtection/unprotect": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
-                .worksheets("workbookWorksheet-id-1").protection.unprotect().execute()
+                .worksheets("workbookWorksheet-id-1").protection.unprotect().send()
         },
         "workbookWorksheetProtection/update": { client, arguments in
             _ = try await GraphClient(client: client).drives("drive-id-1").bundles("driveItem-id-1").workbook
@@ -22200,19 +22180,19 @@ extension ConformanceCalls {
         },
         "workflow/activate": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .activate(subjects: arguments.bodyMember("subjects")).execute()
+                .activate(subjects: arguments.bodyMember("subjects")).send()
         },
         "workflow/activateWithScope": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .activateWithScope(scope: arguments.bodyMember("scope")).execute()
+                .activateWithScope(scope: arguments.bodyMember("scope")).send()
         },
         "workflow/cancelProcessing": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .cancelProcessing(scope: arguments.bodyMember("scope")).execute()
+                .cancelProcessing(scope: arguments.bodyMember("scope")).send()
         },
         "workflow/clearQuarantine": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .clearQuarantine().execute()
+                .clearQuarantine().send()
         },
         "workflow/create": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows
@@ -22220,7 +22200,7 @@ extension ConformanceCalls {
         },
         "workflow/createNewVersion": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .createNewVersion(workflow: arguments.bodyMember("workflow")).execute()
+                .createNewVersion(workflow: arguments.bodyMember("workflow")).send()
         },
         "workflow/delete": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -22235,15 +22215,15 @@ extension ConformanceCalls {
         },
         "workflow/previewTaskFailures": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .previewTaskFailures().execute()
+                .previewTaskFailures().send()
         },
         "workflow/previewWorkflow": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .previewWorkflow(subjects: arguments.bodyMember("subjects")).execute()
+                .previewWorkflow(subjects: arguments.bodyMember("subjects")).send()
         },
         "workflow/restore": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
-                .restore().execute()
+                .restore().send()
         },
         "workflow/update": { client, arguments in
             _ = try await GraphClient(client: client).identityGovernance.lifecycleWorkflows.workflows("workflow-id-1")
@@ -22281,7 +22261,7 @@ extension ConformanceCalls {
         },
         "workforceIntegration/stageForDeletion": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.workforceIntegrations("workforceIntegration-id-1")
-                .stageForDeletion().execute()
+                .stageForDeletion().send()
         },
         "workforceIntegration/update": { client, arguments in
             _ = try await GraphClient(client: client).teamwork.workforceIntegrations("workforceIntegration-id-1")
@@ -22293,14 +22273,14 @@ extension ConformanceCalls {
         },
         "workingTimeSchedule/endWorkingTime": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").solutions.workingTimeSchedule
-                .endWorkingTime().execute()
+                .endWorkingTime().send()
         },
         "workingTimeSchedule/get": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").solutions.workingTimeSchedule.request().get()
         },
         "workingTimeSchedule/startWorkingTime": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").solutions.workingTimeSchedule
-                .startWorkingTime().execute()
+                .startWorkingTime().send()
         },
         "workingTimeSchedule/update": { client, arguments in
             _ = try await GraphClient(client: client).users("user-id-1").solutions.workingTimeSchedule

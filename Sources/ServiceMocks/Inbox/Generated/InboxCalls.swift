@@ -22,7 +22,7 @@ extension ConformanceCalls {
                 .request().get()
         },
         "Calendar/listCalendars": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars.list().send()
         },
         "Calendar/updateCalendar": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").calendars("calendar_id-1")
@@ -37,7 +37,7 @@ extension ConformanceCalls {
                 .request().get()
         },
         "Contact/listContacts": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").contacts.list().send()
         },
         "Draft/createDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts
@@ -45,13 +45,13 @@ extension ConformanceCalls {
         },
         "Draft/deleteDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1")
-                .deleteDraft(arguments.body()).execute()
+                .deleteDraft(arguments.body()).send()
         },
         "Draft/getDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1").request().get()
         },
         "Draft/listDrafts": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts.list().send()
         },
         "Draft/updateDraft": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").drafts("draft_id-1")
@@ -69,7 +69,7 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1").request().get()
         },
         "Event/listEvents": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").events.list().send()
         },
         "Event/updateEvent": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").events("event_id-1")
@@ -79,46 +79,43 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").request().delete()
         },
         "File/download": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1")
-                .download().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").download().send()
         },
         "File/getFile": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").files("file_id-1").request().get()
         },
         "File/listFiles": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files.list().send()
         },
         "File/upload": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files
-                .upload(arguments.form).execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").files.upload(arguments.form).send()
         },
         "Message/count": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.count().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.count().send()
         },
         "Message/expanded": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.expanded().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.expanded().send()
         },
         "Message/getMessage": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
                 .request().get()
         },
         "Message/ids": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.ids().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.ids().send()
         },
         "Message/listMessages": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages.list().send()
         },
         "Message/raw": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
-                .raw().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1").raw().send()
         },
         "Message/searchMessages": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages
-                .searchMessages(q: arguments("q")).get()
+                .searchMessages(q: arguments("q")).send()
         },
         "Message/update": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1")
-                .update(arguments.body()).execute()
+                .update(arguments.body()).send()
         },
         "Namespace/getNamespace": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").request().get()
@@ -127,7 +124,7 @@ extension ConformanceCalls {
             _ = try await InboxClient(client: client).namespaces.request().get()
         },
         "Namespace/send": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").send(arguments.body()).execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").send(arguments.body()).send()
         },
         "RawMessage/rfc2822": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").messages("message_id-1").rfc2822
@@ -135,56 +132,56 @@ extension ConformanceCalls {
         },
         "Tag/createTag": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags
-                .createTag(arguments.body()).execute()
+                .createTag(arguments.body()).send()
         },
         "Tag/getTag": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1").request().get()
         },
         "Tag/listTags": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags.list().send()
         },
         "Tag/rename": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").tags("tag_id-1")
-                .rename(arguments.body()).execute()
+                .rename(arguments.body()).send()
         },
         "Thread/count": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.count().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.count().send()
         },
         "Thread/expanded": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.expanded().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.expanded().send()
         },
         "Thread/getThread": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads("thread_id-1")
                 .request().get()
         },
         "Thread/ids": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.ids().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.ids().send()
         },
         "Thread/listThreads": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.list().get()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads.list().send()
         },
         "Thread/searchThreads": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads
-                .searchThreads(q: arguments("q")).get()
+                .searchThreads(q: arguments("q")).send()
         },
         "Thread/updateTags": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").threads("thread_id-1")
-                .updateTags(arguments.body()).execute()
+                .updateTags(arguments.body()).send()
         },
         "delta/generateCursor": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta
-                .generateCursor(arguments.body()).execute()
+                .generateCursor(arguments.body()).send()
         },
         "delta/getLatestCursor": { client, arguments in
-            _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta.getLatestCursor().execute()
+            _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta.getLatestCursor().send()
         },
         "delta/listChanges": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta
-                .listChanges(cursor: arguments("cursor")).execute()
+                .listChanges(cursor: arguments("cursor")).send()
         },
         "longpoll/waitForChanges": { client, arguments in
             _ = try await InboxClient(client: client).namespaces("namespace_id-1").delta.longpoll
-                .waitForChanges(cursor: arguments("cursor")).execute()
+                .waitForChanges(cursor: arguments("cursor")).send()
         },
     ]
 }

@@ -16,18 +16,18 @@ extension ConformanceCalls {
             _ = try await OneDriveClient(client: client).drives.request().get()
         },
         "drive/recent": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").recent().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").recent().send()
         },
         "drive/search": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").search(q: arguments("q")).get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").search(q: arguments("q")).send()
         },
         "drive/sharedWithMe": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").sharedWithMe().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").sharedWithMe().send()
         },
         "driveItem/copy": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
                 .copy(parentReference: arguments.bodyMember("parentReference"), name: arguments.bodyMember("name"))
-                .execute()
+                .send()
         },
         "driveItem/create": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.children
@@ -45,7 +45,7 @@ extension ConformanceCalls {
                     retainInheritedPermissions: arguments.bodyMember("retainInheritedPermissions"),
                     sendNotification: arguments.bodyMember("sendNotification")
                 )
-                .execute()
+                .send()
         },
         "driveItem/createUploadSession": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
@@ -53,17 +53,17 @@ extension ConformanceCalls {
                     item: arguments.bodyMember("item"),
                     deferCommit: arguments.bodyMember("deferCommit")
                 )
-                .execute()
+                .send()
         },
         "driveItem/delete": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").items("driveItem-id-1").request().delete()
         },
         "driveItem/delta": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.delta().get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.delta().send()
         },
         "driveItem/delta-get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root
-                .delta(token: arguments("token")).get()
+                .delta(token: arguments("token")).send()
         },
         "driveItem/get": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().get()
@@ -80,13 +80,13 @@ extension ConformanceCalls {
                     expirationDateTime: arguments.bodyMember("expirationDateTime"),
                     password: arguments.bodyMember("password")
                 )
-                .execute()
+                .send()
         },
         "driveItem/list": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").items.request().get()
         },
         "driveItem/search": { client, arguments in
-            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.search(q: arguments("q")).get()
+            _ = try await OneDriveClient(client: client).drives("drive-id-1").root.search(q: arguments("q")).send()
         },
         "driveItem/update": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.request().update(arguments.body())
@@ -100,7 +100,7 @@ extension ConformanceCalls {
         },
         "driveItemVersion/restoreVersion": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.versions("driveItemVersion-id-1")
-                .restoreVersion().execute()
+                .restoreVersion().send()
         },
         "group/create": { client, arguments in
             _ = try await OneDriveClient(client: client).groups.request().add(arguments.body())
@@ -125,7 +125,7 @@ extension ConformanceCalls {
         },
         "permission/grant": { client, arguments in
             _ = try await OneDriveClient(client: client).shares("sharedDriveItem-id-1").permission
-                .grant(recipients: arguments.bodyMember("recipients"), roles: arguments.bodyMember("roles")).execute()
+                .grant(recipients: arguments.bodyMember("recipients"), roles: arguments.bodyMember("roles")).send()
         },
         "permission/list": { client, arguments in
             _ = try await OneDriveClient(client: client).drives("drive-id-1").root.permissions.request().get()

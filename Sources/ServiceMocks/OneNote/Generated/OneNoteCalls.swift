@@ -18,7 +18,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "notebook/create": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks.request().add(arguments.body())
@@ -28,11 +28,11 @@ extension ConformanceCalls {
         },
         "notebook/getNotebookFromWebUrl": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks
-                .getNotebookFromWebUrl(webUrl: arguments.bodyMember("webUrl")).execute()
+                .getNotebookFromWebUrl(webUrl: arguments.bodyMember("webUrl")).send()
         },
         "notebook/getRecentNotebooks": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks
-                .getRecentNotebooks(includePersonalNotebooks: arguments("includePersonalNotebooks")).get()
+                .getRecentNotebooks(includePersonalNotebooks: arguments("includePersonalNotebooks")).send()
         },
         "notebook/list": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks.request().get()
@@ -51,7 +51,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenotePage/create": { client, arguments in
             _ = try await OneNoteClient(client: client).pages.request().add(arguments.body())
@@ -66,7 +66,7 @@ extension ConformanceCalls {
             _ = try await OneNoteClient(client: client).pages.request().get()
         },
         "onenotePage/preview": { client, arguments in
-            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").preview().execute()
+            _ = try await OneNoteClient(client: client).pages("onenotePage-id-1").preview().send()
         },
         "onenoteResource/get": { client, arguments in
             _ = try await OneNoteClient(client: client).resources("onenoteResource-id-1").request().get()
@@ -83,7 +83,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenoteSection/copyToSectionGroup": { client, arguments in
             _ = try await OneNoteClient(client: client).sections("onenoteSection-id-1")
@@ -94,7 +94,7 @@ extension ConformanceCalls {
                     siteCollectionId: arguments.bodyMember("siteCollectionId"),
                     siteId: arguments.bodyMember("siteId")
                 )
-                .execute()
+                .send()
         },
         "onenoteSection/create": { client, arguments in
             _ = try await OneNoteClient(client: client).notebooks("notebook-id-1").sections

@@ -10,122 +10,122 @@ extension ConformanceCalls {
     /// (`Tests/Fixtures/Spark/<name>.json`).
     public static let spark: [String: ConformanceCall] = [
         "Account/getAccountById": { client, arguments in
-            _ = try await SparkClient(client: client).accounts("Id-1").getAccountById().get()
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountById().send()
         },
         "Account/getAccountReport": { client, arguments in
-            _ = try await SparkClient(client: client).accounts("Id-1").getAccountReport().get()
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountReport().send()
         },
         "Account/getAccountRoster": { client, arguments in
-            _ = try await SparkClient(client: client).accounts("Id-1").getAccountRoster().get()
+            _ = try await SparkClient(client: client).accounts("Id-1").getAccountRoster().send()
         },
         "Account/listAccounts": { client, arguments in
-            _ = try await SparkClient(client: client).accounts.list().get()
+            _ = try await SparkClient(client: client).accounts.list().send()
         },
         "Account/updateAccountById": { client, arguments in
-            _ = try await SparkClient(client: client).accounts("Id-1").updateAccountById(arguments.body()).execute()
+            _ = try await SparkClient(client: client).accounts("Id-1").updateAccountById(arguments.body()).send()
         },
         "Activity/getActivity": { client, arguments in
             _ = try await SparkClient(client: client).activities("Id-1").request().get()
         },
         "Activity/listActivities": { client, arguments in
-            _ = try await SparkClient(client: client).activities.list().get()
+            _ = try await SparkClient(client: client).activities.list().send()
         },
         "Comment/createContactComments": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").comments
-                .createContactComments(arguments.body()).execute()
+                .createContactComments(arguments.body()).send()
         },
         "Comment/deleteContactComment": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").comments("CommentId-1").request().delete()
         },
         "Comment/listContactComments": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").comments.list().get()
+            _ = try await SparkClient(client: client).contacts("Id-1").comments.list().send()
         },
         "Contact/count": { client, arguments in
-            _ = try await SparkClient(client: client).contacts.count().execute()
+            _ = try await SparkClient(client: client).contacts.count().send()
         },
         "Contact/createContacts": { client, arguments in
-            _ = try await SparkClient(client: client).contacts.createContacts(arguments.body()).execute()
+            _ = try await SparkClient(client: client).contacts.createContacts(arguments.body()).send()
         },
         "Contact/createPortalAccount": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").createPortalAccount(arguments.body()).execute()
+            _ = try await SparkClient(client: client).contacts("Id-1").createPortalAccount(arguments.body()).send()
         },
         "Contact/deleteContact": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").request().delete()
         },
         "Contact/deletePortalAccount": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").deletePortalAccount().execute()
+            _ = try await SparkClient(client: client).contacts("Id-1").deletePortalAccount().send()
         },
         "Contact/exportContacts": { client, arguments in
-            _ = try await SparkClient(client: client).contacts.exportContacts().get()
+            _ = try await SparkClient(client: client).contacts.exportContacts().send()
         },
         "Contact/getContact": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").request().get()
         },
         "Contact/getPortalAccount": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").getPortalAccount().get()
+            _ = try await SparkClient(client: client).contacts("Id-1").getPortalAccount().send()
         },
         "Contact/listContactSavedSearches": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").listContactSavedSearches().get()
+            _ = try await SparkClient(client: client).contacts("Id-1").listContactSavedSearches().send()
         },
         "Contact/listContactTags": { client, arguments in
-            _ = try await SparkClient(client: client).contacts.listContactTags().get()
+            _ = try await SparkClient(client: client).contacts.listContactTags().send()
         },
         "Contact/listContacts": { client, arguments in
-            _ = try await SparkClient(client: client).contacts.list().get()
+            _ = try await SparkClient(client: client).contacts.list().send()
         },
         "Contact/updateContact": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").request().replace(arguments.body())
         },
         "Contact/updatePortalAccount": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").updatePortalAccount(arguments.body()).execute()
+            _ = try await SparkClient(client: client).contacts("Id-1").updatePortalAccount(arguments.body()).send()
         },
         "EmailLink/getEmailLink": { client, arguments in
             _ = try await SparkClient(client: client).flexmls.emailLinks("Id-1").request().get()
         },
         "EmailLink/listEmailLinks": { client, arguments in
-            _ = try await SparkClient(client: client).flexmls.emailLinks.list().get()
+            _ = try await SparkClient(client: client).flexmls.emailLinks.list().send()
         },
         "IdxLink/getDefaultIdxLink": { client, arguments in
-            _ = try await SparkClient(client: client).idxLinks.getDefaultIdxLink().get()
+            _ = try await SparkClient(client: client).idxLinks.getDefaultIdxLink().send()
         },
         "IdxLink/getIdxLink": { client, arguments in
             _ = try await SparkClient(client: client).idxLinks("Id-1").request().get()
         },
         "IdxLink/listIdxLinks": { client, arguments in
-            _ = try await SparkClient(client: client).idxLinks.list().get()
+            _ = try await SparkClient(client: client).idxLinks.list().send()
         },
         "Listing/count": { client, arguments in
-            _ = try await SparkClient(client: client).listings.count().execute()
+            _ = try await SparkClient(client: client).listings.count().send()
         },
         "Listing/getListing": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").getListing().get()
+            _ = try await SparkClient(client: client).listings("Id-1").getListing().send()
         },
         "Listing/listFloorPlans": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").listFloorPlans().get()
+            _ = try await SparkClient(client: client).listings("Id-1").listFloorPlans().send()
         },
         "Listing/listIncompleteListings": { client, arguments in
-            _ = try await SparkClient(client: client).listings.listIncompleteListings().get()
+            _ = try await SparkClient(client: client).listings.listIncompleteListings().send()
         },
         "Listing/listListingRules": { client, arguments in
-            _ = try await SparkClient(client: client).listings.listListingRules().get()
+            _ = try await SparkClient(client: client).listings.listListingRules().send()
         },
         "Listing/listNearbyListings": { client, arguments in
-            _ = try await SparkClient(client: client).listings.listNearbyListings().get()
+            _ = try await SparkClient(client: client).listings.listNearbyListings().send()
         },
         "Listing/listRentalCalendar": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").listRentalCalendar().get()
+            _ = try await SparkClient(client: client).listings("Id-1").listRentalCalendar().send()
         },
         "Listing/listTourOfHomesListings": { client, arguments in
-            _ = try await SparkClient(client: client).listings.listTourOfHomesListings().get()
+            _ = try await SparkClient(client: client).listings.listTourOfHomesListings().send()
         },
         "Listing/searchListings": { client, arguments in
-            _ = try await SparkClient(client: client).listings.list().get()
+            _ = try await SparkClient(client: client).listings.list().send()
         },
         "ListingCart/addCartListings": { client, arguments in
-            _ = try await SparkClient(client: client).listingCarts("Id-1").addCartListings(arguments.body()).execute()
+            _ = try await SparkClient(client: client).listingCarts("Id-1").addCartListings(arguments.body()).send()
         },
         "ListingCart/createListingCarts": { client, arguments in
-            _ = try await SparkClient(client: client).listingCarts.createListingCarts(arguments.body()).execute()
+            _ = try await SparkClient(client: client).listingCarts.createListingCarts(arguments.body()).send()
         },
         "ListingCart/deleteListingCart": { client, arguments in
             _ = try await SparkClient(client: client).listingCarts("Id-1").request().delete()
@@ -134,10 +134,10 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).listingCarts("Id-1").request().get()
         },
         "ListingCart/listListingCarts": { client, arguments in
-            _ = try await SparkClient(client: client).listingCarts.list().get()
+            _ = try await SparkClient(client: client).listingCarts.list().send()
         },
         "ListingCart/listPortalListingCarts": { client, arguments in
-            _ = try await SparkClient(client: client).listingCarts.listPortalListingCarts().get()
+            _ = try await SparkClient(client: client).listingCarts.listPortalListingCarts().send()
         },
         "ListingCart/replaceListingCart": { client, arguments in
             _ = try await SparkClient(client: client).listingCarts("Id-1").request().replace(arguments.body())
@@ -155,19 +155,19 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).searchTemplates.sorts.request().get()
         },
         "Message/getMessage": { client, arguments in
-            _ = try await SparkClient(client: client).messages("Id-1").getMessage().get()
+            _ = try await SparkClient(client: client).messages("Id-1").getMessage().send()
         },
         "Message/listMessages": { client, arguments in
-            _ = try await SparkClient(client: client).messages.list().get()
+            _ = try await SparkClient(client: client).messages.list().send()
         },
         "Message/listReplies": { client, arguments in
-            _ = try await SparkClient(client: client).messages("Id-1").listReplies().get()
+            _ = try await SparkClient(client: client).messages("Id-1").listReplies().send()
         },
         "Message/listUnreadMessages": { client, arguments in
-            _ = try await SparkClient(client: client).messages.listUnreadMessages().get()
+            _ = try await SparkClient(client: client).messages.listUnreadMessages().send()
         },
         "Message/sendMessages": { client, arguments in
-            _ = try await SparkClient(client: client).messages.sendMessages(arguments.body()).execute()
+            _ = try await SparkClient(client: client).messages.sendMessages(arguments.body()).send()
         },
         "NewsFeed/deleteNewsFeed": { client, arguments in
             _ = try await SparkClient(client: client).newsFeeds("Id-1").request().delete()
@@ -176,10 +176,10 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).newsFeeds("Id-1").request().get()
         },
         "NewsFeed/getNewsFeedMeta": { client, arguments in
-            _ = try await SparkClient(client: client).newsFeeds.getNewsFeedMeta().get()
+            _ = try await SparkClient(client: client).newsFeeds.getNewsFeedMeta().send()
         },
         "NewsFeed/listNewsFeeds": { client, arguments in
-            _ = try await SparkClient(client: client).newsFeeds.list().get()
+            _ = try await SparkClient(client: client).newsFeeds.list().send()
         },
         "NewsFeed/updateNewsFeed": { client, arguments in
             _ = try await SparkClient(client: client).newsFeeds("Id-1").request().replace(arguments.body())
@@ -188,14 +188,14 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).notifications.request().add(arguments.body())
         },
         "Notification/listNotifications": { client, arguments in
-            _ = try await SparkClient(client: client).notifications.list().get()
+            _ = try await SparkClient(client: client).notifications.list().send()
         },
         "Notification/listUnreadNotifications": { client, arguments in
-            _ = try await SparkClient(client: client).notifications.listUnreadNotifications().get()
+            _ = try await SparkClient(client: client).notifications.listUnreadNotifications().send()
         },
         "Notification/markNotificationsRead": { client, arguments in
             _ = try await SparkClient(client: client).notifications("Ids-1")
-                .markNotificationsRead(arguments.body()).execute()
+                .markNotificationsRead(arguments.body()).send()
         },
         "OpenHouse/getOpenHouse": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").openHouses("OpenHouseId-1").request().get()
@@ -210,7 +210,7 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).listings("Id-1").photos.request().get()
         },
         "PropertyType/listAllPropertyTypes": { client, arguments in
-            _ = try await SparkClient(client: client).propertyTypes.listAllPropertyTypes().get()
+            _ = try await SparkClient(client: client).propertyTypes.listAllPropertyTypes().send()
         },
         "PropertyType/listPropertyTypes": { client, arguments in
             _ = try await SparkClient(client: client).propertyTypes.request().get()
@@ -219,7 +219,7 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).searchTemplates.quickSearches("Id-1").request().delete()
         },
         "QuickSearch/getDefaultQuickSearch": { client, arguments in
-            _ = try await SparkClient(client: client).searchTemplates.quickSearches.getDefaultQuickSearch().get()
+            _ = try await SparkClient(client: client).searchTemplates.quickSearches.getDefaultQuickSearch().send()
         },
         "QuickSearch/getQuickSearch": { client, arguments in
             _ = try await SparkClient(client: client).searchTemplates.quickSearches("Id-1").request().get()
@@ -228,44 +228,44 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).searchTemplates.quickSearches.request().get()
         },
         "SavedSearch/createSavedSearches": { client, arguments in
-            _ = try await SparkClient(client: client).savedSearches.createSavedSearches(arguments.body()).execute()
+            _ = try await SparkClient(client: client).savedSearches.createSavedSearches(arguments.body()).send()
         },
         "SavedSearch/deleteSavedSearch": { client, arguments in
             _ = try await SparkClient(client: client).savedSearches("Id-1").request().delete()
         },
         "SavedSearch/getSavedSearch": { client, arguments in
-            _ = try await SparkClient(client: client).savedSearches("Id-1").getSavedSearch().get()
+            _ = try await SparkClient(client: client).savedSearches("Id-1").getSavedSearch().send()
         },
         "SavedSearch/listSavedSearches": { client, arguments in
-            _ = try await SparkClient(client: client).savedSearches.list().get()
+            _ = try await SparkClient(client: client).savedSearches.list().send()
         },
         "SavedSearch/updateSavedSearch": { client, arguments in
             _ = try await SparkClient(client: client).savedSearches("Id-1").request().replace(arguments.body())
         },
         "Service/createSession": { client, arguments in
             _ = try await SparkClient(client: client)
-                .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).execute()
+                .createSession(apiKey: arguments("ApiKey"), apiSig: arguments("ApiSig")).send()
         },
         "SharedLink/getSharedLink": { client, arguments in
             _ = try await SparkClient(client: client).sharedLinks("Id-1").request().get()
         },
         "SharedLink/shareListingCart": { client, arguments in
-            _ = try await SparkClient(client: client).sharedLinks.shareListingCart(arguments.body()).execute()
+            _ = try await SparkClient(client: client).sharedLinks.shareListingCart(arguments.body()).send()
         },
         "SharedLink/shareListings": { client, arguments in
-            _ = try await SparkClient(client: client).sharedLinks.shareListings(arguments.body()).execute()
+            _ = try await SparkClient(client: client).sharedLinks.shareListings(arguments.body()).send()
         },
         "SharedLink/shareSavedSearch": { client, arguments in
-            _ = try await SparkClient(client: client).sharedLinks.shareSavedSearch(arguments.body()).execute()
+            _ = try await SparkClient(client: client).sharedLinks.shareSavedSearch(arguments.body()).send()
         },
         "SharedListing/createSharedListing": { client, arguments in
-            _ = try await SparkClient(client: client).sharedListings.createSharedListing(arguments.body()).execute()
+            _ = try await SparkClient(client: client).sharedListings.createSharedListing(arguments.body()).send()
         },
         "SharedListing/getSharedListing": { client, arguments in
             _ = try await SparkClient(client: client).sharedListings("Id-1").request().get()
         },
         "SystemInfo/getSearchSystemInfo": { client, arguments in
-            _ = try await SparkClient(client: client).system.getSearchSystemInfo().execute()
+            _ = try await SparkClient(client: client).system.getSearchSystemInfo().send()
         },
         "SystemInfo/getSystemInfo": { client, arguments in
             _ = try await SparkClient(client: client).system.request().get()
@@ -289,24 +289,24 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).listings("Id-1").virtualTours.request().get()
         },
         "cartListing/listCartListings": { client, arguments in
-            _ = try await SparkClient(client: client).listingCarts("Id-1").listings.list().get()
+            _ = try await SparkClient(client: client).listingCarts("Id-1").listings.list().send()
         },
         "cartListing/removeCartListing": { client, arguments in
             _ = try await SparkClient(client: client).listingCarts("Id-1").listings("ListingId-1").request().delete()
         },
         "company/listCompanyListings": { client, arguments in
-            _ = try await SparkClient(client: client).company.listCompanyListings().get()
+            _ = try await SparkClient(client: client).company.listCompanyListings().send()
         },
         "connect/getPreferences": { client, arguments in
-            _ = try await SparkClient(client: client).connect.getPreferences().get()
+            _ = try await SparkClient(client: client).connect.getPreferences().send()
         },
         "contactListingCart/addContactCartListings": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").listingCarts("CartId-1")
-                .addContactCartListings(arguments.body()).execute()
+                .addContactCartListings(arguments.body()).send()
         },
         "contactListingCart/createContactListingCarts": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").listingCarts
-                .createContactListingCarts(arguments.body()).execute()
+                .createContactListingCarts(arguments.body()).send()
         },
         "contactListingCart/deleteContactListingCart": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").listingCarts("CartId-1").request().delete()
@@ -330,7 +330,7 @@ extension ConformanceCalls {
                 .request().replace(arguments.body())
         },
         "contactProvided/listContactProvidedSearches": { client, arguments in
-            _ = try await SparkClient(client: client).contacts("Id-1").provided.listContactProvidedSearches().get()
+            _ = try await SparkClient(client: client).contacts("Id-1").provided.listContactProvidedSearches().send()
         },
         "customField/getCustomField": { client, arguments in
             _ = try await SparkClient(client: client).customFields("Field-1").request().get()
@@ -342,7 +342,7 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).fields.order("PropertyType-1").request().get()
         },
         "fieldOrder/getFieldOrderSettings": { client, arguments in
-            _ = try await SparkClient(client: client).fields.order.getFieldOrderSettings().get()
+            _ = try await SparkClient(client: client).fields.order.getFieldOrderSettings().send()
         },
         "fieldOrder/listFieldOrder": { client, arguments in
             _ = try await SparkClient(client: client).fields.order.request().get()
@@ -354,55 +354,55 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).idx.request().get()
         },
         "listingPrivate/deleteMyNotes": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").my.deleteMyNotes().execute()
+            _ = try await SparkClient(client: client).listings("Id-1").my.deleteMyNotes().send()
         },
         "listingPrivate/getMyNotes": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").my.getMyNotes().get()
+            _ = try await SparkClient(client: client).listings("Id-1").my.getMyNotes().send()
         },
         "listingPrivate/saveMyNotes": { client, arguments in
-            _ = try await SparkClient(client: client).listings("Id-1").my.saveMyNotes(arguments.body()).execute()
+            _ = try await SparkClient(client: client).listings("Id-1").my.saveMyNotes(arguments.body()).send()
         },
         "marketStatistics/getAbsorptionStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getAbsorptionStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getAbsorptionStatistics().send()
         },
         "marketStatistics/getDaysOnMarketStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getDaysOnMarketStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getDaysOnMarketStatistics().send()
         },
         "marketStatistics/getInventoryStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getInventoryStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getInventoryStatistics().send()
         },
         "marketStatistics/getPriceStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getPriceStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getPriceStatistics().send()
         },
         "marketStatistics/getRatioStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getRatioStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getRatioStatistics().send()
         },
         "marketStatistics/getVolumeStatistics": { client, arguments in
-            _ = try await SparkClient(client: client).marketStatistics.getVolumeStatistics().get()
+            _ = try await SparkClient(client: client).marketStatistics.getVolumeStatistics().send()
         },
         "my/countListings": { client, arguments in
-            _ = try await SparkClient(client: client).my.countListings().execute()
+            _ = try await SparkClient(client: client).my.countListings().send()
         },
         "my/getAccount": { client, arguments in
-            _ = try await SparkClient(client: client).my.getAccount().get()
+            _ = try await SparkClient(client: client).my.getAccount().send()
         },
         "my/getMyContact": { client, arguments in
-            _ = try await SparkClient(client: client).my.getMyContact().get()
+            _ = try await SparkClient(client: client).my.getMyContact().send()
         },
         "my/listListings": { client, arguments in
-            _ = try await SparkClient(client: client).my.listListings().get()
+            _ = try await SparkClient(client: client).my.listListings().send()
         },
         "my/listMyListingCarts": { client, arguments in
-            _ = try await SparkClient(client: client).my.listMyListingCarts().get()
+            _ = try await SparkClient(client: client).my.listMyListingCarts().send()
         },
         "my/updateAccount": { client, arguments in
-            _ = try await SparkClient(client: client).my.updateAccount(arguments.body()).execute()
+            _ = try await SparkClient(client: client).my.updateAccount(arguments.body()).send()
         },
         "oauth2/grantToken": { client, arguments in
-            _ = try await SparkClient(client: client).oauth2.grantToken(arguments.body()).execute()
+            _ = try await SparkClient(client: client).oauth2.grantToken(arguments.body()).send()
         },
         "office/listOfficeListings": { client, arguments in
-            _ = try await SparkClient(client: client).office.listOfficeListings().get()
+            _ = try await SparkClient(client: client).office.listOfficeListings().send()
         },
         "portal/createPortal": { client, arguments in
             _ = try await SparkClient(client: client).portal.request().add(arguments.body())
@@ -417,7 +417,7 @@ extension ConformanceCalls {
             _ = try await SparkClient(client: client).provided.savedSearches("Id-1").request().get()
         },
         "providedSavedSearch/listProvidedSavedSearches": { client, arguments in
-            _ = try await SparkClient(client: client).provided.savedSearches.list().get()
+            _ = try await SparkClient(client: client).provided.savedSearches.list().send()
         },
         "sharedNotes/listSharedNotes": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").shared.notes.request().get()

@@ -47,7 +47,7 @@ let transport = CannedTransport(answers: [
 do {
     let library = LibraryClient(transport: transport)
     let book = try await library.books("dune").request().get()
-    try await library.books("dune").lend(days: 14).execute()
+    try await library.books("dune").lend(days: 14).send()
     print("Library: \(book.byline), \(book.pages ?? 0) pages, \(book.shelf?.rawValue ?? "?")")
 
     let weather = WeatherClient(transport: transport)
@@ -60,7 +60,7 @@ do {
     let tasks = TasksClient(transport: transport)
     var todo = Todo()
     todo.title = "Return Dune"
-    let created = try await tasks.createTask(todo).execute()
+    let created = try await tasks.createTask(todo).send()
     let open = try await tasks.listTasks().get().value.filter(\.isOpen)
     print("Tasks: created \(created.id ?? "?"), \(open.count) open")
 
