@@ -70,10 +70,7 @@ struct Validate: ParsableCommand {
         let validator = PayloadValidator(service)
         if error || type?.lowercased() == "odata.error" {
             guard arguments.count == 1 || arguments.count == 3 else { throw ValidationError("give FILE with --error") }
-            guard let file = arguments.last, let bytes = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("cannot read \(arguments.last ?? "")")
-            }
-            let report = validator.validateError(Array(bytes))
+            let report = validator.validateError(try Self.read(arguments.last ?? ""))
             print(Self.describe(report))
             if !report.isRecognized { throw ExitCode.failure }
             return
@@ -98,10 +95,7 @@ struct Validate: ParsableCommand {
             if let method, case let storage = validator.storageRoutes(method: method, url: arguments[1]),
                 !storage.isEmpty
             {
-                guard let bytes = FileManager.default.contents(atPath: arguments[2]) else {
-                    throw ValidationError("cannot read \(arguments[2])")
-                }
-                try Self.validateStorage(Array(bytes), against: storage, validator)
+                try Self.validateStorage(try Self.read(arguments[2]), against: storage, validator)
                 return
             }
             let path = PayloadValidator.path(of: arguments[1], below: service.baseURLs)
@@ -115,38 +109,36 @@ struct Validate: ParsableCommand {
                 throw ValidationError("\(service.name) has no operation for \(arguments[0].uppercased()) \(path)")
             }
             guard let found = shape.kind else {
-                // An operation that answers no body (`POST /me/sendMail`): the answer must be empty.
-                guard let bytes = FileManager.default.contents(atPath: arguments[2]) else {
-                    throw ValidationError("cannot read \(arguments[2])")
-                }
+                // An operation that answers no body (`POST /me/sendMail`, a DELETE): the answer must say nothing.
+                let bytes = try Self.read(arguments[2])
                 print("checked as: \(shape.name)")
-                if bytes.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+                if validator.isNoContent(bytes) {
                     print("type: no content")
                     return
                 }
-                print("error: \(shape.name) answers no body, but the file holds \(bytes.count) bytes")
+                print("error: \(shape.name) answers no content, but the file holds \(bytes.count) bytes")
                 throw ExitCode.failure
             }
             (kind, file) = (found, arguments[2])
             (enveloped, payloadPath, chosen) = (shape.isEnveloped, shape.payloadPath, shape.name)
         }
-        guard let handle = FileHandle(forReadingAtPath: file), let bytes = try? handle.readToEnd() else {
-            throw ValidationError("cannot read \(file)")
-        }
-        let report = validator.validate(Array(bytes), as: kind, enveloped: enveloped, payloadPath: payloadPath)
+        let bytes = try Self.read(file)
+        let report = validator.validate(bytes, as: kind, enveloped: enveloped, payloadPath: payloadPath)
         print("checked as: \(chosen)")
         print(Self.describe(report))
         if !report.isValid { throw ExitCode.failure }
     }
 
+    /// A file's bytes; an empty file is zero bytes, not an error.
+    static func read(_ path: String) throws -> [UInt8] {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path)")
+        }
+        return Array(bytes)
+    }
+
     /// Checks a `$batch` answer step by step, each against the operation its request named.
     static func validateBatch(file: String, request: String?, _ validator: PayloadValidator) throws {
-        func read(_ path: String) throws -> [UInt8] {
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw ValidationError("cannot read \(path)")
-            }
-            return Array(bytes)
-        }
         let report = try validator.validateBatch(read(file), request: request.map(read))
         print(describe(report))
         if !report.isValid { throw ExitCode.failure }

@@ -54,7 +54,15 @@ import Testing
         #expect(sent.output.contains("type: no content"))
         let unexpected = try await Self.run(["validate", "graph", "POST", sendMail, body.path])
         #expect(unexpected.status == 1)
-        #expect(unexpected.output.contains("answers no body"))
+        #expect(unexpected.output.contains("answers no content"))
+
+        // A DELETE answers no content too; an empty file is an empty answer, not one that cannot be read.
+        let deleted = try await Self.run(["validate", "onedrive", "DELETE", url, empty.path])
+        #expect(deleted.status == 0, "\(deleted.output)\(deleted.errors)")
+        #expect(deleted.output.contains("checked as: DELETE of a microsoft.graph.driveItem"))
+        let nothingToRead = try await Self.run(["validate", "onedrive", "GET", url, empty.path])
+        #expect(nothingToRead.status == 1, "\(nothingToRead.output)\(nothingToRead.errors)")
+        #expect(!nothingToRead.errors.contains("cannot read"), "\(nothingToRead.errors)")
 
         let unknown = try await Self.run([
             "validate", "onedrive", "GET", "https://graph.microsoft.com/v1.0/nowhere", good.path,

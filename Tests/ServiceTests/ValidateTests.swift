@@ -108,6 +108,21 @@ import Testing
         #expect(graph.storageRoutes(method: .put, url: "https://graph.microsoft.com/v1.0/me/drive/root").isEmpty)
     }
 
+    @Test func aDeleteAnswersNoContentInTheServicesOwnWay() throws {
+        let delete = try #require(onedrive.response(method: .delete, path: "/me/drive/items/A1"))
+        #expect(delete.kind == nil && delete.name == "DELETE of a microsoft.graph.driveItem")
+        #expect(onedrive.isNoContent([]))
+        #expect(onedrive.isNoContent(Array(" \n".utf8)))
+        #expect(onedrive.isNoContent(Array("{}".utf8)))
+        #expect(!onedrive.isNoContent(Array(#"{"id":"A1"}"#.utf8)))
+        // Spark's bare success, with or without an empty list of results; a result or a failure is content.
+        #expect(spark.isNoContent(Array(#"{"D":{"Success":true}}"#.utf8)))
+        #expect(spark.isNoContent(Array(#"{"D":{"Success":true,"Results":[]}}"#.utf8)))
+        #expect(!spark.isNoContent(Array(#"{"D":{"Success":true,"Results":[{"Id":"1"}]}}"#.utf8)))
+        #expect(!spark.isNoContent(Array(#"{"D":{"Success":false,"Code":1500}}"#.utf8)))
+        #expect(!spark.isNoContent(Array("not json".utf8)))
+    }
+
     @Test func aGoodPageDecodesListsUnknownFieldsAndRoundTrips() throws {
         let body = #"""
             {"@odata.context":"x","value":[

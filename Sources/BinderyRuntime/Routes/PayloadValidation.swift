@@ -85,6 +85,9 @@ public struct PayloadValidator: Sendable {
     /// table. `query` tells apart the operations that share a URL (`view=count`).
     public func response(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> ResponseShape? {
         switch match(method, path, query) {
+        // An item's DELETE answers no content (204, or the service's bare success).
+        case .item(let resource, _)? where method == .delete:
+            return ResponseShape(kind: nil, name: "DELETE of a \(resource.name)")
         case .item(let resource, _)?:
             return ResponseShape(
                 kind: resource.model.map { .model($0) }, name: "\(method.rawValue) of a \(resource.name)")
@@ -108,6 +111,20 @@ public struct PayloadValidator: Sendable {
     /// response.
     public func responseKind(method: HTTPRequest.Method, path: String, query: [(String, String)] = []) -> FieldKind? {
         response(method: method, path: path, query: query)?.kind
+    }
+
+    /// Whether `bytes` is an answer without content, as an operation that declares none may send: nothing at all,
+    /// an empty object, or only the service's envelope saying it succeeded (Spark's `{"D": {"Success": true}}`, with
+    /// no results or an empty list of them).
+    public func isNoContent(_ bytes: [UInt8]) -> Bool {
+        if bytes.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return true }
+        guard case .object(let root)? = try? JSONValue.parse(bytes) else { return false }
+        guard !root.isEmpty else { return true }
+        guard case .wrapped(let path) = conventions.listShape, let outer = path.first, root.count == 1,
+            case .object(let envelope)? = root[outer], envelope["Success"]?.boolValue == true
+        else { return false }
+        let results = path.count > 1 ? envelope[path[1]] : nil
+        return envelope.count == 1 || (envelope.count == 2 && results?.arrayValue?.isEmpty == true)
     }
 
     /// Checks `bytes` as the answer `shape` describes; nil when it declares nothing to decode.
@@ -390,7 +407,7 @@ extension PayloadValidator {
         // 204 says there is no body, whatever the operation may answer (a DELETE, or an update without a return).
         if status == 204, body == nil || body == .null { return .noContent(operation: shape.name) }
         guard let kind = shape.kind else {
-            return body == nil || body == .null
+            return body == nil || body == .null || isNoContent(body?.serialized() ?? [])
                 ? .noContent(operation: shape.name) : .problem("\(shape.name) answers no body, but the step has one")
         }
         guard let body, body.objectValue != nil || body.arrayValue != nil else {
